@@ -1,0 +1,59 @@
+"""The ``doppelx`` command: one sub-command per module in :mod:`doppelx.commands`.
+
+Each command module defines ``register(subparsers)``, which adds its parser and sets
+``func`` to a callable ``(args) -> int``. Command modules keep their heavy imports inside
+the function that runs, so ``doppelx --help`` and the rules-only commands start fast and
+need no physics or GL stack.
+
+Errors a user can cause (:class:`rules.errors.DoppelXError`) are printed as one line on
+stderr and exit with code 2; argparse already does the same for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from rules.errors import DoppelXError
+
+#: Command modules under ``doppelx.commands``, in the order ``--help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+)
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every registered sub-command."""
+    from doppelx import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="doppelx",
+        description="DoppelX dice-tray simulator: boards, referee, physics, games.",
+    )
+    parser.add_argument("--version", action="version", version=f"doppelx {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"doppelx.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except DoppelXError as exc:
+        print(f"doppelx: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("doppelx: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover - exercised through the console script
+    sys.exit(main())

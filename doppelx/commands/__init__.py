@@ -1,0 +1,1 @@
+"""Sub-commands of ``doppelx``; each module has ``register(subparsers)`` (see ``doppelx.cli``)."""

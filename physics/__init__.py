@@ -1,0 +1,4 @@
+"""The PyBullet world of the DoppelX tray: built from the specs in ``rules``, it throws
+dice, runs them to rest and returns poses, statuses and contacts. It knows nothing of chips
+or bets. Imports ``rules`` only; never ``render`` or ``doppelx``.
+"""

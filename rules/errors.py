@@ -1,0 +1,31 @@
+"""Project errors: every user mistake becomes one of these, with where and what.
+
+The CLI turns any :class:`DoppelXError` into one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+
+class DoppelXError(Exception):
+    """Base of every error a user can cause (bad file, bad argument, illegal action)."""
+
+
+class SpecError(DoppelXError):
+    """A data file (board, dice, bet cards, state) is malformed.
+
+    Args:
+        source: the file path or name the data came from.
+        element: where in the file, e.g. ``fields[3].polygon``.
+        problem: what is wrong and what was expected.
+    """
+
+    def __init__(self, source: str, element: str, problem: str):
+        self.source = str(source)
+        self.element = element
+        self.problem = problem
+        where = f"{self.source}: {element}" if element else self.source
+        super().__init__(f"{where}: {problem}")
+
+
+class RulesError(DoppelXError):
+    """An action the rules do not allow in the current game state."""
