@@ -1,0 +1,68 @@
+"""``doppelx boards``: list the built-in sides, validate a board file, draw a side to PNG.
+
+    doppelx boards list
+    doppelx boards check FILE [FILE ...]
+    doppelx boards show I --out board.png
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("boards", help="list, check and draw playfield sides",
+                       description="List, validate and draw playfield sides (built-in I–IV or a board file).")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs.required = True
+    ls = verbs.add_parser("list", help="the built-in sides")
+    ls.set_defaults(func=_list)
+    check = verbs.add_parser("check", help="validate board files; exit 2 on the first mistake")
+    check.add_argument("files", nargs="+", metavar="FILE", help="board file (or built-in name I–IV)")
+    check.set_defaults(func=_check)
+    show = verbs.add_parser("show", help="draw a side to a PNG")
+    show.add_argument("board", metavar="BOARD", help="built-in side I–IV or a board file")
+    show.add_argument("--out", required=True, metavar="PNG", help="PNG file to write")
+    show.add_argument("--dpi", type=int, default=110, help="resolution (default 110)")
+    show.set_defaults(func=_show)
+
+
+def _describe(board) -> str:
+    from collections import Counter
+
+    kinds = Counter(f.kind.value for f in board.fields)
+    parts = ", ".join(f"{n}×{k}" for k, n in sorted(kinds.items()))
+    spinner = "spinner" if board.spinner else "no spinner"
+    return (f"{board.name:<4} {board.title:<36} fields: {parts}; holes: {len(board.holes)}; "
+            f"{spinner}; obstacles: {len(board.obstacles)}")
+
+
+def _list(args: argparse.Namespace) -> int:
+    from rules.board_file import BUILTIN_SIDES, load_board
+
+    for name in BUILTIN_SIDES:
+        print(_describe(load_board(name)))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from rules.board_file import load_board
+    from rules.box import load_box
+
+    box = load_box()
+    for f in args.files:
+        board = load_board(f)
+        box.check_board(board)
+        print(f"ok  {board.source}: {_describe(board)}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from rules.board_file import load_board
+
+    board = load_board(args.board)
+    from doppelx.board_picture import save_board_png
+
+    picture = save_board_png(board, args.out, dpi=args.dpi)
+    print(f"wrote {picture.path} ({picture.size[0]}×{picture.size[1]} px)")
+    return 0

@@ -1,0 +1,222 @@
+"""Load and validate playfield side files (format ``doppelx-board/1``, TOML, millimetres).
+
+The format is documented in ``docs/board-format.md``. Built-in sides are named ``I`` …
+``IV``; anything else is taken as a path, so custom boards load wherever a name is
+accepted. Every mistake raises :class:`SpecError` naming the file and the element.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import shapely
+from shapely.geometry import Point, Polygon
+from shapely.validation import explain_validity
+
+from rules.assets import asset_path, read_toml
+from rules.board import BoardSide, Field, FieldKind, Hole, Obstacle, SpinnerMount
+from rules.errors import SpecError
+from rules.schema import Table
+
+FORMAT = "doppelx-board/1"
+BUILTIN_SIDES = ("I", "II", "III", "IV")
+MM = 1e-3
+#: Areas below this (mm²) count as zero when checking overlaps and gaps.
+AREA_TOLERANCE_MM2 = 1e-2
+#: Circles are stored as polygons with this many segments per quarter circle.
+CIRCLE_QUAD_SEGS = 32
+
+
+def builtin_board_path(name: str) -> Path:
+    """Path of built-in side ``name`` (``I`` … ``IV``)."""
+    return asset_path("boards", f"side_{name}.toml")
+
+
+def resolve_board(name_or_path: str | Path) -> Path:
+    """A built-in side name (case-insensitive) or a path to a board file."""
+    text = str(name_or_path)
+    if text.upper() in BUILTIN_SIDES:
+        return builtin_board_path(text.upper())
+    path = Path(text)
+    if path.suffix.lower() != ".toml" and not path.exists():
+        raise SpecError(text, "", f"not a built-in side ({', '.join(BUILTIN_SIDES)}) and no such file")
+    return path
+
+
+@functools.lru_cache(maxsize=64)
+def _load_cached(path: str, mtime_ns: int) -> BoardSide:
+    return parse_board(read_toml(path), path)
+
+
+def load_board(name_or_path: str | Path) -> BoardSide:
+    """Load and validate a side by built-in name or path (cached per file version)."""
+    path = resolve_board(name_or_path)
+    try:
+        mtime = path.stat().st_mtime_ns
+    except FileNotFoundError:
+        raise SpecError(str(path), "", "file not found") from None
+    return _load_cached(str(path), mtime)
+
+
+def parse_board(data: dict, source: str) -> BoardSide:
+    """Build a :class:`BoardSide` from a parsed board file (mm → m), validating everything."""
+    top = Table(data, source)
+    top.check_keys({"format", "name", "title", "units", "line_width", "outline", "fields",
+                    "holes", "spinner", "obstacles"})
+    fmt = top.string("format")
+    if fmt != FORMAT:
+        raise top.error("format", f"unsupported format {fmt!r}; this version reads {FORMAT!r}")
+    top.string("units", "mm", choices=("mm",))
+    name = top.string("name", Path(source).stem)
+    title = top.string("title", f"Side {name}")
+    line_width = top.number("line_width", positive=True, maximum=20)
+
+    outline_t = top.table("outline")
+    outline_t.check_keys({"polygon"})
+    outline = _polygon(outline_t, "polygon")
+
+    fields = _fields(top, outline)
+    holes = _holes(top, outline)
+    spinner = _spinner(top, outline, holes)
+    obstacles = _obstacles(top, outline)
+
+    scale = functools.partial(shapely.transform, transformation=lambda c: c * MM)
+    return BoardSide(
+        name=name,
+        title=title,
+        source=source,
+        line_width=line_width * MM,
+        outline=scale(outline),
+        fields=tuple(Field(fid, kind, scale(shape)) for fid, kind, shape in fields),
+        holes=tuple(Hole(hid, scale(shape), None if c is None else (c[0] * MM, c[1] * MM, c[2] * MM))
+                    for hid, shape, c in holes),
+        spinner=spinner,
+        obstacles=tuple(Obstacle(oid, scale(shape), h * MM) for oid, shape, h in obstacles),
+    )
+
+
+def _polygon(t: Table, key: str) -> Polygon:
+    pts = t.points(key)
+    poly = Polygon(pts)
+    if not poly.is_valid:
+        raise t.error(key, f"not a simple polygon ({explain_validity(poly)})")
+    if poly.area <= AREA_TOLERANCE_MM2:
+        raise t.error(key, "polygon has no area")
+    return shapely.normalize(poly)
+
+
+def _ident(t: Table, seen: set[str]) -> str:
+    ident = t.string("id")
+    if ident in seen:
+        raise t.error("id", f"duplicate id {ident!r}")
+    seen.add(ident)
+    return ident
+
+
+def _fields(top: Table, outline: Polygon) -> list[tuple[str, FieldKind, Polygon]]:
+    kinds = tuple(k.value for k in FieldKind)
+    seen: set[str] = set()
+    explicit: list[tuple[str, FieldKind, Polygon, Table]] = []
+    rest: tuple[str, FieldKind, Table] | None = None
+    entries = list(top.tables("fields", required=True))
+    if not entries:
+        raise top.error("fields", "a board needs at least one field")
+    for t in entries:
+        t.check_keys({"id", "kind", "polygon", "fill"})
+        fid = _ident(t, seen)
+        kind = FieldKind(t.string("kind", choices=kinds))
+        if t.has("fill"):
+            t.string("fill", choices=("rest",))
+            if t.has("polygon"):
+                raise t.error("polygon", "a field with fill = \"rest\" takes no polygon")
+            if rest is not None:
+                raise t.error("fill", f"only one field may fill the rest (field {rest[0]!r} already does)")
+            rest = (fid, kind, t)
+            continue
+        poly = _polygon(t, "polygon")
+        outside = poly.difference(outline).area
+        if outside > AREA_TOLERANCE_MM2:
+            raise t.error("polygon", f"field extends {outside:.1f} mm² outside the outline")
+        explicit.append((fid, kind, poly, t))
+
+    for i, (fid_a, _, poly_a, ta) in enumerate(explicit):
+        for fid_b, _, poly_b, _ in explicit[i + 1:]:
+            overlap = poly_a.intersection(poly_b).area
+            if overlap > AREA_TOLERANCE_MM2:
+                raise ta.error("polygon", f"field {fid_a!r} overlaps field {fid_b!r} by {overlap:.1f} mm²")
+
+    covered = shapely.union_all([p for _, _, p, _ in explicit]) if explicit else Polygon()
+    result = [(fid, kind, poly) for fid, kind, poly, _ in explicit]
+    remainder = outline.difference(covered)
+    if rest is not None:
+        fid, kind, t = rest
+        if remainder.area <= AREA_TOLERANCE_MM2:
+            raise t.error("fill", "nothing is left for the rest field to fill")
+        result.append((fid, kind, shapely.normalize(remainder)))
+    elif remainder.area > AREA_TOLERANCE_MM2:
+        at = remainder.representative_point()
+        raise top.error("fields", f"fields leave a gap of {remainder.area:.1f} mm² near "
+                                  f"({at.x:.1f}, {at.y:.1f}) mm; add a field there or a fill = \"rest\" field")
+    return result
+
+
+def _holes(top: Table, outline: Polygon) -> list[tuple[str, Polygon, tuple[float, float, float] | None]]:
+    seen: set[str] = set()
+    holes: list[tuple[str, Polygon, tuple[float, float, float] | None]] = []
+    for t in top.tables("holes"):
+        t.check_keys({"id", "circle", "polygon"})
+        hid = _ident(t, seen)
+        if t.has("circle") == t.has("polygon"):
+            raise t.error(None, "a hole needs exactly one of circle = {center, radius} or polygon")
+        if t.has("circle"):
+            c = t.table("circle")
+            c.check_keys({"center", "radius"})
+            cx, cy = c.vector("center", 2)
+            r = c.number("radius", positive=True)
+            shape = Point(cx, cy).buffer(r, quad_segs=CIRCLE_QUAD_SEGS)
+            circle = (cx, cy, r)
+        else:
+            shape, circle = _polygon(t, "polygon"), None
+        if not shape.within(outline):
+            raise t.error("circle" if circle else "polygon", "hole is not inside the board outline")
+        for other_id, other, _ in holes:
+            if shape.intersects(other):
+                raise t.error(None, f"hole {hid!r} overlaps or touches hole {other_id!r}")
+        holes.append((hid, shape, circle))
+    return holes
+
+
+def _spinner(top: Table, outline: Polygon, holes: list) -> SpinnerMount | None:
+    t = top.table("spinner", None)
+    if t is None:
+        return None
+    t.check_keys({"center", "arm_length", "thickness", "height", "pin_radius"})
+    cx, cy = t.vector("center", 2)
+    arm = t.number("arm_length", positive=True)
+    thickness = t.number("thickness", positive=True)
+    height = t.number("height", positive=True)
+    pin = t.number("pin_radius", positive=True)
+    if pin >= arm:
+        raise t.error("pin_radius", "must be smaller than arm_length")
+    sweep = Point(cx, cy).buffer(arm)
+    if not sweep.within(outline):
+        raise t.error("center", "the spinner's sweep circle does not fit inside the outline")
+    for hid, shape, _ in holes:
+        if Point(cx, cy).buffer(pin).intersects(shape):
+            raise t.error("center", f"the spinner pin stands in hole {hid!r}")
+    return SpinnerMount((cx * MM, cy * MM), arm * MM, thickness * MM, height * MM, pin * MM)
+
+
+def _obstacles(top: Table, outline: Polygon) -> list[tuple[str, Polygon, float]]:
+    seen: set[str] = set()
+    result = []
+    for t in top.tables("obstacles"):
+        t.check_keys({"id", "polygon", "height"})
+        oid = _ident(t, seen)
+        poly = _polygon(t, "polygon")
+        if not poly.within(outline):
+            raise t.error("polygon", "obstacle is not inside the board outline")
+        result.append((oid, poly, t.number("height", positive=True)))
+    return result
+

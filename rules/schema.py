@@ -1,0 +1,146 @@
+"""Typed access to parsed TOML/JSON tables, raising :class:`SpecError` with the element path.
+
+Every loader reads through a :class:`Table`, so every mistake in any data file is reported
+the same way: the file, the element (``fields[3].polygon``) and what was expected.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from rules.errors import SpecError
+
+_MISSING = object()
+
+
+class Table:
+    """A mapping from a data file, with its source name and element path for errors."""
+
+    def __init__(self, data: Any, source: str, path: str = ""):
+        if not isinstance(data, dict):
+            raise SpecError(source, path or "top level", f"expected a table/object, got {_type(data)}")
+        self.data = data
+        self.source = source
+        self.path = path
+
+    # -- errors ---------------------------------------------------------------------------
+    def where(self, key: str | int | None = None) -> str:
+        """The element path of ``key`` inside this table."""
+        if key is None:
+            return self.path or "top level"
+        if isinstance(key, int):
+            return f"{self.path}[{key}]"
+        return f"{self.path}.{key}" if self.path else key
+
+    def error(self, key: str | None, problem: str) -> SpecError:
+        return SpecError(self.source, self.where(key), problem)
+
+    def check_keys(self, allowed: set[str]) -> None:
+        """Reject unknown keys (typos must not pass silently)."""
+        unknown = sorted(set(self.data) - allowed)
+        if unknown:
+            raise self.error(unknown[0], f"unknown key; allowed keys are {', '.join(sorted(allowed))}")
+
+    # -- getters --------------------------------------------------------------------------
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def raw(self, key: str, default: Any = _MISSING) -> Any:
+        if key not in self.data:
+            if default is _MISSING:
+                raise self.error(key, "missing")
+            return default
+        return self.data[key]
+
+    def table(self, key: str, default: Any = _MISSING) -> Table | None:
+        value = self.raw(key, default)
+        if value is None and default is None:
+            return None
+        return Table(value, self.source, self.where(key))
+
+    def tables(self, key: str, required: bool = False) -> Iterator[Table]:
+        """Each element of an array of tables ``key`` (empty if absent and not required)."""
+        value = self.raw(key, _MISSING if required else [])
+        if not isinstance(value, list):
+            raise self.error(key, f"expected an array of tables, got {_type(value)}")
+        for i, item in enumerate(value):
+            yield Table(item, self.source, f"{self.where(key)}[{i}]")
+
+    def string(self, key: str, default: Any = _MISSING, choices: tuple[str, ...] | None = None) -> str:
+        value = self.raw(key, default)
+        if not isinstance(value, str) or not value:
+            raise self.error(key, f"expected a non-empty string, got {_type(value)}")
+        if choices is not None and value not in choices:
+            raise self.error(key, f"unknown value {value!r}; expected one of {', '.join(choices)}")
+        return value
+
+    def boolean(self, key: str, default: Any = _MISSING) -> bool:
+        value = self.raw(key, default)
+        if not isinstance(value, bool):
+            raise self.error(key, f"expected true or false, got {_type(value)}")
+        return value
+
+    def number(self, key: str, default: Any = _MISSING, *, positive: bool = False,
+               minimum: float | None = None, maximum: float | None = None) -> float:
+        value = self.raw(key, default)
+        return check_number(value, self.source, self.where(key), positive=positive,
+                            minimum=minimum, maximum=maximum)
+
+    def integer(self, key: str, default: Any = _MISSING, *, minimum: int | None = None) -> int:
+        value = self.raw(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, f"expected an integer, got {_type(value)}")
+        if minimum is not None and value < minimum:
+            raise self.error(key, f"must be at least {minimum}, got {value}")
+        return value
+
+    def vector(self, key: str, length: int, default: Any = _MISSING) -> tuple[float, ...]:
+        value = self.raw(key, default)
+        return check_vector(value, length, self.source, self.where(key))
+
+    def points(self, key: str, default: Any = _MISSING) -> list[tuple[float, float]]:
+        """A list of at least 3 ``[x, y]`` pairs (a polygon ring)."""
+        value = self.raw(key, default)
+        where = self.where(key)
+        if not isinstance(value, list) or len(value) < 3:
+            raise SpecError(self.source, where, "expected a list of at least 3 [x, y] points")
+        return [check_vector(p, 2, self.source, f"{where}[{i}]") for i, p in enumerate(value)]  # type: ignore[misc]
+
+
+def check_number(value: Any, source: str, where: str, *, positive: bool = False,
+                 minimum: float | None = None, maximum: float | None = None) -> float:
+    """``value`` as a finite float, or a :class:`SpecError` saying why not."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SpecError(source, where, f"expected a number, got {_type(value)}")
+    if positive and value <= 0:
+        raise SpecError(source, where, f"must be positive, got {value}")
+    if minimum is not None and value < minimum:
+        raise SpecError(source, where, f"must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise SpecError(source, where, f"must be at most {maximum}, got {value}")
+    return float(value)
+
+
+def check_vector(value: Any, length: int, source: str, where: str) -> tuple[float, ...]:
+    """``value`` as a tuple of ``length`` finite floats."""
+    if not isinstance(value, list) or len(value) != length:
+        raise SpecError(source, where, f"expected a list of {length} numbers, got {_type(value)}")
+    return tuple(check_number(v, source, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def _type(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    if isinstance(value, str):
+        return f"string {value!r}"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"number {value}"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__

@@ -1,0 +1,136 @@
+"""Score one throw (D15–D20, D29–D35): dice chips, Doppel X and bets, for every player.
+
+A pure function of the outcome and the table: it does not change any state. The game
+(:mod:`rules.game`) and ``doppelx score`` both call :func:`score_throw`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from rules.bets import BetCard, card_pays
+from rules.board import BoardSide
+from rules.dice import WHITE, DiceSet
+from rules.errors import RulesError
+from rules.outcome import Status, ThrowOutcome
+from rules.reading import DieReading, chips_for, read_die
+
+DOPPEL_X_CHIPS = 10
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One player's result of a throw.
+
+    Attributes:
+        colour: the player.
+        dice: chips won (positive) or to pay back (negative) for their dice (D11–D16).
+        bets: chips won by their bet.
+        doppel_x: chips for showing X in a Doppel X (D18).
+        before, after: chips held before and after (never below 0, D13).
+    """
+
+    colour: str
+    dice: int
+    bets: int
+    doppel_x: int
+    before: int
+    after: int
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class ThrowScore:
+    """The scoring of one throw: per-die readings, Doppel X, and per-player results."""
+
+    readings: tuple[DieReading, ...]
+    doppel_x: bool
+    players: dict[str, PlayerScore]
+    active: str | None
+    #: The throw was void and must be repeated (cocked die under the re-throw option, D7).
+    rethrow: bool = False
+
+    def reading(self, owner: str) -> DieReading | None:
+        for r in self.readings:
+            if r.owner == owner:
+                return r
+        return None
+
+
+def read_outcome(outcome: ThrowOutcome, board: BoardSide, dice: DiceSet) -> tuple[DieReading, ...]:
+    """Read every die of ``outcome`` (D6–D10)."""
+    return tuple(read_die(d, dice[d.owner], board, dice.cocked_angle) for d in outcome.dice)
+
+
+def is_doppel_x(readings: Sequence[DieReading]) -> bool:
+    """At least two dice on the board show X (D17)."""
+    return sum(r.status is Status.BOARD and r.top == "X" for r in readings) >= 2
+
+
+def score_throw(outcome: ThrowOutcome, board: BoardSide, dice: DiceSet, *,
+                seats: Sequence[str], active: str | None, chips: Mapping[str, int],
+                bets: Mapping[str, str] | None = None, cards: Mapping[str, BetCard] | None = None,
+                lying_before: Collection[str] = ()) -> ThrowScore:
+    """Score a throw for every seated player.
+
+    Args:
+        outcome: all dice on the table after the throw.
+        board, dice: the playfield side and the dice specs.
+        seats: player colours in seat order.
+        active: the active player's colour, or ``None`` for the setup throw (D22).
+        chips: each player's chips before the throw.
+        bets: ``{colour: card letter}`` of passive players betting (D29).
+        cards: the bet cards in play by letter.
+        lying_before: owners whose dice lay on the board before this throw (bet G).
+
+    Returns:
+        The :class:`ThrowScore`; chips after = max(0, before + dice + bets + Doppel X).
+    """
+    bets = dict(bets or {})
+    cards = dict(cards or {})
+    readings = read_outcome(outcome, board, dice)
+    by_owner = {r.owner: r for r in readings}
+    doppel_x = is_doppel_x(readings)
+
+    def owner_of(die_owner: str) -> str | None:
+        return active if die_owner == WHITE else (die_owner if die_owner in seats else None)
+
+    dice_chips = {c: 0 for c in seats}
+    doppel_chips = {c: 0 for c in seats}
+    if doppel_x:
+        for r in readings:  # D18: 10 per player showing X, once per player
+            owner = owner_of(r.owner)
+            if owner is not None and r.status is Status.BOARD and r.top == "X":
+                doppel_chips[owner] = DOPPEL_X_CHIPS
+    else:
+        for r in readings:  # D15, D16
+            owner = owner_of(r.owner)
+            if owner is not None:
+                dice_chips[owner] += chips_for(r)
+
+    bet_chips = {c: 0 for c in seats}
+    if bets:
+        if active is None:
+            raise RulesError("no bets are possible on the setup throw (D29: bets are on an active player's throw)")
+        active_dice = [by_owner[o] for o in (active, WHITE) if o in by_owner]
+        flung = [r for r in readings if r.owner in lying_before
+                 and _touched_spinner(outcome, r.owner)]
+        for colour, letter in bets.items():
+            bet_chips[colour] = card_pays(cards[letter], doppel_x=doppel_x,
+                                          active_dice=active_dice, flung_by_spinner=flung)
+
+    players = {}
+    for c in seats:
+        before = int(chips.get(c, 0))
+        after = max(0, before + dice_chips[c] + bet_chips[c] + doppel_chips[c])
+        players[c] = PlayerScore(c, dice_chips[c], bet_chips[c], doppel_chips[c], before, after)
+    return ThrowScore(readings, doppel_x, players, active)
+
+
+def _touched_spinner(outcome: ThrowOutcome, owner: str) -> bool:
+    d = outcome.get(owner)
+    return bool(d and d.touched_spinner)

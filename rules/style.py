@@ -1,0 +1,41 @@
+"""Drawing colours (hex strings) for field kinds and board parts, from ``assets/style.toml``."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from rules.assets import asset_path, read_toml
+from rules.board import FieldKind
+from rules.schema import Table
+
+
+@dataclass(frozen=True)
+class Style:
+    """``kind_fill``/``kind_label`` per field kind and ``board`` colours by part name."""
+
+    kind_fill: dict[FieldKind, str]
+    kind_label: dict[FieldKind, str]
+    board: dict[str, str]
+
+
+@functools.cache
+def load_style() -> Style:
+    """The shipped style (cached)."""
+    path = asset_path("style.toml")
+    top = Table(read_toml(path), str(path))
+    kinds = top.table("kinds")
+    fill, label = {}, {}
+    for kind in FieldKind:
+        t = kinds.table(kind.value)
+        fill[kind] = t.string("fill")
+        label[kind] = t.string("label")
+    board_t = top.table("board")
+    board = {k: board_t.string(k) for k in board_t.data}
+    return Style(fill, label, board)
+
+
+def hex_to_rgb(colour: str) -> tuple[float, float, float]:
+    """``"#rrggbb"`` → floats in [0, 1]."""
+    c = colour.lstrip("#")
+    return tuple(int(c[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]

@@ -1,0 +1,158 @@
+"""The table-state JSON that ``doppelx score`` reads (format ``doppelx-state/1``).
+
+One throw's situation: the seats, the active player, the bet cards in play and the bets,
+each player's chips before the throw, and every die on the table after the throw. The
+schema is documented in ``docs/score-schema.md``; parsing is strict and every mistake names
+the element (``dice[2].yaw_deg``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules.bets import DEFAULT_CARDS, BetCard, check_bets, choose_cards
+from rules.dice import WHITE, DiceSet
+from rules.errors import SpecError
+from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.schema import Table
+
+FORMAT = "doppelx-state/1"
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A parsed state file: everything :func:`rules.scoring.score_throw` needs."""
+
+    seats: tuple[str, ...]
+    active: str | None
+    cards: dict[str, BetCard]
+    bets: dict[str, str]
+    chips: dict[str, int]
+    outcome: ThrowOutcome
+    #: Board side named in the file (``doppelx score`` uses it when ``--board`` is not given).
+    board: str | None = None
+
+    @property
+    def lying_before(self) -> set[str]:
+        """Dice that were not thrown: every passive player's die on the table (bet G).
+
+        In a turn only the active player's die and the white die are thrown (D24), so any
+        other die in the outcome lay there before; in the setup throw every die was thrown.
+        """
+        if self.active is None:
+            return set()
+        return {d.owner for d in self.outcome.dice if d.owner not in (self.active, WHITE)}
+
+
+def load_table_state(path: str | Path, dice: DiceSet) -> TableState:
+    """Read and validate a state file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError(str(path), "", "file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(str(path), "", f"cannot read file ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SpecError(str(path), f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    return parse_table_state(data, str(path), dice)
+
+
+def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
+    """Validate a parsed state (see the module docstring) against the dice set."""
+    top = Table(data, source)
+    top.check_keys({"format", "seats", "active", "bet_cards", "bets", "chips", "dice", "hand_over_rim", "board"})
+    if top.has("format") and top.string("format") != FORMAT:
+        raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
+    seats = _seats(top, dice)
+    active = top.raw("active", None)
+    if active is not None and active not in seats:
+        raise top.error("active", f"{active!r} is not one of the seats ({', '.join(seats)})")
+    letters = top.raw("bet_cards", list(DEFAULT_CARDS))
+    if not isinstance(letters, list):
+        raise top.error("bet_cards", "expected a list of 4 card letters")
+    cards = choose_cards(letters, source)
+    chips = _chips(top, seats)
+    outcome = _outcome(top, dice, seats)
+    bets = _bets(top, seats, active, outcome)
+    check_bets(bets, cards, source)
+    board = top.string("board") if top.has("board") else None
+    return TableState(seats, active, cards, bets, chips, outcome, board)
+
+
+def _seats(top: Table, dice: DiceSet) -> tuple[str, ...]:
+    seats = top.raw("seats")
+    if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
+        raise top.error("seats", "expected a list of 3–8 player colours in seat order")
+    for i, c in enumerate(seats):
+        if c not in dice.player_colours:
+            raise top.error("seats", f"seats[{i}] = {c!r} is not a player colour ({', '.join(dice.player_colours)})")
+    if len(set(seats)) != len(seats):
+        raise top.error("seats", "a colour appears twice")
+    return tuple(seats)
+
+
+def _chips(top: Table, seats: tuple[str, ...]) -> dict[str, int]:
+    t = top.table("chips", {})
+    t.check_keys(set(seats))
+    return {c: t.integer(c, 0, minimum=0) for c in seats}
+
+
+def _bets(top: Table, seats: tuple[str, ...], active: str | None, outcome: ThrowOutcome) -> dict[str, str]:
+    t = top.table("bets", {})
+    t.check_keys(set(seats))
+    bets = {}
+    for colour in t.data:
+        letter = t.string(colour).upper()
+        if active is None:
+            raise t.error(colour, "no bets on the setup throw (there is no active player)")
+        if colour == active:
+            raise t.error(colour, "the active player cannot bet on their own throw (D29)")
+        die = outcome.get(colour)
+        if die is not None:
+            raise t.error(colour, f"{colour}'s die is on the table ({die.status}); a die on a bet card is not thrown")
+        bets[colour] = letter
+    return bets
+
+
+def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> ThrowOutcome:
+    entries = list(top.tables("dice", required=True))
+    allowed_owners = (*seats, WHITE)
+    result = []
+    seen: set[str] = set()
+    for t in entries:
+        t.check_keys({"owner", "status", "position", "quaternion", "x", "y", "yaw_deg", "top", "touched_spinner"})
+        owner = t.string("owner")
+        if owner not in allowed_owners:
+            raise t.error("owner", f"{owner!r} is neither a seat nor \"white\"")
+        if owner in seen:
+            raise t.error("owner", f"die {owner!r} is listed twice")
+        seen.add(owner)
+        status = Status(t.string("status", "board", choices=tuple(s.value for s in Status)))
+        touched = t.boolean("touched_spinner", False)
+        pose = _pose(t, dice[owner]) if status is Status.BOARD else None
+        result.append(DieOutcome(owner, status, pose, touched))
+    return ThrowOutcome(tuple(result), hand_over_rim=top.boolean("hand_over_rim", False))
+
+
+def _pose(t: Table, die) -> Pose:
+    full = t.has("position") or t.has("quaternion")
+    short = any(t.has(k) for k in ("x", "y", "yaw_deg", "top"))
+    if full and short:
+        raise t.error(None, "give either position + quaternion or x, y, yaw_deg, top — not both")
+    if full:
+        position = t.vector("position", 3)
+        q = t.vector("quaternion", 4)
+        if abs(math.sqrt(sum(v * v for v in q)) - 1.0) > 1e-3:
+            raise t.error("quaternion", "must be a unit quaternion [x, y, z, w]")
+        return Pose(position, q)  # type: ignore[arg-type]
+    if not short:
+        raise t.error(None, "a die on the board needs a pose: position + quaternion, or x, y, yaw_deg, top")
+    top = t.string("top", choices=tuple(sorted(set(die.faces))))
+    return Pose.resting(die, t.number("x"), t.number("y"), math.radians(t.number("yaw_deg", 0.0)), top)
+
