@@ -20,6 +20,8 @@ from rules.errors import DoppelXError
 
 #: Command modules under ``doppelx.commands``, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "boards",
+    "score",
 )
 
 EXIT_USAGE = 2
