@@ -28,7 +28,7 @@ from typing import Any
 
 from rules.bets import DEFAULT_CARDS, BetCard, choose_cards
 from rules.board import BoardSide
-from rules.chips import supply_after
+from rules.chips import breakdown, supply_after
 from rules.dice import WHITE, DiceSet, load_dice
 from rules.errors import RulesError
 from rules.outcome import Pose, Status, ThrowOutcome
@@ -154,6 +154,15 @@ class DoppelXGame:
         if owner in self.bets:
             return f"bet:{self.bets[owner]}"
         return "hand"
+
+    @property
+    def supply(self) -> int:
+        """Chip value left in the supply (D5: 665 in all)."""
+        return supply_after(self.chips)
+
+    def chips_held(self, colour: str) -> dict[int, int]:
+        """The fewest chips making up ``colour``'s score, by denomination (D5)."""
+        return breakdown(self.chips[colour])
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.FINISHED
@@ -314,6 +323,8 @@ class DoppelXGame:
             "cards": list(self.cards),
             "throws": len(self.log),
             "chips": dict(self.chips),
+            "chips_held": {c: {str(k): v for k, v in self.chips_held(c).items()} for c in self.seats},
+            "supply": self.supply,
             "winner": self.winner,
             "decider_rounds": self.decider_history,
         }
