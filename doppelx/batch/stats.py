@@ -1,0 +1,49 @@
+"""Small statistics for reports: proportions with Wilson intervals, means with normal intervals."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with a 95 % interval and the sample size."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    def fmt(self, percent: bool = False, digits: int = 2) -> str:
+        if self.n == 0:
+            return "–"
+        k = 100 if percent else 1
+        unit = " %" if percent else ""
+        return f"{self.value * k:.{digits}f}{unit} [{self.low * k:.{digits}f}, {self.high * k:.{digits}f}]"
+
+
+def proportion(hits: int, n: int) -> Estimate:
+    """Share ``hits / n`` with the Wilson score interval (good at small n and near 0 or 1)."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p = hits / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def mean(values) -> Estimate:
+    """Mean with a normal-approximation 95 % interval."""
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    if len(x) == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    m = float(x.mean())
+    half = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.nan
+    return Estimate(m, m - half, m + half, len(x))
