@@ -22,6 +22,7 @@ from rules.errors import DoppelXError
 COMMAND_MODULES: tuple[str, ...] = (
     "boards",
     "score",
+    "blitz",
 )
 
 EXIT_USAGE = 2
@@ -55,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("doppelx: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover - exercised through the console script

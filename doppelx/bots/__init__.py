@@ -1,0 +1,1 @@
+"""Bots: computer players for the games, each a small documented policy object."""
