@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "boards",
     "score",
     "blitz",
+    "oder_nichts",
 )
 
 EXIT_USAGE = 2
