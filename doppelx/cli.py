@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "boards",
     "score",
     "blitz",
+    "doppel",
     "oder_nichts",
 )
 

@@ -1,0 +1,457 @@
+"""Das Doppel Spiel in the terminal: a person against a bot, or two people at one keyboard.
+
+Draws both score sheets, the dice and the legal choices at every decision, lists the
+solver's best writes as numbered suggestions, refuses a wrong input with the rules' reason
+and asks again, and prints what the bot does. ``save`` stores the game (with the dice
+generator's state, so a resumed game throws the same dice) and ``quit`` or the end of the
+input ends it cleanly — saving it when a save file is known.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from doppelx.bots.doppelspiel import make_bot
+from doppelx.doppel_view import dice_lines, sheet_lines, tracks_lines
+from doppelx.terminal import Terminal, load_json, save_json
+from rules.doppelspiel import (
+    Action, ActivateJoker, DoppelState, FreeThrow, Pass, Place, Repeat, Roll, Split, Swap,
+    WriteTen, Zwang, best_writes, from_json, parse_action,
+)
+from rules.doppelspiel.fields import base_value
+from rules.errors import RulesError, SpecError
+
+SAVE_FORMAT = "doppelx-doppel-save/1"
+SUGGESTIONS = 6
+META = ("save", "quit", "sheet", "help", "hint")
+
+HELP = """\
+  roll 1 4 7        throw the dice at these positions again (roll = all ten)
+  keep 6 6 6        keep dice with these faces, throw the others again
+  free 1 4 7        take a free throw (Freiwurf) with these dice (free keep 6 6 6 works too)
+  repeat 2          Wiederholen: strike the 2 and throw every die showing 2 again
+  swap 4 6          Tauschen: die 4 becomes a 6 (strikes its old face and the 6)
+  split 11665       stop throwing: these five dice are group 1, the other five group 2
+  ten 3             write all ten dice into the 10er of column 3
+  <number>          take a numbered suggestion or choice
+  116@1  116@1 x2  skip  strike fh@2      place the current group (x2 = doubled)
+  joker 2           before the first throw: activate the Joker of column 2
+  zwang 116@1 6s@3  / zwang ten@2 / pass  after your write, when a Zwang is ready
+  sheet  hint  help  save  quit
+Fields: 116 225 334 443 552 661 (upper), ten, 1s..6s (middle), 3k 4k fh ss ls 5k ch (lower)."""
+
+
+class Quit(Exception):
+    """The person typed ``quit``."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a sheet: ``kind`` is ``human``, ``strong`` or ``random``."""
+
+    name: str
+    kind: str
+
+
+class DoppelSession:
+    """One game in the terminal.
+
+    Args:
+        term: the terminal (streams and colour).
+        state: the game (new or resumed).
+        seats: the two players.
+        rng: the generator for the dice and the bots.
+        seed: the seed the game started from (kept in the save).
+        save_path: where ``save``, ``quit`` and the end of the input save (``None``: ask on ``save``).
+    """
+
+    def __init__(self, term: Terminal, state: DoppelState, seats: list[Seat], rng: np.random.Generator,
+                 seed: int, save_path: Path | None = None):
+        self.term = term
+        self.state = state
+        self.seats = seats
+        self.bots = [None if s.kind == "human" else make_bot(s.kind) for s in seats]
+        self.rng = rng
+        self.seed = seed
+        self.save_path = save_path
+        self.names = [s.name for s in seats]
+        self.last_turn = -1
+
+    # --- saving -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The save: seats, seed, the game log and the dice generator's state."""
+        return {"format": SAVE_FORMAT, "seed": self.seed,
+                "seats": [{"name": s.name, "kind": s.kind} for s in self.seats],
+                "game": self.state.to_json(), "rng": self.rng.bit_generator.state}
+
+    def save(self) -> None:
+        if self.save_path is None:
+            answer = self.term.read_line("save to file (empty = do not save): ")
+            if not answer:
+                self.term.say("not saved")
+                return
+            self.save_path = Path(answer)
+        try:
+            save_json(self.save_path, self.to_json())
+        except OSError as exc:
+            self.term.say(self.term.paint(f"could not save to {self.save_path}: {exc.strerror}", "red"))
+            self.save_path = None
+            return
+        self.term.say(f"game saved to {self.save_path} (resume with: doppelx doppel --resume {self.save_path})")
+
+    # --- drawing ------------------------------------------------------------------------
+    def show_sheets(self) -> None:
+        self.term.say()
+        for line in sheet_lines(self.term, self.state, self.names):
+            self.term.say(line)
+        for line in tracks_lines(self.term, self.state, self.names):
+            self.term.say(line)
+
+    def show_dice(self, fresh: tuple[int, ...] = ()) -> None:
+        for line in dice_lines(self.term, self.state.dice, fresh):
+            self.term.say(line)
+
+    # --- the loop -----------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end (or until ``quit`` / end of input); returns the exit code (0)."""
+        try:
+            self._loop()
+        except (EOFError, Quit) as exc:
+            why = "input ended" if isinstance(exc, EOFError) else "you quit"
+            if self.save_path is not None:
+                try:
+                    save_json(self.save_path, self.to_json())
+                except OSError as err:
+                    self.term.say(f"{why}: could not save to {self.save_path}: {err.strerror}")
+                    return 0
+                self.term.say(f"{why}: game saved to {self.save_path} (resume with --resume {self.save_path})")
+            else:
+                self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
+            return 0
+        self.show_result()
+        return 0
+
+    def _loop(self) -> None:
+        state = self.state
+        while not state.is_terminal():
+            if state.turn != self.last_turn and not state.is_chance_node():
+                self.last_turn = state.turn
+                self._turn_banner()
+            if state.is_chance_node():
+                pending = state.chance_dice()
+                action = state.sample_chance(self.rng)
+                state.apply_action(action)
+                self.show_dice(pending)
+                continue
+            bot = self.bots[state.current_player()]
+            if bot is not None:
+                action = bot.act(state, self.rng)
+                self._announce(action)
+                continue
+            for action in self._ask_human():
+                self._announce(action)
+
+    def _turn_banner(self) -> None:
+        state = self.state
+        who = self.names[state.player]
+        human = self.bots[state.player] is None
+        if human:
+            self.show_sheets()
+        self.term.say(self.term.paint(f"--- turn {state.turn + 1}: {who} ---", "bold", "cyan"))
+        if state.marks[state.player]:
+            self.term.say(self.term.paint("Zwang: this turn must fill " + ", ".join(map(str, state.marks[state.player])), "yellow"))
+
+    def _announce(self, action: Action) -> None:
+        """Apply ``action`` and print what happened."""
+        state = self.state
+        who = self.names[state.player]
+        player = state.player
+        group = state.groups[state.placed] if state.phase == "place" else None
+        before = [list(c) for c in state.sheets[player].cells]
+        state.apply_action(action)
+        after = state.sheets[player].cells
+        written = [(c, i, after[c][i]) for c in range(len(after)) for i in range(len(after[c]))
+                   if before[c][i] is None and after[c][i] is not None]
+        text = str(action)
+        if isinstance(action, ActivateJoker):
+            text = f"activates the Joker of column {action.column + 1}"
+        elif isinstance(action, Roll):
+            text = ("throws all ten dice" if len(action.dice) == state.spec.dice
+                    else "throws dice " + " ".join(str(i + 1) for i in action.dice) + " again")
+        elif isinstance(action, FreeThrow):
+            text = "takes a free throw with dice " + " ".join(str(i + 1) for i in action.dice)
+        elif isinstance(action, Repeat):
+            text = f"Wiederholen: throws every {action.face} again"
+        elif isinstance(action, Swap):
+            text = f"Tauschen: die {action.die + 1} becomes a {action.face}"
+        elif isinstance(action, Zwang):
+            text = "Zwang: the opponent must fill " + " and ".join(map(str, action.targets)) + " next turn"
+        elif isinstance(action, Pass):
+            text = "uses no Zwang"
+        elif isinstance(action, Place):
+            g = "".join(map(str, group))
+            if action.mode == "skip":
+                text = f"sets {g} aside (Aussetzen)"
+            elif action.mode == "strike":
+                text = f"strikes {action.target} with {g}"
+            else:
+                text = f"writes {g} into {action.target}{' doubled' if action.doubled else ''}"
+        elif isinstance(action, WriteTen):
+            text = f"writes all ten dice into ten@{action.column + 1}"
+        elif isinstance(action, Split):
+            text = "splits: " + "".join(map(str, action.group)) + " | " + "".join(map(str, state.groups[1]))
+        for _, _, v in written:
+            text += f" = {v}"
+        self.term.say(f"  {self.term.paint(who, 'bold')}: {text}")
+        if isinstance(action, Swap):
+            self.show_dice((action.die,))
+
+    # --- the person's decisions ---------------------------------------------------------
+    def _ask_human(self) -> list[Action]:
+        state = self.state
+        phase = state.phase
+        if phase == "start":
+            legal = state.legal_actions()
+            if legal == [Roll(tuple(range(state.spec.dice)))]:
+                return legal
+            jokers = [str(a) for a in legal if isinstance(a, ActivateJoker)]
+            self.term.say("Before the throw you may activate a Joker: " + ", ".join(jokers) + " (Enter = just throw)")
+            return self._read("joker N / Enter > ", self._parse_start)
+        if phase == "throw":
+            self._throw_menu()
+            return self._read("your move > ", self._parse_throw)
+        if phase == "place":
+            options = self._place_menu()
+            return self._read(f"group {state.placed + 1} > ", lambda a: self._parse_place(a, options))
+        if phase == "zwang":
+            self._zwang_menu()
+            return self._read("zwang / pass > ", self._parse_zwang)
+        raise AssertionError(phase)
+
+    def _read(self, prompt: str, parse) -> list[Action]:
+        """Ask until ``parse`` gives actions that are legal one after the other; handles meta words."""
+        while True:
+            def checked(answer: str) -> Any:
+                word = answer.strip().lower()
+                if word in META:
+                    return word
+                actions = parse(answer.strip())
+                trial = self.state.clone()
+                for a in actions:
+                    try:
+                        trial.apply_action(a)
+                    except RulesError as exc:
+                        raise ValueError(str(exc)) from None
+                return actions
+
+            result = self.term.ask(self.term.paint(prompt, "bold"), checked)
+            if isinstance(result, list):
+                return result
+            if result == "save":
+                self.save()
+            elif result == "quit":
+                raise Quit()
+            elif result == "sheet":
+                self.show_sheets()
+                if self.state.dice is not None:
+                    self.show_dice()
+            elif result == "help":
+                self.term.say(HELP)
+            elif result == "hint":
+                self._suggest()
+
+    def _parse_start(self, answer: str) -> list[Action]:
+        if answer.lower() in ("", "roll", "n", "no", "pass"):
+            return [Roll(tuple(range(self.state.spec.dice)))]
+        if answer.isdigit():
+            answer = "joker " + answer
+        return [self._action(answer)]
+
+    def _action(self, text: str) -> Action:
+        try:
+            return parse_action(text, self.state.spec)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (type help for the commands)") from None
+
+    def _suggestions(self):
+        return best_writes(self.state, top=SUGGESTIONS) if self.state.phase in ("throw", "place") else []
+
+    def _suggest(self) -> None:
+        plans = self._suggestions()
+        if not plans:
+            self.term.say("  no suggestions now")
+            return
+        self.term.say("  best writes (most points now):")
+        for i, p in enumerate(plans, 1):
+            self.term.say(f"  {i:>2}) {p}")
+
+    def _throw_menu(self) -> None:
+        state, sheet, spec = self.state, self.state.sheet, self.state.spec
+        left = spec.throws_per_turn - state.throws
+        extras = [f"throw {state.throws} of {spec.throws_per_turn}" + (f", {left} left (roll/keep)" if left else "")]
+        if sheet.free_available():
+            extras.append(f"free throws {sheet.free_available()} (free)")
+        rep = [f for f in sorted(set(state.dice)) if f not in sheet.repeats]
+        if rep:
+            extras.append("repeat " + "/".join(map(str, rep)))
+        swaps = [f for f in range(1, spec.faces + 1) if f not in sheet.swaps]
+        if len(swaps) >= 2:
+            extras.append("swap faces " + "".join(map(str, swaps)))
+        if state.active_jokers:
+            extras.append("Jokers active: " + ", ".join(f"column {c + 1}" for c in state.active_jokers))
+        self.term.say("  " + " | ".join(extras))
+        self._suggest()
+        self.term.say("  or: split <5 faces>, ten <column>, help")
+
+    def _parse_throw(self, answer: str) -> list[Action]:
+        state = self.state
+        words = answer.split()
+        if not words:
+            raise ValueError("type a move, a suggestion number or help")
+        if answer.isdigit():
+            plans = self._suggestions()
+            n = int(answer)
+            if not 1 <= n <= len(plans):
+                raise ValueError(f"suggestions are 1..{len(plans)}")
+            return list(plans[n - 1].actions)
+        verb = words[0].lower()
+        if verb in ("keep", "free") and (verb == "keep" or (len(words) > 1 and words[1] == "keep")):
+            faces_text = words[1:] if verb == "keep" else words[2:]
+            digits = "".join(faces_text)
+            if digits and not digits.isdigit():
+                raise ValueError("keep takes faces, e.g. keep 6 6 6")
+            keep = Counter(int(c) for c in digits)
+            positions = []
+            for i, d in enumerate(state.dice):
+                if keep[d] > 0:
+                    keep[d] -= 1
+                else:
+                    positions.append(i)
+            if +keep:
+                raise ValueError("the dice do not show " + " ".join(map(str, sorted((+keep).elements()))) + " to keep")
+            if not positions:
+                raise ValueError("that keeps every die: nothing to throw")
+            return [Roll(tuple(positions)) if verb == "keep" else FreeThrow(tuple(positions))]
+        if verb == "roll" and len(words) == 1:
+            return [Roll(tuple(range(state.spec.dice)))]
+        if verb == "free" and len(words) == 1:
+            return [FreeThrow(tuple(range(state.spec.dice)))]
+        if verb == "split" and len(words) > 1:
+            return [self._action("split " + "".join(words[1:]))]
+        return [self._action(answer)]
+
+    def _place_menu(self) -> list[Place]:
+        state = self.state
+        group = "".join(map(str, state.groups[state.placed]))
+        other = "".join(map(str, state.groups[1 - state.placed]))
+        note = ""
+        if state.doublings != (0, 0):
+            any_d, joker_d = state.doublings
+            note = f"  doublings left: {any_d} any field, {joker_d} Joker (upper/middle) - add x2"
+        self.term.say(f"  place group {state.placed + 1}: {group}" + (f"   (other group {other})" if state.placed == 0 else "") + note)
+        options = [p for p in state.legal_actions() if not p.doubled]
+        doubled = {p.target for p in state.legal_actions() if p.doubled}
+        plan = best_writes(state)[0]
+        self.term.say(f"  suggestion: {plan}")
+        cells = []
+        for i, p in enumerate(options, 1):
+            label = str(p).replace("place ", "")
+            value = self._value_of(p)
+            if value is not None:
+                label += f" {value}" + (f" (x2 {2 * value})" if p.target in doubled else "")
+            cells.append(f"{i:>3}) {label}")
+        width = max(len(c) for c in cells) + 1
+        per_row = max(1, 80 // width)
+        for k in range(0, len(cells), per_row):
+            self.term.say("".join(c.ljust(width) for c in cells[k:k + per_row]).rstrip())
+        if doubled:
+            self.term.say("  (add x2 to a number or field to double it, e.g. 3 x2)")
+        return options
+
+    def _value_of(self, place: Place) -> int | None:
+        if place.mode != "write":
+            return None
+        state = self.state
+        base = base_value(state.spec.field(place.target.key), state.groups[state.placed])
+        return base
+
+    def _parse_place(self, answer: str, options: list[Place]) -> list[Action]:
+        if not answer:
+            raise ValueError("type a choice number, a field like 116@1, skip or strike fh@2")
+        words = answer.split()
+        if words[0].isdigit() and (len(words) == 1 or words[1:] == ["x2"]):
+            n = int(words[0])
+            if not 1 <= n <= len(options):
+                raise ValueError(f"choices are 1..{len(options)}")
+            place = options[n - 1]
+            if len(words) == 2:
+                if place.mode != "write":
+                    raise ValueError("only a written field can be doubled")
+                place = Place("write", place.target, True)
+            return [place]
+        if not answer.startswith("place "):
+            answer = "place " + answer
+        return [self._action(answer)]
+
+    def _zwang_menu(self) -> None:
+        state = self.state
+        opp = state.sheets[1 - state.player]
+        refs = [f"{state.spec.fields[c.field].key}@{c.column + 1}" for c in opp.open_cells()
+                if state.spec.fields[c.field].has_square]
+        self.term.say(self.term.paint("A Zwang is ready: mark two of the opponent's open fields (or one 10er), or pass.", "yellow"))
+        self.term.say("  open fields with the small square: " + " ".join(refs))
+
+    def _parse_zwang(self, answer: str) -> list[Action]:
+        if answer in ("", "pass"):
+            return [Pass()]
+        if not answer.startswith("zwang"):
+            answer = "zwang " + answer
+        return [self._action(answer)]
+
+    # --- the end ------------------------------------------------------------------------
+    def show_result(self) -> None:
+        self.show_sheets()
+        res = self.state.result()
+        self.term.say(self.term.paint("Game over - match points:", "bold"))
+        for what, who, worth in res.awards:
+            name = "tie, nobody" if who is None else self.names[who]
+            self.term.say(f"  {what:<20} {worth} -> {name}")
+        self.term.say(f"  {self.names[0]}: {res.points[0]}   {self.names[1]}: {res.points[1]}")
+        if res.winner is None:
+            self.term.say(self.term.paint("Draw.", "bold"))
+        else:
+            self.term.say(self.term.paint(f"{self.names[res.winner]} wins.", "bold", "green"))
+
+
+def load_session(path: Path, term: Terminal) -> DoppelSession:
+    """Rebuild a session from a save file.
+
+    Raises:
+        SpecError: the file is not a Doppel Spiel save or its log does not replay.
+    """
+    data = load_json(path)
+    if data.get("format") != SAVE_FORMAT:
+        raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx doppel' save)")
+    try:
+        seats = [Seat(str(s["name"]), str(s["kind"])) for s in data["seats"]]
+        seed = int(data["seed"])
+        rng_state = data["rng"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SpecError(str(path), "", f"incomplete save ({exc})") from None
+    if len(seats) != 2 or any(s.kind not in ("human", "strong", "random") for s in seats):
+        raise SpecError(str(path), "seats", "expected two seats of kind human, strong or random")
+    try:
+        state = from_json(data["game"])
+    except (RulesError, KeyError, TypeError) as exc:
+        raise SpecError(str(path), "game", f"the game log does not replay: {exc}") from None
+    rng = np.random.Generator(np.random.PCG64())
+    try:
+        rng.bit_generator.state = rng_state
+    except (TypeError, ValueError, KeyError) as exc:
+        raise SpecError(str(path), "rng", f"bad generator state ({exc})") from None
+    return DoppelSession(term, state, seats, rng, seed, path)

@@ -1,0 +1,317 @@
+"""Das Doppel Spiel sheet spec as frozen dataclasses, loaded from ``assets/games/doppelspiel.toml``.
+
+The spec holds the data of the game (fields of a column, bonuses, tracks, match points);
+how a group of dice meets a field's requirement is :meth:`FieldSpec.natural`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rules.assets import asset_path, read_toml
+from rules.errors import SpecError
+
+FORMAT = "doppelspiel/1"
+SECTIONS = ("upper", "ten", "middle", "lower")
+KINDS = ("pattern", "all_ten", "count", "of_a_kind", "full_house", "distinct", "straight", "chance")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a column.
+
+    Attributes:
+        key: short name used in actions and saves, e.g. ``"116"``, ``"6s"``, ``"fh"``.
+        label: the name printed on the sheet.
+        section: ``"upper"``, ``"ten"``, ``"middle"`` or ``"lower"``.
+        kind: how the requirement and score are read (see the TOML file).
+        pair, single: the pattern of an upper field (two of ``pair`` and one ``single``).
+        face: the counted face of a middle field.
+        n: dice that must be equal (``of_a_kind``).
+        score: fixed score, if the field has one.
+        runs: the allowed value sets of a ``straight``.
+        max_value: the highest score the field can take from one group of five
+            (a five of a kind written here scores this; for the 10er the sum of ten sixes).
+    """
+
+    key: str
+    label: str
+    section: str
+    kind: str
+    pair: int | None = None
+    single: int | None = None
+    face: int | None = None
+    n: int | None = None
+    score: int | None = None
+    runs: tuple[tuple[int, ...], ...] = ()
+    max_value: int = 0
+
+    @property
+    def is_ten(self) -> bool:
+        """True for the 10er ("Alle 10 Würfel")."""
+        return self.kind == "all_ten"
+
+    @property
+    def has_square(self) -> bool:
+        """Fields with the small square: the opponent may mark them with a Zwang (upper, middle, 10er)."""
+        return self.section in ("upper", "middle", "ten")
+
+    @property
+    def jokerable(self) -> bool:
+        """Fields a Joker can double (upper and middle, not the 10er)."""
+        return self.section in ("upper", "middle")
+
+    def natural(self, group: tuple[int, ...]) -> int | None:
+        """Score of ``group`` in this field by its own requirement, ``None`` if not met.
+
+        Five of a kind's "write anywhere at the maximum" is not applied here (see
+        :func:`rules.doppelspiel.fields.base_value`). For the 10er, ``group`` is all ten dice.
+        """
+        if self.kind == "all_ten":
+            return sum(group)
+        counts = Counter(group)
+        total = sum(group)
+        if self.kind == "pattern":
+            if self.pair == self.single:
+                ok = counts[self.pair] >= 3
+            else:
+                ok = counts[self.pair] >= 2 and counts[self.single] >= 1
+            return total if ok else None
+        if self.kind == "count":
+            return self.face * counts[self.face] if counts[self.face] else None
+        if self.kind == "of_a_kind":
+            if max(counts.values()) < self.n:
+                return None
+            return self.score if self.score is not None else total
+        if self.kind == "full_house":
+            return self.score if sorted(counts.values()) == [2, 3] else None
+        if self.kind == "distinct":
+            return self.score if len(counts) == len(group) else None
+        if self.kind == "straight":
+            return self.score if tuple(sorted(group)) in self.runs else None
+        if self.kind == "chance":
+            return total
+        raise AssertionError(f"unknown field kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class DoppelSpec:
+    """The whole game: material, sheet layout and the scoring constants.
+
+    Attributes:
+        players: number of players (2).
+        dice: dice thrown (10); faces: faces per die (6); group_size: dice per group (5).
+        throws_per_turn: regular throws in a turn (3).
+        columns: columns on a sheet (4).
+        fields: the fields of one column, top to bottom.
+        column_match_points: match points of each column for the higher column total.
+        best_column_match_points: match points for the best single column total.
+        grand_total_match_points: match points for the higher grand total.
+        aussetzen_boxes: "Aussetzen" boxes on a sheet.
+        max_jokers_per_turn: Jokers that may be active in one turn.
+        upper_threshold, upper_bonus: upper-part bonus rule of a column.
+        middle_threshold, middle_bonus: middle-part bonus rule of a column.
+        freiwurf_columns, freiwurf_height: layout of the free-throw cross track.
+        freiwurf_double: 1-based track columns that earn two free throws.
+    """
+
+    players: int
+    dice: int
+    faces: int
+    group_size: int
+    throws_per_turn: int
+    columns: int
+    fields: tuple[FieldSpec, ...]
+    column_match_points: tuple[int, ...]
+    best_column_match_points: int
+    grand_total_match_points: int
+    aussetzen_boxes: int
+    max_jokers_per_turn: int
+    upper_threshold: int
+    upper_bonus: int
+    middle_threshold: int
+    middle_bonus: int
+    freiwurf_columns: int
+    freiwurf_height: int
+    freiwurf_double: tuple[int, ...]
+
+    def field(self, key: str) -> FieldSpec:
+        """The field named ``key``; ``KeyError`` with the known keys otherwise."""
+        for f in self.fields:
+            if f.key == key:
+                return f
+        raise KeyError(f"unknown field {key!r}; known: {', '.join(f.key for f in self.fields)}")
+
+    def index(self, key: str) -> int:
+        """Position of field ``key`` in a column."""
+        return self.fields.index(self.field(key))
+
+    @property
+    def ten_index(self) -> int:
+        """Position of the 10er in a column."""
+        return next(i for i, f in enumerate(self.fields) if f.is_ten)
+
+    @property
+    def freiwurf_capacity(self) -> int:
+        """Crosses the free-throw track holds."""
+        return self.freiwurf_columns * self.freiwurf_height
+
+    @property
+    def match_points_total(self) -> int:
+        """Match points handed out in a game without ties (13)."""
+        return sum(self.column_match_points) + self.best_column_match_points + self.grand_total_match_points
+
+
+def _all_groups(faces: int, size: int) -> list[tuple[int, ...]]:
+    return list(itertools.combinations_with_replacement(range(1, faces + 1), size))
+
+
+_TOP_KEYS = {
+    "format", "players", "dice", "faces", "group_size", "throws_per_turn", "columns",
+    "column_match_points", "best_column_match_points", "grand_total_match_points",
+    "aussetzen_boxes", "max_jokers_per_turn", "upper_bonus", "middle_bonus", "freiwurf", "fields",
+}
+_FIELD_KEYS = {"key", "label", "section", "kind", "pair", "single", "face", "n", "score", "runs"}
+_NEEDS = {
+    "pattern": ("pair", "single"), "count": ("face",), "of_a_kind": ("n",),
+    "full_house": ("score",), "distinct": ("score",), "straight": ("score", "runs"),
+    "all_ten": (), "chance": (),
+}
+
+
+def _int(source: str, element: str, value: Any, lo: int, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SpecError(source, element, f"expected an integer, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        bound = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise SpecError(source, element, f"expected {bound}, got {value}")
+    return value
+
+
+def _table(source: str, element: str, value: Any, keys: set[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise SpecError(source, element, "expected a table")
+    unknown = set(value) - keys
+    if unknown:
+        raise SpecError(source, element, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(keys)}")
+    missing = keys - set(value)
+    if missing:
+        raise SpecError(source, element, f"missing key(s) {sorted(missing)}")
+    return value
+
+
+def _field(source: str, i: int, raw: Any, faces: int, group_size: int, dice: int) -> FieldSpec:
+    where = f"fields[{i}]"
+    if not isinstance(raw, dict):
+        raise SpecError(source, where, "expected a table")
+    unknown = set(raw) - _FIELD_KEYS
+    if unknown:
+        raise SpecError(source, where, f"unknown key(s) {sorted(unknown)}")
+    for k in ("key", "label", "section", "kind"):
+        if not isinstance(raw.get(k), str) or not raw[k]:
+            raise SpecError(source, f"{where}.{k}", "expected a non-empty string")
+    if raw["section"] not in SECTIONS:
+        raise SpecError(source, f"{where}.section", f"expected one of {SECTIONS}, got {raw['section']!r}")
+    kind = raw["kind"]
+    if kind not in KINDS:
+        raise SpecError(source, f"{where}.kind", f"expected one of {KINDS}, got {kind!r}")
+    for k in _NEEDS[kind]:
+        if k not in raw:
+            raise SpecError(source, where, f"kind {kind!r} needs key {k!r}")
+    extra = set(raw) - {"key", "label", "section", "kind", *_NEEDS[kind]} - ({"score"} if kind == "of_a_kind" else set())
+    if extra:
+        raise SpecError(source, where, f"key(s) {sorted(extra)} do not apply to kind {kind!r}")
+    if (kind == "all_ten") != (raw["section"] == "ten"):
+        raise SpecError(source, where, "the all_ten kind and the ten section go together")
+    ints = {k: _int(source, f"{where}.{k}", raw[k], 1, faces) for k in ("pair", "single", "face") if k in raw}
+    n = _int(source, f"{where}.n", raw["n"], 2, group_size) if "n" in raw else None
+    score = _int(source, f"{where}.score", raw["score"], 0) if "score" in raw else None
+    runs: tuple[tuple[int, ...], ...] = ()
+    if "runs" in raw:
+        if not isinstance(raw["runs"], list) or not raw["runs"]:
+            raise SpecError(source, f"{where}.runs", "expected a non-empty list of value lists")
+        out = []
+        for j, run in enumerate(raw["runs"]):
+            if not isinstance(run, list) or len(run) != group_size:
+                raise SpecError(source, f"{where}.runs[{j}]", f"expected a list of {group_size} values")
+            out.append(tuple(sorted(_int(source, f"{where}.runs[{j}]", v, 1, faces) for v in run)))
+        runs = tuple(out)
+    spec = FieldSpec(key=raw["key"], label=raw["label"], section=raw["section"], kind=kind,
+                     n=n, score=score, runs=runs, **ints)
+    if spec.is_ten:
+        best = faces * dice
+    else:
+        scores = [spec.natural(g) for g in _all_groups(faces, group_size)]
+        best = max((s for s in scores if s is not None), default=None)
+        if best is None:
+            raise SpecError(source, where, "no group of dice can meet this field's requirement")
+    return FieldSpec(**{**spec.__dict__, "max_value": best})
+
+
+def load_spec(path: Path | str | None = None) -> DoppelSpec:
+    """Load and check the game spec (default: the shipped ``assets/games/doppelspiel.toml``).
+
+    Raises:
+        SpecError: a key is missing, unknown or out of range.
+    """
+    path = Path(path) if path is not None else asset_path("games", "doppelspiel.toml")
+    source = str(path)
+    raw = read_toml(path)
+    _table(source, "", raw, _TOP_KEYS)
+    if raw["format"] != FORMAT:
+        raise SpecError(source, "format", f"expected {FORMAT!r}, got {raw['format']!r}")
+    players = _int(source, "players", raw["players"], 2, 2)
+    faces = _int(source, "faces", raw["faces"], 2, 20)
+    group_size = _int(source, "group_size", raw["group_size"], 2, 10)
+    dice = _int(source, "dice", raw["dice"], 2 * group_size, 2 * group_size)
+    throws = _int(source, "throws_per_turn", raw["throws_per_turn"], 1, 10)
+    columns = _int(source, "columns", raw["columns"], 1, 10)
+    cmp_raw = raw["column_match_points"]
+    if not isinstance(cmp_raw, list) or len(cmp_raw) != columns:
+        raise SpecError(source, "column_match_points", f"expected a list of {columns} integers")
+    cmp = tuple(_int(source, f"column_match_points[{i}]", v, 0) for i, v in enumerate(cmp_raw))
+    ub = _table(source, "upper_bonus", raw["upper_bonus"], {"threshold", "bonus"})
+    mb = _table(source, "middle_bonus", raw["middle_bonus"], {"threshold", "bonus"})
+    fw = _table(source, "freiwurf", raw["freiwurf"], {"columns", "crosses_per_column", "double_columns"})
+    fw_cols = _int(source, "freiwurf.columns", fw["columns"], 1, 100)
+    if not isinstance(fw["double_columns"], list):
+        raise SpecError(source, "freiwurf.double_columns", "expected a list of column numbers")
+    fw_double = tuple(_int(source, "freiwurf.double_columns", v, 1, fw_cols) for v in fw["double_columns"])
+    if not isinstance(raw["fields"], list) or not raw["fields"]:
+        raise SpecError(source, "fields", "expected a non-empty array of tables")
+    fields = tuple(_field(source, i, f, faces, group_size, dice) for i, f in enumerate(raw["fields"]))
+    keys = [f.key for f in fields]
+    dup = {k for k in keys if keys.count(k) > 1}
+    if dup:
+        raise SpecError(source, "fields", f"duplicate key(s) {sorted(dup)}")
+    if sum(f.is_ten for f in fields) != 1:
+        raise SpecError(source, "fields", "expected exactly one field of kind all_ten")
+    for section in ("upper", "middle", "lower"):
+        if not any(f.section == section for f in fields):
+            raise SpecError(source, "fields", f"no field in section {section!r}")
+    return DoppelSpec(
+        players=players, dice=dice, faces=faces, group_size=group_size, throws_per_turn=throws,
+        columns=columns, fields=fields, column_match_points=cmp,
+        best_column_match_points=_int(source, "best_column_match_points", raw["best_column_match_points"], 0),
+        grand_total_match_points=_int(source, "grand_total_match_points", raw["grand_total_match_points"], 0),
+        aussetzen_boxes=_int(source, "aussetzen_boxes", raw["aussetzen_boxes"], 0, 100),
+        max_jokers_per_turn=_int(source, "max_jokers_per_turn", raw["max_jokers_per_turn"], 0, 2),
+        upper_threshold=_int(source, "upper_bonus.threshold", ub["threshold"], 0),
+        upper_bonus=_int(source, "upper_bonus.bonus", ub["bonus"], 0),
+        middle_threshold=_int(source, "middle_bonus.threshold", mb["threshold"], 0),
+        middle_bonus=_int(source, "middle_bonus.bonus", mb["bonus"], 0),
+        freiwurf_columns=fw_cols,
+        freiwurf_height=_int(source, "freiwurf.crosses_per_column", fw["crosses_per_column"], 1, 10),
+        freiwurf_double=fw_double,
+    )
+
+
+@lru_cache(maxsize=1)
+def default_spec() -> DoppelSpec:
+    """The shipped spec, loaded once."""
+    return load_spec()

@@ -1,0 +1,165 @@
+"""``doppelx doppel``: bots-only statistics, a scripted person's game, save/quit/resume, bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from doppelx.cli import main
+from doppelx.doppel_match import DoppelSession, Seat, load_session
+from doppelx.terminal import Terminal
+from rules.doppelspiel import DoppelState, replay
+from rules.rng import make_rng
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ScriptedPerson(io.TextIOBase):
+    """Input stream that answers each prompt written to ``out`` like a simple person.
+
+    It takes the first suggestion at every throw and every placement, passes on Zwang,
+    activates no Joker, and first makes a few mistakes that must be refused. After
+    ``budget`` answers the input ends.
+    """
+
+    def __init__(self, out: io.StringIO, budget: int | None = None):
+        self.out = out
+        self.budget = budget
+        self.answers = 0
+        self.mistakes = ["nonsense", "roll 0", "keep 9", "split 12"]
+
+    def readline(self, size: int = -1) -> str:
+        if self.budget is not None and self.answers >= self.budget:
+            return ""
+        self.answers += 1
+        prompt = self.out.getvalue().rsplit("\n", 1)[-1]
+        if self.mistakes and "your move" in prompt:
+            return self.mistakes.pop() + "\n"
+        if "your move" in prompt:
+            return "1\n"
+        if "group" in prompt:
+            return "1\n"
+        if "zwang" in prompt:
+            return "pass\n"
+        if "joker" in prompt:
+            return "\n"
+        if "save to file" in prompt:
+            return "\n"
+        raise AssertionError(f"unexpected prompt {prompt!r}")
+
+
+def run_session(seed: int, opponent: str = "strong", budget: int | None = None, save: Path | None = None):
+    out = io.StringIO()
+    term = Terminal(ScriptedPerson(out, budget), out, colour=False)
+    state = DoppelState()
+    session = DoppelSession(term, state, [Seat("You", "human"), Seat("Bot", opponent)], make_rng(seed), seed, save)
+    rc = session.run()
+    return rc, session, out.getvalue()
+
+
+def test_bots_only_json_statistics(capsys):
+    assert main(["doppel", "--bots-only", "--games", "2", "--seed", "4", "--bots", "random,strong", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["games"] == 2 and stats["seed"] == 4 and stats["bots"] == ["random", "strong"]
+    wins = sum(b["wins"] for b in stats["per_bot"].values()) + stats["draws"]
+    assert wins == 2
+    for b in stats["per_bot"].values():
+        assert b["min"] <= b["mean"] <= b["max"]
+    assert main(["doppel", "--bots-only", "--games", "2", "--seed", "4", "--bots", "random,strong", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == stats
+
+
+def test_bots_only_text_from_the_real_command_line():
+    out = subprocess.run([sys.executable, "-m", "doppelx", "doppel", "--bots-only", "--games", "1", "--seed", "2",
+                          "--bots", "random,random"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "1 bots-only games" in out.stdout and "random#1" in out.stdout and "random#2" in out.stdout
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--bots-only", "--games", "0"], "--games"),
+    (["--bots-only", "--bots", "strong,genius"], "--bots"),
+    (["--bots-only", "--save", "x.json"], "--save"),
+    (["--json"], "--json"),
+    (["--seed", "-3"], "--seed"),
+])
+def test_bad_arguments_exit_2(argv, needle, capsys):
+    try:
+        rc = main(["doppel", *argv])
+    except SystemExit as exc:
+        rc = exc.code
+    assert rc == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_a_scripted_person_plays_a_whole_game_through_the_prompt():
+    rc, session, text = run_session(seed=8, opponent="random")
+    assert rc == 0
+    assert session.state.is_terminal()
+    assert "Game over - match points:" in text
+    assert "not accepted:" in text  # the mistakes were refused with a reason
+    assert text.count("wins.") + text.count("Draw.") == 1
+    # the game's log replays to the same sheets
+    again = replay(session.state.log)
+    assert again.scores() == session.state.scores()
+
+
+def test_save_on_end_of_input_and_resume_gives_the_same_game(tmp_path):
+    _, whole, _ = run_session(seed=21, budget=None)
+    save = tmp_path / "game.json"
+    rc, part, text = run_session(seed=21, budget=30, save=save)
+    assert rc == 0 and "input ended: game saved" in text
+    assert not part.state.is_terminal()
+    out = io.StringIO()
+    resumed = load_session(save, Terminal(ScriptedPerson(out), out, colour=False))
+    resumed.term.inp.mistakes = []
+    assert resumed.state.log == part.state.log
+    assert resumed.run() == 0
+    assert resumed.state.log == whole.state.log  # same dice, same decisions, same game
+
+
+def test_quit_and_save_words(tmp_path, monkeypatch, capsys):
+    save = tmp_path / "s.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("save\n" + str(save) + "\nquit\n"))
+    assert main(["doppel", "--seed", "1", "--no-colour"]) == 0
+    out = capsys.readouterr().out
+    assert f"game saved to {save}" in out and "you quit: game saved" in out
+    data = json.loads(save.read_text())
+    assert data["format"] == "doppelx-doppel-save/1" and data["seats"][1]["kind"] == "strong"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["doppel", "--resume", str(save), "--no-colour"]) == 0
+    assert "resumed from" in capsys.readouterr().out
+
+
+def test_end_of_input_without_a_save_file_is_clean(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["doppel", "--seed", "1", "--opponent", "human", "--no-colour"]) == 0
+    assert "input ended: game not saved" in capsys.readouterr().out
+
+
+def test_colour_when_asked(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["doppel", "--seed", "1", "--colour"]) == 0
+    assert "\x1b[" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content,needle", [
+    (None, "not found"),
+    ("{not json", "bad JSON"),
+    ('{"format": "something-else"}', "format"),
+    ('{"format": "doppelx-doppel-save/1", "seed": 1, "rng": {}, "seats": [{"name": "a", "kind": "human"},'
+     ' {"name": "b", "kind": "strong"}], "game": {"format": "doppelspiel-log/1", "log": [[0, "split 11111"]]}}',
+     "does not replay"),
+])
+def test_bad_resume_files_exit_2(tmp_path, content, needle, capsys):
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content)
+    assert main(["doppel", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err
