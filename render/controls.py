@@ -1,0 +1,187 @@
+"""Input → intents and view changes: the mouse and keyboard handlers of the window.
+
+A mixin of :class:`render.window.TableWindow`: a left drag in a throw becomes a
+:class:`~render.intents.ThrowIntent` (through :meth:`render.aim.ThrowAim.flick`), a click
+on a bet card a :class:`~render.intents.BetIntent`, keys become
+:class:`~render.intents.CommandIntent` s; the rest moves the camera, walks the thrower
+round the box or toggles the referee view, help and sound. Nothing here decides whether
+an intent is allowed: the window only sends what the snapshot's ``input`` asks for.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import numpy as np
+
+from render.backend import pyglet
+from render.intents import BetIntent, Command, CommandIntent
+from render.placement import card_at
+from render.snapshot import InputMode
+
+import pyglet.window  # noqa: E402  (after render.backend set the options)
+from pyglet.window import key, mouse  # noqa: E402
+
+#: Walking speed along the box (m/s) while an arrow key is held; Shift: 3×.
+WALK_SPEED = 0.12
+
+
+class Controls:
+    """Event handlers mixed into the window (which provides camera, aim, hud, keys, emit, say)."""
+
+    # --- input: mouse ---------------------------------------------------------------------
+    def _plane_point(self, x: float, y: float, z: float) -> np.ndarray | None:
+        width, height = self.get_framebuffer_size()
+        s = width / max(self.width, 1)
+        return self.camera.on_plane(x * s, y * s, width, height, z)
+
+    def on_mouse_press(self, x, y, button, modifiers):
+        button_name = self.hud.button_at(x, y)
+        if button_name is not None and button == mouse.LEFT:
+            self._toggle(button_name)
+            return
+        mode = self._current.input if self._current is not None else InputMode.NONE
+        if button == mouse.LEFT and mode is InputMode.BET and self._current is not None:
+            box = self._current.table.box
+            p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
+            letter = card_at(self._current.table, float(p[0]), float(p[1])) if p is not None else None
+            if letter is not None:
+                self.emit(BetIntent(letter))
+            else:
+                self.say("click one of the four bet cards on the corners (Enter: no bet)")
+            return
+        if button == mouse.LEFT and mode is InputMode.THROW and self.aim is not None:
+            table_z = self._current.table.box.floor_z - 0.002
+            hit = self._plane_point(x, y, table_z)
+            hx = self._current.table.box.inner_size[0] / 2 + self._current.table.box.wall_thickness
+            hy = self._current.table.box.inner_size[1] / 2 + self._current.table.box.wall_thickness
+            if hit is not None and (abs(hit[0]) > hx + 0.01 or abs(hit[1]) > hy + 0.01) \
+                    and not self._over_box(x, y):
+                self.aim.stand_at(float(hit[0]), float(hit[1]))
+                if self.follow:
+                    self.camera.face_side(self.aim.side)
+                return
+            self._drag = "flick"
+            self._flick = []
+            self._flick_sample(x, y)
+            return
+        if button == mouse.MIDDLE or (button == mouse.RIGHT and modifiers & key.MOD_SHIFT):
+            self._drag = "pan"
+        elif button in (mouse.RIGHT, mouse.LEFT):
+            self._drag = "orbit"
+
+    def _over_box(self, x: float, y: float) -> bool:
+        """Whether the window point shows the box (its rim plane is hit inside the outer walls)."""
+        box = self._current.table.box
+        p = self._plane_point(x, y, box.rim_z)
+        if p is None:
+            return False
+        return abs(p[0]) <= box.inner_size[0] / 2 + box.wall_thickness and \
+            abs(p[1]) <= box.inner_size[1] / 2 + box.wall_thickness
+
+    def _flick_sample(self, x: float, y: float) -> None:
+        p = self._plane_point(x, y, float(self.aim.release_point()[2]))
+        if p is None:  # the pointer looks above the horizon: no point on the plane, skip it
+            return
+        self._flick.append((self.clock(), float(p[0]), float(p[1])))
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        if self._drag == "flick":
+            self._flick_sample(x, y)
+        elif self._drag == "orbit" and not self.referee:
+            self.camera.orbit(-dx * 0.008, -dy * 0.006)
+        elif self._drag == "pan" or (self._drag == "orbit" and self.referee):
+            width, height = self.get_framebuffer_size()
+            s = width / max(self.width, 1)
+            self.camera.pan(dx * s, dy * s, height)
+
+    def on_mouse_release(self, x, y, button, modifiers):
+        if self._drag == "flick" and self.aim is not None:
+            self._flick_sample(x, y)
+            samples, self._flick = self._flick, []
+            self._drag = None
+            try:
+                intent = self.aim.flick(samples)
+            except ValueError as exc:
+                self.say(str(exc))
+                return
+            self.emit(intent)
+            return
+        self._drag = None
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        mods = self.keys[key.LCTRL] or self.keys[key.RCTRL], self.keys[key.LSHIFT] or self.keys[key.RSHIFT]
+        if mods[0] and self.aim is not None:
+            self.aim.adjust_height(0.005 * scroll_y)
+        elif mods[1] and self.aim is not None:
+            self.aim.adjust_spin(2.0 * scroll_y)
+        else:
+            self.camera.zoom(0.9 ** scroll_y)
+
+    # --- input: keys ----------------------------------------------------------------------
+    def on_key_press(self, symbol, modifiers):
+        ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if ctrl and symbol == key.S:
+            self.emit(CommandIntent(Command.SAVE))
+        elif ctrl and symbol in (key.O, key.L):
+            self.emit(CommandIntent(Command.LOAD))
+        elif ctrl and symbol == key.N:
+            self.emit(CommandIntent(Command.NEW_GAME))
+        elif ctrl and symbol == key.Q:
+            self.close()
+        elif symbol == key.ESCAPE:
+            if self.help:
+                self.help = False
+            else:
+                self.close()
+            return pyglet.event.EVENT_HANDLED
+        elif symbol in (key.H, key.F1):
+            self._toggle("help")
+        elif symbol == key.TAB:
+            self._toggle("referee")
+        elif symbol == key.M:
+            self._toggle("sound")
+        elif symbol == key.R:
+            self.emit(CommandIntent(Command.REPLAY))
+        elif symbol in (key.RETURN, key.ENTER):
+            if self._current is not None and self._current.input is InputMode.BET:
+                self.emit(CommandIntent(Command.PASS))
+        elif symbol == key.HOME:
+            extent = self.camera.extent
+            self.camera.reset()
+            self.camera.extent = extent
+        elif symbol == key.F12:
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            path = self.save_screenshot(self.screenshot_dir / f"doppelx-{stamp}.png")
+            self.say(f"screenshot saved: {path}")
+        elif self.aim is not None:
+            if symbol in (key.Q, key.E):
+                self.aim.turn(-1 if symbol == key.Q else 1)
+                if self.follow:
+                    self.camera.face_side(self.aim.side)
+            elif symbol in (key.PAGEUP, key.PAGEDOWN):
+                self.aim.adjust_height(0.005 if symbol == key.PAGEUP else -0.005)
+            elif symbol in (key.BRACKETRIGHT, key.BRACKETLEFT):
+                self.aim.adjust_spin(2.0 if symbol == key.BRACKETRIGHT else -2.0)
+        return None
+
+    def _walk(self, dt: float) -> None:
+        if self.aim is None or dt <= 0:
+            return
+        direction = (self.keys[key.RIGHT] or self.keys[key.D]) - (self.keys[key.LEFT] or self.keys[key.A])
+        if not direction:
+            return
+        fast = 3.0 if (self.keys[key.LSHIFT] or self.keys[key.RSHIFT]) else 1.0
+        side = self.aim.side
+        self.aim.walk(direction * WALK_SPEED * fast * dt)
+        if self.aim.side != side and self.follow:
+            self.camera.face_side(self.aim.side)
+
+    def _toggle(self, name: str) -> None:
+        if name == "referee":
+            self.referee = not self.referee
+        elif name == "sound":
+            self.clatter.toggle()
+        elif name == "help":
+            self.help = not self.help
+            self.emit(CommandIntent(Command.HELP))

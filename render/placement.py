@@ -1,0 +1,59 @@
+"""Where the window puts things the snapshot names but does not place: bet cards and the
+dice lying on them, and which card a board point falls on (for clicking a card).
+
+Card ``i`` of :attr:`render.snapshot.TableSpec.cards` lies over corner
+``box.corner_order[i]``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from shapely.geometry import Point
+
+from rules.outcome import Pose
+from render.parts_mesh import card_corner, card_polygon
+from render.snapshot import TableSpec
+
+#: Where dice lie on a card, as fractions of the legs (u, v); later dice stack on earlier.
+CARD_SLOTS = ((0.64, 0.15), (0.15, 0.64), (0.40, 0.40), (0.42, 0.15), (0.15, 0.42), (0.17, 0.17))
+
+
+def card_corners(table: TableSpec) -> dict[str, str]:
+    """Bet card letter → box corner it lies over."""
+    return {c.letter: corner for c, corner in zip(table.cards, table.box.corner_order)}
+
+
+def card_at(table: TableSpec, x: float, y: float) -> str | None:
+    """Letter of the bet card covering the point ``(x, y)`` m seen from above, or ``None``."""
+    p = Point(x, y)
+    for letter, corner in card_corners(table).items():
+        if card_polygon(table.box, corner).buffer(0.002).covers(p):
+            return letter
+    return None
+
+
+def bet_die_poses(table: TableSpec, bets: Mapping[str, str]) -> dict[str, Pose]:
+    """Poses of the dice lying on bet cards (owner → pose), lying flat with X up."""
+    corners = card_corners(table)
+    box = table.box
+    count: dict[str, int] = {}
+    poses: dict[str, Pose] = {}
+    for owner, letter in bets.items():
+        if letter not in corners or owner not in table.dice.dice:
+            continue
+        die = table.dice[owner]
+        k = count.get(letter, 0)
+        count[letter] = k + 1
+        a, u, v = card_corner(box, corners[letter])
+        fu, fv = CARD_SLOTS[k % len(CARD_SLOTS)]
+        xy = a + (u * fu + v * fv) * box.bet_card_leg
+        z = box.rim_z + box.bet_card_thickness + die.half + die.size * (k // len(CARD_SLOTS))
+        yaw = math.atan2(u[1] + v[1], u[0] + v[0]) + math.pi / 4 + 0.15 * (k % 3 - 1)
+        rest = Pose.resting(die, float(xy[0]), float(xy[1]), yaw, "X" if "X" in die.faces else die.faces[0])
+        poses[owner] = Pose((rest.position[0], rest.position[1], float(z)), rest.quaternion)
+    return poses
+
+
+__all__ = ["CARD_SLOTS", "bet_die_poses", "card_at", "card_corners"]

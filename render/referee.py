@@ -1,0 +1,89 @@
+"""What the referee view outlines: each die's footprint and the field it counts for.
+
+Uses the rules' own reading (:func:`rules.reading.footprint`, :func:`rules.reading.read_die`)
+so the picture shows exactly what the referee decides; nothing here decides anything.
+Outlines are returned as flat ribbon meshes (m) with colours, plus label anchors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shapely.geometry import Point
+
+from rules.fieldmap import field_map
+from rules.outcome import DieOutcome, Pose, Status
+from rules.reading import DieReading, footprint, read_die
+from rules.style import hex_to_rgb
+from render.mesh import Mesh, flat_mesh
+from render.snapshot import TableSpec
+
+#: Ribbon widths (m): footprint line and its dark halo, field outline and its halo.
+FOOT_W, FOOT_HALO = 0.0010, 0.0020
+FIELD_W, FIELD_HALO = 0.0016, 0.0028
+#: How far inside the counted field's region its outline runs (m).
+FIELD_INSET = 0.0022
+#: Height of the outlines above the playfield (m).
+LIFT = 0.0004
+
+
+@dataclass(frozen=True)
+class Outline:
+    """One flat ribbon to draw: mesh (m, in the board frame) and RGBA colour."""
+
+    mesh: Mesh
+    rgba: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class RefereeLabel:
+    """A label for one die: text, anchor point (m) and colour."""
+
+    text: str
+    position: tuple[float, float, float]
+    colour: str
+
+
+def on_playfield(table: TableSpec, pose: Pose) -> bool:
+    """Whether a die's centre lies over the playfield and above its surface."""
+    x, y, z = pose.position
+    return z > 0.0 and table.board.outline.covers(Point(x, y))
+
+
+def ribbon(geom, width: float, z: float) -> Mesh:
+    """A flat band of ``width`` m along the boundary of ``geom`` at height ``z``."""
+    return flat_mesh(geom.boundary.buffer(width / 2, quad_segs=4), z)
+
+
+def outlines(table: TableSpec, dice: dict[str, Pose]) -> tuple[list[Outline], list[RefereeLabel]]:
+    """Ribbons and labels for every die lying over the playfield, read by the rules."""
+    fm = field_map(table.board)
+    index = {f.id: i for i, f in enumerate(table.board.fields)}
+    out: list[Outline] = []
+    labels: list[RefereeLabel] = []
+    for owner, pose in dice.items():
+        if owner not in table.dice.dice or not on_playfield(table, pose):
+            continue
+        spec = table.dice[owner]
+        rgb = hex_to_rgb(spec.colour)
+        reading: DieReading = read_die(DieOutcome(owner, Status.BOARD, pose), spec, table.board,
+                                       table.dice.cocked_angle)
+        if reading.field_id is not None:
+            # drawn just inside the region, so neighbouring fields' outlines never coincide
+            region = fm.regions[index[reading.field_id]].buffer(-FIELD_INSET, join_style="mitre")
+            out.append(Outline(ribbon(region, FIELD_HALO, LIFT), (0.0, 0.0, 0.0, 0.85)))
+            out.append(Outline(ribbon(region, FIELD_W, LIFT * 1.5), (*rgb, 1.0)))
+        foot = footprint(pose, spec)
+        out.append(Outline(ribbon(foot, FOOT_HALO, LIFT * 2), (0.0, 0.0, 0.0, 0.9)))
+        out.append(Outline(ribbon(foot, FOOT_W, LIFT * 2.5), (1.0, 1.0, 1.0, 1.0)))
+        field = reading.field.value if reading.field is not None else "no field"
+        text = f"{reading.top} on {field}" + (" (cocked)" if reading.cocked else "")
+        x0, y0, x1, y1 = foot.bounds
+        r, g, b = rgb
+        light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45          # else white on the dark box
+        labels.append(RefereeLabel(text, (float((x0 + x1) / 2), float(y0) - 0.004, 0.0),
+                                   spec.colour if light else "#ffffff"))
+    return out, labels
+
+
+__all__ = ["Outline", "RefereeLabel", "on_playfield", "outlines", "ribbon"]

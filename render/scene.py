@@ -1,0 +1,396 @@
+"""Draws one frame of the table: the lit box and playfield, dice, shadows, markers.
+
+A :class:`Scene` owns the GPU resources of one :class:`~render.snapshot.TableSpec`
+(meshes, textures, programs); :meth:`Scene.draw` draws a snapshot with a camera. Opaque
+parts are drawn roughly front to back (dice, playfield, walls, table, then the cavity) so
+a software renderer's early depth test skips hidden pixels. Shadows: the walls' and
+cards' are baked into the print, moving parts cast planar shadows (stencilled so that
+overlaps darken once) and every die gets a soft contact shadow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.outcome import Pose
+from rules.style import hex_to_rgb, load_style
+from render import board_mesh, box_mesh, parts_mesh
+from render.backend import pyglet
+from render.board_texture import board_image
+from render.camera import Camera
+from render.card_texture import card_atlas
+from render.decor_texture import box_side_image, wood_image
+from render.dice_texture import TILES, dice_atlas
+from render.die_mesh import rounded_cube
+from render.gl_program import Program
+from render.gpu import GpuMesh, delete_texture, texture
+from render.lighting import BACKGROUND, LIGHT_DIR, baked_light, planar_shadow_matrix
+from render.mesh import merge
+from render.placement import bet_die_poses, card_at
+from render.referee import RefereeLabel, outlines
+from render.shaders import MODES, lit_source
+from render.snapshot import Snapshot, TableSpec
+from render.transforms import pose_matrix, rotation_z, translation
+
+gl = pyglet.gl
+
+INNER_WALL = "#e9e3d3"
+RIM = "#f4f1e8"
+CAVITY_FLOOR = "#4a4640"
+PIN = "#3a3a3c"
+WHITE = (1.0, 1.0, 1.0)
+#: Opacity of planar shadows on the playfield and on the table.
+SHADOW_ALPHA = 0.42
+
+
+@dataclass(frozen=True)
+class Marker:
+    """The thrower's hand: release point (m), colour, and the flick arrow while aiming.
+
+    Attributes:
+        position: release point (x, y, z) m.
+        colour: ``"#rrggbb"``.
+        direction: unit (dx, dy) of the throw so far, or ``None``.
+        length: arrow length (m).
+    """
+
+    position: tuple[float, float, float]
+    colour: str
+    direction: tuple[float, float] | None = None
+    length: float = 0.0
+
+
+@dataclass
+class _Part:
+    mesh: GpuMesh
+    mode: str
+    colour: tuple[float, float, float]
+    tex: int = 0
+    baked: bool = False
+    ao: float = 0.0
+
+
+def playfield_texture(table: TableSpec) -> np.ndarray:
+    """The print with the baked direct light in alpha (0 in the holes), rows south → north."""
+    box = table.box
+    rgba = board_image(table.board, box).copy()
+    rows, cols = rgba.shape[:2]
+    cards = [np.asarray(parts_mesh.card_polygon(box, c).exterior.coords)[:3]
+             for c in box.corner_order[:len(table.cards)]]
+    lit = np.maximum(baked_light(box, cards, cols, rows), 0.02)
+    rgba[..., 3] = np.round(rgba[..., 3].astype(np.float32) * lit).astype(np.uint8)
+    return np.flipud(rgba)
+
+
+class Scene:
+    """GPU resources and drawing for one table (create with the window's context current).
+
+    Args:
+        table: what to build.
+        anisotropy: anisotropic filtering of the playfield print (1 = off, for software
+            renderers, where it costs more than the rest of the frame).
+    """
+
+    def __init__(self, table: TableSpec, anisotropy: float = 8.0):
+        self.table = table
+        box, board = table.box, table.board
+        style = load_style()
+        self.programs = {m: Program(*lit_source(m)) for m in MODES}
+        tex = self.textures = {
+            "board": texture(playfield_texture(table), anisotropy=anisotropy),
+            "dice": texture(dice_atlas()),
+            "cards": texture(card_atlas(table.cards), anisotropy=min(anisotropy, 4.0)),
+            "wood": texture(wood_image(), repeat=True, trilinear=False),
+            "print": texture(box_side_image(), trilinear=False),
+        }
+        rgb = hex_to_rgb
+        t = box.insert_thickness
+        self.blade: GpuMesh | None = None
+        self.pin: GpuMesh | None = None
+        front: list[_Part] = []
+        if table.has_spinner:
+            sp = board.spinner
+            self.blade = GpuMesh(parts_mesh.spinner_blade(sp))
+            self.pin = GpuMesh(parts_mesh.spinner_pin(sp))
+            front.append(_Part(self.pin, "MODE_COLOUR", rgb(PIN)))
+        self.cards: GpuMesh | None = None
+        cards = [parts_mesh.card(box, corner, i, len(table.cards))
+                 for i, corner in enumerate(box.corner_order[:len(table.cards)])]
+        if cards:
+            self.cards = GpuMesh(merge(cards))
+            front.append(_Part(self.cards, "MODE_TEXTURE", WHITE, tex["cards"]))
+        self.obstacles: GpuMesh | None = None
+        obstacles = board_mesh.obstacles(board)
+        if obstacles is not None:
+            self.obstacles = GpuMesh(obstacles)
+            front.append(_Part(self.obstacles, "MODE_COLOUR", rgb(style.board["obstacle"])))
+        self.rim = GpuMesh(box_mesh.rim(box))
+        self.outer = GpuMesh(box_mesh.outer_walls(box))
+        self.parts: list[_Part] = front + [
+            _Part(GpuMesh(board_mesh.insert_top(board, box)), "MODE_TEXTURE", WHITE, tex["board"], baked=True),
+            _Part(self.rim, "MODE_COLOUR", rgb(RIM)),
+            _Part(GpuMesh(box_mesh.inner_walls(box, 0.0, box.rim_z)), "MODE_COLOUR", rgb(INNER_WALL), ao=0.45),
+            _Part(self.outer, "MODE_TEXTURE", WHITE, tex["print"]),
+            _Part(GpuMesh(box_mesh.table(box)), "MODE_TEXTURE", WHITE, tex["wood"]),
+            # the cavity, seen only through the holes
+            _Part(GpuMesh(board_mesh.insert_sides(board, box)), "MODE_COLOUR", rgb(style.board["hole_rim"])),
+            _Part(GpuMesh(box_mesh.inner_walls(box, box.floor_z, -t)), "MODE_COLOUR", rgb(INNER_WALL)),
+            _Part(GpuMesh(box_mesh.box_floor(box)), "MODE_COLOUR", rgb(CAVITY_FLOOR)),
+        ]
+        self.spinner_colour = rgb(style.board["spinner"])
+        die = next(iter(table.dice.dice.values()))
+        self.die = GpuMesh(rounded_cube(die.size, die.edge_radius))
+        self.quad = GpuMesh(parts_mesh.unit_quad())
+        self.ring = GpuMesh(parts_mesh.ring(0.006, 0.009))
+        self.spot = GpuMesh(parts_mesh.disc(0.012))
+        self.arrow = GpuMesh(parts_mesh.arrow(1.0, 1.0, 0.3))
+        self.table_shadow = planar_shadow_matrix(box_mesh.table_z(box) + 0.0004)
+        self.board_shadow = planar_shadow_matrix(0.0003)
+        self._overlay_key: object = None
+        self._overlay: list[tuple[GpuMesh, tuple]] = []
+        self._overlay_labels: list[RefereeLabel] = []
+        #: Labels of the last referee frame drawn (empty in the table view).
+        self.referee_labels: list[RefereeLabel] = []
+        self._frame: dict = {}
+        self._ready: set[str] = set()
+
+    # --- per frame -------------------------------------------------------------------------
+    def draw(self, snap: Snapshot, camera: Camera, width: int, height: int, *,
+             referee: bool = False, marker: Marker | None = None) -> None:
+        """Draw ``snap`` into the current framebuffer (``width`` × ``height`` px)."""
+        dice = self.dice_poses(snap)
+        blade_m = None
+        if self.blade is not None:
+            cx, cy = self.table.board.spinner.center
+            blade_m = translation(cx, cy, 0.0) @ rotation_z(snap.spinner_angle)
+        gl.glViewport(0, 0, width, height)
+        gl.glClearColor(*BACKGROUND, 1.0)
+        gl.glClearStencil(0)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthFunc(gl.GL_LEQUAL)
+        gl.glDisable(gl.GL_CULL_FACE)
+        gl.glDisable(gl.GL_BLEND)
+        self._frame = {
+            "u_view_proj": camera.view_projection(width, height),
+            "u_light_dir": LIGHT_DIR,
+            "u_eye": camera.eye,
+            "u_cavity_z": -self.table.box.insert_thickness,
+            "u_floor_z": self.table.box.floor_z,
+            "u_inner_half": (self.table.box.inner_size[0] / 2, self.table.box.inner_size[1] / 2),
+            "u_fog": BACKGROUND,
+            "u_referee": 1 if referee else 0,
+            "u_tex": 0,
+            "u_baked": 0,
+            "u_ao": 0.0,
+            "u_radial": 0,
+            "u_board_half": (0.0, 0.0),
+            "u_model": np.eye(4),
+        }
+        self._ready = set()
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        self._draw_dice(dice)
+        if blade_m is not None:
+            p = self._use("MODE_COLOUR")
+            p.set("u_colour", (*self.spinner_colour, 1.0))
+            p.set("u_model", blade_m)
+            self.blade.draw()
+            p.set("u_model", np.eye(4))
+        for part in self.parts:
+            p = self._use(part.mode)
+            p.set("u_colour", (*part.colour, 1.0))
+            if part.tex:
+                gl.glBindTexture(gl.GL_TEXTURE_2D, part.tex)
+            if part.baked or part.ao:
+                p.set("u_baked", int(part.baked))
+                p.set("u_ao", part.ao)
+            part.mesh.draw()
+            if part.baked or part.ao:
+                p.set("u_baked", 0)
+                p.set("u_ao", 0.0)
+        if not referee:
+            self._draw_shadows(dice, blade_m)
+        self._draw_blobs(dice)
+        if marker is not None and not referee:
+            self._draw_marker(marker)
+        self.referee_labels = []
+        if referee:
+            self._draw_referee(snap)
+        gl.glBindVertexArray(0)
+        gl.glUseProgram(0)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+
+    def dice_poses(self, snap: Snapshot) -> list[tuple[str, Pose]]:
+        """Every die drawn: the snapshot's dice and the dice lying on bet cards."""
+        dice = [(o, pose) for o, pose in snap.dice.items() if o in self.table.dice.dice]
+        on_cards = bet_die_poses(self.table, {o: c for o, c in snap.bets.items() if o not in snap.dice})
+        return dice + list(on_cards.items())
+
+    def _use(self, mode: str) -> Program:
+        """Bind the program of ``mode``, setting this frame's shared uniforms once."""
+        p = self.programs[mode]
+        p.use()
+        if mode not in self._ready:
+            for name, value in self._frame.items():
+                p.set(name, value)
+            self._ready.add(mode)
+        return p
+
+    def _draw_shadows(self, dice, blade_m) -> None:
+        """Planar shadows of the box and cards on the table, of dice and spinner on the playfield."""
+        box = self.table.box
+        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
+        ox, oy = box_mesh.outer_half(box)
+        p = self._use("MODE_SHADOW")
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glEnable(gl.GL_STENCIL_TEST)
+        gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF)
+        gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_INCR)
+        p.set("u_colour", (0.0, 0.0, 0.0, SHADOW_ALPHA))
+        # on the table: the box, the cards, dice lying outside the box
+        p.set("u_board_half", (0.0, 0.0))
+        p.set("u_model", self.table_shadow)
+        self.outer.draw()
+        self.rim.draw()
+        if self.cards is not None:
+            self.cards.draw()
+        inside: list[Pose] = []
+        for _, pose in dice:
+            x, y, z = pose.position
+            if abs(x) > ox or abs(y) > oy:
+                p.set("u_model", self.table_shadow @ pose_matrix(pose.position, pose.quaternion))
+                self.die.draw()
+            elif abs(x) < hx and abs(y) < hy and z > 0.0 and not (z > box.rim_z and card_at(self.table, x, y)):
+                inside.append(pose)                   # (a die lying on a bet card: the card takes it)
+        # on the playfield (kept out of the holes): dice, spinner, pin, obstacles
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["board"])
+        p.set("u_board_half", (hx, hy))
+        for pose in inside:
+            p.set("u_model", self.board_shadow @ pose_matrix(pose.position, pose.quaternion))
+            self.die.draw()
+        if blade_m is not None:
+            p.set("u_model", self.board_shadow @ blade_m)
+            self.blade.draw()
+        p.set("u_model", self.board_shadow)
+        for mesh in (self.pin, self.obstacles):
+            if mesh is not None:
+                mesh.draw()
+        p.set("u_board_half", (0.0, 0.0))
+        gl.glDisable(gl.GL_STENCIL_TEST)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
+
+    def _draw_dice(self, dice) -> None:
+        p = self._use("MODE_DIE")
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["dice"])
+        p.set("u_spec", 0.35)
+        p.set("u_shininess", 60.0)
+        for owner, pose in dice:
+            spec = self.table.dice[owner]
+            tiles = [float(TILES[f]) for f in spec.faces]
+            p.set("u_colour", (*hex_to_rgb(spec.colour), 1.0))
+            p.set("u_pip", hex_to_rgb(spec.pips))
+            p.set("u_tiles_a", tiles[:3])
+            p.set("u_tiles_b", tiles[3:])
+            p.set("u_model", pose_matrix(pose.position, pose.quaternion))
+            self.die.draw()
+
+    def _draw_blobs(self, dice) -> None:
+        """Soft contact shadows under dice that lie on (or hover just over) a surface."""
+        box = self.table.box
+        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
+        ox, oy = box_mesh.outer_half(box)
+        p = self._use("MODE_SHADOW")
+        p.set("u_radial", 1)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["board"])
+        for owner, pose in dice:
+            spec = self.table.dice[owner]
+            x, y, z = pose.position
+            inside = abs(x) < hx and abs(y) < hy
+            if inside and z >= -0.001:
+                surface, mask = 0.0, True
+            elif inside and z < -box.insert_thickness:
+                surface, mask = box.floor_z, False
+            elif abs(x) > ox or abs(y) > oy:
+                surface, mask = box_mesh.table_z(box), False
+            else:
+                continue
+            lift = max(0.0, z - spec.half - surface)
+            strength = 0.55 * max(0.0, 1.0 - lift / 0.05)
+            if strength <= 0.01:
+                continue
+            r = spec.size * (0.9 + 4.0 * lift)
+            p.set("u_board_half", (hx, hy) if mask else (0.0, 0.0))
+            p.set("u_colour", (0.0, 0.0, 0.0, strength))
+            p.set("u_model", translation(x, y, surface + 0.0002) @ np.diag([r, r, 1.0, 1.0]))
+            self.quad.draw()
+        p.set("u_board_half", (0.0, 0.0))
+        p.set("u_radial", 0)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
+
+    def _draw_marker(self, marker: Marker) -> None:
+        p = self._use("MODE_FLAT")
+        rgb = hex_to_rgb(marker.colour)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glDepthMask(gl.GL_FALSE)
+        x, y, z = marker.position
+        p.set("u_colour", (*rgb, 0.95))
+        p.set("u_model", translation(x, y, z))
+        self.ring.draw()
+        p.set("u_colour", (0.0, 0.0, 0.0, 0.3))
+        p.set("u_model", translation(x, y, box_mesh.table_z(self.table.box) + 0.0003))
+        self.spot.draw()
+        if marker.direction is not None and marker.length > 0:
+            ang = math.atan2(marker.direction[1], marker.direction[0])
+            m = translation(x, y, z) @ rotation_z(ang) @ np.diag([marker.length, 0.006, 1.0, 1.0])
+            p.set("u_colour", (*rgb, 0.85))
+            p.set("u_model", m)
+            self.arrow.draw()
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
+
+    def _draw_referee(self, snap: Snapshot) -> None:
+        key = tuple(sorted((o, pose.position, pose.quaternion) for o, pose in snap.dice.items()))
+        if key != self._overlay_key:
+            for mesh, _ in self._overlay:
+                mesh.delete()
+            items, labels = outlines(self.table, dict(snap.dice))
+            self._overlay = [(GpuMesh(o.mesh), o.rgba) for o in items if len(o.mesh.positions)]
+            self._overlay_labels = labels
+            self._overlay_key = key
+        self.referee_labels = list(self._overlay_labels)
+        p = self._use("MODE_FLAT")
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        p.set("u_model", np.eye(4))
+        for mesh, rgba in self._overlay:
+            p.set("u_colour", rgba)
+            mesh.draw()
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDisable(gl.GL_BLEND)
+
+    def delete(self) -> None:
+        """Free the GPU resources (call with this scene's context current)."""
+        meshes = {id(m): m for m in [part.mesh for part in self.parts]
+                  + [self.blade, self.die, self.quad, self.ring, self.spot, self.arrow]
+                  + [mesh for mesh, _ in self._overlay] if m is not None}
+        for m in meshes.values():
+            m.delete()
+        self._overlay = []
+        for t in self.textures.values():
+            delete_texture(t)
+        for p in self.programs.values():
+            p.delete()

@@ -1,0 +1,116 @@
+"""Aiming: walking round the box, the release point outside the rim (D25), flick → throw."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from render.aim import FlickLimits, ThrowAim
+from render.intents import SIDES
+from rules.box import load_box
+
+
+@pytest.fixture
+def aim():
+    return ThrowAim(load_box(), 0.016)
+
+
+def test_walking_right_turns_the_corner(aim):
+    half = aim.half_length("S")
+    aim.walk(half + 0.03)
+    assert aim.side == "E" and aim.along == pytest.approx(-aim.half_length("E") + 0.03)
+    aim.walk(-0.06)
+    assert aim.side == "S" and aim.along == pytest.approx(half - 0.03)
+    for _ in range(4):
+        aim.turn(1)
+    assert aim.side == "S" and aim.along == 0.0
+
+
+def test_stand_at_picks_the_nearest_side(aim):
+    aim.stand_at(0.05, 0.30)
+    assert aim.side == "N" and aim.along == pytest.approx(-0.05)   # N faces south: right is -x
+    aim.stand_at(-0.4, -0.02)
+    assert aim.side == "W" and aim.along == pytest.approx(0.02)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(SIDES), st.floats(-0.2, 0.2), st.floats(-0.1, 0.3))
+def test_release_point_is_outside_the_rim_plane(side, along, dh):
+    """D25: the hand never crosses the rim — the release point lies beyond the outer wall."""
+    box = load_box()
+    a = ThrowAim(box, 0.016)
+    a.side = side
+    a.walk(along)
+    a.adjust_height(dh)
+    x, y, z = a.release_point()
+    ox = box.inner_size[0] / 2 + box.wall_thickness
+    oy = box.inner_size[1] / 2 + box.wall_thickness
+    assert abs(x) > ox or abs(y) > oy
+    assert z > box.rim_z + 0.008                 # a die's half diagonal clears the rim
+    assert float(np.dot(a.inward, a.right)) == 0.0
+
+
+def _samples(start, velocity, steps=5, dt=0.02):
+    return [(k * dt, start[0] + velocity[0] * k * dt, start[1] + velocity[1] * k * dt) for k in range(steps)]
+
+
+def test_flick_velocity_follows_the_drag(aim):
+    intent = aim.flick(_samples((0.0, -0.2), (0.3, 1.5)))
+    assert intent.side == "S"
+    assert intent.velocity[0] == pytest.approx(0.3) and intent.velocity[1] == pytest.approx(1.5)
+    assert intent.velocity[2] == 0.0
+    assert intent.release == pytest.approx(tuple(aim.release_point()))
+
+
+def test_flick_uses_the_last_moments_of_the_drag(aim):
+    slow = _samples((0.0, -0.3), (0.0, 0.1), steps=20)
+    t0, x0, y0 = slow[-1]
+    fast = [(t0 + 0.02 * k, x0, y0 + 2.0 * 0.02 * k) for k in range(1, 5)]
+    intent = aim.flick(slow + fast)
+    assert intent.velocity[1] > 1.5
+
+
+def test_flick_speed_is_clamped(aim):
+    intent = aim.flick(_samples((0.0, -0.2), (0.0, 40.0)))
+    assert intent.speed == pytest.approx(FlickLimits().max_speed)
+
+
+@pytest.mark.parametrize("samples, reason", [
+    ([(0.0, 0.0, 0.0)], "drag"),
+    (_samples((0.0, 0.0), (0.0, 0.05)), "too slow"),
+    (_samples((0.0, 0.0), (0.0, -1.0)), "towards the box"),
+])
+def test_no_throw_for_a_click_a_crawl_or_a_backwards_flick(aim, samples, reason):
+    with pytest.raises(ValueError, match=reason):
+        aim.flick(samples)
+
+
+def test_spin_is_a_forward_roll_about_z_cross_direction(aim):
+    aim.adjust_spin(10.0)
+    intent = aim.flick(_samples((0.0, -0.2), (0.0, 1.0)))
+    # moving north (+y): forward roll turns about -x
+    assert intent.spin == pytest.approx((-10.0, 0.0, 0.0))
+    aim.adjust_spin(1000.0)
+    assert aim.spin == ThrowAim.SPIN_RANGE[1]
+
+
+def test_height_stays_in_range(aim):
+    aim.adjust_height(-1.0)
+    low = aim.height
+    aim.adjust_height(1.0)
+    assert aim.height - low == pytest.approx(ThrowAim.HEIGHT_RANGE[1] - ThrowAim.HEIGHT_RANGE[0])
+    assert low == pytest.approx(0.016 * math.sqrt(3) / 2 + 0.002)
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_release_point_matches_the_physics_convention(side):
+    """The window's stance (side, along, height) means the same point as the physics' throw."""
+    throw = pytest.importorskip("physics.throw")
+    box = load_box()
+    a = ThrowAim(box, 0.016)
+    a.side = side
+    a.walk(0.04)
+    want = throw.release_point(box, side, a.along, a.height)
+    assert tuple(a.release_point()) == pytest.approx(want)

@@ -1,0 +1,260 @@
+"""The window under Xvfb: pixels that must be true, flicks and clicks that must become intents."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+
+from render.parts_mesh import card_polygon
+from rules.fieldmap import field_map
+from rules.style import hex_to_rgb, load_style
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _pixel(img: np.ndarray, x: float, y: float) -> np.ndarray:
+    """Colour at GL window point (x, y) (origin bottom left) of a captured image (top row first)."""
+    h = img.shape[0]
+    return img[h - 1 - int(round(y)), int(round(x))].astype(float)
+
+
+def _nearest_kind(rgb: np.ndarray):
+    style = load_style()
+    return min(style.kind_fill, key=lambda k: np.linalg.norm(np.array(hex_to_rgb(style.kind_fill[k])) * 255 - rgb))
+
+
+@pytest.fixture
+def fresh(window):
+    """The shared window reset to the table view with an empty intent list."""
+    window.referee = False
+    window.help = False
+    window.camera.reset()
+    window.intents.clear()
+    yield window
+
+
+def test_referee_view_shows_field_colours_where_the_board_puts_them(fresh, table_i):
+    from render.snapshot import Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i))
+    win.referee = True
+    img = win.capture()
+    w, h = win.get_framebuffer_size()
+    fm = field_map(table_i.board)
+    box = table_i.box
+    cards = shapely.union_all([card_polygon(box, c).buffer(0.004) for c in box.corner_order])
+    checked = 0
+    for field, region in zip(table_i.board.fields, fm.regions):
+        inner = region.buffer(-0.004).difference(cards)         # the bet cards lie over the corners
+        if inner.is_empty:
+            continue
+        for q in (inner.boundary.interpolate(0.2, normalized=True), inner.boundary.interpolate(0.7, normalized=True)):
+            x, y, _ = win.camera.project((q.x, q.y, 0.0), w, h)
+            assert _nearest_kind(_pixel(img, x, y)) is field.kind, (field.id, q)
+            checked += 1
+    assert checked >= 2 * (len(table_i.board.fields) - 2)
+    # a hole shows the dark cavity, not a field colour
+    cx, cy, _ = table_i.board.holes[0].circle
+    x, y, _ = win.camera.project((cx, cy, 0.0), w, h)
+    assert _pixel(img, x, y).max() < 90
+
+
+def test_a_die_is_drawn_where_its_pose_says(fresh, table_i, resting):
+    from render.snapshot import Snapshot
+
+    win = fresh
+    pose = resting(table_i, "red", 60.0, -30.0, "2", 20.0)     # on the blue 1x field, centre pip-free
+    win.show(Snapshot(table_i, {"red": pose}))
+    w, h = win.get_framebuffer_size()
+    red = np.array(hex_to_rgb(table_i.dice["red"].colour)) * 255
+    for referee in (True, False):
+        win.referee = referee
+        img = win.capture()
+        x, y, _ = win.camera.project((0.060, -0.030, table_i.dice["red"].size), w, h)
+        px = _pixel(img, x, y)
+        assert px[0] > 1.6 * px[2] and px[0] > 1.6 * px[1], (referee, px)
+        # and the board right beside it is not red: the die is not drawn elsewhere too
+        x2, y2, _ = win.camera.project((0.060, -0.060, 0.0), w, h)
+        assert not (_pixel(img, x2, y2)[0] > 1.6 * _pixel(img, x2, y2)[2])
+    win.referee = True
+    img = win.capture()
+    x, y, _ = win.camera.project((0.060, -0.030, 0.0), w, h)
+    assert np.abs(_pixel(img, x, y) - red).max() < 60
+
+
+def test_referee_view_outlines_footprint_and_labels_the_field(fresh, table_i, resting):
+    from render.snapshot import Snapshot
+
+    win = fresh
+    pose = resting(table_i, "blue", 0.0, 0.0, "3", 0.0)          # on the red 2x diamond
+    win.show(Snapshot(table_i, {"blue": pose}))
+    win.referee = True
+    img = win.capture()
+    labels = win.scene.referee_labels
+    assert [lab.text for lab in labels] == ["3 on 2x"]
+    w, h = win.get_framebuffer_size()
+    half = table_i.dice["blue"].half
+    x, y, _ = win.camera.project((half, 0.0, 0.0), w, h)         # the footprint's right edge
+    assert _pixel(img, x, y).min() > 200                          # drawn white
+
+
+def test_flick_from_the_south_throws_north(fresh, table_i):
+    from render.intents import ThrowIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
+    win.aim.side, win.aim.along = "S", 0.0
+    win.camera.goal_yaw = None
+    clock = win.fake_clock
+    win.on_mouse_press(480, 200, 1, 0)
+    for k in range(1, 6):
+        clock.t += 0.016
+        win.on_mouse_drag(480, 200 + 18 * k, 0, 18, 1, 0)
+    win.on_mouse_release(480, 290, 1, 0)
+    throws = [i for i in win.intents if isinstance(i, ThrowIntent)]
+    assert len(throws) == 1
+    t = throws[0]
+    assert t.side == "S" and t.velocity[1] > 0.5 and abs(t.velocity[0]) < 0.1 * t.velocity[1]
+    ox = table_i.box.inner_size[1] / 2 + table_i.box.wall_thickness
+    assert t.release[1] < -ox                                   # released outside the rim (D25)
+
+
+def test_flick_from_the_east_throws_west_and_slow_drags_do_not_throw(fresh, table_i):
+    from render.camera import SIDE_YAW
+    from render.intents import ThrowIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="red"))
+    win.aim.turn(1 if win.aim.side == "S" else 0)
+    assert win.aim.side == "E"
+    win.camera.yaw, win.camera.goal_yaw = SIDE_YAW["E"], None
+    clock = win.fake_clock
+    win.on_mouse_press(480, 250, 1, 0)
+    for k in range(1, 5):
+        clock.t += 0.016
+        win.on_mouse_drag(480, 250 + 20 * k, 0, 20, 1, 0)
+    win.on_mouse_release(480, 330, 1, 0)
+    t = [i for i in win.intents if isinstance(i, ThrowIntent)]
+    assert t, (win.hint, win.aim.side, win.camera.yaw)
+    t = t[-1]
+    assert t.side == "E" and t.velocity[0] < -0.5 and abs(t.velocity[1]) < 0.1 * abs(t.velocity[0])
+    win.intents.clear()
+    win.on_mouse_press(480, 250, 1, 0)
+    clock.t += 1.0
+    win.on_mouse_drag(480, 252, 0, 2, 1, 0)
+    win.on_mouse_release(480, 252, 1, 0)
+    assert win.intents == [] and "slow" in win.hint
+
+
+def test_clicking_a_bet_card_bets_and_enter_passes(fresh, table_i):
+    from render.intents import BetIntent, Command, CommandIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.BET))
+    w, h = win.get_framebuffer_size()
+    box = table_i.box
+    for letter, corner in zip("ABCD", box.corner_order):
+        c = card_polygon(box, corner).centroid
+        x, y, _ = win.camera.project((c.x, c.y, box.rim_z + box.bet_card_thickness), w, h)
+        win.on_mouse_press(x * win.width / w, y * win.height / h, 1, 0)
+    assert win.intents == [BetIntent(x) for x in "ABCD"]
+    win.intents.clear()
+    from pyglet.window import key
+
+    win.on_key_press(key.RETURN, 0)
+    win.on_key_press(key.R, 0)
+    win.on_key_press(key.S, key.MOD_CTRL)
+    win.on_key_press(key.N, key.MOD_CTRL)
+    win.on_key_press(key.O, key.MOD_CTRL)
+    assert [i.command for i in win.intents if isinstance(i, CommandIntent)] == [
+        Command.PASS, Command.REPLAY, Command.SAVE, Command.NEW_GAME, Command.LOAD]
+
+
+def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):
+    from pyglet.window import key
+
+    from render.snapshot import InputMode, ScoreLine, Snapshot
+
+    win = fresh
+    snap = Snapshot(table_i, scoreboard=(ScoreLine("Ann", "blue", 5, True), ScoreLine("Bo", "red", 2)),
+                    turn="Ann (blue) throws", input=InputMode.THROW, thrower="blue")
+    win.show(snap)
+    win.aim.side, win.aim.along = "S", 0.0
+    win.keys.on_key_press(key.RIGHT, 0)
+    for _ in range(20):                      # 2 s at 0.12 m/s: round the SE corner
+        win.fake_clock.t += 0.1
+        win.render()
+    win.keys.on_key_release(key.RIGHT, 0)
+    assert win.aim.side == "E"
+    assert win.camera.goal_yaw is not None or win.camera.yaw == pytest.approx(np.pi / 2)
+    x, y, bw, bh = win.hud.buttons["referee"]
+    win.on_mouse_press(x + bw / 2, y + bh / 2, 1, 0)
+    assert win.referee
+    win.on_key_press(key.TAB, 0)
+    assert not win.referee
+    win.on_key_press(key.H, 0)
+    assert win.help
+    win.on_key_press(key.ESCAPE, 0)
+    assert not win.help and not win.has_exit
+
+
+def test_screenshot_and_resize(fresh, table_i, tmp_path, resting):
+    from render.snapshot import Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, {"white": resting(table_i, "white", 0.0, -60.0, "X")}))
+    path = win.save_screenshot(tmp_path / "shot.png")
+    from PIL import Image
+
+    with Image.open(path) as im:
+        assert im.size == win.get_framebuffer_size()
+        first = np.asarray(im).astype(float)
+    assert first.std() > 20                                     # a picture, not a blank frame
+    win.set_size(640, 480)
+    win.dispatch_events()
+    win.switch_to()
+    img = win.capture()
+    assert img.shape[:2] == (win.get_framebuffer_size()[1], win.get_framebuffer_size()[0])
+    win.set_size(960, 600)
+    win.dispatch_events()
+
+
+def test_impacts_make_clatter(fresh, table_i):
+    from render.snapshot import Snapshot
+
+    win = fresh
+    win.clatter.enabled = True
+    before = win.clatter.played
+    win.show(Snapshot(table_i, impacts=(0.8, 0.3, 0.01)))
+    assert win.clatter.played - before == 2 or not win.clatter.available
+    win.clatter.enabled = False
+
+
+def test_no_display_is_a_clear_error(monkeypatch):
+    from render.errors import NoDisplayError
+    from render.window import TableWindow
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(NoDisplayError, match="DISPLAY is not set"):
+        TableWindow()
+
+
+def test_unreachable_display_is_a_clear_error():
+    code = ("from render.window import TableWindow\n"
+            "from render.errors import NoDisplayError\n"
+            "from rules.errors import DoppelXError\n"
+            "try:\n    TableWindow()\n"
+            "except NoDisplayError as e:\n    assert isinstance(e, DoppelXError); print('ok', e)\n")
+    env = dict(os.environ, DISPLAY=":87")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok cannot open the 3D window")
