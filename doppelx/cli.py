@@ -22,6 +22,8 @@ from rules.errors import DoppelXError
 COMMAND_MODULES: tuple[str, ...] = (
     "boards",
     "score",
+    "throw",
+    "game",
     "blitz",
     "doppel",
     "oder_nichts",

@@ -1,0 +1,194 @@
+"""``doppelx throw``: one throw through the physics world, with its scoring.
+
+    doppelx throw --board I --seed N [--dice blue,white] [--lying K] [--skill medium]
+                  [--target X,Y] [--strength S] [--side S|E|N|W] [--replay OUT.npz] [--json]
+
+The dice are thrown by the bot throw model (``--skill``) at the bot's best spot of the
+board, or at ``--target`` (mm; write ``--target=-60,75`` when X is negative). ``--lying K`` first scatters K other player dice flat on
+the board (from the same seed). The outcome is scored as at a table of the thrown
+colours and the lying ones (padded to the 3-player minimum with unused colours, holding
+0 chips): with the white die among the thrown dice, the first thrown colour is the
+active player (a turn, D24); without it the throw is scored like a setup throw.
+``--json`` prints one object whose ``state`` member is a table state ``doppelx score``
+reads (docs/score-schema.md); ``--replay`` saves the trajectory at 60 frames per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+SKILL_NAMES = ("easy", "medium", "hard")
+SIDE_NAMES = ("S", "E", "N", "W")
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return n
+
+
+def _owners(text: str) -> list[str]:
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected die owners separated by commas, got {text!r}")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"a die is named twice in {text!r}")
+    return names
+
+
+def _point(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in mm, e.g. -60,75, got {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise argparse.ArgumentTypeError(f"expected finite numbers, got {text!r}")
+    return x / 1000.0, y / 1000.0
+
+
+def _unit(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1.0
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    return v
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 8:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 8, got {text!r}")
+    return n
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("throw", help="throw dice through the physics world and score the result",
+                       description="Throw dice with the bot throw model into the physics world of a "
+                                   "board, run them to rest and score the outcome.")
+    p.add_argument("--board", required=True, metavar="BOARD", help="built-in side I–IV or a board file")
+    p.add_argument("--seed", type=_seed, required=True, metavar="N", help="random seed (whole number >= 0)")
+    p.add_argument("--dice", type=_owners, default=["blue", "white"], metavar="OWNERS",
+                   help="dice to throw, comma-separated (default blue,white)")
+    p.add_argument("--lying", type=_count, default=0, metavar="K",
+                   help="first scatter K other players' dice flat on the board (default 0)")
+    p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="thrower's skill (default medium)")
+    p.add_argument("--target", type=_point, metavar="X,Y", help="first impact point in mm, e.g. --target=-60,75 (default: the bot's pick)")
+    p.add_argument("--strength", type=_unit, metavar="S", help="throw strength 0…1 (default: the bot's)")
+    p.add_argument("--side", choices=SIDE_NAMES, help="wall to throw from (default: the gentlest throw)")
+    p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
+    p.add_argument("--replay", metavar="OUT.npz", help="save the trajectory (60 frames per second)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from doppelx.bots.doppelx_bots import DoppelXBot
+    from doppelx.commands.score import format_report, score_report
+    from physics.run import run_throw
+    from physics.scene import scatter_lying
+    from physics.throw_model import Aim, aimed_throw
+    from physics.world import World
+    from rules.board_file import load_board
+    from rules.box import load_box
+    from rules.dice import WHITE, load_dice
+    from rules.errors import RulesError
+    from rules.rng import make_rng
+    from rules.scoring import score_throw
+
+    board = load_board(args.board)
+    box = load_box()
+    box.check_board(board)
+    dice = load_dice()
+    unknown = [o for o in args.dice if o not in dice.dice]
+    if unknown:
+        raise RulesError(f"no die {unknown[0]!r}; dice are {', '.join(dice.dice)}")
+    coloured = [o for o in args.dice if o != WHITE]
+    spare = [c for c in dice.player_colours if c not in args.dice]
+    if args.lying > len(spare):
+        raise RulesError(f"only {len(spare)} other dice can lie on the board")
+    rng = make_rng(args.seed)
+    lying = scatter_lying(board, box, dice, spare[:args.lying], rng) if args.lying else {}
+    bot = DoppelXBot.of_skill(args.skill)
+    first = coloured[0] if coloured else args.dice[0]
+    aim = bot.throw.aim(board, dice[first], box)
+    aim = Aim(args.target if args.target is not None else aim.target,
+              args.strength if args.strength is not None else aim.strength, args.side)
+    throw = aimed_throw(box, aim, args.dice, bot.throw.skill, rng, dice[first].size)
+    with World(board, box, dice, spinner=not args.no_spinner) as world:
+        result = run_throw(world, throw, lying, record=bool(args.replay))
+    if args.replay:
+        result.trajectory.save(args.replay)
+
+    seats = list(dict.fromkeys([*coloured, *lying]))
+    seats += [c for c in dice.player_colours if c not in seats][:max(0, 3 - len(seats))]
+    active = (coloured[0] if coloured else seats[0]) if WHITE in args.dice else None
+    chips = {c: 0 for c in seats}
+    score = score_throw(result.outcome, board, dice, seats=seats, active=active, chips=chips,
+                        lying_before=set(lying))
+    report = score_report(score, board, {})
+    sim = {"sim_time": round(result.sim_time, 4), "steps": result.steps, "settled": result.settled,
+           "unsettled": list(result.unsettled), "tunnelled": list(result.tunnel_events),
+           "spinner_angle": round(result.spinner_angle, 6), "hand_over_rim": result.outcome.hand_over_rim}
+    if args.json:
+        out = {"board": board.name, "seed": args.seed, "aim": {"target_mm": [aim.target[0] * 1e3, aim.target[1] * 1e3],
+                                                               "strength": aim.strength, "side": aim.side},
+               "throw": throw.to_dict(), "sim": sim,
+               "outcome": [_die_json(d) for d in result.outcome.dice],
+               "state": _state(board.name, seats, active, chips, result.outcome),
+               "score": report}
+        if args.replay:
+            out["replay"] = args.replay
+        print(json.dumps(out, indent=2))
+    else:
+        print(_describe(throw, result, aim))
+        print()
+        print(format_report(report))
+    return 0
+
+
+def _die_json(d) -> dict:
+    return {"owner": d.owner, "status": d.status.value, "position": list(d.pose.position),
+            "quaternion": list(d.pose.quaternion), "touched_spinner": d.touched_spinner}
+
+
+def _state(board: str, seats, active, chips, outcome) -> dict:
+    """The outcome as a ``doppelx-state/1`` table state (``doppelx score --state`` reads it)."""
+    dice = []
+    for d in outcome.dice:
+        entry = {"owner": d.owner, "status": d.status.value, "touched_spinner": d.touched_spinner}
+        if d.status.value == "board":
+            entry["position"] = list(d.pose.position)
+            entry["quaternion"] = list(d.pose.quaternion)
+        dice.append(entry)
+    return {"format": "doppelx-state/1", "board": board, "seats": list(seats), "active": active,
+            "chips": dict(chips), "dice": dice, "hand_over_rim": outcome.hand_over_rim}
+
+
+def _describe(throw, result, aim) -> str:
+    lines = [f"aim: first impact ({aim.target[0] * 1e3:.0f}, {aim.target[1] * 1e3:.0f}) mm, "
+             f"strength {aim.strength:.2f}"]
+    for r in throw.releases:
+        speed = math.sqrt(sum(v * v for v in r.velocity))
+        spin = math.sqrt(sum(w * w for w in r.angular_velocity))
+        lines.append(f"  {r.owner:<7} released at ({r.position[0] * 1e3:.0f}, {r.position[1] * 1e3:.0f}, "
+                     f"{r.position[2] * 1e3:.0f}) mm, {speed:.2f} m/s, tumbling {spin:.0f} rad/s")
+    state = "came to rest" if result.settled else f"stopped at the time cap, still moving: {', '.join(result.unsettled)}"
+    lines.append(f"physics: {state} after {result.sim_time:.2f} s simulated ({result.steps} steps)")
+    for d in result.outcome.dice:
+        x, y, z = (v * 1e3 for v in d.pose.position)
+        touched = "  touched the spinner" if d.touched_spinner else ""
+        lines.append(f"  {d.owner:<7} {d.status.value:<6} at ({x:.1f}, {y:.1f}, {z:.1f}) mm{touched}")
+    if result.tunnel_events:
+        lines.append(f"  WARNING tunnelling: {', '.join(result.tunnel_events)}")
+    return "\n".join(lines)

@@ -1,0 +1,207 @@
+"""Run a throw to rest: step, test for rest, read every die's outcome.
+
+:func:`run_throw` rebuilds the world (:meth:`physics.world.World.reset`) with the lying
+dice and the spinner's angle, releases the thrown dice and steps. Every
+``settings.sample_every`` steps it takes a *sample*: dice still moving are read, dice whose
+status can no longer change (fully in the cavity, or outside the walls below the rim) are
+set aside, the tunnel watch compares centres, and, when asked, a replay frame is recorded.
+
+The settle test looks at poses, not velocities: a die is still once it has stayed within
+``settle_distance`` and ``settle_angle`` of one pose for ``settle_hold`` seconds (Bullet
+reports velocities of a few mm/s for dice resting on hulls or leaning in the cavity that
+never move them). The throw has come to rest when every die not set aside — and the
+spinner — is still; it ends at ``time_cap`` otherwise, with ``settled = False`` and the
+dice still moving named, and every die still gets a status from where it is then. A die
+found lying flat on the playfield slower than ``settle_speed``/``settle_spin`` is put to
+sleep at once (it wakes when touched). Contacts with the spinner card are checked every
+step (bet G needs them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from physics.status import TunnelWatch
+from physics.throw import Throw
+from physics.trajectory import Recorder, Trajectory
+from physics.world import World, is_flat
+from rules.outcome import DieOutcome, Pose, ThrowOutcome
+
+
+@dataclass(frozen=True)
+class ThrowResult:
+    """What a throw produced.
+
+    Attributes:
+        outcome: every die on the table afterwards (thrown first, then the lying ones).
+        sim_time: simulated seconds until rest or the cap.
+        steps: physics steps taken.
+        settled: all dice came to rest before the cap.
+        unsettled: dice still moving at the cap.
+        tunnelled: dice the tunnel watch flagged (should always be empty).
+        tunnel_events: what the watch saw, as ``"owner:part"`` (part ``insert``, ``wall``,
+            ``floor`` or ``die:<other>``).
+        spinner_angle: the spinner's angle at the end (rad), 0 without a spinner.
+        trajectory: replay frames if recorded.
+    """
+
+    outcome: ThrowOutcome
+    sim_time: float
+    steps: int
+    settled: bool
+    unsettled: tuple[str, ...]
+    tunnelled: tuple[str, ...]
+    tunnel_events: tuple[str, ...]
+    spinner_angle: float
+    trajectory: Trajectory | None = None
+
+
+def run_throw(world: World, throw: Throw, lying: Mapping[str, Pose] | None = None,
+              spinner_angle: float = 0.0, *, record: bool = False, watch: bool = True) -> ThrowResult:
+    """Simulate ``throw`` onto the table with the ``lying`` dice until everything rests.
+
+    Args:
+        world: the world of the board (rebuilt here from scratch).
+        throw: the dice released and how.
+        lying: dice lying on the board from earlier throws (not among the thrown ones).
+        spinner_angle: where the spinner points before the throw (rad).
+        record: keep replay frames at the sample rate.
+        watch: run the tunnel watch.
+    """
+    lying = dict(lying or {})
+    clash = set(lying) & set(throw.owners)
+    if clash:
+        raise ValueError(f"die {sorted(clash)[0]!r} is both thrown and lying (lift it before the throw)")
+    world.reset(lying, spinner_angle, throw.releases)
+    owners = (*throw.owners, *lying)
+    thrown = len(throw.owners)
+    s = world.settings
+    p, cid = world.p, world.client
+    bodies = [world.body_of[o] for o in owners]
+    halves = [world.dice[o].half for o in owners]
+    zones = world.zones
+    tw = TunnelWatch(zones, max(world.dice[o].size for o in owners)) if watch else None
+    getpose, getvel, step = p.getBasePositionAndOrientation, p.getBaseVelocity, p.stepSimulation
+    spinner = world.spinner_id is not None
+    speed2, spin2 = s.settle_speed**2, s.settle_spin**2
+    d2 = s.settle_distance**2
+    cos_half = math.cos(s.settle_angle / 2)
+    n = len(owners)
+    poses = [getpose(b, physicsClientId=cid) for b in bodies]
+    pos = [pq[0] for pq in poses]
+    anchor = list(poses)          # pose each die has stayed near ...
+    since = [0.0] * n             # ... since this time
+    spin_anchor, spin_since = world.spinner_angle(), 0.0
+    moved = [i < thrown for i in range(n)]
+    undecided = list(range(n))
+    touched: set[str] = set()
+    recorder = Recorder(owners) if record else None
+    if recorder is not None:
+        _record(recorder, world, bodies, 0.0)
+    t, steps, settled = 0.0, 0, False
+    max_samples = int(math.ceil(s.time_cap / s.sample_dt))
+    for _ in range(max_samples):
+        for _k in range(s.sample_every):
+            step(physicsClientId=cid)
+            if spinner:
+                touched |= world.spinner_touching()
+        steps += s.sample_every
+        t += s.sample_dt
+        new = {}
+        for i in range(n):
+            v, w = getvel(bodies[i], physicsClientId=cid)
+            if not (v[0] or v[1] or v[2] or w[0] or w[1] or w[2]):
+                continue  # asleep: exactly where it was
+            moved[i] = True
+            position, quat = getpose(bodies[i], physicsClientId=cid)
+            new[i] = (position, quat)
+            a_pos, a_q = anchor[i]
+            dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
+            dot = abs(quat[0] * a_q[0] + quat[1] * a_q[1] + quat[2] * a_q[2] + quat[3] * a_q[3])
+            if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
+                anchor[i] = (position, quat)
+                since[i] = t
+            if (s.sleep_still and v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < speed2
+                    and w[0] * w[0] + w[1] * w[1] + w[2] * w[2] < spin2 and is_flat(position, quat, halves[i])):
+                world.sleep(owners[i])
+        if tw is not None:
+            for i, (position, _) in new.items():
+                tw.check(owners[i], pos[i], position)
+            if new and n > 1:
+                _check_pairs(tw, owners, pos, new, halves)
+        for i, (position, quat) in new.items():
+            pos[i] = position
+            if i in undecided and zones.decided(position, quat, halves[i]) is not None:
+                undecided.remove(i)
+        if spinner:
+            angle = world.spinner_angle()
+            if abs(angle - spin_anchor) > s.settle_angle:
+                spin_anchor, spin_since = angle, t
+        if recorder is not None:
+            _record(recorder, world, bodies, t)
+        limit = t - s.settle_hold + 1e-9
+        if all(since[i] <= limit for i in undecided) and (not spinner or spin_since <= limit):
+            settled = True
+            break
+    limit = t - s.settle_hold + 1e-9
+    unsettled = () if settled else tuple(owners[i] for i in undecided if since[i] > limit)
+    dice = []
+    for i, owner in enumerate(owners):
+        if not moved[i]:
+            pose = lying[owner]
+        else:
+            position, quat = getpose(bodies[i], physicsClientId=cid)
+            pose = Pose(tuple(position), tuple(quat))  # type: ignore[arg-type]
+        dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
+    if tw is not None:
+        _final_overlaps(tw, world, owners, dice)
+    angle = world.spinner_angle()
+    info = {"sim_time": t, "steps": steps, "settled": settled, "unsettled": list(unsettled),
+            "spinner_angle": angle, "tunnelled": [f"{o}:{what}" for o, what in tw.events] if tw else []}
+    outcome = ThrowOutcome(tuple(dice), hand_over_rim=throw.hand_over_rim(world.box), info=info)
+    events = tuple(f"{o}:{what}" for o, what in tw.events) if tw else ()
+    return ThrowResult(outcome, t, steps, settled, unsettled, tw.owners() if tw else (), events, angle,
+                       recorder.finish() if recorder is not None else None)
+
+
+def _check_pairs(tw: TunnelWatch, owners, pos, new, halves) -> None:
+    """Pass-through test for dice that moved more than half an edge since the last sample."""
+    reach = 0.5 * tw.size
+    for i, (position, _) in new.items():
+        a0 = pos[i]
+        if (position[0] - a0[0]) ** 2 + (position[1] - a0[1]) ** 2 + (position[2] - a0[2]) ** 2 < halves[i] ** 2:
+            continue
+        lo = [min(a0[k], position[k]) - reach for k in range(3)]
+        hi = [max(a0[k], position[k]) + reach for k in range(3)]
+        for j in range(len(owners)):
+            if j == i:
+                continue
+            b0 = pos[j]
+            b1 = new[j][0] if j in new else b0
+            if (max(b0[0], b1[0]) < lo[0] or min(b0[0], b1[0]) > hi[0] or max(b0[1], b1[1]) < lo[1]
+                    or min(b0[1], b1[1]) > hi[1] or max(b0[2], b1[2]) < lo[2] or min(b0[2], b1[2]) > hi[2]):
+                continue
+            tw.check_pair(owners[i], owners[j], a0, position, b0, b1)
+
+
+def _final_overlaps(tw: TunnelWatch, world: World, owners, dice) -> None:
+    """Dice ending inside each other by more than 2 mm count as tunnelled."""
+    for i in range(len(owners)):
+        for j in range(i + 1, len(owners)):
+            a, b = dice[i].pose.position, dice[j].pose.position
+            if sum((a[k] - b[k]) ** 2 for k in range(3)) < (1.8 * tw.size) ** 2:
+                if world.penetration(owners[i], owners[j]) < -0.002:
+                    tw.events.append((owners[i], f"die:{owners[j]}"))
+
+
+def _record(recorder: Recorder, world: World, bodies, t: float) -> None:
+    p, cid = world.p, world.client
+    ps, qs, vs = [], [], []
+    for b in bodies:
+        pos, q = p.getBasePositionAndOrientation(b, physicsClientId=cid)
+        ps.append(pos)
+        qs.append(q)
+        vs.append(p.getBaseVelocity(b, physicsClientId=cid)[0])
+    recorder.add(t, ps, qs, vs, world.spinner_angle())

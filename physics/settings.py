@@ -1,0 +1,107 @@
+"""Simulation settings: step, solver, settle test, time cap, collision choices.
+
+The defaults are the tuned values measured in ``docs/physics.md``; :meth:`SimSettings.naive`
+gives the baseline the throughput benchmark compares against (PyBullet's defaults).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+#: Ways to build the static board: boxes (the fast path) or one concave triangle mesh.
+BOARD_COLLISIONS = ("boxes", "mesh")
+#: Die collision shapes: a box whose margin is the edge radius, or a hull of the rounded cube.
+DIE_COLLISIONS = ("box", "rounded_hull")
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """How a throw is simulated.
+
+    Attributes:
+        time_step: physics step (s).
+        solver_iterations: sequential-impulse iterations per step.
+        sample_every: steps between samples; a sample checks for rest, records a replay
+            frame and looks for tunnelling. 4 steps of 1/240 s = 60 samples per second.
+        time_cap: a throw ends after this much simulated time even if dice still move (s).
+        settle_distance: a die is still once its centre stays within this distance (m) ...
+        settle_angle: ... and its orientation within this angle (rad) of one pose ...
+        settle_hold: ... for this long (s); the spinner likewise by its angle.
+        settle_speed: a die lying flat on the playfield slower than this (m/s) ...
+        settle_spin: ... and turning slower than this (rad/s) is put to sleep at once.
+        ccd: continuous collision detection on the dice (swept sphere).
+        ccd_radius: swept-sphere radius as a fraction of the die's half edge.
+        ccd_allowed_penetration: Bullet ignores a swept-sphere hit whose motion into the
+            surface is less than this per step (m). Bullet's default, 0.04 m, is a
+            motion of 9.6 m/s at 240 Hz and turns CCD off for dice; see docs/physics.md.
+        sleep_lying: dice lying from earlier throws start asleep (woken when touched).
+        sleep_still: a die found lying flat on the playfield and still at a sample is put to
+            sleep at once (Bullet's own sleeping waits 2 s); it wakes when touched.
+        die_collision: ``"box"`` or ``"rounded_hull"`` (see :data:`DIE_COLLISIONS`).
+        board_collision: ``"boxes"`` or ``"mesh"`` (see :data:`BOARD_COLLISIONS`).
+        hole_segments: sides of the polygon standing in for a round hole.
+        hole_margin: reach of a hole's cell of frame boxes beyond the hole (m).
+        restitution_threshold: impacts slower than this do not bounce (m/s).
+        contact_threshold: Bullet's contact breaking threshold (m): bounding boxes grow by
+            it and contacts farther apart are dropped. Bullet's default (``None``: 0.02 m)
+            is larger than a die and merges the sleeping dice into islands with every
+            passing die. Bullet keeps this one in a process-wide variable, so every world
+            sets it on every reset.
+        cone_friction: PyBullet's implicit cone friction (it only acts on contacts with a
+            multibody — the spinner). On (PyBullet's default), a die resting on the spinner
+            jitters at ~1 cm/s and never settles; off, it rests.
+        hull_margin: collision margin of the static hulls and the spinner (m). Bullet's
+            default (about 1 mm) is most of a bet card's thickness; a die then sinks into
+            the card and creeps.
+        gravity: m/s².
+    """
+
+    time_step: float = 1.0 / 240.0
+    solver_iterations: int = 10
+    sample_every: int = 4
+    time_cap: float = 10.0
+    settle_distance: float = 0.0005
+    settle_angle: float = 0.0175
+    settle_hold: float = 0.15
+    settle_speed: float = 0.004
+    settle_spin: float = 0.15
+    ccd: bool = True
+    ccd_radius: float = 0.8
+    ccd_allowed_penetration: float = 0.0005
+    sleep_lying: bool = True
+    sleep_still: bool = True
+    die_collision: str = "box"
+    board_collision: str = "boxes"
+    hole_segments: int = 16
+    hole_margin: float = 0.004
+    restitution_threshold: float = 0.2
+    contact_threshold: float = 0.002
+    cone_friction: bool = False
+    hull_margin: float = 0.0003
+    gravity: float = 9.81
+
+    def __post_init__(self) -> None:
+        if self.die_collision not in DIE_COLLISIONS:
+            raise ValueError(f"die_collision must be one of {DIE_COLLISIONS}, got {self.die_collision!r}")
+        if self.board_collision not in BOARD_COLLISIONS:
+            raise ValueError(f"board_collision must be one of {BOARD_COLLISIONS}, got {self.board_collision!r}")
+        if self.time_step <= 0 or self.sample_every < 1 or self.solver_iterations < 1 or self.time_cap <= 0:
+            raise ValueError("time_step, sample_every, solver_iterations and time_cap must be positive")
+        if self.hole_segments < 6:
+            raise ValueError("hole_segments must be at least 6")
+
+    @property
+    def sample_dt(self) -> float:
+        """Simulated time between two samples (s)."""
+        return self.time_step * self.sample_every
+
+    @classmethod
+    def naive(cls) -> SimSettings:
+        """The baseline: board as one concave mesh, every body awake, PyBullet's default solver."""
+        return cls(solver_iterations=50, ccd=False, ccd_allowed_penetration=0.04, sleep_lying=False,
+                   sleep_still=False, board_collision="mesh", restitution_threshold=0.2, contact_threshold=0.02,
+                   cone_friction=True)
+
+    def with_(self, **changes) -> SimSettings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)

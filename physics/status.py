@@ -1,0 +1,132 @@
+"""Where a die is (board / hole / off) and a watch for dice passing through solid parts.
+
+Statuses from a resting pose (D6), by the die's centre in the board frame:
+
+* ``off``: the centre is outside the inside of the walls (on the rim, on the table), or
+  above the rim (lying on a bet card or on the rim's top);
+* ``hole``: the centre is below the playfield surface (z < 0): the die sank more than
+  half into a hole, or lies in the cavity beneath;
+* ``board``: otherwise (on the playfield, leaning, on another die or on an obstacle).
+
+During a throw a die is *decided* early when nothing can change its status any more:
+fully below the insert (it can only be in the cavity) or outside the walls below the rim
+(on its way to the table). Decided dice no longer hold up the settle test.
+
+The :class:`TunnelWatch` compares consecutive samples of each die's centre and flags a die
+that crossed the insert's mid-plane away from every hole opening, a wall's mid-plane below
+the rim, the box floor or the table top, or another die's centre closer than half an edge.
+"""
+
+from __future__ import annotations
+
+import shapely
+
+from physics.geometry import Layout
+from rules.box import BoxSpec
+from rules.outcome import Status
+
+#: How far from an opening's edge a centre may cross the insert level and still count as
+#: falling through the hole (m): the opening as the physics cuts it, plus this.
+HOLE_CROSSING_TOL = 0.003
+
+
+class Zones:
+    """The box's regions for statuses and the tunnel watch."""
+
+    def __init__(self, box: BoxSpec, layout: Layout):
+        self.hx = box.inner_size[0] / 2
+        self.hy = box.inner_size[1] / 2
+        self.t = box.wall_thickness
+        self.rim_z = box.rim_z
+        self.floor_z = box.floor_z
+        self.insert_bottom = -box.insert_thickness
+        self.table_z = box.floor_z - box.wall_thickness
+        openings = list(layout.openings.values())
+        self.openings = shapely.union_all(openings).buffer(HOLE_CROSSING_TOL) if openings else None
+        if self.openings is not None:
+            shapely.prepare(self.openings)
+
+    def status(self, position) -> Status:
+        """Status of a die resting with its centre at ``position`` (D6)."""
+        x, y, z = position
+        if abs(x) > self.hx or abs(y) > self.hy or z > self.rim_z:
+            return Status.OFF
+        if z < 0.0:
+            return Status.HOLE
+        return Status.BOARD
+
+    def decided(self, position, quaternion, half: float) -> Status | None:
+        """``hole`` or ``off`` if that status can no longer change, else ``None``."""
+        x, y, z = position
+        if (abs(x) > self.hx + self.t or abs(y) > self.hy + self.t) and z < self.rim_z:
+            return Status.OFF
+        if abs(x) <= self.hx and abs(y) <= self.hy:
+            qx, qy, qz, qw = quaternion
+            r20 = 2 * (qx * qz - qy * qw)
+            r21 = 2 * (qy * qz + qx * qw)
+            r22 = 1 - 2 * (qx * qx + qy * qy)
+            if z + half * (abs(r20) + abs(r21) + abs(r22)) < self.insert_bottom:
+                return Status.HOLE
+        return None
+
+
+class TunnelWatch:
+    """Flags dice that passed through solid parts between two samples of their centres."""
+
+    def __init__(self, zones: Zones, size: float):
+        self.z = zones
+        self.size = size
+        self.events: list[tuple[str, str]] = []   # (owner, what)
+
+    def check(self, owner: str, a, b) -> None:
+        """Centre moved from ``a`` to ``b`` (m) since the last sample."""
+        z = self.z
+        ax, ay, az = a
+        bx, by, bz = b
+        mid = z.insert_bottom / 2
+        if (az - mid) * (bz - mid) < 0:
+            f = (az - mid) / (az - bz)
+            x, y = ax + f * (bx - ax), ay + f * (by - ay)
+            if abs(x) < z.hx and abs(y) < z.hy and not (
+                    z.openings is not None and shapely.contains_xy(z.openings, x, y)):
+                self.events.append((owner, "insert"))
+        for k, half in ((0, z.hx + z.t / 2), (1, z.hy + z.t / 2)):
+            pa, pb = (ax, bx) if k == 0 else (ay, by)
+            for plane in (half, -half):
+                if (pa - plane) * (pb - plane) < 0:
+                    f = (pa - plane) / (pa - pb)
+                    other = (ay + f * (by - ay)) if k == 0 else (ax + f * (bx - ax))
+                    zc = az + f * (bz - az)
+                    span = (z.hy if k == 0 else z.hx) + z.t
+                    if abs(other) <= span and zc < z.rim_z:
+                        self.events.append((owner, "wall"))
+        inside = abs(bx) < z.hx + z.t and abs(by) < z.hy + z.t
+        if (inside and bz < z.floor_z) or (not inside and bz < z.table_z):
+            self.events.append((owner, "floor"))
+
+    def check_pair(self, owner: str, other: str, a0, a1, b0, b1) -> None:
+        """Die ``owner`` moved a0→a1 while ``other`` moved b0→b1: flag a pass through it.
+
+        Both are taken to move straight between the samples; their centres closer than
+        half an edge at any instant means one went through the other.
+        """
+        r = 0.5 * self.size
+        for k in range(3):  # quick reject: the two swept boxes do not come near
+            if min(a0[k], a1[k]) - r > max(b0[k], b1[k]) or min(b0[k], b1[k]) - r > max(a0[k], a1[k]):
+                return
+        d0x, d0y, d0z = a0[0] - b0[0], a0[1] - b0[1], a0[2] - b0[2]
+        ddx = (a1[0] - b1[0]) - d0x
+        ddy = (a1[1] - b1[1]) - d0y
+        ddz = (a1[2] - b1[2]) - d0z
+        den = ddx * ddx + ddy * ddy + ddz * ddz
+        t = 0.0 if den < 1e-18 else max(0.0, min(1.0, -(d0x * ddx + d0y * ddy + d0z * ddz) / den))
+        cx, cy, cz = d0x + t * ddx, d0y + t * ddy, d0z + t * ddz
+        if cx * cx + cy * cy + cz * cz < r * r:
+            self.events.append((owner, f"die:{other}"))
+
+    def owners(self) -> tuple[str, ...]:
+        """Dice flagged at least once, in the order first flagged."""
+        seen: dict[str, None] = {}
+        for owner, _ in self.events:
+            seen.setdefault(owner, None)
+        return tuple(seen)

@@ -1,0 +1,422 @@
+"""The PyBullet world of one board in the box: one client, rebuilt from scratch for every throw.
+
+A :class:`World` owns one PyBullet client (``DIRECT`` unless ``gui=True`` is asked for
+explicitly). :meth:`World.reset` wipes the simulation (``resetSimulation``) and builds the
+static tray from the :class:`~physics.geometry.Layout`, the spinner at a given angle and
+the dice lying from earlier throws, so a throw's result depends only on its inputs — the
+same in a fresh world, after a thousand other throws, or in another process.
+
+Bodies: static boxes and hulls (see :mod:`physics.geometry`); the spinner as a multibody
+with a fixed pin and a revolute link whose bearing friction is a velocity motor with a
+torque limit; dice as rigid bodies (maximal coordinates), boxes whose collision margin is
+the edge radius, or hulls of the rounded cube.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from physics.geometry import CARDBOARD, SPINNER, BoxPiece, HullPiece, Layout, build_layout
+from physics.materials import DIE, Materials, load_materials
+from physics.settings import SimSettings
+from physics.throw import DieRelease
+from rules.board import BoardSide
+from rules.box import BoxSpec, load_box
+from rules.dice import DiceSet, DieSpec, load_dice
+from rules.outcome import Pose
+
+#: PyBullet drops the children of a compound shape beyond this many (silently).
+MAX_COMPOUND_CHILDREN = 16
+#: A lying die sleeps from the start if it rests flat on the playfield within these bounds.
+FLAT_HEIGHT_TOL = 0.001   # m
+FLAT_TILT_TOL = 0.05      # rad
+
+
+class World:
+    """One PyBullet client holding the tray of ``board``.
+
+    Args:
+        board: the playfield side.
+        box, dice, materials, settings: specs (default: the shipped files, tuned settings).
+        gui: open PyBullet's own window (``GUI``); the default is ``DIRECT``.
+        spinner: put the spinner on boards that have a mount (optional on III/IV, D39).
+    """
+
+    def __init__(self, board: BoardSide, box: BoxSpec | None = None, dice: DiceSet | None = None,
+                 materials: Materials | None = None, settings: SimSettings | None = None, *,
+                 gui: bool = False, spinner: bool = True):
+        pybullet = import_pybullet()
+        self.p = pybullet
+        self.board = board
+        self.box = box or load_box()
+        self.dice = dice or load_dice()
+        self.materials = materials or load_materials()
+        self.settings = settings or SimSettings()
+        self.layout: Layout = build_layout(board, self.box, hole_segments=self.settings.hole_segments,
+                                           hole_margin=self.settings.hole_margin,
+                                           spinner_density=self.materials.spinner_density, spinner=spinner)
+        self._mesh = None
+        if self.settings.board_collision == "mesh":
+            from physics.mesh import board_mesh
+
+            verts, faces = board_mesh(board, self.box)
+            self._mesh = (verts.tolist(), faces.ravel().tolist())
+        from physics.status import Zones
+
+        self.zones = Zones(self.box, self.layout)
+        self.client = pybullet.connect(pybullet.GUI if gui else pybullet.DIRECT)
+        if self.client < 0:
+            raise RuntimeError("could not start a PyBullet client")
+        self.body_of: dict[str, int] = {}
+        self.owner_of: dict[int, str] = {}
+        self.spinner_id: int | None = None
+        self.static_ids: list[int] = []
+        self._die_shape: dict[tuple[float, float, str], int] = {}
+
+    # -- life cycle -----------------------------------------------------------------------
+    def close(self) -> None:
+        """Disconnect the client (the world is unusable afterwards)."""
+        if self.client is not None and self.client >= 0:
+            try:
+                self.p.disconnect(physicsClientId=self.client)
+            finally:
+                self.client = -1
+
+    def __enter__(self) -> World:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- building -------------------------------------------------------------------------
+    def reset(self, lying: Mapping[str, Pose] | None = None, spinner_angle: float = 0.0,
+              releases: Sequence[DieRelease] = ()) -> None:
+        """Wipe the simulation and build the tray, the spinner, the ``lying`` dice and the thrown ones.
+
+        Args:
+            lying: dice lying from earlier throws, by owner, at their resting poses. Dice
+                flat on the playfield start asleep (with ``settings.sleep_lying``) and wake
+                when something comes near; others start awake and settle where they are.
+            spinner_angle: the spinner's angle about its pin (rad, 0 = a tip along +y).
+            releases: dice leaving the hand now (pose and velocities at release).
+        """
+        p, c, s = self.p, self.client, self.settings
+        p.resetSimulation(physicsClientId=c)
+        p.setGravity(0.0, 0.0, -s.gravity, physicsClientId=c)
+        # every parameter explicitly on every reset: some live in process-wide variables
+        p.setPhysicsEngineParameter(fixedTimeStep=s.time_step, numSubSteps=0,
+                                    numSolverIterations=s.solver_iterations,
+                                    deterministicOverlappingPairs=1,
+                                    restitutionVelocityThreshold=s.restitution_threshold,
+                                    contactBreakingThreshold=s.contact_threshold,
+                                    allowedCcdPenetration=s.ccd_allowed_penetration,
+                                    enableConeFriction=int(s.cone_friction),
+                                    physicsClientId=c)
+        self.body_of, self.owner_of, self.static_ids = {}, {}, []
+        self._die_shape = {}
+        self.spinner_id = None
+        if self._mesh is not None:
+            self._build_mesh_board()
+        else:
+            self._build_tray()
+        # the naive mesh already holds the insert and the obstacles
+        hulls = [h for h in self.layout.hulls
+                 if not (self._mesh is not None and h.name.startswith(("hole:", "obstacle:")))]
+        self._build_hulls(hulls)
+        if self.layout.spinner is not None:
+            self._build_spinner(spinner_angle)
+        lying = dict(lying or {})
+        entries = [(o, pose.position, pose.quaternion, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for o, pose in lying.items()]
+        entries += [(r.owner, r.position, r.quaternion, r.velocity, r.angular_velocity) for r in releases]
+        self._add_dice(entries)
+        if s.sleep_lying:
+            for owner, pose in lying.items():
+                if _is_flat(pose, self.dice[owner]):
+                    p.changeDynamics(self.body_of[owner], -1, activationState=p.ACTIVATION_STATE_SLEEP,
+                                     physicsClientId=c)
+
+    def _material_kw(self, name: str) -> dict:
+        m = self.materials.bodies[name]
+        return {"lateralFriction": m.friction, "restitution": m.restitution,
+                "rollingFriction": m.rolling_friction, "spinningFriction": m.spinning_friction}
+
+    def _material(self, body: int, name: str, link: int = -1) -> None:
+        self.p.changeDynamics(body, link, physicsClientId=self.client, **self._material_kw(name))
+
+    def _build_tray(self) -> None:
+        """The static boxes as a few compound bodies: shell, insert, each hole's frame, table.
+
+        A compound costs one body to create (the world is rebuilt every throw) and keeps
+        box–box contacts: Bullet collides each die with the children near it. Each hole's
+        frame is its own compound, so its bounding box stays local to the hole. PyBullet
+        keeps at most :data:`MAX_COMPOUND_CHILDREN` children per compound; larger groups
+        are split.
+        """
+        p, c = self.p, self.client
+        groups: dict[tuple[str, str], list[BoxPiece]] = {}
+        for piece in self.layout.boxes:
+            if piece.name == "spinner:pin":
+                continue
+            groups.setdefault((_group_of(piece.name), piece.material), []).append(piece)
+        shell, insert = ("shell", CARDBOARD), ("insert", CARDBOARD)
+        if shell in groups and insert in groups and len(groups[shell]) + len(groups[insert]) <= MAX_COMPOUND_CHILDREN:
+            groups[shell] += groups.pop(insert)  # one body less to create
+        for (_, material), pieces in groups.items():
+            for k in range(0, len(pieces), MAX_COMPOUND_CHILDREN):
+                chunk = pieces[k:k + MAX_COMPOUND_CHILDREN]
+                if len(chunk) == 1:
+                    b = chunk[0]
+                    shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=b.half_extents, physicsClientId=c)
+                    body = p.createMultiBody(0.0, shape, basePosition=b.position, baseOrientation=b.quaternion,
+                                             useMaximalCoordinates=True, physicsClientId=c)
+                else:
+                    centre = tuple(float(v) for v in np.mean([b.position for b in chunk], axis=0))
+                    shape = p.createCollisionShapeArray(
+                        [p.GEOM_BOX] * len(chunk), halfExtents=[b.half_extents for b in chunk],
+                        collisionFramePositions=[tuple(b.position[i] - centre[i] for i in range(3)) for b in chunk],
+                        collisionFrameOrientations=[b.quaternion for b in chunk], physicsClientId=c)
+                    body = p.createMultiBody(0.0, shape, basePosition=centre, useMaximalCoordinates=True,
+                                             physicsClientId=c)
+                self._material(body, material)
+                self.static_ids.append(body)
+
+    def _build_mesh_board(self) -> None:
+        p, c = self.p, self.client
+        verts, faces = self._mesh
+        shape = p.createCollisionShape(p.GEOM_MESH, vertices=verts, indices=faces,
+                                       flags=p.GEOM_FORCE_CONCAVE_TRIMESH, physicsClientId=c)
+        body = p.createMultiBody(0.0, shape, useMaximalCoordinates=True, physicsClientId=c)
+        self._material(body, CARDBOARD)
+        self.static_ids.append(body)
+        for piece in self.layout.boxes:  # the table stays a box
+            if piece.name == "table":
+                shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=piece.half_extents, physicsClientId=c)
+                body = p.createMultiBody(0.0, shape, basePosition=piece.position, useMaximalCoordinates=True,
+                                         physicsClientId=c)
+                self._material(body, piece.material)
+                self.static_ids.append(body)
+
+    def _build_hulls(self, hulls: Sequence[HullPiece]) -> None:
+        """Static hulls; hulls of the same shape (the four bet cards) are created in one batch."""
+        p, c = self.p, self.client
+        by_shape: dict[tuple, list[HullPiece]] = {}
+        for h in hulls:
+            by_shape.setdefault((h.vertices, h.material), []).append(h)
+        for (verts, material), group in by_shape.items():
+            shape = p.createCollisionShape(p.GEOM_MESH, vertices=[list(v) for v in verts], physicsClientId=c)
+            if len(group) == 1:
+                ids = [p.createMultiBody(0.0, shape, basePosition=group[0].position,
+                                         baseOrientation=group[0].quaternion, useMaximalCoordinates=True,
+                                         physicsClientId=c)]
+            else:
+                ids = list(p.createMultiBody(0.0, shape, batchPositions=[h.position for h in group],
+                                             useMaximalCoordinates=True, physicsClientId=c))
+                for body, h in zip(ids, group):
+                    p.resetBasePositionAndOrientation(body, h.position, h.quaternion, physicsClientId=c)
+            for body in ids:
+                self._material(body, material)
+                p.changeDynamics(body, -1, collisionMargin=self.settings.hull_margin, physicsClientId=c)
+                self.static_ids.append(body)
+
+    def _build_spinner(self, angle: float) -> None:
+        p, c = self.p, self.client
+        g = self.layout.spinner
+        assert g is not None and g.pin is not None
+        pin = g.pin
+        pin_shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c)
+        tri_shape = p.createCollisionShape(p.GEOM_MESH, vertices=[list(v) for v in g.vertices], physicsClientId=c)
+        thickness = g.z_high - g.z_low
+        body = p.createMultiBody(
+            baseMass=0.0, baseCollisionShapeIndex=pin_shape, basePosition=pin.position,
+            linkMasses=[g.mass], linkCollisionShapeIndices=[tri_shape], linkVisualShapeIndices=[-1],
+            linkPositions=[(0.0, 0.0, g.z_low - pin.position[2])], linkOrientations=[(0, 0, 0, 1)],
+            linkInertialFramePositions=[(0.0, 0.0, thickness / 2)],
+            linkInertialFrameOrientations=[(0, 0, 0, 1)], linkParentIndices=[0],
+            linkJointTypes=[p.JOINT_REVOLUTE], linkJointAxis=[(0, 0, 1)],
+            useMaximalCoordinates=False, physicsClientId=c)
+        self._material(body, CARDBOARD)
+        self._material(body, SPINNER, link=0)
+        p.changeDynamics(body, 0, linearDamping=0.0, angularDamping=0.0, collisionMargin=self.settings.hull_margin,
+                         jointDamping=self.materials.bearing_damping, physicsClientId=c)
+        # alone and last: with the mass or the margin in the same call PyBullet recomputes the
+        # inertia from the hull's bounding box (about twice the plate's about the pin)
+        p.changeDynamics(body, 0, localInertiaDiagonal=g.inertia, physicsClientId=c)
+        p.resetJointState(body, 0, angle, 0.0, physicsClientId=c)
+        torque = self.materials.bearing_torque(g.mass, g.pin_radius, self.settings.gravity)
+        p.setJointMotorControl2(body, 0, p.VELOCITY_CONTROL, targetVelocity=0.0, force=torque,
+                                physicsClientId=c)
+        self.spinner_id = body
+
+    def _die_collision(self, spec: DieSpec) -> int:
+        p, c = self.p, self.client
+        key = (spec.size, spec.edge_radius, self.settings.die_collision)
+        if key not in self._die_shape:
+            if self.settings.die_collision == "box":
+                shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=[spec.half] * 3, physicsClientId=c)
+            else:
+                shape = p.createCollisionShape(p.GEOM_MESH, vertices=rounded_cube_points(spec).tolist(),
+                                               physicsClientId=c)
+            self._die_shape[key] = shape
+        return self._die_shape[key]
+
+    def add_die(self, owner: str, position: Iterable[float], quaternion: Iterable[float],
+                velocity: Iterable[float] = (0.0, 0.0, 0.0),
+                angular_velocity: Iterable[float] = (0.0, 0.0, 0.0)) -> int:
+        """Put ``owner``'s die into the world at a pose with a velocity; returns its body id."""
+        self._add_dice([(owner, tuple(position), tuple(quaternion), tuple(velocity), tuple(angular_velocity))])
+        return self.body_of[owner]
+
+    def _add_dice(self, entries: Sequence[tuple]) -> None:
+        """Create dice ``(owner, position, quaternion, velocity, angular_velocity)``; one batch per shape."""
+        p, c, s = self.p, self.client, self.settings
+        for owner, *_ in entries:
+            if owner in self.body_of:
+                raise ValueError(f"die {owner!r} is already in the world")
+        by_shape: dict[int, list[tuple]] = {}
+        for e in entries:
+            by_shape.setdefault(self._die_collision(self.dice[e[0]]), []).append(e)
+        die_kw = self._material_kw(DIE)
+        for shape, group in by_shape.items():
+            spec0 = self.dice[group[0][0]]
+            if len(group) == 1:
+                ids = [p.createMultiBody(spec0.mass, shape, basePosition=group[0][1], baseOrientation=group[0][2],
+                                         useMaximalCoordinates=True, physicsClientId=c)]
+            else:
+                ids = list(p.createMultiBody(spec0.mass, shape, batchPositions=[e[1] for e in group],
+                                             useMaximalCoordinates=True, physicsClientId=c))
+            for body, (owner, position, quaternion, velocity, angular) in zip(ids, group):
+                spec = self.dice[owner]
+                if len(group) > 1:
+                    p.resetBasePositionAndOrientation(body, position, quaternion, physicsClientId=c)
+                kw = dict(die_kw)
+                if s.ccd:
+                    kw["ccdSweptSphereRadius"] = s.ccd_radius * spec.half
+                if s.die_collision == "box":
+                    kw["collisionMargin"] = spec.edge_radius
+                p.changeDynamics(body, -1, mass=spec.mass, localInertiaDiagonal=[spec.inertia] * 3,
+                                 linearDamping=0.0, angularDamping=0.0, physicsClientId=c, **kw)
+                if any(velocity) or any(angular):
+                    p.resetBaseVelocity(body, velocity, angular, physicsClientId=c)
+                self.body_of[owner] = body
+                self.owner_of[body] = owner
+
+    # -- stepping and reading -------------------------------------------------------------
+    def step(self) -> None:
+        """Advance one physics step."""
+        self.p.stepSimulation(physicsClientId=self.client)
+
+    def pose(self, owner: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
+        """Position (m) and quaternion (x, y, z, w) of a die."""
+        return self.p.getBasePositionAndOrientation(self.body_of[owner], physicsClientId=self.client)
+
+    def velocity(self, owner: str) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        """Linear (m/s) and angular (rad/s) velocity of a die."""
+        return self.p.getBaseVelocity(self.body_of[owner], physicsClientId=self.client)
+
+    def spinner_angle(self) -> float:
+        """The spinner's angle about its pin (rad), 0 without a spinner."""
+        if self.spinner_id is None:
+            return 0.0
+        return float(self.p.getJointState(self.spinner_id, 0, physicsClientId=self.client)[0])
+
+    def spinner_speed(self) -> float:
+        """The spinner's angular speed about its pin (rad/s), 0 without a spinner."""
+        if self.spinner_id is None:
+            return 0.0
+        return float(self.p.getJointState(self.spinner_id, 0, physicsClientId=self.client)[1])
+
+    def spinner_touching(self) -> set[str]:
+        """Owners of the dice touching the spinner card now."""
+        if self.spinner_id is None:
+            return set()
+        pts = self.p.getContactPoints(bodyA=self.spinner_id, linkIndexA=0, physicsClientId=self.client)
+        return {self.owner_of[pt[2]] for pt in pts if pt[2] in self.owner_of and pt[8] <= 1e-4}
+
+    def sleep(self, owner: str) -> None:
+        """Stop a die resting on the board and put it to sleep (it wakes when something comes near)."""
+        body = self.body_of[owner]
+        self.p.resetBaseVelocity(body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=self.client)
+        self.p.changeDynamics(body, -1, activationState=self.p.ACTIVATION_STATE_SLEEP, physicsClientId=self.client)
+
+    def penetration(self, a: str, b: str, reach: float = 0.0) -> float:
+        """Signed distance between dice ``a`` and ``b`` (m; negative = overlapping), or ``reach`` if farther."""
+        pts = self.p.getClosestPoints(self.body_of[a], self.body_of[b], reach, physicsClientId=self.client)
+        return min((pt[8] for pt in pts), default=reach)
+
+
+def import_pybullet():
+    """Import pybullet without its "pybullet build time" banner on stderr (C-level printf)."""
+    import sys
+
+    if "pybullet" in sys.modules:
+        return sys.modules["pybullet"]
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        import pybullet
+
+        return pybullet
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            import pybullet
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+    return pybullet
+
+
+def _group_of(name: str) -> str:
+    """Compound group of a static piece: ``shell``, ``insert``, ``hole:<id>``, ``obstacle:<id>``, ``table``."""
+    if name.startswith(("floor", "wall:")):
+        return "shell"
+    if name.startswith("insert:"):
+        return "insert"
+    if name.startswith("hole:"):
+        return name.rsplit(":", 1)[0]
+    return name
+
+
+def _is_flat(pose: Pose, spec: DieSpec) -> bool:
+    """The pose rests flat on the playfield (z = half edge, a face straight up)."""
+    return is_flat(pose.position, pose.quaternion, spec.half)
+
+
+def is_flat(position, quaternion, half: float) -> bool:
+    """A die with centre ``position`` and orientation ``quaternion`` lies flat on the playfield."""
+    if abs(position[2] - half) > FLAT_HEIGHT_TOL:
+        return False
+    x, y, z, w = quaternion
+    n2 = x * x + y * y + z * z + w * w
+    up = (2 * (x * z - y * w) / n2, 2 * (y * z + x * w) / n2, 1 - 2 * (x * x + y * y) / n2)
+    return math.acos(min(1.0, max(abs(u) for u in up))) <= FLAT_TILT_TOL
+
+
+def rounded_cube_points(spec: DieSpec, per_corner: int = 4) -> np.ndarray:
+    """Points whose convex hull approximates the rounded die: sphere caps at the 8 corners (m).
+
+    Each corner gets a patch of ``per_corner`` × ``per_corner`` points on the corner's
+    octant of the sphere of radius ``edge_radius``; the hull's faces are then the die's
+    flat faces, and its edges and corners follow the rounding within a fraction of a mm.
+    """
+    r = spec.edge_radius
+    b = spec.half - r
+    if r <= 0:
+        return np.array([[sx * b, sy * b, sz * b] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+    angles = np.linspace(0.0, math.pi / 2, per_corner)
+    octant = np.array([[math.cos(a) * math.sin(e), math.sin(a) * math.sin(e), math.cos(e)]
+                       for a in angles for e in angles])
+    octant = np.unique(np.round(octant, 12), axis=0)
+    pts = []
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            for sz in (-1, 1):
+                sgn = np.array([sx, sy, sz])
+                pts.append(sgn * (b + r * octant))
+    return np.vstack(pts)

@@ -1,0 +1,70 @@
+"""DoppelX bots: the aim at the best field and the bet on the best card."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import shapely
+
+from doppelx.bots.doppelx_bots import (BOUNCE_SD, AimAtBestField, BestCardBet, DoppelXBot, _gauss_matrix,
+                                       best_spot, field_shares, value_map)
+from physics.throw_model import SKILLS
+from rules.bets import choose_cards
+from rules.board import FieldKind
+from rules.board_file import BUILTIN_SIDES, load_board
+from rules.dice import load_dice
+
+DIE = load_dice()["blue"]
+
+
+@pytest.mark.parametrize("side", BUILTIN_SIDES)
+def test_best_spot_maximises_the_smoothed_value(side):
+    board = load_board(side)
+    xs, ys, value = value_map(board, DIE)
+    sd = math.hypot(SKILLS["hard"].aim_sd, BOUNCE_SD)
+    smooth = _gauss_matrix(ys, sd) @ value @ _gauss_matrix(xs, sd).T
+    x, y = best_spot(board, DIE, SKILLS["hard"].aim_sd)
+    i, j = int(round((x - xs[0]) / (xs[1] - xs[0]))), int(round((y - ys[0]) / (ys[1] - ys[0])))
+    assert smooth[j, i] == pytest.approx(smooth.max())
+    assert smooth[j, i] > smooth.mean() + 0.2
+    assert not any(h.shape.contains(shapely.Point(x, y)) for h in board.holes)
+
+
+def test_value_map_prices_fields_holes_and_the_spinner():
+    board = load_board("III")
+    xs, ys, value = value_map(board, DIE)
+    assert value.max() == pytest.approx(3 * 1.5)   # 3x field, mean pips 1.5
+    assert value.min() == -1.0                     # a -1 field
+    centre = value[len(ys) // 2, len(xs) // 2]
+    assert centre == 0.0                           # under the spinner's card
+
+
+def test_aim_is_short_of_the_spot_and_inside_the_box():
+    board = load_board("I")
+    aim = AimAtBestField(SKILLS["medium"]).aim(board, DIE)
+    spot = best_spot(board, DIE, SKILLS["medium"].aim_sd)
+    assert 0.03 < math.dist(aim.target, spot) < 0.06
+    assert max(abs(aim.target[0]), abs(aim.target[1])) < 0.135
+
+
+def test_field_shares_sum_to_one():
+    shares = field_shares(load_board("I"))
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert shares[FieldKind.ONE] > 0.5
+
+
+def test_bet_picks_the_best_expected_card():
+    board = load_board("I")
+    bet = BestCardBet()
+    # with many dice on the board a Doppel X is likely: card A
+    assert bet.choose(board, choose_cards("ABCD"), DIE, 8) == "A"
+    # with few dice, blue 1x fields are the safe pay-out: card F among E–H
+    assert bet.choose(board, choose_cards("EFGH"), DIE, 2) == "F"
+    assert bet.choose(load_board("III"), choose_cards(["G", "E", "B", "D"]), DIE, 2) in "GEBD"
+
+
+def test_skill_names():
+    assert DoppelXBot.of_skill("hard").throw.skill is SKILLS["hard"]
+    with pytest.raises(ValueError):
+        DoppelXBot.of_skill("pro")

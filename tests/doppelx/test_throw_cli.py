@@ -1,0 +1,86 @@
+"""``doppelx throw``: one physics throw scored by the rules; JSON, replay, bad arguments."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from doppelx.cli import main
+
+
+def run_json(capsys, *args):
+    assert main(["throw", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_throw_json_outcome_and_scoring(capsys):
+    out = run_json(capsys, "--board", "I", "--seed", "4", "--lying", "3")
+    owners = [d["owner"] for d in out["outcome"]]
+    assert owners[:2] == ["blue", "white"] and len(owners) == 5
+    assert all(d["status"] in ("board", "hole", "off") for d in out["outcome"])
+    assert out["sim"]["tunnelled"] == [] and out["sim"]["settled"] is True
+    assert out["score"]["active"] == "blue"
+    assert {d["owner"] for d in out["score"]["dice"]} == set(owners)
+    assert set(out["score"]["players"]) >= {"blue", "red", "yellow", "green"}
+    assert len(out["throw"]["releases"]) == 2
+
+
+def test_same_seed_same_throw(capsys):
+    a = run_json(capsys, "--board", "III", "--seed", "11")
+    b = run_json(capsys, "--board", "III", "--seed", "11")
+    assert a == b
+    c = run_json(capsys, "--board", "III", "--seed", "12")
+    assert c["outcome"] != a["outcome"]
+
+
+def test_state_output_feeds_doppelx_score(capsys, tmp_path):
+    out = run_json(capsys, "--board", "I", "--seed", "9", "--lying", "2")
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(out["state"]), encoding="utf-8")
+    assert main(["score", "--state", str(state), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["players"] == out["score"]["players"]
+
+
+def test_text_output_and_replay_file(capsys, tmp_path):
+    path = tmp_path / "throw.npz"
+    assert main(["throw", "--board", "II", "--seed", "2", "--target=-60,75", "--strength", "0.3",
+                 "--side", "W", "--replay", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "aim: first impact (-60, 75) mm, strength 0.30" in text
+    assert "physics: came to rest" in text and "player" in text
+    with np.load(path) as z:
+        assert z["positions"].shape[1:] == (2, 3)
+
+
+def test_setup_like_throw_without_the_white_die(capsys):
+    out = run_json(capsys, "--board", "I", "--seed", "3", "--dice", "red,green,blue")
+    assert out["score"]["active"] is None
+    assert [d["owner"] for d in out["outcome"]] == ["red", "green", "blue"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "I", "--seed", "-1"], "whole number"),
+    (["--board", "I", "--seed", "1", "--dice", "blue,blue"], "twice"),
+    (["--board", "I", "--seed", "1", "--target", "3"], "X,Y"),
+    (["--board", "I", "--seed", "1", "--strength", "2"], "0 to 1"),
+    (["--board", "I", "--seed", "1", "--side", "Q"], "invalid choice"),
+])
+def test_bad_arguments_exit_2(capsys, args, message):
+    with pytest.raises(SystemExit) as exc:
+        main(["throw", *args])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "V", "--seed", "1"], "not a built-in side"),
+    (["--board", "I", "--seed", "1", "--dice", "teal,white"], "no die 'teal'"),
+    (["--board", "I", "--seed", "1", "--lying", "8"], "other dice"),
+])
+def test_bad_values_are_one_line_and_exit_2(capsys, args, message):
+    assert main(["throw", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

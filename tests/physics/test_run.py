@@ -1,0 +1,165 @@
+"""Running throws to rest: determinism, holes, statuses, the time cap, no tunnelling."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from physics.run import run_throw
+from physics.scene import scatter_lying
+from physics.settings import SimSettings
+from physics.throw_model import SKILLS, Aim, Skill, aimed_throw
+from physics.world import World
+from rules.board_file import load_board
+from rules.dice import load_dice
+from rules.outcome import Pose, Status
+from rules.rng import make_rng
+from tests.physics.conftest import drop, throw_of
+
+ROOT = Path(__file__).resolve().parents[2]
+DICE = load_dice()
+BOARD_I = load_board("I")
+LYING = ("red", "yellow", "green", "purple", "orange", "pink")
+
+
+def turn_scene(seed: int, box, strength: float | None = None):
+    """Six dice lying, blue and white thrown at a random spot (same seed, same scene)."""
+    rng = make_rng(seed)
+    lying = scatter_lying(BOARD_I, box, DICE, LYING, rng)
+    target = (float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1)))
+    s = float(rng.uniform(0, 1)) if strength is None else strength
+    throw = aimed_throw(box, Aim(target, s), ["blue", "white"], SKILLS["medium"], rng, 0.016)
+    return lying, throw
+
+
+def poses(result):
+    return [(d.owner, d.status.value, d.pose.position, d.pose.quaternion) for d in result.outcome.dice]
+
+
+def test_same_inputs_same_poses_in_used_and_fresh_worlds(world_i, box):
+    first = [poses(run_throw(world_i, *reversed(turn_scene(s, box)))) for s in range(6)]
+    for s in (5, 0, 3):  # other throws in between change nothing
+        with World(BOARD_I) as fresh:
+            assert poses(run_throw(fresh, *reversed(turn_scene(s, box)))) == first[s]
+    assert poses(run_throw(world_i, *reversed(turn_scene(2, box)))) == first[2]
+
+
+def test_same_inputs_same_poses_in_another_process(world_i, box):
+    code = (
+        "import json, sys\n"
+        "sys.path.insert(0, '.')\n"
+        "from tests.physics.test_run import turn_scene, poses\n"
+        "from physics.run import run_throw\n"
+        "from physics.world import World\n"
+        "from rules.board_file import load_board\n"
+        "from rules.box import load_box\n"
+        "w = World(load_board('I'))\n"
+        "print(json.dumps([poses(run_throw(w, *reversed(turn_scene(s, load_box())))) for s in (7, 8)]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    theirs = json.loads(out.stdout.strip().splitlines()[-1])
+    ours = [poses(run_throw(world_i, *reversed(turn_scene(s, box)))) for s in (7, 8)]
+    assert json.loads(json.dumps(ours)) == theirs
+
+
+def hole(board, hid):
+    return next(h for h in board.holes if h.id == hid)
+
+
+@pytest.mark.parametrize("tilt", [0.0, 0.5, 1.2])
+def test_a_die_dropped_into_a_hole_ends_in_the_hole(world_i, tilt):
+    cx, cy, _ = hole(BOARD_I, "h-southeast").circle
+    r = run_throw(world_i, throw_of(drop("blue", cx, cy, 0.03, tilt=tilt, vz=-0.5)))
+    blue = r.outcome.get("blue")
+    assert blue.status is Status.HOLE
+    assert blue.pose.position[2] < -0.01  # down in the cavity
+    assert r.settled and not r.tunnelled
+
+
+@pytest.mark.parametrize("side", ["W", "N"])
+def test_a_die_thrown_into_a_hole_ends_in_the_hole(world_i, box, side):
+    cx, cy, _ = hole(BOARD_I, "h-northwest").circle
+    exact = Skill("exact", aim_sd=0.0, strength_sd=0.0, height=0.06, height_sd=0.0, along_sd=0.0, spin=(5.0, 5.0))
+    throw = aimed_throw(box, Aim((cx, cy), 0.0, side), ["white"], exact, make_rng(1), 0.016)
+    r = run_throw(world_i, throw)
+    assert r.outcome.get("white").status is Status.HOLE
+
+
+def test_a_die_resting_next_to_a_hole_stays(world_i):
+    cx, cy, radius = hole(BOARD_I, "h-northwest").circle
+    gap = radius + DICE["red"].half + 0.001   # its face 1 mm from the hole's edge
+    lying = {"red": Pose.resting(DICE["red"], cx + gap, cy, 0.0, "3")}
+    r = run_throw(world_i, throw_of(drop("blue", 0.05, -0.08, 0.03)), lying)
+    red = r.outcome.get("red")
+    assert red.status is Status.BOARD and red.pose is lying["red"]
+    # and a die set down gently right at the rim does not fall in either
+    r = run_throw(world_i, throw_of(drop("green", cx, cy + gap, DICE["green"].half + 0.002)))
+    assert r.outcome.get("green").status is Status.BOARD
+
+
+def test_a_die_on_a_bet_card_or_outside_the_box_is_off(world_i, box):
+    hx = box.inner_size[0] / 2
+    on_card = drop("blue", -hx + 0.02, -hx + 0.02, box.rim_z + 0.03)
+    outside = drop("white", 0.0, -hx - 0.05, 0.03)   # released outside, falls onto the table
+    r = run_throw(world_i, throw_of(on_card, outside))
+    assert r.outcome.get("blue").status is Status.OFF
+    assert r.outcome.get("blue").pose.position[2] > box.rim_z
+    assert r.outcome.get("white").status is Status.OFF
+    assert r.settled
+
+
+def test_the_time_cap_ends_a_throw_with_every_die_placed(box):
+    with World(BOARD_I, settings=SimSettings(time_cap=0.1)) as w:
+        lying, throw = turn_scene(1, box, strength=0.8)
+        r = run_throw(w, throw, lying)
+    assert not r.settled
+    assert r.sim_time == pytest.approx(0.1, abs=w.settings.sample_dt)
+    assert r.unsettled and set(r.unsettled) <= {"blue", "white", *LYING}
+    assert r.outcome.info["settled"] is False
+    assert {d.owner for d in r.outcome.dice} == {"blue", "white", *LYING}
+    assert all(d.status in Status and d.pose is not None for d in r.outcome.dice)
+
+
+def test_hand_over_the_rim_is_recorded(world_i):
+    r = run_throw(world_i, throw_of(drop("blue", 0.0, 0.0, 0.08)))
+    assert r.outcome.hand_over_rim is True
+    r = run_throw(world_i, throw_of(drop("blue", 0.0, -0.16, 0.08, vy=1.0, vz=0.5)))
+    assert r.outcome.hand_over_rim is False
+
+
+def test_hard_throws_do_not_tunnel(world_i, box):
+    flagged = []
+    for seed in range(40):
+        lying, throw = turn_scene(100 + seed, box, strength=1.0)
+        r = run_throw(world_i, throw, lying)
+        flagged += r.tunnel_events
+    assert flagged == []
+
+
+@pytest.mark.parametrize("vz", [-3.0, -5.0])
+def test_fast_falls_onto_the_insert_and_the_floor_are_stopped(world_i, vz):
+    r = run_throw(world_i, throw_of(drop("blue", 0.05, -0.05, 0.05, vz=vz, tilt=0.4),
+                                    drop("white", 0.0, 0.0, 0.04, vz=vz, tilt=0.8)))
+    assert r.tunnel_events == ()
+    assert all(d.pose.position[2] > -0.003 for d in r.outcome.dice if d.status is not Status.OFF)
+
+
+def test_a_fast_die_into_a_wall_stays_inside(world_i, box):
+    hx = box.inner_size[0] / 2
+    r = run_throw(world_i, throw_of(drop("blue", hx - 0.03, 0.0, 0.02, vx=4.0, tilt=0.3)))
+    assert r.tunnel_events == ()
+    assert abs(r.outcome.get("blue").pose.position[0]) < hx
+
+
+def test_no_pass_through_a_lying_die(world_i):
+    lying = {"red": Pose.resting(DICE["red"], 0.0, 0.0, 0.0, "1")}
+    r = run_throw(world_i, throw_of(drop("blue", -0.06, 0.0, 0.008, vx=3.0)), lying)
+    assert r.tunnel_events == ()
+    assert r.outcome.get("blue").pose.position[0] < r.outcome.get("red").pose.position[0] or \
+        abs(r.outcome.get("blue").pose.position[1] - r.outcome.get("red").pose.position[1]) > 0.008
+    assert math.dist(r.outcome.get("red").pose.position, lying["red"].position) > 0.005  # it was hit
