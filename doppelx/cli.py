@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "score",
     "throw",
     "game",
+    "simulate",
     "blitz",
     "doppel",
     "oder_nichts",

@@ -124,7 +124,8 @@ class DoppelXMatch:
                 continue
             after = len(game.on_board) + 2
             letter = bot.bet.choose(game.board, game.cards, game.dice[colour], after)  # type: ignore[attr-defined]
-            game.place_bet(colour, letter)
+            if letter is not None:  # a policy may pass
+                game.place_bet(colour, letter)
         return dict(game.bets)
 
     # -- throws -------------------------------------------------------------------------

@@ -39,11 +39,12 @@ def proportion(hits: int, n: int) -> Estimate:
 
 
 def mean(values) -> Estimate:
-    """Mean with a normal-approximation 95 % interval."""
+    """Mean with a normal-approximation 95 % interval, clipped to the data's range."""
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     m = float(x.mean())
     half = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.nan
-    return Estimate(m, m - half, m + half, len(x))
+    # the interval never reaches past the data (a mean of pay-outs ≥ 0 has no negative bound)
+    return Estimate(m, max(m - half, float(x.min())), min(m + half, float(x.max())), len(x))

@@ -65,18 +65,69 @@ class AimAtBestField:
 
     def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim:
         """Where to throw on ``board`` with dice like ``die``: :data:`LEAD` short of the best spot."""
-        box = box or load_box()
-        x, y = best_spot(board, die, self.skill.aim_sd)
-        release, _ = plan(box, Aim((x, y), self.strength), self.skill.height, die.half)
-        dx, dy = x - release[0], y - release[1]
-        d = math.hypot(dx, dy)
-        return Aim((x - LEAD * dx / d, y - LEAD * dy / d), self.strength)
+        return aim_short_of(best_spot(board, die, self.skill.aim_sd), self.skill, self.strength, die, box)
+
+
+def aim_short_of(spot: tuple[float, float], skill: Skill, strength: float, die: DieSpec,
+                 box: BoxSpec | None = None) -> Aim:
+    """An aim whose dice should come to rest at ``spot``: first impact :data:`LEAD` short of it."""
+    box = box or load_box()
+    x, y = spot
+    release, _ = plan(box, Aim((x, y), strength), skill.height, die.half)
+    dx, dy = x - release[0], y - release[1]
+    d = math.hypot(dx, dy) or 1.0
+    return Aim((x - LEAD * dx / d, y - LEAD * dy / d), strength)
+
+
+@dataclass(frozen=True)
+class AimAtField:
+    """Aim at the spot most likely to end on a field of ``kind`` (e.g. always go for 3x)."""
+
+    kind: FieldKind
+    skill: Skill = SKILLS["medium"]
+    strength: float = 0.1
+
+    def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim:
+        if not any(f.kind is self.kind for f in board.fields):
+            raise ValueError(f"side {board.name} has no {self.kind.value} field to aim at")
+        return aim_short_of(best_spot(board, die, self.skill.aim_sd, self.kind), self.skill, self.strength, die, box)
+
+
+@dataclass(frozen=True)
+class AimAtPoint:
+    """Aim for dice to rest at a fixed point ``target`` (x, y) m of the playfield."""
+
+    target: tuple[float, float]
+    skill: Skill = SKILLS["medium"]
+    strength: float = 0.1
+
+    def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim:
+        return aim_short_of(self.target, self.skill, self.strength, die, box)
+
+
+@dataclass
+class RandomAim:
+    """Aim at a uniformly random point of the playfield, drawn from ``rng``."""
+
+    rng: np.random.Generator
+    skill: Skill = SKILLS["medium"]
+    strength: float = 0.1
+
+    def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim:
+        x0, y0, x1, y1 = board.bounds
+        m = die.size
+        spot = (float(self.rng.uniform(x0 + m, x1 - m)), float(self.rng.uniform(y0 + m, y1 - m)))
+        return aim_short_of(spot, self.skill, self.strength, die, box)
 
 
 @functools.lru_cache(maxsize=64)
-def best_spot(board: BoardSide, die: DieSpec, aim_sd: float) -> tuple[float, float]:
-    """The point (x, y) m of the highest smoothed value on ``board`` (cached)."""
-    xs, ys, value = value_map(board, die)
+def best_spot(board: BoardSide, die: DieSpec, aim_sd: float,
+              only: FieldKind | None = None) -> tuple[float, float]:
+    """The point (x, y) m of the highest smoothed value on ``board`` (cached).
+
+    With ``only``, the value is the chance of resting on a field of that kind instead of chips.
+    """
+    xs, ys, value = value_map(board, die, only)
     sd = math.hypot(aim_sd, BOUNCE_SD)
     kx = _gauss_matrix(xs, sd)
     ky = _gauss_matrix(ys, sd)
@@ -85,8 +136,12 @@ def best_spot(board: BoardSide, die: DieSpec, aim_sd: float) -> tuple[float, flo
     return float(xs[i]), float(ys[j])
 
 
-def value_map(board: BoardSide, die: DieSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Grid x (nx,), y (ny,) and the chips (ny, nx) of a die resting at each grid point."""
+def value_map(board: BoardSide, die: DieSpec,
+              only: FieldKind | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Grid x (nx,), y (ny,) and the chips (ny, nx) of a die resting at each grid point.
+
+    With ``only``, 1 where a die would rest on a field of that kind, else 0.
+    """
     x0, y0, x1, y1 = board.bounds
     pad = 0.03  # a margin of "off the board" (worth 0) around the outline
     xs = np.arange(x0 - pad, x1 + pad + 1e-9, GRID)
@@ -96,7 +151,10 @@ def value_map(board: BoardSide, die: DieSpec) -> tuple[np.ndarray, np.ndarray, n
     pips = mean_pips(die)
     for f in board.fields:
         inside = shapely.contains_xy(f.shape, gx, gy)
-        v = -1.0 if f.kind is FieldKind.MINUS_ONE else f.kind.multiplier * pips
+        if only is not None:
+            v = 1.0 if f.kind is only else 0.0
+        else:
+            v = -1.0 if f.kind is FieldKind.MINUS_ONE else f.kind.multiplier * pips
         value[inside] = v
     for h in board.holes:
         value[shapely.contains_xy(h.shape.buffer(die.half / 2), gx, gy)] = 0.0
@@ -159,12 +217,68 @@ def field_shares(board: BoardSide) -> dict[FieldKind, float]:
     return {k: a / total for k, a in area.items()}
 
 
+@dataclass
+class RandomBet:
+    """Always bet, on a card drawn uniformly from ``rng``."""
+
+    rng: np.random.Generator
+
+    def choose(self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec,
+               dice_on_board_after: int) -> str:
+        return str(self.rng.choice(list(cards)))
+
+
+@dataclass(frozen=True)
+class NeverBet:
+    """Never bet (returns ``None``)."""
+
+    def choose(self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec,
+               dice_on_board_after: int) -> None:
+        return None
+
+
+THROW_POLICIES = ("greedy", "random", "field:3x", "field:2x", "field:1x", "point:X,Y")
+BET_POLICIES = ("best", "random", "never")
+
+
+def throw_policy(name: str, skill: Skill, rng: np.random.Generator):
+    """A throw policy by name: ``greedy`` (best expected chips), ``random``, ``field:KIND``
+    (most likely to end on that kind), ``point:X,Y`` (rest at X, Y in mm)."""
+    if name == "greedy":
+        return AimAtBestField(skill)
+    if name == "random":
+        return RandomAim(rng, skill)
+    if name.startswith("field:"):
+        try:
+            return AimAtField(FieldKind(name[6:]), skill)
+        except ValueError:
+            raise ValueError(f"unknown field kind in {name!r}; use 3x, 2x, 1x, X or -1") from None
+    if name.startswith("point:"):
+        try:
+            x, y = (float(v) / 1e3 for v in name[6:].split(","))
+        except ValueError:
+            raise ValueError(f"{name!r}: write point:X,Y in millimetres, e.g. point:-50,75") from None
+        return AimAtPoint((x, y), skill)
+    raise ValueError(f"unknown throw policy {name!r}; policies are {', '.join(THROW_POLICIES)}")
+
+
+def bet_policy(name: str, rng: np.random.Generator):
+    """A bet policy by name: ``best`` (expected pay-out), ``random`` or ``never``."""
+    if name == "best":
+        return BestCardBet()
+    if name == "random":
+        return RandomBet(rng)
+    if name == "never":
+        return NeverBet()
+    raise ValueError(f"unknown bet policy {name!r}; policies are {', '.join(BET_POLICIES)}")
+
+
 @dataclass(frozen=True)
 class DoppelXBot:
-    """A computer player: a throw policy and a bet policy."""
+    """A computer player: a throw policy and a bet policy (``choose`` may return ``None``: no bet)."""
 
-    throw: AimAtBestField = AimAtBestField()
-    bet: BestCardBet = BestCardBet()
+    throw: object = AimAtBestField()
+    bet: object = BestCardBet()
 
     @classmethod
     def of_skill(cls, name: str) -> DoppelXBot:

@@ -1,0 +1,164 @@
+"""The designer's report of a batch run: Markdown with PNG figures beside it.
+
+From a throws table: a heatmap of resting positions over the playfield, hit rates per
+field with 95 % intervals, chips per throw, each bet card's hit rate and expected pay-out,
+Doppel X frequency. From a games table: game length and win rate by seat.
+Column names are those written by :mod:`doppelx.batch.throw_items` and
+:mod:`doppelx.batch.game_items` (documented in ``docs/batch.md``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+from doppelx.batch.stats import mean, proportion  # noqa: E402
+from doppelx.board_picture import save_board_png  # noqa: E402
+from rules.bets import load_bet_cards  # noqa: E402
+from rules.board_file import load_board  # noqa: E402
+
+FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
+DICE_PREFIXES = {"c": "coloured die", "w": "white die"}
+
+
+def heatmap_overlay(xs_m: np.ndarray, ys_m: np.ndarray, bounds, cell_mm: float = 5.0, smooth_mm: float = 8.0):
+    """An overlay drawing where dice came to rest (positions in m) over a board picture.
+
+    A 2-D histogram of ``cell_mm`` cells smoothed with a Gaussian of ``smooth_mm``, shown as
+    the share of resting dice per cm²; near-empty cells stay transparent so the board shows.
+    """
+    minx, miny, maxx, maxy = (v * 1e3 for v in bounds)
+
+    def draw(ax):
+        if len(xs_m) == 0:
+            return
+        nx, ny = int(round((maxx - minx) / cell_mm)), int(round((maxy - miny) / cell_mm))
+        h, xe, ye = np.histogram2d(np.asarray(xs_m) * 1e3, np.asarray(ys_m) * 1e3, bins=(nx, ny),
+                                   range=[[minx, maxx], [miny, maxy]])
+        h = _gauss_smooth(h, smooth_mm / cell_mm)
+        density = h.T / len(xs_m) / (cell_mm / 10) ** 2 * 100  # % of dice per cm²
+        norm = matplotlib.colors.Normalize(0.0, float(density.max()) or 1.0)
+        cmap = matplotlib.colormaps["inferno"]
+        rgba = cmap(norm(density))
+        rgba[..., 3] = 0.9 * np.clip(norm(density), 0, 1) ** 0.6  # faint where few dice rest: the board shows
+        ax.imshow(rgba, extent=(xe[0], xe[-1], ye[0], ye[-1]), origin="lower", zorder=9,
+                  interpolation="bilinear")
+        cb = ax.figure.colorbar(matplotlib.cm.ScalarMappable(norm, cmap), ax=ax, fraction=0.04, pad=0.02)
+        cb.set_label("% of resting dice per cm²")
+
+    return draw
+
+
+def _gauss_smooth(h: np.ndarray, sigma_cells: float) -> np.ndarray:
+    """Separable Gaussian blur of a 2-D array (edges padded with zeros)."""
+    r = max(1, int(3 * sigma_cells))
+    k = np.exp(-0.5 * (np.arange(-r, r + 1) / sigma_cells) ** 2)
+    k /= k.sum()
+    h = np.apply_along_axis(lambda v: np.convolve(v, k, mode="same"), 0, h)
+    return np.apply_along_axis(lambda v: np.convolve(v, k, mode="same"), 1, h)
+
+
+def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
+    """Write ``report.md`` and its PNGs for a throws table; returns the Markdown path."""
+    out = Path(out_dir)
+    t = pq.read_table(table_path).to_pydict()
+    n = len(t["item"])
+    board = load_board(t["board"][0])
+    lines = [f"# Throws on side {board.name}: {n} throws", ""]
+
+    xs, ys = [], []
+    for p in DICE_PREFIXES:
+        on = [s == "board" for s in t[f"{p}_status"]]
+        xs += [x for x, o in zip(t[f"{p}_x"], on) if o]
+        ys += [y for y, o in zip(t[f"{p}_y"], on) if o]
+    heat = save_board_png(board, out / "heatmap.png", dpi=90,
+                          overlays=[heatmap_overlay(np.array(xs), np.array(ys), board.bounds)],
+                          title=f"Resting positions, side {board.name} ({len(xs)} dice)")
+    lines += [f"![heatmap]({heat.path.name})", ""]
+
+    lines += ["## Where dice end (share of dice, 95 % Wilson interval)", "",
+              "| field | " + " | ".join(DICE_PREFIXES.values()) + " |", "|---|" + "---|" * len(DICE_PREFIXES)]
+    for kind in FIELD_ORDER:
+        cells = []
+        for p in DICE_PREFIXES:
+            where = [(s if s != "board" else f) for s, f in zip(t[f"{p}_status"], t[f"{p}_field"])]
+            cells.append(proportion(sum(w == kind for w in where), n).fmt(percent=True, digits=1))
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    _bar_fields(t, n, out / "fields.png")
+    lines += ["", "![fields](fields.png)", ""]
+
+    lines += ["## Chips per throw (mean, 95 % interval)", "", "| what | chips |", "|---|---|"]
+    for p, name in DICE_PREFIXES.items():
+        lines.append(f"| {name} | {mean(t[f'{p}_chips']).fmt()} |")
+    lines.append(f"| active player, total | {mean(t['chips']).fmt()} |")
+    lines.append(f"| Doppel X (share of throws) | {proportion(sum(t['doppel_x']), n).fmt(percent=True)} |")
+
+    cards = load_bet_cards()
+    lines += ["", "## Bet cards (a bettor's view of these throws)", "",
+              "| card | condition | pays | hit rate | expected pay-out |", "|---|---|---|---|---|"]
+    for letter, card in cards.items():
+        pays = t[f"bet_{letter}"]
+        lines.append(f"| {letter} | {card.text} | {card.payout} | "
+                     f"{proportion(sum(v > 0 for v in pays), n).fmt(percent=True, digits=1)} | {mean(pays).fmt()} |")
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _bar_fields(t: dict, n: int, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    width = 0.38
+    for k, (p, name) in enumerate(DICE_PREFIXES.items()):
+        where = [(s if s != "board" else f) for s, f in zip(t[f"{p}_status"], t[f"{p}_field"])]
+        est = [proportion(sum(w == kind for w in where), n) for kind in FIELD_ORDER]
+        vals = np.array([e.value for e in est]) * 100
+        err = np.clip(np.array([[e.value - e.low, e.high - e.value] for e in est]).T, 0, None) * 100
+        ax.bar(np.arange(len(FIELD_ORDER)) + (k - 0.5) * width, vals, width, yerr=err, capsize=3, label=name)
+    ax.set_xticks(range(len(FIELD_ORDER)), FIELD_ORDER)
+    ax.set_ylabel("% of dice")
+    ax.set_title("Where the active player's dice end")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
+    """Write ``report.md`` and its PNGs for a games table; returns the Markdown path."""
+    out = Path(out_dir)
+    t = pq.read_table(table_path).to_pydict()
+    n = len(t["item"])
+    players = t["players"][0]
+    lines = [f"# {n} games, {players} players, side {t['board'][0]}", ""]
+    throws = mean(t["throws"])
+    lines += [f"Game length: {throws.fmt(digits=1)} throws (mean, 95 % interval); "
+              f"shortest {min(t['throws'])}, longest {max(t['throws'])}.",
+              f"Games settled by a decider: {sum(r > 0 for r in t['decider_rounds'])}.", "",
+              "## Win rate by seat (95 % Wilson interval)", "", "| seat | wins | win rate |", "|---|---|---|"]
+    seats = range(players)
+    rates = [proportion(sum(w == s for w in t["winner_seat"]), n) for s in seats]
+    for s, e in zip(seats, rates):
+        lines.append(f"| {s} | {round(e.value * n)} | {e.fmt(percent=True, digits=1)} |")
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    axes[0].bar(list(seats), [e.value * 100 for e in rates],
+                yerr=np.clip(np.array([[e.value - e.low, e.high - e.value] for e in rates]).T, 0, None) * 100, capsize=3)
+    axes[0].axhline(100 / players, color="grey", linestyle=":", label="fair share")
+    axes[0].set_xlabel("seat (0 starts)")
+    axes[0].set_ylabel("% of games won")
+    axes[0].legend()
+    axes[1].hist(t["throws"], bins=min(20, max(5, n // 5)), color="#1f5fae")
+    axes[1].set_xlabel("throws per game")
+    axes[1].set_ylabel("games")
+    fig.tight_layout()
+    fig.savefig(out / "games.png", dpi=90)
+    plt.close(fig)
+    lines += ["", "![games](games.png)", ""]
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n")
+    return path
