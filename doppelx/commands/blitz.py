@@ -13,18 +13,11 @@ import json
 import sys
 from typing import Any
 
+from doppelx import argtypes
+
 SKILL_NAMES = ("easy", "medium", "hard")
 DEFAULT_GAMES = 100
 DEFAULT_SAMPLES = 50_000
-
-
-def _skills(text: str) -> list[str]:
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    bad = [s for s in names if s not in SKILL_NAMES]
-    if not names or bad:
-        raise argparse.ArgumentTypeError(
-            f"expected a comma-separated list of {', '.join(SKILL_NAMES)}, got {text!r}")
-    return names
 
 
 def _counts(text: str) -> list[int]:
@@ -35,26 +28,6 @@ def _counts(text: str) -> list[int]:
     if not values or min(values) < 1:
         raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers >= 1, got {text!r}")
     return values
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return n
-
-
-def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return n
 
 
 def register(subparsers: Any) -> None:
@@ -68,7 +41,7 @@ def register(subparsers: Any) -> None:
     mode.add_argument("--bots-only", action="store_true", help="play bots against bots and print statistics")
     mode.add_argument("--analyse", "--analyze", dest="analyse", action="store_true",
                       help="exact distribution of the correct sum, checked by Monte Carlo")
-    p.add_argument("--bots", type=_skills, metavar="SKILLS",
+    p.add_argument("--bots", type=argtypes.names(SKILL_NAMES), metavar="SKILLS",
                    help="bot skill levels, comma-separated (easy, medium, hard); "
                         "default medium,medium against you, easy,medium,hard bots-only")
     p.add_argument("--white", type=int, choices=(2, 3), help="white dice in play (default from the dice file: 2)")
@@ -76,10 +49,10 @@ def register(subparsers: Any) -> None:
                    help='play the "Hirnverdreher" variant (default from the dice file: off)')
     p.add_argument("--whites-per-black", type=_counts, metavar="N,N,...",
                    help="handicap: white discs per black disc for each seat (you first), default 3 each")
-    p.add_argument("--games", type=_positive, help=f"games in a bots-only batch (default {DEFAULT_GAMES})")
-    p.add_argument("--samples", type=_positive,
+    p.add_argument("--games", type=argtypes.positive, help=f"games in a bots-only batch (default {DEFAULT_GAMES})")
+    p.add_argument("--samples", type=argtypes.positive,
                    help=f"Monte Carlo throws per case for --analyse (default {DEFAULT_SAMPLES})")
-    p.add_argument("--seed", type=_seed, help="random seed (default: fresh for play, 0 for --bots-only/--analyse)")
+    p.add_argument("--seed", type=argtypes.seed, help="random seed (default: fresh for play, 0 for --bots-only/--analyse)")
     p.add_argument("--json", action="store_true", help="print the batch or analysis result as JSON")
     p.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                    help="plain text without ANSI colours")

@@ -13,35 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from doppelx import argtypes
+
 BOT_NAMES = ("strong", "random")
 DEFAULT_GAMES = 20
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return n
-
-
-def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return n
-
-
-def _bots(text: str) -> list[str]:
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    if len(names) != 2 or any(n not in BOT_NAMES for n in names):
-        raise argparse.ArgumentTypeError(f"expected two of {', '.join(BOT_NAMES)} separated by a comma, got {text!r}")
-    return names
 
 
 def register(subparsers: Any) -> None:
@@ -55,13 +30,13 @@ def register(subparsers: Any) -> None:
                    help="who plays the other sheet (human = two people at one keyboard; default strong)")
     p.add_argument("--name", default="You", help="your name on the sheet")
     p.add_argument("--bot-starts", action="store_true", help="the opponent takes the first turn")
-    p.add_argument("--seed", type=_seed, help="seed of the dice (default: a fresh random seed)")
+    p.add_argument("--seed", type=argtypes.seed, help="seed of the dice (default: a fresh random seed)")
     p.add_argument("--save", type=Path, help="save the game here on 'save', 'quit' and at the end of the input")
     p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
     p.add_argument("--bots-only", action="store_true", help="only bots play; print score statistics")
-    p.add_argument("--bots", type=_bots, default=["strong", "random"], metavar="A,B",
+    p.add_argument("--bots", type=argtypes.names(BOT_NAMES, 2), default=["strong", "random"], metavar="A,B",
                    help="bots-only: the two bots (strong, random; default strong,random)")
-    p.add_argument("--games", type=_positive, default=DEFAULT_GAMES,
+    p.add_argument("--games", type=argtypes.positive, default=DEFAULT_GAMES,
                    help=f"bots-only: number of games (default {DEFAULT_GAMES})")
     p.add_argument("--json", action="store_true", help="bots-only: print the statistics as JSON")
     colour = p.add_mutually_exclusive_group()

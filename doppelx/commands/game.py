@@ -12,37 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from doppelx import argtypes
+
 SKILL_NAMES = ("easy", "medium", "hard")
-
-
-def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return n
-
-
-def _players(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if not 3 <= n <= 8:
-        raise argparse.ArgumentTypeError(f"DoppelX is for 3 to 8 players, got {text!r}")
-    return n
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return n
 
 
 def _cards(text: str) -> list[str]:
@@ -56,14 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("game", help="play a whole DoppelX game with bots through physics",
                        description="Bots play a whole game of DoppelX: every throw runs in the physics "
                                    "world; prints the log and the result.")
-    p.add_argument("--players", type=_players, required=True, metavar="N", help="3–8 players")
+    p.add_argument("--players", type=argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)"), required=True, metavar="N", help="3–8 players")
     p.add_argument("--board", required=True, metavar="BOARD", help="built-in side I–IV or a board file")
-    p.add_argument("--seed", type=_seed, required=True, metavar="N", help="random seed (whole number >= 0)")
+    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)")
     p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="the bots' skill (default medium)")
     p.add_argument("--cards", type=_cards, default=["A", "B", "C", "D"], metavar="A,B,C,D",
                    help="the 4 bet cards in play (default A,B,C,D)")
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
-    p.add_argument("--max-throws", type=_positive, default=2000, metavar="N",
+    p.add_argument("--max-throws", type=argtypes.positive, default=2000, metavar="N",
                    help="stop with an error if the game has not ended after N throws (default 2000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

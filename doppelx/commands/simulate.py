@@ -14,25 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("a seed is 0 or more")
-    return value
+from doppelx import argtypes
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -45,11 +27,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--skill", default="medium", choices=("easy", "medium", "hard"))
     p.add_argument("--policy", default="greedy", metavar="POLICY",
                    help="throw policy: greedy, random, field:3x|2x|1x, point:X,Y (mm)")
-    p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--workers", type=_positive, default=1)
+    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument("--workers", type=argtypes.positive, default=1)
     p.add_argument("--backend", choices=("pool", "ray"), default="pool")
     p.add_argument("--address", default=None, help="Ray cluster address (default: start a local one)")
-    p.add_argument("--chunk", type=_positive, default=None, metavar="N", help="items per chunk")
+    p.add_argument("--chunk", type=argtypes.positive, default=None, metavar="N", help="items per chunk")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (resumable)")
     p.add_argument("--overwrite", action="store_true", help="replace a different run in --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -63,16 +45,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     kinds = p.add_subparsers(dest="kind", metavar="KIND")
     kinds.required = True
     t = kinds.add_parser("throws", help="active-player turns (coloured + white die)")
-    t.add_argument("--throws", type=_positive, required=True, metavar="N")
+    t.add_argument("--throws", type=argtypes.positive, required=True, metavar="N")
     t.add_argument("--lying", type=int, default=0, metavar="K", help="other dice lying on the board (0–7)")
     _common(t)
     t.set_defaults(func=run_simulate, count_attr="throws")
     g = kinds.add_parser("games", help="whole games of bots")
-    g.add_argument("--games", type=_positive, required=True, metavar="N")
+    g.add_argument("--games", type=argtypes.positive, required=True, metavar="N")
     g.add_argument("--players", type=int, default=4, metavar="N", help="3–8 players")
     g.add_argument("--cards", default="A,B,C,D", help="the 4 bet cards in play")
     g.add_argument("--bet", default="best", choices=("best", "random", "never"), help="bet policy")
-    g.add_argument("--target", type=_positive, default=None, help="chips that end the game (default 50/70)")
+    g.add_argument("--target", type=argtypes.positive, default=None, help="chips that end the game (default 50/70)")
     _common(g)
     g.set_defaults(func=run_simulate, count_attr="games")
 
@@ -80,13 +62,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Run a throws or games batch for every combination of --vary values "
                                    "and write a comparison table and plot.")
     s.add_argument("kind", choices=("throws", "games"))
-    s.add_argument("--throws", type=_positive, default=200, metavar="N", help="throws per variant")
-    s.add_argument("--games", type=_positive, default=20, metavar="N", help="games per variant")
+    s.add_argument("--throws", type=argtypes.positive, default=200, metavar="N", help="throws per variant")
+    s.add_argument("--games", type=argtypes.positive, default=20, metavar="N", help="games per variant")
     s.add_argument("--players", type=int, default=4)
     s.add_argument("--lying", type=int, default=0)
     s.add_argument("--cards", default="A,B,C,D")
     s.add_argument("--bet", default="best", choices=("best", "random", "never"))
-    s.add_argument("--target", type=_positive, default=None)
+    s.add_argument("--target", type=argtypes.positive, default=None)
     s.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2",
                    help="board, hole_delta_mm, white_faces (F-F-F-F-F-F), cocked_deg, skill, policy")
     _common(s)

@@ -19,18 +19,10 @@ import argparse
 import json
 import math
 
+from doppelx import argtypes
+
 SKILL_NAMES = ("easy", "medium", "hard")
 SIDE_NAMES = ("S", "E", "N", "W")
-
-
-def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return n
 
 
 def _owners(text: str) -> list[str]:
@@ -77,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Throw dice with the bot throw model into the physics world of a "
                                    "board, run them to rest and score the outcome.")
     p.add_argument("--board", required=True, metavar="BOARD", help="built-in side I–IV or a board file")
-    p.add_argument("--seed", type=_seed, required=True, metavar="N", help="random seed (whole number >= 0)")
+    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)")
     p.add_argument("--dice", type=_owners, default=["blue", "white"], metavar="OWNERS",
                    help="dice to throw, comma-separated (default blue,white)")
     p.add_argument("--lying", type=_count, default=0, metavar="K",

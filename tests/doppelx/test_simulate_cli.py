@@ -90,7 +90,7 @@ def test_sweep_compares_variants(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["simulate", "throws", "--throws", "0", "--out", "x"], "at least 1"),
+    (["simulate", "throws", "--throws", "0", "--out", "x"], "whole number >= 1"),
     (["simulate", "throws", "--throws", "5", "--board", "VII", "--out", "x"], "not a built-in side"),
     (["simulate", "throws", "--throws", "5", "--policy", "field:9x", "--out", "x"], "--policy"),
     (["simulate", "games", "--games", "1", "--players", "2", "--out", "x"], "--players must be 3"),
