@@ -20,13 +20,14 @@ from rules.errors import DoppelXError
 
 #: Command modules under ``doppelx.commands``, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "play",
     "boards",
     "score",
     "throw",
     "game",
     "simulate",
-    "blitz",
     "doppel",
+    "blitz",
     "oder_nichts",
 )
 

@@ -3,7 +3,9 @@
 :class:`DoppelXMatch` is the loop every front end shares — the ``doppelx game`` command,
 the desktop window and batch runs. It asks the game (:class:`rules.game.DoppelXGame`)
 which throw comes next, lets the bots place their bets, builds the throw (a bot's aim
-through the physics throw model, or a throw handed in from outside, e.g. a person's flick),
+through the physics throw model, or a throw handed in from outside, e.g. a person's flick
+made into a throw by :meth:`DoppelXMatch.hand_throw`; :meth:`DoppelXMatch.setup_throw` mixes
+people's and bots' dice in the setup throw),
 runs it to rest in the :class:`physics.world.World`, applies the outcome and keeps a log
 of :class:`TurnRecord`. The spinner stays where it stopped: its angle is carried from
 throw to throw. One seeded random stream drives all throws, so the same seed and players
@@ -148,6 +150,65 @@ class DoppelXMatch:
         bot = self._bot(req.thrower)
         aim = bot.throw.aim(game.board, game.dice[req.thrower], box)
         return aimed_throw(box, aim, list(req.dice), bot.throw.skill, self.rng, game.dice[req.thrower].size)
+
+    def hand_throw(self, owners: Sequence[str], release: Sequence[float], velocity: Sequence[float],
+                   spin: Sequence[float]):
+        """A person's throw (e.g. a flick in the window): the dice ``owners`` leave one hand.
+
+        Args:
+            owners: the dice thrown together.
+            release: the hand's release point (3,) m, board frame.
+            velocity: the dice's common initial velocity (3,) m/s.
+            spin: their common angular velocity (3,) rad/s.
+
+        Returns:
+            The :class:`physics.throw.Throw` (each die turned at random from the match's stream).
+        """
+        from physics.throw import hand_throw
+
+        return hand_throw(list(owners), release, velocity, spin, self.rng)
+
+    def setup_throw(self, hands: Mapping[str, object] | None = None):
+        """The setup throw (D22): the dice in ``hands`` as their people threw them, the others by their bots.
+
+        Args:
+            hands: a :class:`physics.throw.Throw` of one die by colour, for the players who
+                throw themselves; every other player's bot throws from its seat. Without
+                ``hands`` this is exactly :meth:`bot_throw` of the setup request.
+        """
+        req = self.request()
+        if req.kind != "setup":
+            raise RulesError(f"the setup throw is over (the game waits for a {req.kind} throw)")
+        hands = dict(hands or {})
+        if not hands:
+            return self.bot_throw(req)
+        unknown = set(hands) - set(req.dice)
+        if unknown:
+            raise RulesError(f"{sorted(unknown)[0]} is not a player of this game")
+        from physics.throw import seat_places
+        from physics.throw_model import Aim, aimed_throw
+
+        game, box = self.game, self._world().box
+        total = None
+        for colour, (side, along) in zip(req.dice, seat_places(len(req.dice), box)):
+            one = hands.get(colour)
+            if one is None:
+                bot = self._bot(colour)
+                aim = bot.throw.aim(game.board, game.dice[colour], box)
+                one = aimed_throw(box, Aim(aim.target, aim.strength, side, along), [colour], bot.throw.skill,
+                                  self.rng, game.dice[colour].size)
+            elif tuple(one.owners) != (colour,):  # type: ignore[attr-defined]
+                raise RulesError(f"{colour}'s hand must throw exactly the {colour} die")
+            total = one if total is None else total + one
+        return total
+
+    def rerun(self, throw, lying: Mapping[str, object], spinner_angle: float):
+        """Simulate an earlier throw again with its trajectory (a replay): it ends exactly as before,
+        because the world is rebuilt from scratch for every throw. Returns the
+        :class:`physics.run.ThrowResult`; the game is not touched."""
+        from physics.run import run_throw
+
+        return run_throw(self._world(), throw, dict(lying), spinner_angle, record=True)
 
     def _bot(self, colour: str):
         bot = self.bots.get(colour)

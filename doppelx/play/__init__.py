@@ -1,0 +1,1 @@
+"""The desktop game behind ``doppelx play``: new-game settings, the interactive match, the window loop."""

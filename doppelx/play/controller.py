@@ -1,0 +1,442 @@
+"""The interactive match behind the window: whose decision it is, throws played back, bets, files.
+
+:class:`PlayController` drives a :class:`doppelx.match.DoppelXMatch` for the window. The
+window's fixed-step loop (:class:`render.driver.FixedStep`) calls :meth:`PlayController.step`
+once per frame of game time (:data:`FRAME_DT`, the physics' sample interval, so a recorded
+throw plays back in real time) and draws the :class:`render.snapshot.Snapshot` it returns;
+the window's intents come to :meth:`PlayController.handle`.
+
+A game moves through stages (:class:`Stage`):
+
+- ``bet``: a person whose die is in hand may bet before the active player's throw (click a
+  card → :class:`~render.intents.BetIntent`, Enter → pass). Bots have bet by their policy
+  already; people are asked one after another in seat order.
+- ``throw``: a person throws by a flick (:class:`~render.intents.ThrowIntent`); in the setup
+  throw every person flicks their own die, then all dice leave the hands together.
+- ``wait``: a short pause before a bot throws, so everybody sees whose turn it is.
+- ``flight``: the throw has been simulated to rest at once and its recorded trajectory now
+  plays back frame by frame — dice clatter on impacts, each die shows its chips as it comes
+  to rest, a Doppel X is announced.
+- ``result``: everything rests; the changes are shown for a moment, then the next decision.
+- ``over``: the end screen with the winner.
+
+``R`` replays the last throw (from its trajectory; after loading a game the throw is
+simulated again, which ends exactly as before). Ctrl+S / Ctrl+O save and load the game
+(:mod:`doppelx.play.savegame`); Ctrl+N opens the new-game form. The controller talks to
+the window only through ``ui`` (``say``, ``stand``, ``open_dialog``, ``show_panel``,
+``hide_panel``, ``dialog_open``), so it runs without one in tests.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from doppelx.play import view
+from doppelx.play.newgame import GameSetup, start_match, table_spec
+from doppelx.play.playback import Playback
+from physics.settings import SimSettings
+from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
+from render.placement import bet_die_poses
+from render.snapshot import InputMode, Snapshot, TableSpec
+from rules.errors import DoppelXError
+from rules.outcome import Pose
+from rules.scoring import ThrowScore
+
+#: Game time per step (s): one recorded trajectory frame.
+FRAME_DT = SimSettings().sample_dt
+#: Pause before a bot throws (s).
+BOT_PAUSE = 0.7
+#: How long the result of a throw stays before the next decision (s).
+RESULT_HOLD = 1.6
+#: How long a replay's last frame stays before the game goes on where it was (s).
+REPLAY_HOLD = 1.0
+
+
+class Stage(enum.StrEnum):
+    """Where the interactive match is (see the module docstring)."""
+
+    IDLE = "idle"      # no game yet (the new-game form is open)
+    WAIT = "wait"
+    BET = "bet"
+    THROW = "throw"
+    FLIGHT = "flight"
+    RESULT = "result"
+    OVER = "over"
+
+
+@dataclass
+class ShownThrow:
+    """A throw as the window shows and replays it.
+
+    Attributes:
+        number: the throw's number in the game (1-based).
+        kind, thrower: the request's kind and active player.
+        bets: the bets on the cards during the throw.
+        score: its scoring.
+        throw: the release parameters (:class:`physics.throw.Throw`).
+        lying: dice lying before the throw.
+        spinner_before: the spinner's angle before it (rad).
+        trajectory: the recorded trajectory, or ``None`` until it is simulated again.
+    """
+
+    number: int
+    kind: str
+    thrower: str | None
+    bets: dict[str, str]
+    score: ThrowScore
+    throw: object
+    lying: dict[str, Pose]
+    spinner_before: float
+    trajectory: object | None = None
+
+
+class PlayController:
+    """The interactive match (see the module docstring).
+
+    Args:
+        ui: the window (or a stand-in with the same methods); ``None`` runs without one.
+        save_path: where Ctrl+S saves and Ctrl+O loads.
+        frame_dt: game time per :meth:`step` (s).
+    """
+
+    def __init__(self, ui=None, *, save_path: str | Path = "doppelx-save.json", frame_dt: float = FRAME_DT):
+        self.ui = ui
+        self.save_path = Path(save_path)
+        self.frame_dt = frame_dt
+        self.setup: GameSetup | None = None
+        self.match = None
+        self.table: TableSpec | None = None
+        self.stage = Stage.IDLE
+        self.time = 0.0
+        self.throws_shown = 0          # throws played back to rest (not counting replays)
+        self.quit_requested = False
+        self.last: ShownThrow | None = None
+        self.playback: Playback | None = None
+        self.replaying = False
+        self.bettor: str | None = None
+        self.thrower: str | None = None
+        self.passed: set[str] = set()
+        self.hands: dict[str, object] = {}
+        self.numbers = 0               # throws made in this game (for numbering)
+        self._until = 0.0
+        self._then: Callable[[], None] | None = None
+        self._resume: tuple | None = None
+        self._idle_table: TableSpec | None = None
+        self._snap: Snapshot | None = None
+
+    # --- games ----------------------------------------------------------------------------
+    def new_game(self, setup: GameSetup) -> None:
+        """Start a new game with ``setup`` (the current one ends)."""
+        match = start_match(setup)
+        self._install(setup, match, None, 0)
+
+    def load(self, path: str | Path | None = None) -> None:
+        """Load a saved game (default: :attr:`save_path`).
+
+        Raises:
+            DoppelXError: the file is missing or malformed (the element is named).
+        """
+        from doppelx.play.savegame import load_game
+
+        setup, match, last, numbers = load_game(path or self.save_path)
+        self._install(setup, match, last, numbers)
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Save the game (default: :attr:`save_path`); returns the path."""
+        from doppelx.play.savegame import save_game
+
+        if self.match is None or self.setup is None:
+            raise DoppelXError("there is no game to save yet")
+        return save_game(path or self.save_path, self.setup, self.match, self.last, self.numbers)
+
+    def _install(self, setup: GameSetup, match, last: ShownThrow | None, numbers: int) -> None:
+        self.close()
+        self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
+        self.table = table_spec(match, setup.spinner)
+        self.playback, self.replaying, self._resume = None, False, None
+        self.passed, self.hands = set(), {}
+        self.throws_shown = 0
+        self._ui("hide_panel")
+        self._next()
+
+    def close(self) -> None:
+        """Release the physics world of the current game."""
+        if self.match is not None:
+            self.match.close()
+            self.match = None
+
+    @property
+    def game(self):
+        return self.match.game if self.match is not None else None
+
+    # --- the loop -------------------------------------------------------------------------
+    def paused(self) -> bool:
+        """The new-game form is open: the game behind it stands still."""
+        return bool(self.ui is not None and getattr(self.ui, "dialog_open", False))
+
+    def step(self) -> Snapshot:
+        """Advance the game by :attr:`frame_dt` and return what the window shows now."""
+        if self.match is not None and not self.paused():
+            self.time += self.frame_dt
+            if self.stage is Stage.FLIGHT and self.playback is not None:
+                self.playback.advance()
+                if self.playback.done:
+                    self._landed()
+            elif self._then is not None and self.time >= self._until - 1e-9:
+                then, self._then = self._then, None
+                then()
+        self._snap = self.snapshot()
+        return self._snap
+
+    def _after(self, seconds: float, then: Callable[[], None]) -> None:
+        self._until = self.time + seconds
+        self._then = then
+
+    # --- deciding what comes next ---------------------------------------------------------
+    def _next(self) -> None:
+        """Find the next decision: a person's bet, a person's throw, or a bot's throw."""
+        m = self.match
+        self.bettor = self.thrower = None
+        self._then = None
+        if m.finished:
+            self._over()
+            return
+        req = m.request()
+        humans = set(self.setup.humans)
+        if req.kind == "turn":
+            m.place_bot_bets()
+            waiting = [c for c in m.game.eligible_bettors()
+                       if c in humans and c not in m.game.bets and c not in self.passed]
+            if waiting:
+                self.stage, self.bettor = Stage.BET, waiting[0]
+                return
+        if req.kind == "setup":
+            left = [c for c in req.dice if c in humans and c not in self.hands]
+            if left:
+                self._person_throws(left[0])
+                return
+            self.stage = Stage.WAIT
+            self._after(BOT_PAUSE if not humans else 0.2, self._throw_now)
+            return
+        if req.thrower in humans:
+            self._person_throws(req.thrower)
+            return
+        self.stage = Stage.WAIT
+        self._after(BOT_PAUSE, self._throw_now)
+
+    def _person_throws(self, colour: str) -> None:
+        from physics.throw import seat_places
+
+        self.stage, self.thrower = Stage.THROW, colour
+        seats = self.match.game.seats
+        side, along = seat_places(len(seats), self.match.world.box)[seats.index(colour)]
+        self._ui("stand", side, along)
+
+    def _throw_now(self, throw=None) -> None:
+        """Run the requested throw (``throw``, the setup throw with people's hands, or the bot's)."""
+        m = self.match
+        req = m.request()
+        if throw is None and req.kind == "setup":
+            throw = m.setup_throw(self.hands)
+        lying = dict(req.lying)
+        rec = m.play_throw(throw)
+        self.numbers += 1
+        self.last = ShownThrow(self.numbers, req.kind, req.thrower, dict(rec.bets), rec.score, rec.throw, lying,
+                               rec.spinner_before, rec.result.trajectory)
+        self.passed, self.hands = set(), {}
+        self._fly(self.last, replay=False)
+
+    def _fly(self, shown: ShownThrow, replay: bool) -> None:
+        self.playback = Playback(shown.trajectory)
+        self.replaying = replay
+        self.stage = Stage.FLIGHT
+        self.bettor = self.thrower = None
+
+    def _landed(self) -> None:
+        self.stage = Stage.RESULT
+        if self.replaying:
+            self._after(REPLAY_HOLD, self._end_replay)
+        else:
+            self.throws_shown += 1
+            self._after(RESULT_HOLD, self._next)
+
+    def _end_replay(self) -> None:
+        self.replaying = False
+        stage, bettor, thrower, remaining, then = self._resume
+        self._resume = None
+        self.stage, self.bettor, self.thrower = stage, bettor, thrower
+        if then is not None:
+            self._after(remaining, then)
+        if stage is Stage.THROW and thrower is not None:
+            self._person_throws(thrower)
+        elif stage is Stage.OVER:
+            self._over()
+
+    def _over(self) -> None:
+        self.stage = Stage.OVER
+        game = self.match.game
+        rows = [(name, self.table.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
+        self._ui("show_panel", "Final standings", rows,
+                 "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit")
+
+    # --- intents --------------------------------------------------------------------------
+    def handle(self, intent) -> None:
+        """React to an intent of the window (illegal ones are explained, never raised)."""
+        try:
+            self._handle(intent)
+        except DoppelXError as exc:
+            self._say(str(exc))
+
+    def _handle(self, intent) -> None:
+        if isinstance(intent, CommandIntent):
+            self._command(intent.command)
+            return
+        if self.match is None or self.paused():
+            return
+        if isinstance(intent, BetIntent):
+            if self.stage is not Stage.BET or self.bettor is None:
+                self._say("no bets now")
+                return
+            self.match.place_bet(self.bettor, intent.letter)
+            self.passed.add(self.bettor)
+            self._next()
+        elif isinstance(intent, ThrowIntent):
+            if self.stage is not Stage.THROW or self.thrower is None:
+                self._say("it is not your throw now")
+                return
+            req = self.match.request()
+            owners = (self.thrower,) if req.kind == "setup" else req.dice
+            throw = self.match.hand_throw(owners, intent.release, intent.velocity, intent.spin)
+            if req.kind == "setup":
+                self.hands[self.thrower] = throw
+                self._next()
+            else:
+                self._throw_now(throw)
+
+    def _command(self, command: Command) -> None:
+        if command is Command.QUIT:
+            self.quit_requested = True
+        elif command is Command.NEW_GAME:
+            self.open_new_game()
+        elif command is Command.PASS:
+            if self.stage is Stage.BET and self.bettor is not None:
+                self.passed.add(self.bettor)
+                self._next()
+        elif command is Command.REPLAY:
+            self.replay()
+        elif command is Command.SAVE:
+            path = self.save()
+            self._say(f"game saved to {path}")
+        elif command is Command.LOAD:
+            self.load()
+            self._say(f"game loaded from {self.save_path}")
+
+    def replay(self) -> None:
+        """Play the last throw again, then go on where the game was."""
+        if self.match is None or self.last is None:
+            self._say("no throw to replay yet")
+            return
+        if self.stage is Stage.FLIGHT:
+            return
+        last = self.last
+        if last.trajectory is None:
+            result = self.match.rerun(last.throw, last.lying, last.spinner_before)
+            last.trajectory = result.trajectory
+        if not self.replaying:   # a replay of a replay goes back to where the first one started
+            remaining = max(0.0, self._until - self.time)
+            self._resume = (self.stage, self.bettor, self.thrower, remaining, self._then)
+        self._then = None
+        self._ui("hide_panel")
+        self._fly(last, replay=True)
+
+    def open_new_game(self) -> None:
+        """Open the new-game form (prefilled with the current settings)."""
+        if self.ui is None:
+            return
+        setup = self.setup.copy() if self.setup is not None else GameSetup.standard()
+        self.ui.open_dialog(setup, self.new_game, (lambda: None) if self.match is not None else None)
+
+    # --- what the window shows ------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        """The table now (see :class:`render.snapshot.Snapshot`)."""
+        if self.match is None:
+            if self._idle_table is None:
+                self._idle_table = TableSpec.standard(self.setup.board if self.setup and self.setup.board in
+                                                      ("I", "II", "III", "IV") else "I")
+            return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
+        game, table, names = self.match.game, self.table, self.match.game.names
+        colours = {o: d.colour for o, d in table.dice.dice.items()}
+        kinds = {s.colour: ("person" if s.human else s.skill) for s in self.setup.seats}
+        stage = self.stage
+        dice, bets, floating, notes = dict(game.on_board), dict(game.bets), (), {}
+        spinner, impacts, banner, message, turn = self.match.spinner_angle, (), "", "", ""
+        active = game.active
+        shown = self.last
+        if stage in (Stage.FLIGHT, Stage.RESULT) or (stage is Stage.OVER and shown is not None
+                                                     and self.playback is not None):
+            pb = self.playback
+            dice = pb.poses()
+            bets = dict(shown.bets)
+            spinner = pb.spinner_angle()
+            resting = pb.resting() if not pb.done else set(dice)
+            shown_poses = {o: p for o, p in dice.items()
+                           if o in resting and (pb.rest_frame[o] > 0 or pb.done)}
+            floating = view.floating_for(shown.score.readings, shown.score.doppel_x, shown_poses, colours)
+            if stage is Stage.FLIGHT:
+                impacts = pb.impacts_now()
+            else:
+                floating += view.bet_texts(shown.score, bets, bet_die_poses(table, bets), colours)
+            all_rest = pb.done or resting >= set(dice)
+            if shown.score.doppel_x and all_rest and stage is not Stage.OVER:
+                banner = "Doppel X!"
+            active = shown.thrower
+            label = view.thrown_by(shown.kind, shown.thrower, names)
+            turn = f"{'Replay of throw' if self.replaying else 'Throw'} {shown.number}: {label}"
+            if stage is Stage.RESULT and not self.replaying:
+                message = view.throw_summary(shown.score, names)
+                notes = view.change_notes(shown.score)
+            elif self.replaying:
+                message = "Replay of the last throw (R)"
+        if stage is Stage.OVER:
+            winner = names.get(game.winner, game.winner)
+            banner, floating, message = f"{winner} wins!", (), ""
+            turn = f"Game over after {self.numbers} throws"
+            active = game.winner
+        elif stage is Stage.BET:
+            turn = f"{view.who(game.active, names)} throws next"
+            message = f"{view.who(self.bettor, names)}: click a bet card, or Enter for no bet"
+            active = self.bettor
+        elif stage is Stage.THROW:
+            req = self.match.request()
+            who = view.who(self.thrower, names)
+            if req.kind == "setup":
+                turn = f"Setup throw: {who} throws their die"
+            else:
+                turn = f"{who} throws" if req.kind == "turn" else f"Decider: {who} throws"
+            message = "Drag towards the box and let go while moving (H: help)"
+            active = self.thrower
+        elif stage is Stage.WAIT:
+            req = self.match.request()
+            if req.kind == "setup":
+                turn = "Setup throw: everybody throws their own die"
+            else:
+                turn = f"{view.thrown_by(req.kind, req.thrower, names)} throws"
+            message = ""
+        return Snapshot(
+            table=table, dice=dice, spinner_angle=spinner, bets=bets,
+            scoreboard=view.scoreboard(game, kinds, active=active, bets=bets, notes=notes),
+            turn=turn, message=message, banner=banner, floating=floating,
+            input=InputMode.BET if stage is Stage.BET else InputMode.THROW if stage is Stage.THROW else InputMode.NONE,
+            thrower=self.thrower if stage is Stage.THROW else (self.bettor if stage is Stage.BET else active),
+            impacts=impacts, time=self.time)
+
+    # --- the window -----------------------------------------------------------------------
+    def _ui(self, method: str, *args) -> None:
+        if self.ui is not None and hasattr(self.ui, method):
+            getattr(self.ui, method)(*args)
+
+    def _say(self, text: str) -> None:
+        self._ui("say", text)

@@ -1,0 +1,325 @@
+"""The new-game form drawn inside the window: seats, side, spinner, bet cards, seed.
+
+:class:`NewGameDialog` edits a copy of a :class:`doppelx.play.newgame.GameSetup` with the
+mouse (every control is a button: the colour swatch cycles colours, the name box takes
+typed text, "Person"/"Bot" and the skill toggle, − / + change the number of players, the
+side, spinner and card buttons select) and the keyboard (type a name, Tab to the next name,
+Enter to start, Esc to cancel). It draws itself with pyglet shapes and labels in window
+pixels over the 3-D scene; :meth:`NewGameDialog.targets` lists the clickable areas with
+their actions, so tests can click them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from doppelx.play.newgame import CARD_LETTERS, SIDES, GameSetup
+from render.backend import pyglet
+from rules.bets import load_bet_cards
+from rules.dice import DiceSet, load_dice
+from rules.errors import DoppelXError
+
+from pyglet.window import key  # noqa: E402  (after render.backend set pyglet's options)
+
+FONT = "DejaVu Sans"
+BACK = (16, 16, 20, 250)
+BUTTON = (52, 54, 64, 255)
+SELECTED = (92, 96, 118, 255)
+TEXT = (236, 236, 236, 255)
+DIM = (150, 150, 158, 255)
+ACCENT = (244, 194, 27, 255)
+ERROR = (255, 110, 100, 255)
+#: The form's size at scale 1 (px).
+WIDTH, HEIGHT = 880, 560
+
+
+@dataclass(frozen=True)
+class Target:
+    """A clickable area (window px, origin bottom left) and what a click does."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    action: tuple
+
+    def contains(self, px: float, py: float) -> bool:
+        return self.x <= px <= self.x + self.w and self.y <= py <= self.y + self.h
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+
+def _rgba(colour: str, alpha: int = 255) -> tuple[int, int, int, int]:
+    c = colour.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), alpha
+
+
+class NewGameDialog:
+    """The form (create it with the window's GL context current).
+
+    Args:
+        setup: the settings to start from (copied; the original is not changed).
+        on_start: called with the finished setup when the player starts the game.
+        on_cancel: called when the form is closed without starting; ``None``: it cannot
+            be cancelled (there is no game behind it) and Esc quits instead.
+        on_quit: called when Esc is pressed on a form that cannot be cancelled.
+        dice: the dice specs (colours).
+    """
+
+    def __init__(self, setup: GameSetup, on_start: Callable[[GameSetup], None],
+                 on_cancel: Callable[[], None] | None = None, on_quit: Callable[[], None] | None = None,
+                 dice: DiceSet | None = None):
+        self.setup = setup.copy()
+        self.on_start = on_start
+        self.on_cancel = on_cancel
+        self.on_quit = on_quit
+        self.dice = dice or load_dice()
+        self.cards = load_bet_cards()
+        self.editing: int | None = None
+        self._fresh = False
+        self.error = ""
+        self.batch = pyglet.graphics.Batch()
+        self.back = pyglet.graphics.Group(order=10)
+        self.mid = pyglet.graphics.Group(order=11)
+        self.front = pyglet.graphics.Group(order=12)
+        self._items: list = []
+        self._targets: list[Target] = []
+        self._key: object = None
+
+    # --- input --------------------------------------------------------------------------------
+    def targets(self, width: int, height: int) -> list[Target]:
+        """The clickable areas for a window of ``width`` × ``height`` px."""
+        self._layout(width, height)
+        return list(self._targets)
+
+    def target(self, action: tuple, width: int, height: int) -> Target:
+        """The area of ``action`` (``KeyError`` if the form has none now)."""
+        for t in self.targets(width, height):
+            if t.action == action:
+                return t
+        raise KeyError(action)
+
+    def click(self, x: float, y: float, width: int, height: int) -> None:
+        """A left click at window point ``(x, y)``."""
+        for t in self.targets(width, height):
+            if t.contains(x, y):
+                self.act(t.action)
+                return
+        self.editing = None
+        self._key = None
+
+    def act(self, action: tuple) -> None:
+        """Do what a control does (see :meth:`targets` for the actions)."""
+        s, what = self.setup, action[0]
+        self.error = ""
+        if what != "name":
+            self.editing = None
+        if what == "players":
+            s.resize(len(s.seats) + action[1], self.dice)
+        elif what == "colour":
+            s.next_colour(action[1], self.dice)
+        elif what == "name":
+            self._edit(action[1])
+        elif what == "human":
+            s.toggle_human(action[1])
+        elif what == "skill":
+            s.next_skill(action[1])
+        elif what == "board":
+            s.board = action[1]
+        elif what == "spinner":
+            s.spinner = not s.spinner
+        elif what == "card":
+            if action[1] not in s.cards and len(s.cards) >= 4:
+                self.error = "4 cards are in play: click one of them first to take it out"
+            s.toggle_card(action[1])
+        elif what == "seed":
+            s.seed = random.SystemRandom().randrange(1_000_000)
+        elif what == "start":
+            self.start()
+        elif what == "cancel" and self.on_cancel is not None:
+            self.on_cancel()
+        self._key = None
+
+    def start(self) -> None:
+        """Start the game if the settings make one; otherwise show why not."""
+        self.editing = None
+        try:
+            self.setup.check(self.dice)
+        except DoppelXError as exc:
+            self.error = str(exc)
+            self._key = None
+            return
+        self.on_start(self.setup.copy())
+
+    def _edit(self, i: int) -> None:
+        """Start typing the name of seat ``i``; the first key replaces the whole name."""
+        self.editing = i
+        self._fresh = True
+        self._key = None
+
+    def text(self, text: str) -> None:
+        """Typed characters go into the name being edited."""
+        if self.editing is None:
+            return
+        clean = "".join(ch for ch in text if ch.isprintable())
+        if clean:
+            i = self.editing
+            old = "" if self._fresh else self.setup.seats[i].name
+            self.setup.rename(i, old + clean)
+            self._fresh = False
+            self._key = None
+
+    def key(self, symbol: int, modifiers: int) -> None:
+        """A key press while the form is open."""
+        if self.editing is not None:
+            i = self.editing
+            if symbol == key.BACKSPACE:
+                self.setup.rename(i, "" if self._fresh else self.setup.seats[i].name[:-1])
+                self._fresh = False
+            elif symbol == key.TAB:
+                self._edit((i + 1) % len(self.setup.seats))
+            elif symbol in (key.RETURN, key.ENTER, key.ESCAPE):
+                self.editing = None
+            self._key = None
+            return
+        if symbol in (key.RETURN, key.ENTER):
+            self.start()
+        elif symbol == key.ESCAPE:
+            if self.on_cancel is not None:
+                self.on_cancel()
+            elif self.on_quit is not None:
+                self.on_quit()
+        elif symbol == key.TAB:
+            self._edit(0)
+
+    # --- drawing ------------------------------------------------------------------------------
+    def draw(self, width: int, height: int) -> None:
+        self._layout(width, height)
+        self.batch.draw()
+
+    def _layout(self, width: int, height: int) -> None:
+        k = (width, height, repr(self.setup), self.editing, self.error)
+        if k == self._key:
+            return
+        self._key = k
+        for item in self._items:
+            item.delete()
+        self._items, self._targets = [], []
+        s = min(1.0, (width - 24) / WIDTH, (height - 24) / HEIGHT)
+        w, h = WIDTH * s, HEIGHT * s
+        x0, y0 = (width - w) / 2, (height - h) / 2
+        top = y0 + h
+        self._rect(0, 0, width, height, (0, 0, 0, 110), pyglet.graphics.Group(order=8))
+        self._rect(x0, y0, w, h, BACK, pyglet.graphics.Group(order=9))
+        self._label("New game", x0 + 24 * s, top - 40 * s, 20 * s, ACCENT, bold=True)
+        self._seats(x0, top, s)
+        self._table_settings(x0, top, s)
+        self._cards_text(x0, y0, s)
+        if self.error:
+            self._label(self.error, x0 + 24 * s, y0 + 62 * s, 11 * s, ERROR)
+        bw, bh = 180 * s, 34 * s
+        self._button(("start",), "Start game  [Enter]", x0 + w - 24 * s - bw, y0 + 16 * s, bw, bh, 12 * s,
+                     colour=(196, 150, 20, 255), text_colour=(20, 20, 20, 255))
+        if self.on_cancel is not None:
+            self._button(("cancel",), "Cancel  [Esc]", x0 + w - 36 * s - 2 * bw, y0 + 16 * s, bw, bh, 12 * s)
+
+    def _seats(self, x0: float, top: float, s: float) -> None:
+        setup = self.setup
+        y = top - 84 * s
+        self._label("Players", x0 + 24 * s, y + 8 * s, 13 * s, TEXT, bold=True)
+        self._button(("players", -1), "−", x0 + 120 * s, y, 30 * s, 28 * s, 14 * s)
+        self._label(str(len(setup.seats)), x0 + 170 * s, y + 8 * s, 14 * s, ACCENT, bold=True, anchor_x="center")
+        self._button(("players", 1), "+", x0 + 190 * s, y, 30 * s, 28 * s, 14 * s)
+        y -= 30 * s
+        for text, dx in (("Die", 24), ("Name (click to type)", 62), ("Played by", 290), ("Bot skill", 392)):
+            self._label(text, x0 + dx * s, y + 8 * s, 9 * s, DIM)
+        row = 33 * s
+        for i, seat in enumerate(setup.seats):
+            y -= row
+            die = self.dice[seat.colour]
+            self._rect(x0 + 22 * s, y + 1 * s, 32 * s, 28 * s, (130, 130, 138, 255))   # a frame: dark dice show
+            self._button(("colour", i), "", x0 + 24 * s, y + 3 * s, 28 * s, 24 * s, 10 * s, colour=_rgba(die.colour))
+            editing = self.editing == i
+            name = seat.name + ("|" if editing and not self._fresh else "")
+            self._button(("name", i), name, x0 + 62 * s, y, 218 * s, 30 * s, 12 * s,
+                         colour=(70, 74, 96, 255) if editing else (36, 38, 46, 255), align="left")
+            self._button(("human", i), "Person" if seat.human else "Bot", x0 + 290 * s, y, 92 * s, 30 * s, 11 * s,
+                         colour=(40, 92, 60, 255) if seat.human else BUTTON)
+            if seat.human:
+                self._label("—", x0 + 438 * s, y + 9 * s, 11 * s, DIM, anchor_x="center")
+            else:
+                self._button(("skill", i), seat.skill, x0 + 392 * s, y, 92 * s, 30 * s, 11 * s)
+
+    def _table_settings(self, x0: float, top: float, s: float) -> None:
+        setup = self.setup
+        x = x0 + 530 * s
+        y = top - 84 * s
+        self._label("Playfield side", x, y + 8 * s, 13 * s, TEXT, bold=True)
+        y -= 38 * s
+        for j, side in enumerate(SIDES):
+            self._button(("board", side), side, x + j * 78 * s, y, 70 * s, 30 * s, 12 * s,
+                         colour=SELECTED if setup.board == side else BUTTON,
+                         text_colour=ACCENT if setup.board == side else TEXT)
+        y -= 46 * s
+        self._label("Spinner", x, y + 8 * s, 13 * s, TEXT, bold=True)
+        if self._has_spinner():
+            self._button(("spinner",), "on" if setup.spinner else "off", x + 110 * s, y, 70 * s, 30 * s, 12 * s,
+                         colour=SELECTED if setup.spinner else BUTTON)
+        else:
+            self._label("none on this side", x + 110 * s, y + 8 * s, 11 * s, DIM)
+        y -= 46 * s
+        self._label(f"Bet cards ({len(setup.cards)} of 4)", x, y + 8 * s, 13 * s, TEXT, bold=True)
+        for j, letter in enumerate(CARD_LETTERS):
+            card = self.cards[letter]
+            on = letter in setup.cards
+            bx = x + (j % 4) * 78 * s
+            by = y - 40 * s - (j // 4) * 38 * s
+            if on:
+                self._rect(bx - 3 * s, by - 3 * s, 76 * s, 36 * s, ACCENT)
+            self._button(("card", letter), f"{letter}  {card.payout}", bx, by, 70 * s, 30 * s, 12 * s,
+                         colour=_rgba(card.colour) if on else (30, 30, 34, 255),
+                         text_colour=(255, 255, 255, 255) if on else DIM)
+        y -= 140 * s
+        self._label("Seed", x, y + 8 * s, 13 * s, TEXT, bold=True)
+        self._label(str(setup.seed), x + 110 * s, y + 8 * s, 12 * s, ACCENT)
+        self._button(("seed",), "new seed", x + 200 * s, y, 100 * s, 30 * s, 11 * s)
+
+    def _cards_text(self, x0: float, y0: float, s: float) -> None:
+        y = y0 + 150 * s
+        for letter in self.setup.cards:
+            card = self.cards[letter]
+            self._label(f"{letter} ({card.payout} chips): {card.text}", x0 + 24 * s, y, 10 * s, DIM)
+            y -= 18 * s
+
+    def _has_spinner(self) -> bool:
+        from rules.board_file import load_board
+
+        try:
+            return load_board(self.setup.board).spinner is not None
+        except DoppelXError:
+            return False
+
+    # --- pieces ---------------------------------------------------------------------------------
+    def _rect(self, x, y, w, h, colour, group=None):
+        r = pyglet.shapes.Rectangle(x, y, w, h, color=colour, batch=self.batch, group=group or self.back)
+        self._items.append(r)
+        return r
+
+    def _label(self, text, x, y, size, colour=TEXT, bold=False, anchor_x="left"):
+        lab = pyglet.text.Label(text, x=x, y=y, font_name=FONT, font_size=max(6.0, size), color=colour,
+                                weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline",
+                                batch=self.batch, group=self.front)
+        self._items.append(lab)
+        return lab
+
+    def _button(self, action: tuple, text: str, x, y, w, h, size, colour=BUTTON, text_colour=TEXT,
+                align: str = "center"):
+        self._rect(x, y, w, h, colour, self.mid)
+        if text:
+            tx = x + w / 2 if align == "center" else x + 8
+            self._label(text, tx, y + h / 2 - size * 0.45, size, text_colour, anchor_x=align)
+        self._targets.append(Target(x, y, w, h, action))

@@ -1,0 +1,134 @@
+"""Save and load a game of ``doppelx play`` (JSON, format ``doppelx-save/1``).
+
+A save file holds enough to restore the table exactly and to play on as the original
+would have:
+
+- ``setup``: the seats (name, colour, person or bot and skill), side, spinner, cards,
+  seed and target (:class:`doppelx.play.newgame.GameSetup`);
+- ``game``: the rules-level state — chips, phase, whose turn, every die lying on the board
+  with its full pose, the bets on the cards, the decider and the log
+  (:mod:`rules.game_state_io`);
+- ``match``: the spinner's angle, the state of the match's random stream (PCG64) and the
+  number of throws made, so the next throws are the same as without saving;
+- ``last_throw``: the release parameters, lying dice, spinner angle, bets and scoring of
+  the last throw, so ``R`` can replay it after loading (the world is rebuilt for every
+  throw, so simulating it again ends exactly as it did).
+
+Malformed files raise :class:`rules.errors.SpecError` naming the element.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from doppelx.play.newgame import GameSetup, start_match
+from rules.errors import SpecError
+from rules.game_state_io import (game_from_dict, game_to_dict, pose_from_table, pose_to_dict, score_from_table,
+                                 score_to_dict)
+from rules.schema import Table
+
+FORMAT = "doppelx-save/1"
+
+
+def save_game(path: str | Path, setup: GameSetup, match, last=None, throws: int = 0) -> Path:
+    """Write the game to ``path`` (JSON); returns the path.
+
+    Args:
+        setup: the game's settings.
+        match: the :class:`doppelx.match.DoppelXMatch`.
+        last: the last throw (:class:`doppelx.play.controller.ShownThrow`) or ``None``.
+        throws: throws made so far.
+    """
+    path = Path(path)
+    data = {
+        "format": FORMAT,
+        "setup": setup.to_dict(),
+        "game": game_to_dict(match.game),
+        "match": {"spinner_angle": float(match.spinner_angle), "rng": _rng_state(match.rng), "throws": throws},
+        "last_throw": None if last is None else {
+            "number": last.number, "kind": last.kind, "thrower": last.thrower, "bets": dict(last.bets),
+            "score": score_to_dict(last.score), "throw": last.throw.to_dict(),
+            "lying": {o: pose_to_dict(p) for o, p in last.lying.items()},
+            "spinner_before": float(last.spinner_before),
+        },
+    }
+    if path.parent != Path(""):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_game(path: str | Path):
+    """Read a save file: ``(setup, match, last_throw, throws)``; the match is ready to play on.
+
+    Raises:
+        SpecError: the file is missing, not JSON, or malformed (the element is named).
+    """
+    from doppelx.play.controller import ShownThrow
+    from physics.throw import Throw
+
+    path = Path(path)
+    source = str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(source, "", "no saved game there (save one with Ctrl+S)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(source, "", f"cannot read the file ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise SpecError(source, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    top = Table(data, source)
+    top.check_keys({"format", "setup", "game", "match", "last_throw"})
+    if top.string("format") != FORMAT:
+        raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
+    setup = GameSetup.from_dict(top.raw("setup"), source)
+    match = start_match(setup)
+    try:
+        game = game_from_dict(top.raw("game"), match.game.board, match.game.dice, source)
+        if list(game.seats) != [s.colour for s in setup.seats]:
+            raise top.error("game.seats", "the seats differ from the setup's")
+        match.game = game
+        m = top.table("match")
+        m.check_keys({"spinner_angle", "rng", "throws"})
+        match.spinner_angle = m.number("spinner_angle")
+        _set_rng_state(match.rng, m.raw("rng"), source)
+        throws = m.integer("throws", minimum=0)
+        last = None
+        lt = top.table("last_throw", None)
+        if lt is not None:
+            lt.check_keys({"number", "kind", "thrower", "bets", "score", "throw", "lying", "spinner_before"})
+            lying_t = lt.table("lying")
+            try:
+                throw = Throw.from_dict(lt.raw("throw"))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise lt.error("throw", f"expected release parameters ({exc})") from None
+            bets_t = lt.table("bets")
+            last = ShownThrow(lt.integer("number", minimum=1),
+                              lt.string("kind", choices=("setup", "turn", "decider")),
+                              lt.raw("thrower", None), {c: bets_t.string(c) for c in bets_t.data},
+                              score_from_table(lt.table("score"), game.seats, game.dice), throw,
+                              {o: pose_from_table(lying_t, o) for o in lying_t.data},
+                              lt.number("spinner_before"))
+    except BaseException:
+        match.close()
+        raise
+    return setup, match, last, throws
+
+
+def _rng_state(rng) -> dict[str, Any]:
+    state = rng.bit_generator.state
+    return {"bit_generator": state["bit_generator"], "state": dict(state["state"]),
+            "has_uint32": state["has_uint32"], "uinteger": state["uinteger"]}
+
+
+def _set_rng_state(rng, state: Any, source: str) -> None:
+    if not isinstance(state, dict) or state.get("bit_generator") != type(rng.bit_generator).__name__:
+        raise SpecError(source, "match.rng", f"expected the state of a {type(rng.bit_generator).__name__} generator")
+    try:
+        rng.bit_generator.state = state
+    except (TypeError, ValueError, KeyError) as exc:
+        raise SpecError(source, "match.rng", f"not a generator state ({exc})") from None

@@ -1,0 +1,144 @@
+"""What the window shows of a game besides the dice: scoreboard rows, chips over dice, texts.
+
+Pure functions of the game state and a throw's scoring; the controller
+(:mod:`doppelx.play.controller`) puts them into :class:`render.snapshot.Snapshot` s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from render.snapshot import FloatingText, ScoreLine
+from rules.dice import WHITE
+from rules.game import DoppelXGame
+from rules.outcome import Pose, Status
+from rules.reading import DieReading, chips_for
+from rules.scoring import ThrowScore
+from rules.style import hex_to_rgb
+
+#: Floating texts of dice darker than this (relative luminance 0…1) are lightened to stay legible.
+MIN_LUMINANCE = 0.35
+#: Raise a floating text this far above the die's centre (m).
+TEXT_LIFT = 0.012
+
+
+def scoreboard(game: DoppelXGame, kinds: Mapping[str, str], *, active: str | None = None,
+               bets: Mapping[str, str] | None = None, notes: Mapping[str, str] | None = None
+               ) -> tuple[ScoreLine, ...]:
+    """One row per seat: name, die colour, chips and a note.
+
+    The note is ``notes[colour]`` if given (e.g. the last throw's change), else ``"bet C"``
+    for a die on a bet card, else ``kinds[colour]`` (e.g. ``"person"``, ``"hard"``).
+    """
+    bets = game.bets if bets is None else bets
+    notes = notes or {}
+    rows = []
+    for c in game.seats:
+        note = notes.get(c) or (f"bet {bets[c]}" if c in bets else kinds.get(c, ""))
+        rows.append(ScoreLine(game.names[c], c, game.chips[c], c == active, note))
+    return tuple(rows)
+
+
+def legible(colour: str) -> str:
+    """``colour`` (``#rrggbb``), lightened towards white if it is too dark to read on the table."""
+    r, g, b = hex_to_rgb(colour)
+    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    if lum >= MIN_LUMINANCE:
+        return colour
+    t = 0.55
+    r, g, b = (v + (1 - v) * t for v in (r, g, b))
+    return "#{:02x}{:02x}{:02x}".format(*(round(v * 255) for v in (r, g, b)))
+
+
+def die_text(reading: DieReading, doppel_x: bool) -> str:
+    """The chips a die brings, as shown over it: ``"+6"``, ``"0"``, ``"-1"``, ``"X!"``, ``"hole"``, ``"off"``."""
+    if reading.status is Status.HOLE:
+        return "hole"
+    if reading.status is Status.OFF:
+        return "off"
+    if doppel_x:
+        return "X!" if reading.top == "X" else ""
+    chips = chips_for(reading)
+    return f"{chips:+d}" if chips else "0"
+
+
+def floating_for(readings: Iterable[DieReading], doppel_x: bool, poses: Mapping[str, Pose],
+                 colours: Mapping[str, str]) -> tuple[FloatingText, ...]:
+    """Floating texts over the dice in ``poses`` (those that have come to rest)."""
+    out = []
+    for r in readings:
+        pose = poses.get(r.owner)
+        text = die_text(r, doppel_x)
+        if pose is None or not text:
+            continue
+        x, y, z = pose.position
+        out.append(FloatingText(text, (x, y, z + TEXT_LIFT), legible(colours.get(r.owner, "#ffffff"))))
+    return tuple(out)
+
+
+def bet_texts(score: ThrowScore, bets: Mapping[str, str], bet_poses: Mapping[str, Pose],
+              colours: Mapping[str, str]) -> tuple[FloatingText, ...]:
+    """``"+4"`` over each bet die whose card paid (after the throw)."""
+    out = []
+    for owner in bets:
+        p = score.players.get(owner)
+        pose = bet_poses.get(owner)
+        if p is None or pose is None or p.bets <= 0:
+            continue
+        x, y, z = pose.position
+        out.append(FloatingText(f"+{p.bets}", (x, y, z + TEXT_LIFT), legible(colours.get(owner, "#ffffff"))))
+    return tuple(out)
+
+
+def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64) -> str:
+    """One short line of the changes, e.g. ``"Anna +6 · Red +3 (bet) · Bo -1"`` (cut at ``limit`` chars)."""
+    if score.rethrow:
+        return "Cocked die: the throw does not count, throw again"
+    parts = []
+    for c, p in score.players.items():
+        if p.change == 0 and not (p.dice or p.bets or p.doppel_x):
+            continue
+        extra = " (bet)" if p.bets else ""
+        parts.append(f"{names.get(c, c)} {p.change:+d}{extra}")
+    if not parts:
+        return "No chips this throw"
+    head = "Doppel X! " if score.doppel_x else ""
+    line = head + " · ".join(parts)
+    while len(line) > limit and len(parts) > 1:
+        parts.pop()
+        line = head + " · ".join(parts) + " · …"
+    return line
+
+
+def change_notes(score: ThrowScore) -> dict[str, str]:
+    """Scoreboard notes after a throw: each player's change, e.g. ``"+6"`` or ``"+3 bet"``."""
+    out = {}
+    for c, p in score.players.items():
+        if p.change or p.bets or p.doppel_x:
+            out[c] = f"{p.change:+d}" + (" bet" if p.bets else "") + (" X" if p.doppel_x else "")
+    return out
+
+
+def who(colour: str, names: Mapping[str, str]) -> str:
+    """``"Anna (blue)"``, or just ``"Blue"`` when the name is the colour."""
+    name = names.get(colour, colour)
+    return name if name.lower() == colour.lower() else f"{name} ({colour})"
+
+
+def thrown_by(kind: str, thrower: str | None, names: Mapping[str, str]) -> str:
+    """``"Setup throw"``, ``"Anna (blue)"`` or ``"Decider: Anna (blue)"``."""
+    if kind == "setup" or thrower is None:
+        return "Setup throw"
+    w = who(thrower, names)
+    return f"Decider: {w}" if kind == "decider" else w
+
+
+def ranking(game: DoppelXGame) -> list[tuple[str, str, int]]:
+    """``(name, colour, chips)`` best first (the winner first when a decider settled a tie)."""
+    order = sorted(game.seats, key=lambda c: (c != game.winner, -game.chips[c], game.seats.index(c)))
+    return [(game.names[c], c, game.chips[c]) for c in order]
+
+
+def dice_in_hand(game: DoppelXGame) -> list[str]:
+    """Player colours whose die is neither on the board nor on a bet card."""
+    return [c for c in (*game.seats, WHITE) if c not in game.on_board and c not in game.bets]

@@ -1,0 +1,167 @@
+"""The window of ``doppelx play``: the table window plus the new-game form and the end screen.
+
+:class:`PlayWindow` is a :class:`render.window.TableWindow` that draws two overlays of the
+application over the HUD — the new-game form (:class:`doppelx.play.dialog.NewGameDialog`)
+and the end-of-game panel with the final standings — and, while the form is open, sends
+the mouse and keyboard to the form instead of the table. It also puts the thrower at their
+seat when a person's throw begins (:meth:`PlayWindow.stand`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from doppelx.play.dialog import NewGameDialog
+from doppelx.play.newgame import GameSetup
+from render.backend import pyglet
+from render.window import TableWindow
+
+from pyglet.window import mouse  # noqa: E402  (after render.backend set pyglet's options)
+
+FONT = "DejaVu Sans"
+
+
+class EndPanel:
+    """The end screen's standings: a title and ``(name, colour hex, chips)`` rows, best first."""
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str):
+        self.title = title
+        self.rows = list(rows)
+        self.footer = footer
+        self.batch = pyglet.graphics.Batch()
+        self._items: list = []
+        self._size: tuple[int, int] | None = None
+
+    def draw(self, width: int, height: int) -> None:
+        if self._size != (width, height):
+            self._build(width, height)
+        self.batch.draw()
+
+    def _build(self, width: int, height: int) -> None:
+        for item in self._items:
+            item.delete()
+        self._items = []
+        self._size = (width, height)
+        row = 26
+        w, h = 380, 78 + row * len(self.rows) + 30
+        x0, top = (width - w) / 2, height * 0.56
+        back = pyglet.graphics.Group(order=20)
+        front = pyglet.graphics.Group(order=21)
+        add = self._items.append
+        add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
+        add(pyglet.text.Label(self.title, x=width / 2, y=top - 32, font_name=FONT, font_size=15, weight="bold",
+                              color=(244, 194, 27, 255), anchor_x="center", batch=self.batch, group=front))
+        for i, (name, colour, chips) in enumerate(self.rows):
+            y = top - 66 - row * i
+            c = colour.lstrip("#")
+            rgb = (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), 255)
+            add(pyglet.shapes.Rectangle(x0 + 24, y - 2, 16, 16, color=rgb, batch=self.batch, group=front))
+            add(pyglet.text.Label(f"{i + 1}.  {name}", x=x0 + 52, y=y, font_name=FONT, font_size=13,
+                                  weight="bold" if i == 0 else "normal", color=(236, 236, 236, 255),
+                                  batch=self.batch, group=front))
+            add(pyglet.text.Label(f"{chips} chips", x=x0 + w - 24, y=y, font_name=FONT, font_size=13,
+                                  color=(244, 194, 27, 255), anchor_x="right", batch=self.batch, group=front))
+        add(pyglet.text.Label(self.footer, x=width / 2, y=top - h + 16, font_name=FONT, font_size=10,
+                              color=(170, 170, 176, 255), anchor_x="center", batch=self.batch, group=front))
+
+    def delete(self) -> None:
+        for item in self._items:
+            item.delete()
+        self._items = []
+
+
+class PlayWindow(TableWindow):
+    """The table window with the application's overlays (same arguments as :class:`TableWindow`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.dialog: NewGameDialog | None = None
+        self.panel: EndPanel | None = None
+
+    # --- overlays -------------------------------------------------------------------------
+    @property
+    def dialog_open(self) -> bool:
+        return self.dialog is not None
+
+    def open_dialog(self, setup: GameSetup, on_start: Callable[[GameSetup], None],
+                    on_cancel: Callable[[], None] | None = None) -> NewGameDialog:
+        """Show the new-game form over the table (``on_cancel`` ``None``: it cannot be cancelled)."""
+        self.switch_to()
+        self.close_dialog()
+
+        def start(chosen: GameSetup) -> None:
+            self.close_dialog()
+            on_start(chosen)
+
+        def cancel() -> None:
+            self.close_dialog()
+            on_cancel()
+
+        self.dialog = NewGameDialog(setup, start, cancel if on_cancel is not None else None,
+                                    lambda: self.dispatch_event("on_close"))
+        self.help = False
+        return self.dialog
+
+    def close_dialog(self) -> None:
+        self.dialog = None
+
+    def show_panel(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str) -> None:
+        """Show the end screen's standings (``rows``: name, colour hex, chips; best first)."""
+        self.hide_panel()
+        self.panel = EndPanel(title, rows, footer)
+
+    def hide_panel(self) -> None:
+        if self.panel is not None:
+            self.panel.delete()
+            self.panel = None
+
+    def stand(self, side: str, along: float) -> None:
+        """Put the thrower at ``side``, ``along`` m from its middle (their seat)."""
+        if self.aim is None:
+            return
+        self.aim.side = side
+        self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))
+        if self.follow:
+            self.camera.face_side(side)
+
+    def render(self) -> None:
+        super().render()
+        width, height = self.width, self.height
+        if self.panel is not None and self.dialog is None and not self.help:
+            self.panel.draw(width, height)
+        if self.dialog is not None:
+            self.dialog.draw(width, height)
+
+    # --- input while the form is open ------------------------------------------------------
+    def on_mouse_press(self, x, y, button, modifiers):
+        if self.dialog is not None:
+            if button == mouse.LEFT:
+                self.dialog.click(x, y, self.width, self.height)
+            return
+        super().on_mouse_press(x, y, button, modifiers)
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        if self.dialog is None:
+            super().on_mouse_drag(x, y, dx, dy, buttons, modifiers)
+
+    def on_mouse_release(self, x, y, button, modifiers):
+        if self.dialog is None:
+            super().on_mouse_release(x, y, button, modifiers)
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        if self.dialog is None:
+            super().on_mouse_scroll(x, y, scroll_x, scroll_y)
+
+    def on_key_press(self, symbol, modifiers):
+        if self.dialog is not None:
+            self.dialog.key(symbol, modifiers)
+            return pyglet.event.EVENT_HANDLED
+        return super().on_key_press(symbol, modifiers)
+
+    def on_text(self, text):
+        if self.dialog is not None:
+            self.dialog.text(text)
+
+    def _walk(self, dt: float) -> None:
+        if self.dialog is None:
+            super()._walk(dt)

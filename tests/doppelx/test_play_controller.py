@@ -1,0 +1,269 @@
+"""The interactive match without a window: stages, bets and passes, people's throws, replay, save/load."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from doppelx.match import DoppelXMatch
+from doppelx.play.controller import PlayController, Stage
+from doppelx.play.newgame import GameSetup
+from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
+from render.snapshot import InputMode
+from rules.board_file import load_board
+from rules.errors import RulesError
+from rules.game_state_io import games_equal
+
+
+class FakeUi:
+    """Records what the controller asks of the window."""
+
+    dialog_open = False
+
+    def __init__(self):
+        self.said: list[str] = []
+        self.stood: list[tuple[str, float]] = []
+        self.panel = None
+
+    def say(self, text):
+        self.said.append(text)
+
+    def stand(self, side, along):
+        self.stood.append((side, along))
+
+    def show_panel(self, title, rows, footer):
+        self.panel = (title, rows, footer)
+
+    def hide_panel(self):
+        self.panel = None
+
+
+def run_until(ctrl: PlayController, done, max_steps: int = 20000):
+    for _ in range(max_steps):
+        if done(ctrl):
+            return ctrl.snapshot()
+        ctrl.step()
+    raise AssertionError(f"stuck in stage {ctrl.stage}")
+
+
+def flick(ctrl: PlayController, speed: float = 0.9) -> ThrowIntent:
+    """A throw from the middle of the thrower's wall straight into the box."""
+    from physics.throw import release_point
+
+    side, along = ctrl.ui.stood[-1]
+    inward = {"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[side]
+    rel = release_point(ctrl.match.world.box, side, along, 0.06)
+    return ThrowIntent(side, along, 0.06, rel, (inward[0] * speed, inward[1] * speed, 0.4), (0.0, 0.0, 0.0))
+
+
+@pytest.fixture
+def ctrl():
+    c = PlayController(FakeUi())
+    yield c
+    c.close()
+
+
+def test_a_bot_game_plays_to_the_end_as_the_headless_match_does(ctrl):
+    setup = GameSetup.standard(3, 0, "hard", board="II", seed=4, target=12)
+    ctrl.new_game(setup)
+    seen = set()
+    clatter = 0
+    texts = 0
+    for _ in range(40000):
+        if ctrl.stage is Stage.OVER:
+            break
+        snap = ctrl.step()
+        seen.add(ctrl.stage)
+        clatter += len(snap.impacts)
+        texts = max(texts, len(snap.floating))
+        assert snap.input is InputMode.NONE
+    assert ctrl.stage is Stage.OVER and ctrl.game.winner is not None
+    assert {Stage.WAIT, Stage.FLIGHT, Stage.RESULT} <= seen
+    assert clatter > 0 and texts >= 3
+    assert ctrl.throws_shown == len(ctrl.match.log) == ctrl.numbers
+    title, rows, _ = ctrl.ui.panel
+    assert title == "Final standings" and rows[0][0] == ctrl.game.names[ctrl.game.winner]
+    assert rows[0][2] == max(ctrl.game.chips.values())
+    snap = ctrl.snapshot()
+    assert snap.banner.endswith("wins!") and snap.scoreboard[0].chips == ctrl.game.chips[ctrl.game.seats[0]]
+    # R on the end screen: the last throw again, then the end screen is back
+    ctrl.handle(CommandIntent(Command.REPLAY))
+    assert ctrl.stage is Stage.FLIGHT and ctrl.ui.panel is None
+    run_until(ctrl, lambda c: c.stage is Stage.OVER)
+    assert ctrl.ui.panel[0] == "Final standings" and ctrl.throws_shown == len(ctrl.match.log)
+    # the same seed and bots without the window: the same game
+    plain = DoppelXMatch.with_bots(3, load_board("II"), 4, skill="hard", options=ctrl.game.options)
+    try:
+        plain.play()
+        assert plain.game.chips == ctrl.game.chips and len(plain.log) == len(ctrl.match.log)
+    finally:
+        plain.close()
+
+
+def test_playback_runs_at_the_physics_sample_rate_and_ends_on_the_outcome(ctrl):
+    ctrl.new_game(GameSetup.standard(4, 0, seed=2))
+    run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
+    rec = ctrl.match.log[-1]
+    traj = rec.result.trajectory
+    frames = 0
+    while ctrl.stage is Stage.FLIGHT:
+        snap = ctrl.step()
+        frames += 1
+    assert frames == len(traj) - 1                     # one recorded frame per step: real time
+    assert ctrl.frame_dt == pytest.approx(traj.times[1] - traj.times[0])
+    for d in rec.result.outcome.dice:                  # the last frame is the outcome
+        assert np.allclose(snap.dice[d.owner].position, d.pose.position, atol=1e-9)
+    assert snap.message and ctrl.stage is Stage.RESULT
+
+
+def people_game(ctrl) -> GameSetup:
+    """Ann (blue) and Bo (red) with two bots; seed 3 leaves Bo's die in hand after the setup throw."""
+    setup = GameSetup.standard(4, 2, seed=3, names=("Ann", "Bo"))
+    ctrl.new_game(setup)
+    # setup throw: both people flick their own die first, then every die flies at once
+    assert ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
+    assert ctrl.snapshot().input is InputMode.THROW and "Ann (blue)" in ctrl.snapshot().turn
+    ctrl.handle(flick(ctrl))
+    assert ctrl.stage is Stage.THROW and ctrl.thrower == "red" and not ctrl.match.log
+    ctrl.handle(flick(ctrl))
+    run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
+    first = ctrl.match.log[0]
+    assert first.request.kind == "setup" and set(first.throw.owners) == {"blue", "red", "yellow", "green"}
+    run_until(ctrl, lambda c: c.stage is not Stage.FLIGHT and c.stage is not Stage.RESULT)
+    # Ann (blue) throws first; Bo's die is in hand, so he may bet before her throw
+    assert ctrl.stage is Stage.BET and ctrl.bettor == "red" and "red" not in ctrl.game.on_board
+    snap = ctrl.snapshot()
+    assert snap.input is InputMode.BET and "Bo (red)" in snap.message and snap.turn == "Ann (blue) throws next"
+    return setup
+
+
+def test_a_person_bets_by_card_and_throws_by_hand(ctrl):
+    people_game(ctrl)
+    ctrl.handle(BetIntent("Z"))
+    assert "not in play" in ctrl.ui.said[-1] and ctrl.stage is Stage.BET
+    ctrl.handle(BetIntent("C"))
+    assert ctrl.game.bets["red"] == "C" and ctrl.snapshot().bets["red"] == "C"
+    assert ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
+    assert ctrl.ui.stood[-1][0] == "S"                 # seat 0 sits at the south wall
+    ctrl.handle(BetIntent("A"))
+    assert ctrl.ui.said[-1] == "no bets now"
+    n = len(ctrl.match.log)
+    ctrl.handle(flick(ctrl, 1.1))
+    assert len(ctrl.match.log) == n + 1 and ctrl.stage is Stage.FLIGHT
+    rec = ctrl.match.log[-1]
+    assert rec.request.thrower == "blue" and set(rec.throw.owners) == {"blue", "white"}
+    assert rec.bets["red"] == "C"
+    traj = rec.result.trajectory
+    i = traj.owners.index("blue")
+    assert np.linalg.norm(traj.positions[-1, i, :2] - traj.positions[0, i, :2]) > 0.05   # it left the hand
+    run_until(ctrl, lambda c: c.stage is Stage.THROW)
+    assert ctrl.thrower == "red" and ctrl.game.active == "red"
+
+
+def test_a_person_may_pass(ctrl):
+    people_game(ctrl)
+    ctrl.handle(CommandIntent(Command.PASS))
+    assert "red" not in ctrl.game.bets and ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
+    ctrl.handle(flick(ctrl))
+    assert "red" not in ctrl.match.log[-1].bets and set(ctrl.match.log[-1].bets) <= {"yellow", "green"}
+
+
+def test_a_throw_intent_when_it_is_not_yours_is_refused(ctrl):
+    ctrl.new_game(GameSetup.standard(3, 0, seed=1))
+    ctrl.ui.stood.append(("S", 0.0))
+    ctrl.handle(flick(ctrl))
+    assert ctrl.ui.said[-1] == "it is not your throw now" and not ctrl.match.log
+
+
+def test_replay_shows_the_last_throw_again_and_the_game_goes_on(ctrl):
+    ctrl.new_game(GameSetup.standard(4, 1, seed=5))
+    ctrl.handle(CommandIntent(Command.REPLAY))
+    assert ctrl.ui.said[-1] == "no throw to replay yet"
+    ctrl.handle(flick(ctrl))
+    run_until(ctrl, lambda c: c.stage in (Stage.BET, Stage.THROW) and c.match.log)
+    stage, who = ctrl.stage, (ctrl.bettor, ctrl.thrower)
+    chips, throws = dict(ctrl.game.chips), len(ctrl.match.log)
+    ctrl.handle(CommandIntent(Command.REPLAY))
+    assert ctrl.stage is Stage.FLIGHT and ctrl.replaying
+    snap = ctrl.snapshot()
+    assert snap.turn.startswith("Replay of throw 1")
+    run_until(ctrl, lambda c: c.stage is Stage.RESULT)
+    ctrl.handle(CommandIntent(Command.REPLAY))           # once more from the replay's last frame
+    assert ctrl.stage is Stage.FLIGHT and ctrl.replaying
+    run_until(ctrl, lambda c: c.stage is stage)
+    assert (ctrl.bettor, ctrl.thrower) == who and ctrl.game.chips == chips and len(ctrl.match.log) == throws
+    assert ctrl.throws_shown == 1                      # a replay is no new throw
+
+
+def test_save_and_load_restore_the_table_and_the_game_plays_on_identically(tmp_path):
+    path = tmp_path / "game.json"
+    a = PlayController(FakeUi(), save_path=path)
+    b = PlayController(FakeUi(), save_path=path)
+    try:
+        a.new_game(GameSetup.standard(5, 0, "easy", board="III", cards=("A", "C", "E", "G"), seed=13))
+        run_until(a, lambda c: c.throws_shown == 4 and c.stage is Stage.WAIT)   # the bots have bet
+        assert a.game.bets
+        a.handle(CommandIntent(Command.SAVE))
+        assert a.ui.said[-1] == f"game saved to {path}"
+        data = json.loads(path.read_text())
+        assert data["format"] == "doppelx-save/1" and data["setup"]["board"] == "III"
+        assert data["game"]["on_board"] and data["last_throw"]["number"] == 4
+        b.handle(CommandIntent(Command.LOAD))
+        assert b.ui.said[-1] == f"game loaded from {path}"
+        assert b.setup == a.setup and games_equal(b.game, a.game)
+        assert b.game.on_board == a.game.on_board and b.game.chips == a.game.chips
+        assert b.match.spinner_angle == a.match.spinner_angle
+        assert b.match.rng.bit_generator.state == a.match.rng.bit_generator.state
+        assert b.numbers == a.numbers == 4
+        # the replay of the loaded last throw (simulated again) ends where the dice came to rest
+        b.replay()
+        run_until(b, lambda c: c.stage is Stage.RESULT)
+        snap = b.snapshot()
+        for d in a.match.log[-1].result.outcome.dice:
+            assert np.allclose(snap.dice[d.owner].position, d.pose.position, atol=1e-9)
+        # both play on to the same next throws
+        run_until(a, lambda c: c.throws_shown == 2 + 4 and c.stage is Stage.RESULT)
+        run_until(b, lambda c: c.numbers == 6 and c.stage is Stage.RESULT)
+        assert b.game.chips == a.game.chips and b.game.on_board == a.game.on_board
+        assert games_equal(b.game, a.game)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_loading_a_bad_file_is_explained_in_the_window(tmp_path, ctrl):
+    ctrl.save_path = tmp_path / "missing.json"
+    ctrl.handle(CommandIntent(Command.LOAD))
+    assert "no saved game there" in ctrl.ui.said[-1]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "doppelx-save/1", "setup": {"seats": []}}')
+    ctrl.save_path = bad
+    ctrl.handle(CommandIntent(Command.LOAD))
+    assert "setup.board" in ctrl.ui.said[-1] or "setup" in ctrl.ui.said[-1]
+
+
+def test_setup_edits_keep_a_playable_game():
+    s = GameSetup.standard(3, 1)
+    s.resize(9)
+    assert len(s.seats) == 8 and len({x.colour for x in s.seats}) == 8
+    s.resize(2)
+    assert len(s.seats) == 3
+    s.next_colour(0)
+    assert s.seats[0].colour not in {x.colour for x in s.seats[1:]}
+    s.toggle_human(1)
+    assert s.seats[1].human and s.seats[1].name == "Player 2"
+    s.next_skill(2)
+    assert s.seats[2].skill == "hard"
+    s.toggle_card("E")
+    assert s.cards == ["A", "B", "C", "D"]          # a fifth card needs one taken out first
+    s.toggle_card("B")
+    s.toggle_card("H")
+    assert s.cards == ["A", "C", "D", "H"]
+    s.rename(2, "Player 2")
+    with pytest.raises(RulesError, match="same name"):
+        s.check()
+    with pytest.raises(RulesError, match="--humans"):
+        GameSetup.standard(3, 4)
+    assert GameSetup.from_dict(json.loads(json.dumps(GameSetup.standard(6, 2).to_dict()))) == GameSetup.standard(6, 2)

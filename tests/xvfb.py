@@ -1,0 +1,66 @@
+"""A private Xvfb display for window tests, shared by tests/render and tests/doppelx.
+
+The ``display`` fixture starts ``Xvfb`` on a free display number for the test session
+(Mesa's llvmpipe renders there) and points ``DISPLAY`` at it; tests that need OpenGL are
+skipped when neither Xvfb nor an existing display is available. :class:`FakeClock` is a
+clock the tests advance by hand. Import both into a test module or conftest.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+
+def _free_display() -> int:
+    for n in range(91, 140):
+        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
+            return n
+    raise RuntimeError("no free X display number")
+
+
+@pytest.fixture(scope="session")
+def display():
+    """A running X display for the session (a private Xvfb when possible)."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        if os.environ.get("DISPLAY"):
+            yield os.environ["DISPLAY"]
+            return
+        pytest.skip("needs Xvfb or a display for OpenGL")
+    n = _free_display()
+    proc = subprocess.Popen([xvfb, f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    socket = Path(f"/tmp/.X11-unix/X{n}")
+    for _ in range(100):
+        if socket.exists() or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    if proc.poll() is not None:
+        pytest.skip("Xvfb did not start")
+    old = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = f":{n}"
+    try:
+        yield f":{n}"
+    finally:
+        if old is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = old
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+class FakeClock:
+    """A clock the tests advance by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
