@@ -210,10 +210,12 @@ def _insert(box: BoxSpec, openings: dict[str, Polygon], margin: float
                               ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)))
     others_all = shapely.union_all(list(openings.values())) if openings else Polygon()
     limit = inner.buffer(box.wall_thickness, join_style="mitre")
+    shared = {c for c in cells.values() if list(cells.values()).count(c) > 1}
     for hid, opening in openings.items():
         cell = rect(*cells[hid])
         others = others_all.difference(opening.buffer(1e-9))
-        frame = _frame(f"hole:{hid}", opening, cell, z0, z1)
+        # a frame covers its cell minus one opening: a cell shared by merged holes needs prisms
+        frame = None if cells[hid] in shared else _frame(f"hole:{hid}", opening, cell, z0, z1)
         ok = frame is not None and all(
             others.intersection(p.footprint()).area < _AREA_TOL and p.footprint().within(limit)
             for p in frame)
@@ -228,22 +230,18 @@ def _insert(box: BoxSpec, openings: dict[str, Polygon], margin: float
 def _cells(openings: dict[str, Polygon], inner: Polygon, margin: float) -> dict[str, tuple]:
     """A square-ish cell (bounds) around each hole, clipped to the inside of the box.
 
-    Cells must not overlap; where two would, both shrink to the holes' own bounds, and
-    cells still overlapping are merged (their holes then share one cell of triangle prisms).
+    Cells must not overlap; cells that would are merged (their holes then share one cell
+    of triangle prisms). (Shrinking them to the holes' own bounds instead left frames with
+    zero-width pieces that lost slivers of the insert.)
     """
     ix0, iy0, ix1, iy1 = inner.bounds
 
     def cell(poly: Polygon, m: float) -> tuple:
+        # snapped to 1 µm: cells that meet must meet exactly, not an ulp apart
         x0, y0, x1, y1 = poly.bounds
-        return (max(ix0, x0 - m), max(iy0, y0 - m), min(ix1, x1 + m), min(iy1, y1 + m))
+        return tuple(round(v, 6) for v in (max(ix0, x0 - m), max(iy0, y0 - m), min(ix1, x1 + m), min(iy1, y1 + m)))
 
     cells = {hid: cell(p, margin) for hid, p in openings.items()}
-    ids = list(cells)
-    for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
-            if _overlap(cells[a], cells[b]):
-                cells[a] = cell(openings[a], 0.0)
-                cells[b] = cell(openings[b], 0.0)
     changed = True
     while changed:  # merge cells that still overlap into their common bounds
         changed = False
@@ -352,7 +350,7 @@ def _triangle_prisms(prefix: str, region, z0: float, z1: float) -> list[HullPiec
     if tris is None:
         return out
     for k, tri in enumerate(tris.geoms):
-        if tri.area < _AREA_TOL or not region.buffer(1e-9).contains(tri.representative_point()):
+        if tri.area <= 0.0 or not region.buffer(1e-9).contains(tri.representative_point()):
             continue
         xy = list(tri.exterior.coords)[:-1]
         out.append(HullPiece.around(f"{prefix}:t{k}", [(x, y, z) for z in (z0, z1) for x, y in xy]))

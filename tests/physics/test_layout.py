@@ -27,7 +27,8 @@ def insert_footprints(layout):
 
 def check_insert(layout):
     holes = shapely.union_all(list(layout.openings.values())) if layout.openings else Polygon()
-    cover = shapely.union_all(insert_footprints(layout))
+    # snap-rounded union: GEOS's floating union of many slivers can drop a piece
+    cover = shapely.union_all(insert_footprints(layout), grid_size=1e-9)
     slab = INNER.difference(holes)
     assert slab.difference(cover).area < 1e-9, "part of the insert is missing"
     assert cover.intersection(holes).area < 1e-9, "a piece of the insert reaches into a hole"
@@ -135,8 +136,8 @@ def test_any_hole_layout_keeps_the_insert_whole(specs):
     holes, shapes = [], []
     for k, (x, y, r, square) in enumerate(specs):
         shape = rect(x - r, y - r, x + r, y + r) if square else Point(x, y).buffer(r)
-        if not shape.within(rect(-134, -134, 134, 134)) or any(shape.buffer(1).intersects(s) for s in shapes):
-            continue  # the board loader rejects holes outside the outline or touching each other
+        if not shape.within(rect(-134, -134, 134, 134)) or any(shape.distance(s) < 5 for s in shapes):
+            continue  # the board loader rejects holes outside the outline or closer than 5 mm
         shapes.append(shape)
         if square:
             holes.append({"id": f"h{k}", "polygon": [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]})
