@@ -34,43 +34,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from physics.run import run_throw  # noqa: E402
-from physics.scene import scatter_lying  # noqa: E402
-from physics.throw_model import SKILLS, Aim, aimed_throw, setup_throw  # noqa: E402
+from doppelx.bench.throws import chi2_uniform, random_scene, up_axis  # noqa: E402
+from physics.throw_model import SKILLS, Aim, aimed_throw  # noqa: E402
 from physics.world import World  # noqa: E402
 from rules.board_file import BUILTIN_SIDES, load_board  # noqa: E402
 from rules.box import load_box  # noqa: E402
-from rules.dice import AXIS_VECTORS, load_dice  # noqa: E402
+from rules.dice import load_dice  # noqa: E402
 from rules.outcome import Pose, Status  # noqa: E402
 from rules.reading import top_face  # noqa: E402
 from rules.rng import child_rng  # noqa: E402
 
 BOX = load_box()
 DICE = load_dice()
-COLOURS = DICE.player_colours
-
-
-def chi2_sf_5(x: float) -> float:
-    """Survival function of the chi-square distribution with 5 degrees of freedom."""
-    return math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2) * (1 + x / 3)
-
-
-def random_scene(board, rng):
-    """A random throw on ``board``: kind, lying dice and the throw."""
-    u = rng.random()
-    skill = SKILLS[str(rng.choice(list(SKILLS)))]
-    target = (float(rng.uniform(-0.12, 0.12)), float(rng.uniform(-0.12, 0.12)))
-    if u < 0.15:
-        n = int(rng.integers(3, 9))
-        seats = list(COLOURS[:n])
-        aims = {c: Aim((float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0, 1)))
-                for c in seats}
-        return "setup", {}, setup_throw(BOX, seats, aims, {c: skill for c in seats}, rng, 0.016)
-    others = [c for c in COLOURS if c != "blue"]
-    lying = scatter_lying(board, BOX, DICE, others[:int(rng.integers(0, 7))], rng)
-    if u < 0.30:
-        strong = SKILLS["easy"].__class__("violent", 0.03, 0.0, 0.15, 0.03, 0.03, (20.0, 45.0))
-        return "violent", lying, aimed_throw(BOX, Aim(target, 1.0), ["blue", "white"], strong, rng, 0.016)
-    return "turn", lying, aimed_throw(BOX, Aim(target, float(rng.uniform(0, 1))), ["blue", "white"], skill, rng, 0.016)
 
 
 def check_tunnelling(throws: int, seed: int) -> dict:
@@ -114,15 +89,14 @@ def check_faces(throws: int, seed: int) -> dict:
         if d.status is not Status.BOARD:
             lost += 1
             continue
-        up = d.pose.rotation()[2, :]
-        dots = AXIS_VECTORS @ up
-        counts[int(np.argmax(dots))] += 1
-        cocked += math.acos(min(1.0, float(dots.max()))) > DICE.cocked_angle
+        axis, tilt = up_axis(d.pose)
+        counts[axis] += 1
+        cocked += tilt > DICE.cocked_angle
     world.close()
     n = int(counts.sum())
-    chi2 = float(((counts - n / 6) ** 2 / (n / 6)).sum())
+    chi2, p_value = chi2_uniform(counts)
     return {"throws": throws, "on_board": n, "lost": lost, "axis_counts": counts.tolist(),
-            "chi2": round(chi2, 2), "p_value": round(chi2_sf_5(chi2), 4), "cocked": cocked}
+            "chi2": round(chi2, 2), "p_value": round(p_value, 4), "cocked": cocked}
 
 
 def check_settle(throws: int, seed: int) -> dict:

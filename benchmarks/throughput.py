@@ -22,55 +22,17 @@ import json
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-LYING = ("red", "yellow", "green", "purple", "orange", "pink")
-
 
 def scenes(n: int, seed: int):
-    """``n`` standard-turn scenes ``(lying poses, throw)`` from ``seed``."""
-    from doppelx.bots.doppelx_bots import DoppelXBot
-    from physics.scene import scatter_lying
-    from physics.throw_model import aimed_throw
-    from rules.board_file import load_board
-    from rules.box import load_box
-    from rules.dice import load_dice
+    """``n`` standard-turn scenes ``(lying poses, throw)`` on side I from ``seed``."""
+    from doppelx.bench.throws import standard_turns
     from rules.rng import make_rng
 
-    board, box, dice = load_board("I"), load_box(), load_dice()
-    bot = DoppelXBot.of_skill("medium")
-    aim = bot.throw.aim(board, dice["blue"], box)
-    rng = make_rng(seed)
-    out = []
-    for _ in range(n):
-        lying = scatter_lying(board, box, dice, LYING, rng)
-        throw = aimed_throw(box, aim, ["blue", "white"], bot.throw.skill, rng, dice["blue"].size)
-        out.append((lying, throw))
-    return board, out
-
-
-def measure(board, items, settings=None, with_lying: bool = True) -> dict:
-    """Run the scenes in one world; wall-clock figures of the runs."""
-    from physics.run import run_throw
-    from physics.world import World
-
-    world = World(board, settings=settings)
-    steps = sim = tunnelled = unsettled = 0
-    start = time.perf_counter()
-    for lying, throw in items:
-        r = run_throw(world, throw, lying if with_lying else {})
-        steps += r.steps
-        sim += r.sim_time
-        tunnelled += bool(r.tunnelled)
-        unsettled += not r.settled
-    wall = time.perf_counter() - start
-    world.close()
-    n = len(items)
-    return {"throws": n, "wall_s": wall, "throws_per_s": n / wall, "steps_per_s": steps / wall,
-            "sim_s_per_throw": sim / n, "tunnelled": tunnelled, "unsettled": unsettled}
+    return standard_turns(n, make_rng(seed), "I")
 
 
 def main(argv=None) -> int:
@@ -83,6 +45,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.throws < 1:
         ap.error("--throws must be at least 1")
+    from doppelx.bench.throws import measure
     from physics.settings import SimSettings
 
     board, items = scenes(args.throws, args.seed)

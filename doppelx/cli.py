@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "throw",
     "game",
     "simulate",
+    "bench",
     "doppel",
     "blitz",
     "oder_nichts",

@@ -42,6 +42,14 @@ class SimSettings:
         hole_segments: sides of the polygon standing in for a round hole.
         hole_margin: reach of a hole's cell of frame boxes beyond the hole (m).
         restitution_threshold: impacts slower than this do not bounce (m/s).
+        contact_erp: error reduction of rigid-body contacts (Bullet's ``m_erp2``, PyBullet's
+            ``contactERP``): the fraction of a penetration removed per step by a velocity
+            (Baumgarte) push. PyBullet's default, 0.08.
+        split_impulse: remove penetrations deeper than ``split_impulse_threshold`` by a
+            separate position impulse that adds no velocity (Bullet's split impulse) ...
+        split_impulse_threshold: ... (m, negative = penetrating). PyBullet's defaults (on,
+            -0.04 m) leave every die contact to the Baumgarte push (dice never penetrate
+            4 cm); 0 splits every penetration. ``doppelx bench sweep`` compares them.
         contact_threshold: Bullet's contact breaking threshold (m): bounding boxes grow by
             it and contacts farther apart are dropped. Bullet's default (``None``: 0.02 m)
             is larger than a die and merges the sleeping dice into islands with every
@@ -75,6 +83,9 @@ class SimSettings:
     hole_segments: int = 16
     hole_margin: float = 0.004
     restitution_threshold: float = 0.2
+    contact_erp: float = 0.08
+    split_impulse: bool = True
+    split_impulse_threshold: float = -0.04
     contact_threshold: float = 0.002
     cone_friction: bool = False
     hull_margin: float = 0.0003
@@ -89,6 +100,8 @@ class SimSettings:
             raise ValueError("time_step, sample_every, solver_iterations and time_cap must be positive")
         if self.hole_segments < 6:
             raise ValueError("hole_segments must be at least 6")
+        if not 0.0 < self.contact_erp <= 1.0:
+            raise ValueError(f"contact_erp must be within (0, 1], got {self.contact_erp}")
 
     @property
     def sample_dt(self) -> float:

@@ -115,6 +115,8 @@ class World:
                                     contactBreakingThreshold=s.contact_threshold,
                                     allowedCcdPenetration=s.ccd_allowed_penetration,
                                     enableConeFriction=int(s.cone_friction),
+                                    contactERP=s.contact_erp, useSplitImpulse=int(s.split_impulse),
+                                    splitImpulsePenetrationThreshold=s.split_impulse_threshold,
                                     physicsClientId=c)
         self.body_of, self.owner_of, self.static_ids = {}, {}, []
         self._die_shape = {}

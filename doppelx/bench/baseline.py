@@ -1,0 +1,90 @@
+"""The committed baseline of the benchmark suite: read, compare, rewrite.
+
+``assets/bench_baseline.json`` (format ``doppelx-bench-baseline/1``) ships with the package,
+so ``doppelx bench`` works from an installed copy. It holds one section per profile
+(``quick``, ``full``): the values of every metric by ``scene/metric`` key, and where they
+were measured (PyBullet and Python versions, machine, date). ``doppelx bench
+--update-baseline`` rewrites the section of the profile it ran, for the metrics it ran.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from pathlib import Path
+
+from doppelx.bench.metrics import Metric, Row, judge
+from rules.errors import SpecError
+
+FORMAT = "doppelx-bench-baseline/1"
+
+
+def default_path() -> Path:
+    """The shipped baseline file."""
+    from rules.assets import asset_path
+
+    return asset_path("bench_baseline.json")
+
+
+def load(path: str | Path) -> dict:
+    """The baseline file as a dict (an empty one if the file does not exist yet).
+
+    Raises:
+        SpecError: the file is not a baseline of this format.
+    """
+    path = Path(path)
+    if not path.exists():
+        return {"format": FORMAT, "profiles": {}}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SpecError(str(path), "", f"not a readable JSON baseline ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SpecError(str(path), "format", f"expected {FORMAT!r}")
+    profiles = data.get("profiles")
+    if not isinstance(profiles, dict):
+        raise SpecError(str(path), "profiles", "expected an object of profiles")
+    for name, section in profiles.items():
+        if not isinstance(section, dict) or not isinstance(section.get("metrics"), dict):
+            raise SpecError(str(path), f"profiles.{name}.metrics", "expected an object of metric values")
+        for key, value in section["metrics"].items():
+            if not isinstance(value, (int, float, str)) or isinstance(value, bool):
+                raise SpecError(str(path), f"profiles.{name}.metrics.{key}", "expected a number or a string")
+    return data
+
+
+def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
+    """Every metric judged against the ``profile`` section of the baseline ``data``."""
+    values = data.get("profiles", {}).get(profile, {}).get("metrics", {})
+    return [judge(m, values.get(m.key)) for m in metrics]
+
+
+def updated(data: dict, metrics: list[Metric], profile: str) -> dict:
+    """``data`` with the ``profile`` section's values replaced by ``metrics`` (others kept)."""
+    out = {"format": FORMAT, "profiles": dict(data.get("profiles", {}))}
+    section = dict(out["profiles"].get(profile, {}))
+    values = dict(section.get("metrics", {}))
+    values.update({m.key: m.value for m in metrics})
+    section["metrics"] = dict(sorted(values.items()))
+    section["measured"] = environment()
+    out["profiles"][profile] = section
+    return out
+
+
+def environment() -> dict:
+    """Where the figures come from: versions, machine, date."""
+    import importlib.metadata
+    import os
+
+    try:
+        pyb = importlib.metadata.version("pybullet")
+    except importlib.metadata.PackageNotFoundError:
+        pyb = "unknown"
+    return {"pybullet": pyb, "python": platform.python_version(), "machine": platform.machine(),
+            "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d")}
+
+
+def dumps(data: dict) -> str:
+    """The baseline as text (one metric a line, keys sorted within a profile)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

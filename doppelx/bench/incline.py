@@ -1,0 +1,93 @@
+"""Incline: a die resting on side I's playfield, tilted through angles around the friction angle.
+
+Gravity is turned instead of the board (the same thing for the die, and the playfield stays
+the real insert). Below ``atan μ`` (die–cardboard) the die must stick: its creep in 0.5 s is
+measured (expected 0). Above, it must slide with the constant acceleration
+``g (sin θ − μ cos θ)``: the acceleration is fitted to its path (``x = x0 + v0 t + a t²/2``,
+from 0.05 s on and before it nears the far wall). The friction angle itself is found by
+bisection (does the die move 0.3 mm in 1 s?) and compared with ``atan μ``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from doppelx.bench.common import Profile, Tally, set_gravity
+from doppelx.bench.metrics import Check, Metric
+
+NAME = "incline"
+#: Start of the slide (board frame, m); the die slides towards +x along the seamless strip.
+START = (-0.10, -0.01)
+#: Fit only while the die is less than this far from the start (m): the wall is 227 mm away.
+MAX_TRAVEL = 0.18
+WINDOW = 0.5      # s simulated per angle
+FIT_FROM = 0.05   # s
+#: Bisection of the friction angle: the die slides if it moves more than SLIDE_MM in
+#: BISECT_WINDOW (at 0.005° above atan μ it moves 0.4 mm in 1 s; a sticking die creeps < 0.1 mm).
+BISECT_WINDOW = 1.0
+SLIDE_MM = 0.3
+
+
+def slide(world, theta: float, tally: Tally, window: float = WINDOW) -> tuple[np.ndarray, np.ndarray]:
+    """Times (n,) s and distances (n,) m travelled downhill by a die on a playfield tilted by ``theta``."""
+    from physics.throw import DieRelease
+
+    s = world.settings
+    half = world.dice["blue"].half
+    world.reset({}, 0.0, (DieRelease("blue", (START[0], START[1], half), (0.0, 0.0, 0.0, 1.0),
+                                     (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),))
+    set_gravity(world, (s.gravity * math.sin(theta), 0.0, -s.gravity * math.cos(theta)))
+    n = int(round(window / s.time_step))
+    xs = np.empty(n)
+    for i in range(n):
+        world.step()
+        xs[i] = world.pose("blue")[0][0] - START[0]
+    tally.steps += n
+    tally.runs += 1
+    return np.arange(1, n + 1) * s.time_step, xs
+
+
+def fit_acceleration(t: np.ndarray, x: np.ndarray) -> float:
+    """Least-squares ``a`` of ``x = x0 + v0 t + a t²/2`` over the usable part of the path (m/s²)."""
+    use = (t >= FIT_FROM) & (x < MAX_TRAVEL)
+    if use.sum() < 5:
+        use = t <= t[min(len(t) - 1, 5)]
+    a = np.stack([np.ones(use.sum()), t[use], 0.5 * t[use] ** 2], axis=1)
+    return float(np.linalg.lstsq(a, x[use], rcond=None)[0][2])
+
+
+def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
+    """The incline metrics (see the module docstring)."""
+    from physics.world import World
+    from rules.board_file import load_board
+
+    world = World(load_board("I"), settings=settings)
+    mu = world.materials.pair("cardboard").friction
+    g = world.settings.gravity
+    angle = math.atan(mu)
+    out: list[Metric] = []
+    with tally.timing():
+        for d in profile.incline_offsets:
+            theta = angle + math.radians(d)
+            t, x = slide(world, theta, tally)
+            if d < 0:
+                out.append(Metric(NAME, f"creep.{d:+g}deg", round(abs(float(x[-1])) * 1e3, 4), "mm", 0.0,
+                                  Check(tol=0.05, better="lower")))
+            else:
+                expected = g * (math.sin(theta) - mu * math.cos(theta))
+                out.append(Metric(NAME, f"accel.{d:+g}deg", round(fit_acceleration(t, x), 4), "m/s²",
+                                  round(expected, 4), Check(tol=0.002, rel=0.02)))
+        lo, hi = angle - math.radians(3), angle + math.radians(3)
+        for _ in range(10):
+            mid = (lo + hi) / 2
+            _, x = slide(world, mid, tally, BISECT_WINDOW)
+            if abs(float(x[-1])) * 1e3 > SLIDE_MM:
+                hi = mid
+            else:
+                lo = mid
+    world.close()
+    out.append(Metric(NAME, "friction_angle", round(math.degrees((lo + hi) / 2), 3), "deg",
+                      round(math.degrees(angle), 3), Check(tol=0.1)))
+    return out

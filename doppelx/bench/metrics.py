@@ -1,0 +1,146 @@
+"""Benchmark metrics and how each is judged against the baseline.
+
+A scene returns :class:`Metric` rows: a value, its unit, the analytic expectation when there
+is one (shown, not judged) and a :class:`Check` saying how far the value may move from the
+committed baseline (:func:`judge`):
+
+* ``tol``/``rel``: allowed distance from the baseline, ``max(tol, rel · |baseline|)``;
+* ``better``: ``"lower"`` or ``"higher"`` — beyond the band in the good direction the
+  verdict is ``better`` (passes; refresh the baseline), in the bad one ``WORSE``; without a
+  direction any move beyond the band is ``CHANGED``;
+* ``limit``: an absolute requirement, whatever the baseline says (``("==", 0)`` for
+  tunnelling, ``(">=", 0.001)`` for a p-value); violated → ``FAIL``;
+* ``exact``: the value must equal the baseline (the hash of all resting poses);
+* ``info``: shown with its change, never judged (absolute speeds depend on the machine).
+
+``WORSE``, ``CHANGED`` and ``FAIL`` make ``doppelx bench`` exit 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+#: Verdicts that fail the run.
+FAILING = ("WORSE", "CHANGED", "FAIL")
+_OPS = {"==": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
+        "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+
+
+@dataclass(frozen=True)
+class Check:
+    """How a metric is judged (see the module docstring)."""
+
+    tol: float = 0.0
+    rel: float = 0.0
+    better: str | None = None
+    limit: tuple[str, float] | None = None
+    exact: bool = False
+    info: bool = False
+
+    def __post_init__(self) -> None:
+        if self.better not in (None, "lower", "higher"):
+            raise ValueError(f"better must be 'lower', 'higher' or None, got {self.better!r}")
+        if self.limit is not None and self.limit[0] not in _OPS:
+            raise ValueError(f"unknown limit operator {self.limit[0]!r}")
+
+    def band(self, baseline: float) -> float:
+        """Allowed distance from ``baseline``."""
+        return max(self.tol, self.rel * abs(baseline))
+
+    def describe(self) -> str:
+        """Short text of the tolerance, for the table and the JSON."""
+        if self.info:
+            return "info"
+        if self.exact:
+            return "exact"
+        parts = []
+        if self.tol or self.rel:
+            band = " or ".join(p for p in (f"±{self.tol:.3g}" if self.tol else "",
+                                           f"±{self.rel:.0%}" if self.rel else "") if p)
+            parts.append(band + ({"lower": " (lower is better)", "higher": " (higher is better)"}.get(self.better, "")))
+        if self.limit is not None:
+            parts.append(f"must be {self.limit[0]} {self.limit[1]:.3g}")
+        return "; ".join(parts) or "—"
+
+
+INFO = Check(info=True)
+EXACT = Check(exact=True)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One measured figure of a scene.
+
+    Attributes:
+        scene: scene name (``drop``, ``tray``, ...).
+        name: metric name within the scene (``e.flat.100mm``).
+        value: the figure (a number, or a string for hashes).
+        unit: its unit (``""`` for ratios and counts).
+        expected: the analytic expectation, if there is one (shown, never judged).
+        check: how it is judged against the baseline.
+        note: what to look at when it fails (e.g. which throws tunnelled); JSON only.
+    """
+
+    scene: str
+    name: str
+    value: float | int | str
+    unit: str = ""
+    expected: float | None = None
+    check: Check = field(default=INFO)
+    note: str = ""
+
+    @property
+    def key(self) -> str:
+        """``scene/name``, the key in the baseline file."""
+        return f"{self.scene}/{self.name}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """A metric with its baseline, change and verdict."""
+
+    metric: Metric
+    baseline: float | int | str | None
+    change: float | None
+    verdict: str
+
+    def to_dict(self) -> dict:
+        m = self.metric
+        out = {"scene": m.scene, "metric": m.name, "value": m.value, "unit": m.unit, "expected": m.expected,
+               "baseline": self.baseline, "change": self.change, "verdict": self.verdict,
+               "tolerance": m.check.describe()}
+        if m.note:
+            out["note"] = m.note
+        return out
+
+
+def judge(metric: Metric, baseline) -> Row:
+    """The verdict of ``metric`` against its ``baseline`` value (``None``: not in the baseline)."""
+    c, v = metric.check, metric.value
+    if c.limit is not None and not _OPS[c.limit[0]](v, c.limit[1]):
+        return Row(metric, baseline, _change(v, baseline), "FAIL")
+    if baseline is None:
+        return Row(metric, None, None, "new")
+    change = _change(v, baseline)
+    if c.info:
+        return Row(metric, baseline, change, "info")
+    if c.exact or isinstance(v, str) or isinstance(baseline, str):
+        return Row(metric, baseline, None, "ok" if v == baseline else "CHANGED")
+    if not (c.tol or c.rel):
+        return Row(metric, baseline, change, "ok")
+    if not (isinstance(v, (int, float)) and math.isfinite(v)):
+        return Row(metric, baseline, None, "CHANGED")
+    d = v - baseline
+    if abs(d) <= c.band(baseline) + 1e-12:
+        return Row(metric, baseline, change, "ok")
+    if c.better is None:
+        return Row(metric, baseline, change, "CHANGED")
+    good = d < 0 if c.better == "lower" else d > 0
+    return Row(metric, baseline, change, "better" if good else "WORSE")
+
+
+def _change(v, baseline) -> float | None:
+    if baseline is None or isinstance(v, str) or isinstance(baseline, str):
+        return None
+    return v - baseline

@@ -1,0 +1,118 @@
+"""Throw scenes shared by the benchmarks: standard turns, random mixed throws, face counts.
+
+Used by ``benchmarks/throughput.py``, ``benchmarks/physics_checks.py``, the tray scene
+(:mod:`doppelx.bench.tray`) and the settings sweep (:mod:`doppelx.bench.sweep`), so every
+benchmark throws the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from physics.throw_model import SKILLS, Aim, Skill, aimed_throw, setup_throw
+
+#: Dice lying on the board in a standard turn (six other players' dice).
+LYING = ("red", "yellow", "green", "purple", "orange", "pink")
+#: Full-strength throws from high up with fast tumbling (the tunnelling stress case).
+VIOLENT = Skill("violent", 0.03, 0.0, 0.15, 0.03, 0.03, (20.0, 45.0))
+
+
+def standard_turns(n: int, rng: np.random.Generator, side: str = "I"):
+    """``n`` standard-turn scenes on ``side``: ``(board, [(lying poses, throw), ...])``.
+
+    Six dice lie flat at random free places (random faces and turns); blue and white are
+    thrown by the medium bot's throw model at its best spot of the board.
+    """
+    from doppelx.bots.doppelx_bots import DoppelXBot
+    from physics.scene import scatter_lying
+    from rules.board_file import load_board
+    from rules.box import load_box
+    from rules.dice import load_dice
+
+    board, box, dice = load_board(side), load_box(), load_dice()
+    bot = DoppelXBot.of_skill("medium")
+    aim = bot.throw.aim(board, dice["blue"], box)
+    out = []
+    for _ in range(n):
+        lying = scatter_lying(board, box, dice, LYING, rng)
+        throw = aimed_throw(box, aim, ["blue", "white"], bot.throw.skill, rng, dice["blue"].size)
+        out.append((lying, throw))
+    return board, out
+
+
+def measure(board, items, settings=None, with_lying: bool = True) -> dict:
+    """Run the scenes ``items`` in one world; wall-clock figures of the runs (one core)."""
+    from physics.run import run_throw
+    from physics.world import World
+
+    world = World(board, settings=settings)
+    steps = sim = tunnelled = unsettled = 0
+    start = time.perf_counter()
+    for lying, throw in items:
+        r = run_throw(world, throw, lying if with_lying else {})
+        steps += r.steps
+        sim += r.sim_time
+        tunnelled += bool(r.tunnelled)
+        unsettled += not r.settled
+    wall = time.perf_counter() - start
+    world.close()
+    n = len(items)
+    return {"throws": n, "wall_s": wall, "throws_per_s": n / wall, "steps_per_s": steps / wall,
+            "sim_s_per_throw": sim / n, "tunnelled": tunnelled, "unsettled": unsettled}
+
+
+def random_scene(board, rng: np.random.Generator):
+    """A random throw on ``board``: ``(kind, lying poses, throw)``.
+
+    Kinds: ``setup`` (15 %: 3–8 players from their seats), ``violent`` (15 %: full strength
+    from high up, 0–6 dice lying), ``turn`` (70 %: blue and white at a random point with a
+    random strength and skill, 0–6 dice lying).
+    """
+    from physics.scene import scatter_lying
+    from rules.box import load_box
+    from rules.dice import load_dice
+
+    box, dice = load_box(), load_dice()
+    colours = dice.player_colours
+    u = rng.random()
+    skill = SKILLS[str(rng.choice(list(SKILLS)))]
+    target = (float(rng.uniform(-0.12, 0.12)), float(rng.uniform(-0.12, 0.12)))
+    if u < 0.15:
+        n = int(rng.integers(3, 9))
+        seats = list(colours[:n])
+        aims = {c: Aim((float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0, 1)))
+                for c in seats}
+        return "setup", {}, setup_throw(box, seats, aims, {c: skill for c in seats}, rng, 0.016)
+    others = [c for c in colours if c != "blue"]
+    lying = scatter_lying(board, box, dice, others[:int(rng.integers(0, 7))], rng)
+    if u < 0.30:
+        return "violent", lying, aimed_throw(box, Aim(target, 1.0), ["blue", "white"], VIOLENT, rng, 0.016)
+    return "turn", lying, aimed_throw(box, Aim(target, float(rng.uniform(0, 1))), ["blue", "white"], skill, rng, 0.016)
+
+
+def up_axis(pose) -> tuple[int, float]:
+    """The die axis (index into ``rules.dice.AXES``) pointing most nearly up, and its tilt (rad)."""
+    from rules.dice import AXIS_VECTORS
+
+    up = pose.rotation()[2, :]
+    dots = AXIS_VECTORS @ up
+    k = int(np.argmax(dots))
+    return k, math.acos(min(1.0, float(dots[k])))
+
+
+def chi2_sf_5(x: float) -> float:
+    """Survival function of the chi-square distribution with 5 degrees of freedom."""
+    return math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2) * (1 + x / 3)
+
+
+def chi2_uniform(counts) -> tuple[float, float]:
+    """Chi-square statistic of six counts against the uniform distribution, and its p-value."""
+    c = np.asarray(counts, dtype=float)
+    n = c.sum()
+    if n == 0:
+        return 0.0, 1.0
+    chi2 = float(((c - n / 6) ** 2 / (n / 6)).sum())
+    return chi2, chi2_sf_5(chi2)

@@ -1,0 +1,150 @@
+"""Tray throws: many standard turns on each side I–IV, run to rest with the tunnel watch on.
+
+A standard turn (:func:`doppelx.bench.throws.standard_turns`): six dice lying, blue and white
+thrown by the medium bot's throw model at its best spot; the scenes of side ``k`` come from
+``child_rng(SEED, k)``. Measured over the thrown dice:
+
+* faces: the die axis pointing up, counted over the dice resting on the board, against the
+  uniform distribution — chi-square with 5 degrees of freedom (its mean is 5; above 20.5,
+  p < 0.001, the faces are not fair);
+* settle times (simulated s until the settle test ends the throw): mean, median, 90th
+  percentile, maximum;
+* rates: cocked (on the board, tilted more than the dice file's cocked angle), in a hole,
+  off the board; throws that reached the time cap;
+* tunnelling: throws the tunnel watch flagged — must be 0 (the note names them: side,
+  throw index within the side, events; ``doppelx.bench.tray.scenes`` rebuilds them);
+* determinism: the first throws are run again in a fresh world, in reverse order; every
+  resting pose must come out bit for bit the same (0 mismatches); and a SHA-256 of all
+  resting poses (every die of every throw, IEEE doubles) that must equal the baseline's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import struct
+
+import numpy as np
+
+from doppelx.bench.common import Profile, Tally, binomial_tol
+from doppelx.bench.metrics import EXACT, INFO, Check, Metric
+
+NAME = "tray"
+SEED = 20240611
+THROWN = ("blue", "white")
+#: chi-square (5 degrees of freedom) with p = 0.001.
+CHI2_P001 = 20.515
+
+
+def scenes(per_side: int):
+    """``(side, board, [(lying poses, throw), ...])`` with ``per_side`` standard turns for each side."""
+    from doppelx.bench.throws import standard_turns
+    from rules.board_file import BUILTIN_SIDES
+    from rules.rng import child_rng
+
+    return [(side, *standard_turns(per_side, child_rng(SEED, k), side)) for k, side in enumerate(BUILTIN_SIDES)]
+
+
+def pose_bytes(outcome) -> bytes:
+    """Every die's resting position and quaternion as little-endian doubles."""
+    return b"".join(struct.pack("<7d", *d.pose.position, *d.pose.quaternion) for d in outcome.dice)
+
+
+def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
+    """The tray metrics (see the module docstring)."""
+    from doppelx.bench.throws import up_axis
+    from physics.run import run_throw
+    from physics.world import World
+    from rules.dice import load_dice
+    from rules.outcome import Status
+
+    cocked_angle = load_dice().cocked_angle
+    digest = hashlib.sha256()
+    counts = np.zeros(6, dtype=int)
+    times: list[float] = []
+    dice = cocked = holes = off = unsettled = tunnelled = 0
+    first: list[tuple] = []
+    flagged: list[str] = []
+    for side, board, items in scenes(profile.tray_per_side):
+        world = World(board, settings=settings)
+        for i, (lying, throw) in enumerate(items):
+            with tally.timing():
+                r = run_throw(world, throw, lying)
+            tally.steps += r.steps
+            tally.runs += 1
+            digest.update(pose_bytes(r.outcome))
+            if side == "I" and i < profile.determinism_throws:
+                first.append((lying, throw, pose_bytes(r.outcome)))
+            times.append(r.sim_time)
+            unsettled += not r.settled
+            if r.tunnel_events:
+                tunnelled += 1
+                events = sorted(set(r.tunnel_events))
+                flagged.append(f"side {side} throw {i}: {', '.join(events)}")
+            for owner in THROWN:
+                d = r.outcome.get(owner)
+                dice += 1
+                if d.status is Status.HOLE:
+                    holes += 1
+                elif d.status is Status.OFF:
+                    off += 1
+                else:
+                    axis, tilt = up_axis(d.pose)
+                    counts[axis] += 1
+                    cocked += tilt > cocked_angle
+        world.close()
+    mismatches = _rerun(first, settings, tally)
+    return _metrics(counts, np.array(times), dice, cocked, holes, off, unsettled, tunnelled, mismatches,
+                    digest.hexdigest(), "; ".join(flagged[:10]))
+
+
+def _rerun(first, settings, tally: Tally) -> int:
+    """Run the kept throws again in a fresh world, in reverse order; how many came out different."""
+    from physics.run import run_throw
+    from physics.world import World
+    from rules.board_file import load_board
+
+    world = World(load_board("I"), settings=settings)
+    bad = 0
+    for lying, throw, expected in reversed(first):
+        with tally.timing():
+            r = run_throw(world, throw, lying)
+        tally.steps += r.steps
+        tally.runs += 1
+        bad += pose_bytes(r.outcome) != expected
+    world.close()
+    return bad
+
+
+def _metrics(counts, times, dice, cocked, holes, off, unsettled, tunnelled, mismatches, digest,
+             flagged: str) -> list[Metric]:
+    from doppelx.bench.throws import chi2_uniform
+
+    n = len(times)
+    on_board = int(counts.sum())
+    chi2, p = chi2_uniform(counts)
+    sd = float(times.std()) if n > 1 else 0.0
+    se = sd / math.sqrt(max(n, 1))
+
+    def rate(k: int, of: int) -> float:
+        return k / of if of else 0.0
+
+    return [
+        Metric(NAME, "throws", n, "", None, INFO),
+        Metric(NAME, "faces.chi2", round(chi2, 3), "", 5.0, Check(limit=("<=", CHI2_P001))),
+        Metric(NAME, "faces.p_value", round(p, 4), "", None, INFO),
+        Metric(NAME, "settle.mean", round(float(times.mean()), 4), "s", None, Check(tol=max(4 * se, 0.01))),
+        Metric(NAME, "settle.p50", round(float(np.percentile(times, 50)), 4), "s", None, Check(tol=max(5 * se, 0.02))),
+        Metric(NAME, "settle.p90", round(float(np.percentile(times, 90)), 4), "s", None, Check(tol=max(8 * se, 0.05))),
+        Metric(NAME, "settle.max", round(float(times.max()), 4), "s", None, INFO),
+        Metric(NAME, "cocked_rate", round(rate(cocked, on_board), 4), "", None,
+               Check(tol=binomial_tol(rate(cocked, on_board), on_board))),
+        Metric(NAME, "hole_rate", round(rate(holes, dice), 4), "", None,
+               Check(tol=binomial_tol(rate(holes, dice), dice))),
+        Metric(NAME, "off_rate", round(rate(off, dice), 4), "", None, Check(tol=binomial_tol(rate(off, dice), dice))),
+        Metric(NAME, "unsettled", unsettled, "throws", 0,
+               Check(tol=max(2.0, 4 * math.sqrt(unsettled)), better="lower")),
+        Metric(NAME, "tunnelled", tunnelled, "throws", 0, Check(limit=("==", 0)), note=flagged),
+        Metric(NAME, "determinism_mismatches", mismatches, "throws", 0, Check(limit=("==", 0))),
+        Metric(NAME, "pose_hash", digest[:16], "", None, EXACT),
+    ]

@@ -1,0 +1,228 @@
+"""``doppelx bench``: the quick suite against the committed baseline, injected regressions,
+``--update-baseline``, bad arguments, the settings sweep, the verdict rules and the impulse model."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import shutil
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from doppelx.bench import baseline as bl
+from doppelx.bench.common import PROFILES
+from doppelx.bench.impulse import Free, Hinged, Static, collide
+from doppelx.bench.metrics import Check, Metric, judge
+from doppelx.bench.suite import ALL, SCENES, run_suite
+from doppelx.cli import main
+from physics.settings import SimSettings
+
+ROW_KEYS = {"scene", "metric", "value", "unit", "expected", "baseline", "change", "verdict", "tolerance"}
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """One ``doppelx bench --quick --json --out FILE`` run against the committed baseline."""
+    out = tmp_path_factory.mktemp("bench") / "bench.json"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["bench", "--quick", "--json", "--out", str(out)])
+    return code, json.loads(printed.getvalue()), json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_quick_json_has_every_scene_and_the_table_columns(quick):
+    code, printed, written = quick
+    assert printed == written
+    assert printed["format"] == "doppelx-bench-result/1" and printed["profile"] == "quick"
+    assert set(printed["scenes"]) == set(SCENES)
+    rows = printed["rows"]
+    assert all(ROW_KEYS <= set(r) for r in rows)
+    assert {r["scene"] for r in rows} == set(ALL)
+    keys = [f"{r['scene']}/{r['metric']}" for r in rows]
+    assert len(keys) == len(set(keys))
+    speed = {r["metric"] for r in rows if r["scene"] == "speed"}
+    for scene in SCENES:   # steps/s and throws/s of every scene, absolute and against the reference
+        assert {f"{scene}.steps_per_s", f"{scene}.throws_per_s", f"{scene}.steps_ratio",
+                f"{scene}.throws_ratio"} <= speed
+
+
+def test_quick_run_passes_against_the_committed_baseline(quick):
+    code, out, _ = quick
+    rows = out["rows"]
+    assert all(r["verdict"] != "new" for r in rows), "every metric has a committed baseline value"
+    # speed is judged by the command but not asserted here (no timing assertions in unit tests)
+    physics = [r for r in rows if r["scene"] != "speed"]
+    assert [r for r in physics if r["verdict"] not in ("ok", "better", "info")] == []
+    by_key = {f"{r['scene']}/{r['metric']}": r for r in rows}
+    assert by_key["tray/tunnelled"]["value"] == 0
+    assert by_key["tray/determinism_mismatches"]["value"] == 0
+    assert by_key["tray/pose_hash"]["value"] == by_key["tray/pose_hash"]["baseline"]
+    assert code == (1 if any(r["verdict"] in ("WORSE", "CHANGED", "FAIL") for r in rows) else 0)
+    assert out["passed"] is (code == 0)
+
+
+def test_the_analytic_expectations_hold_where_the_solver_is_good(quick):
+    rows = {f"{r['scene']}/{r['metric']}": r for r in quick[1]["rows"]}
+    assert rows["drop/e.flat.50mm"]["value"] == pytest.approx(0.40, abs=0.03)
+    assert rows["incline/accel.+2deg"]["value"] == pytest.approx(rows["incline/accel.+2deg"]["expected"], rel=0.02)
+    assert rows["incline/friction_angle"]["value"] == pytest.approx(math.degrees(math.atan(0.35)), abs=0.1)
+    assert rows["incline/creep.-2deg"]["value"] < 0.1
+    assert rows["impact/head_on.1mps.momentum_error"]["value"] < 1e-9
+    assert rows["pile/fallen"]["value"] == 0
+    assert rows["tray/faces.chi2"]["value"] < 20.515
+
+
+def _edited_baseline(tmp_path, **values):
+    path = tmp_path / "baseline.json"
+    shutil.copy(bl.default_path(), path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["profiles"]["quick"]["metrics"].update(values)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_an_edited_baseline_makes_the_run_fail(tmp_path, capsys):
+    path = _edited_baseline(tmp_path, **{"drop/e.flat.50mm": 0.2})
+    assert main(["bench", "--quick", "--scene", "drop", "--baseline", str(path)]) == 1
+    captured = capsys.readouterr()
+    line = next(ln for ln in captured.out.splitlines() if "e.flat.50mm" in ln)
+    assert line.split()[-1] == "CHANGED"
+    assert "drop/e.flat.50mm CHANGED" in captured.err
+    # the untouched metrics of the scene still pass
+    assert all(ln.split()[-1] in ("ok", "info") for ln in captured.out.splitlines()
+               if ln.startswith("drop ") and "e.flat.50mm" not in ln)
+
+
+def test_a_changed_pose_hash_fails_the_tray(tmp_path, capsys):
+    path = _edited_baseline(tmp_path, **{"tray/pose_hash": "0123456789abcdef"})
+    assert main(["bench", "--quick", "--scene", "tray", "--baseline", str(path), "--json"]) == 1
+    rows = {r["metric"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert rows["pose_hash"]["verdict"] == "CHANGED"
+
+
+def test_a_bad_solver_setting_is_caught():
+    """Without CCD the 400 mm drop falls through the insert: the drop metrics leave their tolerance."""
+    result = run_suite(PROFILES["quick"], ["drop"], settings=SimSettings(ccd=False))
+    rows = bl.compare(result.metrics, bl.load(bl.default_path()), "quick")
+    failing = {r.metric.name for r in rows if r.verdict in ("WORSE", "CHANGED", "FAIL")}
+    assert "e.flat.400mm" in failing or "rest.flat.400mm" in failing
+
+
+def test_update_baseline_writes_a_baseline_that_then_passes(tmp_path, capsys):
+    path = tmp_path / "baseline.json"
+    shutil.copy(bl.default_path(), path)
+    before = json.loads(path.read_text(encoding="utf-8"))
+    path_new = tmp_path / "fresh.json"
+    args = ["bench", "--quick", "--scene", "drop", "incline"]
+    assert main([*args, "--baseline", str(path_new), "--update-baseline"]) == 0
+    written = json.loads(path_new.read_text(encoding="utf-8"))
+    keys = set(written["profiles"]["quick"]["metrics"])
+    assert keys and all(k.split("/")[0] in ("drop", "incline") for k in keys)
+    assert written["profiles"]["quick"]["measured"]["pybullet"]
+    capsys.readouterr()
+    assert main([*args, "--baseline", str(path_new), "--json"]) == 0
+    assert {r["verdict"] for r in json.loads(capsys.readouterr().out)["rows"]} == {"ok"}
+    # updating one profile's scenes keeps everything else in the file
+    assert main([*args, "--baseline", str(path), "--update-baseline"]) == 0
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert after["profiles"]["full"] == before["profiles"]["full"]
+    assert set(after["profiles"]["quick"]["metrics"]) == set(before["profiles"]["quick"]["metrics"])
+
+
+@pytest.mark.parametrize("argv", [["bench", "--scene", "nope"], ["bench", "--quick", "extra"],
+                                  ["bench", "sweep", "--bogus"]])
+def test_bad_arguments_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+
+
+def test_a_malformed_baseline_or_output_path_exits_2(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something-else"}', encoding="utf-8")
+    assert main(["bench", "--quick", "--scene", "incline", "--baseline", str(bad)]) == 2
+    assert "format" in capsys.readouterr().err
+    bad.write_text("{not json", encoding="utf-8")
+    assert main(["bench", "--quick", "--scene", "incline", "--baseline", str(bad)]) == 2
+    assert main(["bench", "--quick", "--scene", "incline", "--out", str(tmp_path / "no" / "x.json")]) == 2
+
+
+def test_quick_sweep_writes_the_plot_and_the_points(tmp_path, capsys):
+    png, data = tmp_path / "sweep.png", tmp_path / "sweep.json"
+    assert main(["bench", "sweep", "--quick", "--out", str(png), "--data", str(data)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    points = json.loads(data.read_text(encoding="utf-8"))["points"]
+    assert len(points) == 3 and sum(p["chosen"] for p in points) == 1
+    assert all(p["throws_per_s"] > 0 and p["restitution_error"] >= 0 for p in points)
+    assert any("all" in p["pareto"] for p in points)
+    # 120 Hz without CCD lets dice through the insert; the project's settings do not
+    by_label = {p["label"]: p for p in points}
+    assert by_label["project (240 Hz, 10 it, CCD)"]["tunnelled"] == 0
+    assert "project" in capsys.readouterr().out
+
+
+# -- the verdict rules ------------------------------------------------------------------------
+
+def _m(value, **check):
+    return Metric("s", "m", value, check=Check(**check))
+
+
+def test_verdicts():
+    assert judge(_m(1.0, tol=0.1), 1.05).verdict == "ok"
+    assert judge(_m(1.0, tol=0.1), 1.2).verdict == "CHANGED"
+    assert judge(_m(1.0, rel=0.5, better="higher"), 3.0).verdict == "WORSE"
+    assert judge(_m(3.0, rel=0.5, better="higher"), 1.0).verdict == "better"
+    assert judge(_m(0.5, tol=0.1, better="lower"), 1.0).verdict == "better"
+    assert judge(_m(1, limit=("==", 0)), 1).verdict == "FAIL"          # a limit ignores the baseline
+    assert judge(_m(0, limit=("==", 0)), None).verdict == "new"
+    assert judge(_m(0, limit=("==", 0)), 0).verdict == "ok"
+    assert judge(_m("abc", exact=True), "abd").verdict == "CHANGED"
+    assert judge(_m(5.0, info=True), 1.0).verdict == "info"
+    assert judge(_m(float("nan"), tol=1.0), 1.0).verdict == "CHANGED"
+
+
+# -- the impulse model ------------------------------------------------------------------------
+
+def _die(centre, v, w=(0.0, 0.0, 0.0)):
+    return Free(0.0045, np.eye(3) * 0.0045 * 0.016**2 / 6, np.asarray(centre, float), np.asarray(v, float),
+                np.asarray(w, float))
+
+
+def test_a_flat_drop_rebounds_with_e():
+    col = collide(_die((0, 0, 0.008), (0, 0, -1.0)), Static(), (0, 0, 0), (0, 0, 1), 0.4, 0.35)
+    assert col.a.velocity == pytest.approx([0, 0, 0.4]) and not col.sliding
+
+
+def test_a_hinged_card_turns_by_impulse_times_lever_over_inertia():
+    card = Hinged(np.zeros(3), np.array([0.0, 0.0, 1.0]), 2e-6, 0.0)
+    col = collide(card, _die((0.02, -0.03, 0), (0, 1.0, 0)), (0.02, -0.021, 0), (0, 1, 0), 0.35, 0.0)
+    j = col.impulse
+    assert col.a.omega == pytest.approx(float(np.cross([0.02, -0.021, 0], j)[2]) / 2e-6)
+    assert col.b.velocity[1] - 0.0 == pytest.approx(1.0 - j[1] / 0.0045)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-0.008, 0.008), min_size=2, max_size=2), st.floats(0.1, 3.0), st.floats(0.0, 1.4),
+       st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_die_die_impacts_conserve_momentum_and_obey_the_contact_laws(offset, speed, angle, e, mu):
+    y, z = offset
+    v = speed * np.array([math.cos(angle), math.sin(angle), 0.0])
+    a, b = _die((-0.008, y, z), v), _die((0.008, 0, 0), (0, 0, 0))
+    point = np.array([0.0, y / 2, z / 2])
+    col = collide(b, a, point, (1, 0, 0), e, mu)
+    b1, a1 = col.a, col.b
+    assert a1.velocity * 0.0045 + b1.velocity * 0.0045 == pytest.approx(v * 0.0045, abs=1e-12)
+    l0 = np.cross(a.centre, 0.0045 * v)
+    l1 = (np.cross(a.centre, 0.0045 * a1.velocity) + np.cross(b.centre, 0.0045 * b1.velocity)
+          + a.inertia @ a1.angular_velocity + b.inertia @ b1.angular_velocity)
+    assert l1 == pytest.approx(l0, abs=1e-12)
+    un0 = (a.point_velocity(point) - b.point_velocity(point))[0]
+    un1 = (a1.point_velocity(point) - b1.point_velocity(point))[0]
+    assert un1 == pytest.approx(-e * un0, abs=1e-9)
+    pn, pt = col.impulse[0], np.linalg.norm(col.impulse[1:])   # on the die at +x, along +x
+    assert pn > 0 and pt <= mu * pn + 1e-12
