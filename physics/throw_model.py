@@ -28,6 +28,11 @@ from rules.box import BoxSpec
 SPEED_MIN, SPEED_MAX = 0.35, 2.2
 #: Extra height the die's lowest point keeps above the rim while crossing it (m).
 RIM_CLEARANCE = 0.006
+#: Closest a (noisy) target comes to a wall's inner face, beyond the die's half size (m).
+TARGET_WALL_GAP = 0.010
+#: Longest flight a throw plans (s): an arc over the rim onto a point right behind the
+#: thrower's own wall would otherwise need an absurd lob; 0.8 s is an apex ~0.8 m up.
+MAX_FLIGHT = 0.8
 GRAVITY = 9.81
 
 
@@ -136,6 +141,7 @@ def _plan_from(box: BoxSpec, aim: Aim, side: str, along: float | None, height: f
             need = clear_z - p0[2] - (target[2] - p0[2]) * f
             if need > 0:
                 t_flight = max(t_flight, math.sqrt(2 * need / (GRAVITY * f * (1 - f))))
+    t_flight = min(t_flight, MAX_FLIGHT)
     vxy = flat / t_flight
     vz = (target[2] - p0[2] + GRAVITY * t_flight**2 / 2) / t_flight
     return (float(p0[0]), float(p0[1]), float(p0[2])), (float(vxy[0]), float(vxy[1]), float(vz))
@@ -179,6 +185,10 @@ def _scatter(box: BoxSpec, aim: Aim, skill: Skill, rng: np.random.Generator, die
         _, right = side_axes(side)
         along = float(right @ np.asarray(aim.target, dtype=float))
     target = np.asarray(aim.target, dtype=float) + skill.aim_sd * rng.standard_normal(2)
+    # an aim error never puts the target behind a wall: the player still throws into the box
+    # (a target beyond the thrower's own wall asked for a near-vertical 30 m/s lob)
+    reach = np.array(box.inner_size) / 2 - (die_half + TARGET_WALL_GAP)
+    target = np.clip(target, -reach, reach)
     strength = float(np.clip(aim.strength + skill.strength_sd * rng.standard_normal(), 0.0, 1.0))
     along = along + skill.along_sd * rng.standard_normal()
     limit = (box.inner_size[0] if side in ("S", "N") else box.inner_size[1]) / 2
