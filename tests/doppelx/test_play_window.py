@@ -91,7 +91,9 @@ def test_a_bot_game_to_the_end_with_dice_drawn_where_physics_says(ctrl, window, 
                 radius = 0.6 * spec.half * scale
                 here = patch(img, window, top, radius)
                 target = np.array(hex_to_rgb(spec.colour)) * 255
-                assert np.mean(np.linalg.norm(here - target, axis=2) < 70) > 0.4, die.owner
+                # pips and the referee's label cover part of the face: a quarter of the patch
+                # in the die's colour is already far above any field's share of it
+                assert np.mean(np.linalg.norm(here - target, axis=2) < 70) > 0.25, die.owner
                 window.show(replace(snap, dice={o: p for o, p in snap.dice.items() if o != die.owner}))
                 without = window.capture()
                 window.show(snap)
