@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "game",
     "simulate",
     "bench",
+    "clever",
     "doppel",
     "blitz",
     "oder_nichts",

@@ -1,0 +1,205 @@
+"""Doppelt so clever in the terminal: people (hot-seat) and bots at one table, with save and resume.
+
+A match owns the game state, one seeded generator for the dice and one per bot. Every
+roll and decision goes into the game's log; a save holds the log plus the generators'
+states, so a resumed match continues exactly as the uninterrupted one would. At any
+prompt a person may type ``save`` (save and go on), ``quit`` (save and stop), ``sheet``
+(show every sheet) or ``help``; the end of input saves and stops like ``quit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from doppelx.bots.clever import BOT_KINDS, game_generators, make_bot
+from doppelx.clever_view import COLOUR, LEGEND, describe_action, describe_decision, render_dice, render_sheet
+from doppelx.terminal import Terminal, load_json, save_json
+from rules.clever.actions import Action
+from rules.clever.game import ACTIVE_PICK, BEFORE_ROLL, PASSIVE_PICK, PENDING, PLUS_ONE, CleverGame, CleverState, replay
+from rules.errors import RulesError, SpecError
+
+SAVE_FORMAT = "doppelx-clever-save/1"
+PLAYER_KINDS = ("human",) + tuple(BOT_KINDS)
+WORDS = ("save", "quit", "sheet", "help")
+
+
+_VERB = {ACTIVE_PICK: "picks", BEFORE_ROLL: "before the roll", PASSIVE_PICK: "takes",
+         PLUS_ONE: "uses +1", PENDING: "bonus"}
+
+
+class QuitGame(Exception):
+    """The person asked to stop (``quit`` or end of input)."""
+
+
+def parse_players(text: str) -> list[str]:
+    """``human,strong`` -> ``["human", "strong"]``; 1-4 known kinds, else ``ValueError``."""
+    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
+    if not 1 <= len(kinds) <= 4:
+        raise ValueError(f"Doppelt so clever is for 1-4 players, got {len(kinds)}")
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise ValueError(f"unknown player {kind!r}; use {', '.join(PLAYER_KINDS)}")
+    return kinds
+
+
+class Match:
+    """One game at the terminal.
+
+    Args:
+        kinds: ``human`` or a bot kind per seat.
+        seed: the match seed (dice and bots).
+        term: where to talk to the people.
+        save_path: where ``save``/``quit``/end of input write the match.
+    """
+
+    def __init__(self, kinds: Sequence[str], seed: int, term: Terminal, save_path: Path | None):
+        self.kinds = list(kinds)
+        self.seed = seed
+        self.term = term
+        self.save_path = save_path
+        gens = game_generators(seed, 0, len(kinds))
+        self.dice = gens[0]
+        self.bot_rngs = gens[1:]
+        self.bots = {i: make_bot(k, self.bot_rngs[i]) for i, k in enumerate(kinds) if k != "human"}
+        self.state: CleverState = CleverGame(len(kinds)).new_initial_state()
+        humans = [i for i, k in enumerate(kinds) if k == "human"]
+        self.names = []
+        for i, kind in enumerate(kinds):
+            if kind == "human":
+                self.names.append("You" if len(humans) == 1 else f"Player {i + 1}")
+            else:
+                self.names.append(f"Bot {i + 1} ({kind})")
+        self._shown: tuple | None = None
+
+    # ---------------------------------------------------------------- save / resume
+    def to_save(self) -> dict[str, Any]:
+        return {"format": SAVE_FORMAT, "players": self.kinds, "seed": self.seed,
+                "dice_rng": self.dice.bit_generator.state,
+                "bot_rngs": [g.bit_generator.state for g in self.bot_rngs],
+                "game": self.state.to_log()}
+
+    def save(self) -> Path:
+        path = self.save_path or Path("clever-save.json")
+        save_json(path, self.to_save())
+        return path
+
+    @classmethod
+    def resume(cls, path: Path, term: Terminal, save_path: Path | None) -> Match:
+        """Rebuild a saved match; a bad file is a :class:`SpecError` naming it."""
+        data = load_json(path)
+        if data.get("format") != SAVE_FORMAT:
+            raise SpecError(str(path), "format", f"not a Doppelt so clever save (expected {SAVE_FORMAT!r})")
+        try:
+            kinds = parse_players(",".join(data["players"]))
+            match = cls(kinds, int(data["seed"]), term, save_path or path)
+            match.state = replay(data["game"])
+            match.dice.bit_generator.state = data["dice_rng"]
+            for g, st in zip(match.bot_rngs, data["bot_rngs"], strict=True):
+                g.bit_generator.state = st
+        except (KeyError, TypeError, ValueError, RulesError) as exc:
+            raise SpecError(str(path), "", f"damaged save: {exc}") from None
+        if len(match.state.sheets) != len(kinds):
+            raise SpecError(str(path), "players", "does not match the saved game")
+        return match
+
+    # ---------------------------------------------------------------- playing
+    def play(self) -> int:
+        """Run to the end or until a person stops; return the exit code (0)."""
+        term, state = self.term, self.state
+        term.say(term.paint("Doppelt so clever", "bold") + f" - {len(self.kinds)} player(s), "
+                 f"{state.game.rounds} rounds, seed {self.seed}. Type 'help' at any prompt.")
+        try:
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    who = self.names[state.active]
+                    verb = "roll" if who == "You" else "rolls"
+                    step = f"passive step, {verb} all dice" if state.solo_passive else verb
+                    dice = state.chance_dice()
+                    values = state.roll(self.dice)
+                    rolled = ", ".join(term.paint(f"{d} {v}", COLOUR[d]) for d, v in zip(dice, values))
+                    term.say(f"-- round {state.round}: {who} {step}: {rolled}")
+                    continue
+                seat = state.current_player()
+                if seat in self.bots:
+                    action = self.bots[seat].choose(state)
+                    term.say(f"   {self.names[seat]} {_VERB[state.phase]}: {describe_action(state, action)}")
+                    state.apply_action(action)
+                else:
+                    self._human_turn(seat)
+        except QuitGame as stop:
+            path = self.save()
+            term.say(f"{stop} - game saved to {path}; resume with: doppelx clever --resume {path}")
+            return 0
+        self._final()
+        return 0
+
+    def _human_turn(self, seat: int) -> None:
+        term, state = self.term, self.state
+        sheet_key = (seat, repr(state.sheets[seat].to_dict()))
+        if state.phase == PENDING:
+            item = state.pending[0]
+            areas = ("silver",) if item[0] == "platter" else (None if item[1] == "any" else (item[1],))
+            term.say(render_sheet(term, state.sheets[seat], self.names[seat], areas))
+        elif sheet_key != self._shown:
+            term.say(render_sheet(term, state.sheets[seat], self.names[seat]))
+        self._shown = sheet_key
+        term.say(render_dice(term, state))
+        term.say(term.paint(f"{self.names[seat]} - {describe_decision(state)}", "bold"))
+        legal = state.legal_actions()
+        labels = [describe_action(state, a) for a in legal]
+        for i, label in enumerate(labels, 1):
+            term.say(f"  {i:>2}) {label}")
+        action = term.ask(f"choice 1-{len(legal)} (or save/quit/sheet/help): ",
+                          lambda answer: self._parse(answer, legal))
+        state.apply_action(action)
+
+    def _parse(self, answer: str, legal: list[Action]) -> Action:
+        word = answer.strip().lower()
+        if word == "quit":
+            raise QuitGame("stopped")
+        if word == "save":
+            path = self.save()
+            raise ValueError(f"saved to {path}; now choose")
+        if word == "sheet":
+            for seat, sheet in enumerate(self.state.sheets):
+                self.term.say(render_sheet(self.term, sheet, self.names[seat]))
+            raise ValueError("sheets shown above; now choose")
+        if word == "help":
+            self.term.say(LEGEND)
+            raise ValueError("type the number of a choice, or save, quit, sheet")
+        if not word.isdigit():
+            raise ValueError(f"{answer!r} is not a number; type 1-{len(legal)} or save, quit, sheet, help")
+        number = int(word)
+        if not 1 <= number <= len(legal):
+            raise ValueError(f"{number} is not a choice; type 1-{len(legal)}")
+        return legal[number - 1]
+
+    def _final(self) -> None:
+        term, state = self.term, self.state
+        term.say(term.paint("Game over.", "bold"))
+        for seat, sheet in enumerate(state.sheets):
+            term.say(render_sheet(term, sheet, self.names[seat]))
+        totals = state.scores()
+        for seat in sorted(range(len(totals)), key=lambda s: -totals[s]):
+            term.say(f"  {self.names[seat]:<16} {totals[seat]:>4} points")
+        winners = state.winners()
+        if len(state.sheets) == 1:
+            term.say(f"Solo rating: {state.spec.rating_band(totals[0])}")
+        elif len(winners) == 1:
+            term.say(f"Winner: {self.names[winners[0]]}")
+        else:
+            term.say("Shared win: " + ", ".join(self.names[w] for w in winners))
+
+
+def run_match(kinds: Sequence[str], seed: int, term: Terminal, save_path: Path | None,
+              resume_path: Path | None) -> int:
+    """Start or resume a match and play it; end of input saves and stops cleanly."""
+    match = Match.resume(resume_path, term, save_path) if resume_path else Match(kinds, seed, term, save_path)
+    try:
+        return match.play()
+    except EOFError:
+        path = match.save()
+        term.say(f"\ninput ended - game saved to {path}; resume with: doppelx clever --resume {path}")
+        return 0

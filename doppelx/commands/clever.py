@@ -1,0 +1,124 @@
+"""``doppelx clever``: play Doppelt so clever in the terminal, or run bots-only batches.
+
+Examples::
+
+    doppelx clever                                  # you against the strong bot
+    doppelx clever --players human,human            # hot-seat for two
+    doppelx clever --players human --save solo.json # solo, saved on save/quit
+    doppelx clever --resume solo.json               # go on with a saved game
+    doppelx clever --bots-only --games 100 --seed 1 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _players(text: str) -> list[str]:
+    from doppelx.clever_match import parse_players
+
+    try:
+        return parse_players(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed must be >= 0, got {value}")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``clever`` sub-command."""
+    p = subparsers.add_parser(
+        "clever", help="play Doppelt so clever (Wolfgang Warsch) against bots or hot-seat",
+        description="Doppelt so clever in the terminal: people (hot-seat) and bots, 1-4 players. "
+                    "At any prompt type save, quit, sheet or help.")
+    p.add_argument("--players", type=_players, default=None, metavar="LIST",
+                   help="comma-separated seats: human, strong, random (default: human,strong; "
+                        "with --bots-only: strong,random)")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="seed of the dice and bots (default: random for play, 0 for --bots-only)")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="file that save/quit/end of input write (default: clever-save.json, "
+                        "or the --resume file)")
+    p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
+    colour = p.add_mutually_exclusive_group()
+    colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None,
+                        help="force ANSI colour")
+    colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
+                        help="no ANSI colour")
+    p.add_argument("--bots-only", action="store_true", help="play bots only and print score statistics")
+    p.add_argument("--games", type=_count, default=None, help="games of a --bots-only batch (default 1)")
+    p.add_argument("--json", action="store_true", help="with --bots-only: print the statistics as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns the exit code."""
+    from pathlib import Path
+
+    from doppelx.terminal import Terminal
+    from rules.errors import DoppelXError
+
+    if not args.bots_only:
+        for flag in ("games", "json"):
+            if getattr(args, flag):
+                raise DoppelXError(f"--{flag} needs --bots-only")
+        from doppelx.clever_match import run_match
+        import numpy as np
+
+        kinds = args.players or ["human", "strong"]
+        if args.resume and args.players:
+            raise DoppelXError("--resume continues the saved players; leave out --players")
+        if "human" not in kinds and not args.resume:
+            raise DoppelXError("no human player: use --bots-only for bots-only games")
+        seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2 ** 32))
+        term = Terminal(colour=args.colour)
+        return run_match(kinds, seed, term, Path(args.save) if args.save else None,
+                         Path(args.resume) if args.resume else None)
+
+    if args.resume or args.save:
+        raise DoppelXError("--bots-only games are not saved; leave out --save/--resume")
+    kinds = args.players or ["strong", "random"]
+    if "human" in kinds:
+        raise DoppelXError("--bots-only takes bots only (strong, random), not human")
+    from doppelx.bots.clever import batch_stats, summarize
+    from doppelx.clever_match import Match
+
+    games = args.games or 1
+    seed = args.seed if args.seed is not None else 0
+    if games == 1 and not args.json:
+        match = Match(kinds, seed, Terminal(colour=args.colour), None)
+        match.play()
+        stats = summarize(kinds, [match.state], seed)
+    else:
+        stats = batch_stats(kinds, games, seed)
+    if args.json:
+        print(json.dumps(stats, indent=1))
+        return 0
+    print(f"Doppelt so clever, bots only: {games} games, {len(kinds)} player(s), seed {seed}")
+    print(f"{'seat':<5} {'bot':<8} {'mean':>8} {'min':>5} {'max':>5} {'wins':>7}")
+    for row in stats["bots"]:
+        print(f"{row['seat']:<5} {row['bot']:<8} {row['mean']:>8.2f} {row['min']:>5} {row['max']:>5} "
+              f"{row['wins']:>7.2f}")
+    sys.stdout.flush()
+    return 0
+

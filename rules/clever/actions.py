@@ -1,0 +1,52 @@
+"""The decisions of "Doppelt so clever" as one small frozen dataclass, with text and plain-data forms.
+
+Kinds:
+
+- ``choose``: take die ``die`` and make the entry ``(area, value, slot)`` with it (the
+  active player's pick from the roll, a passive player's pick, or a +1 extra die);
+- ``mark``: resolve the pending free "?" bonus or a silver-platter mark with the entry
+  ``(area, value, slot)`` (``die`` names the die of a platter mark);
+- ``reroll``: spend a reroll action on the dice just rolled;
+- ``return``: spend a return action to bring die ``die`` back from the silver platter
+  into the next roll;
+- ``roll``: roll the dice in hand (ends the return window before a roll);
+- ``pass``: forfeit this roll / take no platter die / skip this platter mark / stop using
+  +1 actions / end the active turn when no die is left to roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+KINDS = ("choose", "mark", "reroll", "return", "roll", "pass")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One decision; fields that do not apply to ``kind`` are ``None``."""
+
+    kind: str
+    die: str | None = None
+    area: str | None = None
+    value: int | None = None
+    slot: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data without the ``None`` fields (for logs and saves)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Action:
+        """Inverse of :meth:`to_dict`; ``ValueError`` on malformed data."""
+        if not isinstance(data, dict) or data.get("kind") not in KINDS:
+            raise ValueError(f"not an action: {data!r}")
+        extra = set(data) - {"kind", "die", "area", "value", "slot"}
+        if extra:
+            raise ValueError(f"unknown action fields {sorted(extra)}")
+        return Action(**data)
+
+
+PASS = Action("pass")
+ROLL = Action("roll")
+REROLL = Action("reroll")
