@@ -15,6 +15,8 @@ import argparse
 import json
 import sys
 
+from doppelx import argtypes
+
 
 def _players(text: str) -> list[str]:
     from doppelx.clever_match import parse_players
@@ -23,26 +25,6 @@ def _players(text: str) -> list[str]:
         return parse_players(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed must be >= 0, got {value}")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=_players, default=None, metavar="LIST",
                    help="comma-separated seats: human, strong, random (default: human,strong; "
                         "with --bots-only: strong,random)")
-    p.add_argument("--seed", type=_seed, default=None,
+    p.add_argument("--seed", type=argtypes.seed, default=None,
                    help="seed of the dice and bots (default: random for play, 0 for --bots-only)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help="file that save/quit/end of input write (default: clever-save.json, "
@@ -66,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                         help="no ANSI colour")
     p.add_argument("--bots-only", action="store_true", help="play bots only and print score statistics")
-    p.add_argument("--games", type=_count, default=None, help="games of a --bots-only batch (default 1)")
+    p.add_argument("--games", type=argtypes.positive, default=None, help="games of a --bots-only batch (default 1)")
     p.add_argument("--json", action="store_true", help="with --bots-only: print the statistics as JSON")
     p.set_defaults(func=run)
 

@@ -44,16 +44,6 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= 8:
-        raise argparse.ArgumentTypeError(f"expected 0 to 8 people, got {text!r}")
-    return n
-
-
 def _list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
@@ -63,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Play DoppelX at a 3-D table: throw by flicking the mouse, bet by clicking "
                                    "a card, watch the bots. Needs a display (or xvfb-run).")
     p.add_argument("--players", type=_players, metavar="N", help="3–8 players (default 4)")
-    p.add_argument("--humans", type=_count, metavar="K",
+    p.add_argument("--humans", type=argtypes.whole(0, 8, "a number of people"), metavar="K",
                    help="how many of them are people, taking the first seats (default 1)")
     p.add_argument("--names", type=_list, metavar="A,B,...", help="names of the first seats")
     p.add_argument("--colours", type=_list, metavar="C1,C2,...", help="die colours of the first seats")
