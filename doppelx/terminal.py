@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from rules.assets import read_json
 from rules.errors import SpecError
 
 _ANSI = {
@@ -94,13 +95,7 @@ def save_json(path: Path | str, data: dict[str, Any]) -> None:
 
 def load_json(path: Path | str) -> dict[str, Any]:
     """Read a JSON save; a missing or malformed file is a :class:`SpecError` naming it."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(str(path), "", "file not found") from None
-    except json.JSONDecodeError as exc:
-        raise SpecError(str(path), f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    data = read_json(path)
     if not isinstance(data, dict):
         raise SpecError(str(path), "", "expected a JSON object at the top level")
     return data

@@ -8,14 +8,13 @@ the element (``dice[2].yaw_deg``).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules.assets import read_json
 from rules.bets import DEFAULT_CARDS, BetCard, check_bets, choose_cards
 from rules.dice import WHITE, DiceSet
-from rules.errors import SpecError
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
 from rules.schema import Table
 
@@ -49,17 +48,7 @@ class TableState:
 
 def load_table_state(path: str | Path, dice: DiceSet) -> TableState:
     """Read and validate a state file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError(str(path), "", "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(str(path), "", f"cannot read file ({exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SpecError(str(path), f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    data = read_json(path)
     return parse_table_state(data, str(path), dice)
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from doppelx.play.newgame import GameSetup, start_match
+from rules.assets import read_json
 from rules.errors import SpecError
 from rules.game_state_io import (game_from_dict, game_to_dict, pose_from_table, pose_to_dict, score_from_table,
                                  score_to_dict)
@@ -73,14 +74,7 @@ def load_game(path: str | Path):
 
     path = Path(path)
     source = str(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(source, "", "no saved game there (save one with Ctrl+S)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(source, "", f"cannot read the file ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise SpecError(source, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    data = read_json(path, missing="no saved game there (save one with Ctrl+S)")
     top = Table(data, source)
     top.check_keys({"format", "setup", "game", "match", "last_throw"})
     if top.string("format") != FORMAT:
