@@ -6,7 +6,7 @@ features of the chosen afterstate and the final score minus the hand-made value,
 ridge-regression weights on the last three iterations' records, averages them with the
 previous weights (damping) and measures the new weights on a fixed set of games. The
 weights of every iteration are printed as a Python tuple for
-``doppelx.bots.clever.FITTED_WEIGHTS``; nothing is written. The shipped weights came from
+``doppelx.games.clever.bots.FITTED_WEIGHTS``; nothing is written. The shipped weights came from
 two runs of this procedure: 10 iterations of 800 games from scratch without the in-turn
 lookahead (``--fresh --no-lookahead``), then 5 with it (at the bot's earlier lookahead
 setting). A rerun gives weights of the same quality, not the same digits.
@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from doppelx.bots.clever import FITTED_WEIGHTS, StrongBot, StrongParams, game_generators
+from doppelx.games.clever.bots import FITTED_WEIGHTS, StrongBot, StrongParams, game_generators
 from rules.clever.game import CleverGame
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from doppelx.oder_nichts_match import run_batch
+from doppelx.games.oder_nichts.tournament import run_batch
 from rules.oder_nichts import GameConfig
 
 LINEUPS = [

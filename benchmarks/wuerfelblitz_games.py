@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from doppelx.bots.wuerfelblitz import SKILLS, BlitzBot
-from doppelx.wuerfelblitz_match import run_batch
+from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot
+from doppelx.games.wuerfelblitz.match import run_batch
 from rules.wuerfelblitz import GameConfig, load_spec
 
 SETTINGS = [

@@ -1,4 +1,8 @@
-"""The ``doppelx`` command: one sub-command per module in :mod:`doppelx.commands`.
+"""The ``doppelx`` command: one sub-command per registered command module.
+
+DoppelX's own commands live in :mod:`doppelx.commands`; each sibling game is a package
+under :mod:`doppelx.games` whose ``command`` module registers its sub-command, so adding a
+game is one folder plus one line in :data:`COMMAND_MODULES`.
 
 Each command module defines ``register(subparsers)``, which adds its parser and sets
 ``func`` to a callable ``(args) -> int``. Command modules keep their heavy imports inside
@@ -18,19 +22,19 @@ from collections.abc import Sequence
 
 from rules.errors import DoppelXError
 
-#: Command modules under ``doppelx.commands``, in the order ``--help`` lists them.
+#: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
-    "play",
-    "boards",
-    "score",
-    "throw",
-    "game",
-    "simulate",
-    "bench",
-    "clever",
-    "doppel",
-    "blitz",
-    "oder_nichts",
+    "doppelx.commands.play",
+    "doppelx.commands.boards",
+    "doppelx.commands.score",
+    "doppelx.commands.throw",
+    "doppelx.commands.game",
+    "doppelx.commands.simulate",
+    "doppelx.commands.bench",
+    "doppelx.games.clever.command",
+    "doppelx.games.doppelspiel.command",
+    "doppelx.games.wuerfelblitz.command",
+    "doppelx.games.oder_nichts.command",
 )
 
 EXIT_USAGE = 2
@@ -48,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMAND_MODULES:
-        importlib.import_module(f"doppelx.commands.{name}").register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

@@ -58,7 +58,7 @@ class DoppelXMatch:
 
     Args:
         game: the game state machine (players, board, cards, options).
-        bots: a bot per colour that the match plays itself (:class:`doppelx.bots.doppelx_bots.DoppelXBot`);
+        bots: a bot per colour that the match plays itself (:class:`doppelx.bots.DoppelXBot`);
             colours without a bot throw with :meth:`play_throw` ``(throw=...)`` and bet with
             :meth:`place_bet`.
         seed: the seed of the match's random stream (throw errors, tumbling).
@@ -82,7 +82,7 @@ class DoppelXMatch:
                   cards: Sequence[str] = ("A", "B", "C", "D"), options: GameOptions | None = None,
                   dice: DiceSet | None = None, spinner: bool = True, record: bool = False) -> DoppelXMatch:
         """A match of bots only: ``players`` is a count (first colours of the dice file) or colours."""
-        from doppelx.bots.doppelx_bots import bots_for
+        from doppelx.bots import bots_for
         from physics.world import World
 
         dice = dice or load_dice()

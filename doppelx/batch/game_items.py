@@ -20,7 +20,7 @@ DEFAULTS: dict[str, Any] = {"board": "III", "players": 4, "skill": "medium", "po
 
 def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     """The rows of chunk ``index`` of a games run."""
-    from doppelx.bots.doppelx_bots import DoppelXBot, bet_policy, throw_policy
+    from doppelx.bots import DoppelXBot, bet_policy, throw_policy
     from doppelx.match import DoppelXMatch
     from physics.throw_model import SKILLS
     from rules.game import DoppelXGame, GameOptions

@@ -25,7 +25,7 @@ DEFAULTS: dict[str, Any] = {"board": "I", "thrower": "blue", "skill": "medium", 
 
 def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     """The rows of chunk ``index`` of a throws run."""
-    from doppelx.bots.doppelx_bots import throw_policy
+    from doppelx.bots import throw_policy
     from physics.run import run_throw
     from physics.scene import scatter_lying
     from physics.throw_model import SKILLS, aimed_throw

@@ -26,7 +26,7 @@ def standard_turns(n: int, rng: np.random.Generator, side: str = "I"):
     Six dice lie flat at random free places (random faces and turns); blue and white are
     thrown by the medium bot's throw model at its best spot of the board.
     """
-    from doppelx.bots.doppelx_bots import DoppelXBot
+    from doppelx.bots import DoppelXBot
     from physics.scene import scatter_lying
     from rules.board_file import load_board
     from rules.box import load_box

@@ -99,7 +99,7 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
 def check_params(params: dict, kind: str) -> None:
     """Fail early, with one clear line, on anything a worker would trip over."""
     from doppelx.batch.world_cache import table_specs
-    from doppelx.bots.doppelx_bots import throw_policy
+    from doppelx.bots import throw_policy
     from rules.bets import choose_cards
     from rules.errors import DoppelXError
     from rules.rng import make_rng

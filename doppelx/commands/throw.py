@@ -85,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.bots.doppelx_bots import DoppelXBot
+    from doppelx.bots import DoppelXBot
     from doppelx.commands.score import format_report, score_report
     from physics.run import run_throw
     from physics.scene import scatter_lying

@@ -224,7 +224,7 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
     Raises:
         DoppelXError: the board cannot be loaded or the setup is no game.
     """
-    from doppelx.bots.doppelx_bots import DoppelXBot
+    from doppelx.bots import DoppelXBot
     from doppelx.match import DoppelXMatch
     from physics.world import World
     from rules.board_file import load_board

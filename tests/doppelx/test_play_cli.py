@@ -26,7 +26,7 @@ def doppelx(*args: str, display_name: str | None, cwd: Path, timeout: float = 12
 
 
 def test_play_is_the_first_command():
-    assert COMMAND_MODULES[0] == "play"
+    assert COMMAND_MODULES[0] == "doppelx.commands.play"
 
 
 def test_without_a_display_it_says_so_in_one_line(monkeypatch, capsys):

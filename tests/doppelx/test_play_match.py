@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from doppelx.bots.doppelx_bots import bots_for
+from doppelx.bots import bots_for
 from doppelx.match import DoppelXMatch
 from physics.throw import release_point, seat_places
 from rules.board_file import load_board

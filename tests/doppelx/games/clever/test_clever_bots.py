@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from doppelx.bots.clever import RandomBot, StrongBot, batch_stats, make_bot, play_game, remaining_entries
+from doppelx.games.clever.bots import RandomBot, StrongBot, batch_stats, make_bot, play_game, remaining_entries
 from rules.clever.game import CleverGame
 from rules.errors import RulesError
 

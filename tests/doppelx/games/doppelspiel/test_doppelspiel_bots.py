@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.doppelspiel import DoppelState, FieldRef, Roll, Split, Swap, WriteTen
 from rules.rng import child_rng, make_rng
 
-from doppelx.bots.doppelspiel import RandomBot, StrongBot, batch_game, play_game, run_batch
+from doppelx.games.doppelspiel.bots import RandomBot, StrongBot, batch_game, play_game, run_batch
 
 ALL = tuple(range(10))
 

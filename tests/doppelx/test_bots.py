@@ -7,7 +7,7 @@ import math
 import pytest
 import shapely
 
-from doppelx.bots.doppelx_bots import (BOUNCE_SD, AimAtBestField, BestCardBet, DoppelXBot, _gauss_matrix,
+from doppelx.bots import (BOUNCE_SD, AimAtBestField, BestCardBet, DoppelXBot, _gauss_matrix,
                                        best_spot, field_shares, value_map)
 from physics.throw_model import SKILLS
 from rules.bets import choose_cards

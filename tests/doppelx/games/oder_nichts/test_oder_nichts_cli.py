@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from doppelx.cli import main
-from doppelx.oder_nichts_tui import OderNichtsTUI, resume
+from doppelx.games.oder_nichts.match import OderNichtsTUI, resume
 from doppelx.terminal import Terminal, load_json
 from rules.oder_nichts import Action, GameConfig, State, load_deck
 from rules.oder_nichts.deal import deal_outcome, find_cards

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
-    from doppelx.oder_nichts_match import parse_lineup, run_batch
+    from doppelx.games.oder_nichts.tournament import parse_lineup, run_batch
     from doppelx.terminal import Terminal
     from rules.errors import DoppelXError
     from rules.oder_nichts.state import GameConfig
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                 raise DoppelXError(f"{flag} goes with --bots-only")
     term = Terminal(colour=args.colour)
     if args.resume is not None:
-        from doppelx.oder_nichts_tui import resume
+        from doppelx.games.oder_nichts.match import resume
         return resume(term, args.resume, args.save).run()
     config = GameConfig(args.players, args.target, args.rounds)
     config.check()
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print_stats(stats)
         return 0
-    from doppelx.oder_nichts_tui import start
+    from doppelx.games.oder_nichts.match import start
 
     term.say(f"Doppelt oder nichts — you are player 1 against {', '.join(bots)} (seed {seed}); type quit to stop.")
     return start(term, config, bots, seed, args.save).run()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from doppelx.bots.wuerfelblitz import BlitzBot
+from doppelx.games.wuerfelblitz.bots import BlitzBot
 from doppelx.terminal import Terminal
 from rules.rng import child_rng
 from rules.wuerfelblitz import BlitzSpec, BlitzState, Call, GameConfig, RoundResult, Throw, breakdown, new_game

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from doppelx.bots.clever import BOT_KINDS, game_generators, make_bot
-from doppelx.clever_view import COLOUR, LEGEND, describe_action, describe_decision, render_dice, render_sheet
+from doppelx.games.clever.bots import BOT_KINDS, game_generators, make_bot
+from doppelx.games.clever.view import COLOUR, LEGEND, describe_action, describe_decision, render_dice, render_sheet
 from doppelx.terminal import Terminal, load_json, save_json
 from rules.clever.actions import Action
 from rules.clever.game import ACTIVE_PICK, BEFORE_ROLL, PASSIVE_PICK, PENDING, PLUS_ONE, CleverGame, CleverState, replay

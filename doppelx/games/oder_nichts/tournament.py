@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from doppelx.bots.oder_nichts import make_bot
+from doppelx.games.oder_nichts.bots import make_bot
 from rules.errors import RulesError
 from rules.oder_nichts.actions import Decision
 from rules.oder_nichts.cards import DeckSpec, load_deck

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from doppelx.cli import main
-from doppelx.doppel_match import DoppelSession, Seat, load_session
+from doppelx.games.doppelspiel.match import DoppelSession, Seat, load_session
 from doppelx.terminal import Terminal
 from rules.doppelspiel import DoppelState, replay
 from rules.rng import make_rng

@@ -19,7 +19,7 @@ from doppelx import argtypes
 
 
 def _players(text: str) -> list[str]:
-    from doppelx.clever_match import parse_players
+    from doppelx.games.clever.match import parse_players
 
     try:
         return parse_players(text)
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         for flag in ("games", "json"):
             if getattr(args, flag):
                 raise DoppelXError(f"--{flag} needs --bots-only")
-        from doppelx.clever_match import run_match
+        from doppelx.games.clever.match import run_match
         import numpy as np
 
         kinds = args.players or ["human", "strong"]
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     kinds = args.players or ["strong", "random"]
     if "human" in kinds:
         raise DoppelXError("--bots-only takes bots only (strong, random), not human")
-    from doppelx.bots.clever import batch_stats, summarize
-    from doppelx.clever_match import Match
+    from doppelx.games.clever.bots import batch_stats, summarize
+    from doppelx.games.clever.match import Match
 
     games = args.games or 1
     seed = args.seed if args.seed is not None else 0

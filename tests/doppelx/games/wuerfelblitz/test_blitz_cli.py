@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from doppelx.bots.wuerfelblitz import SKILLS, BlitzBot
+from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot
 from doppelx.cli import main
 from doppelx.terminal import Terminal
-from doppelx.wuerfelblitz_match import TerminalGame, play_bots_game, render_throw, run_batch
+from doppelx.games.wuerfelblitz.match import TerminalGame, play_bots_game, render_throw, run_batch
 from rules.rng import child_rng, make_rng
 from rules.wuerfelblitz import Call, GameConfig, Throw, correct_sum, load_spec, replay
 

@@ -91,7 +91,7 @@ def _usage(text: str) -> Exception:
 
 
 def _make_bots(skills: list[str], first_number: int = 1) -> list:
-    from doppelx.bots.wuerfelblitz import BlitzBot, skill
+    from doppelx.games.wuerfelblitz.bots import BlitzBot, skill
 
     return [BlitzBot(skill(s), f"Bot {i} ({s})") for i, s in enumerate(skills, first_number)]
 
@@ -109,7 +109,7 @@ def _mode(config: Any) -> str:
 
 
 def _batch(spec: Any, args: argparse.Namespace) -> int:
-    from doppelx.wuerfelblitz_match import run_batch
+    from doppelx.games.wuerfelblitz.match import run_batch
 
     bots = _make_bots(args.bots or ["easy", "medium", "hard"])
     config = _config(spec, len(bots), args)
@@ -131,7 +131,7 @@ def _batch(spec: Any, args: argparse.Namespace) -> int:
 
 def _play(spec: Any, args: argparse.Namespace) -> int:
     from doppelx.terminal import Terminal
-    from doppelx.wuerfelblitz_match import TerminalGame
+    from doppelx.games.wuerfelblitz.match import TerminalGame
     from rules.rng import make_rng
 
     bots = _make_bots(args.bots or ["medium", "medium"])

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.bots_only:
         if args.resume is not None or args.save is not None:
             raise RulesError("--save/--resume belong to a person's game, not to --bots-only")
-        from doppelx.bots.doppelspiel import run_batch
+        from doppelx.games.doppelspiel.bots import run_batch
 
         seed = args.seed if args.seed is not None else 0
         stats = run_batch(args.bots, args.games, seed)
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         raise RulesError("--json is for --bots-only statistics")
-    from doppelx.doppel_match import DoppelSession, Seat, load_session
+    from doppelx.games.doppelspiel.match import DoppelSession, Seat, load_session
     from rules.doppelspiel import DoppelState
     from rules.rng import make_rng
 

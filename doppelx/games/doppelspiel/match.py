@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from doppelx.bots.doppelspiel import make_bot
-from doppelx.doppel_view import dice_lines, sheet_lines, tracks_lines
+from doppelx.games.doppelspiel.bots import make_bot
+from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
 from doppelx.terminal import Terminal, load_json, save_json
 from rules.doppelspiel import (
     Action, ActivateJoker, DoppelState, FreeThrow, Pass, Place, Repeat, Roll, Split, Swap,

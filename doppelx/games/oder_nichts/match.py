@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from doppelx.bots.oder_nichts import make_bot
+from doppelx.games.oder_nichts.bots import make_bot
 from doppelx.terminal import Terminal, load_json, save_json
 from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision

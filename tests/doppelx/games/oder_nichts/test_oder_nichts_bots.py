@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from doppelx.bots.oder_nichts import BOT_NAMES, BasicBot, make_bot
-from doppelx.oder_nichts_match import parse_lineup, play_bots_game, run_batch
+from doppelx.games.oder_nichts.bots import BOT_NAMES, BasicBot, make_bot
+from doppelx.games.oder_nichts.tournament import parse_lineup, play_bots_game, run_batch
 from rules.oder_nichts import Action, GameConfig, State, load_deck
 from rules.oder_nichts.deal import deal_outcome, find_cards
 from rules.rng import child_rng

@@ -1,1 +1,0 @@
-"""Bots: computer players for the games, each a small documented policy object."""

@@ -1,0 +1,1 @@
+"""Doppelt so clever at the terminal: command, match, view, bots, tournament."""

@@ -1,0 +1,1 @@
+"""Das Doppel Spiel at the terminal: command, match, view, bots, tournament."""

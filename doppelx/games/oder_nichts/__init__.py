@@ -1,0 +1,1 @@
+"""Doppelt oder nichts at the terminal: command, match, view, bots, tournament."""

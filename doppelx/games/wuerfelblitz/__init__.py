@@ -1,0 +1,1 @@
+"""Würfelblitz at the terminal: command, match, view, bots, tournament."""
