@@ -42,12 +42,22 @@ def measure(bot: str, games: int, seed: int, workers: int) -> dict:
         bands[spec.rating_band(s)] += 1
     mean = statistics.fmean(scores)
     return {
-        "game": "clever", "bot": bot, "players": 1, "games": games, "seed": seed,
-        "mean": round(mean, 2), "stdev": round(statistics.pstdev(scores), 2),
-        "stderr": round(statistics.pstdev(scores) / games ** 0.5, 2),
-        "median": statistics.median(scores), "min": min(scores), "max": max(scores),
-        "rating_of_mean": spec.rating_band(mean), "aim": AIM, "reaches_aim": mean >= AIM,
-        "bands": bands, "seconds": round(seconds, 1),
+        "game": "clever",
+        "bot": bot,
+        "players": 1,
+        "games": games,
+        "seed": seed,
+        "mean": round(mean, 2),
+        "stdev": round(statistics.pstdev(scores), 2),
+        "stderr": round(statistics.pstdev(scores) / games**0.5, 2),
+        "median": statistics.median(scores),
+        "min": min(scores),
+        "max": max(scores),
+        "rating_of_mean": spec.rating_band(mean),
+        "aim": AIM,
+        "reaches_aim": mean >= AIM,
+        "bands": bands,
+        "seconds": round(seconds, 1),
     }
 
 
@@ -67,10 +77,14 @@ def main() -> None:
         return
     f = figures
     print(f"Doppelt so clever solo, {f['bot']} bot: {f['games']} games, seed {f['seed']}")
-    print(f"mean {f['mean']:.2f} (+-{f['stderr']:.2f})  median {f['median']}  sd {f['stdev']:.2f}  "
-          f"min {f['min']}  max {f['max']}")
-    print(f"rating of the mean: {f['rating_of_mean']}  (aim: mean >= {AIM}: "
-          f"{'reached' if f['reaches_aim'] else 'not reached'})")
+    print(
+        f"mean {f['mean']:.2f} (+-{f['stderr']:.2f})  median {f['median']}  sd {f['stdev']:.2f}  "
+        f"min {f['min']}  max {f['max']}"
+    )
+    print(
+        f"rating of the mean: {f['rating_of_mean']}  (aim: mean >= {AIM}: "
+        f"{'reached' if f['reaches_aim'] else 'not reached'})"
+    )
     print("games per rating band: " + ", ".join(f"{b} {n}" for b, n in f["bands"].items() if n))
     print(f"{f['seconds']:.1f} s, {f['seconds'] / f['games'] * 1000:.0f} ms per game")
 

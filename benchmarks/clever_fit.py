@@ -50,7 +50,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--ridge", type=float, default=50.0)
     parser.add_argument("--fresh", action="store_true", help="start without the shipped weights")
-    parser.add_argument("--no-lookahead", action="store_true", help="fit the bot without its in-turn lookahead")
+    parser.add_argument(
+        "--no-lookahead", action="store_true", help="fit the bot without its in-turn lookahead"
+    )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     params = StrongParams(lookahead_top=1) if args.no_lookahead else StrongParams()
@@ -70,9 +72,12 @@ def main() -> None:
             weights = tuple(round(float(w), 4) for w in fitted)
             check = [(weights, 777, i, False, params) for i in range(args.eval_games)]
             scores = [r[0] for r in pool.map(_game, check, chunksize=8)]
-            print(f"iteration {it}: played mean {statistics.fmean(r[0] for r in results):.1f}, "
-                  f"new weights {statistics.fmean(scores):.1f} on {args.eval_games} games, "
-                  f"{len(y)} records, {time.perf_counter() - t0:.0f} s", flush=True)
+            print(
+                f"iteration {it}: played mean {statistics.fmean(r[0] for r in results):.1f}, "
+                f"new weights {statistics.fmean(scores):.1f} on {args.eval_games} games, "
+                f"{len(y)} records, {time.perf_counter() - t0:.0f} s",
+                flush=True,
+            )
             print(f"FITTED_WEIGHTS = {weights!r}", flush=True)
 
 

@@ -38,8 +38,14 @@ def measure(games: int, seed: int, workers: int) -> dict:
     seconds = time.perf_counter() - t0
     stats = summarise(BOTS, records, seed)
     share = stats["per_bot"]["strong"]["wins"] / games
-    stats.update({"strong_win_share": round(share, 4), "aim": AIM, "reaches_aim": share >= AIM,
-                  "seconds": round(seconds, 1)})
+    stats.update(
+        {
+            "strong_win_share": round(share, 4),
+            "aim": AIM,
+            "reaches_aim": share >= AIM,
+            "seconds": round(seconds, 1),
+        }
+    )
     return stats
 
 
@@ -57,13 +63,19 @@ def main() -> None:
         print(json.dumps(stats, indent=1))
         return
     s, r = stats["per_bot"]["strong"], stats["per_bot"]["random"]
-    print(f"Das Doppel Spiel, strong vs random: {stats['games']} games, seed {stats['seed']}, "
-          f"{stats['seconds']} s")
-    print(f"strong bot wins {s['wins']} of {stats['games']} = {stats['strong_win_share']:.1%} "
-          f"(aim >= {AIM:.0%}: {'reached' if stats['reaches_aim'] else 'NOT reached'}); draws {stats['draws']}")
+    print(
+        f"Das Doppel Spiel, strong vs random: {stats['games']} games, seed {stats['seed']}, "
+        f"{stats['seconds']} s"
+    )
+    print(
+        f"strong bot wins {s['wins']} of {stats['games']} = {stats['strong_win_share']:.1%} "
+        f"(aim >= {AIM:.0%}: {'reached' if stats['reaches_aim'] else 'NOT reached'}); draws {stats['draws']}"
+    )
     for name, b in (("strong", s), ("random", r)):
-        print(f"  {name:<7} score mean {b['mean']:.1f}  min {b['min']}  max {b['max']}  "
-              f"match points {b['mean_match_points']:.2f} of 13")
+        print(
+            f"  {name:<7} score mean {b['mean']:.1f}  min {b['min']}  max {b['max']}  "
+            f"match points {b['mean_match_points']:.2f} of 13"
+        )
 
 
 if __name__ == "__main__":

@@ -26,10 +26,16 @@ def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen, str]:
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         sys.exit("frame_time: Xvfb is not installed (or pass --use-display to use $DISPLAY)")
-    n = next(n for n in range(140, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists()
-             and not Path(f"/tmp/.X{n}-lock").exists())
-    proc = subprocess.Popen([xvfb, f":{n}", "-screen", "0", f"{width + 64}x{height + 64}x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    n = next(
+        n
+        for n in range(140, 200)
+        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists()
+    )
+    proc = subprocess.Popen(
+        [xvfb, f":{n}", "-screen", "0", f"{width + 64}x{height + 64}x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(100):
         if Path(f"/tmp/.X11-unix/X{n}").exists():
             break
@@ -55,11 +61,19 @@ def standard_scene(frame: int):
             a = frame * 0.21 + k
             q = np.array([math.sin(a), math.cos(1.3 * a), 0.3, math.cos(a)])
             q /= np.linalg.norm(q)
-            dice[owner] = Pose((float(x) + 0.03 * math.sin(a), float(y), 0.03 + 0.02 * abs(math.sin(a))),
-                               tuple(float(v) for v in q))
+            dice[owner] = Pose(
+                (float(x) + 0.03 * math.sin(a), float(y), 0.03 + 0.02 * abs(math.sin(a))),
+                tuple(float(v) for v in q),
+            )
     board = tuple(ScoreLine(o.title(), o, 3 * k, k == 0) for k, o in enumerate(owners[:7]))
-    return Snapshot(table, dice, scoreboard=board, turn="Blue throws",
-                    floating=(FloatingText("+6", dice["blue"].position, "#f4c21b"),), time=frame / 60)
+    return Snapshot(
+        table,
+        dice,
+        scoreboard=board,
+        turn="Blue throws",
+        floating=(FloatingText("+6", dice["blue"].position, "#f4c21b"),),
+        time=frame / 60,
+    )
 
 
 def main() -> None:
@@ -68,8 +82,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
-    parser.add_argument("--msaa", type=int, default=None, help="multisamples (default: 4 on a GPU, 0 in software)")
-    parser.add_argument("--use-display", action="store_true", help="draw on $DISPLAY instead of a private Xvfb")
+    parser.add_argument(
+        "--msaa", type=int, default=None, help="multisamples (default: 4 on a GPU, 0 in software)"
+    )
+    parser.add_argument(
+        "--use-display", action="store_true", help="draw on $DISPLAY instead of a private Xvfb"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     proc = None
@@ -121,9 +139,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"frame time, {result['scene']}, {width}x{height}, {renderer}: {result['frames']} frames, "
-              f"{result['fps']} fps (mean {result['ms_mean']} ms, p95 {result['ms_p95']} ms; "
-              f"first frame {result['first_frame_s']} s; {result['cpus']} CPUs)")
+        print(
+            f"frame time, {result['scene']}, {width}x{height}, {renderer}: {result['frames']} frames, "
+            f"{result['fps']} fps (mean {result['ms_mean']} ms, p95 {result['ms_p95']} ms; "
+            f"first frame {result['first_frame_s']} s; {result['cpus']} CPUs)"
+        )
 
 
 if __name__ == "__main__":

@@ -30,8 +30,10 @@ def main() -> None:
         stats = run_batch(GameConfig(len(bots)), bots, args.games, args.seed)
         dt = time.perf_counter() - t0
         shares = " ".join(f"{n}={100 * w / stats['games']:.1f}%" for n, w in stats["wins"].items())
-        print(f"{label:<31} {shares}  shared={stats['shared_wins']}  rounds {stats['mean_rounds']:.2f}  "
-              f"turns {stats['mean_turns']:.0f}  {stats['games'] / dt:,.1f} games/s")
+        print(
+            f"{label:<31} {shares}  shared={stats['shared_wins']}  rounds {stats['mean_rounds']:.2f}  "
+            f"turns {stats['mean_turns']:.0f}  {stats['games'] / dt:,.1f} games/s"
+        )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@
 Figures are printed (one JSON object with ``--json``), never asserted.
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 import argparse
@@ -72,9 +74,17 @@ def check_tunnelling(throws: int, seed: int) -> dict:
     wall = time.perf_counter() - start
     for w in worlds.values():
         w.close()
-    return {"throws": throws, "tunnelled_throws": flagged, "tunnel_parts": dict(parts), "examples": examples,
-            "kinds": dict(kinds), "statuses": dict(statuses), "unsettled": unsettled,
-            "sim_s_per_throw": round(sim / throws, 3), "throws_per_s": round(throws / wall, 1)}
+    return {
+        "throws": throws,
+        "tunnelled_throws": flagged,
+        "tunnel_parts": dict(parts),
+        "examples": examples,
+        "kinds": dict(kinds),
+        "statuses": dict(statuses),
+        "unsettled": unsettled,
+        "sim_s_per_throw": round(sim / throws, 3),
+        "throws_per_s": round(throws / wall, 1),
+    }
 
 
 def check_faces(throws: int, seed: int) -> dict:
@@ -83,7 +93,9 @@ def check_faces(throws: int, seed: int) -> dict:
     lost = cocked = 0
     for i in range(throws):
         rng = child_rng(seed + 1, i)
-        aim = Aim((float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0.0, 1.0)))
+        aim = Aim(
+            (float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0.0, 1.0))
+        )
         r = run_throw(world, aimed_throw(BOX, aim, ["blue"], SKILLS["easy"], rng, 0.016), watch=False)
         d = r.outcome.get("blue")
         if d.status is not Status.BOARD:
@@ -95,8 +107,15 @@ def check_faces(throws: int, seed: int) -> dict:
     world.close()
     n = int(counts.sum())
     chi2, p_value = chi2_uniform(counts)
-    return {"throws": throws, "on_board": n, "lost": lost, "axis_counts": counts.tolist(),
-            "chi2": round(chi2, 2), "p_value": round(p_value, 4), "cocked": cocked}
+    return {
+        "throws": throws,
+        "on_board": n,
+        "lost": lost,
+        "axis_counts": counts.tolist(),
+        "chi2": round(chi2, 2),
+        "p_value": round(p_value, 4),
+        "cocked": cocked,
+    }
 
 
 def check_settle(throws: int, seed: int) -> dict:
@@ -116,10 +135,15 @@ def check_settle(throws: int, seed: int) -> dict:
                 continue  # dice in the cavity or off may roll on; their status cannot change
             pos, q = world.pose(d.owner)
             now = Pose(pos, q)
-            if (math.dist(pos, d.pose.position) > 0.001 or world.zones.status(pos) is not Status.BOARD
-                    or top_face(now, DICE[d.owner])[0] != top_face(d.pose, DICE[d.owner])[0]):
+            if (
+                math.dist(pos, d.pose.position) > 0.001
+                or world.zones.status(pos) is not Status.BOARD
+                or top_face(now, DICE[d.owner])[0] != top_face(d.pose, DICE[d.owner])[0]
+            ):
                 false_settles += 1
-                examples.append({"throw": i, "die": d.owner, "moved_mm": round(math.dist(pos, d.pose.position) * 1e3, 2)})
+                examples.append(
+                    {"throw": i, "die": d.owner, "moved_mm": round(math.dist(pos, d.pose.position) * 1e3, 2)}
+                )
                 break
     world.close()
     return {"throws": throws, "false_settles": false_settles, "examples": examples[:10]}
@@ -127,26 +151,34 @@ def check_settle(throws: int, seed: int) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--throws", type=int, default=10000, help="throws for the tunnelling count (default 10000)")
+    ap.add_argument(
+        "--throws", type=int, default=10000, help="throws for the tunnelling count (default 10000)"
+    )
     ap.add_argument("--faces", type=int, default=6000, help="throws for face uniformity (default 6000)")
     ap.add_argument("--settle", type=int, default=1000, help="throws for the settle check (default 1000)")
     ap.add_argument("--seed", type=int, default=7, help="seed (default 7)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     start = time.perf_counter()
-    result = {"tunnelling": check_tunnelling(args.throws, args.seed),
-              "faces": check_faces(args.faces, args.seed),
-              "settle": check_settle(args.settle, args.seed)}
+    result = {
+        "tunnelling": check_tunnelling(args.throws, args.seed),
+        "faces": check_faces(args.faces, args.seed),
+        "settle": check_settle(args.settle, args.seed),
+    }
     result["wall_s"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         t, f, s = result["tunnelling"], result["faces"], result["settle"]
-        print(f"tunnelling: {t['tunnelled_throws']} of {t['throws']} throws flagged {t['tunnel_parts']}; "
-              f"kinds {t['kinds']}; statuses {t['statuses']}; unsettled {t['unsettled']}; "
-              f"{t['throws_per_s']} throws/s")
-        print(f"faces: {f['axis_counts']} of {f['on_board']} on the board ({f['lost']} lost, {f['cocked']} cocked); "
-              f"chi² {f['chi2']} (5 df), p = {f['p_value']}")
+        print(
+            f"tunnelling: {t['tunnelled_throws']} of {t['throws']} throws flagged {t['tunnel_parts']}; "
+            f"kinds {t['kinds']}; statuses {t['statuses']}; unsettled {t['unsettled']}; "
+            f"{t['throws_per_s']} throws/s"
+        )
+        print(
+            f"faces: {f['axis_counts']} of {f['on_board']} on the board ({f['lost']} lost, {f['cocked']} cocked); "
+            f"chi² {f['chi2']} (5 df), p = {f['p_value']}"
+        )
         print(f"settle: {s['false_settles']} false settles in {s['throws']} throws")
         print(f"wall time {result['wall_s']} s")
     return 0

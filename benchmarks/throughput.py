@@ -38,8 +38,12 @@ def scenes(n: int, seed: int):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--throws", type=int, default=1000, help="standard-turn throws (default 1000)")
-    ap.add_argument("--naive-throws", type=int, default=None,
-                    help="throws of the naive baseline (default: throws/10, at least 20)")
+    ap.add_argument(
+        "--naive-throws",
+        type=int,
+        default=None,
+        help="throws of the naive baseline (default: throws/10, at least 20)",
+    )
     ap.add_argument("--seed", type=int, default=2024, help="scene seed (default 2024)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
@@ -70,21 +74,31 @@ def main(argv=None) -> int:
         "naive_tunnelled": naive["tunnelled"],
         "ratio": round(tuned["throws_per_s"] / naive["throws_per_s"], 1),
         "seed": args.seed,
-        "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
-                    "load_avg_1min": round(os.getloadavg()[0], 2), "python": platform.python_version()},
+        "machine": {
+            "cpu": platform.processor() or platform.machine(),
+            "cores": os.cpu_count(),
+            "load_avg_1min": round(os.getloadavg()[0], 2),
+            "python": platform.python_version(),
+        },
     }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(f"standard turn, side I, 6 dice lying, 2 thrown ({result['throws']} throws, one core)")
-        print(f"  tuned:  {result['throws_per_s']:8.1f} throws/s  {result['steps_per_s']:8d} steps/s  "
-              f"{result['sim_s_per_throw']:.3f} s simulated per throw  tunnelled {result['tunnelled']}  "
-              f"unsettled {result['unsettled']}")
+        print(
+            f"  tuned:  {result['throws_per_s']:8.1f} throws/s  {result['steps_per_s']:8d} steps/s  "
+            f"{result['sim_s_per_throw']:.3f} s simulated per throw  tunnelled {result['tunnelled']}  "
+            f"unsettled {result['unsettled']}"
+        )
         print(f"  alone:  {result['alone_throws_per_s']:8.1f} throws/s  (same two dice, nothing lying)")
-        print(f"  naive:  {result['naive_throws_per_s']:8.2f} throws/s  {result['naive_steps_per_s']:8d} steps/s  "
-              f"{result['naive_sim_s_per_throw']:.3f} s simulated per throw  ({result['naive_throws']} throws, "
-              f"unsettled {result['naive_unsettled']})")
-        print(f"  ratio tuned/naive: {result['ratio']}×   (load average {result['machine']['load_avg_1min']})")
+        print(
+            f"  naive:  {result['naive_throws_per_s']:8.2f} throws/s  {result['naive_steps_per_s']:8d} steps/s  "
+            f"{result['naive_sim_s_per_throw']:.3f} s simulated per throw  ({result['naive_throws']} throws, "
+            f"unsettled {result['naive_unsettled']})"
+        )
+        print(
+            f"  ratio tuned/naive: {result['ratio']}×   (load average {result['machine']['load_avg_1min']})"
+        )
     return 0
 
 

@@ -36,8 +36,10 @@ def main() -> None:
         stats = run_batch(spec, config, bots, args.games, args.seed)
         dt = time.perf_counter() - t0
         shares = " ".join(f"{n}={100 * w / stats.games:.1f}%" for n, w in zip(stats.names, stats.wins))
-        print(f"{label:<34} {shares}  shared={stats.shared}  rounds mean {stats.mean_rounds:.1f} "
-              f"[{stats.min_rounds}-{stats.max_rounds}]  {stats.games / dt:,.0f} games/s")
+        print(
+            f"{label:<34} {shares}  shared={stats.shared}  rounds mean {stats.mean_rounds:.1f} "
+            f"[{stats.min_rounds}-{stats.max_rounds}]  {stats.games / dt:,.0f} games/s"
+        )
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ import argparse
 from collections.abc import Callable, Sequence
 
 
-def whole(minimum: int | None = None, maximum: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
+def whole(
+    minimum: int | None = None, maximum: int | None = None, what: str = "a whole number"
+) -> Callable[[str], int]:
     """A whole number within ``[minimum, maximum]`` (either bound optional)."""
 
     def parse(text: str) -> int:
@@ -46,7 +48,8 @@ def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], l
         if not items or bad or (count is not None and len(items) != count):
             n = f"{count} of " if count is not None else ""
             raise argparse.ArgumentTypeError(
-                f"expected a comma-separated list of {n}{', '.join(allowed)}, got {text!r}")
+                f"expected a comma-separated list of {n}{', '.join(allowed)}, got {text!r}"
+            )
         return items
 
     return parse

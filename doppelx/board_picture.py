@@ -4,6 +4,8 @@ Used by ``doppelx boards show`` and, with dice and heat overlays, by the reports
 millimetres, seen from straight above, with the box rim around the playfield.
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -49,18 +51,35 @@ def draw_board(ax: plt.Axes, board: BoardSide, *, labels: bool = True, alpha: fl
     fm = field_map(board)
     minx, miny, maxx, maxy = (v * MM for v in board.bounds)
     rim = 6.0
-    ax.add_patch(plt.Rectangle((minx - rim, miny - rim), maxx - minx + 2 * rim, maxy - miny + 2 * rim,
-                               color=style.board["cardboard"], zorder=0))
+    ax.add_patch(
+        plt.Rectangle(
+            (minx - rim, miny - rim),
+            maxx - minx + 2 * rim,
+            maxy - miny + 2 * rim,
+            color=style.board["cardboard"],
+            zorder=0,
+        )
+    )
     for f in board.fields:
-        ax.add_patch(geometry_patch(f.shape, facecolor=style.kind_fill[f.kind], edgecolor="none",
-                                    alpha=alpha, zorder=1))
+        ax.add_patch(
+            geometry_patch(
+                f.shape, facecolor=style.kind_fill[f.kind], edgecolor="none", alpha=alpha, zorder=1
+            )
+        )
     ax.add_patch(geometry_patch(fm.lines, facecolor=style.board["line"], edgecolor="none", zorder=2))
     for h in board.holes:
-        ax.add_patch(geometry_patch(h.shape.buffer(0.0015), facecolor=style.board["hole_rim"], edgecolor="none", zorder=3))
+        ax.add_patch(
+            geometry_patch(
+                h.shape.buffer(0.0015), facecolor=style.board["hole_rim"], edgecolor="none", zorder=3
+            )
+        )
         ax.add_patch(geometry_patch(h.shape, facecolor=style.board["hole"], edgecolor="none", zorder=4))
     for ob in board.obstacles:
-        ax.add_patch(geometry_patch(ob.shape, facecolor=style.board["obstacle"], edgecolor="#3b2f1e",
-                                    linewidth=1.2, zorder=5))
+        ax.add_patch(
+            geometry_patch(
+                ob.shape, facecolor=style.board["obstacle"], edgecolor="#3b2f1e", linewidth=1.2, zorder=5
+            )
+        )
     if board.spinner is not None:
         _draw_spinner(ax, board, style.board["spinner"])
     if labels:
@@ -79,6 +98,7 @@ def _label_field(ax: plt.Axes, f, board: BoardSide, colour: str) -> None:
         shape = shape.difference(h.shape)
     if board.spinner is not None:
         from shapely.geometry import Point
+
         shape = shape.difference(Point(board.spinner.center).buffer(board.spinner.arm_length * 0.35))
     parts = sorted(getattr(shape, "geoms", [shape]), key=lambda g: -g.area)
     for part in parts[:3]:
@@ -86,8 +106,17 @@ def _label_field(ax: plt.Axes, f, board: BoardSide, colour: str) -> None:
             continue
         p = polylabel(part, tolerance=1e-4)
         size = float(np.clip(np.sqrt(part.area) * MM / 2.6, 9, 26))
-        ax.text(p.x * MM, p.y * MM, f.kind.value, ha="center", va="center", color=colour,
-                fontsize=size, fontweight="bold", zorder=6)
+        ax.text(
+            p.x * MM,
+            p.y * MM,
+            f.kind.value,
+            ha="center",
+            va="center",
+            color=colour,
+            fontsize=size,
+            fontweight="bold",
+            zorder=6,
+        )
 
 
 def _draw_spinner(ax: plt.Axes, board: BoardSide, colour: str) -> None:
@@ -96,8 +125,17 @@ def _draw_spinner(ax: plt.Axes, board: BoardSide, colour: str) -> None:
     cx, cy = s.center
     angles = np.radians([90, 210, 330])
     tri = np.c_[cx + s.arm_length * np.cos(angles), cy + s.arm_length * np.sin(angles)] * MM
-    ax.add_patch(plt.Circle((cx * MM, cy * MM), s.arm_length * MM, fill=False, linestyle=":",
-                            edgecolor=colour, linewidth=1.0, zorder=5))
+    ax.add_patch(
+        plt.Circle(
+            (cx * MM, cy * MM),
+            s.arm_length * MM,
+            fill=False,
+            linestyle=":",
+            edgecolor=colour,
+            linewidth=1.0,
+            zorder=5,
+        )
+    )
     ax.add_patch(plt.Polygon(tri, closed=True, facecolor=colour, edgecolor="#555555", alpha=0.85, zorder=7))
     ax.add_patch(plt.Circle((cx * MM, cy * MM), s.pin_radius * MM, color="#444444", zorder=8))
 
@@ -115,8 +153,9 @@ class BoardPicture:
         return int(round(col)), int(round(row))
 
 
-def save_board_png(board: BoardSide, out: Path | str, *, dpi: int = 110,
-                   overlays: Iterable = (), title: str | None = None) -> BoardPicture:
+def save_board_png(
+    board: BoardSide, out: Path | str, *, dpi: int = 110, overlays: Iterable = (), title: str | None = None
+) -> BoardPicture:
     """Draw ``board`` to the PNG ``out``; each overlay is called as ``overlay(ax)`` on top."""
     out = Path(out)
     fig, ax = plt.subplots(figsize=(7.2, 7.6))
@@ -131,9 +170,9 @@ def save_board_png(board: BoardSide, out: Path | str, *, dpi: int = 110,
     width, height = fig.canvas.get_width_height()
     scale = dpi / fig.dpi
     (c0, r0), (c1, r1) = ax.transData.transform([(0.0, 0.0), (1.0, 1.0)])
-    to_pixel = np.array([[(c1 - c0) * scale, 0, c0 * scale],
-                         [0, -(r1 - r0) * scale, (height - r0) * scale],
-                         [0, 0, 1]])
+    to_pixel = np.array(
+        [[(c1 - c0) * scale, 0, c0 * scale], [0, -(r1 - r0) * scale, (height - r0) * scale], [0, 0, 1]]
+    )
     plt.close(fig)
     return BoardPicture(out, (int(width * scale), int(height * scale)), to_pixel)
 

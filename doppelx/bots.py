@@ -68,8 +68,9 @@ class AimAtBestField:
         return aim_short_of(best_spot(board, die, self.skill.aim_sd), self.skill, self.strength, die, box)
 
 
-def aim_short_of(spot: tuple[float, float], skill: Skill, strength: float, die: DieSpec,
-                 box: BoxSpec | None = None) -> Aim:
+def aim_short_of(
+    spot: tuple[float, float], skill: Skill, strength: float, die: DieSpec, box: BoxSpec | None = None
+) -> Aim:
     """An aim whose dice should come to rest at ``spot``: first impact :data:`LEAD` short of it."""
     box = box or load_box()
     x, y = spot
@@ -90,7 +91,9 @@ class AimAtField:
     def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim:
         if not any(f.kind is self.kind for f in board.fields):
             raise ValueError(f"side {board.name} has no {self.kind.value} field to aim at")
-        return aim_short_of(best_spot(board, die, self.skill.aim_sd, self.kind), self.skill, self.strength, die, box)
+        return aim_short_of(
+            best_spot(board, die, self.skill.aim_sd, self.kind), self.skill, self.strength, die, box
+        )
 
 
 @dataclass(frozen=True)
@@ -121,8 +124,9 @@ class RandomAim:
 
 
 @functools.lru_cache(maxsize=64)
-def best_spot(board: BoardSide, die: DieSpec, aim_sd: float,
-              only: FieldKind | None = None) -> tuple[float, float]:
+def best_spot(
+    board: BoardSide, die: DieSpec, aim_sd: float, only: FieldKind | None = None
+) -> tuple[float, float]:
     """The point (x, y) m of the highest smoothed value on ``board`` (cached).
 
     With ``only``, the value is the chance of resting on a field of that kind instead of chips.
@@ -136,8 +140,9 @@ def best_spot(board: BoardSide, die: DieSpec, aim_sd: float,
     return float(xs[i]), float(ys[j])
 
 
-def value_map(board: BoardSide, die: DieSpec,
-              only: FieldKind | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def value_map(
+    board: BoardSide, die: DieSpec, only: FieldKind | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Grid x (nx,), y (ny,) and the chips (ny, nx) of a die resting at each grid point.
 
     With ``only``, 1 where a die would rest on a field of that kind, else 0.
@@ -175,8 +180,9 @@ def _gauss_matrix(coords: np.ndarray, sd: float) -> np.ndarray:
 class BestCardBet:
     """Always bet, on the card with the best expected pay-out (see the module docstring)."""
 
-    def choose(self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec,
-               dice_on_board_after: int) -> str:
+    def choose(
+        self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec, dice_on_board_after: int
+    ) -> str:
         """The letter to bet on.
 
         Args:
@@ -223,8 +229,9 @@ class RandomBet:
 
     rng: np.random.Generator
 
-    def choose(self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec,
-               dice_on_board_after: int) -> str:
+    def choose(
+        self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec, dice_on_board_after: int
+    ) -> str:
         return str(self.rng.choice(list(cards)))
 
 
@@ -232,8 +239,9 @@ class RandomBet:
 class NeverBet:
     """Never bet (returns ``None``)."""
 
-    def choose(self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec,
-               dice_on_board_after: int) -> None:
+    def choose(
+        self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec, dice_on_board_after: int
+    ) -> None:
         return None
 
 

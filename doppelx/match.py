@@ -78,9 +78,19 @@ class DoppelXMatch:
         self.rng = make_rng(self.seed)
 
     @classmethod
-    def with_bots(cls, players: int | Sequence[str], board: BoardSide, seed: int, *, skill: str = "medium",
-                  cards: Sequence[str] = ("A", "B", "C", "D"), options: GameOptions | None = None,
-                  dice: DiceSet | None = None, spinner: bool = True, record: bool = False) -> DoppelXMatch:
+    def with_bots(
+        cls,
+        players: int | Sequence[str],
+        board: BoardSide,
+        seed: int,
+        *,
+        skill: str = "medium",
+        cards: Sequence[str] = ("A", "B", "C", "D"),
+        options: GameOptions | None = None,
+        dice: DiceSet | None = None,
+        spinner: bool = True,
+        record: bool = False,
+    ) -> DoppelXMatch:
         """A match of bots only: ``players`` is a count (first colours of the dice file) or colours."""
         from doppelx.bots import bots_for
         from physics.world import World
@@ -151,8 +161,13 @@ class DoppelXMatch:
         aim = bot.throw.aim(game.board, game.dice[req.thrower], box)
         return aimed_throw(box, aim, list(req.dice), bot.throw.skill, self.rng, game.dice[req.thrower].size)
 
-    def hand_throw(self, owners: Sequence[str], release: Sequence[float], velocity: Sequence[float],
-                   spin: Sequence[float]):
+    def hand_throw(
+        self,
+        owners: Sequence[str],
+        release: Sequence[float],
+        velocity: Sequence[float],
+        spin: Sequence[float],
+    ):
         """A person's throw (e.g. a flick in the window): the dice ``owners`` leave one hand.
 
         Args:
@@ -195,8 +210,14 @@ class DoppelXMatch:
             if one is None:
                 bot = self._bot(colour)
                 aim = bot.throw.aim(game.board, game.dice[colour], box)
-                one = aimed_throw(box, Aim(aim.target, aim.strength, side, along), [colour], bot.throw.skill,
-                                  self.rng, game.dice[colour].size)
+                one = aimed_throw(
+                    box,
+                    Aim(aim.target, aim.strength, side, along),
+                    [colour],
+                    bot.throw.skill,
+                    self.rng,
+                    game.dice[colour].size,
+                )
             elif tuple(one.owners) != (colour,):  # type: ignore[attr-defined]
                 raise RulesError(f"{colour}'s hand must throw exactly the {colour} die")
             total = one if total is None else total + one
@@ -233,7 +254,9 @@ class DoppelXMatch:
         if throw is None:
             throw = self.bot_throw(req)
         if sorted(throw.owners) != sorted(req.dice):
-            raise RulesError(f"this throw needs the dice {', '.join(req.dice)}, got {', '.join(throw.owners)}")
+            raise RulesError(
+                f"this throw needs the dice {', '.join(req.dice)}, got {', '.join(throw.owners)}"
+            )
         before = self.spinner_angle
         result = run_throw(self._world(), throw, req.lying, before, record=self.record)
         self.spinner_angle = result.spinner_angle
@@ -260,16 +283,32 @@ def turn_summary(rec: TurnRecord) -> dict:
     score = rec.score
     dice = []
     for r in score.readings:
-        dice.append({"owner": r.owner, "status": r.status.value, "top": r.top,
-                     "field": None if r.field is None else r.field.value, "field_id": r.field_id,
-                     "cocked": r.cocked})
-    players = {c: {"dice": p.dice, "bets": p.bets, "doppel_x": p.doppel_x, "after": p.after, "change": p.change}
-               for c, p in score.players.items()}
+        dice.append(
+            {
+                "owner": r.owner,
+                "status": r.status.value,
+                "top": r.top,
+                "field": None if r.field is None else r.field.value,
+                "field_id": r.field_id,
+                "cocked": r.cocked,
+            }
+        )
+    players = {
+        c: {"dice": p.dice, "bets": p.bets, "doppel_x": p.doppel_x, "after": p.after, "change": p.change}
+        for c, p in score.players.items()
+    }
     res = rec.result
-    return {"number": rec.number, "kind": rec.request.kind, "thrower": rec.request.thrower,
-            "thrown": list(rec.request.dice), "bets": rec.bets, "doppel_x": score.doppel_x,
-            "rethrow": score.rethrow, "dice": dice, "players": players,
-            "touched_spinner": [d.owner for d in res.outcome.dice if d.touched_spinner],  # type: ignore[attr-defined]
-            "sim_time": round(res.sim_time, 4), "settled": res.settled}  # type: ignore[attr-defined]
-
-
+    return {
+        "number": rec.number,
+        "kind": rec.request.kind,
+        "thrower": rec.request.thrower,
+        "thrown": list(rec.request.dice),
+        "bets": rec.bets,
+        "doppel_x": score.doppel_x,
+        "rethrow": score.rethrow,
+        "dice": dice,
+        "players": players,
+        "touched_spinner": [d.owner for d in res.outcome.dice if d.touched_spinner],  # type: ignore[attr-defined]
+        "sim_time": round(res.sim_time, 4),
+        "settled": res.settled,
+    }  # type: ignore[attr-defined]

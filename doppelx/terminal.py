@@ -17,10 +17,22 @@ from rules.assets import read_json
 from rules.errors import SpecError
 
 _ANSI = {
-    "reset": "0", "bold": "1", "dim": "2",
-    "black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34",
-    "magenta": "35", "cyan": "36", "white": "37", "grey": "90", "orange": "38;5;208",
-    "pink": "38;5;213", "purple": "35", "silver": "37",
+    "reset": "0",
+    "bold": "1",
+    "dim": "2",
+    "black": "30",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+    "white": "37",
+    "grey": "90",
+    "orange": "38;5;208",
+    "pink": "38;5;213",
+    "purple": "35",
+    "silver": "37",
 }
 
 
@@ -30,8 +42,7 @@ class Terminal:
     Colour is on when the output is a TTY and ``NO_COLOR`` is unset, unless forced.
     """
 
-    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
-                 colour: bool | None = None):
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None, colour: bool | None = None):
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
         if colour is None:

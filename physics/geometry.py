@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon, box as rect
+from shapely.geometry import Polygon
+from shapely.geometry import box as rect
 
 from rules.board import BoardSide
 from rules.box import BoxSpec
@@ -57,8 +58,10 @@ class BoxPiece:
         """The box seen from above (m)."""
         hx, hy = self.half_extents[0], self.half_extents[1]
         c, s = math.cos(self.yaw), math.sin(self.yaw)
-        pts = [(self.position[0] + c * x - s * y, self.position[1] + s * x + c * y)
-               for x, y in ((-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy))]
+        pts = [
+            (self.position[0] + c * x - s * y, self.position[1] + s * x + c * y)
+            for x, y in ((-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy))
+        ]
         return Polygon(pts)
 
     @property
@@ -82,8 +85,13 @@ class HullPiece:
         """A hull from vertices in the board frame, with its frame at their centre."""
         v = np.asarray(world_vertices, dtype=float)
         c = v.mean(axis=0)
-        return cls(name, tuple(tuple(float(a) for a in row) for row in v - c), tuple(float(a) for a in c), 0.0,
-                   material)
+        return cls(
+            name,
+            tuple(tuple(float(a) for a in row) for row in v - c),
+            tuple(float(a) for a in c),
+            0.0,
+            material,
+        )
 
     def world_vertices(self) -> np.ndarray:
         """Vertices (n, 3) in the board frame."""
@@ -134,8 +142,15 @@ class Layout:
     insert_names: tuple[str, ...] = ()
 
 
-def build_layout(board: BoardSide, box: BoxSpec, *, hole_segments: int = 16,
-                 hole_margin: float = 0.004, spinner_density: float = 700.0, spinner: bool = True) -> Layout:
+def build_layout(
+    board: BoardSide,
+    box: BoxSpec,
+    *,
+    hole_segments: int = 16,
+    hole_margin: float = 0.004,
+    spinner_density: float = 700.0,
+    spinner: bool = True,
+) -> Layout:
     """The collision layout of ``board`` in ``box``.
 
     Args:
@@ -172,8 +187,13 @@ def hole_opening(hole, segments: int) -> Polygon:
     apothem = r * math.sqrt(math.pi / (segments * math.tan(math.pi / segments)))
     rv = apothem / math.cos(math.pi / segments)
     # vertices between the edge normals at angles 2πk/n, so one edge faces +x
-    pts = [(cx + rv * math.cos(2 * math.pi * (k + 0.5) / segments),
-            cy + rv * math.sin(2 * math.pi * (k + 0.5) / segments)) for k in range(segments)]
+    pts = [
+        (
+            cx + rv * math.cos(2 * math.pi * (k + 0.5) / segments),
+            cy + rv * math.sin(2 * math.pi * (k + 0.5) / segments),
+        )
+        for k in range(segments)
+    ]
     return shapely.normalize(Polygon(pts))
 
 
@@ -190,14 +210,19 @@ def _shell(box: BoxSpec) -> list[BoxPiece]:
         BoxPiece("wall:W", (t / 2, hy + t, wall_h), (-hx - t / 2, 0.0, wall_z)),
         BoxPiece("wall:N", (hx + t, t / 2, wall_h), (0.0, hy + t / 2, wall_z)),
         BoxPiece("wall:S", (hx + t, t / 2, wall_h), (0.0, -hy - t / 2, wall_z)),
-        BoxPiece("table", (TABLE_HALF, TABLE_HALF, TABLE_THICKNESS / 2),
-                 (0.0, 0.0, floor_z - t - TABLE_THICKNESS / 2), material=TABLE),
+        BoxPiece(
+            "table",
+            (TABLE_HALF, TABLE_HALF, TABLE_THICKNESS / 2),
+            (0.0, 0.0, floor_z - t - TABLE_THICKNESS / 2),
+            material=TABLE,
+        ),
     ]
     return pieces
 
 
-def _insert(box: BoxSpec, openings: dict[str, Polygon], margin: float
-            ) -> tuple[list[BoxPiece], list[HullPiece]]:
+def _insert(
+    box: BoxSpec, openings: dict[str, Polygon], margin: float
+) -> tuple[list[BoxPiece], list[HullPiece]]:
     """The insert slab (z from ``-insert_thickness`` to 0) with its holes cut out."""
     hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
     inner = rect(-hx, -hy, hx, hy)
@@ -206,8 +231,13 @@ def _insert(box: BoxSpec, openings: dict[str, Polygon], margin: float
     boxes: list[BoxPiece] = []
     hulls: list[HullPiece] = []
     for k, (x0, y0, x1, y1) in enumerate(_rectangles(inner.bounds, list(cells.values()))):
-        boxes.append(BoxPiece(f"insert:{k}", ((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2),
-                              ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2)))
+        boxes.append(
+            BoxPiece(
+                f"insert:{k}",
+                ((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2),
+                ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2),
+            )
+        )
     others_all = shapely.union_all(list(openings.values())) if openings else Polygon()
     limit = inner.buffer(box.wall_thickness, join_style="mitre")
     shared = {c for c in cells.values() if list(cells.values()).count(c) > 1}
@@ -217,8 +247,8 @@ def _insert(box: BoxSpec, openings: dict[str, Polygon], margin: float
         # a frame covers its cell minus one opening: a cell shared by merged holes needs prisms
         frame = None if cells[hid] in shared else _frame(f"hole:{hid}", opening, cell, z0, z1)
         ok = frame is not None and all(
-            others.intersection(p.footprint()).area < _AREA_TOL and p.footprint().within(limit)
-            for p in frame)
+            others.intersection(p.footprint()).area < _AREA_TOL and p.footprint().within(limit) for p in frame
+        )
         if ok:
             boxes += frame  # type: ignore[operator]
         else:
@@ -239,7 +269,9 @@ def _cells(openings: dict[str, Polygon], inner: Polygon, margin: float) -> dict[
     def cell(poly: Polygon, m: float) -> tuple:
         # snapped to 1 µm: cells that meet must meet exactly, not an ulp apart
         x0, y0, x1, y1 = poly.bounds
-        return tuple(round(v, 6) for v in (max(ix0, x0 - m), max(iy0, y0 - m), min(ix1, x1 + m), min(iy1, y1 + m)))
+        return tuple(
+            round(v, 6) for v in (max(ix0, x0 - m), max(iy0, y0 - m), min(ix1, x1 + m), min(iy1, y1 + m))
+        )
 
     cells = {hid: cell(p, margin) for hid, p in openings.items()}
     changed = True
@@ -247,10 +279,14 @@ def _cells(openings: dict[str, Polygon], inner: Polygon, margin: float) -> dict[
         changed = False
         ids = list(cells)
         for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
+            for b in ids[i + 1 :]:
                 if cells[a] != cells[b] and _overlap(cells[a], cells[b]):
-                    u = (min(cells[a][0], cells[b][0]), min(cells[a][1], cells[b][1]),
-                         max(cells[a][2], cells[b][2]), max(cells[a][3], cells[b][3]))
+                    u = (
+                        min(cells[a][0], cells[b][0]),
+                        min(cells[a][1], cells[b][1]),
+                        max(cells[a][2], cells[b][2]),
+                        max(cells[a][3], cells[b][3]),
+                    )
                     for k in ids:
                         if cells[k] in (cells[a], cells[b]):
                             cells[k] = u
@@ -327,9 +363,14 @@ def _frame(prefix: str, opening: Polygon, cell: Polygon, z0: float, z1: float) -
             continue
         cu, cv = (u0 + u1) / 2, (v0 + v1) / 2
         centre = cu * normal + cv * t
-        pieces.append(BoxPiece(f"{prefix}:{k}", ((u1 - u0) / 2, (v1 - v0) / 2, hz),
-                               (float(centre[0]), float(centre[1]), (z0 + z1) / 2),
-                               math.atan2(normal[1], normal[0])))
+        pieces.append(
+            BoxPiece(
+                f"{prefix}:{k}",
+                ((u1 - u0) / 2, (v1 - v0) / 2, hz),
+                (float(centre[0]), float(centre[1]), (z0 + z1) / 2),
+                math.atan2(normal[1], normal[0]),
+            )
+        )
     return pieces
 
 
@@ -340,7 +381,9 @@ def _half_plane(normal: np.ndarray, offset: float, around: Polygon) -> Polygon:
     c = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     t = np.array([-normal[1], normal[0]])
     base = c + (offset - float(c @ normal)) * normal
-    return Polygon([base - big * t, base + big * t, base + big * t + big * normal, base - big * t + big * normal])
+    return Polygon(
+        [base - big * t, base + big * t, base + big * t + big * normal, base - big * t + big * normal]
+    )
 
 
 def _triangle_prisms(prefix: str, region, z0: float, z1: float) -> list[HullPiece]:
@@ -357,16 +400,23 @@ def _triangle_prisms(prefix: str, region, z0: float, z1: float) -> list[HullPiec
     return out
 
 
-def _prism_pieces(prefix: str, shape: Polygon, z0: float, z1: float
-                  ) -> tuple[list[BoxPiece], list[HullPiece]]:
+def _prism_pieces(
+    prefix: str, shape: Polygon, z0: float, z1: float
+) -> tuple[list[BoxPiece], list[HullPiece]]:
     """A vertical prism over ``shape``: one box if a rectangle, else hull(s)."""
     mrr = shape.minimum_rotated_rectangle
     if abs(mrr.area - shape.area) <= 1e-9 * max(shape.area, 1e-12) + _AREA_TOL:
         pts = np.asarray(mrr.exterior.coords)[:4]
         e1, e2 = pts[1] - pts[0], pts[2] - pts[1]
         c = pts.mean(axis=0)
-        return [BoxPiece(prefix, (float(np.linalg.norm(e1)) / 2, float(np.linalg.norm(e2)) / 2, (z1 - z0) / 2),
-                         (float(c[0]), float(c[1]), (z0 + z1) / 2), math.atan2(e1[1], e1[0]))], []
+        return [
+            BoxPiece(
+                prefix,
+                (float(np.linalg.norm(e1)) / 2, float(np.linalg.norm(e2)) / 2, (z1 - z0) / 2),
+                (float(c[0]), float(c[1]), (z0 + z1) / 2),
+                math.atan2(e1[1], e1[0]),
+            )
+        ], []
     if shape.equals(shape.convex_hull):
         xy = list(shapely.normalize(shape).exterior.coords)[:-1]
         return [], [HullPiece.around(prefix, [(x, y, z) for z in (z0, z1) for x, y in xy])]
@@ -402,13 +452,17 @@ def _spinner(board: BoardSide, density: float) -> SpinnerGeometry | None:
     z_high = m.height
     z_low = m.height - m.thickness
     arm = m.arm_length
-    tips = [(arm * math.cos(math.pi / 2 + 2 * math.pi * k / 3), arm * math.sin(math.pi / 2 + 2 * math.pi * k / 3))
-            for k in range(3)]
+    tips = [
+        (arm * math.cos(math.pi / 2 + 2 * math.pi * k / 3), arm * math.sin(math.pi / 2 + 2 * math.pi * k / 3))
+        for k in range(3)
+    ]
     verts = tuple((x, y, z) for z in (0.0, m.thickness) for x, y in tips)
     side = arm * math.sqrt(3)
     mass = density * (math.sqrt(3) / 4 * side**2) * m.thickness
     i_z = mass * side**2 / 12
     i_xy = mass * side**2 / 24 + mass * m.thickness**2 / 12
     pin_h = max(z_low - PIN_GAP, 1e-4)
-    pin = BoxPiece("spinner:pin", (m.pin_radius, m.pin_radius, pin_h / 2), (m.center[0], m.center[1], pin_h / 2))
+    pin = BoxPiece(
+        "spinner:pin", (m.pin_radius, m.pin_radius, pin_h / 2), (m.center[0], m.center[1], pin_h / 2)
+    )
     return SpinnerGeometry(m.center, z_low, z_high, arm, verts, mass, (i_xy, i_xy, i_z), pin, m.pin_radius)

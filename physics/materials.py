@@ -87,9 +87,11 @@ class Materials:
             for value, key in ((r, "rolling_friction"), (s, "spinning_friction")):
                 if value < -1e-12:
                     raise SpecError(
-                        self.source, f"pairs.die-{surface}.{key}",
+                        self.source,
+                        f"pairs.die-{surface}.{key}",
                         f"too small to combine with die-die (needs at least "
-                        f"{(r_die if key == 'rolling_friction' else s_die) * f:.6g} m)")
+                        f"{(r_die if key == 'rolling_friction' else s_die) * f:.6g} m)",
+                    )
             out[surface] = BodyMaterial(f, p.restitution / e_die, max(r, 0.0), max(s, 0.0))
         return out
 
@@ -121,10 +123,16 @@ def _load(path: str) -> Materials:
             t.number("restitution", minimum=0.0, maximum=1.0),
             t.number("rolling_friction", minimum=0.0, maximum=0.01),
             t.number("spinning_friction", minimum=0.0, maximum=0.01),
-            t.string("source", ""))
+            t.string("source", ""),
+        )
     sp = top.table("spinner")
     sp.check_keys({"density", "bearing_friction", "bearing_damping"})
-    mats = Materials(pairs, sp.number("density", positive=True), sp.number("bearing_friction", minimum=0.0),
-                     sp.number("bearing_damping", minimum=0.0), path)
+    mats = Materials(
+        pairs,
+        sp.number("density", positive=True),
+        sp.number("bearing_friction", minimum=0.0),
+        sp.number("bearing_damping", minimum=0.0),
+        path,
+    )
     mats.bodies  # validate the combination now  # noqa: B018
     return mats

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon, box as rect
+from shapely.geometry import Polygon
+from shapely.geometry import box as rect
 
 from rules.board import BoardSide
 from rules.box import BoxSpec
@@ -58,8 +59,11 @@ def _extrude(region, z0: float, z1: float) -> tuple[np.ndarray, np.ndarray]:
     for tri in tris.geoms:
         if not region.buffer(1e-9).contains(tri.representative_point()):
             continue
-        xy = list(shapely.orient_polygons(tri).exterior.coords)[:3] if hasattr(shapely, "orient_polygons") \
+        xy = (
+            list(shapely.orient_polygons(tri).exterior.coords)[:3]
+            if hasattr(shapely, "orient_polygons")
             else list(shapely.geometry.polygon.orient(tri).exterior.coords)[:3]
+        )
         k = len(verts)
         verts += [(x, y, z1) for x, y in xy]
         faces.append((k, k + 1, k + 2))

@@ -58,8 +58,15 @@ class ThrowResult:
     trajectory: Trajectory | None = None
 
 
-def run_throw(world: World, throw: Throw, lying: Mapping[str, Pose] | None = None,
-              spinner_angle: float = 0.0, *, record: bool = False, watch: bool = True) -> ThrowResult:
+def run_throw(
+    world: World,
+    throw: Throw,
+    lying: Mapping[str, Pose] | None = None,
+    spinner_angle: float = 0.0,
+    *,
+    record: bool = False,
+    watch: bool = True,
+) -> ThrowResult:
     """Simulate ``throw`` onto the table with the ``lying`` dice until everything rests.
 
     Args:
@@ -91,8 +98,8 @@ def run_throw(world: World, throw: Throw, lying: Mapping[str, Pose] | None = Non
     n = len(owners)
     poses = [getpose(b, physicsClientId=cid) for b in bodies]
     pos = [pq[0] for pq in poses]
-    anchor = list(poses)          # pose each die has stayed near ...
-    since = [0.0] * n             # ... since this time
+    anchor = list(poses)  # pose each die has stayed near ...
+    since = [0.0] * n  # ... since this time
     spin_anchor, spin_since = world.spinner_angle(), 0.0
     moved = [i < thrown for i in range(n)]
     undecided = list(range(n))
@@ -123,8 +130,12 @@ def run_throw(world: World, throw: Throw, lying: Mapping[str, Pose] | None = Non
             if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
                 anchor[i] = (position, quat)
                 since[i] = t
-            if (s.sleep_still and v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < speed2
-                    and w[0] * w[0] + w[1] * w[1] + w[2] * w[2] < spin2 and is_flat(position, quat, halves[i])):
+            if (
+                s.sleep_still
+                and v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < speed2
+                and w[0] * w[0] + w[1] * w[1] + w[2] * w[2] < spin2
+                and is_flat(position, quat, halves[i])
+            ):
                 world.sleep(owners[i])
         if tw is not None:
             for i, (position, _) in new.items():
@@ -158,12 +169,27 @@ def run_throw(world: World, throw: Throw, lying: Mapping[str, Pose] | None = Non
     if tw is not None:
         _final_overlaps(tw, world, owners, dice)
     angle = world.spinner_angle()
-    info = {"sim_time": t, "steps": steps, "settled": settled, "unsettled": list(unsettled),
-            "spinner_angle": angle, "tunnelled": [f"{o}:{what}" for o, what in tw.events] if tw else []}
+    info = {
+        "sim_time": t,
+        "steps": steps,
+        "settled": settled,
+        "unsettled": list(unsettled),
+        "spinner_angle": angle,
+        "tunnelled": [f"{o}:{what}" for o, what in tw.events] if tw else [],
+    }
     outcome = ThrowOutcome(tuple(dice), hand_over_rim=throw.hand_over_rim(world.box), info=info)
     events = tuple(f"{o}:{what}" for o, what in tw.events) if tw else ()
-    return ThrowResult(outcome, t, steps, settled, unsettled, tw.owners() if tw else (), events, angle,
-                       recorder.finish() if recorder is not None else None)
+    return ThrowResult(
+        outcome,
+        t,
+        steps,
+        settled,
+        unsettled,
+        tw.owners() if tw else (),
+        events,
+        angle,
+        recorder.finish() if recorder is not None else None,
+    )
 
 
 def _check_pairs(tw: TunnelWatch, owners, pos, new, halves) -> None:
@@ -171,7 +197,9 @@ def _check_pairs(tw: TunnelWatch, owners, pos, new, halves) -> None:
     reach = 0.5 * tw.size
     for i, (position, _) in new.items():
         a0 = pos[i]
-        if (position[0] - a0[0]) ** 2 + (position[1] - a0[1]) ** 2 + (position[2] - a0[2]) ** 2 < halves[i] ** 2:
+        if (position[0] - a0[0]) ** 2 + (position[1] - a0[1]) ** 2 + (position[2] - a0[2]) ** 2 < halves[
+            i
+        ] ** 2:
             continue
         lo = [min(a0[k], position[k]) - reach for k in range(3)]
         hi = [max(a0[k], position[k]) + reach for k in range(3)]
@@ -180,8 +208,14 @@ def _check_pairs(tw: TunnelWatch, owners, pos, new, halves) -> None:
                 continue
             b0 = pos[j]
             b1 = new[j][0] if j in new else b0
-            if (max(b0[0], b1[0]) < lo[0] or min(b0[0], b1[0]) > hi[0] or max(b0[1], b1[1]) < lo[1]
-                    or min(b0[1], b1[1]) > hi[1] or max(b0[2], b1[2]) < lo[2] or min(b0[2], b1[2]) > hi[2]):
+            if (
+                max(b0[0], b1[0]) < lo[0]
+                or min(b0[0], b1[0]) > hi[0]
+                or max(b0[1], b1[1]) < lo[1]
+                or min(b0[1], b1[1]) > hi[1]
+                or max(b0[2], b1[2]) < lo[2]
+                or min(b0[2], b1[2]) > hi[2]
+            ):
                 continue
             tw.check_pair(owners[i], owners[j], a0, position, b0, b1)
 

@@ -19,8 +19,14 @@ from rules.outcome import Pose
 SCATTER_GAP = 0.002
 
 
-def scatter_lying(board: BoardSide, box: BoxSpec, dice: DiceSet, owners: Sequence[str],
-                  rng: np.random.Generator, tries: int = 2000) -> dict[str, Pose]:
+def scatter_lying(
+    board: BoardSide,
+    box: BoxSpec,
+    dice: DiceSet,
+    owners: Sequence[str],
+    rng: np.random.Generator,
+    tries: int = 2000,
+) -> dict[str, Pose]:
     """Dice ``owners`` lying flat on the playfield at random free places, random face up and yaw.
 
     A die keeps clear of the walls, the holes, the spinner's sweep, the obstacles and the

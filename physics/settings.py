@@ -95,7 +95,9 @@ class SimSettings:
         if self.die_collision not in DIE_COLLISIONS:
             raise ValueError(f"die_collision must be one of {DIE_COLLISIONS}, got {self.die_collision!r}")
         if self.board_collision not in BOARD_COLLISIONS:
-            raise ValueError(f"board_collision must be one of {BOARD_COLLISIONS}, got {self.board_collision!r}")
+            raise ValueError(
+                f"board_collision must be one of {BOARD_COLLISIONS}, got {self.board_collision!r}"
+            )
         if self.time_step <= 0 or self.sample_every < 1 or self.solver_iterations < 1 or self.time_cap <= 0:
             raise ValueError("time_step, sample_every, solver_iterations and time_cap must be positive")
         if self.hole_segments < 6:
@@ -111,9 +113,17 @@ class SimSettings:
     @classmethod
     def naive(cls) -> SimSettings:
         """The baseline: board as one concave mesh, every body awake, PyBullet's default solver."""
-        return cls(solver_iterations=50, ccd=False, ccd_allowed_penetration=0.04, sleep_lying=False,
-                   sleep_still=False, board_collision="mesh", restitution_threshold=0.2, contact_threshold=0.02,
-                   cone_friction=True)
+        return cls(
+            solver_iterations=50,
+            ccd=False,
+            ccd_allowed_penetration=0.04,
+            sleep_lying=False,
+            sleep_still=False,
+            board_collision="mesh",
+            restitution_threshold=0.2,
+            contact_threshold=0.02,
+            cone_friction=True,
+        )
 
     def with_(self, **changes) -> SimSettings:
         """A copy with some fields changed."""

@@ -76,7 +76,7 @@ class TunnelWatch:
     def __init__(self, zones: Zones, size: float):
         self.z = zones
         self.size = size
-        self.events: list[tuple[str, str]] = []   # (owner, what)
+        self.events: list[tuple[str, str]] = []  # (owner, what)
 
     def check(self, owner: str, a, b) -> None:
         """Centre moved from ``a`` to ``b`` (m) since the last sample."""
@@ -87,8 +87,11 @@ class TunnelWatch:
         if (az - mid) * (bz - mid) < 0:
             f = (az - mid) / (az - bz)
             x, y = ax + f * (bx - ax), ay + f * (by - ay)
-            if abs(x) < z.hx and abs(y) < z.hy and not (
-                    z.openings is not None and shapely.contains_xy(z.openings, x, y)):
+            if (
+                abs(x) < z.hx
+                and abs(y) < z.hy
+                and not (z.openings is not None and shapely.contains_xy(z.openings, x, y))
+            ):
                 self.events.append((owner, "insert"))
         for k, half in ((0, z.hx + z.t / 2), (1, z.hy + z.t / 2)):
             pa, pb = (ax, bx) if k == 0 else (ay, by)

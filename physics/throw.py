@@ -38,13 +38,23 @@ class DieRelease:
     angular_velocity: tuple[float, float, float]
 
     def to_dict(self) -> dict:
-        return {"owner": self.owner, "position": list(self.position), "quaternion": list(self.quaternion),
-                "velocity": list(self.velocity), "angular_velocity": list(self.angular_velocity)}
+        return {
+            "owner": self.owner,
+            "position": list(self.position),
+            "quaternion": list(self.quaternion),
+            "velocity": list(self.velocity),
+            "angular_velocity": list(self.angular_velocity),
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> DieRelease:
-        return cls(str(d["owner"]), tuple(map(float, d["position"])), tuple(map(float, d["quaternion"])),  # type: ignore[arg-type]
-                   tuple(map(float, d["velocity"])), tuple(map(float, d["angular_velocity"])))  # type: ignore[arg-type]
+        return cls(
+            str(d["owner"]),
+            tuple(map(float, d["position"])),
+            tuple(map(float, d["quaternion"])),  # type: ignore[arg-type]
+            tuple(map(float, d["velocity"])),
+            tuple(map(float, d["angular_velocity"])),
+        )  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -86,8 +96,9 @@ def side_axes(side: str) -> tuple[np.ndarray, np.ndarray]:
     return np.array(_OUTWARD[side]), np.array(_RIGHT[side])
 
 
-def release_point(box: BoxSpec, side: str, along: float, height: float, out: float = RELEASE_OUT
-                  ) -> tuple[float, float, float]:
+def release_point(
+    box: BoxSpec, side: str, along: float, height: float, out: float = RELEASE_OUT
+) -> tuple[float, float, float]:
     """Point (m) ``out`` beyond ``side``'s outer wall face, ``along`` it, ``height`` above the rim."""
     n, right = side_axes(side)
     half_n = (box.inner_size[0] if side in ("E", "W") else box.inner_size[1]) / 2 + box.wall_thickness
@@ -99,8 +110,12 @@ def random_quaternion(rng: np.random.Generator) -> tuple[float, float, float, fl
     """A uniformly random rotation ``(x, y, z, w)`` (Shoemake's method)."""
     u1, u2, u3 = rng.random(3)
     a, b = math.sqrt(1 - u1), math.sqrt(u1)
-    return (a * math.sin(2 * math.pi * u2), a * math.cos(2 * math.pi * u2),
-            b * math.sin(2 * math.pi * u3), b * math.cos(2 * math.pi * u3))
+    return (
+        a * math.sin(2 * math.pi * u2),
+        a * math.cos(2 * math.pi * u2),
+        b * math.sin(2 * math.pi * u3),
+        b * math.cos(2 * math.pi * u3),
+    )
 
 
 def random_spin(rng: np.random.Generator, low: float, high: float) -> np.ndarray:
@@ -110,9 +125,17 @@ def random_spin(rng: np.random.Generator, low: float, high: float) -> np.ndarray
     return axis * rng.uniform(low, high)
 
 
-def hand_throw(owners: Sequence[str], position: Sequence[float], velocity: Sequence[float],
-               spin: Sequence[float], rng: np.random.Generator, *, spacing: float = 0.022,
-               direction: Sequence[float] | None = None, jitter: float = 0.03) -> Throw:
+def hand_throw(
+    owners: Sequence[str],
+    position: Sequence[float],
+    velocity: Sequence[float],
+    spin: Sequence[float],
+    rng: np.random.Generator,
+    *,
+    spacing: float = 0.022,
+    direction: Sequence[float] | None = None,
+    jitter: float = 0.03,
+) -> Throw:
     """Dice released together from one hand at ``position`` with a small offset between them.
 
     The dice sit side by side across the throwing direction, ``spacing`` m apart (centred
@@ -140,8 +163,13 @@ def hand_throw(owners: Sequence[str], position: Sequence[float], velocity: Seque
     for i, owner in enumerate(owners):
         offset = (i - (k - 1) / 2) * spacing
         pos = np.asarray(position, dtype=float) + across * offset + np.array([0.0, 0.0, 0.002 * (i % 2)])
-        vel = v * (1.0 + jitter * rng.standard_normal()) + jitter * np.linalg.norm(v) * rng.standard_normal(3) / 3
-        w = np.asarray(spin, dtype=float) * (1.0 + jitter * rng.standard_normal()) + random_spin(rng, 0.0, 5.0)
+        vel = (
+            v * (1.0 + jitter * rng.standard_normal())
+            + jitter * np.linalg.norm(v) * rng.standard_normal(3) / 3
+        )
+        w = np.asarray(spin, dtype=float) * (1.0 + jitter * rng.standard_normal()) + random_spin(
+            rng, 0.0, 5.0
+        )
         releases.append(DieRelease(owner, _t3(pos), random_quaternion(rng), _t3(vel), _t3(w)))
     return Throw(tuple(releases))
 

@@ -95,8 +95,9 @@ def nearest_side(box: BoxSpec, target: Sequence[float]) -> tuple[str, float]:
     return side, float(right @ np.array([x, y]))
 
 
-def plan(box: BoxSpec, aim: Aim, height: float, die_half: float, out: float = RELEASE_OUT
-         ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+def plan(
+    box: BoxSpec, aim: Aim, height: float, die_half: float, out: float = RELEASE_OUT
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     """Release point (3,) m and velocity (3,) m/s whose arc first lands at ``aim.target``.
 
     Without ``aim.side`` the player walks to the wall that needs the gentlest throw (the
@@ -123,8 +124,9 @@ def plan(box: BoxSpec, aim: Aim, height: float, die_half: float, out: float = RE
     return best[1], best[2]
 
 
-def _plan_from(box: BoxSpec, aim: Aim, side: str, along: float | None, height: float, die_half: float,
-               out: float) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+def _plan_from(
+    box: BoxSpec, aim: Aim, side: str, along: float | None, height: float, die_half: float, out: float
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     if along is None:
         _, right = side_axes(side)
         along = float(right @ np.asarray(aim.target, dtype=float))
@@ -150,8 +152,10 @@ def _plan_from(box: BoxSpec, aim: Aim, side: str, along: float | None, height: f
 def _wall_crossings(box: BoxSpec, a: np.ndarray, b: np.ndarray) -> list[float]:
     """Fractions along a→b where the segment enters the outer and the inner wall faces."""
     out = []
-    for half_x, half_y in ((box.inner_size[0] / 2 + box.wall_thickness, box.inner_size[1] / 2 + box.wall_thickness),
-                           (box.inner_size[0] / 2, box.inner_size[1] / 2)):
+    for half_x, half_y in (
+        (box.inner_size[0] / 2 + box.wall_thickness, box.inner_size[1] / 2 + box.wall_thickness),
+        (box.inner_size[0] / 2, box.inner_size[1] / 2),
+    ):
         lo, hi = 0.0, 1.0
         d = b - a
         for k, half in ((0, half_x), (1, half_y)):
@@ -165,8 +169,9 @@ def _wall_crossings(box: BoxSpec, a: np.ndarray, b: np.ndarray) -> list[float]:
     return out
 
 
-def aimed_throw(box: BoxSpec, aim: Aim, owners: Sequence[str], skill: Skill, rng: np.random.Generator,
-                die_size: float) -> Throw:
+def aimed_throw(
+    box: BoxSpec, aim: Aim, owners: Sequence[str], skill: Skill, rng: np.random.Generator, die_size: float
+) -> Throw:
     """The dice ``owners`` thrown by a player of ``skill`` who wants ``aim`` (errors included)."""
     height = max(0.01, skill.height + skill.height_sd * rng.standard_normal())
     noisy = _scatter(box, aim, skill, rng, die_size / 2, height)
@@ -175,8 +180,9 @@ def aimed_throw(box: BoxSpec, aim: Aim, owners: Sequence[str], skill: Skill, rng
     return hand_throw(owners, pos, vel, spin, rng, spacing=1.4 * die_size)
 
 
-def _scatter(box: BoxSpec, aim: Aim, skill: Skill, rng: np.random.Generator, die_half: float,
-             height: float) -> Aim:
+def _scatter(
+    box: BoxSpec, aim: Aim, skill: Skill, rng: np.random.Generator, die_half: float, height: float
+) -> Aim:
     side, along = aim.side, aim.along
     if side is None:  # the player walks to the wall of the gentlest throw, then errs from there
         pos, _ = plan(box, aim, height, die_half)
@@ -214,8 +220,14 @@ def _spin_about_travel(vel: Sequence[float], rng: np.random.Generator, skill: Sk
     return axis * rng.uniform(*skill.spin)
 
 
-def setup_throw(box: BoxSpec, seats: Sequence[str], aims: Mapping[str, Aim], skills: Mapping[str, Skill],
-                rng: np.random.Generator, die_size: float) -> Throw:
+def setup_throw(
+    box: BoxSpec,
+    seats: Sequence[str],
+    aims: Mapping[str, Aim],
+    skills: Mapping[str, Skill],
+    rng: np.random.Generator,
+    die_size: float,
+) -> Throw:
     """The setup throw (D22): every player throws their coloured die at once from their seat.
 
     Args:
@@ -227,7 +239,9 @@ def setup_throw(box: BoxSpec, seats: Sequence[str], aims: Mapping[str, Aim], ski
     total: Throw | None = None
     for colour, (side, along) in zip(seats, places):
         a = aims[colour]
-        one = aimed_throw(box, Aim(a.target, a.strength, side, along), [colour], skills[colour], rng, die_size)
+        one = aimed_throw(
+            box, Aim(a.target, a.strength, side, along), [colour], skills[colour], rng, die_size
+        )
         total = one if total is None else total + one
     assert total is not None
     return total

@@ -32,8 +32,10 @@ class Trajectory:
 
     def frame(self, k: int) -> dict[str, Pose]:
         """Poses by owner at frame ``k``."""
-        return {o: Pose(tuple(map(float, self.positions[k, i])), tuple(map(float, self.quaternions[k, i])))  # type: ignore[arg-type]
-                for i, o in enumerate(self.owners)}
+        return {
+            o: Pose(tuple(map(float, self.positions[k, i])), tuple(map(float, self.quaternions[k, i])))  # type: ignore[arg-type]
+            for i, o in enumerate(self.owners)
+        }
 
     def impacts(self, threshold: float = 0.3) -> list[list[float]]:
         """Per frame, the speed changes (m/s) of dice hit since the frame before (clatter sounds).
@@ -51,16 +53,28 @@ class Trajectory:
 
     def save(self, path: str | Path) -> None:
         """Write an ``.npz`` file."""
-        np.savez_compressed(path, owners=np.array(self.owners), times=self.times, positions=self.positions,
-                            quaternions=self.quaternions, velocities=self.velocities,
-                            spinner_angles=self.spinner_angles)
+        np.savez_compressed(
+            path,
+            owners=np.array(self.owners),
+            times=self.times,
+            positions=self.positions,
+            quaternions=self.quaternions,
+            velocities=self.velocities,
+            spinner_angles=self.spinner_angles,
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> Trajectory:
         """Read a file written by :meth:`save`."""
         with np.load(path) as z:
-            return cls(tuple(str(o) for o in z["owners"]), z["times"], z["positions"], z["quaternions"],
-                       z["velocities"], z["spinner_angles"])
+            return cls(
+                tuple(str(o) for o in z["owners"]),
+                z["times"],
+                z["positions"],
+                z["quaternions"],
+                z["velocities"],
+                z["spinner_angles"],
+            )
 
 
 class Recorder:
@@ -83,8 +97,11 @@ class Recorder:
 
     def finish(self) -> Trajectory:
         n, k = len(self._t), len(self.owners)
-        return Trajectory(self.owners, np.asarray(self._t, dtype=float),
-                          np.asarray(self._p, dtype=float).reshape(n, k, 3),
-                          np.asarray(self._q, dtype=float).reshape(n, k, 4),
-                          np.asarray(self._v, dtype=float).reshape(n, k, 3),
-                          np.asarray(self._s, dtype=float))
+        return Trajectory(
+            self.owners,
+            np.asarray(self._t, dtype=float),
+            np.asarray(self._p, dtype=float).reshape(n, k, 3),
+            np.asarray(self._q, dtype=float).reshape(n, k, 4),
+            np.asarray(self._v, dtype=float).reshape(n, k, 3),
+            np.asarray(self._s, dtype=float),
+        )

@@ -32,8 +32,8 @@ from rules.outcome import Pose
 #: PyBullet drops the children of a compound shape beyond this many (silently).
 MAX_COMPOUND_CHILDREN = 16
 #: A lying die sleeps from the start if it rests flat on the playfield within these bounds.
-FLAT_HEIGHT_TOL = 0.001   # m
-FLAT_TILT_TOL = 0.05      # rad
+FLAT_HEIGHT_TOL = 0.001  # m
+FLAT_TILT_TOL = 0.05  # rad
 
 
 class World:
@@ -46,9 +46,17 @@ class World:
         spinner: put the spinner on boards that have a mount (optional on III/IV, D39).
     """
 
-    def __init__(self, board: BoardSide, box: BoxSpec | None = None, dice: DiceSet | None = None,
-                 materials: Materials | None = None, settings: SimSettings | None = None, *,
-                 gui: bool = False, spinner: bool = True):
+    def __init__(
+        self,
+        board: BoardSide,
+        box: BoxSpec | None = None,
+        dice: DiceSet | None = None,
+        materials: Materials | None = None,
+        settings: SimSettings | None = None,
+        *,
+        gui: bool = False,
+        spinner: bool = True,
+    ):
         pybullet = import_pybullet()
         self.p = pybullet
         self.board = board
@@ -56,9 +64,14 @@ class World:
         self.dice = dice or load_dice()
         self.materials = materials or load_materials()
         self.settings = settings or SimSettings()
-        self.layout: Layout = build_layout(board, self.box, hole_segments=self.settings.hole_segments,
-                                           hole_margin=self.settings.hole_margin,
-                                           spinner_density=self.materials.spinner_density, spinner=spinner)
+        self.layout: Layout = build_layout(
+            board,
+            self.box,
+            hole_segments=self.settings.hole_segments,
+            hole_margin=self.settings.hole_margin,
+            spinner_density=self.materials.spinner_density,
+            spinner=spinner,
+        )
         self._mesh = None
         if self.settings.board_collision == "mesh":
             from physics.mesh import board_mesh
@@ -93,8 +106,12 @@ class World:
         self.close()
 
     # -- building -------------------------------------------------------------------------
-    def reset(self, lying: Mapping[str, Pose] | None = None, spinner_angle: float = 0.0,
-              releases: Sequence[DieRelease] = ()) -> None:
+    def reset(
+        self,
+        lying: Mapping[str, Pose] | None = None,
+        spinner_angle: float = 0.0,
+        releases: Sequence[DieRelease] = (),
+    ) -> None:
         """Wipe the simulation and build the tray, the spinner, the ``lying`` dice and the thrown ones.
 
         Args:
@@ -108,16 +125,20 @@ class World:
         p.resetSimulation(physicsClientId=c)
         p.setGravity(0.0, 0.0, -s.gravity, physicsClientId=c)
         # every parameter explicitly on every reset: some live in process-wide variables
-        p.setPhysicsEngineParameter(fixedTimeStep=s.time_step, numSubSteps=0,
-                                    numSolverIterations=s.solver_iterations,
-                                    deterministicOverlappingPairs=1,
-                                    restitutionVelocityThreshold=s.restitution_threshold,
-                                    contactBreakingThreshold=s.contact_threshold,
-                                    allowedCcdPenetration=s.ccd_allowed_penetration,
-                                    enableConeFriction=int(s.cone_friction),
-                                    contactERP=s.contact_erp, useSplitImpulse=int(s.split_impulse),
-                                    splitImpulsePenetrationThreshold=s.split_impulse_threshold,
-                                    physicsClientId=c)
+        p.setPhysicsEngineParameter(
+            fixedTimeStep=s.time_step,
+            numSubSteps=0,
+            numSolverIterations=s.solver_iterations,
+            deterministicOverlappingPairs=1,
+            restitutionVelocityThreshold=s.restitution_threshold,
+            contactBreakingThreshold=s.contact_threshold,
+            allowedCcdPenetration=s.ccd_allowed_penetration,
+            enableConeFriction=int(s.cone_friction),
+            contactERP=s.contact_erp,
+            useSplitImpulse=int(s.split_impulse),
+            splitImpulsePenetrationThreshold=s.split_impulse_threshold,
+            physicsClientId=c,
+        )
         self.body_of, self.owner_of, self.static_ids = {}, {}, []
         self._die_shape = {}
         self.spinner_id = None
@@ -126,25 +147,35 @@ class World:
         else:
             self._build_tray()
         # the naive mesh already holds the insert and the obstacles
-        hulls = [h for h in self.layout.hulls
-                 if not (self._mesh is not None and h.name.startswith(("hole:", "obstacle:")))]
+        hulls = [
+            h
+            for h in self.layout.hulls
+            if not (self._mesh is not None and h.name.startswith(("hole:", "obstacle:")))
+        ]
         self._build_hulls(hulls)
         if self.layout.spinner is not None:
             self._build_spinner(spinner_angle)
         lying = dict(lying or {})
-        entries = [(o, pose.position, pose.quaternion, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for o, pose in lying.items()]
+        entries = [
+            (o, pose.position, pose.quaternion, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for o, pose in lying.items()
+        ]
         entries += [(r.owner, r.position, r.quaternion, r.velocity, r.angular_velocity) for r in releases]
         self._add_dice(entries)
         if s.sleep_lying:
             for owner, pose in lying.items():
                 if _is_flat(pose, self.dice[owner]):
-                    p.changeDynamics(self.body_of[owner], -1, activationState=p.ACTIVATION_STATE_SLEEP,
-                                     physicsClientId=c)
+                    p.changeDynamics(
+                        self.body_of[owner], -1, activationState=p.ACTIVATION_STATE_SLEEP, physicsClientId=c
+                    )
 
     def _material_kw(self, name: str) -> dict:
         m = self.materials.bodies[name]
-        return {"lateralFriction": m.friction, "restitution": m.restitution,
-                "rollingFriction": m.rolling_friction, "spinningFriction": m.spinning_friction}
+        return {
+            "lateralFriction": m.friction,
+            "restitution": m.restitution,
+            "rollingFriction": m.rolling_friction,
+            "spinningFriction": m.spinning_friction,
+        }
 
     def _material(self, body: int, name: str, link: int = -1) -> None:
         self.p.changeDynamics(body, link, physicsClientId=self.client, **self._material_kw(name))
@@ -165,40 +196,58 @@ class World:
                 continue
             groups.setdefault((_group_of(piece.name), piece.material), []).append(piece)
         shell, insert = ("shell", CARDBOARD), ("insert", CARDBOARD)
-        if shell in groups and insert in groups and len(groups[shell]) + len(groups[insert]) <= MAX_COMPOUND_CHILDREN:
+        if (
+            shell in groups
+            and insert in groups
+            and len(groups[shell]) + len(groups[insert]) <= MAX_COMPOUND_CHILDREN
+        ):
             groups[shell] += groups.pop(insert)  # one body less to create
         for (_, material), pieces in groups.items():
             for k in range(0, len(pieces), MAX_COMPOUND_CHILDREN):
-                chunk = pieces[k:k + MAX_COMPOUND_CHILDREN]
+                chunk = pieces[k : k + MAX_COMPOUND_CHILDREN]
                 if len(chunk) == 1:
                     b = chunk[0]
                     shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=b.half_extents, physicsClientId=c)
-                    body = p.createMultiBody(0.0, shape, basePosition=b.position, baseOrientation=b.quaternion,
-                                             useMaximalCoordinates=True, physicsClientId=c)
+                    body = p.createMultiBody(
+                        0.0,
+                        shape,
+                        basePosition=b.position,
+                        baseOrientation=b.quaternion,
+                        useMaximalCoordinates=True,
+                        physicsClientId=c,
+                    )
                 else:
                     centre = tuple(float(v) for v in np.mean([b.position for b in chunk], axis=0))
                     shape = p.createCollisionShapeArray(
-                        [p.GEOM_BOX] * len(chunk), halfExtents=[b.half_extents for b in chunk],
-                        collisionFramePositions=[tuple(b.position[i] - centre[i] for i in range(3)) for b in chunk],
-                        collisionFrameOrientations=[b.quaternion for b in chunk], physicsClientId=c)
-                    body = p.createMultiBody(0.0, shape, basePosition=centre, useMaximalCoordinates=True,
-                                             physicsClientId=c)
+                        [p.GEOM_BOX] * len(chunk),
+                        halfExtents=[b.half_extents for b in chunk],
+                        collisionFramePositions=[
+                            tuple(b.position[i] - centre[i] for i in range(3)) for b in chunk
+                        ],
+                        collisionFrameOrientations=[b.quaternion for b in chunk],
+                        physicsClientId=c,
+                    )
+                    body = p.createMultiBody(
+                        0.0, shape, basePosition=centre, useMaximalCoordinates=True, physicsClientId=c
+                    )
                 self._material(body, material)
                 self.static_ids.append(body)
 
     def _build_mesh_board(self) -> None:
         p, c = self.p, self.client
         verts, faces = self._mesh
-        shape = p.createCollisionShape(p.GEOM_MESH, vertices=verts, indices=faces,
-                                       flags=p.GEOM_FORCE_CONCAVE_TRIMESH, physicsClientId=c)
+        shape = p.createCollisionShape(
+            p.GEOM_MESH, vertices=verts, indices=faces, flags=p.GEOM_FORCE_CONCAVE_TRIMESH, physicsClientId=c
+        )
         body = p.createMultiBody(0.0, shape, useMaximalCoordinates=True, physicsClientId=c)
         self._material(body, CARDBOARD)
         self.static_ids.append(body)
         for piece in self.layout.boxes:  # the table stays a box
             if piece.name == "table":
                 shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=piece.half_extents, physicsClientId=c)
-                body = p.createMultiBody(0.0, shape, basePosition=piece.position, useMaximalCoordinates=True,
-                                         physicsClientId=c)
+                body = p.createMultiBody(
+                    0.0, shape, basePosition=piece.position, useMaximalCoordinates=True, physicsClientId=c
+                )
                 self._material(body, piece.material)
                 self.static_ids.append(body)
 
@@ -211,12 +260,26 @@ class World:
         for (verts, material), group in by_shape.items():
             shape = p.createCollisionShape(p.GEOM_MESH, vertices=[list(v) for v in verts], physicsClientId=c)
             if len(group) == 1:
-                ids = [p.createMultiBody(0.0, shape, basePosition=group[0].position,
-                                         baseOrientation=group[0].quaternion, useMaximalCoordinates=True,
-                                         physicsClientId=c)]
+                ids = [
+                    p.createMultiBody(
+                        0.0,
+                        shape,
+                        basePosition=group[0].position,
+                        baseOrientation=group[0].quaternion,
+                        useMaximalCoordinates=True,
+                        physicsClientId=c,
+                    )
+                ]
             else:
-                ids = list(p.createMultiBody(0.0, shape, batchPositions=[h.position for h in group],
-                                             useMaximalCoordinates=True, physicsClientId=c))
+                ids = list(
+                    p.createMultiBody(
+                        0.0,
+                        shape,
+                        batchPositions=[h.position for h in group],
+                        useMaximalCoordinates=True,
+                        physicsClientId=c,
+                    )
+                )
                 for body, h in zip(ids, group):
                     p.resetBasePositionAndOrientation(body, h.position, h.quaternion, physicsClientId=c)
             for body in ids:
@@ -230,27 +293,46 @@ class World:
         assert g is not None and g.pin is not None
         pin = g.pin
         pin_shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c)
-        tri_shape = p.createCollisionShape(p.GEOM_MESH, vertices=[list(v) for v in g.vertices], physicsClientId=c)
+        tri_shape = p.createCollisionShape(
+            p.GEOM_MESH, vertices=[list(v) for v in g.vertices], physicsClientId=c
+        )
         thickness = g.z_high - g.z_low
         body = p.createMultiBody(
-            baseMass=0.0, baseCollisionShapeIndex=pin_shape, basePosition=pin.position,
-            linkMasses=[g.mass], linkCollisionShapeIndices=[tri_shape], linkVisualShapeIndices=[-1],
-            linkPositions=[(0.0, 0.0, g.z_low - pin.position[2])], linkOrientations=[(0, 0, 0, 1)],
+            baseMass=0.0,
+            baseCollisionShapeIndex=pin_shape,
+            basePosition=pin.position,
+            linkMasses=[g.mass],
+            linkCollisionShapeIndices=[tri_shape],
+            linkVisualShapeIndices=[-1],
+            linkPositions=[(0.0, 0.0, g.z_low - pin.position[2])],
+            linkOrientations=[(0, 0, 0, 1)],
             linkInertialFramePositions=[(0.0, 0.0, thickness / 2)],
-            linkInertialFrameOrientations=[(0, 0, 0, 1)], linkParentIndices=[0],
-            linkJointTypes=[p.JOINT_REVOLUTE], linkJointAxis=[(0, 0, 1)],
-            useMaximalCoordinates=False, physicsClientId=c)
+            linkInertialFrameOrientations=[(0, 0, 0, 1)],
+            linkParentIndices=[0],
+            linkJointTypes=[p.JOINT_REVOLUTE],
+            linkJointAxis=[(0, 0, 1)],
+            useMaximalCoordinates=False,
+            physicsClientId=c,
+        )
         self._material(body, CARDBOARD)
         self._material(body, SPINNER, link=0)
-        p.changeDynamics(body, 0, linearDamping=0.0, angularDamping=0.0, collisionMargin=self.settings.hull_margin,
-                         jointDamping=self.materials.bearing_damping, physicsClientId=c)
+        p.changeDynamics(
+            body,
+            0,
+            linearDamping=0.0,
+            angularDamping=0.0,
+            collisionMargin=self.settings.hull_margin,
+            jointDamping=self.materials.bearing_damping,
+            physicsClientId=c,
+        )
         # alone and last: with the mass or the margin in the same call PyBullet recomputes the
         # inertia from the hull's bounding box (about twice the plate's about the pin)
         p.changeDynamics(body, 0, localInertiaDiagonal=g.inertia, physicsClientId=c)
         p.resetJointState(body, 0, angle, 0.0, physicsClientId=c)
         torque = self.materials.bearing_torque(g.mass, g.pin_radius, self.settings.gravity)
-        p.setJointMotorControl2(body, 0, p.VELOCITY_CONTROL, targetVelocity=0.0, force=torque,
-                                physicsClientId=c)
+        p.setJointMotorControl2(
+            body, 0, p.VELOCITY_CONTROL, targetVelocity=0.0, force=torque, physicsClientId=c
+        )
         self.spinner_id = body
 
     def _die_collision(self, spec: DieSpec) -> int:
@@ -260,16 +342,24 @@ class World:
             if self.settings.die_collision == "box":
                 shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=[spec.half] * 3, physicsClientId=c)
             else:
-                shape = p.createCollisionShape(p.GEOM_MESH, vertices=rounded_cube_points(spec).tolist(),
-                                               physicsClientId=c)
+                shape = p.createCollisionShape(
+                    p.GEOM_MESH, vertices=rounded_cube_points(spec).tolist(), physicsClientId=c
+                )
             self._die_shape[key] = shape
         return self._die_shape[key]
 
-    def add_die(self, owner: str, position: Iterable[float], quaternion: Iterable[float],
-                velocity: Iterable[float] = (0.0, 0.0, 0.0),
-                angular_velocity: Iterable[float] = (0.0, 0.0, 0.0)) -> int:
+    def add_die(
+        self,
+        owner: str,
+        position: Iterable[float],
+        quaternion: Iterable[float],
+        velocity: Iterable[float] = (0.0, 0.0, 0.0),
+        angular_velocity: Iterable[float] = (0.0, 0.0, 0.0),
+    ) -> int:
         """Put ``owner``'s die into the world at a pose with a velocity; returns its body id."""
-        self._add_dice([(owner, tuple(position), tuple(quaternion), tuple(velocity), tuple(angular_velocity))])
+        self._add_dice(
+            [(owner, tuple(position), tuple(quaternion), tuple(velocity), tuple(angular_velocity))]
+        )
         return self.body_of[owner]
 
     def _add_dice(self, entries: Sequence[tuple]) -> None:
@@ -285,11 +375,26 @@ class World:
         for shape, group in by_shape.items():
             spec0 = self.dice[group[0][0]]
             if len(group) == 1:
-                ids = [p.createMultiBody(spec0.mass, shape, basePosition=group[0][1], baseOrientation=group[0][2],
-                                         useMaximalCoordinates=True, physicsClientId=c)]
+                ids = [
+                    p.createMultiBody(
+                        spec0.mass,
+                        shape,
+                        basePosition=group[0][1],
+                        baseOrientation=group[0][2],
+                        useMaximalCoordinates=True,
+                        physicsClientId=c,
+                    )
+                ]
             else:
-                ids = list(p.createMultiBody(spec0.mass, shape, batchPositions=[e[1] for e in group],
-                                             useMaximalCoordinates=True, physicsClientId=c))
+                ids = list(
+                    p.createMultiBody(
+                        spec0.mass,
+                        shape,
+                        batchPositions=[e[1] for e in group],
+                        useMaximalCoordinates=True,
+                        physicsClientId=c,
+                    )
+                )
             for body, (owner, position, quaternion, velocity, angular) in zip(ids, group):
                 spec = self.dice[owner]
                 if len(group) > 1:
@@ -299,8 +404,16 @@ class World:
                     kw["ccdSweptSphereRadius"] = s.ccd_radius * spec.half
                 if s.die_collision == "box":
                     kw["collisionMargin"] = spec.edge_radius
-                p.changeDynamics(body, -1, mass=spec.mass, localInertiaDiagonal=[spec.inertia] * 3,
-                                 linearDamping=0.0, angularDamping=0.0, physicsClientId=c, **kw)
+                p.changeDynamics(
+                    body,
+                    -1,
+                    mass=spec.mass,
+                    localInertiaDiagonal=[spec.inertia] * 3,
+                    linearDamping=0.0,
+                    angularDamping=0.0,
+                    physicsClientId=c,
+                    **kw,
+                )
                 if any(velocity) or any(angular):
                     p.resetBaseVelocity(body, velocity, angular, physicsClientId=c)
                 self.body_of[owner] = body
@@ -342,7 +455,9 @@ class World:
         """Stop a die resting on the board and put it to sleep (it wakes when something comes near)."""
         body = self.body_of[owner]
         self.p.resetBaseVelocity(body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=self.client)
-        self.p.changeDynamics(body, -1, activationState=self.p.ACTIVATION_STATE_SLEEP, physicsClientId=self.client)
+        self.p.changeDynamics(
+            body, -1, activationState=self.p.ACTIVATION_STATE_SLEEP, physicsClientId=self.client
+        )
 
     def penetration(self, a: str, b: str, reach: float = 0.0) -> float:
         """Signed distance between dice ``a`` and ``b`` (m; negative = overlapping), or ``reach`` if farther."""
@@ -412,8 +527,9 @@ def rounded_cube_points(spec: DieSpec, per_corner: int = 4) -> np.ndarray:
     if r <= 0:
         return np.array([[sx * b, sy * b, sz * b] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
     angles = np.linspace(0.0, math.pi / 2, per_corner)
-    octant = np.array([[math.cos(a) * math.sin(e), math.sin(a) * math.sin(e), math.cos(e)]
-                       for a in angles for e in angles])
+    octant = np.array(
+        [[math.cos(a) * math.sin(e), math.sin(a) * math.sin(e), math.cos(e)] for a in angles for e in angles]
+    )
     octant = np.unique(np.round(octant, 12), axis=0)
     pts = []
     for sx in (-1, 1):

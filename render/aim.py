@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.box import BoxSpec
 from render.intents import SIDES, ThrowIntent
+from rules.box import BoxSpec
 
 #: Inward unit vector and "to the right" unit vector of a thrower at each side.
 _INWARD = {"S": (0.0, 1.0), "E": (-1.0, 0.0), "N": (0.0, -1.0), "W": (1.0, 0.0)}
@@ -55,13 +55,13 @@ class ThrowAim:
             diagonal.
     """
 
-    HEIGHT_RANGE = (0.0, 0.15)   # release height above the minimum, m
-    SPIN_RANGE = (-40.0, 40.0)   # forward-roll spin, rad/s
+    HEIGHT_RANGE = (0.0, 0.15)  # release height above the minimum, m
+    SPIN_RANGE = (-40.0, 40.0)  # forward-roll spin, rad/s
 
     def __init__(self, box: BoxSpec, die_size: float, limits: FlickLimits | None = None):
         self.box = box
         self.limits = limits or FlickLimits()
-        self.clearance = box.wall_thickness + RELEASE_OUT   # beyond the inner wall face
+        self.clearance = box.wall_thickness + RELEASE_OUT  # beyond the inner wall face
         self.min_height = die_size * math.sqrt(3) / 2 + 0.002
         self.side = "S"
         self.along = 0.0
@@ -167,5 +167,11 @@ class ThrowAim:
         vel = (float(direction[0] * speed), float(direction[1] * speed), 0.0)
         axis = np.array([-direction[1], direction[0], 0.0])  # z × direction: a forward roll
         spin = tuple(float(c) for c in axis * self.spin)
-        return ThrowIntent(self.side, float(self.along), float(self.height),
-                           tuple(float(c) for c in self.release_point()), vel, spin)  # type: ignore[arg-type]
+        return ThrowIntent(
+            self.side,
+            float(self.along),
+            float(self.height),
+            tuple(float(c) for c in self.release_point()),
+            vel,
+            spin,
+        )  # type: ignore[arg-type]

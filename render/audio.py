@@ -28,11 +28,13 @@ def click_samples(seed: int = 3, duration: float = 0.045) -> np.ndarray:
     """The click as int16 mono samples at :data:`RATE`."""
     rng = np.random.default_rng(seed)
     t = np.arange(int(RATE * duration)) / RATE
-    ping = np.sin(2 * np.pi * 3100 * t) * np.exp(-t / 0.006) + 0.6 * np.sin(2 * np.pi * 5300 * t) * np.exp(-t / 0.004)
+    ping = np.sin(2 * np.pi * 3100 * t) * np.exp(-t / 0.006) + 0.6 * np.sin(2 * np.pi * 5300 * t) * np.exp(
+        -t / 0.004
+    )
     noise = rng.normal(0, 1, len(t)) * np.exp(-t / 0.0025)
     body = np.sin(2 * np.pi * 900 * t) * np.exp(-t / 0.010) * 0.5
     s = 0.55 * ping + 0.35 * noise + body
-    s *= np.minimum(1.0, t / 0.0004)            # no hard edge at the start
+    s *= np.minimum(1.0, t / 0.0004)  # no hard edge at the start
     s /= np.max(np.abs(s))
     return (s * 0.8 * 32767).astype(np.int16)
 

@@ -5,6 +5,8 @@ is never created (it would need a display at import time) and :func:`check_displ
 turn a missing display into :class:`render.errors.NoDisplayError` before pyglet tries.
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 import os

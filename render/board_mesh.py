@@ -11,9 +11,9 @@ import numpy as np
 import shapely
 from shapely.geometry import box as rect
 
+from render.mesh import Mesh, extrude, flat_mesh, merge, ring_wall
 from rules.board import BoardSide
 from rules.box import BoxSpec
-from render.mesh import Mesh, extrude, flat_mesh, merge, ring_wall
 
 
 def inner_rect(box: BoxSpec):

@@ -15,11 +15,11 @@ from PIL import Image
 from shapely.geometry import Point
 from shapely.ops import polylabel
 
+from render.raster import fill_geometry, polygons, text_centred, text_width
 from rules.board import BoardSide
 from rules.box import BoxSpec
 from rules.fieldmap import field_map
 from rules.style import load_style
-from render.raster import fill_geometry, polygons, text_centred, text_width
 
 #: Smallest field part that carries a label (m²).
 MIN_LABEL_AREA = 1.5e-4
@@ -29,7 +29,7 @@ MIN_LABEL_AREA = 1.5e-4
 def board_image(board: BoardSide, box: BoxSpec, size: int = 2048, supersample: int = 2) -> np.ndarray:
     """The playfield print, shape ``(rows, cols, 4)`` uint8; the longer side is ``size`` px."""
     hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
-    scale = size / (2 * max(hx, hy))          # px per m in the final image
+    scale = size / (2 * max(hx, hy))  # px per m in the final image
     cols, rows = int(round(2 * hx * scale)), int(round(2 * hy * scale))
     s = scale * supersample
 
@@ -77,7 +77,7 @@ def _label(img: Image.Image, board: BoardSide, f, colour: str, s: float, to_px) 
         if part.area < MIN_LABEL_AREA:
             continue
         p = polylabel(part, tolerance=1e-4)
-        clear = part.exterior.distance(p) - board.line_width / 2   # free radius around p (m)
+        clear = part.exterior.distance(p) - board.line_width / 2  # free radius around p (m)
         height = float(np.clip(np.sqrt(part.area) * 0.30, 0.005, 0.024))
         height = min(height, 1.1 * clear)
         px = int(height * s)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from shapely.geometry import box as rect
 
-from rules.box import BoxSpec
 from render.mesh import Mesh, flat_mesh, merge, ring_wall
+from rules.box import BoxSpec
 
 #: Thickness of the box's bottom board under the cavity (m).
 BOTTOM = 0.002

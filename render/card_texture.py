@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from rules.bets import BetCard
 from render.raster import bold_font, text_centred, to_array
+from rules.bets import BetCard
 
 #: Short captions by card condition (the full text is in the HUD help).
 CAPTIONS = {
@@ -43,13 +43,17 @@ def _card(card: BetCard, t: int) -> np.ndarray:
     d.polygon(inner, fill=card.colour)
     # text axis: "up" points from the corner into the box, i.e. towards (u, v) = (1, 1)
     angle = -45.0
-    cx, cy = 0.27 * t, t - 0.27 * t                       # near the centroid
+    cx, cy = 0.27 * t, t - 0.27 * t  # near the centroid
     text_centred(img, (cx, cy), card.letter, int(t * 0.24), card.accent, angle)
     # pay-out on a chip, towards the corner
     chip_c = np.array([0.125 * t, t - 0.125 * t])
     r = 0.075 * t
-    d.ellipse([chip_c[0] - r, chip_c[1] - r, chip_c[0] + r, chip_c[1] + r], fill="#f5f1e6", outline="#9a1b1b",
-              width=max(2, int(t * 0.012)))
+    d.ellipse(
+        [chip_c[0] - r, chip_c[1] - r, chip_c[0] + r, chip_c[1] + r],
+        fill="#f5f1e6",
+        outline="#9a1b1b",
+        width=max(2, int(t * 0.012)),
+    )
     text_centred(img, (chip_c[0], chip_c[1]), str(card.payout), int(t * 0.09), "#9a1b1b", angle)
     caption = CAPTIONS.get(card.condition, card.text[:12])
     size = int(t * 0.075)

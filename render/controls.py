@@ -8,6 +8,8 @@ round the box or toggles the referee view, help and sound. Nothing here decides 
 an intent is allowed: the window only sends what the snapshot's ``input`` asks for.
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 import datetime
@@ -55,8 +57,11 @@ class Controls:
             hit = self._plane_point(x, y, table_z)
             hx = self._current.table.box.inner_size[0] / 2 + self._current.table.box.wall_thickness
             hy = self._current.table.box.inner_size[1] / 2 + self._current.table.box.wall_thickness
-            if hit is not None and (abs(hit[0]) > hx + 0.01 or abs(hit[1]) > hy + 0.01) \
-                    and not self._over_box(x, y):
+            if (
+                hit is not None
+                and (abs(hit[0]) > hx + 0.01 or abs(hit[1]) > hy + 0.01)
+                and not self._over_box(x, y)
+            ):
                 self.aim.stand_at(float(hit[0]), float(hit[1]))
                 if self.follow:
                     self.camera.face_side(self.aim.side)
@@ -76,8 +81,10 @@ class Controls:
         p = self._plane_point(x, y, box.rim_z)
         if p is None:
             return False
-        return abs(p[0]) <= box.inner_size[0] / 2 + box.wall_thickness and \
-            abs(p[1]) <= box.inner_size[1] / 2 + box.wall_thickness
+        return (
+            abs(p[0]) <= box.inner_size[0] / 2 + box.wall_thickness
+            and abs(p[1]) <= box.inner_size[1] / 2 + box.wall_thickness
+        )
 
     def _flick_sample(self, x: float, y: float) -> None:
         p = self._plane_point(x, y, float(self.aim.release_point()[2]))
@@ -116,7 +123,7 @@ class Controls:
         elif mods[1] and self.aim is not None:
             self.aim.adjust_spin(2.0 * scroll_y)
         else:
-            self.camera.zoom(0.9 ** scroll_y)
+            self.camera.zoom(0.9**scroll_y)
 
     # --- input: keys ----------------------------------------------------------------------
     def on_key_press(self, symbol, modifiers):

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from render.raster import bold_font, to_array
 
-BOX_PRINT = "#1d2b53"      # the outside of the box
+BOX_PRINT = "#1d2b53"  # the outside of the box
 BOX_LOGO = "#f4c21b"
 
 
@@ -23,7 +23,7 @@ def wood_image(size: int = 1024) -> np.ndarray:
     warp = _smooth_noise(rng, size, 6) * 0.05 + _smooth_noise(rng, size, 24) * 0.006
     grain_y = y * planks - plank + warp + rng.uniform(0, 1, planks)[plank]
     rings = np.sin(grain_y * 2 * np.pi * (9 + 5 * rng.uniform(size=planks)[plank])) * 0.5 + 0.5
-    rings = rings ** 2.2
+    rings = rings**2.2
     fibre = _smooth_noise(rng, size, 160) * 0.5 + 0.5
     base = np.array([160, 108, 66], dtype=np.float32)
     dark = np.array([100, 60, 32], dtype=np.float32)

@@ -20,7 +20,7 @@ PIPS = {
     "2": [(-0.24, 0.24), (0.24, -0.24)],
     "3": [(-0.24, 0.24), (0.0, 0.0), (0.24, -0.24)],
 }
-PIP_RADIUS = 0.095      # face units
+PIP_RADIUS = 0.095  # face units
 X_HALF_LENGTH = 0.27
 X_HALF_WIDTH = 0.065
 
@@ -31,7 +31,7 @@ def dice_atlas(tile: int = 256) -> np.ndarray:
     aa = 4  # supersampling per axis
     n = tile * aa
     c = (np.arange(n) + 0.5) / n - 0.5
-    u, v = np.meshgrid(c, c)                 # u right, v up (row 0 is v = -0.5)
+    u, v = np.meshgrid(c, c)  # u right, v up (row 0 is v = -0.5)
     tiles = []
     for label in ("1", "2", "3", "X"):
         if label == "X":

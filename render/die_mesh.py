@@ -32,10 +32,10 @@ def rounded_cube(size: float, radius: float, band_segments: int = 4) -> Mesh:
     h = size / 2
     inner = h - radius
     theta = np.linspace(0.0, np.pi / 4, band_segments + 1)[1:]
-    band = inner + radius * np.tan(theta)          # grid positions in the rounded band
+    band = inner + radius * np.tan(theta)  # grid positions in the rounded band
     coords = np.concatenate([-band[::-1], [-inner, inner] if inner > 0 else [0.0], band])
     n = len(coords)
-    s, t = np.meshgrid(coords, coords, indexing="xy")   # s along u, t along v; rows follow v
+    s, t = np.meshgrid(coords, coords, indexing="xy")  # s along u, t along v; rows follow v
     parts = []
     for face, (normal, u_ax, v_ax) in enumerate(FACE_FRAMES):
         nrm, u, v = (np.asarray(a, dtype=float) for a in (normal, u_ax, v_ax))

@@ -32,8 +32,14 @@ class FixedStep:
             spiralling when a frame took too long).
     """
 
-    def __init__(self, window: Shows, step: Callable[[], Snapshot], first: Snapshot, dt: float = 1 / 240,
-                 max_steps: int = 16):
+    def __init__(
+        self,
+        window: Shows,
+        step: Callable[[], Snapshot],
+        first: Snapshot,
+        dt: float = 1 / 240,
+        max_steps: int = 16,
+    ):
         if dt <= 0:
             raise ValueError("dt must be positive")
         self.window = window

@@ -9,8 +9,9 @@ from __future__ import annotations
 from rules.errors import DoppelXError
 
 #: What to tell a user who has no display.
-HEADLESS_HINT = ("run it under a virtual display (xvfb-run -a doppelx play ...) "
-                 "or use the headless commands instead")
+HEADLESS_HINT = (
+    "run it under a virtual display (xvfb-run -a doppelx play ...) or use the headless commands instead"
+)
 
 
 class NoDisplayError(DoppelXError):

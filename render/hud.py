@@ -88,18 +88,43 @@ class Hud:
     # --- building -------------------------------------------------------------------------
     def update(self, snap: Snapshot | None, state: HudState, anchors: list[Anchor]) -> None:
         """Bring the overlay up to date with ``snap``, ``state`` and the anchored texts."""
-        key = (None if snap is None else (snap.scoreboard, snap.turn, snap.message, snap.banner,
-                                          snap.input, id(snap.table)), state)
+        key = (
+            None
+            if snap is None
+            else (snap.scoreboard, snap.turn, snap.message, snap.banner, snap.input, id(snap.table)),
+            state,
+        )
         if key != self._key:
             self._key = key
             self._rebuild(snap, state)
         self._place_anchors(anchors)
 
-    def _label(self, text: str, x: float, y: float, size: float, colour=TEXT, bold: bool = False,
-               anchor_x: str = "left", anchor_y: str = "baseline", **kw) -> pyglet.text.Label:
-        label = pyglet.text.Label(text, x=x, y=y, font_name=FONT, font_size=size, color=colour,
-                                  weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y=anchor_y,
-                                  batch=self.batch, group=self.front, **kw)
+    def _label(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        colour=TEXT,
+        bold: bool = False,
+        anchor_x: str = "left",
+        anchor_y: str = "baseline",
+        **kw,
+    ) -> pyglet.text.Label:
+        label = pyglet.text.Label(
+            text,
+            x=x,
+            y=y,
+            font_name=FONT,
+            font_size=size,
+            color=colour,
+            weight="bold" if bold else "normal",
+            anchor_x=anchor_x,
+            anchor_y=anchor_y,
+            batch=self.batch,
+            group=self.front,
+            **kw,
+        )
         self._items.append(label)
         return label
 
@@ -122,8 +147,9 @@ class Hud:
                 self._rect(w / 2 - lab.content_width / 2 - 14, h - 40, lab.content_width + 28, 32)
             lines = [t for t in (snap.message, st.hint) if t]
             for i, text in enumerate(reversed(lines)):
-                lab = self._label(text, w / 2, 22 + 30 * i, 13, TEXT if text == snap.message else ACCENT,
-                                  anchor_x="center")
+                lab = self._label(
+                    text, w / 2, 22 + 30 * i, 13, TEXT if text == snap.message else ACCENT, anchor_x="center"
+                )
                 self._rect(w / 2 - lab.content_width / 2 - 12, 14 + 30 * i, lab.content_width + 24, 26)
             if snap.banner:
                 size = max(28, min(64, w / 18))
@@ -193,17 +219,42 @@ class Hud:
                     part.delete()
             self._anchors = []
             for a in anchors:
-                shadow = pyglet.text.Label(a.text, font_name=FONT, font_size=a.size, weight="bold",
-                                           color=(0, 0, 0, 200), anchor_x="center", anchor_y="center",
-                                           batch=self.anchor_batch, group=self.back)
-                label = pyglet.text.Label(a.text, font_name=FONT, font_size=a.size, weight="bold",
-                                          color=_rgba(a.colour), anchor_x="center", anchor_y="center",
-                                          batch=self.anchor_batch, group=self.front)
+                shadow = pyglet.text.Label(
+                    a.text,
+                    font_name=FONT,
+                    font_size=a.size,
+                    weight="bold",
+                    color=(0, 0, 0, 200),
+                    anchor_x="center",
+                    anchor_y="center",
+                    batch=self.anchor_batch,
+                    group=self.back,
+                )
+                label = pyglet.text.Label(
+                    a.text,
+                    font_name=FONT,
+                    font_size=a.size,
+                    weight="bold",
+                    color=_rgba(a.colour),
+                    anchor_x="center",
+                    anchor_y="center",
+                    batch=self.anchor_batch,
+                    group=self.front,
+                )
                 parts = [shadow, label]
                 if a.boxed:
-                    parts.insert(0, pyglet.shapes.Rectangle(0, 0, label.content_width + 10, label.content_height + 4,
-                                                            color=(15, 15, 18, 190), batch=self.anchor_batch,
-                                                            group=pyglet.graphics.Group(order=-1)))
+                    parts.insert(
+                        0,
+                        pyglet.shapes.Rectangle(
+                            0,
+                            0,
+                            label.content_width + 10,
+                            label.content_height + 4,
+                            color=(15, 15, 18, 190),
+                            batch=self.anchor_batch,
+                            group=pyglet.graphics.Group(order=-1),
+                        ),
+                    )
                 self._anchors.append(parts)
             self._anchor_key = key
         for a, parts in zip(anchors, self._anchors):

@@ -52,13 +52,13 @@ class BetIntent:
 class Command(enum.StrEnum):
     """Keyboard commands for the match."""
 
-    PASS = "pass"          # do not bet this time
-    REPLAY = "replay"      # replay the last throw
-    SAVE = "save"          # save the game
-    LOAD = "load"          # load a saved game
+    PASS = "pass"  # do not bet this time
+    REPLAY = "replay"  # replay the last throw
+    SAVE = "save"  # save the game
+    LOAD = "load"  # load a saved game
     NEW_GAME = "new_game"  # start a new game
-    HELP = "help"          # the help overlay was toggled
-    QUIT = "quit"          # the window is closing
+    HELP = "help"  # the help overlay was toggled
+    QUIT = "quit"  # the window is closing
 
 
 @dataclass(frozen=True)

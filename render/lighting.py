@@ -68,7 +68,7 @@ def _convex_signed_distance(poly: np.ndarray, qx: np.ndarray, qy: np.ndarray) ->
     d = np.full(qx.shape, -np.inf)
     for a, b in zip(pts, np.roll(pts, -1, axis=0)):
         e = b - a
-        n = np.array([e[1], -e[0]]) / np.linalg.norm(e)   # outward normal of a CCW edge
+        n = np.array([e[1], -e[0]]) / np.linalg.norm(e)  # outward normal of a CCW edge
         d = np.maximum(d, (qx - a[0]) * n[0] + (qy - a[1]) * n[1])
     return d
 

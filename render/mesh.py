@@ -96,7 +96,7 @@ def ring_wall(ring_xy: np.ndarray, z0: float, z1: float, outward: bool) -> Mesh:
     length = np.linalg.norm(d, axis=1)
     keep = length > 1e-9
     a, b, d, length = a[keep], b[keep], d[keep], length[keep]
-    n = np.c_[d[:, 1], -d[:, 0]] / length[:, None]     # right-hand normal: outward for CCW rings
+    n = np.c_[d[:, 1], -d[:, 0]] / length[:, None]  # right-hand normal: outward for CCW rings
     if ccw != outward:
         n = -n
     u0 = np.concatenate([[0.0], np.cumsum(length)[:-1]])
@@ -119,8 +119,11 @@ def ring_wall(ring_xy: np.ndarray, z0: float, z1: float, outward: bool) -> Mesh:
 
 def extrude(poly: Polygon, z0: float, z1: float) -> Mesh:
     """A prism: the polygon ``poly`` from ``z0`` to ``z1`` with top, bottom and side walls."""
-    parts = [flat_mesh(poly, z1, up=True), flat_mesh(poly, z0, up=False),
-             ring_wall(np.asarray(poly.exterior.coords), z0, z1, outward=True)]
+    parts = [
+        flat_mesh(poly, z1, up=True),
+        flat_mesh(poly, z0, up=False),
+        ring_wall(np.asarray(poly.exterior.coords), z0, z1, outward=True),
+    ]
     for ring in poly.interiors:
         parts.append(ring_wall(np.asarray(ring.coords), z0, z1, outward=False))
     return merge(parts)

@@ -37,11 +37,17 @@ class MsaaTarget:
         gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, self.colour)
         gl.glRenderbufferStorageMultisample(gl.GL_RENDERBUFFER, self.samples, gl.GL_RGBA8, width, height)
         gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, self.depth)
-        gl.glRenderbufferStorageMultisample(gl.GL_RENDERBUFFER, self.samples, gl.GL_DEPTH24_STENCIL8, width, height)
+        gl.glRenderbufferStorageMultisample(
+            gl.GL_RENDERBUFFER, self.samples, gl.GL_DEPTH24_STENCIL8, width, height
+        )
         gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, 0)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self.fbo)
-        gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, self.colour)
-        gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_STENCIL_ATTACHMENT, gl.GL_RENDERBUFFER, self.depth)
+        gl.glFramebufferRenderbuffer(
+            gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, self.colour
+        )
+        gl.glFramebufferRenderbuffer(
+            gl.GL_FRAMEBUFFER, gl.GL_DEPTH_STENCIL_ATTACHMENT, gl.GL_RENDERBUFFER, self.depth
+        )
         self.ok = gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER) == gl.GL_FRAMEBUFFER_COMPLETE
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
         self.size = (width, height)

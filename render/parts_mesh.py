@@ -7,13 +7,18 @@ import math
 import numpy as np
 from shapely.geometry import Polygon
 
-from rules.board import SpinnerMount
-from rules.box import BoxSpec
 from render.box_mesh import outer_half
 from render.mesh import Mesh, cylinder, extrude, flat_mesh, merge
+from rules.board import SpinnerMount
+from rules.box import BoxSpec
 
 #: Texture axes (u, v) of a card's legs at each corner; u × v = +z so no print is mirrored.
-CARD_AXES = {"SW": ((1, 0), (0, 1)), "SE": ((0, 1), (-1, 0)), "NE": ((-1, 0), (0, -1)), "NW": ((0, -1), (1, 0))}
+CARD_AXES = {
+    "SW": ((1, 0), (0, 1)),
+    "SE": ((0, 1), (-1, 0)),
+    "NE": ((-1, 0), (0, -1)),
+    "NW": ((0, -1), (1, 0)),
+}
 
 
 def spinner_blade(spinner: SpinnerMount, tip_round: float = 0.001) -> Mesh:
@@ -28,8 +33,12 @@ def spinner_pin(spinner: SpinnerMount) -> Mesh:
     """The pin the spinner turns on, with a cap above the blade (at the mount's centre)."""
     cx, cy = spinner.center
     r = spinner.pin_radius
-    return merge([cylinder(cx, cy, r, 0.0, spinner.height + 0.0015, 24),
-                  cylinder(cx, cy, r * 1.45, spinner.height, spinner.height + 0.003, 24)])
+    return merge(
+        [
+            cylinder(cx, cy, r, 0.0, spinner.height + 0.0015, 24),
+            cylinder(cx, cy, r * 1.45, spinner.height, spinner.height + 0.003, 24),
+        ]
+    )
 
 
 def card_corner(box: BoxSpec, corner: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -61,8 +70,12 @@ def card(box: BoxSpec, corner: str, tile: int, tiles: int) -> Mesh:
     body = extrude(card_polygon(box, corner), z0, z1)
     top = flat_mesh(card_polygon(box, corner), z1 + 1e-5, uv_of=uv_of)
     # edges and bottom show the accent border: the texel next to the right angle
-    body = Mesh.build(body.positions, body.normals,
-                      np.tile([(tile + 0.02) / tiles, 0.02], (len(body.positions), 1)), body.indices)
+    body = Mesh.build(
+        body.positions,
+        body.normals,
+        np.tile([(tile + 0.02) / tiles, 0.02], (len(body.positions), 1)),
+        body.indices,
+    )
     return merge([body, top])
 
 
@@ -93,7 +106,12 @@ def arrow(length: float = 1.0, width: float = 0.1, head: float = 0.3) -> Mesh:
 
 def ring(inner: float, outer: float, segments: int = 40) -> Mesh:
     """A flat ring (annulus) at the origin facing up."""
-    outer_p = Polygon(np.c_[np.cos(np.linspace(0, 2 * math.pi, segments, endpoint=False)),
-                            np.sin(np.linspace(0, 2 * math.pi, segments, endpoint=False))] * outer)
+    outer_p = Polygon(
+        np.c_[
+            np.cos(np.linspace(0, 2 * math.pi, segments, endpoint=False)),
+            np.sin(np.linspace(0, 2 * math.pi, segments, endpoint=False)),
+        ]
+        * outer
+    )
     inner_p = Polygon(np.asarray(outer_p.exterior.coords) * inner / outer)
     return flat_mesh(outer_p.difference(inner_p), 0.0)

@@ -64,8 +64,9 @@ def fill_geometry(img: Image.Image, geom: BaseGeometry, colour, to_px: ToPixel) 
         img.paste(Image.new(img.mode, mask.size, colour), (int(x0), int(y0)), mask)
 
 
-def text_centred(img: Image.Image, xy: tuple[float, float], text: str, size_px: int, colour,
-                 angle_deg: float = 0.0) -> None:
+def text_centred(
+    img: Image.Image, xy: tuple[float, float], text: str, size_px: int, colour, angle_deg: float = 0.0
+) -> None:
     """Draw ``text`` centred on pixel ``xy``, turned counter-clockwise by ``angle_deg``."""
     font = bold_font(size_px)
     left, top, right, bottom = font.getbbox(text)

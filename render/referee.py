@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from shapely.geometry import Point
 
+from render.mesh import Mesh, flat_mesh
+from render.snapshot import TableSpec
 from rules.fieldmap import field_map
 from rules.outcome import DieOutcome, Pose, Status
 from rules.reading import DieReading, footprint, read_die
 from rules.style import hex_to_rgb
-from render.mesh import Mesh, flat_mesh
-from render.snapshot import TableSpec
 
 #: Ribbon widths (m): footprint line and its dark halo, field outline and its halo.
 FOOT_W, FOOT_HALO = 0.0010, 0.0020
@@ -66,8 +66,9 @@ def outlines(table: TableSpec, dice: dict[str, Pose]) -> tuple[list[Outline], li
             continue
         spec = table.dice[owner]
         rgb = hex_to_rgb(spec.colour)
-        reading: DieReading = read_die(DieOutcome(owner, Status.BOARD, pose), spec, table.board,
-                                       table.dice.cocked_angle)
+        reading: DieReading = read_die(
+            DieOutcome(owner, Status.BOARD, pose), spec, table.board, table.dice.cocked_angle
+        )
         if reading.field_id is not None:
             # drawn just inside the region, so neighbouring fields' outlines never coincide
             region = fm.regions[index[reading.field_id]].buffer(-FIELD_INSET, join_style="mitre")
@@ -80,9 +81,12 @@ def outlines(table: TableSpec, dice: dict[str, Pose]) -> tuple[list[Outline], li
         text = f"{reading.top} on {field}" + (" (cocked)" if reading.cocked else "")
         x0, y0, x1, y1 = foot.bounds
         r, g, b = rgb
-        light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45          # else white on the dark box
-        labels.append(RefereeLabel(text, (float((x0 + x1) / 2), float(y0) - 0.004, 0.0),
-                                   spec.colour if light else "#ffffff"))
+        light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45  # else white on the dark box
+        labels.append(
+            RefereeLabel(
+                text, (float((x0 + x1) / 2), float(y0) - 0.004, 0.0), spec.colour if light else "#ffffff"
+            )
+        )
     return out, labels
 
 

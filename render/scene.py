@@ -15,8 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.outcome import Pose
-from rules.style import hex_to_rgb, load_style
 from render import board_mesh, box_mesh, parts_mesh
 from render.backend import pyglet
 from render.board_texture import board_image
@@ -34,6 +32,8 @@ from render.referee import RefereeLabel, outlines
 from render.shaders import MODES, lit_source
 from render.snapshot import Snapshot, TableSpec
 from render.transforms import pose_matrix, rotation_z, translation
+from rules.outcome import Pose
+from rules.style import hex_to_rgb, load_style
 
 gl = pyglet.gl
 
@@ -78,8 +78,10 @@ def playfield_texture(table: TableSpec) -> np.ndarray:
     box = table.box
     rgba = board_image(table.board, box).copy()
     rows, cols = rgba.shape[:2]
-    cards = [np.asarray(parts_mesh.card_polygon(box, c).exterior.coords)[:3]
-             for c in box.corner_order[:len(table.cards)]]
+    cards = [
+        np.asarray(parts_mesh.card_polygon(box, c).exterior.coords)[:3]
+        for c in box.corner_order[: len(table.cards)]
+    ]
     lit = np.maximum(baked_light(box, cards, cols, rows), 0.02)
     rgba[..., 3] = np.round(rgba[..., 3].astype(np.float32) * lit).astype(np.uint8)
     return np.flipud(rgba)
@@ -117,8 +119,10 @@ class Scene:
             self.pin = GpuMesh(parts_mesh.spinner_pin(sp))
             front.append(_Part(self.pin, "MODE_COLOUR", rgb(PIN)))
         self.cards: GpuMesh | None = None
-        cards = [parts_mesh.card(box, corner, i, len(table.cards))
-                 for i, corner in enumerate(box.corner_order[:len(table.cards)])]
+        cards = [
+            parts_mesh.card(box, corner, i, len(table.cards))
+            for i, corner in enumerate(box.corner_order[: len(table.cards)])
+        ]
         if cards:
             self.cards = GpuMesh(merge(cards))
             front.append(_Part(self.cards, "MODE_TEXTURE", WHITE, tex["cards"]))
@@ -130,9 +134,13 @@ class Scene:
         self.rim = GpuMesh(box_mesh.rim(box))
         self.outer = GpuMesh(box_mesh.outer_walls(box))
         self.parts: list[_Part] = front + [
-            _Part(GpuMesh(board_mesh.insert_top(board, box)), "MODE_TEXTURE", WHITE, tex["board"], baked=True),
+            _Part(
+                GpuMesh(board_mesh.insert_top(board, box)), "MODE_TEXTURE", WHITE, tex["board"], baked=True
+            ),
             _Part(self.rim, "MODE_COLOUR", rgb(RIM)),
-            _Part(GpuMesh(box_mesh.inner_walls(box, 0.0, box.rim_z)), "MODE_COLOUR", rgb(INNER_WALL), ao=0.45),
+            _Part(
+                GpuMesh(box_mesh.inner_walls(box, 0.0, box.rim_z)), "MODE_COLOUR", rgb(INNER_WALL), ao=0.45
+            ),
             _Part(self.outer, "MODE_TEXTURE", WHITE, tex["print"]),
             _Part(GpuMesh(box_mesh.table(box)), "MODE_TEXTURE", WHITE, tex["wood"]),
             # the cavity, seen only through the holes
@@ -158,8 +166,16 @@ class Scene:
         self._ready: set[str] = set()
 
     # --- per frame -------------------------------------------------------------------------
-    def draw(self, snap: Snapshot, camera: Camera, width: int, height: int, *,
-             referee: bool = False, marker: Marker | None = None) -> None:
+    def draw(
+        self,
+        snap: Snapshot,
+        camera: Camera,
+        width: int,
+        height: int,
+        *,
+        referee: bool = False,
+        marker: Marker | None = None,
+    ) -> None:
         """Draw ``snap`` into the current framebuffer (``width`` × ``height`` px)."""
         dice = self.dice_poses(snap)
         blade_m = None
@@ -267,8 +283,10 @@ class Scene:
             if abs(x) > ox or abs(y) > oy:
                 p.set("u_model", self.table_shadow @ pose_matrix(pose.position, pose.quaternion))
                 self.die.draw()
-            elif abs(x) < hx and abs(y) < hy and z > 0.0 and not (z > box.rim_z and card_at(self.table, x, y)):
-                inside.append(pose)                   # (a die lying on a bet card: the card takes it)
+            elif (
+                abs(x) < hx and abs(y) < hy and z > 0.0 and not (z > box.rim_z and card_at(self.table, x, y))
+            ):
+                inside.append(pose)  # (a die lying on a bet card: the card takes it)
         # on the playfield (kept out of the holes): dice, spinner, pin, obstacles
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["board"])
         p.set("u_board_half", (hx, hy))
@@ -384,9 +402,13 @@ class Scene:
 
     def delete(self) -> None:
         """Free the GPU resources (call with this scene's context current)."""
-        meshes = {id(m): m for m in [part.mesh for part in self.parts]
-                  + [self.blade, self.die, self.quad, self.ring, self.spot, self.arrow]
-                  + [mesh for mesh, _ in self._overlay] if m is not None}
+        meshes = {
+            id(m): m
+            for m in [part.mesh for part in self.parts]
+            + [self.blade, self.die, self.quad, self.ring, self.spot, self.arrow]
+            + [mesh for mesh, _ in self._overlay]
+            if m is not None
+        }
         for m in meshes.values():
             m.delete()
         self._overlay = []

@@ -15,13 +15,13 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from render.transforms import lerp_angle, slerp
 from rules.bets import BetCard, choose_cards
 from rules.board import BoardSide
 from rules.board_file import load_board
 from rules.box import BoxSpec, load_box
 from rules.dice import DiceSet, load_dice
 from rules.outcome import Pose
-from render.transforms import lerp_angle, slerp
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,8 +46,9 @@ class TableSpec:
     spinner_on: bool = True
 
     @classmethod
-    def standard(cls, side: str = "I", cards: Iterable[str] = ("A", "B", "C", "D"),
-                 spinner_on: bool = True) -> TableSpec:
+    def standard(
+        cls, side: str = "I", cards: Iterable[str] = ("A", "B", "C", "D"), spinner_on: bool = True
+    ) -> TableSpec:
         """The shipped box and dice with built-in side ``side`` and the given bet cards."""
         chosen = choose_cards(list(cards))
         return cls(load_board(side), load_box(), load_dice(), tuple(chosen.values()), spinner_on)
@@ -68,9 +69,9 @@ class TableSpec:
 class InputMode(enum.StrEnum):
     """What the match is waiting for, so the window knows which input becomes an intent."""
 
-    NONE = "none"    # watching: dice rolling, bots playing
+    NONE = "none"  # watching: dice rolling, bots playing
     THROW = "throw"  # the active (human) player may walk and flick
-    BET = "bet"      # a passive (human) player may click a bet card or pass
+    BET = "bet"  # a passive (human) player may click a bet card or pass
 
 
 @dataclass(frozen=True)
@@ -154,9 +155,12 @@ def interpolate(previous: Snapshot, current: Snapshot, alpha: float) -> Snapshot
             continue
         pos = tuple(p0 + a * (p1 - p0) for p0, p1 in zip(old.position, pose.position))
         dice[owner] = Pose(pos, slerp(old.quaternion, pose.quaternion, a))  # type: ignore[arg-type]
-    return replace(current, dice=dice,
-                   spinner_angle=lerp_angle(previous.spinner_angle, current.spinner_angle, a),
-                   time=previous.time + a * (current.time - previous.time))
+    return replace(
+        current,
+        dice=dice,
+        spinner_angle=lerp_angle(previous.spinner_angle, current.spinner_angle, a),
+        time=previous.time + a * (current.time - previous.time),
+    )
 
 
 __all__ = ["FloatingText", "InputMode", "ScoreLine", "Snapshot", "TableSpec", "interpolate"]

@@ -10,6 +10,8 @@ sound and screenshots are handled here; no rule is decided here.
 Raises :class:`render.errors.NoDisplayError` when no window can be opened.
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 import time
@@ -41,9 +43,17 @@ SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software rasterize
 
 
 def _configs():
-    yield pyglet.gl.Config(double_buffer=True, depth_size=24, stencil_size=8, major_version=3, minor_version=3,
-                           forward_compatible=True)
-    yield pyglet.gl.Config(double_buffer=True, depth_size=24, stencil_size=8, major_version=3, minor_version=3)
+    yield pyglet.gl.Config(
+        double_buffer=True,
+        depth_size=24,
+        stencil_size=8,
+        major_version=3,
+        minor_version=3,
+        forward_compatible=True,
+    )
+    yield pyglet.gl.Config(
+        double_buffer=True, depth_size=24, stencil_size=8, major_version=3, minor_version=3
+    )
     yield pyglet.gl.Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3)
 
 
@@ -66,16 +76,33 @@ class TableWindow(Controls, pyglet.window.Window):
         NoDisplayError: no display, or no OpenGL 3.3 context on it.
     """
 
-    def __init__(self, width: int = 1280, height: int = 800, *, caption: str = "DoppelX",
-                 on_intent: IntentHandler | None = None, visible: bool = True, vsync: bool = True,
-                 msaa: int | None = None, sound: bool = True, screenshot_dir: str | Path = ".",
-                 clock: Callable[[], float] = time.perf_counter):
+    def __init__(
+        self,
+        width: int = 1280,
+        height: int = 800,
+        *,
+        caption: str = "DoppelX",
+        on_intent: IntentHandler | None = None,
+        visible: bool = True,
+        vsync: bool = True,
+        msaa: int | None = None,
+        sound: bool = True,
+        screenshot_dir: str | Path = ".",
+        clock: Callable[[], float] = time.perf_counter,
+    ):
         check_display()
         last_error: Exception | None = None
         for config in _configs():
             try:
-                super().__init__(width, height, caption=caption, resizable=True, visible=visible,
-                                 vsync=vsync, config=config)
+                super().__init__(
+                    width,
+                    height,
+                    caption=caption,
+                    resizable=True,
+                    visible=visible,
+                    vsync=vsync,
+                    config=config,
+                )
                 break
             except pyglet.window.NoSuchConfigException as exc:
                 last_error = exc
@@ -196,14 +223,18 @@ class TableWindow(Controls, pyglet.window.Window):
         aim = ""
         if self._current is not None and self._current.input is InputMode.THROW and self.aim is not None:
             a = self.aim
-            aim = (f"Throwing from side {a.side}, {a.along * 100:+.0f} cm along · release "
-                   f"{a.height * 1000:.0f} mm over the rim · spin {a.spin:+.0f} rad/s")
-        return HudState(self.width, self.height, aim, self.hint, self.referee, self.clatter.enabled, self.help)
+            aim = (
+                f"Throwing from side {a.side}, {a.along * 100:+.0f} cm along · release "
+                f"{a.height * 1000:.0f} mm over the rim · spin {a.spin:+.0f} rad/s"
+            )
+        return HudState(
+            self.width, self.height, aim, self.hint, self.referee, self.clatter.enabled, self.help
+        )
 
     def _anchors(self, snap: Snapshot | None, width: int, height: int) -> list[Anchor]:
         if snap is None:
             return []
-        sx, sy = self.width / max(width, 1), self.height / max(height, 1)   # framebuffer → window px
+        sx, sy = self.width / max(width, 1), self.height / max(height, 1)  # framebuffer → window px
         out = []
         for f in snap.floating:
             x, y, depth = self.camera.project(f.position, width, height)

@@ -21,8 +21,12 @@ from rules.schema import Table
 
 FORMAT = "doppelx-bets/1"
 #: Conditions about one die of the active player (counted per die, D32) and the field they need.
-PER_DIE_FIELD = {"field_3x": FieldKind.THREE, "field_2x": FieldKind.TWO,
-                 "field_1x": FieldKind.ONE, "field_X": FieldKind.X}
+PER_DIE_FIELD = {
+    "field_3x": FieldKind.THREE,
+    "field_2x": FieldKind.TWO,
+    "field_1x": FieldKind.ONE,
+    "field_X": FieldKind.X,
+}
 CONDITIONS = ("doppel_x", "hole_or_off", "spinner_fling", *PER_DIE_FIELD)
 DEFAULT_CARDS = ("A", "B", "C", "D")
 
@@ -56,9 +60,14 @@ def _load(path: str) -> dict[str, BetCard]:
         letter = t.string("letter")
         if letter in cards:
             raise t.error("letter", f"duplicate card {letter!r}")
-        cards[letter] = BetCard(letter, t.string("condition", choices=CONDITIONS),
-                                t.integer("payout", minimum=0), t.string("text"),
-                                t.string("colour"), t.string("accent"))
+        cards[letter] = BetCard(
+            letter,
+            t.string("condition", choices=CONDITIONS),
+            t.integer("payout", minimum=0),
+            t.string("text"),
+            t.string("colour"),
+            t.string("accent"),
+        )
     return cards
 
 
@@ -74,8 +83,13 @@ def choose_cards(letters: Iterable[str], source: str = "bet cards") -> dict[str,
     return {x: all_cards[x] for x in letters}
 
 
-def card_pays(card: BetCard, *, doppel_x: bool, active_dice: Iterable[DieReading],
-              flung_by_spinner: Iterable[DieReading]) -> int:
+def card_pays(
+    card: BetCard,
+    *,
+    doppel_x: bool,
+    active_dice: Iterable[DieReading],
+    flung_by_spinner: Iterable[DieReading],
+) -> int:
     """Chips ``card`` pays each bettor after a throw.
 
     Args:
@@ -90,8 +104,9 @@ def card_pays(card: BetCard, *, doppel_x: bool, active_dice: Iterable[DieReading
     if doppel_x:
         return 0  # D34: only the Doppel X cards pay in a Doppel X
     if card.condition == "spinner_fling":
-        hit = any(r.status is Status.HOLE or r.field in (FieldKind.X, FieldKind.MINUS_ONE)
-                  for r in flung_by_spinner)
+        hit = any(
+            r.status is Status.HOLE or r.field in (FieldKind.X, FieldKind.MINUS_ONE) for r in flung_by_spinner
+        )
         return card.payout if hit else 0
     if card.condition == "hole_or_off":
         count = sum(r.status in (Status.HOLE, Status.OFF) for r in active_dice)
@@ -105,4 +120,6 @@ def check_bets(bets: Mapping[str, str], cards: Mapping[str, BetCard], source: st
     """Every bet names a card in play."""
     for colour, letter in bets.items():
         if letter not in cards:
-            raise SpecError(source, f"bets.{colour}", f"card {letter!r} is not in play (cards: {', '.join(cards)})")
+            raise SpecError(
+                source, f"bets.{colour}", f"card {letter!r} is not in play (cards: {', '.join(cards)})"
+            )

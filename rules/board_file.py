@@ -62,8 +62,20 @@ def load_board(name_or_path: str | Path) -> BoardSide:
 def parse_board(data: dict, source: str) -> BoardSide:
     """Build a :class:`BoardSide` from a parsed board file (mm → m), validating everything."""
     top = Table(data, source)
-    top.check_keys({"format", "name", "title", "units", "line_width", "outline", "fields",
-                    "holes", "spinner", "obstacles"})
+    top.check_keys(
+        {
+            "format",
+            "name",
+            "title",
+            "units",
+            "line_width",
+            "outline",
+            "fields",
+            "holes",
+            "spinner",
+            "obstacles",
+        }
+    )
     fmt = top.string("format")
     if fmt != FORMAT:
         raise top.error("format", f"unsupported format {fmt!r}; this version reads {FORMAT!r}")
@@ -89,8 +101,10 @@ def parse_board(data: dict, source: str) -> BoardSide:
         line_width=line_width * MM,
         outline=scale(outline),
         fields=tuple(Field(fid, kind, scale(shape)) for fid, kind, shape in fields),
-        holes=tuple(Hole(hid, scale(shape), None if c is None else (c[0] * MM, c[1] * MM, c[2] * MM))
-                    for hid, shape, c in holes),
+        holes=tuple(
+            Hole(hid, scale(shape), None if c is None else (c[0] * MM, c[1] * MM, c[2] * MM))
+            for hid, shape, c in holes
+        ),
         spinner=spinner,
         obstacles=tuple(Obstacle(oid, scale(shape), h * MM) for oid, shape, h in obstacles),
     )
@@ -129,7 +143,7 @@ def _fields(top: Table, outline: Polygon) -> list[tuple[str, FieldKind, Polygon]
         if t.has("fill"):
             t.string("fill", choices=("rest",))
             if t.has("polygon"):
-                raise t.error("polygon", "a field with fill = \"rest\" takes no polygon")
+                raise t.error("polygon", 'a field with fill = "rest" takes no polygon')
             if rest is not None:
                 raise t.error("fill", f"only one field may fill the rest (field {rest[0]!r} already does)")
             rest = (fid, kind, t)
@@ -141,7 +155,7 @@ def _fields(top: Table, outline: Polygon) -> list[tuple[str, FieldKind, Polygon]
         explicit.append((fid, kind, poly, t))
 
     for i, (fid_a, _, poly_a, ta) in enumerate(explicit):
-        for fid_b, _, poly_b, _ in explicit[i + 1:]:
+        for fid_b, _, poly_b, _ in explicit[i + 1 :]:
             overlap = poly_a.intersection(poly_b).area
             if overlap > AREA_TOLERANCE_MM2:
                 raise ta.error("polygon", f"field {fid_a!r} overlaps field {fid_b!r} by {overlap:.1f} mm²")
@@ -156,8 +170,11 @@ def _fields(top: Table, outline: Polygon) -> list[tuple[str, FieldKind, Polygon]
         result.append((fid, kind, shapely.normalize(remainder)))
     elif remainder.area > AREA_TOLERANCE_MM2:
         at = remainder.representative_point()
-        raise top.error("fields", f"fields leave a gap of {remainder.area:.1f} mm² near "
-                                  f"({at.x:.1f}, {at.y:.1f}) mm; add a field there or a fill = \"rest\" field")
+        raise top.error(
+            "fields",
+            f"fields leave a gap of {remainder.area:.1f} mm² near "
+            f'({at.x:.1f}, {at.y:.1f}) mm; add a field there or a fill = "rest" field',
+        )
     return result
 
 
@@ -219,4 +236,3 @@ def _obstacles(top: Table, outline: Polygon) -> list[tuple[str, Polygon, float]]
             raise t.error("polygon", "obstacle is not inside the board outline")
         result.append((oid, poly, t.number("height", positive=True)))
     return result
-

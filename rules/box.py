@@ -66,8 +66,12 @@ class BoxSpec:
         minx, miny, maxx, maxy = board.bounds
         hx, hy = self.inner_size[0] / 2 + 1e-9, self.inner_size[1] / 2 + 1e-9
         if minx < -hx or maxx > hx or miny < -hy or maxy > hy:
-            raise SpecError(board.source, "outline", f"the playfield does not fit into the box "
-                                                     f"({self.inner_size[0] * 1e3:.0f} × {self.inner_size[1] * 1e3:.0f} mm)")
+            raise SpecError(
+                board.source,
+                "outline",
+                f"the playfield does not fit into the box "
+                f"({self.inner_size[0] * 1e3:.0f} × {self.inner_size[1] * 1e3:.0f} mm)",
+            )
 
 
 def load_box(path: str | Path | None = None) -> BoxSpec:
@@ -78,8 +82,21 @@ def load_box(path: str | Path | None = None) -> BoxSpec:
 @functools.lru_cache(maxsize=8)
 def _load(path: str) -> BoxSpec:
     top = Table(read_toml(path), path)
-    top.check_keys({"format", "units", "inner_size", "wall_height", "wall_thickness", "rim_width",
-                    "insert_top", "insert_thickness", "bet_card_leg", "bet_card_thickness", "corner_order"})
+    top.check_keys(
+        {
+            "format",
+            "units",
+            "inner_size",
+            "wall_height",
+            "wall_thickness",
+            "rim_width",
+            "insert_top",
+            "insert_thickness",
+            "bet_card_leg",
+            "bet_card_thickness",
+            "corner_order",
+        }
+    )
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     top.string("units", "mm", choices=("mm",))
@@ -96,7 +113,15 @@ def _load(path: str) -> BoxSpec:
     order = top.raw("corner_order", list(CORNERS))
     if not isinstance(order, list) or sorted(order) != sorted(CORNERS):
         raise top.error("corner_order", f"expected the four corners {', '.join(CORNERS)} in some order")
-    return BoxSpec((sx * MM, sy * MM), wall_height * MM, top.number("wall_thickness", positive=True) * MM,
-                   top.number("rim_width", positive=True) * MM, insert_top * MM, insert_thickness * MM,
-                   top.number("bet_card_leg", positive=True) * MM,
-                   top.number("bet_card_thickness", positive=True) * MM, tuple(order), path)
+    return BoxSpec(
+        (sx * MM, sy * MM),
+        wall_height * MM,
+        top.number("wall_thickness", positive=True) * MM,
+        top.number("rim_width", positive=True) * MM,
+        insert_top * MM,
+        insert_thickness * MM,
+        top.number("bet_card_leg", positive=True) * MM,
+        top.number("bet_card_thickness", positive=True) * MM,
+        tuple(order),
+        path,
+    )

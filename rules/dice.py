@@ -56,7 +56,9 @@ class DieSpec:
         try:
             return self.faces.index(face)
         except ValueError:
-            raise SpecError(self.owner, "faces", f"die has no face {face!r} (faces: {', '.join(self.faces)})") from None
+            raise SpecError(
+                self.owner, "faces", f"die has no face {face!r} (faces: {', '.join(self.faces)})"
+            ) from None
 
     @property
     def inertia(self) -> float:
@@ -81,7 +83,9 @@ class DiceSet:
         try:
             return self.dice[owner]
         except KeyError:
-            raise SpecError(self.source, "dice", f"no die for owner {owner!r}; owners are {', '.join(self.dice)}") from None
+            raise SpecError(
+                self.source, "dice", f"no die for owner {owner!r}; owners are {', '.join(self.dice)}"
+            ) from None
 
 
 def load_dice(path: str | Path | None = None) -> DiceSet:
@@ -97,8 +101,9 @@ def _load(path: str) -> DiceSet:
 def parse_dice(data: dict, source: str) -> DiceSet:
     """Build a :class:`DiceSet` from a parsed dice file (mm, g → m, kg), validating it."""
     top = Table(data, source)
-    top.check_keys({"format", "units", "size", "edge_radius", "mass_g", "cocked_angle_deg",
-                    "default_faces", "dice"})
+    top.check_keys(
+        {"format", "units", "size", "edge_radius", "mass_g", "cocked_angle_deg", "default_faces", "dice"}
+    )
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     top.string("units", "mm", choices=("mm",))
@@ -116,10 +121,11 @@ def parse_dice(data: dict, source: str) -> DiceSet:
         if owner in dice:
             raise t.error("owner", f"duplicate die owner {owner!r}")
         faces = _faces(t.table("faces")) if t.has("faces") else default_faces
-        dice[owner] = DieSpec(owner, _colour(t, "colour"), _colour(t, "pips"), size * 1e-3,
-                              radius * 1e-3, mass * 1e-3, faces)
+        dice[owner] = DieSpec(
+            owner, _colour(t, "colour"), _colour(t, "pips"), size * 1e-3, radius * 1e-3, mass * 1e-3, faces
+        )
     if WHITE not in dice:
-        raise top.error("dice", "the neutral white die (owner = \"white\") is missing")
+        raise top.error("dice", 'the neutral white die (owner = "white") is missing')
     if len(dice) < 4:
         raise top.error("dice", "need the white die and at least 3 player colours")
     return DiceSet(dice, math.radians(cocked), source)
@@ -133,5 +139,5 @@ def _faces(t: Table) -> tuple[str, ...]:
 def _colour(t: Table, key: str) -> str:
     value = t.string(key)
     if len(value) != 7 or value[0] != "#" or any(c not in "0123456789abcdefABCDEF" for c in value[1:]):
-        raise t.error(key, f"expected a colour like \"#1d4ed8\", got {value!r}")
+        raise t.error(key, f'expected a colour like "#1d4ed8", got {value!r}')
     return value

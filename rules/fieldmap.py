@@ -58,6 +58,10 @@ def field_map(board: BoardSide) -> FieldMap:
         region = region.difference(holes)
         regions.append(region)
     boundaries = shapely.union_all([f.shape.boundary for f in board.fields])
-    lines = boundaries.buffer(half, cap_style="flat", join_style="mitre").intersection(board.outline).difference(holes)
+    lines = (
+        boundaries.buffer(half, cap_style="flat", join_style="mitre")
+        .intersection(board.outline)
+        .difference(holes)
+    )
     ranks = np.array([f.kind.rank for f in board.fields])
     return FieldMap(board, tuple(regions), lines, shapely.STRtree(regions), ranks)

@@ -103,9 +103,15 @@ class DoppelXGame:
         names: optional display names by colour.
     """
 
-    def __init__(self, players: Sequence[str], board: BoardSide, dice: DiceSet | None = None,
-                 cards: Sequence[str] = DEFAULT_CARDS, options: GameOptions | None = None,
-                 names: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        players: Sequence[str],
+        board: BoardSide,
+        dice: DiceSet | None = None,
+        cards: Sequence[str] = DEFAULT_CARDS,
+        options: GameOptions | None = None,
+        names: Mapping[str, str] | None = None,
+    ):
         self.dice = dice or load_dice()
         players = list(players)
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -114,7 +120,9 @@ class DoppelXGame:
             raise RulesError("nobody may take the white die (D21)")
         unknown = [c for c in players if c not in self.dice.player_colours]
         if unknown:
-            raise RulesError(f"no die of colour {unknown[0]!r}; colours are {', '.join(self.dice.player_colours)}")
+            raise RulesError(
+                f"no die of colour {unknown[0]!r}; colours are {', '.join(self.dice.player_colours)}"
+            )
         if len(set(players)) != len(players):
             raise RulesError("each player needs a colour of their own")
         self.options = options or GameOptions()
@@ -197,7 +205,9 @@ class DoppelXGame:
         if colour not in self.seats:
             raise RulesError(f"{colour!r} is not a player in this game")
         if self.phase is not Phase.TURN:
-            raise RulesError(f"no bets now: bets are placed before an active player's throw (phase is {self.phase})")
+            raise RulesError(
+                f"no bets now: bets are placed before an active player's throw (phase is {self.phase})"
+            )
         if colour == self.active:
             raise RulesError(f"{colour} is the active player and cannot bet on their own throw (D29)")
         if colour in self.on_board:
@@ -223,14 +233,25 @@ class DoppelXGame:
             return self._apply_decider(outcome, req)
 
         readings = read_outcome(outcome, self.board, self.dice)
-        if (self.phase is Phase.TURN and self.options.rethrow_cocked
-                and any(r.cocked for r in readings if r.owner in req.dice)):
+        if (
+            self.phase is Phase.TURN
+            and self.options.rethrow_cocked
+            and any(r.cocked for r in readings if r.owner in req.dice)
+        ):
             self._place_dice(outcome, set(req.dice), set())
             return ThrowScore(readings, False, {}, req.thrower, rethrow=True)
 
-        score = score_throw(outcome, self.board, self.dice, seats=self.seats, active=req.thrower,
-                            chips=self.chips, bets=self.bets, cards=self.cards,
-                            lying_before=set(req.lying))
+        score = score_throw(
+            outcome,
+            self.board,
+            self.dice,
+            seats=self.seats,
+            active=req.thrower,
+            chips=self.chips,
+            bets=self.bets,
+            cards=self.cards,
+            lying_before=set(req.lying),
+        )
         after = {c: p.after for c, p in score.players.items()}
         penalty = {}
         if outcome.hand_over_rim and self.options.rim_penalty and req.thrower and after[req.thrower] > 0:
@@ -238,9 +259,13 @@ class DoppelXGame:
             penalty[req.thrower] = 1
         supply_after(after)
         self.chips = after
-        x_dice = {r.owner for r in score.readings if score.doppel_x and r.status is Status.BOARD and r.top == "X"}
+        x_dice = {
+            r.owner for r in score.readings if score.doppel_x and r.status is Status.BOARD and r.top == "X"
+        }
         self._place_dice(outcome, set(), x_dice)
-        self.log.append(ThrowRecord(len(self.log) + 1, req.kind, req.thrower, dict(self.bets), score, penalty))
+        self.log.append(
+            ThrowRecord(len(self.log) + 1, req.kind, req.thrower, dict(self.bets), score, penalty)
+        )
         self.bets = {}  # D30: bet dice go back to their owners
         self._after_scoring()
         return score
@@ -255,7 +280,9 @@ class DoppelXGame:
         if missing:
             raise RulesError(f"the outcome lacks die {sorted(missing)[0]!r} (thrown or lying on the board)")
         if extra:
-            raise RulesError(f"the outcome has die {sorted(extra)[0]!r}, which was neither thrown nor on the board")
+            raise RulesError(
+                f"the outcome has die {sorted(extra)[0]!r}, which was neither thrown nor on the board"
+            )
 
     def _place_dice(self, outcome: ThrowOutcome, to_hand: set[str], x_dice: set[str]) -> None:
         """Dice in holes/off, ``to_hand`` and removed X dice go home (D20, D27); the rest lie."""
@@ -297,10 +324,21 @@ class DoppelXGame:
         thrower = req.thrower
         assert thrower is not None
         self.decider_points[thrower] = points
-        score = ThrowScore(readings, doppel, {thrower: PlayerScore(thrower, 0 if doppel else points, 0,
-                                                                     DOPPEL_X_CHIPS if doppel else 0,
-                                                                     self.chips[thrower], self.chips[thrower])},
-                           thrower)
+        score = ThrowScore(
+            readings,
+            doppel,
+            {
+                thrower: PlayerScore(
+                    thrower,
+                    0 if doppel else points,
+                    0,
+                    DOPPEL_X_CHIPS if doppel else 0,
+                    self.chips[thrower],
+                    self.chips[thrower],
+                )
+            },
+            thrower,
+        )
         self.log.append(ThrowRecord(len(self.log) + 1, "decider", thrower, {}, score))
         if len(self.decider_points) == len(self.decider_players):
             self.decider_history.append(dict(self.decider_points))

@@ -41,8 +41,12 @@ def game_to_dict(game: DoppelXGame) -> dict[str, Any]:
         "board": game.board.name,
         "seats": list(game.seats),
         "names": dict(game.names),
-        "options": {"target": o.target, "rethrow_cocked": o.rethrow_cocked, "rim_penalty": o.rim_penalty,
-                    "first_seat": o.first_seat},
+        "options": {
+            "target": o.target,
+            "rethrow_cocked": o.rethrow_cocked,
+            "rim_penalty": o.rim_penalty,
+            "first_seat": o.first_seat,
+        },
         "cards": list(game.cards),
         "target": game.target,
         "chips": dict(game.chips),
@@ -51,8 +55,12 @@ def game_to_dict(game: DoppelXGame) -> dict[str, Any]:
         "on_board": {owner: pose_to_dict(p) for owner, p in game.on_board.items()},
         "bets": dict(game.bets),
         "winner": game.winner,
-        "decider": {"players": list(game.decider_players), "round": game.decider_round,
-                    "points": dict(game.decider_points), "history": [dict(h) for h in game.decider_history]},
+        "decider": {
+            "players": list(game.decider_players),
+            "round": game.decider_round,
+            "points": dict(game.decider_points),
+            "history": [dict(h) for h in game.decider_history],
+        },
         "log": [_record_to_dict(r) for r in game.log],
     }
 
@@ -63,24 +71,43 @@ def pose_to_dict(pose: Pose) -> dict[str, list[float]]:
 
 
 def _record_to_dict(r: ThrowRecord) -> dict[str, Any]:
-    return {"number": r.number, "kind": r.kind, "thrower": r.thrower, "bets": dict(r.bets),
-            "penalty": dict(r.penalty), "score": score_to_dict(r.score)}
+    return {
+        "number": r.number,
+        "kind": r.kind,
+        "thrower": r.thrower,
+        "bets": dict(r.bets),
+        "penalty": dict(r.penalty),
+        "score": score_to_dict(r.score),
+    }
 
 
 def score_to_dict(s: ThrowScore) -> dict[str, Any]:
     """One throw's scoring (readings and per-player results) as JSON-ready data."""
     return {
-        "doppel_x": s.doppel_x, "active": s.active, "rethrow": s.rethrow,
+        "doppel_x": s.doppel_x,
+        "active": s.active,
+        "rethrow": s.rethrow,
         "readings": [_reading_to_dict(x) for x in s.readings],
-        "players": {c: {"dice": p.dice, "bets": p.bets, "doppel_x": p.doppel_x, "before": p.before,
-                        "after": p.after} for c, p in s.players.items()},
+        "players": {
+            c: {"dice": p.dice, "bets": p.bets, "doppel_x": p.doppel_x, "before": p.before, "after": p.after}
+            for c, p in s.players.items()
+        },
     }
 
 
 def _reading_to_dict(r: DieReading) -> dict[str, Any]:
-    return {"owner": r.owner, "status": r.status.value, "top": r.top, "tilt": r.tilt, "cocked": r.cocked,
-            "touched": list(r.touched), "field": None if r.field is None else r.field.value,
-            "field_id": r.field_id, "x": r.x, "y": r.y}
+    return {
+        "owner": r.owner,
+        "status": r.status.value,
+        "top": r.top,
+        "tilt": r.tilt,
+        "cocked": r.cocked,
+        "touched": list(r.touched),
+        "field": None if r.field is None else r.field.value,
+        "field_id": r.field_id,
+        "x": r.x,
+        "y": r.y,
+    }
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -97,8 +124,25 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
         SpecError: the data is malformed or inconsistent (the element is named).
     """
     top = Table(data, source)
-    top.check_keys({"format", "board", "seats", "names", "options", "cards", "target", "chips", "phase",
-                    "active_seat", "on_board", "bets", "winner", "decider", "log"})
+    top.check_keys(
+        {
+            "format",
+            "board",
+            "seats",
+            "names",
+            "options",
+            "cards",
+            "target",
+            "chips",
+            "phase",
+            "active_seat",
+            "on_board",
+            "bets",
+            "winner",
+            "decider",
+            "log",
+        }
+    )
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     if top.string("board") != board.name:
@@ -112,8 +156,12 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     target_opt = opts.raw("target", None)
     if target_opt is not None:
         target_opt = opts.integer("target", minimum=1)
-    options = GameOptions(target_opt, opts.boolean("rethrow_cocked"), opts.boolean("rim_penalty"),
-                          opts.integer("first_seat", minimum=0))
+    options = GameOptions(
+        target_opt,
+        opts.boolean("rethrow_cocked"),
+        opts.boolean("rim_penalty"),
+        opts.integer("first_seat", minimum=0),
+    )
     cards = top.raw("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise top.error("cards", "expected a list of 4 card letters")
@@ -159,7 +207,9 @@ def _colour_list(t: Table, key: str, dice: DiceSet) -> list[str]:
         raise t.error(key, "expected a list of player colours")
     for i, c in enumerate(value):
         if c not in dice.player_colours:
-            raise t.error(key, f"{key}[{i}] = {c!r} is not a player colour ({', '.join(dice.player_colours)})")
+            raise t.error(
+                key, f"{key}[{i}] = {c!r} is not a player colour ({', '.join(dice.player_colours)})"
+            )
     return list(value)
 
 
@@ -213,8 +263,10 @@ def _decider(top: Table, game: DoppelXGame) -> None:
     history = t.raw("history")
     if not isinstance(history, list):
         raise t.error("history", "expected a list of rounds")
-    game.decider_history = [_points(Table({"round": h}, t.source, t.where(f"history[{i}]")), "round", players)
-                            for i, h in enumerate(history)]
+    game.decider_history = [
+        _points(Table({"round": h}, t.source, t.where(f"history[{i}]")), "round", players)
+        for i, h in enumerate(history)
+    ]
     if game.phase is Phase.DECIDER and not players:
         raise t.error("players", "a game in the decider needs the tied players")
 
@@ -233,9 +285,14 @@ def _record(t: Table, seats: list[str], dice: DiceSet) -> ThrowRecord:
     bets_t = t.table("bets")
     bets_t.check_keys(set(seats))
     score = score_from_table(t.table("score"), seats, dice)
-    return ThrowRecord(t.integer("number", minimum=1), t.string("kind", choices=("setup", "turn", "decider")),
-                       thrower, {c: bets_t.string(c) for c in bets_t.data}, score,
-                       _counts(t, "penalty", seats))
+    return ThrowRecord(
+        t.integer("number", minimum=1),
+        t.string("kind", choices=("setup", "turn", "decider")),
+        thrower,
+        {c: bets_t.string(c) for c in bets_t.data},
+        score,
+        _counts(t, "penalty", seats),
+    )
 
 
 def score_from_table(s: Table, seats: Sequence[str], dice: DiceSet) -> ThrowScore:
@@ -252,8 +309,14 @@ def score_from_table(s: Table, seats: Sequence[str], dice: DiceSet) -> ThrowScor
     for c in pt.data:
         p = pt.table(c)
         p.check_keys({"dice", "bets", "doppel_x", "before", "after"})
-        players[c] = PlayerScore(c, p.integer("dice"), p.integer("bets"), p.integer("doppel_x"),
-                                 p.integer("before", minimum=0), p.integer("after", minimum=0))
+        players[c] = PlayerScore(
+            c,
+            p.integer("dice"),
+            p.integer("bets"),
+            p.integer("doppel_x"),
+            p.integer("before", minimum=0),
+            p.integer("after", minimum=0),
+        )
     return ThrowScore(readings, s.boolean("doppel_x"), players, active, s.boolean("rethrow"))
 
 
@@ -269,10 +332,18 @@ def _reading(t: Table, seats: list[str], dice: DiceSet) -> DieReading:
     field = t.raw("field", None)
     if field is not None:
         field = FieldKind(t.string("field", choices=tuple(k.value for k in FieldKind)))
-    return DieReading(owner, Status(t.string("status", choices=tuple(s.value for s in Status))), top_face,
-                      _maybe_number(t, "tilt"), t.boolean("cocked"), tuple(touched), field,
-                      None if t.raw("field_id", None) is None else t.string("field_id"),
-                      _maybe_number(t, "x"), _maybe_number(t, "y"))
+    return DieReading(
+        owner,
+        Status(t.string("status", choices=tuple(s.value for s in Status))),
+        top_face,
+        _maybe_number(t, "tilt"),
+        t.boolean("cocked"),
+        tuple(touched),
+        field,
+        None if t.raw("field_id", None) is None else t.string("field_id"),
+        _maybe_number(t, "x"),
+        _maybe_number(t, "y"),
+    )
 
 
 def _maybe_number(t: Table, key: str) -> float | None:

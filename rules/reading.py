@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
 from shapely.geometry import MultiPoint, Polygon
 
 from rules.board import BoardSide, FieldKind
@@ -56,7 +55,7 @@ class DieReading:
 
 def top_face(pose: Pose, die: DieSpec) -> tuple[str, float]:
     """The face whose outward normal points most nearly up (D7) and its tilt (rad)."""
-    up_in_die = pose.rotation()[2, :]          # board z expressed in the die frame
+    up_in_die = pose.rotation()[2, :]  # board z expressed in the die frame
     dots = AXIS_VECTORS @ up_in_die
     k = int(np.argmax(dots))
     return die.faces[k], math.acos(max(-1.0, min(1.0, float(dots[k]))))
@@ -124,5 +123,12 @@ def footprint_area_flat(die: DieSpec) -> float:
     return die.size**2 - (4 - math.pi) * die.edge_radius**2
 
 
-__all__ = ["DieReading", "chips_for", "footprint", "footprint_area_flat", "inner_hull", "read_die",
-           "top_face"]
+__all__ = [
+    "DieReading",
+    "chips_for",
+    "footprint",
+    "footprint_area_flat",
+    "inner_hull",
+    "read_die",
+    "top_face",
+]

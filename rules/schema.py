@@ -82,11 +82,19 @@ class Table:
             raise self.error(key, f"expected true or false, got {_type(value)}")
         return value
 
-    def number(self, key: str, default: Any = _MISSING, *, positive: bool = False,
-               minimum: float | None = None, maximum: float | None = None) -> float:
+    def number(
+        self,
+        key: str,
+        default: Any = _MISSING,
+        *,
+        positive: bool = False,
+        minimum: float | None = None,
+        maximum: float | None = None,
+    ) -> float:
         value = self.raw(key, default)
-        return check_number(value, self.source, self.where(key), positive=positive,
-                            minimum=minimum, maximum=maximum)
+        return check_number(
+            value, self.source, self.where(key), positive=positive, minimum=minimum, maximum=maximum
+        )
 
     def integer(self, key: str, default: Any = _MISSING, *, minimum: int | None = None) -> int:
         value = self.raw(key, default)
@@ -109,8 +117,15 @@ class Table:
         return [check_vector(p, 2, self.source, f"{where}[{i}]") for i, p in enumerate(value)]  # type: ignore[misc]
 
 
-def check_number(value: Any, source: str, where: str, *, positive: bool = False,
-                 minimum: float | None = None, maximum: float | None = None) -> float:
+def check_number(
+    value: Any,
+    source: str,
+    where: str,
+    *,
+    positive: bool = False,
+    minimum: float | None = None,
+    maximum: float | None = None,
+) -> float:
     """``value`` as a finite float, or a :class:`SpecError` saying why not."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise SpecError(source, where, f"expected a number, got {_type(value)}")

@@ -71,10 +71,18 @@ def is_doppel_x(readings: Sequence[DieReading]) -> bool:
     return sum(r.status is Status.BOARD and r.top == "X" for r in readings) >= 2
 
 
-def score_throw(outcome: ThrowOutcome, board: BoardSide, dice: DiceSet, *,
-                seats: Sequence[str], active: str | None, chips: Mapping[str, int],
-                bets: Mapping[str, str] | None = None, cards: Mapping[str, BetCard] | None = None,
-                lying_before: Collection[str] = ()) -> ThrowScore:
+def score_throw(
+    outcome: ThrowOutcome,
+    board: BoardSide,
+    dice: DiceSet,
+    *,
+    seats: Sequence[str],
+    active: str | None,
+    chips: Mapping[str, int],
+    bets: Mapping[str, str] | None = None,
+    cards: Mapping[str, BetCard] | None = None,
+    lying_before: Collection[str] = (),
+) -> ThrowScore:
     """Score a throw for every seated player.
 
     Args:
@@ -115,13 +123,15 @@ def score_throw(outcome: ThrowOutcome, board: BoardSide, dice: DiceSet, *,
     bet_chips = {c: 0 for c in seats}
     if bets:
         if active is None:
-            raise RulesError("no bets are possible on the setup throw (D29: bets are on an active player's throw)")
+            raise RulesError(
+                "no bets are possible on the setup throw (D29: bets are on an active player's throw)"
+            )
         active_dice = [by_owner[o] for o in (active, WHITE) if o in by_owner]
-        flung = [r for r in readings if r.owner in lying_before
-                 and _touched_spinner(outcome, r.owner)]
+        flung = [r for r in readings if r.owner in lying_before and _touched_spinner(outcome, r.owner)]
         for colour, letter in bets.items():
-            bet_chips[colour] = card_pays(cards[letter], doppel_x=doppel_x,
-                                          active_dice=active_dice, flung_by_spinner=flung)
+            bet_chips[colour] = card_pays(
+                cards[letter], doppel_x=doppel_x, active_dice=active_dice, flung_by_spinner=flung
+            )
 
     players = {}
     for c in seats:

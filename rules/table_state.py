@@ -55,7 +55,9 @@ def load_table_state(path: str | Path, dice: DiceSet) -> TableState:
 def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
     """Validate a parsed state (see the module docstring) against the dice set."""
     top = Table(data, source)
-    top.check_keys({"format", "seats", "active", "bet_cards", "bets", "chips", "dice", "hand_over_rim", "board"})
+    top.check_keys(
+        {"format", "seats", "active", "bet_cards", "bets", "chips", "dice", "hand_over_rim", "board"}
+    )
     if top.has("format") and top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     seats = _seats(top, dice)
@@ -80,7 +82,9 @@ def _seats(top: Table, dice: DiceSet) -> tuple[str, ...]:
         raise top.error("seats", "expected a list of 3–8 player colours in seat order")
     for i, c in enumerate(seats):
         if c not in dice.player_colours:
-            raise top.error("seats", f"seats[{i}] = {c!r} is not a player colour ({', '.join(dice.player_colours)})")
+            raise top.error(
+                "seats", f"seats[{i}] = {c!r} is not a player colour ({', '.join(dice.player_colours)})"
+            )
     if len(set(seats)) != len(seats):
         raise top.error("seats", "a colour appears twice")
     return tuple(seats)
@@ -104,7 +108,9 @@ def _bets(top: Table, seats: tuple[str, ...], active: str | None, outcome: Throw
             raise t.error(colour, "the active player cannot bet on their own throw (D29)")
         die = outcome.get(colour)
         if die is not None:
-            raise t.error(colour, f"{colour}'s die is on the table ({die.status}); a die on a bet card is not thrown")
+            raise t.error(
+                colour, f"{colour}'s die is on the table ({die.status}); a die on a bet card is not thrown"
+            )
         bets[colour] = letter
     return bets
 
@@ -115,10 +121,12 @@ def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> ThrowOutcome:
     result = []
     seen: set[str] = set()
     for t in entries:
-        t.check_keys({"owner", "status", "position", "quaternion", "x", "y", "yaw_deg", "top", "touched_spinner"})
+        t.check_keys(
+            {"owner", "status", "position", "quaternion", "x", "y", "yaw_deg", "top", "touched_spinner"}
+        )
         owner = t.string("owner")
         if owner not in allowed_owners:
-            raise t.error("owner", f"{owner!r} is neither a seat nor \"white\"")
+            raise t.error("owner", f'{owner!r} is neither a seat nor "white"')
         if owner in seen:
             raise t.error("owner", f"die {owner!r} is listed twice")
         seen.add(owner)
@@ -144,4 +152,3 @@ def _pose(t: Table, die) -> Pose:
         raise t.error(None, "a die on the board needs a pose: position + quaternion, or x, y, yaw_deg, top")
     top = t.string("top", choices=tuple(sorted(set(die.faces))))
     return Pose.resting(die, t.number("x"), t.number("y"), math.radians(t.number("yaw_deg", 0.0)), top)
-

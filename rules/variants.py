@@ -28,22 +28,35 @@ def widen_holes(board: BoardSide, delta: float) -> BoardSide:
         if h.circle is not None:
             cx, cy, r = h.circle
             if r + delta <= 0:
-                raise SpecError(board.source, f"holes.{h.id}", f"radius {r * 1e3:.1f} mm cannot shrink by {-delta * 1e3:.1f} mm")
-            holes.append(Hole(h.id, Point(cx, cy).buffer(r + delta, quad_segs=CIRCLE_QUAD_SEGS), (cx, cy, r + delta)))
+                raise SpecError(
+                    board.source,
+                    f"holes.{h.id}",
+                    f"radius {r * 1e3:.1f} mm cannot shrink by {-delta * 1e3:.1f} mm",
+                )
+            holes.append(
+                Hole(h.id, Point(cx, cy).buffer(r + delta, quad_segs=CIRCLE_QUAD_SEGS), (cx, cy, r + delta))
+            )
         else:
             holes.append(Hole(h.id, h.shape.buffer(delta, join_style="mitre"), None))
     for h in holes:
         if not h.shape.within(board.outline):
             raise SpecError(board.source, f"holes.{h.id}", "the widened hole no longer fits inside the board")
-    return dataclasses.replace(board, holes=tuple(holes), name=f"{board.name}{delta * 1e3:+g}mm",
-                               title=f"{board.title}, holes {delta * 1e3:+g} mm")
+    return dataclasses.replace(
+        board,
+        holes=tuple(holes),
+        name=f"{board.name}{delta * 1e3:+g}mm",
+        title=f"{board.title}, holes {delta * 1e3:+g} mm",
+    )
 
 
 def with_faces(dice: DiceSet, owner: str, faces: str) -> DiceSet:
     """``dice`` with die ``owner`` given ``faces`` in axis order, e.g. ``"1,2,3,X,X,2"``."""
     labels = tuple(f.strip() for f in faces.replace("-", ",").split(","))
     if len(labels) != len(AXES) or any(f not in FACE_LABELS for f in labels):
-        raise SpecError(dice.source, f"dice.{owner}.faces",
-                        f"expected 6 faces out of {', '.join(FACE_LABELS)} for axes {' '.join(AXES)}, got {faces!r}")
+        raise SpecError(
+            dice.source,
+            f"dice.{owner}.faces",
+            f"expected 6 faces out of {', '.join(FACE_LABELS)} for axes {' '.join(AXES)}, got {faces!r}",
+        )
     die = dataclasses.replace(dice[owner], faces=labels)
     return dataclasses.replace(dice, dice={**dice.dice, owner: die})

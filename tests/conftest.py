@@ -24,8 +24,9 @@ def side_i():
     return load_board("I")
 
 
-def flat(dice, owner: str, x_mm: float, y_mm: float, top: str, yaw_deg: float = 0.0,
-         touched_spinner: bool = False) -> DieOutcome:
+def flat(
+    dice, owner: str, x_mm: float, y_mm: float, top: str, yaw_deg: float = 0.0, touched_spinner: bool = False
+) -> DieOutcome:
     """A die of ``owner`` lying flat at (x, y) mm with ``top`` up."""
     pose = Pose.resting(dice[owner], x_mm / 1e3, y_mm / 1e3, math.radians(yaw_deg), top)
     return DieOutcome(owner, Status.BOARD, pose, touched_spinner)

@@ -34,8 +34,11 @@ def display():
             return
         _unavailable("needs Xvfb or a display for OpenGL")
     n = _free_display()
-    proc = subprocess.Popen([xvfb, f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [xvfb, f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     socket = Path(f"/tmp/.X11-unix/X{n}")
     for _ in range(100):
         if socket.exists() or proc.poll() is not None:

@@ -28,8 +28,16 @@ MAX_POOL_RESTARTS = 5
 RAY_RETRIES = 3
 
 
-def run_plan(spec: RunSpec, out: Path | str, *, workers: int = 1, backend: str = "pool",
-             address: str | None = None, progress: bool = True, overwrite: bool = False) -> Path:
+def run_plan(
+    spec: RunSpec,
+    out: Path | str,
+    *,
+    workers: int = 1,
+    backend: str = "pool",
+    address: str | None = None,
+    progress: bool = True,
+    overwrite: bool = False,
+) -> Path:
     """Run ``spec`` into the folder ``out`` (resuming what is there) and merge the result.
 
     Returns:
@@ -61,12 +69,20 @@ def run_plan(spec: RunSpec, out: Path | str, *, workers: int = 1, backend: str =
 def _progress(spec: RunSpec, initial: int, enabled: bool):
     from tqdm import tqdm
 
-    return tqdm(total=spec.count, initial=initial, unit=spec.kind if spec.kind.isidentifier() else "item",
-                disable=not enabled, dynamic_ncols=True, smoothing=0.1, file=sys.stderr)
+    return tqdm(
+        total=spec.count,
+        initial=initial,
+        unit=spec.kind if spec.kind.isidentifier() else "item",
+        disable=not enabled,
+        dynamic_ncols=True,
+        smoothing=0.1,
+        file=sys.stderr,
+    )
 
 
-def _run_pool(spec: RunSpec, pending: list[int], workers: int, finished: Callable,
-              address: str | None = None) -> None:
+def _run_pool(
+    spec: RunSpec, pending: list[int], workers: int, finished: Callable, address: str | None = None
+) -> None:
     ctx = multiprocessing.get_context("spawn")
     spec_json = spec.to_json()
     left = set(pending)
@@ -84,13 +100,16 @@ def _run_pool(spec: RunSpec, pending: list[int], workers: int, finished: Callabl
         except BrokenProcessPool:
             restarts += 1
             if restarts > MAX_POOL_RESTARTS:
-                raise DoppelXError(f"workers kept dying ({restarts} times); {len(left)} chunks not run. "
-                                   "Run the same command again to resume.") from None
+                raise DoppelXError(
+                    f"workers kept dying ({restarts} times); {len(left)} chunks not run. "
+                    "Run the same command again to resume."
+                ) from None
             print(f"doppelx: a worker died; re-running {len(left)} unfinished chunk(s)", file=sys.stderr)
 
 
-def _run_ray(spec: RunSpec, pending: list[int], workers: int, finished: Callable,
-             address: str | None = None) -> None:
+def _run_ray(
+    spec: RunSpec, pending: list[int], workers: int, finished: Callable, address: str | None = None
+) -> None:
     try:
         import ray
     except ImportError:
@@ -111,8 +130,10 @@ def _run_ray(spec: RunSpec, pending: list[int], workers: int, finished: Callable
             try:
                 index, rows = ray.get(ready[0])
             except ray.exceptions.WorkerCrashedError as exc:
-                raise DoppelXError(f"a chunk's worker died {RAY_RETRIES + 1} times: {exc}; "
-                                   "run the same command again to resume") from None
+                raise DoppelXError(
+                    f"a chunk's worker died {RAY_RETRIES + 1} times: {exc}; "
+                    "run the same command again to resume"
+                ) from None
             finished(index, rows)
     finally:
         if started:

@@ -7,6 +7,8 @@ Column names are those written by :mod:`doppelx.batch.throw_items` and
 :mod:`doppelx.batch.game_items` (documented in ``docs/batch.md``).
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,16 +41,18 @@ def heatmap_overlay(xs_m: np.ndarray, ys_m: np.ndarray, bounds, cell_mm: float =
         if len(xs_m) == 0:
             return
         nx, ny = int(round((maxx - minx) / cell_mm)), int(round((maxy - miny) / cell_mm))
-        h, xe, ye = np.histogram2d(np.asarray(xs_m) * 1e3, np.asarray(ys_m) * 1e3, bins=(nx, ny),
-                                   range=[[minx, maxx], [miny, maxy]])
+        h, xe, ye = np.histogram2d(
+            np.asarray(xs_m) * 1e3, np.asarray(ys_m) * 1e3, bins=(nx, ny), range=[[minx, maxx], [miny, maxy]]
+        )
         h = _gauss_smooth(h, smooth_mm / cell_mm)
         density = h.T / len(xs_m) / (cell_mm / 10) ** 2 * 100  # % of dice per cm²
         norm = matplotlib.colors.Normalize(0.0, float(density.max()) or 1.0)
         cmap = matplotlib.colormaps["inferno"]
         rgba = cmap(norm(density))
         rgba[..., 3] = 0.9 * np.clip(norm(density), 0, 1) ** 0.6  # faint where few dice rest: the board shows
-        ax.imshow(rgba, extent=(xe[0], xe[-1], ye[0], ye[-1]), origin="lower", zorder=9,
-                  interpolation="bilinear")
+        ax.imshow(
+            rgba, extent=(xe[0], xe[-1], ye[0], ye[-1]), origin="lower", zorder=9, interpolation="bilinear"
+        )
         cb = ax.figure.colorbar(matplotlib.cm.ScalarMappable(norm, cmap), ax=ax, fraction=0.04, pad=0.02)
         cb.set_label("% of resting dice per cm²")
 
@@ -77,13 +81,21 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
         on = [s == "board" for s in t[f"{p}_status"]]
         xs += [x for x, o in zip(t[f"{p}_x"], on) if o]
         ys += [y for y, o in zip(t[f"{p}_y"], on) if o]
-    heat = save_board_png(board, out / "heatmap.png", dpi=90,
-                          overlays=[heatmap_overlay(np.array(xs), np.array(ys), board.bounds)],
-                          title=f"Resting positions, side {board.name} ({len(xs)} dice)")
+    heat = save_board_png(
+        board,
+        out / "heatmap.png",
+        dpi=90,
+        overlays=[heatmap_overlay(np.array(xs), np.array(ys), board.bounds)],
+        title=f"Resting positions, side {board.name} ({len(xs)} dice)",
+    )
     lines += [f"![heatmap]({heat.path.name})", ""]
 
-    lines += ["## Where dice end (share of dice, 95 % Wilson interval)", "",
-              "| field | " + " | ".join(DICE_PREFIXES.values()) + " |", "|---|" + "---|" * len(DICE_PREFIXES)]
+    lines += [
+        "## Where dice end (share of dice, 95 % Wilson interval)",
+        "",
+        "| field | " + " | ".join(DICE_PREFIXES.values()) + " |",
+        "|---|" + "---|" * len(DICE_PREFIXES),
+    ]
     for kind in FIELD_ORDER:
         cells = []
         for p in DICE_PREFIXES:
@@ -100,12 +112,19 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     lines.append(f"| Doppel X (share of throws) | {proportion(sum(t['doppel_x']), n).fmt(percent=True)} |")
 
     cards = load_bet_cards()
-    lines += ["", "## Bet cards (a bettor's view of these throws)", "",
-              "| card | condition | pays | hit rate | expected pay-out |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Bet cards (a bettor's view of these throws)",
+        "",
+        "| card | condition | pays | hit rate | expected pay-out |",
+        "|---|---|---|---|---|",
+    ]
     for letter, card in cards.items():
         pays = t[f"bet_{letter}"]
-        lines.append(f"| {letter} | {card.text} | {card.payout} | "
-                     f"{proportion(sum(v > 0 for v in pays), n).fmt(percent=True, digits=1)} | {mean(pays).fmt()} |")
+        lines.append(
+            f"| {letter} | {card.text} | {card.payout} | "
+            f"{proportion(sum(v > 0 for v in pays), n).fmt(percent=True, digits=1)} | {mean(pays).fmt()} |"
+        )
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -137,17 +156,27 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     players = t["players"][0]
     lines = [f"# {n} games, {players} players, side {t['board'][0]}", ""]
     throws = mean(t["throws"])
-    lines += [f"Game length: {throws.fmt(digits=1)} throws (mean, 95 % interval); "
-              f"shortest {min(t['throws'])}, longest {max(t['throws'])}.",
-              f"Games settled by a decider: {sum(r > 0 for r in t['decider_rounds'])}.", "",
-              "## Win rate by seat (95 % Wilson interval)", "", "| seat | wins | win rate |", "|---|---|---|"]
+    lines += [
+        f"Game length: {throws.fmt(digits=1)} throws (mean, 95 % interval); "
+        f"shortest {min(t['throws'])}, longest {max(t['throws'])}.",
+        f"Games settled by a decider: {sum(r > 0 for r in t['decider_rounds'])}.",
+        "",
+        "## Win rate by seat (95 % Wilson interval)",
+        "",
+        "| seat | wins | win rate |",
+        "|---|---|---|",
+    ]
     seats = range(players)
     rates = [proportion(sum(w == s for w in t["winner_seat"]), n) for s in seats]
     for s, e in zip(seats, rates):
         lines.append(f"| {s} | {round(e.value * n)} | {e.fmt(percent=True, digits=1)} |")
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
-    axes[0].bar(list(seats), [e.value * 100 for e in rates],
-                yerr=np.clip(np.array([[e.value - e.low, e.high - e.value] for e in rates]).T, 0, None) * 100, capsize=3)
+    axes[0].bar(
+        list(seats),
+        [e.value * 100 for e in rates],
+        yerr=np.clip(np.array([[e.value - e.low, e.high - e.value] for e in rates]).T, 0, None) * 100,
+        capsize=3,
+    )
     axes[0].axhline(100 / players, color="grey", linestyle=":", label="fair share")
     axes[0].set_xlabel("seat (0 starts)")
     axes[0].set_ylabel("% of games won")

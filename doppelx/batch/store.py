@@ -38,8 +38,10 @@ class RunStore:
         if spec_file.exists() and not overwrite:
             old = RunSpec.from_json(spec_file.read_text())
             if old.fingerprint() != self.spec.fingerprint():
-                raise DoppelXError(f"{self.out}: holds a different run (run.json differs); "
-                                   "use another --out or pass --overwrite")
+                raise DoppelXError(
+                    f"{self.out}: holds a different run (run.json differs); "
+                    "use another --out or pass --overwrite"
+                )
         elif overwrite and self.chunk_dir.exists():
             for f in self.chunk_dir.glob("*.parquet"):
                 f.unlink()
@@ -67,8 +69,9 @@ class RunStore:
         tables = [pq.read_table(self.chunk_path(i)) for i in range(self.spec.n_chunks)]
         table = pa.concat_tables(tables, promote_options="default")
         meta = dict(table.schema.metadata or {})
-        meta[METADATA_KEY] = json.dumps({"spec": json.loads(self.spec.to_json()),
-                                         "fingerprint": self.spec.fingerprint()}).encode()
+        meta[METADATA_KEY] = json.dumps(
+            {"spec": json.loads(self.spec.to_json()), "fingerprint": self.spec.fingerprint()}
+        ).encode()
         table = table.replace_schema_metadata(meta)
         path = self.out / f"{self.name}.parquet"
         tmp = path.with_suffix(".tmp")

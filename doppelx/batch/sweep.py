@@ -5,6 +5,8 @@ variant so they see the same random throws); ``OUT/comparison.md`` and ``compari
 compare the variants' key figures with 95 % intervals.
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 import argparse
@@ -63,16 +65,21 @@ def summarise(kind: str, table: Path) -> dict[str, Estimate]:
     t = pq.read_table(table).to_pydict()
     n = len(t["item"])
     if kind == "throws":
-        return {"3x rate (coloured die)": proportion(sum(f == "3x" for f in t["c_field"]), n),
-                "hole or off (either die)": proportion(sum(a != "board" or b != "board"
-                                                           for a, b in zip(t["c_status"], t["w_status"])), n),
-                "chips per throw": mean(t["chips"]),
-                "Doppel X rate": proportion(sum(t["doppel_x"]), n)}
+        return {
+            "3x rate (coloured die)": proportion(sum(f == "3x" for f in t["c_field"]), n),
+            "hole or off (either die)": proportion(
+                sum(a != "board" or b != "board" for a, b in zip(t["c_status"], t["w_status"])), n
+            ),
+            "chips per throw": mean(t["chips"]),
+            "Doppel X rate": proportion(sum(t["doppel_x"]), n),
+        }
     players = t["players"][0]
-    return {"throws per game": mean(t["throws"]),
-            "seat 0 win rate": proportion(sum(s == 0 for s in t["winner_seat"]), n),
-            f"fair share (1/{players})": Estimate(1 / players, 1 / players, 1 / players, n),
-            "Doppel X per game": mean(t["doppel_x"])}
+    return {
+        "throws per game": mean(t["throws"]),
+        "seat 0 win rate": proportion(sum(s == 0 for s in t["winner_seat"]), n),
+        f"fair share (1/{players})": Estimate(1 / players, 1 / players, 1 / players, n),
+        "Doppel X per game": mean(t["doppel_x"]),
+    }
 
 
 def run_sweep(args: argparse.Namespace, params: dict) -> int:
@@ -89,16 +96,28 @@ def run_sweep(args: argparse.Namespace, params: dict) -> int:
     for k, variant in enumerate(variants):
         p = apply_variant(params, variant)
         check_params(p, args.kind)
-        chunk = args.chunk or max(1, min(50 if args.kind == "throws" else 5, count // (4 * args.workers) or 1))
+        chunk = args.chunk or max(
+            1, min(50 if args.kind == "throws" else 5, count // (4 * args.workers) or 1)
+        )
         spec = RunSpec(args.kind, count, args.seed, chunk, p)
         if not args.quiet:
             print(f"variant {k + 1}/{len(variants)}: {variant}", flush=True)
-        table = run_plan(spec, out / f"variant-{k:02d}", workers=args.workers, backend=args.backend,
-                         address=args.address, progress=not args.quiet, overwrite=args.overwrite)
+        table = run_plan(
+            spec,
+            out / f"variant-{k:02d}",
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            progress=not args.quiet,
+            overwrite=args.overwrite,
+        )
         rows.append((variant, summarise(args.kind, table)))
     md, png = write_comparison(rows, out, args.kind, count)
-    result = {"variants": [{"variant": v, **{m: e.value for m, e in s.items()}} for v, s in rows],
-              "comparison": str(md), "plot": str(png)}
+    result = {
+        "variants": [{"variant": v, **{m: e.value for m, e in s.items()}} for v, s in rows],
+        "comparison": str(md),
+        "plot": str(png),
+    }
     print(json.dumps(result, indent=2) if args.json else f"wrote {md}\nwrote {png}")
     return 0
 
@@ -106,8 +125,12 @@ def run_sweep(args: argparse.Namespace, params: dict) -> int:
 def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path]:
     metrics = list(rows[0][1])
     labels = [", ".join(f"{k}={v}" for k, v in variant.items()) for variant, _ in rows]
-    lines = [f"# Sweep of {len(rows)} variants, {count} {kind} each", "",
-             "| variant | " + " | ".join(metrics) + " |", "|---|" + "---|" * len(metrics)]
+    lines = [
+        f"# Sweep of {len(rows)} variants, {count} {kind} each",
+        "",
+        "| variant | " + " | ".join(metrics) + " |",
+        "|---|" + "---|" * len(metrics),
+    ]
     for label, (_, s) in zip(labels, rows):
         cells = [s[m].fmt(percent="rate" in m, digits=1 if "rate" in m else 2) for m in metrics]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")

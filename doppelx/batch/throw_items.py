@@ -19,8 +19,14 @@ from rules.outcome import Status
 from rules.rng import child_rng
 from rules.scoring import score_throw
 
-DEFAULTS: dict[str, Any] = {"board": "I", "thrower": "blue", "skill": "medium", "policy": "greedy",
-                            "lying": 0, "spinner": True}
+DEFAULTS: dict[str, Any] = {
+    "board": "I",
+    "thrower": "blue",
+    "skill": "medium",
+    "policy": "greedy",
+    "lying": 0,
+    "spinner": True,
+}
 
 
 def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
@@ -42,31 +48,57 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     rows = []
     for i in spec.chunk(index):
         rng = child_rng(spec.seed, i)
-        lying = scatter_lying(board, box, dice, spare[:p["lying"]], rng) if p["lying"] else {}
+        lying = scatter_lying(board, box, dice, spare[: p["lying"]], rng) if p["lying"] else {}
         aim = throw_policy(p["policy"], skill, rng).aim(board, die, box)
         throw = aimed_throw(box, aim, [colour, WHITE], skill, rng, die.size)
         result = run_throw(world, throw, lying, watch=True)
-        seats = list(dict.fromkeys([colour, *lying, *spare]))[:max(3, 1 + len(lying))]
-        score = score_throw(result.outcome, board, dice, seats=seats, active=colour, chips={},
-                            lying_before=set(lying))
+        seats = list(dict.fromkeys([colour, *lying, *spare]))[: max(3, 1 + len(lying))]
+        score = score_throw(
+            result.outcome, board, dice, seats=seats, active=colour, chips={}, lying_before=set(lying)
+        )
         active = [score.reading(colour), score.reading(WHITE)]
-        flung = [r for r in score.readings if r.owner in lying and result.outcome.get(r.owner).touched_spinner]
-        row: dict[str, Any] = {"item": i, "board": p["board"], "thrower": colour, "skill": p["skill"],
-                               "policy": p["policy"], "lying": len(lying),
-                               "aim_x": aim.target[0], "aim_y": aim.target[1], "strength": aim.strength}
+        flung = [
+            r for r in score.readings if r.owner in lying and result.outcome.get(r.owner).touched_spinner
+        ]
+        row: dict[str, Any] = {
+            "item": i,
+            "board": p["board"],
+            "thrower": colour,
+            "skill": p["skill"],
+            "policy": p["policy"],
+            "lying": len(lying),
+            "aim_x": aim.target[0],
+            "aim_y": aim.target[1],
+            "strength": aim.strength,
+        }
         for prefix, r in (("c", active[0]), ("w", active[1])):
-            row.update({f"{prefix}_status": r.status.value, f"{prefix}_x": r.x, f"{prefix}_y": r.y,
-                        f"{prefix}_top": r.top, f"{prefix}_field": None if r.field is None else r.field.value,
-                        f"{prefix}_cocked": r.cocked,
-                        f"{prefix}_tilt_deg": None if r.tilt is None else math.degrees(r.tilt),
-                        f"{prefix}_chips": 0 if score.doppel_x else _chips(r)})
+            row.update(
+                {
+                    f"{prefix}_status": r.status.value,
+                    f"{prefix}_x": r.x,
+                    f"{prefix}_y": r.y,
+                    f"{prefix}_top": r.top,
+                    f"{prefix}_field": None if r.field is None else r.field.value,
+                    f"{prefix}_cocked": r.cocked,
+                    f"{prefix}_tilt_deg": None if r.tilt is None else math.degrees(r.tilt),
+                    f"{prefix}_chips": 0 if score.doppel_x else _chips(r),
+                }
+            )
         row["chips"] = score.players[colour].dice + score.players[colour].doppel_x
         row["doppel_x"] = score.doppel_x
         row["lying_moved_to_hole"] = sum(r.owner in lying and r.status is Status.HOLE for r in score.readings)
         for letter, card in cards.items():
-            row[f"bet_{letter}"] = card_pays(card, doppel_x=score.doppel_x, active_dice=active, flung_by_spinner=flung)
-        row.update({"sim_s": result.sim_time, "steps": result.steps, "settled": result.settled,
-                    "tunnelled": len(result.tunnelled)})
+            row[f"bet_{letter}"] = card_pays(
+                card, doppel_x=score.doppel_x, active_dice=active, flung_by_spinner=flung
+            )
+        row.update(
+            {
+                "sim_s": result.sim_time,
+                "steps": result.steps,
+                "settled": result.settled,
+                "tunnelled": len(result.tunnelled),
+            }
+        )
         rows.append(row)
     return rows
 

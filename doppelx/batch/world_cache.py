@@ -26,6 +26,7 @@ def table_specs(params: dict):
     if params.get("cocked_deg") is not None:
         import dataclasses
         import math
+
         dice = dataclasses.replace(dice, cocked_angle=math.radians(float(params["cocked_deg"])))
     return board, dice
 

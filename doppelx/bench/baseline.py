@@ -81,8 +81,13 @@ def environment() -> dict:
         pyb = importlib.metadata.version("pybullet")
     except importlib.metadata.PackageNotFoundError:
         pyb = "unknown"
-    return {"pybullet": pyb, "python": platform.python_version(), "machine": platform.machine(),
-            "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d")}
+    return {
+        "pybullet": pyb,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cores": os.cpu_count(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
 
 
 def dumps(data: dict) -> str:

@@ -54,14 +54,32 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "full": Profile("full", drop_heights=(0.025, 0.05, 0.1, 0.2, 0.3, 0.4),
-                    incline_offsets=(-8.0, -4.0, -2.0, -1.0, 1.0, 2.0, 4.0, 8.0, 12.0), pile_seconds=10.0,
-                    head_on=(0.5, 1.0, 2.0, 3.0), glancing=((1.0, 30.0), (1.0, 60.0), (2.0, 45.0)),
-                    spinner_offsets=(0.0, 0.01, 0.02, 0.028), tray_per_side=500, determinism_throws=40,
-                    speed_seconds=1.0, speed_tolerance=0.2),
-    "quick": Profile("quick", drop_heights=(0.05, 0.4), incline_offsets=(-2.0, 2.0, 8.0), pile_seconds=10.0,
-                     head_on=(1.0, 3.0), glancing=((1.0, 30.0),), spinner_offsets=(0.0, 0.02),
-                     tray_per_side=25, determinism_throws=8, speed_seconds=0.3, speed_tolerance=0.25),
+    "full": Profile(
+        "full",
+        drop_heights=(0.025, 0.05, 0.1, 0.2, 0.3, 0.4),
+        incline_offsets=(-8.0, -4.0, -2.0, -1.0, 1.0, 2.0, 4.0, 8.0, 12.0),
+        pile_seconds=10.0,
+        head_on=(0.5, 1.0, 2.0, 3.0),
+        glancing=((1.0, 30.0), (1.0, 60.0), (2.0, 45.0)),
+        spinner_offsets=(0.0, 0.01, 0.02, 0.028),
+        tray_per_side=500,
+        determinism_throws=40,
+        speed_seconds=1.0,
+        speed_tolerance=0.2,
+    ),
+    "quick": Profile(
+        "quick",
+        drop_heights=(0.05, 0.4),
+        incline_offsets=(-2.0, 2.0, 8.0),
+        pile_seconds=10.0,
+        head_on=(1.0, 3.0),
+        glancing=((1.0, 30.0),),
+        spinner_offsets=(0.0, 0.02),
+        tray_per_side=25,
+        determinism_throws=8,
+        speed_seconds=0.3,
+        speed_tolerance=0.25,
+    ),
 }
 
 
@@ -95,8 +113,12 @@ def quat_mul(a, b) -> tuple[float, float, float, float]:
     """Hamilton product ``a ⊗ b`` (rotate by ``b`` first, then by ``a``)."""
     x1, y1, z1, w1 = a
     x2, y2, z2, w2 = b
-    return (w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2, w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2)
+    return (
+        w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+        w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+        w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+        w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+    )
 
 
 def corners(quaternion, half: float) -> np.ndarray:
@@ -115,8 +137,9 @@ def set_gravity(world, vector) -> None:
 def free_spinner(world) -> None:
     """Take the bearing off the spinner until the next reset (no friction motor, no damping)."""
     p = world.p
-    p.setJointMotorControl2(world.spinner_id, 0, p.VELOCITY_CONTROL, targetVelocity=0.0, force=0.0,
-                            physicsClientId=world.client)
+    p.setJointMotorControl2(
+        world.spinner_id, 0, p.VELOCITY_CONTROL, targetVelocity=0.0, force=0.0, physicsClientId=world.client
+    )
     p.changeDynamics(world.spinner_id, 0, jointDamping=0.0, physicsClientId=world.client)
 
 

@@ -39,8 +39,9 @@ def orientation(kind: str) -> tuple[float, float, float, float]:
     return quat_mul(quat_axis_angle((1, 0, 0), TILT), up)
 
 
-def predicted_restitution(quaternion, half: float, mass: float, inertia: float, restitution: float,
-                          friction: float) -> tuple[float, float]:
+def predicted_restitution(
+    quaternion, half: float, mass: float, inertia: float, restitution: float, friction: float
+) -> tuple[float, float]:
     """(effective vertical restitution, centre height at touch-down) of a die falling straight down.
 
     The contact point is the middle of the lowest corners (a face's centre, an edge's
@@ -80,7 +81,9 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
     errors = []
     for kind in KINDS:
         q = orientation(kind)
-        e_pred, zc = predicted_restitution(q, spec.half, spec.mass, spec.inertia, pair.restitution, pair.friction)
+        e_pred, zc = predicted_restitution(
+            q, spec.half, spec.mass, spec.inertia, pair.restitution, pair.friction
+        )
         for h in profile.drop_heights:
             release = DieRelease("blue", (SPOT[0], SPOT[1], zc + h), q, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
             with tally.timing():
@@ -92,12 +95,25 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
             errors.append(abs(e - e_pred))
             tag = f"{kind}.{h * 1000:g}mm"
             out.append(Metric(NAME, f"e.{tag}", round(e, 4), "", round(e_pred, 4), Check(tol=0.03)))
-            expected = (round(ball_rest_time(h, pair.restitution, s.restitution_threshold, s.settle_hold, g), 3)
-                        if kind == "flat" else None)
-            out.append(Metric(NAME, f"rest.{tag}", round(r.sim_time, 4), "s", expected, Check(tol=0.1, rel=0.25)))
+            expected = (
+                round(ball_rest_time(h, pair.restitution, s.restitution_threshold, s.settle_hold, g), 3)
+                if kind == "flat"
+                else None
+            )
+            out.append(
+                Metric(NAME, f"rest.{tag}", round(r.sim_time, 4), "s", expected, Check(tol=0.1, rel=0.25))
+            )
     world.close()
-    out.append(Metric(NAME, "e.mean_abs_error", round(float(np.mean(errors)), 4), "", 0.0,
-                      Check(tol=0.02, better="lower")))
+    out.append(
+        Metric(
+            NAME,
+            "e.mean_abs_error",
+            round(float(np.mean(errors)), 4),
+            "",
+            0.0,
+            Check(tol=0.02, better="lower"),
+        )
+    )
     return out
 
 

@@ -27,8 +27,8 @@ from doppelx.bench.impulse import Free, collide
 from doppelx.bench.metrics import Check, Metric
 
 NAME = "impact"
-HEIGHT = 0.2    # m above the playfield: nothing else is near
-GAP = 0.0002    # m between the faces at the start
+HEIGHT = 0.2  # m above the playfield: nothing else is near
+GAP = 0.0002  # m between the faces at the start
 A, B = "blue", "red"
 
 
@@ -40,8 +40,14 @@ def collide_dice(world, v_a, v_b, tally: Tally) -> dict:
     pa = (-(half + GAP / 2), 0.0, HEIGHT)
     pb = (half + GAP / 2, 0.0, HEIGHT)
     q = (0.0, 0.0, 0.0, 1.0)
-    world.reset({}, 0.0, (DieRelease(A, pa, q, tuple(map(float, v_a)), (0.0, 0.0, 0.0)),
-                          DieRelease(B, pb, q, tuple(map(float, v_b)), (0.0, 0.0, 0.0))))
+    world.reset(
+        {},
+        0.0,
+        (
+            DieRelease(A, pa, q, tuple(map(float, v_a)), (0.0, 0.0, 0.0)),
+            DieRelease(B, pb, q, tuple(map(float, v_b)), (0.0, 0.0, 0.0)),
+        ),
+    )
     set_gravity(world, (0.0, 0.0, 0.0))
     p, c = world.p, world.client
     ba, bb = world.body_of[A], world.body_of[B]
@@ -63,8 +69,9 @@ def collide_dice(world, v_a, v_b, tally: Tally) -> dict:
     return out
 
 
-def _case(world, name: str, v_a: np.ndarray, v_b: np.ndarray, speed: float, tally: Tally,
-          glancing: bool) -> list[Metric]:
+def _case(
+    world, name: str, v_a: np.ndarray, v_b: np.ndarray, speed: float, tally: Tally, glancing: bool
+) -> list[Metric]:
     spec = world.dice[A]
     pair = world.materials.pair("die")
     m, h, inertia = spec.mass, spec.half, np.eye(3) * spec.inertia
@@ -72,25 +79,43 @@ def _case(world, name: str, v_a: np.ndarray, v_b: np.ndarray, speed: float, tall
     (xa, va, wa), (xb, vb, wb) = r["a"], r["b"]
     e = float(-(vb[0] - va[0]) / (v_b[0] - v_a[0]))
     dp = float(np.linalg.norm(m * (va + vb) - m * (v_a + v_b)) / (m * speed))
-    out = [Metric(NAME, f"{name}.e", round(e, 4), "", pair.restitution, Check(tol=0.03)),
-           Metric(NAME, f"{name}.momentum_error", float(f"{dp:.3g}"), "", 0.0, Check(limit=("<=", 1e-6)))]
+    out = [
+        Metric(NAME, f"{name}.e", round(e, 4), "", pair.restitution, Check(tol=0.03)),
+        Metric(NAME, f"{name}.momentum_error", float(f"{dp:.3g}"), "", 0.0, Check(limit=("<=", 1e-6))),
+    ]
     if glancing:
         # the model: contact at the middle of the touching faces, on the line of centres
         a0 = Free(m, inertia, np.array([-h, 0.0, HEIGHT]), v_a, np.zeros(3))
         b0 = Free(m, inertia, np.array([h, 0.0, HEIGHT]), v_b, np.zeros(3))
         col = collide(b0, a0, np.array([0.0, 0.0, HEIGHT]), (1.0, 0.0, 0.0), pair.restitution, pair.friction)
         b1, a1 = col.a, col.b
-        err = max(np.linalg.norm(va - a1.velocity), np.linalg.norm(vb - b1.velocity),
-                  np.linalg.norm(wa - a1.angular_velocity) * h, np.linalg.norm(wb - b1.angular_velocity) * h) / speed
+        err = (
+            max(
+                np.linalg.norm(va - a1.velocity),
+                np.linalg.norm(vb - b1.velocity),
+                np.linalg.norm(wa - a1.angular_velocity) * h,
+                np.linalg.norm(wb - b1.angular_velocity) * h,
+            )
+            / speed
+        )
         # about the centre of mass (it moves straight on: the momentum is conserved)
         xa0, xb0 = r["start"]
         l_before = _angular_momentum(xa0, xb0, v_a, v_b, np.zeros(3), np.zeros(3), m, spec.inertia)
         l_after = _angular_momentum(xa, xb, va, vb, wa, wb, m, spec.inertia)
         dl = float(np.linalg.norm(l_after - l_before) / (m * speed * h))
-        out += [Metric(NAME, f"{name}.angular_momentum_error", float(f"{dl:.3g}"), "", 0.0,
-                       Check(tol=0.02, better="lower")),
-                Metric(NAME, f"{name}.velocity_error", round(float(err), 4), "", 0.0,
-                       Check(tol=0.03, better="lower"))]
+        out += [
+            Metric(
+                NAME,
+                f"{name}.angular_momentum_error",
+                float(f"{dl:.3g}"),
+                "",
+                0.0,
+                Check(tol=0.02, better="lower"),
+            ),
+            Metric(
+                NAME, f"{name}.velocity_error", round(float(err), 4), "", 0.0, Check(tol=0.03, better="lower")
+            ),
+        ]
     return out
 
 

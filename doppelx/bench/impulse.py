@@ -105,7 +105,7 @@ def collide(a, b, point, normal, restitution: float, friction: float) -> Collisi
         raise ValueError("the bodies are not approaching at the contact point")
     k = a.response(p) + b.response(p)
     u_t = u - un * n
-    target = -restitution * un * n                  # after: normal rebound, no slip
+    target = -restitution * un * n  # after: normal rebound, no slip
     imp = np.linalg.solve(k, target - u)
     pn = float(imp @ n)
     pt = imp - pn * n

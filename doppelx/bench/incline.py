@@ -22,8 +22,8 @@ NAME = "incline"
 START = (-0.10, -0.01)
 #: Fit only while the die is less than this far from the start (m): the wall is 227 mm away.
 MAX_TRAVEL = 0.18
-WINDOW = 0.5      # s simulated per angle
-FIT_FROM = 0.05   # s
+WINDOW = 0.5  # s simulated per angle
+FIT_FROM = 0.05  # s
 #: Bisection of the friction angle: the die slides if it moves more than SLIDE_MM in
 #: BISECT_WINDOW (at 0.005° above atan μ it moves 0.4 mm in 1 s; a sticking die creeps < 0.1 mm).
 BISECT_WINDOW = 1.0
@@ -36,8 +36,15 @@ def slide(world, theta: float, tally: Tally, window: float = WINDOW) -> tuple[np
 
     s = world.settings
     half = world.dice["blue"].half
-    world.reset({}, 0.0, (DieRelease("blue", (START[0], START[1], half), (0.0, 0.0, 0.0, 1.0),
-                                     (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),))
+    world.reset(
+        {},
+        0.0,
+        (
+            DieRelease(
+                "blue", (START[0], START[1], half), (0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+            ),
+        ),
+    )
     set_gravity(world, (s.gravity * math.sin(theta), 0.0, -s.gravity * math.cos(theta)))
     n = int(round(window / s.time_step))
     xs = np.empty(n)
@@ -73,12 +80,28 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
             theta = angle + math.radians(d)
             t, x = slide(world, theta, tally)
             if d < 0:
-                out.append(Metric(NAME, f"creep.{d:+g}deg", round(abs(float(x[-1])) * 1e3, 4), "mm", 0.0,
-                                  Check(tol=0.05, better="lower")))
+                out.append(
+                    Metric(
+                        NAME,
+                        f"creep.{d:+g}deg",
+                        round(abs(float(x[-1])) * 1e3, 4),
+                        "mm",
+                        0.0,
+                        Check(tol=0.05, better="lower"),
+                    )
+                )
             else:
                 expected = g * (math.sin(theta) - mu * math.cos(theta))
-                out.append(Metric(NAME, f"accel.{d:+g}deg", round(fit_acceleration(t, x), 4), "m/s²",
-                                  round(expected, 4), Check(tol=0.002, rel=0.02)))
+                out.append(
+                    Metric(
+                        NAME,
+                        f"accel.{d:+g}deg",
+                        round(fit_acceleration(t, x), 4),
+                        "m/s²",
+                        round(expected, 4),
+                        Check(tol=0.002, rel=0.02),
+                    )
+                )
         lo, hi = angle - math.radians(3), angle + math.radians(3)
         for _ in range(10):
             mid = (lo + hi) / 2
@@ -88,6 +111,14 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
             else:
                 lo = mid
     world.close()
-    out.append(Metric(NAME, "friction_angle", round(math.degrees((lo + hi) / 2), 3), "deg",
-                      round(math.degrees(angle), 3), Check(tol=0.1)))
+    out.append(
+        Metric(
+            NAME,
+            "friction_angle",
+            round(math.degrees((lo + hi) / 2), 3),
+            "deg",
+            round(math.degrees(angle), 3),
+            Check(tol=0.1),
+        )
+    )
     return out

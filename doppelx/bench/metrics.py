@@ -23,8 +23,13 @@ from dataclasses import dataclass, field
 
 #: Verdicts that fail the run.
 FAILING = ("WORSE", "CHANGED", "FAIL")
-_OPS = {"==": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
-        "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+_OPS = {
+    "==": lambda a, b: a == b,
+    "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+    "<": lambda a, b: a < b,
+    ">": lambda a, b: a > b,
+}
 
 
 @dataclass(frozen=True)
@@ -56,9 +61,14 @@ class Check:
             return "exact"
         parts = []
         if self.tol or self.rel:
-            band = " or ".join(p for p in (f"±{self.tol:.3g}" if self.tol else "",
-                                           f"±{self.rel:.0%}" if self.rel else "") if p)
-            parts.append(band + ({"lower": " (lower is better)", "higher": " (higher is better)"}.get(self.better, "")))
+            band = " or ".join(
+                p
+                for p in (f"±{self.tol:.3g}" if self.tol else "", f"±{self.rel:.0%}" if self.rel else "")
+                if p
+            )
+            parts.append(
+                band + ({"lower": " (lower is better)", "higher": " (higher is better)"}.get(self.better, ""))
+            )
         if self.limit is not None:
             parts.append(f"must be {self.limit[0]} {self.limit[1]:.3g}")
         return "; ".join(parts) or "—"
@@ -107,9 +117,17 @@ class Row:
 
     def to_dict(self) -> dict:
         m = self.metric
-        out = {"scene": m.scene, "metric": m.name, "value": m.value, "unit": m.unit, "expected": m.expected,
-               "baseline": self.baseline, "change": self.change, "verdict": self.verdict,
-               "tolerance": m.check.describe()}
+        out = {
+            "scene": m.scene,
+            "metric": m.name,
+            "value": m.value,
+            "unit": m.unit,
+            "expected": m.expected,
+            "baseline": self.baseline,
+            "change": self.change,
+            "verdict": self.verdict,
+            "tolerance": m.check.describe(),
+        }
         if m.note:
             out["note"] = m.note
         return out

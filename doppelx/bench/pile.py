@@ -21,9 +21,15 @@ from doppelx.bench.metrics import Check, Metric
 NAME = "pile"
 #: (x, y, z) m and yaw (deg) of the nine dice, in the seamless strip of side I's playfield.
 PLACES = (
-    (-0.060, 0.0, 0.008, 0.0), (-0.044, 0.0, 0.008, 0.0), (-0.028, 0.0, 0.008, 0.0),   # a row, touching
-    (0.030, 0.0, 0.008, 0.0), (0.030, 0.0, 0.024, 10.0), (0.030, 0.0, 0.040, 20.0),     # a tower of three
-    (0.060, 0.030, 0.008, 0.0), (0.076, 0.030, 0.008, 0.0), (0.068, 0.030, 0.024, 0.0),  # a bridge
+    (-0.060, 0.0, 0.008, 0.0),
+    (-0.044, 0.0, 0.008, 0.0),
+    (-0.028, 0.0, 0.008, 0.0),  # a row, touching
+    (0.030, 0.0, 0.008, 0.0),
+    (0.030, 0.0, 0.024, 10.0),
+    (0.030, 0.0, 0.040, 20.0),  # a tower of three
+    (0.060, 0.030, 0.008, 0.0),
+    (0.076, 0.030, 0.008, 0.0),
+    (0.068, 0.030, 0.024, 0.0),  # a bridge
 )
 
 
@@ -32,9 +38,13 @@ def rest(world, seconds: float, tally: Tally) -> dict:
     from physics.throw import DieRelease
 
     s = world.settings
-    owners = list(world.dice.dice)[:len(PLACES)]
-    releases = tuple(DieRelease(o, (x, y, z), quat_axis_angle((0, 0, 1), math.radians(yaw)), (0.0, 0.0, 0.0),
-                                (0.0, 0.0, 0.0)) for o, (x, y, z, yaw) in zip(owners, PLACES))
+    owners = list(world.dice.dice)[: len(PLACES)]
+    releases = tuple(
+        DieRelease(
+            o, (x, y, z), quat_axis_angle((0, 0, 1), math.radians(yaw)), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+        )
+        for o, (x, y, z, yaw) in zip(owners, PLACES)
+    )
     world.reset({}, 0.0, releases)
     p, c = world.p, world.client
     bodies = [world.body_of[o] for o in owners]
@@ -55,11 +65,13 @@ def rest(world, seconds: float, tally: Tally) -> dict:
     tally.runs += 1
     end = np.array([world.pose(o)[0] for o in owners])
     half_time = (n - half_n) * s.time_step
-    return {"drift": float(np.linalg.norm(end - start, axis=1).max()),
-            "creep": float(np.linalg.norm(end - middle, axis=1).max() / half_time),
-            "penetration": -worst,
-            "energy": kinetic_energy(world, owners),
-            "fallen": int((start[:, 2] - end[:, 2] > world.dice[owners[0]].half).sum())}
+    return {
+        "drift": float(np.linalg.norm(end - start, axis=1).max()),
+        "creep": float(np.linalg.norm(end - middle, axis=1).max() / half_time),
+        "penetration": -worst,
+        "energy": kinetic_energy(world, owners),
+        "fallen": int((start[:, 2] - end[:, 2] > world.dice[owners[0]].half).sum()),
+    }
 
 
 def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
@@ -72,10 +84,22 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
         r = rest(world, profile.pile_seconds, tally)
     world.close()
     return [
-        Metric(NAME, "drift", round(r["drift"] * 1e3, 3), "mm", 0.0, Check(tol=0.5, rel=0.25, better="lower")),
-        Metric(NAME, "creep", round(r["creep"] * 1e3, 4), "mm/s", 0.0, Check(tol=0.05, rel=0.25, better="lower")),
-        Metric(NAME, "worst_penetration", round(r["penetration"] * 1e3, 4), "mm", 0.0,
-               Check(tol=0.05, rel=0.25, better="lower")),
-        Metric(NAME, "kinetic_energy", round(r["energy"] * 1e6, 5), "µJ", 0.0, Check(tol=0.5, better="lower")),
+        Metric(
+            NAME, "drift", round(r["drift"] * 1e3, 3), "mm", 0.0, Check(tol=0.5, rel=0.25, better="lower")
+        ),
+        Metric(
+            NAME, "creep", round(r["creep"] * 1e3, 4), "mm/s", 0.0, Check(tol=0.05, rel=0.25, better="lower")
+        ),
+        Metric(
+            NAME,
+            "worst_penetration",
+            round(r["penetration"] * 1e3, 4),
+            "mm",
+            0.0,
+            Check(tol=0.05, rel=0.25, better="lower"),
+        ),
+        Metric(
+            NAME, "kinetic_energy", round(r["energy"] * 1e6, 5), "µJ", 0.0, Check(tol=0.5, better="lower")
+        ),
         Metric(NAME, "fallen", r["fallen"], "dice", 0, Check(better="lower", tol=0.5)),
     ]

@@ -44,15 +44,25 @@ def reference_rate(seconds: float) -> float:
         while spent < seconds or best == 0.0:
             p.resetSimulation(physicsClientId=c)
             p.setGravity(0.0, 0.0, -9.81, physicsClientId=c)
-            p.setPhysicsEngineParameter(fixedTimeStep=1.0 / 240.0, numSubSteps=0, numSolverIterations=10,
-                                        deterministicOverlappingPairs=1, contactBreakingThreshold=0.002,
-                                        physicsClientId=c)
+            p.setPhysicsEngineParameter(
+                fixedTimeStep=1.0 / 240.0,
+                numSubSteps=0,
+                numSolverIterations=10,
+                deterministicOverlappingPairs=1,
+                contactBreakingThreshold=0.002,
+                physicsClientId=c,
+            )
             floor = p.createCollisionShape(p.GEOM_BOX, halfExtents=[0.2, 0.2, 0.005], physicsClientId=c)
             p.createMultiBody(0.0, floor, basePosition=(0.0, 0.0, -0.005), physicsClientId=c)
             box = p.createCollisionShape(p.GEOM_BOX, halfExtents=[0.008] * 3, physicsClientId=c)
             for x, y, z, a in _REF_DICE:
-                p.createMultiBody(0.0045, box, basePosition=(x, y, z),
-                                  baseOrientation=(math.sin(a / 2), 0.0, 0.0, math.cos(a / 2)), physicsClientId=c)
+                p.createMultiBody(
+                    0.0045,
+                    box,
+                    basePosition=(x, y, z),
+                    baseOrientation=(math.sin(a / 2), 0.0, 0.0, math.cos(a / 2)),
+                    physicsClientId=c,
+                )
             t0 = time.process_time()
             for _ in range(_REF_STEPS):
                 p.stepSimulation(physicsClientId=c)

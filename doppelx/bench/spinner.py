@@ -25,9 +25,9 @@ from doppelx.bench.impulse import Free, Hinged, collide
 from doppelx.bench.metrics import Check, Metric
 
 NAME = "spinner"
-SPEED = 1.0     # m/s
-GAP = 0.0003    # m between die and card at the start
-SPIN0 = 10.0    # rad/s for the spin-down
+SPEED = 1.0  # m/s
+GAP = 0.0003  # m between die and card at the start
+SPIN0 = 10.0  # rad/s for the spin-down
 
 
 def hit(world, x: float, tally: Tally) -> tuple[float, float]:
@@ -41,8 +41,11 @@ def hit(world, x: float, tally: Tally) -> tuple[float, float]:
     inradius = g.arm_length / 2
     z = (g.z_low + g.z_high) / 2
     y0 = cy - inradius - spec.half - GAP
-    world.reset({}, 0.0, (DieRelease("blue", (cx + x, y0, z), (0.0, 0.0, 0.0, 1.0), (0.0, SPEED, 0.0),
-                                     (0.0, 0.0, 0.0)),))
+    world.reset(
+        {},
+        0.0,
+        (DieRelease("blue", (cx + x, y0, z), (0.0, 0.0, 0.0, 1.0), (0.0, SPEED, 0.0), (0.0, 0.0, 0.0)),),
+    )
     set_gravity(world, (0.0, 0.0, 0.0))
     free_spinner(world)
     touched = False
@@ -55,10 +58,17 @@ def hit(world, x: float, tally: Tally) -> tuple[float, float]:
             break
     tally.steps += steps
     tally.runs += 1
-    die = Free(spec.mass, np.eye(3) * spec.inertia, np.array([cx + x, y0 + GAP, z]), np.array([0.0, SPEED, 0.0]),
-               np.zeros(3))
+    die = Free(
+        spec.mass,
+        np.eye(3) * spec.inertia,
+        np.array([cx + x, y0 + GAP, z]),
+        np.array([0.0, SPEED, 0.0]),
+        np.zeros(3),
+    )
     card = Hinged(np.array([cx, cy, z]), np.array([0.0, 0.0, 1.0]), g.inertia[2], 0.0)
-    col = collide(card, die, np.array([cx + x, cy - inradius, z]), (0.0, 1.0, 0.0), pair.restitution, pair.friction)
+    col = collide(
+        card, die, np.array([cx + x, cy - inradius, z]), (0.0, 1.0, 0.0), pair.restitution, pair.friction
+    )
     return world.spinner_speed(), col.a.omega
 
 
@@ -97,7 +107,9 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
             if abs(expected) < 1e-9:
                 out.append(Metric(NAME, name, round(omega, 3), "rad/s", 0.0, Check(tol=1.0, better="lower")))
             else:
-                out.append(Metric(NAME, name, round(omega, 3), "rad/s", round(expected, 3), Check(tol=0.5, rel=0.05)))
+                out.append(
+                    Metric(NAME, name, round(omega, 3), "rad/s", round(expected, 3), Check(tol=0.5, rel=0.05))
+                )
         t, expected = spin_down(world, tally)
     world.close()
     out.append(Metric(NAME, "spin_down", round(t, 4), "s", round(expected, 4), Check(tol=0.01, rel=0.05)))

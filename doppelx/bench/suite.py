@@ -37,8 +37,12 @@ def scene_runner(name: str) -> Callable:
     return importlib.import_module(f"doppelx.bench.{name}").run
 
 
-def run_suite(profile: Profile, scenes: Sequence[str] = ALL, settings=None,
-              progress: Callable[[str], None] | None = None) -> SuiteResult:
+def run_suite(
+    profile: Profile,
+    scenes: Sequence[str] = ALL,
+    settings=None,
+    progress: Callable[[str], None] | None = None,
+) -> SuiteResult:
     """Run ``scenes`` of ``profile``; ``speed`` alone times every measuring scene.
 
     Args:
@@ -47,7 +51,8 @@ def run_suite(profile: Profile, scenes: Sequence[str] = ALL, settings=None,
         settings: simulation settings (default: the project's).
         progress: called with a line after each scene.
     """
-    from doppelx.bench.speed import NAME as SPEED, speed_metrics, timed
+    from doppelx.bench.speed import NAME as SPEED
+    from doppelx.bench.speed import speed_metrics, timed
 
     unknown = [s for s in scenes if s not in ALL]
     if unknown:
@@ -89,8 +94,9 @@ def format_table(rows: Sequence[Row]) -> str:
     for r in rows:
         m = r.metric
         unit = f" {m.unit}" if m.unit else ""
-        body.append((m.scene, m.name, _num(m.value) + unit, _num(m.expected), _num(r.baseline), _change(r),
-                     r.verdict))
+        body.append(
+            (m.scene, m.name, _num(m.value) + unit, _num(m.expected), _num(r.baseline), _change(r), r.verdict)
+        )
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))

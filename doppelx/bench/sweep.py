@@ -40,10 +40,12 @@ from doppelx.bench.common import PROFILES, Tally
 
 SEED = 20240612
 #: (attribute, axis label, unit) of the four accuracy measures, lower is better.
-MEASURES = (("tunnelled_per_1000", "tunnelled throws per 1000", ""),
-            ("penetration_mm", "worst resting penetration", "mm"),
-            ("restitution_error", "restitution error |e − e_model|", ""),
-            ("creep_mm_s", "resting creep (pile, awake)", "mm/s"))
+MEASURES = (
+    ("tunnelled_per_1000", "tunnelled throws per 1000", ""),
+    ("penetration_mm", "worst resting penetration", "mm"),
+    ("restitution_error", "restitution error |e − e_model|", ""),
+    ("creep_mm_s", "resting creep (pile, awake)", "mm/s"),
+)
 
 
 @dataclass(frozen=True)
@@ -89,34 +91,59 @@ class Point:
         return self.config.group == "project"
 
     def to_dict(self) -> dict:
-        return {"label": self.config.label, "group": self.config.group, "changes": self.config.changes,
-                "chosen": self.chosen, "throws": self.throws, "throws_per_s": round(self.throws_per_s, 1),
-                "steps_per_s": round(self.steps_per_s), "tunnelled": self.tunnelled,
-                "tunnelled_per_1000": round(self.tunnelled_per_1000, 2),
-                "penetration_mm": round(self.penetration_mm, 4), "restitution_error": round(self.restitution_error, 4),
-                "creep_mm_s": round(self.creep_mm_s, 4), "pareto": list(self.front), "wall_s": round(self.wall_s, 2)}
+        return {
+            "label": self.config.label,
+            "group": self.config.group,
+            "changes": self.config.changes,
+            "chosen": self.chosen,
+            "throws": self.throws,
+            "throws_per_s": round(self.throws_per_s, 1),
+            "steps_per_s": round(self.steps_per_s),
+            "tunnelled": self.tunnelled,
+            "tunnelled_per_1000": round(self.tunnelled_per_1000, 2),
+            "penetration_mm": round(self.penetration_mm, 4),
+            "restitution_error": round(self.restitution_error, 4),
+            "creep_mm_s": round(self.creep_mm_s, 4),
+            "pareto": list(self.front),
+            "wall_s": round(self.wall_s, 2),
+        }
 
 
 def grid(quick: bool = False) -> list[Config]:
     """The settings variants; the project's own settings come first."""
     project = Config("project (240 Hz, 10 it, CCD)", "project")
     if quick:
-        return [project, Config("120 Hz, 5 it, no CCD", "grid-noccd", {"time_step": 1 / 120, "solver_iterations": 5,
-                                                                  "ccd": False}),
-                Config("split impulse everywhere", "split", {"split_impulse_threshold": 0.0})]
+        return [
+            project,
+            Config(
+                "120 Hz, 5 it, no CCD",
+                "grid-noccd",
+                {"time_step": 1 / 120, "solver_iterations": 5, "ccd": False},
+            ),
+            Config("split impulse everywhere", "split", {"split_impulse_threshold": 0.0}),
+        ]
     out = [project]
     for hz, iters in [(h, i) for h in (120, 240, 480) for i in (5, 10, 20, 50)] + [(960, 10)]:
         for ccd in (True, False):
             if (hz, iters, ccd) == (240, 10, True):
                 continue
             label = f"{hz} Hz, {iters} it" + ("" if ccd else ", no CCD")
-            out.append(Config(label, "grid" if ccd else "grid-noccd",
-                              {"time_step": 1 / hz, "solver_iterations": iters, "ccd": ccd}))
+            out.append(
+                Config(
+                    label,
+                    "grid" if ccd else "grid-noccd",
+                    {"time_step": 1 / hz, "solver_iterations": iters, "ccd": ccd},
+                )
+            )
     out += [Config(f"contact ERP {e:g}", "erp", {"contact_erp": e}) for e in (0.02, 0.2, 0.5)]
-    out += [Config("split impulse off", "split", {"split_impulse": False}),
-            Config("split impulse everywhere", "split", {"split_impulse_threshold": 0.0})]
-    out += [Config(f"sleep thresholds ×{f:g}", "sleep", {"settle_speed": 0.004 * f, "settle_spin": 0.15 * f})
-            for f in (0.5, 2.0, 4.0)]
+    out += [
+        Config("split impulse off", "split", {"split_impulse": False}),
+        Config("split impulse everywhere", "split", {"split_impulse_threshold": 0.0}),
+    ]
+    out += [
+        Config(f"sleep thresholds ×{f:g}", "sleep", {"settle_speed": 0.004 * f, "settle_spin": 0.15 * f})
+        for f in (0.5, 2.0, 4.0)
+    ]
     out.append(Config("no early sleeping", "sleep", {"sleep_still": False}))
     # the project's settings once more, last: how far the speed of the same point moves
     out.append(Config("project, measured again", "repeat", {}))
@@ -152,13 +179,25 @@ def measure(config: Config, throws: int, pile_seconds: float, heights, speeds) -
     rest = pile.rest(world, pile_seconds, scratch)
     world.close()
     profile = replace(PROFILES["full"], drop_heights=tuple(heights), head_on=tuple(speeds), glancing=())
-    errors = [m for m in drop.run(profile, scratch, s) if m.name.startswith("e.") and m.expected is not None
-              and m.name != "e.mean_abs_error"]
+    errors = [
+        m
+        for m in drop.run(profile, scratch, s)
+        if m.name.startswith("e.") and m.expected is not None and m.name != "e.mean_abs_error"
+    ]
     errors += [m for m in impact.run(profile, scratch, s) if m.name.endswith(".e")]
     err = float(np.mean([abs(m.value - m.expected) for m in errors]))
     cpu = max(tally.cpu, 1e-9)
-    return Point(config, throws, throws / cpu, tally.steps / cpu, tunnelled, rest["penetration"] * 1e3, err,
-                 rest["creep"] * 1e3, time.perf_counter() - t_start)
+    return Point(
+        config,
+        throws,
+        throws / cpu,
+        tally.steps / cpu,
+        tunnelled,
+        rest["penetration"] * 1e3,
+        err,
+        rest["creep"] * 1e3,
+        time.perf_counter() - t_start,
+    )
 
 
 def _labels(ax, items, min_dx: float = 125.0, min_dy: float = 11.0) -> None:
@@ -176,7 +215,7 @@ def pareto(points: list[Point]) -> list[Point]:
     """The points with their ``front`` filled: the measures on whose Pareto front each lies (``all`` too)."""
     keys = [m[0] for m in MEASURES]
 
-    rivals = [q for q in points if q.config.group != "repeat"]   # a repeat only shows the noise
+    rivals = [q for q in points if q.config.group != "repeat"]  # a repeat only shows the noise
 
     def dominated(p: Point, attrs) -> bool:
         for q in rivals:
@@ -212,9 +251,11 @@ def run_sweep(quick: bool = False, progress: Callable[[str], None] | None = None
         pt = measure(c, throws, pile_s, heights, speeds)
         points.append(pt)
         if progress is not None:
-            progress(f"{k}/{len(configs)} {c.label}: {pt.throws_per_s:.0f} throws/s, {pt.tunnelled} tunnelled, "
-                     f"penetration {pt.penetration_mm:.3f} mm, e error {pt.restitution_error:.3f}, "
-                     f"creep {pt.creep_mm_s:.3f} mm/s ({pt.wall_s:.1f} s)")
+            progress(
+                f"{k}/{len(configs)} {c.label}: {pt.throws_per_s:.0f} throws/s, {pt.tunnelled} tunnelled, "
+                f"penetration {pt.penetration_mm:.3f} mm, e error {pt.restitution_error:.3f}, "
+                f"creep {pt.creep_mm_s:.3f} mm/s ({pt.wall_s:.1f} s)"
+            )
     return pareto(points)
 
 
@@ -224,23 +265,41 @@ def format_points(points: list[Point]) -> str:
     lines = [head, "-" * len(head)]
     for p in sorted(points, key=lambda p: -p.throws_per_s):
         star = "*" if p.chosen else " "
-        lines.append(f"{star}{p.config.label:33} {p.throws_per_s:9.1f} {p.tunnelled_per_1000:11.1f} "
-                     f"{p.penetration_mm:7.3f} {p.restitution_error:7.3f} {p.creep_mm_s:10.3f}  "
-                     f"{','.join(_short(f) for f in p.front)}")
+        lines.append(
+            f"{star}{p.config.label:33} {p.throws_per_s:9.1f} {p.tunnelled_per_1000:11.1f} "
+            f"{p.penetration_mm:7.3f} {p.restitution_error:7.3f} {p.creep_mm_s:10.3f}  "
+            f"{','.join(_short(f) for f in p.front)}"
+        )
     return "\n".join(lines)
 
 
 def _short(front: str) -> str:
-    return {"tunnelled_per_1000": "tunnel", "penetration_mm": "pen", "restitution_error": "e",
-            "creep_mm_s": "creep"}.get(front, front)
+    return {
+        "tunnelled_per_1000": "tunnel",
+        "penetration_mm": "pen",
+        "restitution_error": "e",
+        "creep_mm_s": "creep",
+    }.get(front, front)
 
 
-_STYLE = {"project": ("*", "black"), "repeat": ("*", "silver"), "grid": ("o", "tab:blue"),
-          "grid-noccd": ("x", "tab:red"), "erp": ("s", "tab:green"), "split": ("D", "tab:purple"),
-          "sleep": ("^", "tab:orange")}
-_GROUP_LABEL = {"project": "project's settings", "repeat": "project's settings, measured again",
-                "grid": "time step × iterations, CCD on", "grid-noccd": "time step × iterations, CCD off",
-                "erp": "contact ERP", "split": "split impulse", "sleep": "sleeping thresholds"}
+_STYLE = {
+    "project": ("*", "black"),
+    "repeat": ("*", "silver"),
+    "grid": ("o", "tab:blue"),
+    "grid-noccd": ("x", "tab:red"),
+    "erp": ("s", "tab:green"),
+    "split": ("D", "tab:purple"),
+    "sleep": ("^", "tab:orange"),
+}
+_GROUP_LABEL = {
+    "project": "project's settings",
+    "repeat": "project's settings, measured again",
+    "grid": "time step × iterations, CCD on",
+    "grid-noccd": "time step × iterations, CCD off",
+    "erp": "contact ERP",
+    "split": "split impulse",
+    "sleep": "sleeping thresholds",
+}
 
 
 def plot(points: list[Point], out: str) -> None:
@@ -260,13 +319,29 @@ def plot(points: list[Point], out: str) -> None:
             if not sel:
                 continue
             size = 260 if group in ("project", "repeat") else 55
-            ax.scatter(xs[sel], ys[sel], marker=marker, s=size, c=colour, label=_GROUP_LABEL[group],
-                       zorder=5 if group == "project" else 3,
-                       edgecolors="white" if group == "project" else None, linewidths=0.8)
+            ax.scatter(
+                xs[sel],
+                ys[sel],
+                marker=marker,
+                s=size,
+                c=colour,
+                label=_GROUP_LABEL[group],
+                zorder=5 if group == "project" else 3,
+                edgecolors="white" if group == "project" else None,
+                linewidths=0.8,
+            )
         front = sorted((i for i, p in enumerate(points) if attr in p.front), key=lambda i: xs[i])
         if front:
-            ax.step(xs[front], ys[front], where="post", color="gray", lw=1.4, ls="--", zorder=2,
-                    label="Pareto front (faster and/or more accurate than every other point)")
+            ax.step(
+                xs[front],
+                ys[front],
+                where="post",
+                color="gray",
+                lw=1.4,
+                ls="--",
+                zorder=2,
+                label="Pareto front (faster and/or more accurate than every other point)",
+            )
         positive = ys[ys > 0]
         if positive.size and ys.max() / positive.min() > 30:
             if positive.size == ys.size:
@@ -281,16 +356,22 @@ def plot(points: list[Point], out: str) -> None:
         _labels(ax, [(xs[i], ys[i], points[i].config.label) for i in front if not points[i].chosen])
         star = next((i for i, p in enumerate(points) if p.chosen), None)
         if star is not None:
-            ax.annotate("project", (xs[star], ys[star]), textcoords="offset points", xytext=(-14, 9),
-                        fontsize=8, fontweight="bold")
+            ax.annotate(
+                "project",
+                (xs[star], ys[star]),
+                textcoords="offset points",
+                xytext=(-14, 9),
+                fontsize=8,
+                fontweight="bold",
+            )
         ax.set_xlabel("speed: throws per CPU second (mixed throws on sides I–IV, one core)")
         ax.set_ylabel(f"{label} ({unit})" if unit else label)
         ax.set_title(f"{label} — lower is better", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8, markerscale=0.7)
-    fig.suptitle("DoppelX contact solver: speed against accuracy (faster = right, more accurate = down)",
-                 fontsize=12)
+    fig.suptitle(
+        "DoppelX contact solver: speed against accuracy (faster = right, more accurate = down)", fontsize=12
+    )
     fig.savefig(out, dpi=110)
     plt.close(fig)
-

@@ -60,8 +60,15 @@ def measure(board, items, settings=None, with_lying: bool = True) -> dict:
     wall = time.perf_counter() - start
     world.close()
     n = len(items)
-    return {"throws": n, "wall_s": wall, "throws_per_s": n / wall, "steps_per_s": steps / wall,
-            "sim_s_per_throw": sim / n, "tunnelled": tunnelled, "unsettled": unsettled}
+    return {
+        "throws": n,
+        "wall_s": wall,
+        "throws_per_s": n / wall,
+        "steps_per_s": steps / wall,
+        "sim_s_per_throw": sim / n,
+        "tunnelled": tunnelled,
+        "unsettled": unsettled,
+    }
 
 
 def random_scene(board, rng: np.random.Generator):
@@ -83,14 +90,20 @@ def random_scene(board, rng: np.random.Generator):
     if u < 0.15:
         n = int(rng.integers(3, 9))
         seats = list(colours[:n])
-        aims = {c: Aim((float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0, 1)))
-                for c in seats}
+        aims = {
+            c: Aim((float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0, 1)))
+            for c in seats
+        }
         return "setup", {}, setup_throw(box, seats, aims, {c: skill for c in seats}, rng, 0.016)
     others = [c for c in colours if c != "blue"]
-    lying = scatter_lying(board, box, dice, others[:int(rng.integers(0, 7))], rng)
+    lying = scatter_lying(board, box, dice, others[: int(rng.integers(0, 7))], rng)
     if u < 0.30:
         return "violent", lying, aimed_throw(box, Aim(target, 1.0), ["blue", "white"], VIOLENT, rng, 0.016)
-    return "turn", lying, aimed_throw(box, Aim(target, float(rng.uniform(0, 1))), ["blue", "white"], skill, rng, 0.016)
+    return (
+        "turn",
+        lying,
+        aimed_throw(box, Aim(target, float(rng.uniform(0, 1))), ["blue", "white"], skill, rng, 0.016),
+    )
 
 
 def up_axis(pose) -> tuple[int, float]:

@@ -42,7 +42,9 @@ def scenes(per_side: int):
     from rules.board_file import BUILTIN_SIDES
     from rules.rng import child_rng
 
-    return [(side, *standard_turns(per_side, child_rng(SEED, k), side)) for k, side in enumerate(BUILTIN_SIDES)]
+    return [
+        (side, *standard_turns(per_side, child_rng(SEED, k), side)) for k, side in enumerate(BUILTIN_SIDES)
+    ]
 
 
 def pose_bytes(outcome) -> bytes:
@@ -94,8 +96,19 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
                     cocked += tilt > cocked_angle
         world.close()
     mismatches = _rerun(first, settings, tally)
-    return _metrics(counts, np.array(times), dice, cocked, holes, off, unsettled, tunnelled, mismatches,
-                    digest.hexdigest(), "; ".join(flagged[:10]))
+    return _metrics(
+        counts,
+        np.array(times),
+        dice,
+        cocked,
+        holes,
+        off,
+        unsettled,
+        tunnelled,
+        mismatches,
+        digest.hexdigest(),
+        "; ".join(flagged[:10]),
+    )
 
 
 def _rerun(first, settings, tally: Tally) -> int:
@@ -116,8 +129,9 @@ def _rerun(first, settings, tally: Tally) -> int:
     return bad
 
 
-def _metrics(counts, times, dice, cocked, holes, off, unsettled, tunnelled, mismatches, digest,
-             flagged: str) -> list[Metric]:
+def _metrics(
+    counts, times, dice, cocked, holes, off, unsettled, tunnelled, mismatches, digest, flagged: str
+) -> list[Metric]:
     from doppelx.bench.throws import chi2_uniform
 
     n = len(times)
@@ -134,16 +148,55 @@ def _metrics(counts, times, dice, cocked, holes, off, unsettled, tunnelled, mism
         Metric(NAME, "faces.chi2", round(chi2, 3), "", 5.0, Check(limit=("<=", CHI2_P001))),
         Metric(NAME, "faces.p_value", round(p, 4), "", None, INFO),
         Metric(NAME, "settle.mean", round(float(times.mean()), 4), "s", None, Check(tol=max(4 * se, 0.01))),
-        Metric(NAME, "settle.p50", round(float(np.percentile(times, 50)), 4), "s", None, Check(tol=max(5 * se, 0.02))),
-        Metric(NAME, "settle.p90", round(float(np.percentile(times, 90)), 4), "s", None, Check(tol=max(8 * se, 0.05))),
+        Metric(
+            NAME,
+            "settle.p50",
+            round(float(np.percentile(times, 50)), 4),
+            "s",
+            None,
+            Check(tol=max(5 * se, 0.02)),
+        ),
+        Metric(
+            NAME,
+            "settle.p90",
+            round(float(np.percentile(times, 90)), 4),
+            "s",
+            None,
+            Check(tol=max(8 * se, 0.05)),
+        ),
         Metric(NAME, "settle.max", round(float(times.max()), 4), "s", None, INFO),
-        Metric(NAME, "cocked_rate", round(rate(cocked, on_board), 4), "", None,
-               Check(tol=binomial_tol(rate(cocked, on_board), on_board))),
-        Metric(NAME, "hole_rate", round(rate(holes, dice), 4), "", None,
-               Check(tol=binomial_tol(rate(holes, dice), dice))),
-        Metric(NAME, "off_rate", round(rate(off, dice), 4), "", None, Check(tol=binomial_tol(rate(off, dice), dice))),
-        Metric(NAME, "unsettled", unsettled, "throws", 0,
-               Check(tol=max(2.0, 4 * math.sqrt(unsettled)), better="lower")),
+        Metric(
+            NAME,
+            "cocked_rate",
+            round(rate(cocked, on_board), 4),
+            "",
+            None,
+            Check(tol=binomial_tol(rate(cocked, on_board), on_board)),
+        ),
+        Metric(
+            NAME,
+            "hole_rate",
+            round(rate(holes, dice), 4),
+            "",
+            None,
+            Check(tol=binomial_tol(rate(holes, dice), dice)),
+        ),
+        Metric(
+            NAME,
+            "off_rate",
+            round(rate(off, dice), 4),
+            "",
+            None,
+            Check(tol=binomial_tol(rate(off, dice), dice)),
+        ),
+        Metric(
+            NAME,
+            "unsettled",
+            unsettled,
+            "throws",
+            0,
+            Check(tol=max(2.0, 4 * math.sqrt(unsettled)), better="lower"),
+        ),
         Metric(NAME, "tunnelled", tunnelled, "throws", 0, Check(limit=("==", 0)), note=flagged),
         Metric(NAME, "determinism_mismatches", mismatches, "throws", 0, Check(limit=("==", 0))),
         Metric(NAME, "pose_hash", digest[:16], "", None, EXACT),

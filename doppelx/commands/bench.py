@@ -26,30 +26,58 @@ SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("bench", help="contact-solver regression benchmarks against the committed baseline",
-                       description="Run the seeded physics scenes, compare every metric with the committed "
-                                   "baseline and exit 1 on a regression.")
+    p = sub.add_parser(
+        "bench",
+        help="contact-solver regression benchmarks against the committed baseline",
+        description="Run the seeded physics scenes, compare every metric with the committed "
+        "baseline and exit 1 on a regression.",
+    )
     p.add_argument("--quick", action="store_true", help="the small CI size (its own baseline section)")
-    p.add_argument("--scene", action="extend", nargs="+", choices=SCENE_NAMES, metavar="NAME",
-                   help=f"run only these scenes ({', '.join(SCENE_NAMES)}; default all)")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object instead of the table")
+    p.add_argument(
+        "--scene",
+        action="extend",
+        nargs="+",
+        choices=SCENE_NAMES,
+        metavar="NAME",
+        help=f"run only these scenes ({', '.join(SCENE_NAMES)}; default all)",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print the result as one JSON object instead of the table"
+    )
     p.add_argument("--out", metavar="FILE.json", help="also write the result JSON to this file")
-    p.add_argument("--baseline", metavar="FILE.json",
-                   help="baseline file (default: the shipped assets/bench_baseline.json)")
-    p.add_argument("--update-baseline", action="store_true",
-                   help="rewrite the baseline with this run's values (on purpose)")
+    p.add_argument(
+        "--baseline",
+        metavar="FILE.json",
+        help="baseline file (default: the shipped assets/bench_baseline.json)",
+    )
+    p.add_argument(
+        "--update-baseline",
+        action="store_true",
+        help="rewrite the baseline with this run's values (on purpose)",
+    )
     p.set_defaults(func=run)
     sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep}")
-    s = sweep_sub.add_parser("sweep", help="grid of solver settings: speed against accuracy, Pareto front (PNG)",
-                             description="Run a grid of solver settings (time step, solver iterations, contact "
-                                         "ERP, split impulse, CCD, sleeping thresholds) and plot speed against "
-                                         "accuracy with the Pareto front.")
+    s = sweep_sub.add_parser(
+        "sweep",
+        help="grid of solver settings: speed against accuracy, Pareto front (PNG)",
+        description="Run a grid of solver settings (time step, solver iterations, contact "
+        "ERP, split impulse, CCD, sleeping thresholds) and plot speed against "
+        "accuracy with the Pareto front.",
+    )
     # own dests: a sub-command's defaults would overwrite ``doppelx bench --quick sweep``
-    s.add_argument("--quick", dest="sweep_quick", action="store_true", help="a 3-point grid with small scenes (tests)")
-    s.add_argument("--out", default="solver_sweep.png", metavar="FILE.png", help="the plot (default solver_sweep.png)")
+    s.add_argument(
+        "--quick", dest="sweep_quick", action="store_true", help="a 3-point grid with small scenes (tests)"
+    )
+    s.add_argument(
+        "--out", default="solver_sweep.png", metavar="FILE.png", help="the plot (default solver_sweep.png)"
+    )
     s.add_argument("--data", metavar="FILE.json", help="also write every point as JSON")
-    s.add_argument("--json", dest="sweep_json", action="store_true",
-                   help="print every point as JSON instead of the table")
+    s.add_argument(
+        "--json",
+        dest="sweep_json",
+        action="store_true",
+        help="print every point as JSON instead of the table",
+    )
     s.set_defaults(func=run_sweep)
 
 
@@ -60,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
     profile = PROFILES["quick" if args.quick else "full"]
     path = args.baseline or bl.default_path()
-    data = bl.load(path)                       # a malformed file stops here (exit 2)
+    data = bl.load(path)  # a malformed file stops here (exit 2)
     scenes = tuple(dict.fromkeys(args.scene)) if args.scene else ALL
 
     def progress(line: str) -> None:
@@ -71,9 +99,16 @@ def run(args: argparse.Namespace) -> int:
     result = run_suite(profile, scenes, progress=progress)
     rows = bl.compare(result.metrics, data, profile.name)
     bad = failed(rows)
-    out = {"format": "doppelx-bench-result/1", "profile": profile.name, "scenes": list(result.seconds),
-           "seconds": result.seconds, "baseline": str(path), "environment": bl.environment(),
-           "passed": not bad, "rows": [r.to_dict() for r in rows]}
+    out = {
+        "format": "doppelx-bench-result/1",
+        "profile": profile.name,
+        "scenes": list(result.seconds),
+        "seconds": result.seconds,
+        "baseline": str(path),
+        "environment": bl.environment(),
+        "passed": not bad,
+        "rows": [r.to_dict() for r in rows],
+    }
     if args.out:
         _write(args.out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     if args.json:
@@ -81,23 +116,31 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_table(rows))
         print()
-        print(f"{summary(rows)}  ({profile.name} profile, {sum(result.seconds.values()):.1f} s, baseline {path})")
+        print(
+            f"{summary(rows)}  ({profile.name} profile, {sum(result.seconds.values()):.1f} s, baseline {path})"
+        )
     if args.update_baseline:
         _write(path, bl.dumps(bl.updated(data, result.metrics, profile.name)))
-        print(f"bench: baseline {path} updated ({profile.name}: {len(result.metrics)} metrics)", file=sys.stderr)
-        bad = [r for r in rows if r.verdict == "FAIL"]   # absolute requirements hold whatever the baseline
+        print(
+            f"bench: baseline {path} updated ({profile.name}: {len(result.metrics)} metrics)", file=sys.stderr
+        )
+        bad = [r for r in rows if r.verdict == "FAIL"]  # absolute requirements hold whatever the baseline
     if bad:
         print(f"bench: {len(bad)} metric(s) failed:", file=sys.stderr)
         for r in bad:
             note = f" — {r.metric.note}" if r.metric.note else ""
-            print(f"  {r.metric.key} {r.verdict}: {r.metric.value} (baseline {r.baseline}, "
-                  f"{r.metric.check.describe()}){note}", file=sys.stderr)
+            print(
+                f"  {r.metric.key} {r.verdict}: {r.metric.value} (baseline {r.baseline}, "
+                f"{r.metric.check.describe()}){note}",
+                file=sys.stderr,
+            )
         return 1
     return 0
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    from doppelx.bench.sweep import format_points, plot, run_sweep as sweep
+    from doppelx.bench.sweep import format_points, plot
+    from doppelx.bench.sweep import run_sweep as sweep
 
     quick, as_json = args.sweep_quick or args.quick, args.sweep_json or args.json
     if not args.out.lower().endswith(".png"):
@@ -109,8 +152,12 @@ def run_sweep(args: argparse.Namespace) -> int:
         _check_writable(args.data)
     points = sweep(quick=quick, progress=lambda line: print(f"sweep: {line}", file=sys.stderr, flush=True))
     plot(points, args.out)
-    payload = {"format": "doppelx-bench-sweep/1", "quick": quick, "plot": args.out,
-               "points": [pt.to_dict() for pt in points]}
+    payload = {
+        "format": "doppelx-bench-sweep/1",
+        "quick": quick,
+        "plot": args.out,
+        "points": [pt.to_dict() for pt in points],
+    }
     if args.data:
         _write(args.data, json.dumps(payload, indent=2) + "\n")
     if as_json:

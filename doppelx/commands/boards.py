@@ -1,8 +1,8 @@
 """``doppelx boards``: list the built-in sides, validate a board file, draw a side to PNG.
 
-    doppelx boards list
-    doppelx boards check FILE [FILE ...]
-    doppelx boards show I --out board.png
+doppelx boards list
+doppelx boards check FILE [FILE ...]
+doppelx boards show I --out board.png
 """
 
 from __future__ import annotations
@@ -11,8 +11,11 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("boards", help="list, check and draw playfield sides",
-                       description="List, validate and draw playfield sides (built-in I–IV or a board file).")
+    p = sub.add_parser(
+        "boards",
+        help="list, check and draw playfield sides",
+        description="List, validate and draw playfield sides (built-in I–IV or a board file).",
+    )
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
     ls = verbs.add_parser("list", help="the built-in sides")
@@ -33,8 +36,10 @@ def _describe(board) -> str:
     kinds = Counter(f.kind.value for f in board.fields)
     parts = ", ".join(f"{n}×{k}" for k, n in sorted(kinds.items()))
     spinner = "spinner" if board.spinner else "no spinner"
-    return (f"{board.name:<4} {board.title:<36} fields: {parts}; holes: {len(board.holes)}; "
-            f"{spinner}; obstacles: {len(board.obstacles)}")
+    return (
+        f"{board.name:<4} {board.title:<36} fields: {parts}; holes: {len(board.holes)}; "
+        f"{spinner}; obstacles: {len(board.obstacles)}"
+    )
 
 
 def _list(args: argparse.Namespace) -> int:

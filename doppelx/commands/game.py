@@ -19,24 +19,49 @@ SKILL_NAMES = ("easy", "medium", "hard")
 
 def _cards(text: str) -> list[str]:
     letters = [s.strip().upper() for s in text.split(",") if s.strip()]
-    if len(letters) != 4 or len(set(letters)) != 4 or any(x not in "ABCDEFGH" or len(x) != 1 for x in letters):
+    if (
+        len(letters) != 4
+        or len(set(letters)) != 4
+        or any(x not in "ABCDEFGH" or len(x) != 1 for x in letters)
+    ):
         raise argparse.ArgumentTypeError(f"expected 4 different card letters A–H, e.g. A,B,C,D, got {text!r}")
     return letters
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("game", help="play a whole DoppelX game with bots through physics",
-                       description="Bots play a whole game of DoppelX: every throw runs in the physics "
-                                   "world; prints the log and the result.")
-    p.add_argument("--players", type=argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)"), required=True, metavar="N", help="3–8 players")
+    p = sub.add_parser(
+        "game",
+        help="play a whole DoppelX game with bots through physics",
+        description="Bots play a whole game of DoppelX: every throw runs in the physics "
+        "world; prints the log and the result.",
+    )
+    p.add_argument(
+        "--players",
+        type=argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)"),
+        required=True,
+        metavar="N",
+        help="3–8 players",
+    )
     p.add_argument("--board", required=True, metavar="BOARD", help="built-in side I–IV or a board file")
-    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)")
+    p.add_argument(
+        "--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)"
+    )
     p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="the bots' skill (default medium)")
-    p.add_argument("--cards", type=_cards, default=["A", "B", "C", "D"], metavar="A,B,C,D",
-                   help="the 4 bet cards in play (default A,B,C,D)")
+    p.add_argument(
+        "--cards",
+        type=_cards,
+        default=["A", "B", "C", "D"],
+        metavar="A,B,C,D",
+        help="the 4 bet cards in play (default A,B,C,D)",
+    )
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
-    p.add_argument("--max-throws", type=argtypes.positive, default=2000, metavar="N",
-                   help="stop with an error if the game has not ended after N throws (default 2000)")
+    p.add_argument(
+        "--max-throws",
+        type=argtypes.positive,
+        default=2000,
+        metavar="N",
+        help="stop with an error if the game has not ended after N throws (default 2000)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -46,16 +71,21 @@ def run(args: argparse.Namespace) -> int:
     from rules.board_file import load_board
 
     board = load_board(args.board)
-    match = DoppelXMatch.with_bots(args.players, board, args.seed, skill=args.skill, cards=args.cards,
-                                   spinner=not args.no_spinner)
+    match = DoppelXMatch.with_bots(
+        args.players, board, args.seed, skill=args.skill, cards=args.cards, spinner=not args.no_spinner
+    )
     try:
         summary = match.play(args.max_throws)
     finally:
         match.close()
     log = [turn_summary(rec) for rec in match.log]
     if args.json:
-        print(json.dumps({"board": board.name, "seed": args.seed, "skill": args.skill,
-                          "summary": summary, "log": log}, indent=2))
+        print(
+            json.dumps(
+                {"board": board.name, "seed": args.seed, "skill": args.skill, "summary": summary, "log": log},
+                indent=2,
+            )
+        )
     else:
         print(format_game(board.name, args.seed, summary, log))
     return 0
@@ -64,8 +94,11 @@ def run(args: argparse.Namespace) -> int:
 def format_game(board: str, seed: int, summary: dict, log: list[dict]) -> str:
     """Plain text of a finished game: one block per throw, then the result."""
     seats = summary["seats"]
-    lines = [f"DoppelX on side {board}, seed {seed}: {', '.join(seats)} (target {summary['target']} chips, "
-             f"cards {', '.join(summary['cards'])})", ""]
+    lines = [
+        f"DoppelX on side {board}, seed {seed}: {', '.join(seats)} (target {summary['target']} chips, "
+        f"cards {', '.join(summary['cards'])})",
+        "",
+    ]
     for t in log:
         who = "setup throw" if t["kind"] == "setup" else f"{t['kind']} {t['thrower']}"
         bets = ", ".join(f"{c}→{x}" for c, x in t["bets"].items())
@@ -84,8 +117,10 @@ def format_game(board: str, seed: int, summary: dict, log: list[dict]) -> str:
         lines.append("     " + "; ".join(dice))
         if t["touched_spinner"]:
             lines.append("     spinner touched by " + ", ".join(t["touched_spinner"]))
-        changes = "  ".join(f"{c} {p['after']}" + (f" ({p['change']:+d})" if p["change"] else "")
-                            for c, p in t["players"].items())
+        changes = "  ".join(
+            f"{c} {p['after']}" + (f" ({p['change']:+d})" if p["change"] else "")
+            for c, p in t["players"].items()
+        )
         lines.append("     chips: " + changes)
     lines.append("")
     chips = summary["chips"]
@@ -93,5 +128,7 @@ def format_game(board: str, seed: int, summary: dict, log: list[dict]) -> str:
     lines.append(f"{summary['throws']} throws. Winner: {summary['winner'] or '(none)'}")
     lines.append("Final: " + ", ".join(f"{c} {chips[c]}" for c in ranking))
     if summary.get("decider_rounds"):
-        lines.append(f"Decided in {len(summary['decider_rounds'])} sudden-death round(s): {summary['decider_rounds']}")
+        lines.append(
+            f"Decided in {len(summary['decider_rounds'])} sudden-death round(s): {summary['decider_rounds']}"
+        )
     return "\n".join(lines)

@@ -40,7 +40,9 @@ def _size(text: str) -> tuple[int, int]:
     except ValueError:
         w = h = 0
     if w < 640 or h < 480:
-        raise argparse.ArgumentTypeError(f"expected a window size like 1280x800 (at least 640x480), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a window size like 1280x800 (at least 640x480), got {text!r}"
+        )
     return w, h
 
 
@@ -49,30 +51,55 @@ def _list(text: str) -> list[str]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("play", help="play DoppelX in a 3-D window: people and bots, real physics",
-                       description="Play DoppelX at a 3-D table: throw by flicking the mouse, bet by clicking "
-                                   "a card, watch the bots. Needs a display (or xvfb-run).")
+    p = sub.add_parser(
+        "play",
+        help="play DoppelX in a 3-D window: people and bots, real physics",
+        description="Play DoppelX at a 3-D table: throw by flicking the mouse, bet by clicking "
+        "a card, watch the bots. Needs a display (or xvfb-run).",
+    )
     p.add_argument("--players", type=_players, metavar="N", help="3–8 players (default 4)")
-    p.add_argument("--humans", type=argtypes.whole(0, 8, "a number of people"), metavar="K",
-                   help="how many of them are people, taking the first seats (default 1)")
+    p.add_argument(
+        "--humans",
+        type=argtypes.whole(0, 8, "a number of people"),
+        metavar="K",
+        help="how many of them are people, taking the first seats (default 1)",
+    )
     p.add_argument("--names", type=_list, metavar="A,B,...", help="names of the first seats")
     p.add_argument("--colours", type=_list, metavar="C1,C2,...", help="die colours of the first seats")
     p.add_argument("--board", metavar="BOARD", help="side I–IV or a board file (default I)")
     p.add_argument("--cards", type=_cards, metavar="A,B,C,D", help="the 4 bet cards (default A,B,C,D)")
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     p.add_argument("--skill", choices=SKILL_NAMES, help="the bots' skill (default medium)")
-    p.add_argument("--target", type=argtypes.positive, metavar="CHIPS",
-                   help="chips that end the game (default 50 for 3–5 players, 70 for 6–8)")
+    p.add_argument(
+        "--target",
+        type=argtypes.positive,
+        metavar="CHIPS",
+        help="chips that end the game (default 50 for 3–5 players, 70 for 6–8)",
+    )
     p.add_argument("--seed", type=argtypes.seed, metavar="N", help="random seed (default: a random one)")
     p.add_argument("--autoplay", action="store_true", help="bots only: watch a game (sets --humans 0)")
-    p.add_argument("--quit-after-throws", type=argtypes.positive, metavar="N",
-                   help="quit once N throws have come to rest (or the game is over)")
-    p.add_argument("--screenshot", metavar="FILE.png", help="save the window to FILE.png when quitting after N throws")
-    p.add_argument("--speed", type=_speed, default=1.0, metavar="F", help="play F times faster than real time")
+    p.add_argument(
+        "--quit-after-throws",
+        type=argtypes.positive,
+        metavar="N",
+        help="quit once N throws have come to rest (or the game is over)",
+    )
+    p.add_argument(
+        "--screenshot", metavar="FILE.png", help="save the window to FILE.png when quitting after N throws"
+    )
+    p.add_argument(
+        "--speed", type=_speed, default=1.0, metavar="F", help="play F times faster than real time"
+    )
     p.add_argument("--load", metavar="FILE", help="start from a saved game")
-    p.add_argument("--save-file", default="doppelx-save.json", metavar="FILE",
-                   help="where Ctrl+S saves and Ctrl+O loads (default doppelx-save.json)")
-    p.add_argument("--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)")
+    p.add_argument(
+        "--save-file",
+        default="doppelx-save.json",
+        metavar="FILE",
+        help="where Ctrl+S saves and Ctrl+O loads (default doppelx-save.json)",
+    )
+    p.add_argument(
+        "--size", type=_size, default=(1280, 800), metavar="WxH", help="window size (default 1280x800)"
+    )
     p.add_argument("--mute", action="store_true", help="start with the sound off")
     p.set_defaults(func=run)
 
@@ -88,9 +115,18 @@ def setup_from_args(args: argparse.Namespace):
 
         raise RulesError(f"--humans {humans} is more than the {players} players")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    return GameSetup.standard(players, humans, args.skill or "medium", board=args.board or "I",
-                              cards=args.cards or ("A", "B", "C", "D"), spinner=not args.no_spinner, seed=seed,
-                              target=args.target, names=args.names or (), colours=args.colours or ())
+    return GameSetup.standard(
+        players,
+        humans,
+        args.skill or "medium",
+        board=args.board or "I",
+        cards=args.cards or ("A", "B", "C", "D"),
+        spinner=not args.no_spinner,
+        seed=seed,
+        target=args.target,
+        names=args.names or (),
+        colours=args.colours or (),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,9 +136,12 @@ def run(args: argparse.Namespace) -> int:
         raise RulesError("--screenshot needs --quit-after-throws N (the picture is taken when it quits)")
     if args.autoplay and args.humans:
         raise RulesError("--autoplay is bots only; leave out --humans")
-    skip_form = args.autoplay or args.load is not None or any(
-        getattr(args, name) not in (None, False) for name in GAME_OPTIONS)
-    setup = setup_from_args(args)     # checks the options before a window opens
+    skip_form = (
+        args.autoplay
+        or args.load is not None
+        or any(getattr(args, name) not in (None, False) for name in GAME_OPTIONS)
+    )
+    setup = setup_from_args(args)  # checks the options before a window opens
     if args.load is None:
         from rules.board_file import load_board
 
@@ -114,12 +153,15 @@ def run(args: argparse.Namespace) -> int:
 
     controller = PlayController(save_path=args.save_file)
     try:
-        window = PlayWindow(*args.size, caption="DoppelX", on_intent=controller.handle, sound=not args.mute,
-                            vsync=False)
+        window = PlayWindow(
+            *args.size, caption="DoppelX", on_intent=controller.handle, sound=not args.mute, vsync=False
+        )
     except NoDisplayError as exc:
-        raise DoppelXError(f"cannot open the 3D window: {exc.reason}; run it on a virtual display with "
-                           f"`xvfb-run -a doppelx play ...`, or play headless with "
-                           f"`doppelx game --players 4 --board I --seed 1`") from None
+        raise DoppelXError(
+            f"cannot open the 3D window: {exc.reason}; run it on a virtual display with "
+            f"`xvfb-run -a doppelx play ...`, or play headless with "
+            f"`doppelx game --players 4 --board I --seed 1`"
+        ) from None
     controller.ui = window
     try:
         if args.load is not None:
@@ -129,8 +171,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             controller.setup = setup
             window.open_dialog(setup, controller.new_game, None)
-        return app.run(window, controller, speed=args.speed, quit_after=args.quit_after_throws,
-                       screenshot=args.screenshot)
+        return app.run(
+            window,
+            controller,
+            speed=args.speed,
+            quit_after=args.quit_after_throws,
+            screenshot=args.screenshot,
+        )
     finally:
         controller.close()
         if window.context is not None:

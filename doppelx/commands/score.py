@@ -14,11 +14,15 @@ import math
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="score one throw from a table-state JSON file",
-                       description="Read a table state (seats, active player, bets, chips, dice) and "
-                                   "print the scoring of that throw. Schema: docs/score-schema.md.")
-    p.add_argument("--board", metavar="BOARD", help="built-in side I–IV or a board file "
-                                                    "(default: the state's \"board\")")
+    p = sub.add_parser(
+        "score",
+        help="score one throw from a table-state JSON file",
+        description="Read a table state (seats, active player, bets, chips, dice) and "
+        "print the scoring of that throw. Schema: docs/score-schema.md.",
+    )
+    p.add_argument(
+        "--board", metavar="BOARD", help='built-in side I–IV or a board file (default: the state\'s "board")'
+    )
     p.add_argument("--state", required=True, metavar="STATE.json", help="the table state")
     p.add_argument("--dice", metavar="DICE.toml", help="dice file (default: the shipped dice)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -36,11 +40,19 @@ def run(args: argparse.Namespace) -> int:
     state = load_table_state(args.state, dice)
     board_name = args.board or state.board
     if board_name is None:
-        raise SpecError(args.state, "board", "no board: pass --board or put \"board\" in the state")
+        raise SpecError(args.state, "board", 'no board: pass --board or put "board" in the state')
     board = load_board(board_name)
-    score = score_throw(state.outcome, board, dice, seats=state.seats, active=state.active,
-                        chips=state.chips, bets=state.bets, cards=state.cards,
-                        lying_before=state.lying_before)
+    score = score_throw(
+        state.outcome,
+        board,
+        dice,
+        seats=state.seats,
+        active=state.active,
+        chips=state.chips,
+        bets=state.bets,
+        cards=state.cards,
+        lying_before=state.lying_before,
+    )
     report = score_report(score, board, state.bets)
     if args.json:
         print(json.dumps(report, indent=2))
@@ -56,37 +68,62 @@ def score_report(score, board, bets) -> dict:
     kinds = {f.id: f.kind.value for f in board.fields}
     dice = []
     for r in score.readings:
-        dice.append({
-            "owner": r.owner,
-            "status": r.status.value,
-            "top": r.top,
-            "tilt_deg": None if r.tilt is None else round(math.degrees(r.tilt), 3),
-            "cocked": r.cocked,
-            "touched": [{"id": fid, "kind": kinds[fid]} for fid in r.touched],
-            "field": None if r.field is None else r.field.value,
-            "field_id": r.field_id,
-            "chips": 0 if score.doppel_x else chips_for(r),
-            "scores_for": score.active if r.owner == "white" else (r.owner if r.owner in score.players else None),
-        })
-    players = {c: {"dice": p.dice, "bets": p.bets, "doppel_x": p.doppel_x, "before": p.before,
-                   "after": p.after, "change": p.change, "bet": bets.get(c)}
-               for c, p in score.players.items()}
-    return {"board": board.name, "active": score.active, "doppel_x": score.doppel_x,
-            "dice": dice, "players": players}
+        dice.append(
+            {
+                "owner": r.owner,
+                "status": r.status.value,
+                "top": r.top,
+                "tilt_deg": None if r.tilt is None else round(math.degrees(r.tilt), 3),
+                "cocked": r.cocked,
+                "touched": [{"id": fid, "kind": kinds[fid]} for fid in r.touched],
+                "field": None if r.field is None else r.field.value,
+                "field_id": r.field_id,
+                "chips": 0 if score.doppel_x else chips_for(r),
+                "scores_for": score.active
+                if r.owner == "white"
+                else (r.owner if r.owner in score.players else None),
+            }
+        )
+    players = {
+        c: {
+            "dice": p.dice,
+            "bets": p.bets,
+            "doppel_x": p.doppel_x,
+            "before": p.before,
+            "after": p.after,
+            "change": p.change,
+            "bet": bets.get(c),
+        }
+        for c, p in score.players.items()
+    }
+    return {
+        "board": board.name,
+        "active": score.active,
+        "doppel_x": score.doppel_x,
+        "dice": dice,
+        "players": players,
+    }
 
 
 def format_report(report: dict) -> str:
     """A plain-text table of :func:`score_report`."""
-    lines = [f"board {report['board']}   active: {report['active'] or '(setup throw)'}"
-             f"   {'DOPPEL X!' if report['doppel_x'] else ''}".rstrip(), "",
-             f"{'die':<8} {'status':<6} {'top':<4} {'field':<6} {'chips':>5}  touched"]
+    lines = [
+        f"board {report['board']}   active: {report['active'] or '(setup throw)'}"
+        f"   {'DOPPEL X!' if report['doppel_x'] else ''}".rstrip(),
+        "",
+        f"{'die':<8} {'status':<6} {'top':<4} {'field':<6} {'chips':>5}  touched",
+    ]
     for d in report["dice"]:
         touched = ", ".join(f"{t['kind']} ({t['id']})" for t in d["touched"])
         cocked = " cocked" if d["cocked"] else ""
-        lines.append(f"{d['owner']:<8} {d['status']:<6} {d['top'] or '-':<4} {d['field'] or '-':<6} "
-                     f"{d['chips']:>5}  {touched}{cocked}")
+        lines.append(
+            f"{d['owner']:<8} {d['status']:<6} {d['top'] or '-':<4} {d['field'] or '-':<6} "
+            f"{d['chips']:>5}  {touched}{cocked}"
+        )
     lines += ["", f"{'player':<8} {'dice':>5} {'bets':>5} {'dblX':>5} {'before':>7} {'after':>6}"]
     for c, p in report["players"].items():
         bet = f"  (bet on {p['bet']})" if p["bet"] else ""
-        lines.append(f"{c:<8} {p['dice']:>5} {p['bets']:>5} {p['doppel_x']:>5} {p['before']:>7} {p['after']:>6}{bet}")
+        lines.append(
+            f"{c:<8} {p['dice']:>5} {p['bets']:>5} {p['doppel_x']:>5} {p['before']:>7} {p['after']:>6}{bet}"
+        )
     return "\n".join(lines)

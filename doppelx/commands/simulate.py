@@ -21,12 +21,21 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", default=None, metavar="BOARD", help="side I–IV or a board file")
     p.add_argument("--no-spinner", action="store_true", help="play III/IV without the spinner")
     p.add_argument("--dice", metavar="DICE.toml", help="dice file (default: the shipped dice)")
-    p.add_argument("--faces", action="append", default=[], metavar="OWNER=F1,..,F6",
-                   help="give a die other faces, e.g. white=1,2,3,X,X,2 (axis order +x -x +y -y +z -z)")
+    p.add_argument(
+        "--faces",
+        action="append",
+        default=[],
+        metavar="OWNER=F1,..,F6",
+        help="give a die other faces, e.g. white=1,2,3,X,X,2 (axis order +x -x +y -y +z -z)",
+    )
     p.add_argument("--hole-delta-mm", type=float, default=0.0, metavar="MM", help="widen every hole's radius")
     p.add_argument("--skill", default="medium", choices=("easy", "medium", "hard"))
-    p.add_argument("--policy", default="greedy", metavar="POLICY",
-                   help="throw policy: greedy, random, field:3x|2x|1x, point:X,Y (mm)")
+    p.add_argument(
+        "--policy",
+        default="greedy",
+        metavar="POLICY",
+        help="throw policy: greedy, random, field:3x|2x|1x, point:X,Y (mm)",
+    )
     p.add_argument("--seed", type=argtypes.seed, default=0)
     p.add_argument("--workers", type=argtypes.positive, default=1)
     p.add_argument("--backend", choices=("pool", "ray"), default="pool")
@@ -39,9 +48,11 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("simulate", help="batch throws or games for balance analysis",
-                       description="Run many physically simulated throws or games in parallel; "
-                                   "write Parquet and a report.")
+    p = sub.add_parser(
+        "simulate",
+        help="batch throws or games for balance analysis",
+        description="Run many physically simulated throws or games in parallel; write Parquet and a report.",
+    )
     kinds = p.add_subparsers(dest="kind", metavar="KIND")
     kinds.required = True
     t = kinds.add_parser("throws", help="active-player turns (coloured + white die)")
@@ -54,13 +65,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--players", type=int, default=4, metavar="N", help="3–8 players")
     g.add_argument("--cards", default="A,B,C,D", help="the 4 bet cards in play")
     g.add_argument("--bet", default="best", choices=("best", "random", "never"), help="bet policy")
-    g.add_argument("--target", type=argtypes.positive, default=None, help="chips that end the game (default 50/70)")
+    g.add_argument(
+        "--target", type=argtypes.positive, default=None, help="chips that end the game (default 50/70)"
+    )
     _common(g)
     g.set_defaults(func=run_simulate, count_attr="games")
 
-    s = sub.add_parser("sweep", help="the same batch over a grid of variants, compared",
-                       description="Run a throws or games batch for every combination of --vary values "
-                                   "and write a comparison table and plot.")
+    s = sub.add_parser(
+        "sweep",
+        help="the same batch over a grid of variants, compared",
+        description="Run a throws or games batch for every combination of --vary values "
+        "and write a comparison table and plot.",
+    )
     s.add_argument("kind", choices=("throws", "games"))
     s.add_argument("--throws", type=argtypes.positive, default=200, metavar="N", help="throws per variant")
     s.add_argument("--games", type=argtypes.positive, default=20, metavar="N", help="games per variant")
@@ -69,8 +85,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--cards", default="A,B,C,D")
     s.add_argument("--bet", default="best", choices=("best", "random", "never"))
     s.add_argument("--target", type=argtypes.positive, default=None)
-    s.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2",
-                   help="board, hole_delta_mm, white_faces (F-F-F-F-F-F), cocked_deg, skill, policy")
+    s.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2",
+        help="board, hole_delta_mm, white_faces (F-F-F-F-F-F), cocked_deg, skill, policy",
+    )
     _common(s)
     s.set_defaults(func=run_sweep)
 
@@ -85,9 +106,15 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
         if not sep:
             raise DoppelXError(f"--faces {item!r}: write OWNER=F1,F2,F3,F4,F5,F6")
         faces[owner] = value
-    params = {"board": args.board or ("I" if kind == "throws" else "III"), "spinner": not args.no_spinner,
-              "dice": args.dice, "faces": faces, "hole_delta_mm": args.hole_delta_mm,
-              "skill": args.skill, "policy": args.policy}
+    params = {
+        "board": args.board or ("I" if kind == "throws" else "III"),
+        "spinner": not args.no_spinner,
+        "dice": args.dice,
+        "faces": faces,
+        "hole_delta_mm": args.hole_delta_mm,
+        "skill": args.skill,
+        "policy": args.policy,
+    }
     if kind == "throws":
         params["lying"] = args.lying
     else:
@@ -107,6 +134,7 @@ def check_params(params: dict, kind: str) -> None:
     board, dice = table_specs(params)
     try:
         from physics.throw_model import SKILLS
+
         policy = throw_policy(params["policy"], SKILLS[params["skill"]], make_rng(0))
         policy.aim(board, dice[dice.player_colours[0]])
     except ValueError as exc:
@@ -128,11 +156,21 @@ def run_simulate(args: argparse.Namespace) -> int:
     params = params_from_args(args, kind)
     check_params(params, kind)
     count = getattr(args, args.count_attr)
-    chunk = args.chunk or (max(1, min(50, count // (4 * args.workers) or 1)) if kind == "throws"
-                           else max(1, min(5, count // (4 * args.workers) or 1)))
+    chunk = args.chunk or (
+        max(1, min(50, count // (4 * args.workers) or 1))
+        if kind == "throws"
+        else max(1, min(5, count // (4 * args.workers) or 1))
+    )
     spec = RunSpec(kind, count, args.seed, chunk, params)
-    table = run_plan(spec, args.out, workers=args.workers, backend=args.backend, address=args.address,
-                     progress=not args.quiet, overwrite=args.overwrite)
+    table = run_plan(
+        spec,
+        args.out,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        progress=not args.quiet,
+        overwrite=args.overwrite,
+    )
     report = (throws_report if kind == "throws" else games_report)(table, args.out)
     summary = {"kind": kind, "count": count, "seed": args.seed, "table": str(table), "report": str(report)}
     print(json.dumps(summary, indent=2) if args.json else f"wrote {table}\nwrote {report}")

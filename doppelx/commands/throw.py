@@ -65,17 +65,37 @@ def _count(text: str) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("throw", help="throw dice through the physics world and score the result",
-                       description="Throw dice with the bot throw model into the physics world of a "
-                                   "board, run them to rest and score the outcome.")
+    p = sub.add_parser(
+        "throw",
+        help="throw dice through the physics world and score the result",
+        description="Throw dice with the bot throw model into the physics world of a "
+        "board, run them to rest and score the outcome.",
+    )
     p.add_argument("--board", required=True, metavar="BOARD", help="built-in side I–IV or a board file")
-    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)")
-    p.add_argument("--dice", type=_owners, default=["blue", "white"], metavar="OWNERS",
-                   help="dice to throw, comma-separated (default blue,white)")
-    p.add_argument("--lying", type=_count, default=0, metavar="K",
-                   help="first scatter K other players' dice flat on the board (default 0)")
+    p.add_argument(
+        "--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)"
+    )
+    p.add_argument(
+        "--dice",
+        type=_owners,
+        default=["blue", "white"],
+        metavar="OWNERS",
+        help="dice to throw, comma-separated (default blue,white)",
+    )
+    p.add_argument(
+        "--lying",
+        type=_count,
+        default=0,
+        metavar="K",
+        help="first scatter K other players' dice flat on the board (default 0)",
+    )
     p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="thrower's skill (default medium)")
-    p.add_argument("--target", type=_point, metavar="X,Y", help="first impact point in mm, e.g. --target=-60,75 (default: the bot's pick)")
+    p.add_argument(
+        "--target",
+        type=_point,
+        metavar="X,Y",
+        help="first impact point in mm, e.g. --target=-60,75 (default: the bot's pick)",
+    )
     p.add_argument("--strength", type=_unit, metavar="S", help="throw strength 0…1 (default: the bot's)")
     p.add_argument("--side", choices=SIDE_NAMES, help="wall to throw from (default: the gentlest throw)")
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
@@ -110,12 +130,15 @@ def run(args: argparse.Namespace) -> int:
     if args.lying > len(spare):
         raise RulesError(f"only {len(spare)} other dice can lie on the board")
     rng = make_rng(args.seed)
-    lying = scatter_lying(board, box, dice, spare[:args.lying], rng) if args.lying else {}
+    lying = scatter_lying(board, box, dice, spare[: args.lying], rng) if args.lying else {}
     bot = DoppelXBot.of_skill(args.skill)
     first = coloured[0] if coloured else args.dice[0]
     aim = bot.throw.aim(board, dice[first], box)
-    aim = Aim(args.target if args.target is not None else aim.target,
-              args.strength if args.strength is not None else aim.strength, args.side)
+    aim = Aim(
+        args.target if args.target is not None else aim.target,
+        args.strength if args.strength is not None else aim.strength,
+        args.side,
+    )
     throw = aimed_throw(box, aim, args.dice, bot.throw.skill, rng, dice[first].size)
     with World(board, box, dice, spinner=not args.no_spinner) as world:
         result = run_throw(world, throw, lying, record=bool(args.replay))
@@ -123,22 +146,37 @@ def run(args: argparse.Namespace) -> int:
         result.trajectory.save(args.replay)
 
     seats = list(dict.fromkeys([*coloured, *lying]))
-    seats += [c for c in dice.player_colours if c not in seats][:max(0, 3 - len(seats))]
+    seats += [c for c in dice.player_colours if c not in seats][: max(0, 3 - len(seats))]
     active = (coloured[0] if coloured else seats[0]) if WHITE in args.dice else None
     chips = {c: 0 for c in seats}
-    score = score_throw(result.outcome, board, dice, seats=seats, active=active, chips=chips,
-                        lying_before=set(lying))
+    score = score_throw(
+        result.outcome, board, dice, seats=seats, active=active, chips=chips, lying_before=set(lying)
+    )
     report = score_report(score, board, {})
-    sim = {"sim_time": round(result.sim_time, 4), "steps": result.steps, "settled": result.settled,
-           "unsettled": list(result.unsettled), "tunnelled": list(result.tunnel_events),
-           "spinner_angle": round(result.spinner_angle, 6), "hand_over_rim": result.outcome.hand_over_rim}
+    sim = {
+        "sim_time": round(result.sim_time, 4),
+        "steps": result.steps,
+        "settled": result.settled,
+        "unsettled": list(result.unsettled),
+        "tunnelled": list(result.tunnel_events),
+        "spinner_angle": round(result.spinner_angle, 6),
+        "hand_over_rim": result.outcome.hand_over_rim,
+    }
     if args.json:
-        out = {"board": board.name, "seed": args.seed, "aim": {"target_mm": [aim.target[0] * 1e3, aim.target[1] * 1e3],
-                                                               "strength": aim.strength, "side": aim.side},
-               "throw": throw.to_dict(), "sim": sim,
-               "outcome": [_die_json(d) for d in result.outcome.dice],
-               "state": _state(board.name, seats, active, chips, result.outcome),
-               "score": report}
+        out = {
+            "board": board.name,
+            "seed": args.seed,
+            "aim": {
+                "target_mm": [aim.target[0] * 1e3, aim.target[1] * 1e3],
+                "strength": aim.strength,
+                "side": aim.side,
+            },
+            "throw": throw.to_dict(),
+            "sim": sim,
+            "outcome": [_die_json(d) for d in result.outcome.dice],
+            "state": _state(board.name, seats, active, chips, result.outcome),
+            "score": report,
+        }
         if args.replay:
             out["replay"] = args.replay
         print(json.dumps(out, indent=2))
@@ -150,8 +188,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _die_json(d) -> dict:
-    return {"owner": d.owner, "status": d.status.value, "position": list(d.pose.position),
-            "quaternion": list(d.pose.quaternion), "touched_spinner": d.touched_spinner}
+    return {
+        "owner": d.owner,
+        "status": d.status.value,
+        "position": list(d.pose.position),
+        "quaternion": list(d.pose.quaternion),
+        "touched_spinner": d.touched_spinner,
+    }
 
 
 def _state(board: str, seats, active, chips, outcome) -> dict:
@@ -163,19 +206,34 @@ def _state(board: str, seats, active, chips, outcome) -> dict:
             entry["position"] = list(d.pose.position)
             entry["quaternion"] = list(d.pose.quaternion)
         dice.append(entry)
-    return {"format": "doppelx-state/1", "board": board, "seats": list(seats), "active": active,
-            "chips": dict(chips), "dice": dice, "hand_over_rim": outcome.hand_over_rim}
+    return {
+        "format": "doppelx-state/1",
+        "board": board,
+        "seats": list(seats),
+        "active": active,
+        "chips": dict(chips),
+        "dice": dice,
+        "hand_over_rim": outcome.hand_over_rim,
+    }
 
 
 def _describe(throw, result, aim) -> str:
-    lines = [f"aim: first impact ({aim.target[0] * 1e3:.0f}, {aim.target[1] * 1e3:.0f}) mm, "
-             f"strength {aim.strength:.2f}"]
+    lines = [
+        f"aim: first impact ({aim.target[0] * 1e3:.0f}, {aim.target[1] * 1e3:.0f}) mm, "
+        f"strength {aim.strength:.2f}"
+    ]
     for r in throw.releases:
         speed = math.sqrt(sum(v * v for v in r.velocity))
         spin = math.sqrt(sum(w * w for w in r.angular_velocity))
-        lines.append(f"  {r.owner:<7} released at ({r.position[0] * 1e3:.0f}, {r.position[1] * 1e3:.0f}, "
-                     f"{r.position[2] * 1e3:.0f}) mm, {speed:.2f} m/s, tumbling {spin:.0f} rad/s")
-    state = "came to rest" if result.settled else f"stopped at the time cap, still moving: {', '.join(result.unsettled)}"
+        lines.append(
+            f"  {r.owner:<7} released at ({r.position[0] * 1e3:.0f}, {r.position[1] * 1e3:.0f}, "
+            f"{r.position[2] * 1e3:.0f}) mm, {speed:.2f} m/s, tumbling {spin:.0f} rad/s"
+        )
+    state = (
+        "came to rest"
+        if result.settled
+        else f"stopped at the time cap, still moving: {', '.join(result.unsettled)}"
+    )
     lines.append(f"physics: {state} after {result.sim_time:.2f} s simulated ({result.steps} steps)")
     for d in result.outcome.dice:
         x, y, z = (v * 1e3 for v in d.pose.position)

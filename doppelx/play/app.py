@@ -31,9 +31,16 @@ def should_quit(controller: PlayController, quit_after: int | None) -> bool:
     return done or controller.stage is Stage.OVER
 
 
-def run(window, controller: PlayController, *, speed: float = 1.0, quit_after: int | None = None,
-        screenshot: str | Path | None = None, clock: Callable[[], float] = time.perf_counter,
-        max_frames: int | None = None) -> int:
+def run(
+    window,
+    controller: PlayController,
+    *,
+    speed: float = 1.0,
+    quit_after: int | None = None,
+    screenshot: str | Path | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    max_frames: int | None = None,
+) -> int:
     """Loop until the window closes or the automatic quit, then close it; returns the exit code (0).
 
     Args:
@@ -45,8 +52,13 @@ def run(window, controller: PlayController, *, speed: float = 1.0, quit_after: i
         clock: seconds (tests inject their own).
         max_frames: stop after this many frames (tests).
     """
-    drive = FixedStep(window, controller.step, controller.snapshot(), dt=controller.frame_dt / speed,
-                      max_steps=max(16, int(4 * speed)))
+    drive = FixedStep(
+        window,
+        controller.step,
+        controller.snapshot(),
+        dt=controller.frame_dt / speed,
+        max_steps=max(16, int(4 * speed)),
+    )
     last = clock()
     frames = 0
     while not _closed(window) and not controller.quit_requested:

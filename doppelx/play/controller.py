@@ -58,7 +58,7 @@ REPLAY_HOLD = 1.0
 class Stage(enum.StrEnum):
     """Where the interactive match is (see the module docstring)."""
 
-    IDLE = "idle"      # no game yet (the new-game form is open)
+    IDLE = "idle"  # no game yet (the new-game form is open)
     WAIT = "wait"
     BET = "bet"
     THROW = "throw"
@@ -111,7 +111,7 @@ class PlayController:
         self.table: TableSpec | None = None
         self.stage = Stage.IDLE
         self.time = 0.0
-        self.throws_shown = 0          # throws played back to rest (not counting replays)
+        self.throws_shown = 0  # throws played back to rest (not counting replays)
         self.quit_requested = False
         self.last: ShownThrow | None = None
         self.playback: Playback | None = None
@@ -120,7 +120,7 @@ class PlayController:
         self.thrower: str | None = None
         self.passed: set[str] = set()
         self.hands: dict[str, object] = {}
-        self.numbers = 0               # throws made in this game (for numbering)
+        self.numbers = 0  # throws made in this game (for numbering)
         self._until = 0.0
         self._then: Callable[[], None] | None = None
         self._resume: tuple | None = None
@@ -208,8 +208,11 @@ class PlayController:
         humans = set(self.setup.humans)
         if req.kind == "turn":
             m.place_bot_bets()
-            waiting = [c for c in m.game.eligible_bettors()
-                       if c in humans and c not in m.game.bets and c not in self.passed]
+            waiting = [
+                c
+                for c in m.game.eligible_bettors()
+                if c in humans and c not in m.game.bets and c not in self.passed
+            ]
             if waiting:
                 self.stage, self.bettor = Stage.BET, waiting[0]
                 return
@@ -244,8 +247,17 @@ class PlayController:
         lying = dict(req.lying)
         rec = m.play_throw(throw)
         self.numbers += 1
-        self.last = ShownThrow(self.numbers, req.kind, req.thrower, dict(rec.bets), rec.score, rec.throw, lying,
-                               rec.spinner_before, rec.result.trajectory)
+        self.last = ShownThrow(
+            self.numbers,
+            req.kind,
+            req.thrower,
+            dict(rec.bets),
+            rec.score,
+            rec.throw,
+            lying,
+            rec.spinner_before,
+            rec.result.trajectory,
+        )
         self.passed, self.hands = set(), {}
         self._fly(self.last, replay=False)
 
@@ -279,8 +291,12 @@ class PlayController:
         self.stage = Stage.OVER
         game = self.match.game
         rows = [(name, self.table.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
-        self._ui("show_panel", "Final standings", rows,
-                 "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit")
+        self._ui(
+            "show_panel",
+            "Final standings",
+            rows,
+            "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit",
+        )
 
     # --- intents --------------------------------------------------------------------------
     def handle(self, intent) -> None:
@@ -345,7 +361,7 @@ class PlayController:
         if last.trajectory is None:
             result = self.match.rerun(last.throw, last.lying, last.spinner_before)
             last.trajectory = result.trajectory
-        if not self.replaying:   # a replay of a replay goes back to where the first one started
+        if not self.replaying:  # a replay of a replay goes back to where the first one started
             remaining = max(0.0, self._until - self.time)
             self._resume = (self.stage, self.bettor, self.thrower, remaining, self._then)
         self._then = None
@@ -364,8 +380,9 @@ class PlayController:
         """The table now (see :class:`render.snapshot.Snapshot`)."""
         if self.match is None:
             if self._idle_table is None:
-                self._idle_table = TableSpec.standard(self.setup.board if self.setup and self.setup.board in
-                                                      ("I", "II", "III", "IV") else "I")
+                self._idle_table = TableSpec.standard(
+                    self.setup.board if self.setup and self.setup.board in ("I", "II", "III", "IV") else "I"
+                )
             return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
         game, table, names = self.match.game, self.table, self.match.game.names
         colours = {o: d.colour for o, d in table.dice.dice.items()}
@@ -375,15 +392,17 @@ class PlayController:
         spinner, impacts, banner, message, turn = self.match.spinner_angle, (), "", "", ""
         active = game.active
         shown = self.last
-        if stage in (Stage.FLIGHT, Stage.RESULT) or (stage is Stage.OVER and shown is not None
-                                                     and self.playback is not None):
+        if stage in (Stage.FLIGHT, Stage.RESULT) or (
+            stage is Stage.OVER and shown is not None and self.playback is not None
+        ):
             pb = self.playback
             dice = pb.poses()
             bets = dict(shown.bets)
             spinner = pb.spinner_angle()
             resting = pb.resting() if not pb.done else set(dice)
-            shown_poses = {o: p for o, p in dice.items()
-                           if o in resting and (pb.rest_frame[o] > 0 or pb.done)}
+            shown_poses = {
+                o: p for o, p in dice.items() if o in resting and (pb.rest_frame[o] > 0 or pb.done)
+            }
             floating = view.floating_for(shown.score.readings, shown.score.doppel_x, shown_poses, colours)
             if stage is Stage.FLIGHT:
                 impacts = pb.impacts_now()
@@ -426,12 +445,24 @@ class PlayController:
                 turn = f"{view.thrown_by(req.kind, req.thrower, names)} throws"
             message = ""
         return Snapshot(
-            table=table, dice=dice, spinner_angle=spinner, bets=bets,
+            table=table,
+            dice=dice,
+            spinner_angle=spinner,
+            bets=bets,
             scoreboard=view.scoreboard(game, kinds, active=active, bets=bets, notes=notes),
-            turn=turn, message=message, banner=banner, floating=floating,
-            input=InputMode.BET if stage is Stage.BET else InputMode.THROW if stage is Stage.THROW else InputMode.NONE,
+            turn=turn,
+            message=message,
+            banner=banner,
+            floating=floating,
+            input=InputMode.BET
+            if stage is Stage.BET
+            else InputMode.THROW
+            if stage is Stage.THROW
+            else InputMode.NONE,
             thrower=self.thrower if stage is Stage.THROW else (self.bettor if stage is Stage.BET else active),
-            impacts=impacts, time=self.time)
+            impacts=impacts,
+            time=self.time,
+        )
 
     # --- the window -----------------------------------------------------------------------
     def _ui(self, method: str, *args) -> None:

@@ -9,6 +9,8 @@ pixels over the 3-D scene; :meth:`NewGameDialog.targets` lists the clickable are
 their actions, so tests can click them.
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 import random
@@ -70,9 +72,14 @@ class NewGameDialog:
         dice: the dice specs (colours).
     """
 
-    def __init__(self, setup: GameSetup, on_start: Callable[[GameSetup], None],
-                 on_cancel: Callable[[], None] | None = None, on_quit: Callable[[], None] | None = None,
-                 dice: DiceSet | None = None):
+    def __init__(
+        self,
+        setup: GameSetup,
+        on_start: Callable[[GameSetup], None],
+        on_cancel: Callable[[], None] | None = None,
+        on_quit: Callable[[], None] | None = None,
+        dice: DiceSet | None = None,
+    ):
         self.setup = setup.copy()
         self.on_start = on_start
         self.on_cancel = on_cancel
@@ -222,8 +229,17 @@ class NewGameDialog:
         if self.error:
             self._label(self.error, x0 + 24 * s, y0 + 62 * s, 11 * s, ERROR)
         bw, bh = 180 * s, 34 * s
-        self._button(("start",), "Start game  [Enter]", x0 + w - 24 * s - bw, y0 + 16 * s, bw, bh, 12 * s,
-                     colour=(196, 150, 20, 255), text_colour=(20, 20, 20, 255))
+        self._button(
+            ("start",),
+            "Start game  [Enter]",
+            x0 + w - 24 * s - bw,
+            y0 + 16 * s,
+            bw,
+            bh,
+            12 * s,
+            colour=(196, 150, 20, 255),
+            text_colour=(20, 20, 20, 255),
+        )
         if self.on_cancel is not None:
             self._button(("cancel",), "Cancel  [Esc]", x0 + w - 36 * s - 2 * bw, y0 + 16 * s, bw, bh, 12 * s)
 
@@ -232,7 +248,9 @@ class NewGameDialog:
         y = top - 84 * s
         self._label("Players", x0 + 24 * s, y + 8 * s, 13 * s, TEXT, bold=True)
         self._button(("players", -1), "−", x0 + 120 * s, y, 30 * s, 28 * s, 14 * s)
-        self._label(str(len(setup.seats)), x0 + 170 * s, y + 8 * s, 14 * s, ACCENT, bold=True, anchor_x="center")
+        self._label(
+            str(len(setup.seats)), x0 + 170 * s, y + 8 * s, 14 * s, ACCENT, bold=True, anchor_x="center"
+        )
         self._button(("players", 1), "+", x0 + 190 * s, y, 30 * s, 28 * s, 14 * s)
         y -= 30 * s
         for text, dx in (("Die", 24), ("Name (click to type)", 62), ("Played by", 290), ("Bot skill", 392)):
@@ -241,14 +259,35 @@ class NewGameDialog:
         for i, seat in enumerate(setup.seats):
             y -= row
             die = self.dice[seat.colour]
-            self._rect(x0 + 22 * s, y + 1 * s, 32 * s, 28 * s, (130, 130, 138, 255))   # a frame: dark dice show
-            self._button(("colour", i), "", x0 + 24 * s, y + 3 * s, 28 * s, 24 * s, 10 * s, colour=_rgba(die.colour))
+            self._rect(
+                x0 + 22 * s, y + 1 * s, 32 * s, 28 * s, (130, 130, 138, 255)
+            )  # a frame: dark dice show
+            self._button(
+                ("colour", i), "", x0 + 24 * s, y + 3 * s, 28 * s, 24 * s, 10 * s, colour=_rgba(die.colour)
+            )
             editing = self.editing == i
             name = seat.name + ("|" if editing and not self._fresh else "")
-            self._button(("name", i), name, x0 + 62 * s, y, 218 * s, 30 * s, 12 * s,
-                         colour=(70, 74, 96, 255) if editing else (36, 38, 46, 255), align="left")
-            self._button(("human", i), "Person" if seat.human else "Bot", x0 + 290 * s, y, 92 * s, 30 * s, 11 * s,
-                         colour=(40, 92, 60, 255) if seat.human else BUTTON)
+            self._button(
+                ("name", i),
+                name,
+                x0 + 62 * s,
+                y,
+                218 * s,
+                30 * s,
+                12 * s,
+                colour=(70, 74, 96, 255) if editing else (36, 38, 46, 255),
+                align="left",
+            )
+            self._button(
+                ("human", i),
+                "Person" if seat.human else "Bot",
+                x0 + 290 * s,
+                y,
+                92 * s,
+                30 * s,
+                11 * s,
+                colour=(40, 92, 60, 255) if seat.human else BUTTON,
+            )
             if seat.human:
                 self._label("—", x0 + 438 * s, y + 9 * s, 11 * s, DIM, anchor_x="center")
             else:
@@ -261,14 +300,30 @@ class NewGameDialog:
         self._label("Playfield side", x, y + 8 * s, 13 * s, TEXT, bold=True)
         y -= 38 * s
         for j, side in enumerate(SIDES):
-            self._button(("board", side), side, x + j * 78 * s, y, 70 * s, 30 * s, 12 * s,
-                         colour=SELECTED if setup.board == side else BUTTON,
-                         text_colour=ACCENT if setup.board == side else TEXT)
+            self._button(
+                ("board", side),
+                side,
+                x + j * 78 * s,
+                y,
+                70 * s,
+                30 * s,
+                12 * s,
+                colour=SELECTED if setup.board == side else BUTTON,
+                text_colour=ACCENT if setup.board == side else TEXT,
+            )
         y -= 46 * s
         self._label("Spinner", x, y + 8 * s, 13 * s, TEXT, bold=True)
         if self._has_spinner():
-            self._button(("spinner",), "on" if setup.spinner else "off", x + 110 * s, y, 70 * s, 30 * s, 12 * s,
-                         colour=SELECTED if setup.spinner else BUTTON)
+            self._button(
+                ("spinner",),
+                "on" if setup.spinner else "off",
+                x + 110 * s,
+                y,
+                70 * s,
+                30 * s,
+                12 * s,
+                colour=SELECTED if setup.spinner else BUTTON,
+            )
         else:
             self._label("none on this side", x + 110 * s, y + 8 * s, 11 * s, DIM)
         y -= 46 * s
@@ -280,9 +335,17 @@ class NewGameDialog:
             by = y - 40 * s - (j // 4) * 38 * s
             if on:
                 self._rect(bx - 3 * s, by - 3 * s, 76 * s, 36 * s, ACCENT)
-            self._button(("card", letter), f"{letter}  {card.payout}", bx, by, 70 * s, 30 * s, 12 * s,
-                         colour=_rgba(card.colour) if on else (30, 30, 34, 255),
-                         text_colour=(255, 255, 255, 255) if on else DIM)
+            self._button(
+                ("card", letter),
+                f"{letter}  {card.payout}",
+                bx,
+                by,
+                70 * s,
+                30 * s,
+                12 * s,
+                colour=_rgba(card.colour) if on else (30, 30, 34, 255),
+                text_colour=(255, 255, 255, 255) if on else DIM,
+            )
         y -= 140 * s
         self._label("Seed", x, y + 8 * s, 13 * s, TEXT, bold=True)
         self._label(str(setup.seed), x + 110 * s, y + 8 * s, 12 * s, ACCENT)
@@ -310,14 +373,35 @@ class NewGameDialog:
         return r
 
     def _label(self, text, x, y, size, colour=TEXT, bold=False, anchor_x="left"):
-        lab = pyglet.text.Label(text, x=x, y=y, font_name=FONT, font_size=max(6.0, size), color=colour,
-                                weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline",
-                                batch=self.batch, group=self.front)
+        lab = pyglet.text.Label(
+            text,
+            x=x,
+            y=y,
+            font_name=FONT,
+            font_size=max(6.0, size),
+            color=colour,
+            weight="bold" if bold else "normal",
+            anchor_x=anchor_x,
+            anchor_y="baseline",
+            batch=self.batch,
+            group=self.front,
+        )
         self._items.append(lab)
         return lab
 
-    def _button(self, action: tuple, text: str, x, y, w, h, size, colour=BUTTON, text_colour=TEXT,
-                align: str = "center"):
+    def _button(
+        self,
+        action: tuple,
+        text: str,
+        x,
+        y,
+        w,
+        h,
+        size,
+        colour=BUTTON,
+        text_colour=TEXT,
+        align: str = "center",
+    ):
         self._rect(x, y, w, h, colour, self.mid)
         if text:
             tx = x + w / 2 if align == "center" else x + 8

@@ -65,10 +65,21 @@ class GameSetup:
     target: int | None = None
 
     @classmethod
-    def standard(cls, players: int = 4, humans: int = 1, skill: str = "medium", *, board: str = "I",
-                 cards: Sequence[str] = ("A", "B", "C", "D"), spinner: bool = True, seed: int = 0,
-                 target: int | None = None, names: Sequence[str] = (), colours: Sequence[str] = (),
-                 dice: DiceSet | None = None) -> GameSetup:
+    def standard(
+        cls,
+        players: int = 4,
+        humans: int = 1,
+        skill: str = "medium",
+        *,
+        board: str = "I",
+        cards: Sequence[str] = ("A", "B", "C", "D"),
+        spinner: bool = True,
+        seed: int = 0,
+        target: int | None = None,
+        names: Sequence[str] = (),
+        colours: Sequence[str] = (),
+        dice: DiceSet | None = None,
+    ) -> GameSetup:
         """``players`` seats, the first ``humans`` of them people, the rest bots of ``skill``.
 
         ``names``/``colours`` override the first seats' defaults (the dice file's colour order).
@@ -82,7 +93,7 @@ class GameSetup:
         if unknown:
             raise RulesError(f"no die of colour {unknown[0]!r}; colours are {', '.join(dice.player_colours)}")
         free = [c for c in dice.player_colours if c not in colours]
-        palette = list(colours) + free[:players - len(colours)]
+        palette = list(colours) + free[: players - len(colours)]
         seats: list[SeatSetup] = []
         for i in range(players):
             human = i < humans
@@ -113,7 +124,11 @@ class GameSetup:
         names = [s.name.strip().lower() for s in self.seats]
         if len(set(names)) != len(names):
             raise RulesError("two players have the same name")
-        if len(self.cards) != 4 or len(set(self.cards)) != 4 or any(c not in CARD_LETTERS for c in self.cards):
+        if (
+            len(self.cards) != 4
+            or len(set(self.cards)) != 4
+            or any(c not in CARD_LETTERS for c in self.cards)
+        ):
             raise RulesError("choose 4 different bet cards out of A–H")
         if self.target is not None and self.target < 1:
             raise RulesError("the target must be at least 1 chip")
@@ -190,10 +205,16 @@ class GameSetup:
 
     # -- files ------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {"seats": [{"name": s.name, "colour": s.colour, "human": s.human, "skill": s.skill}
-                          for s in self.seats],
-                "board": self.board, "cards": list(self.cards), "spinner": self.spinner, "seed": self.seed,
-                "target": self.target}
+        return {
+            "seats": [
+                {"name": s.name, "colour": s.colour, "human": s.human, "skill": s.skill} for s in self.seats
+            ],
+            "board": self.board,
+            "cards": list(self.cards),
+            "spinner": self.spinner,
+            "seed": self.seed,
+            "target": self.target,
+        }
 
     @classmethod
     def from_dict(cls, data: Any, source: str = "setup", dice: DiceSet | None = None) -> GameSetup:
@@ -203,14 +224,26 @@ class GameSetup:
         seats = []
         for s in t.tables("seats", required=True):
             s.check_keys({"name", "colour", "human", "skill"})
-            seats.append(SeatSetup(s.string("name"), s.string("colour"), s.boolean("human"),
-                                   s.string("skill", choices=SKILLS)))
+            seats.append(
+                SeatSetup(
+                    s.string("name"),
+                    s.string("colour"),
+                    s.boolean("human"),
+                    s.string("skill", choices=SKILLS),
+                )
+            )
         cards = t.raw("cards")
         if not isinstance(cards, list):
             raise t.error("cards", "expected a list of 4 card letters")
         target = t.raw("target", None)
-        setup = cls(seats, t.string("board"), [str(c) for c in cards], t.boolean("spinner"),
-                    t.integer("seed", minimum=0), None if target is None else t.integer("target", minimum=1))
+        setup = cls(
+            seats,
+            t.string("board"),
+            [str(c) for c in cards],
+            t.boolean("spinner"),
+            t.integer("seed", minimum=0),
+            None if target is None else t.integer("target", minimum=1),
+        )
         try:
             setup.check(dice)
         except RulesError as exc:
@@ -233,8 +266,14 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
     dice = dice or load_dice()
     setup.check(dice)
     board = load_board(setup.board)
-    game = DoppelXGame([s.colour for s in setup.seats], board, dice, cards=setup.cards,
-                       options=GameOptions(target=setup.target), names=setup.names())
+    game = DoppelXGame(
+        [s.colour for s in setup.seats],
+        board,
+        dice,
+        cards=setup.cards,
+        options=GameOptions(target=setup.target),
+        names=setup.names(),
+    )
     bots = {s.colour: DoppelXBot.of_skill(s.skill) for s in setup.seats if not s.human}
     world = World(board, dice=dice, spinner=setup.spinner)
     return DoppelXMatch(game, bots, setup.seed, world, record=True)

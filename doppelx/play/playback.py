@@ -75,13 +75,13 @@ class Playback:
 
 def rest_frames(trajectory) -> dict[str, int]:
     """For each die, the first frame from which on it stays at its final pose (see the module docstring)."""
-    pos = np.asarray(trajectory.positions, dtype=float)      # (n, dice, 3)
-    quat = np.asarray(trajectory.quaternions, dtype=float)   # (n, dice, 4)
+    pos = np.asarray(trajectory.positions, dtype=float)  # (n, dice, 3)
+    quat = np.asarray(trajectory.quaternions, dtype=float)  # (n, dice, 4)
     if len(pos) == 0:
         return {o: 0 for o in trajectory.owners}
     far = np.linalg.norm(pos - pos[-1], axis=2) > REST_DISTANCE
     turned = np.abs(np.sum(quat * quat[-1], axis=2)) < math.cos(REST_ANGLE / 2)
-    moving = far | turned                                     # (n, dice)
+    moving = far | turned  # (n, dice)
     out = {}
     for i, owner in enumerate(trajectory.owners):
         idx = np.nonzero(moving[:, i])[0]

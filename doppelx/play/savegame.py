@@ -26,8 +26,14 @@ from typing import Any
 from doppelx.play.newgame import GameSetup, start_match
 from rules.assets import read_json
 from rules.errors import SpecError
-from rules.game_state_io import (game_from_dict, game_to_dict, pose_from_table, pose_to_dict, score_from_table,
-                                 score_to_dict)
+from rules.game_state_io import (
+    game_from_dict,
+    game_to_dict,
+    pose_from_table,
+    pose_to_dict,
+    score_from_table,
+    score_to_dict,
+)
 from rules.schema import Table
 
 FORMAT = "doppelx-save/1"
@@ -47,10 +53,20 @@ def save_game(path: str | Path, setup: GameSetup, match, last=None, throws: int 
         "format": FORMAT,
         "setup": setup.to_dict(),
         "game": game_to_dict(match.game),
-        "match": {"spinner_angle": float(match.spinner_angle), "rng": _rng_state(match.rng), "throws": throws},
-        "last_throw": None if last is None else {
-            "number": last.number, "kind": last.kind, "thrower": last.thrower, "bets": dict(last.bets),
-            "score": score_to_dict(last.score), "throw": last.throw.to_dict(),
+        "match": {
+            "spinner_angle": float(match.spinner_angle),
+            "rng": _rng_state(match.rng),
+            "throws": throws,
+        },
+        "last_throw": None
+        if last is None
+        else {
+            "number": last.number,
+            "kind": last.kind,
+            "thrower": last.thrower,
+            "bets": dict(last.bets),
+            "score": score_to_dict(last.score),
+            "throw": last.throw.to_dict(),
             "lying": {o: pose_to_dict(p) for o, p in last.lying.items()},
             "spinner_before": float(last.spinner_before),
         },
@@ -101,12 +117,16 @@ def load_game(path: str | Path):
             except (KeyError, TypeError, ValueError) as exc:
                 raise lt.error("throw", f"expected release parameters ({exc})") from None
             bets_t = lt.table("bets")
-            last = ShownThrow(lt.integer("number", minimum=1),
-                              lt.string("kind", choices=("setup", "turn", "decider")),
-                              lt.raw("thrower", None), {c: bets_t.string(c) for c in bets_t.data},
-                              score_from_table(lt.table("score"), game.seats, game.dice), throw,
-                              {o: pose_from_table(lying_t, o) for o in lying_t.data},
-                              lt.number("spinner_before"))
+            last = ShownThrow(
+                lt.integer("number", minimum=1),
+                lt.string("kind", choices=("setup", "turn", "decider")),
+                lt.raw("thrower", None),
+                {c: bets_t.string(c) for c in bets_t.data},
+                score_from_table(lt.table("score"), game.seats, game.dice),
+                throw,
+                {o: pose_from_table(lying_t, o) for o in lying_t.data},
+                lt.number("spinner_before"),
+            )
     except BaseException:
         match.close()
         raise
@@ -115,13 +135,19 @@ def load_game(path: str | Path):
 
 def _rng_state(rng) -> dict[str, Any]:
     state = rng.bit_generator.state
-    return {"bit_generator": state["bit_generator"], "state": dict(state["state"]),
-            "has_uint32": state["has_uint32"], "uinteger": state["uinteger"]}
+    return {
+        "bit_generator": state["bit_generator"],
+        "state": dict(state["state"]),
+        "has_uint32": state["has_uint32"],
+        "uinteger": state["uinteger"],
+    }
 
 
 def _set_rng_state(rng, state: Any, source: str) -> None:
     if not isinstance(state, dict) or state.get("bit_generator") != type(rng.bit_generator).__name__:
-        raise SpecError(source, "match.rng", f"expected the state of a {type(rng.bit_generator).__name__} generator")
+        raise SpecError(
+            source, "match.rng", f"expected the state of a {type(rng.bit_generator).__name__} generator"
+        )
     try:
         rng.bit_generator.state = state
     except (TypeError, ValueError, KeyError) as exc:

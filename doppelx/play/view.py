@@ -22,9 +22,14 @@ MIN_LUMINANCE = 0.35
 TEXT_LIFT = 0.012
 
 
-def scoreboard(game: DoppelXGame, kinds: Mapping[str, str], *, active: str | None = None,
-               bets: Mapping[str, str] | None = None, notes: Mapping[str, str] | None = None
-               ) -> tuple[ScoreLine, ...]:
+def scoreboard(
+    game: DoppelXGame,
+    kinds: Mapping[str, str],
+    *,
+    active: str | None = None,
+    bets: Mapping[str, str] | None = None,
+    notes: Mapping[str, str] | None = None,
+) -> tuple[ScoreLine, ...]:
     """One row per seat: name, die colour, chips and a note.
 
     The note is ``notes[colour]`` if given (e.g. the last throw's change), else ``"bet C"``
@@ -62,8 +67,9 @@ def die_text(reading: DieReading, doppel_x: bool) -> str:
     return f"{chips:+d}" if chips else "0"
 
 
-def floating_for(readings: Iterable[DieReading], doppel_x: bool, poses: Mapping[str, Pose],
-                 colours: Mapping[str, str]) -> tuple[FloatingText, ...]:
+def floating_for(
+    readings: Iterable[DieReading], doppel_x: bool, poses: Mapping[str, Pose], colours: Mapping[str, str]
+) -> tuple[FloatingText, ...]:
     """Floating texts over the dice in ``poses`` (those that have come to rest)."""
     out = []
     for r in readings:
@@ -76,8 +82,9 @@ def floating_for(readings: Iterable[DieReading], doppel_x: bool, poses: Mapping[
     return tuple(out)
 
 
-def bet_texts(score: ThrowScore, bets: Mapping[str, str], bet_poses: Mapping[str, Pose],
-              colours: Mapping[str, str]) -> tuple[FloatingText, ...]:
+def bet_texts(
+    score: ThrowScore, bets: Mapping[str, str], bet_poses: Mapping[str, Pose], colours: Mapping[str, str]
+) -> tuple[FloatingText, ...]:
     """``"+4"`` over each bet die whose card paid (after the throw)."""
     out = []
     for owner in bets:

@@ -7,6 +7,8 @@ the mouse and keyboard to the form instead of the table. It also puts the throwe
 seat when a person's throw begins (:meth:`PlayWindow.stand`).
 """
 
+# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -49,20 +51,64 @@ class EndPanel:
         front = pyglet.graphics.Group(order=21)
         add = self._items.append
         add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
-        add(pyglet.text.Label(self.title, x=width / 2, y=top - 32, font_name=FONT, font_size=15, weight="bold",
-                              color=(244, 194, 27, 255), anchor_x="center", batch=self.batch, group=front))
+        add(
+            pyglet.text.Label(
+                self.title,
+                x=width / 2,
+                y=top - 32,
+                font_name=FONT,
+                font_size=15,
+                weight="bold",
+                color=(244, 194, 27, 255),
+                anchor_x="center",
+                batch=self.batch,
+                group=front,
+            )
+        )
         for i, (name, colour, chips) in enumerate(self.rows):
             y = top - 66 - row * i
             c = colour.lstrip("#")
             rgb = (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), 255)
             add(pyglet.shapes.Rectangle(x0 + 24, y - 2, 16, 16, color=rgb, batch=self.batch, group=front))
-            add(pyglet.text.Label(f"{i + 1}.  {name}", x=x0 + 52, y=y, font_name=FONT, font_size=13,
-                                  weight="bold" if i == 0 else "normal", color=(236, 236, 236, 255),
-                                  batch=self.batch, group=front))
-            add(pyglet.text.Label(f"{chips} chips", x=x0 + w - 24, y=y, font_name=FONT, font_size=13,
-                                  color=(244, 194, 27, 255), anchor_x="right", batch=self.batch, group=front))
-        add(pyglet.text.Label(self.footer, x=width / 2, y=top - h + 16, font_name=FONT, font_size=10,
-                              color=(170, 170, 176, 255), anchor_x="center", batch=self.batch, group=front))
+            add(
+                pyglet.text.Label(
+                    f"{i + 1}.  {name}",
+                    x=x0 + 52,
+                    y=y,
+                    font_name=FONT,
+                    font_size=13,
+                    weight="bold" if i == 0 else "normal",
+                    color=(236, 236, 236, 255),
+                    batch=self.batch,
+                    group=front,
+                )
+            )
+            add(
+                pyglet.text.Label(
+                    f"{chips} chips",
+                    x=x0 + w - 24,
+                    y=y,
+                    font_name=FONT,
+                    font_size=13,
+                    color=(244, 194, 27, 255),
+                    anchor_x="right",
+                    batch=self.batch,
+                    group=front,
+                )
+            )
+        add(
+            pyglet.text.Label(
+                self.footer,
+                x=width / 2,
+                y=top - h + 16,
+                font_name=FONT,
+                font_size=10,
+                color=(170, 170, 176, 255),
+                anchor_x="center",
+                batch=self.batch,
+                group=front,
+            )
+        )
 
     def delete(self) -> None:
         for item in self._items:
@@ -83,8 +129,12 @@ class PlayWindow(TableWindow):
     def dialog_open(self) -> bool:
         return self.dialog is not None
 
-    def open_dialog(self, setup: GameSetup, on_start: Callable[[GameSetup], None],
-                    on_cancel: Callable[[], None] | None = None) -> NewGameDialog:
+    def open_dialog(
+        self,
+        setup: GameSetup,
+        on_start: Callable[[GameSetup], None],
+        on_cancel: Callable[[], None] | None = None,
+    ) -> NewGameDialog:
         """Show the new-game form over the table (``on_cancel`` ``None``: it cannot be cancelled)."""
         self.switch_to()
         self.close_dialog()
@@ -97,8 +147,9 @@ class PlayWindow(TableWindow):
             self.close_dialog()
             on_cancel()
 
-        self.dialog = NewGameDialog(setup, start, cancel if on_cancel is not None else None,
-                                    lambda: self.dispatch_event("on_close"))
+        self.dialog = NewGameDialog(
+            setup, start, cancel if on_cancel is not None else None, lambda: self.dispatch_event("on_close")
+        )
         self.help = False
         return self.dialog
 

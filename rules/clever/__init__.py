@@ -9,5 +9,15 @@ from rules.clever.game import CHANCE, TERMINAL, CleverGame, CleverState, replay
 from rules.clever.sheet import Sheet
 from rules.clever.spec import CleverSpec, default_spec, load_spec
 
-__all__ = ["Action", "CHANCE", "TERMINAL", "CleverGame", "CleverState", "replay", "Sheet",
-           "CleverSpec", "default_spec", "load_spec"]
+__all__ = [
+    "Action",
+    "CHANCE",
+    "TERMINAL",
+    "CleverGame",
+    "CleverState",
+    "replay",
+    "Sheet",
+    "CleverSpec",
+    "default_spec",
+    "load_spec",
+]

@@ -141,8 +141,10 @@ class CleverGame:
     def __init__(self, players: int = 1, spec: CleverSpec | None = None):
         self.spec = spec or default_spec()
         if not isinstance(players, int) or players not in self.spec.rounds:
-            raise RulesError(f"Doppelt so clever is for {min(self.spec.rounds)}-{max(self.spec.rounds)} "
-                             f"players, not {players}")
+            raise RulesError(
+                f"Doppelt so clever is for {min(self.spec.rounds)}-{max(self.spec.rounds)} "
+                f"players, not {players}"
+            )
         self.num_players = players
         self.rounds = self.spec.rounds_for(players)
 
@@ -241,7 +243,9 @@ class CleverState:
         if self.phase != ROLL_PHASE:
             raise RulesError(f"no roll is pending (phase {self.phase})")
         values = tuple(values)
-        if len(values) != len(dice) or not all(isinstance(v, (int, np.integer)) and 1 <= v <= 6 for v in values):
+        if len(values) != len(dice) or not all(
+            isinstance(v, (int, np.integer)) and 1 <= v <= 6 for v in values
+        ):
             raise RulesError(f"a roll of {', '.join(dice)} needs {len(dice)} values 1-6, got {list(values)}")
         values = tuple(int(v) for v in values)
         for die, value in zip(dice, values):
@@ -277,8 +281,10 @@ class CleverState:
         if not isinstance(action, Action):
             raise RulesError(f"not an action: {action!r}")
         if self.phase in (ROLL_PHASE, OVER):
-            raise RulesError("no decision is open: " + ("the dice must be rolled" if self.phase == ROLL_PHASE
-                                                         else "the game is over"))
+            raise RulesError(
+                "no decision is open: "
+                + ("the dice must be rolled" if self.phase == ROLL_PHASE else "the game is over")
+            )
         if action not in self.legal_actions():
             raise RulesError(self._why_illegal(action))
         self.log.append({"player": self.decider, "action": action.to_dict()})
@@ -311,8 +317,16 @@ class CleverState:
         other.__dict__.update(self.__dict__)
         other.sheets = [s.copy() for s in self.sheets]
         other.values = dict(self.values)
-        for name in ("hand", "platter", "fields", "pending", "log", "_passive_queue", "_plus_queue",
-                     "_bonus_queue"):
+        for name in (
+            "hand",
+            "platter",
+            "fields",
+            "pending",
+            "log",
+            "_passive_queue",
+            "_plus_queue",
+            "_bonus_queue",
+        ):
             setattr(other, name, list(getattr(self, name)))
         other._plus_used = set(self._plus_used)
         other._legal = None
@@ -338,8 +352,11 @@ class CleverState:
         sheet = self.sheets[player]
         if item[0] == "?":
             areas = self.spec.areas if item[1] == "any" else (item[1],)
-            return [Action("mark", None, area, value, slot)
-                    for area in areas for value, slot in sheet.free_entries(area)]
+            return [
+                Action("mark", None, area, value, slot)
+                for area in areas
+                for value, slot in sheet.free_entries(area)
+            ]
         _, die, value = item
         rows = range(4)
         if die in self.spec.silver_rows:
@@ -411,10 +428,12 @@ class CleverState:
             if item[0] == "?":
                 if item[1] != "any" and action.area != item[1]:
                     return f"the pending bonus is a free {item[1]} entry, not {action.area}"
-                return f"{who}: " + self.sheets[self.decider]._why_not(action.area or "", action.value or 0,
-                                                                       action.slot)
-            return (f"the platter mark is the {item[1]} die's {item[2]} in silver "
-                    + ("in any free row" if item[1] not in self.spec.silver_rows else f"in the {item[1]} row"))
+                return f"{who}: " + self.sheets[self.decider]._why_not(
+                    action.area or "", action.value or 0, action.slot
+                )
+            return f"the platter mark is the {item[1]} die's {item[2]} in silver " + (
+                "in any free row" if item[1] not in self.spec.silver_rows else f"in the {item[1]} row"
+            )
         if action.kind == "reroll":
             if phase != ACTIVE_PICK:
                 return "a reroll is only possible right after the active player's roll"

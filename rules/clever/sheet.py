@@ -22,8 +22,7 @@ from __future__ import annotations
 from rules.clever.spec import CleverSpec
 from rules.errors import RulesError
 
-AREA_OF_FREE = {"?silver": "silver", "?yellow": "yellow", "?blue": "blue", "?green": "green",
-                "?pink": "pink"}
+AREA_OF_FREE = {"?silver": "silver", "?yellow": "yellow", "?blue": "blue", "?green": "green", "?pink": "pink"}
 
 
 class Sheet:
@@ -38,8 +37,18 @@ class Sheet:
         rerolls, returns, plus_ones: actions available (earned and not yet used).
     """
 
-    __slots__ = ("spec", "silver", "yellow", "blue", "green", "pink", "foxes",
-                 "rerolls", "returns", "plus_ones")
+    __slots__ = (
+        "spec",
+        "silver",
+        "yellow",
+        "blue",
+        "green",
+        "pink",
+        "foxes",
+        "rerolls",
+        "returns",
+        "plus_ones",
+    )
 
     def __init__(self, spec: CleverSpec):
         self.spec = spec
@@ -78,11 +87,15 @@ class Sheet:
         if area == "silver":
             return [r for r in range(4) if bit and not self.silver[r] & bit]
         if area == "yellow":
-            return [i for i, c in enumerate(self.spec.yellow_cells)
-                    if c.number == value and self.yellow[i] < 2]
+            return [
+                i for i, c in enumerate(self.spec.yellow_cells) if c.number == value and self.yellow[i] < 2
+            ]
         if area == "blue":
-            ok = (len(self.blue) < self.spec.boxes and self.spec.blue_min <= value <= self.spec.blue_max
-                  and (not self.blue or value <= self.blue[-1]))
+            ok = (
+                len(self.blue) < self.spec.boxes
+                and self.spec.blue_min <= value <= self.spec.blue_max
+                and (not self.blue or value <= self.blue[-1])
+            )
             return [None] if ok else []
         if area == "green":
             return [None] if len(self.green) < self.spec.boxes and 1 <= value <= 6 else []
@@ -110,8 +123,12 @@ class Sheet:
         """Whether ``(area, value, slot)`` is a legal entry now."""
         if area == "yellow":
             cells = self.spec.yellow_cells
-            return (isinstance(slot, int) and 0 <= slot < len(cells)
-                    and cells[slot].number == value and self.yellow[slot] < 2)
+            return (
+                isinstance(slot, int)
+                and 0 <= slot < len(cells)
+                and cells[slot].number == value
+                and self.yellow[slot] < 2
+            )
         if area not in ("silver", "blue", "green", "pink"):
             return False
         return slot in self.slots(area, value)
@@ -130,8 +147,11 @@ class Sheet:
             RulesError: the entry is not legal; the sheet is unchanged.
         """
         if not self.can_enter(area, value, slot):
-            raise RulesError(f"cannot enter {value} in {area}" + (f" slot {slot}" if slot is not None else "")
-                             + f": {self._why_not(area, value, slot)}")
+            raise RulesError(
+                f"cannot enter {value} in {area}"
+                + (f" slot {slot}" if slot is not None else "")
+                + f": {self._why_not(area, value, slot)}"
+            )
         spec = self.spec
         earned: list[str] = []
         if area == "silver":
@@ -215,8 +235,10 @@ class Sheet:
         yellow = spec.yellow_points[sum(1 for s in self.yellow if s == 2)]
         blue = spec.blue_points[len(self.blue)]
         mult = spec.green_multipliers
-        green = sum(self.green[i] * mult[i] - self.green[i + 1] * mult[i + 1]
-                    for i in range(0, len(self.green) - 1, 2))
+        green = sum(
+            self.green[i] * mult[i] - self.green[i + 1] * mult[i + 1]
+            for i in range(0, len(self.green) - 1, 2)
+        )
         pink = sum(self.pink)
         return {"silver": silver, "yellow": yellow, "blue": blue, "green": green, "pink": pink}
 
@@ -232,6 +254,14 @@ class Sheet:
     # -------------------------------------------------------------------------- storage
     def to_dict(self) -> dict:
         """The marks as plain data (for saves and tests)."""
-        return {"silver": self.silver[:], "yellow": self.yellow[:], "blue": self.blue[:],
-                "green": self.green[:], "pink": self.pink[:], "foxes": self.foxes,
-                "rerolls": self.rerolls, "returns": self.returns, "plus_ones": self.plus_ones}
+        return {
+            "silver": self.silver[:],
+            "yellow": self.yellow[:],
+            "blue": self.blue[:],
+            "green": self.green[:],
+            "pink": self.pink[:],
+            "foxes": self.foxes,
+            "rerolls": self.rerolls,
+            "returns": self.returns,
+            "plus_ones": self.plus_ones,
+        }

@@ -104,8 +104,9 @@ class CleverSpec:
         try:
             return self.rounds[players]
         except KeyError:
-            raise ValueError(f"Doppelt so clever is for {min(self.rounds)}-{max(self.rounds)} "
-                             f"players, not {players}") from None
+            raise ValueError(
+                f"Doppelt so clever is for {min(self.rounds)}-{max(self.rounds)} players, not {players}"
+            ) from None
 
     def rating_band(self, score: float) -> str:
         """The solo rating band of ``score``, named by its range (e.g. ``"200-219"``)."""
@@ -139,10 +140,13 @@ class _Reader:
     def _at(self, key: str) -> str:
         return f"{self.where}.{key}" if self.where else key
 
-    def ints(self, key: str, length: int | None = None, low: int | None = None,
-             high: int | None = None) -> tuple[int, ...]:
+    def ints(
+        self, key: str, length: int | None = None, low: int | None = None, high: int | None = None
+    ) -> tuple[int, ...]:
         value = self.table[key]
-        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
             raise SpecError(self.source, self._at(key), "expected a list of integers")
         if length is not None and len(value) != length:
             raise SpecError(self.source, self._at(key), f"expected {length} entries, got {len(value)}")
@@ -157,8 +161,9 @@ class _Reader:
             raise SpecError(self.source, self._at(key), f"expected an integer in {low}..{high}")
         return value
 
-    def names(self, key: str, allowed: tuple[str, ...], length: int | None = None,
-              blank: bool = False) -> tuple[str, ...]:
+    def names(
+        self, key: str, allowed: tuple[str, ...], length: int | None = None, blank: bool = False
+    ) -> tuple[str, ...]:
         value = self.table[key]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise SpecError(self.source, self._at(key), "expected a list of strings")
@@ -166,7 +171,9 @@ class _Reader:
             raise SpecError(self.source, self._at(key), f"expected {length} entries, got {len(value)}")
         for v in value:
             if not (v in allowed or (blank and v == "")):
-                raise SpecError(self.source, self._at(key), f"unknown name {v!r}; expected one of {', '.join(allowed)}")
+                raise SpecError(
+                    self.source, self._at(key), f"unknown name {v!r}; expected one of {', '.join(allowed)}"
+                )
         return tuple(value)
 
     def sub(self, key: str, keys: set[str]) -> _Reader:
@@ -187,9 +194,25 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
     Raises:
         SpecError: a key is unknown or missing, or a value is out of range.
     """
-    top = _Reader(source, data, "", {"format", "dice", "areas", "picks_per_turn", "rounds",
-                                     "round_bonuses", "silver", "yellow", "blue", "green",
-                                     "pink", "solo"})
+    top = _Reader(
+        source,
+        data,
+        "",
+        {
+            "format",
+            "dice",
+            "areas",
+            "picks_per_turn",
+            "rounds",
+            "round_bonuses",
+            "silver",
+            "yellow",
+            "blue",
+            "green",
+            "pink",
+            "solo",
+        },
+    )
     if data["format"] != FORMAT:
         raise SpecError(source, "format", f"expected {FORMAT!r}, got {data['format']!r}")
     dice = top.names("dice", DICE, len(DICE))
@@ -222,8 +245,11 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
         raise SpecError(source, "yellow.cells", "expected a list of [row, column, number]")
     cells = []
     for i, cell in enumerate(raw_cells):
-        if (not isinstance(cell, list) or len(cell) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
+        if (
+            not isinstance(cell, list)
+            or len(cell) != 3
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+        ):
             raise SpecError(source, f"yellow.cells[{i}]", "expected [row, column, number]")
         if not 1 <= cell[2] <= 6 or cell[0] < 0 or cell[1] < 0:
             raise SpecError(source, f"yellow.cells[{i}]", "row/column must be >= 0 and number 1..6")

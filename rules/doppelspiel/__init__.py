@@ -75,8 +75,21 @@ so — the same list is in docs/games/doppelspiel.md):
 """
 
 from rules.doppelspiel.actions import (
-    Action, ActivateJoker, Dice, FieldRef, FreeThrow, Pass, Place, Repeat, Roll, Split, Swap,
-    WriteTen, Zwang, parse_action, parse_ref,
+    Action,
+    ActivateJoker,
+    Dice,
+    FieldRef,
+    FreeThrow,
+    Pass,
+    Place,
+    Repeat,
+    Roll,
+    Split,
+    Swap,
+    WriteTen,
+    Zwang,
+    parse_action,
+    parse_ref,
 )
 from rules.doppelspiel.scoring import MatchResult, match_points
 from rules.doppelspiel.sheet import Cell, Sheet
@@ -85,8 +98,34 @@ from rules.doppelspiel.spec import DoppelSpec, FieldSpec, default_spec, load_spe
 from rules.doppelspiel.state import CHANCE, TERMINAL, DoppelState, from_json, replay
 
 __all__ = [
-    "Action", "ActivateJoker", "CHANCE", "Cell", "Dice", "DoppelSpec", "DoppelState", "FieldRef",
-    "FieldSpec", "FreeThrow", "MatchResult", "Pass", "Place", "Repeat", "Roll", "Sheet", "Split",
-    "Swap", "TERMINAL", "WritePlan", "WriteTen", "Zwang", "best_writes", "default_spec",
-    "from_json", "load_spec", "match_points", "parse_action", "parse_ref", "replay",
+    "Action",
+    "ActivateJoker",
+    "CHANCE",
+    "Cell",
+    "Dice",
+    "DoppelSpec",
+    "DoppelState",
+    "FieldRef",
+    "FieldSpec",
+    "FreeThrow",
+    "MatchResult",
+    "Pass",
+    "Place",
+    "Repeat",
+    "Roll",
+    "Sheet",
+    "Split",
+    "Swap",
+    "TERMINAL",
+    "WritePlan",
+    "WriteTen",
+    "Zwang",
+    "best_writes",
+    "default_spec",
+    "from_json",
+    "load_spec",
+    "match_points",
+    "parse_action",
+    "parse_ref",
+    "replay",
 ]

@@ -42,8 +42,11 @@ class Odds:
         size, faces = spec.group_size, spec.faces
         self.spec = spec
         self.table = table
-        self.keeps = [k for n in range(size + 1)
-                      for k in itertools.combinations_with_replacement(range(1, faces + 1), n)]
+        self.keeps = [
+            k
+            for n in range(size + 1)
+            for k in itertools.combinations_with_replacement(range(1, faces + 1), n)
+        ]
         self.keep_index = {k: i for i, k in enumerate(self.keeps)}
         n_keeps, n_groups = len(self.keeps), len(table.groups)
         trans = np.zeros((n_keeps, n_groups))
@@ -55,7 +58,7 @@ class Odds:
                 for c in counts.values():
                     ways //= math.factorial(c)
                 g = tuple(sorted(k + o))
-                trans[i, table.index[g]] += ways / faces ** missing
+                trans[i, table.index[g]] += ways / faces**missing
         sub = np.zeros((n_groups, n_keeps), dtype=bool)
         for gi, g in enumerate(table.groups):
             for n in range(size + 1):
@@ -64,15 +67,21 @@ class Odds:
         v0 = np.nan_to_num(table.values, nan=0.0)
         self.value = [v0]
         self.after = [np.zeros((n_keeps, v0.shape[1]))]
-        self.best_keep = [np.tile(np.array([self.keep_index[g] for g in table.groups])[:, None], (1, v0.shape[1]))]
+        self.best_keep = [
+            np.tile(np.array([self.keep_index[g] for g in table.groups])[:, None], (1, v0.shape[1]))
+        ]
         for _ in range(max_rolls):
             q = trans @ self.value[-1]
             masked = np.where(sub[:, :, None], q[None, :, :], -np.inf)
             self.after.append(q)
             self.best_keep.append(np.argmax(masked, axis=1))
             self.value.append(masked.max(axis=1))
-        self.without = np.array([[self.keep_index[tuple(x for x in g if x != f)] for f in range(1, faces + 1)]
-                                 for g in table.groups])
+        self.without = np.array(
+            [
+                [self.keep_index[tuple(x for x in g if x != f)] for f in range(1, faces + 1)]
+                for g in table.groups
+            ]
+        )
         ten = [sum(range(1, faces + 1)) / faces]
         for _ in range(max_rolls):
             ten.append(sum(max(f, ten[-1]) for f in range(1, faces + 1)) / faces)

@@ -42,7 +42,9 @@ def match_points(sheets: list[Sheet]) -> MatchResult:
     awards: list[tuple[str, int | None, int]] = []
     for c, worth in enumerate(spec.column_match_points):
         awards.append((f"column {c + 1}", _higher(totals[0][c], totals[1][c]), worth))
-    awards.append(("best single column", _higher(max(totals[0]), max(totals[1])), spec.best_column_match_points))
+    awards.append(
+        ("best single column", _higher(max(totals[0]), max(totals[1])), spec.best_column_match_points)
+    )
     grand = tuple(sum(t) for t in totals)
     awards.append(("grand total", _higher(grand[0], grand[1]), spec.grand_total_match_points))
     points = [0, 0]

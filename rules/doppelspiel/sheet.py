@@ -55,9 +55,18 @@ class Sheet:
 
     def copy(self) -> Sheet:
         """An independent copy (the spec is shared)."""
-        return Sheet(self.spec, [list(c) for c in self.cells], set(self.struck), self.aussetzen,
-                     set(self.swaps), set(self.repeats), self.crosses, self.free_used,
-                     set(self.jokers), set(self.zwang))
+        return Sheet(
+            self.spec,
+            [list(c) for c in self.cells],
+            set(self.struck),
+            self.aussetzen,
+            set(self.swaps),
+            set(self.repeats),
+            self.crosses,
+            self.free_used,
+            set(self.jokers),
+            set(self.zwang),
+        )
 
     def __deepcopy__(self, memo) -> Sheet:
         return self.copy()
@@ -69,8 +78,12 @@ class Sheet:
 
     def open_cells(self) -> list[Cell]:
         """Every open field, column by column."""
-        return [Cell(c, i) for c in range(self.spec.columns)
-                for i in range(len(self.spec.fields)) if self.cells[c][i] is None]
+        return [
+            Cell(c, i)
+            for c in range(self.spec.columns)
+            for i in range(len(self.spec.fields))
+            if self.cells[c][i] is None
+        ]
 
     def is_full(self) -> bool:
         """True when every field of every column is written or struck."""
@@ -98,8 +111,9 @@ class Sheet:
 
     def section_filled(self, column: int, *sections: str) -> bool:
         """True if every field of ``sections`` in ``column`` is written or struck."""
-        return all(self.cells[column][i] is not None
-                   for i, f in enumerate(self.spec.fields) if f.section in sections)
+        return all(
+            self.cells[column][i] is not None for i, f in enumerate(self.spec.fields) if f.section in sections
+        )
 
     # --- extras -------------------------------------------------------------------------
     def joker_ready(self, column: int) -> bool:
@@ -134,7 +148,9 @@ class Sheet:
 
     def middle_bonus(self, column: int) -> int:
         """The middle bonus of a column (35 once ones..sixes reach 63)."""
-        return self.spec.middle_bonus if self.section_sum(column, "middle") >= self.spec.middle_threshold else 0
+        return (
+            self.spec.middle_bonus if self.section_sum(column, "middle") >= self.spec.middle_threshold else 0
+        )
 
     def column_total(self, column: int) -> int:
         """All scores of a column plus its two bonuses."""
@@ -147,4 +163,3 @@ class Sheet:
     def grand_total(self) -> int:
         """Sum of the four column totals."""
         return sum(self.totals())
-

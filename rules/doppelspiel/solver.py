@@ -86,8 +86,11 @@ class WriteContext:
         self.forced = bool(marks)
         ten = spec.ten_index
         if self.forced:
-            cells = [(r.column, spec.index(r.key)) for r in marks
-                     if r.key != spec.fields[ten].key and sheet.is_open(r.column, spec.index(r.key))]
+            cells = [
+                (r.column, spec.index(r.key))
+                for r in marks
+                if r.key != spec.fields[ten].key and sheet.is_open(r.column, spec.index(r.key))
+            ]
         else:
             cells = [(c.column, c.field) for c in sheet.open_cells() if c.field != ten]
         self.cells = cells
@@ -124,8 +127,9 @@ class WriteContext:
         return u
 
     # --- search -------------------------------------------------------------------------
-    def search(self, va: np.ndarray, vb: np.ndarray, any_d: int, joker_d: int,
-               fixed_order: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def search(
+        self, va: np.ndarray, vb: np.ndarray, any_d: int, joker_d: int, fixed_order: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Best pair of entries for each split.
 
         Args:
@@ -179,7 +183,9 @@ class WriteContext:
                         else:
                             cands.append((val, i, zeros + kind, zeros + SKIP, zeros, zeros + first))
             if self.skip_left >= 2:
-                cands.append((np.full(S, 2 * self.skip_value), zeros + SKIP, zeros, zeros + SKIP, zeros, zeros))
+                cands.append(
+                    (np.full(S, 2 * self.skip_value), zeros + SKIP, zeros, zeros + SKIP, zeros, zeros)
+                )
         if not cands:
             return np.full(S, NEG), np.zeros((S, 5), dtype=np.intp)
         vals = np.stack([c[0] for c in cands], axis=1)
@@ -275,12 +281,17 @@ def ten_plans(state: DoppelState, offsets: np.ndarray | None = None) -> list[Wri
             total = sum(state.dice)
             off = 0.0 if offsets is None else float(offsets[action.column, spec.ten_index])
             ref = FieldRef(action.column, spec.fields[spec.ten_index].key)
-            out.append(WritePlan((action,), (Entry(tuple(sorted(state.dice)), "write", ref, total),), total, total + off))
+            out.append(
+                WritePlan(
+                    (action,), (Entry(tuple(sorted(state.dice)), "write", ref, total),), total, total + off
+                )
+            )
     return out
 
 
-def best_writes(state: DoppelState, offsets: np.ndarray | None = None, skip_value: float = 0.0,
-                top: int = 1) -> list[WritePlan]:
+def best_writes(
+    state: DoppelState, offsets: np.ndarray | None = None, skip_value: float = 0.0, top: int = 1
+) -> list[WritePlan]:
     """The best ways to end the current throwing (phase ``throw``) or finish the write (``place``).
 
     Returns up to ``top`` plans, best first: the best plan per split of the dice plus the
@@ -322,11 +333,14 @@ def best_writes(state: DoppelState, offsets: np.ndarray | None = None, skip_valu
         for k, (a, b) in enumerate(pairs):
             src = _split_sources(state, a, b)
             if src != (any_d, joker_d):
-                bk, ck = ctx.search(table.values[ia[k:k + 1]], table.values[ib[k:k + 1]], *src)
+                bk, ck = ctx.search(table.values[ia[k : k + 1]], table.values[ib[k : k + 1]], *src)
                 best[k], choice[k] = bk[0], ck[0]
-        order = np.argsort(-best, kind="stable")[:max(top, 1)]
-        plans += [_plan(ctx, pairs[k][0], pairs[k][1], choice[k], best[k], with_split=True)
-                  for k in order if np.isfinite(best[k])]
+        order = np.argsort(-best, kind="stable")[: max(top, 1)]
+        plans += [
+            _plan(ctx, pairs[k][0], pairs[k][1], choice[k], best[k], with_split=True)
+            for k in order
+            if np.isfinite(best[k])
+        ]
     plans += ten_plans(state, offsets)
     plans.sort(key=lambda p: -p.utility)
     return plans[:top]

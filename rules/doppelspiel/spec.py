@@ -172,15 +172,33 @@ def _all_groups(faces: int, size: int) -> list[tuple[int, ...]]:
 
 
 _TOP_KEYS = {
-    "format", "players", "dice", "faces", "group_size", "throws_per_turn", "columns",
-    "column_match_points", "best_column_match_points", "grand_total_match_points",
-    "aussetzen_boxes", "max_jokers_per_turn", "upper_bonus", "middle_bonus", "freiwurf", "fields",
+    "format",
+    "players",
+    "dice",
+    "faces",
+    "group_size",
+    "throws_per_turn",
+    "columns",
+    "column_match_points",
+    "best_column_match_points",
+    "grand_total_match_points",
+    "aussetzen_boxes",
+    "max_jokers_per_turn",
+    "upper_bonus",
+    "middle_bonus",
+    "freiwurf",
+    "fields",
 }
 _FIELD_KEYS = {"key", "label", "section", "kind", "pair", "single", "face", "n", "score", "runs"}
 _NEEDS = {
-    "pattern": ("pair", "single"), "count": ("face",), "of_a_kind": ("n",),
-    "full_house": ("score",), "distinct": ("score",), "straight": ("score", "runs"),
-    "all_ten": (), "chance": (),
+    "pattern": ("pair", "single"),
+    "count": ("face",),
+    "of_a_kind": ("n",),
+    "full_house": ("score",),
+    "distinct": ("score",),
+    "straight": ("score", "runs"),
+    "all_ten": (),
+    "chance": (),
 }
 
 
@@ -223,7 +241,11 @@ def _field(source: str, i: int, raw: Any, faces: int, group_size: int, dice: int
     for k in _NEEDS[kind]:
         if k not in raw:
             raise SpecError(source, where, f"kind {kind!r} needs key {k!r}")
-    extra = set(raw) - {"key", "label", "section", "kind", *_NEEDS[kind]} - ({"score"} if kind == "of_a_kind" else set())
+    extra = (
+        set(raw)
+        - {"key", "label", "section", "kind", *_NEEDS[kind]}
+        - ({"score"} if kind == "of_a_kind" else set())
+    )
     if extra:
         raise SpecError(source, where, f"key(s) {sorted(extra)} do not apply to kind {kind!r}")
     if (kind == "all_ten") != (raw["section"] == "ten"):
@@ -241,8 +263,16 @@ def _field(source: str, i: int, raw: Any, faces: int, group_size: int, dice: int
                 raise SpecError(source, f"{where}.runs[{j}]", f"expected a list of {group_size} values")
             out.append(tuple(sorted(_int(source, f"{where}.runs[{j}]", v, 1, faces) for v in run)))
         runs = tuple(out)
-    spec = FieldSpec(key=raw["key"], label=raw["label"], section=raw["section"], kind=kind,
-                     n=n, score=score, runs=runs, **ints)
+    spec = FieldSpec(
+        key=raw["key"],
+        label=raw["label"],
+        section=raw["section"],
+        kind=kind,
+        n=n,
+        score=score,
+        runs=runs,
+        **ints,
+    )
     if spec.is_ten:
         best = faces * dice
     else:
@@ -295,8 +325,14 @@ def load_spec(path: Path | str | None = None) -> DoppelSpec:
         if not any(f.section == section for f in fields):
             raise SpecError(source, "fields", f"no field in section {section!r}")
     return DoppelSpec(
-        players=players, dice=dice, faces=faces, group_size=group_size, throws_per_turn=throws,
-        columns=columns, fields=fields, column_match_points=cmp,
+        players=players,
+        dice=dice,
+        faces=faces,
+        group_size=group_size,
+        throws_per_turn=throws,
+        columns=columns,
+        fields=fields,
+        column_match_points=cmp,
         best_column_match_points=_int(source, "best_column_match_points", raw["best_column_match_points"], 0),
         grand_total_match_points=_int(source, "grand_total_match_points", raw["grand_total_match_points"], 0),
         aussetzen_boxes=_int(source, "aussetzen_boxes", raw["aussetzen_boxes"], 0, 100),

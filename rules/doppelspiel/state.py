@@ -25,8 +25,20 @@ from typing import Any
 import numpy as np
 
 from rules.doppelspiel.actions import (
-    Action, ActivateJoker, Dice, FieldRef, FreeThrow, Pass, Place, Repeat, Roll, Split, Swap,
-    WriteTen, Zwang, parse_action,
+    Action,
+    ActivateJoker,
+    Dice,
+    FieldRef,
+    FreeThrow,
+    Pass,
+    Place,
+    Repeat,
+    Roll,
+    Split,
+    Swap,
+    WriteTen,
+    Zwang,
+    parse_action,
 )
 from rules.doppelspiel.fields import as_group, base_value, doppler_kind, fives_in, split_groups
 from rules.doppelspiel.scoring import MatchResult, match_points
@@ -156,8 +168,11 @@ class DoppelState:
     def _start_actions(self) -> list[Action]:
         out: list[Action] = []
         if len(self.active_jokers) < self.spec.max_jokers_per_turn:
-            out += [ActivateJoker(c) for c in range(self.spec.columns)
-                    if self.sheet.joker_ready(c) and c not in self.active_jokers]
+            out += [
+                ActivateJoker(c)
+                for c in range(self.spec.columns)
+                if self.sheet.joker_ready(c) and c not in self.active_jokers
+            ]
         out.append(Roll(tuple(range(self.spec.dice))))
         return out
 
@@ -174,8 +189,13 @@ class DoppelState:
             out += [FreeThrow(s) for s in self._subsets()]
         out += [Repeat(f) for f in sorted(set(dice)) if f not in sheet.repeats]
         if len(sheet.swaps) <= self.spec.faces - 2:
-            out += [Swap(i, f) for i, d in enumerate(dice) if d not in sheet.swaps
-                    for f in range(1, self.spec.faces + 1) if f != d and f not in sheet.swaps]
+            out += [
+                Swap(i, f)
+                for i, d in enumerate(dice)
+                if d not in sheet.swaps
+                for f in range(1, self.spec.faces + 1)
+                if f != d and f not in sheet.swaps
+            ]
         out += self.write_starts()
         return out
 
@@ -185,7 +205,9 @@ class DoppelState:
         marks = self.marks[self.player]
         ten = self.spec.ten_index
         for c in range(self.spec.columns):
-            if self.sheet.is_open(c, ten) and (not marks or marks == (FieldRef(c, self.spec.fields[ten].key),)):
+            if self.sheet.is_open(c, ten) and (
+                not marks or marks == (FieldRef(c, self.spec.fields[ten].key),)
+            ):
                 out.append(WriteTen(c))
         if len(marks) != 1 and self._has_group_target():
             out += [Split(a) for a, _ in split_groups(self.dice, self.spec.group_size)]
@@ -265,8 +287,11 @@ class DoppelState:
         """Check and apply ``action``; an illegal one raises :class:`RulesError` and changes nothing."""
         actor = self.current_player()
         handler = {
-            "start": self._apply_start, "chance": self._apply_chance, "throw": self._apply_throw,
-            "place": self._apply_place, "zwang": self._apply_zwang,
+            "start": self._apply_start,
+            "chance": self._apply_chance,
+            "throw": self._apply_throw,
+            "place": self._apply_place,
+            "zwang": self._apply_zwang,
         }.get(self.phase)
         if handler is None:
             raise RulesError("the game is over")
@@ -350,12 +375,14 @@ class DoppelState:
                 raise RulesError(f"die positions are 1..{self.spec.dice}")
             old, new = dice[action.die], action.face
             if not 1 <= new <= self.spec.faces or new == old:
-                raise RulesError(f"die {action.die + 1} shows {old}; swap it to another face 1..{self.spec.faces}")
+                raise RulesError(
+                    f"die {action.die + 1} shows {old}; swap it to another face 1..{self.spec.faces}"
+                )
             for v in (old, new):
                 if v in sheet.swaps:
                     raise RulesError(f"Tauschen {v} is already struck")
             sheet.swaps.update((old, new))
-            self.dice = dice[:action.die] + (new,) + dice[action.die + 1:]
+            self.dice = dice[: action.die] + (new,) + dice[action.die + 1 :]
         elif isinstance(action, WriteTen):
             self._write_ten(action.column)
         elif isinstance(action, Split):
@@ -385,7 +412,9 @@ class DoppelState:
         rest = Counter(self.dice)
         rest.subtract(group)
         if any(v < 0 for v in rest.values()):
-            raise RulesError(f"the dice {''.join(map(str, sorted(self.dice)))} do not hold {''.join(map(str, group))}")
+            raise RulesError(
+                f"the dice {''.join(map(str, sorted(self.dice)))} do not hold {''.join(map(str, group))}"
+            )
         if len(self.marks[self.player]) == 1:
             raise RulesError("a Zwang binds this turn to the 10er " + str(self.marks[self.player][0]))
         if not self._has_group_target():
@@ -393,7 +422,9 @@ class DoppelState:
         other = as_group(rest.elements())
         kind = doppler_kind(group, other)
         jokers = len(self.active_jokers)
-        self.doublings = (2, 0) if kind == "doppeldoppler" else (1, jokers) if kind == "doppler" else (0, jokers)
+        self.doublings = (
+            (2, 0) if kind == "doppeldoppler" else (1, jokers) if kind == "doppler" else (0, jokers)
+        )
         self.groups = (group, other)
         self.placed = 0
         self.phase = "place"
@@ -410,7 +441,9 @@ class DoppelState:
             if action.doubled or action.target is not None:
                 raise RulesError("Aussetzen takes no field")
             if sheet.aussetzen >= spec.aussetzen_boxes:
-                raise RulesError(f"all {spec.aussetzen_boxes} Aussetzen boxes are used; strike a field instead")
+                raise RulesError(
+                    f"all {spec.aussetzen_boxes} Aussetzen boxes are used; strike a field instead"
+                )
             sheet.aussetzen += 1
         elif action.mode in ("write", "strike"):
             ref = action.target
@@ -437,14 +470,18 @@ class DoppelState:
                     if base is not None:
                         raise RulesError(f"the Zwang field {ref} must be filled: the group meets it")
                 elif sheet.aussetzen < spec.aussetzen_boxes:
-                    raise RulesError("fields are struck only when all Aussetzen boxes are used; use 'place skip'")
+                    raise RulesError(
+                        "fields are struck only when all Aussetzen boxes are used; use 'place skip'"
+                    )
                 sheet.strike(ref.column, idx)
             else:
                 if base is None:
                     raise RulesError(f"{''.join(map(str, group))} does not meet {f.label}")
                 if action.doubled:
                     if not self._doublable(f):
-                        raise RulesError(f"no doubling is available for {f.label} (Joker: upper and middle only)")
+                        raise RulesError(
+                            f"no doubling is available for {f.label} (Joker: upper and middle only)"
+                        )
                     any_left, joker_left = self.doublings
                     if joker_left > 0 and f.jokerable:
                         self.doublings = (any_left, joker_left - 1)
@@ -515,8 +552,11 @@ class DoppelState:
     # --- logs ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The game as data: first player and the action log (enough to rebuild it exactly)."""
-        return {"format": LOG_FORMAT, "first_player": self.first_player,
-                "log": [[actor, text] for actor, text in self.log]}
+        return {
+            "format": LOG_FORMAT,
+            "first_player": self.first_player,
+            "log": [[actor, text] for actor, text in self.log],
+        }
 
 
 def replay(log, spec: DoppelSpec | None = None, first_player: int = 0) -> DoppelState:
@@ -534,7 +574,9 @@ def replay(log, spec: DoppelSpec | None = None, first_player: int = 0) -> Doppel
         if not isinstance(text, str) or isinstance(actor, bool) or not isinstance(actor, int):
             raise RulesError(f"log entry {n + 1}: expected [actor number, action text], got {entry!r}")
         if actor != state.current_player():
-            raise RulesError(f"log entry {n + 1} ({text}): actor {actor}, but {state.current_player()} is to act")
+            raise RulesError(
+                f"log entry {n + 1} ({text}): actor {actor}, but {state.current_player()} is to act"
+            )
         try:
             action = parse_action(text, state.spec)
         except ValueError as exc:

@@ -83,11 +83,32 @@ from rules.oder_nichts.actions import CHANCE, Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS, Card, DeckSpec, Task, load_deck, parse_deck
 from rules.oder_nichts.flow import RoundResult
 from rules.oder_nichts.state import (
-    CHANCE_PLAYER, TERMINAL_PLAYER, GameConfig, PlayerView, State, new_game, replay,
+    CHANCE_PLAYER,
+    TERMINAL_PLAYER,
+    GameConfig,
+    PlayerView,
+    State,
+    new_game,
+    replay,
 )
 
 __all__ = [
-    "CHANCE", "CHANCE_PLAYER", "COLOURS", "TERMINAL_PLAYER", "Action", "Card", "ChanceRequest", "Decision",
-    "DeckSpec", "GameConfig", "PlayerView", "RoundResult", "State", "Task", "load_deck", "new_game",
-    "parse_deck", "replay",
+    "CHANCE",
+    "CHANCE_PLAYER",
+    "COLOURS",
+    "TERMINAL_PLAYER",
+    "Action",
+    "Card",
+    "ChanceRequest",
+    "Decision",
+    "DeckSpec",
+    "GameConfig",
+    "PlayerView",
+    "RoundResult",
+    "State",
+    "Task",
+    "load_deck",
+    "new_game",
+    "parse_deck",
+    "replay",
 ]

@@ -17,26 +17,28 @@ import numpy as np
 from rules.errors import RulesError
 
 #: Action kinds a player can choose.
-PLAYER_ACTION_KINDS = frozenset({
-    "play",         # lay cards on the pile (own turn, or the card drawn this turn)
-    "draw",         # no card fits: draw one
-    "pass",         # no card fits and nothing left to draw
-    "exchange",     # only grey cards in hand: shuffle them into the draw pile, draw as many
-    "interject",    # out of turn: the exact same card(s) as the top card
-    "out_of_turn",  # out of turn with a card that may not be played now: penalty card
-    "defend",       # a grey card against an attack aimed at you
-    "stack",        # an offensive card of the attack's symbol: pass the attack on
-    "brown",        # a brown card on an offensive card not laid by you
-    "accept",       # take the attack's effect
-    "attempt",      # +3/+5: try the task(s): double or nothing
-    "name",         # magnet: name a number 1..9 (or a colour once all are named)
-    "seat",         # after a 0: swap seats with a player (target) or stay (target None)
-    "swap",         # hand swap: the player to swap hands with
-    "halve",        # half hand: yes (choice "yes") or no ("no")
-    "gesture",      # who is unlucky: "up" / "down"
-    "rps",          # rock-paper-scissors: "rock" / "paper" / "scissors"
-    "pass_window",  # do not interject / throw a brown card now
-})
+PLAYER_ACTION_KINDS = frozenset(
+    {
+        "play",  # lay cards on the pile (own turn, or the card drawn this turn)
+        "draw",  # no card fits: draw one
+        "pass",  # no card fits and nothing left to draw
+        "exchange",  # only grey cards in hand: shuffle them into the draw pile, draw as many
+        "interject",  # out of turn: the exact same card(s) as the top card
+        "out_of_turn",  # out of turn with a card that may not be played now: penalty card
+        "defend",  # a grey card against an attack aimed at you
+        "stack",  # an offensive card of the attack's symbol: pass the attack on
+        "brown",  # a brown card on an offensive card not laid by you
+        "accept",  # take the attack's effect
+        "attempt",  # +3/+5: try the task(s): double or nothing
+        "name",  # magnet: name a number 1..9 (or a colour once all are named)
+        "seat",  # after a 0: swap seats with a player (target) or stay (target None)
+        "swap",  # hand swap: the player to swap hands with
+        "halve",  # half hand: yes (choice "yes") or no ("no")
+        "gesture",  # who is unlucky: "up" / "down"
+        "rps",  # rock-paper-scissors: "rock" / "paper" / "scissors"
+        "pass_window",  # do not interject / throw a brown card now
+    }
+)
 
 #: Action kind of every chance outcome.
 CHANCE = "chance"
@@ -86,8 +88,14 @@ class Action:
         cards = data.get("cards", [])
         if not isinstance(cards, list) or not all(isinstance(c, int) for c in cards):
             raise ValueError(f"'cards' must be a list of integers: {cards!r}")
-        return Action(str(data["kind"]), tuple(cards), data.get("target"), data.get("colour"),
-                      data.get("number"), data.get("choice"))
+        return Action(
+            str(data["kind"]),
+            tuple(cards),
+            data.get("target"),
+            data.get("colour"),
+            data.get("number"),
+            data.get("choice"),
+        )
 
 
 @dataclass(frozen=True)
@@ -144,8 +152,10 @@ class ChanceRequest:
     def outcomes(self) -> list[tuple[Action, float]] | None:
         """All outcomes with their probabilities when there are few (tasks), else ``None``."""
         if self.kind == "task":
-            return [(Action(CHANCE, choice="success"), self.probability),
-                    (Action(CHANCE, choice="failure"), 1.0 - self.probability)]
+            return [
+                (Action(CHANCE, choice="success"), self.probability),
+                (Action(CHANCE, choice="failure"), 1.0 - self.probability),
+            ]
         return None
 
     def sample(self, rng: np.random.Generator) -> Action:
@@ -167,8 +177,11 @@ class ChanceRequest:
             if sorted(action.cards) != sorted(self.cards):
                 raise RulesError("a shuffle outcome must be an ordering of exactly the shuffled cards")
         elif self.kind == "pick":
-            if len(action.cards) != self.count or len(set(action.cards)) != self.count \
-                    or not set(action.cards) <= set(self.cards):
+            if (
+                len(action.cards) != self.count
+                or len(set(action.cards)) != self.count
+                or not set(action.cards) <= set(self.cards)
+            ):
                 raise RulesError(f"the pick must be {self.count} different cards from the hand")
         elif action.choice not in ("success", "failure"):
             raise RulesError("a task outcome is 'success' or 'failure'")

@@ -68,8 +68,13 @@ class AttackFlow(TableOps):
             att = t.attack
             target = att.target
             legal = self._target_options(target)
-            a = yield Decision(target, "attack", tuple(legal), {"attack": att.to_json()},
-                               explain=lambda act, p=target: self._explain_attack(p, act))
+            a = yield Decision(
+                target,
+                "attack",
+                tuple(legal),
+                {"attack": att.to_json()},
+                explain=lambda act, p=target: self._explain_attack(p, act),
+            )
             if a.kind == "accept":
                 self._ev("{0} accepts the attack", target)
                 yield from self._carry_out(att, [target])
@@ -106,8 +111,9 @@ class AttackFlow(TableOps):
             if card.category != "brown":
                 continue
             if card.kind == "hijack":
-                out.extend(Action("brown", (cid,), target=q) for q in range(t.n)
-                           if q != player and t.away[q] == 0)
+                out.extend(
+                    Action("brown", (cid,), target=q) for q in range(t.n) if q != player and t.away[q] == 0
+                )
             else:
                 out.append(Action("brown", (cid,)))
         return out
@@ -127,8 +133,9 @@ class AttackFlow(TableOps):
                 if self._dodge_target(target) is not None:
                     legal.append(Action("defend", (cid,)))
             elif card.kind == "you":
-                legal.extend(Action("defend", (cid,), target=q) for q in range(t.n)
-                             if q != target and t.present(q))
+                legal.extend(
+                    Action("defend", (cid,), target=q) for q in range(t.n) if q != target and t.present(q)
+                )
             else:
                 legal.append(Action("defend", (cid,)))
         legal.extend(self._brown_options(target))
@@ -147,8 +154,10 @@ class AttackFlow(TableOps):
         att = t.attack
         name = t.spec.kinds[att.symbol].name
         if a.kind not in ("accept", "stack", "defend", "brown"):
-            return (f"you are under attack ({name}): defend with a grey card, pass it on with a {name} card, "
-                    "throw a brown card, or accept")
+            return (
+                f"you are under attack ({name}): defend with a grey card, pass it on with a {name} card, "
+                "throw a brown card, or accept"
+            )
         for cid in a.cards:
             if cid not in t.hands[player]:
                 return f"card {cid} is not in your hand"
@@ -202,10 +211,18 @@ class AttackFlow(TableOps):
             if not options:
                 continue
             used = {c for o in options for c in o.cards}
-            legal = options + [Action("pass_window")] + [
-                Action("out_of_turn", (c,)) for c in sorted(t.hands[q]) if c not in used]
-            a = yield Decision(q, "window", tuple(legal), {"attack": att.to_json()},
-                               explain=lambda act, p=q: self._explain_window(p, act))
+            legal = (
+                options
+                + [Action("pass_window")]
+                + [Action("out_of_turn", (c,)) for c in sorted(t.hands[q]) if c not in used]
+            )
+            a = yield Decision(
+                q,
+                "window",
+                tuple(legal),
+                {"attack": att.to_json()},
+                explain=lambda act, p=q: self._explain_window(p, act),
+            )
             if a.kind == "interject":
                 self._ev("{0} interjects", q)
                 self._lay_offensive_from_hand(q, list(a.cards))
@@ -292,8 +309,9 @@ class AttackFlow(TableOps):
         while len(group) > 2:
             gestures: dict[int, str] = {}
             for q in group:
-                a = yield Decision(q, "gesture", tuple(Action("gesture", choice=g) for g in GESTURES),
-                                   {"group": list(group)})
+                a = yield Decision(
+                    q, "gesture", tuple(Action("gesture", choice=g) for g in GESTURES), {"group": list(group)}
+                )
                 gestures[q] = a.choice
             smaller = minority(gestures)
             if smaller is None:
@@ -305,8 +323,12 @@ class AttackFlow(TableOps):
         while True:
             signs = []
             for q in group:
-                a = yield Decision(q, "rps", tuple(Action("rps", choice=s) for s in RPS),
-                                   {"opponent": group[1] if q == group[0] else group[0]})
+                a = yield Decision(
+                    q,
+                    "rps",
+                    tuple(Action("rps", choice=s) for s in RPS),
+                    {"opponent": group[1] if q == group[0] else group[0]},
+                )
                 signs.append((q, a.choice))
             loser = rps_loser(signs[0], signs[1])
             if loser is not None:
@@ -320,7 +342,7 @@ class AttackFlow(TableOps):
         everyone = not_me is not None
         for q in victims:
             if att.symbol == "skip":
-                hit = [q] if everyone else t.in_order(q)[:min(att.amount, t.n)]
+                hit = [q] if everyone else t.in_order(q)[: min(att.amount, t.n)]
                 for r in hit:
                     t.skips[r] += att.turns
                     self._ev(f"{{0}} sits out {att.turns} turn(s)", r)
@@ -347,8 +369,12 @@ class AttackFlow(TableOps):
     def _draw_or_task(self, att: Attack, q: int, not_me: int | None) -> Step:
         t = self.t
         tasks = [t.card(c).task for c in att.cards]
-        a = yield Decision(q, "task", (Action("draw"), Action("attempt")),
-                           {"cards": att.amount, "tasks": tasks, "opponent": self._opponent(att, q, not_me)})
+        a = yield Decision(
+            q,
+            "task",
+            (Action("draw"), Action("attempt")),
+            {"cards": att.amount, "tasks": tasks, "opponent": self._opponent(att, q, not_me)},
+        )
         if a.kind == "draw":
             self._ev(f"{{0}} draws {att.amount} card(s)", q)
             yield from self._draw(q, att.amount)
@@ -356,9 +382,17 @@ class AttackFlow(TableOps):
         opponent = self._opponent(att, q, not_me)
         for key in tasks:
             task = t.spec.tasks[key]
-            outcome = yield ChanceRequest("task", player=q, probability=task.success,
-                                          info={"task": key, "text": task.text, "opponent": opponent,
-                                                "versus_owner": task.versus_owner})
+            outcome = yield ChanceRequest(
+                "task",
+                player=q,
+                probability=task.success,
+                info={
+                    "task": key,
+                    "text": task.text,
+                    "opponent": opponent,
+                    "versus_owner": task.versus_owner,
+                },
+            )
             if outcome.choice == "failure":
                 self._ev(f"{{0}} fails the task (double or nothing) and draws {2 * att.amount} card(s)", q)
                 yield from self._draw(q, 2 * att.amount)
@@ -373,10 +407,17 @@ class AttackFlow(TableOps):
                 legal = tuple(Action("name", number=n) for n in numbers)
             else:
                 legal = tuple(Action("name", colour=c) for c in COLOURS)
-            a = yield Decision(q, "magnet", legal, {"named": list(t.named)},
-                               explain=lambda act, nums=tuple(numbers): (
-                                   f"name a number 1-9 not named yet this round: {list(nums)}" if nums
-                                   else "all numbers 1-9 were named: name a colour"))
+            a = yield Decision(
+                q,
+                "magnet",
+                legal,
+                {"named": list(t.named)},
+                explain=lambda act, nums=tuple(numbers): (
+                    f"name a number 1-9 not named yet this round: {list(nums)}"
+                    if nums
+                    else "all numbers 1-9 were named: name a colour"
+                ),
+            )
             taken: list[int] = []
             for r in range(t.n):
                 if r == q:

@@ -21,11 +21,23 @@ COLOURS: tuple[str, ...] = ("magenta", "cyan", "yellow", "green")
 #: Every card kind the engine implements, with its category.
 KIND_CATEGORIES: dict[str, str] = {
     "number": "number",
-    "direction": "neutral", "colour_change": "neutral", "half_hand": "neutral", "hand_swap": "neutral",
-    "skip": "offensive", "minus20": "offensive", "draw3": "offensive", "draw5": "offensive",
-    "afk": "offensive", "magnet": "offensive",
-    "dodge": "defensive", "you": "defensive", "mirror": "defensive", "unlucky": "defensive",
-    "not_me": "brown", "hijack": "brown", "double": "brown",
+    "direction": "neutral",
+    "colour_change": "neutral",
+    "half_hand": "neutral",
+    "hand_swap": "neutral",
+    "skip": "offensive",
+    "minus20": "offensive",
+    "draw3": "offensive",
+    "draw5": "offensive",
+    "afk": "offensive",
+    "magnet": "offensive",
+    "dodge": "defensive",
+    "you": "defensive",
+    "mirror": "defensive",
+    "unlucky": "defensive",
+    "not_me": "brown",
+    "hijack": "brown",
+    "double": "brown",
 }
 
 #: Kinds whose cards carry a task.
@@ -168,7 +180,11 @@ def _need(table: dict[str, Any], key: str, typ: type | tuple[type, ...], source:
         raise SpecError(source, f"{where}.{key}" if where else key, "missing")
     value = table[key]
     if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
-        raise SpecError(source, f"{where}.{key}" if where else key, f"expected {getattr(typ, '__name__', typ)}, got {value!r}")
+        raise SpecError(
+            source,
+            f"{where}.{key}" if where else key,
+            f"expected {getattr(typ, '__name__', typ)}, got {value!r}",
+        )
     return value
 
 
@@ -176,7 +192,9 @@ def _parse_kinds(data: dict[str, Any], source: str) -> dict[str, KindInfo]:
     kinds_tab = _need(data, "kinds", dict, source, "")
     unknown = sorted(set(kinds_tab) - set(KIND_CATEGORIES))
     if unknown:
-        raise SpecError(source, f"kinds.{unknown[0]}", f"unknown card kind; known: {', '.join(KIND_CATEGORIES)}")
+        raise SpecError(
+            source, f"kinds.{unknown[0]}", f"unknown card kind; known: {', '.join(KIND_CATEGORIES)}"
+        )
     missing = sorted(set(KIND_CATEGORIES) - set(kinds_tab))
     if missing:
         raise SpecError(source, "kinds", f"missing kinds: {', '.join(missing)}")
@@ -185,18 +203,26 @@ def _parse_kinds(data: dict[str, Any], source: str) -> dict[str, KindInfo]:
         where = f"kinds.{key}"
         category = _need(tab, "category", str, source, where)
         if category != KIND_CATEGORIES[key]:
-            raise SpecError(source, f"{where}.category", f"{key!r} is a {KIND_CATEGORIES[key]} card, not {category!r}")
+            raise SpecError(
+                source, f"{where}.category", f"{key!r} is a {KIND_CATEGORIES[key]} card, not {category!r}"
+            )
         points = tab.get("points")
         if key == "number":
             if points != "face":
-                raise SpecError(source, f"{where}.points", "number cards count their face value: write \"face\"")
+                raise SpecError(
+                    source, f"{where}.points", 'number cards count their face value: write "face"'
+                )
             points = None
         elif not isinstance(points, int) or isinstance(points, bool) or points < 0:
             raise SpecError(source, f"{where}.points", f"expected a non-negative integer, got {points!r}")
         amount = tab.get("amount", 0)
         if category == "offensive":
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-                raise SpecError(source, f"{where}.amount", f"offensive cards need a positive integer amount, got {amount!r}")
+                raise SpecError(
+                    source,
+                    f"{where}.amount",
+                    f"offensive cards need a positive integer amount, got {amount!r}",
+                )
         elif amount:
             raise SpecError(source, f"{where}.amount", "only offensive cards have an amount")
         name = _need(tab, "name", str, source, where)
@@ -262,7 +288,9 @@ def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
             for j, pair in enumerate(pairs):
                 pair = _colour_list(pair, source, f"{where}.colour_pairs[{j}]")
                 if len(pair) != 2 or pair[0] == pair[1]:
-                    raise SpecError(source, f"{where}.colour_pairs[{j}]", "a colour change shows two different colours")
+                    raise SpecError(
+                        source, f"{where}.colour_pairs[{j}]", "a colour change shows two different colours"
+                    )
                 colour_sets.append(tuple(pair))
         elif info.category in ("defensive", "brown"):
             if "colours" in entry:
@@ -282,7 +310,9 @@ def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
         task_keys = entry.get("tasks", [])
         if kind in TASK_KINDS:
             if not isinstance(task_keys, list) or not task_keys:
-                raise SpecError(source, f"{where}.tasks", f"{kind} cards carry a task: give a list of task keys")
+                raise SpecError(
+                    source, f"{where}.tasks", f"{kind} cards carry a task: give a list of task keys"
+                )
             for t in task_keys:
                 if t not in tasks:
                     raise SpecError(source, f"{where}.tasks", f"unknown task {t!r}")
@@ -294,9 +324,22 @@ def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
                 for _ in range(copies):
                     task = task_keys[made % len(task_keys)] if task_keys else None
                     points = number if info.points is None else info.points
-                    cards.append(Card(len(cards), kind, info.category, colours, number, points,
-                                      info.amount, task, info.name))
+                    cards.append(
+                        Card(
+                            len(cards),
+                            kind,
+                            info.category,
+                            colours,
+                            number,
+                            points,
+                            info.amount,
+                            task,
+                            info.name,
+                        )
+                    )
                     made += 1
     if len(cards) != total:
-        raise SpecError(source, "cards", f"the entries make {len(cards)} cards, but game.total_cards is {total}")
+        raise SpecError(
+            source, "cards", f"the entries make {len(cards)} cards, but game.total_cards is {total}"
+        )
     return DeckSpec(name, tuple(cards), kinds, tasks, hand_size, target, source)

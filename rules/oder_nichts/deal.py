@@ -29,8 +29,13 @@ def find_cards(spec: DeckSpec, labels: Iterable[str], taken: set[int] | None = N
     return out
 
 
-def deal_outcome(spec: DeckSpec, hands: Sequence[Sequence[int]], start: int,
-                 draw_first: Sequence[int] = (), deal_order: Sequence[int] | None = None) -> Action:
+def deal_outcome(
+    spec: DeckSpec,
+    hands: Sequence[Sequence[int]],
+    start: int,
+    draw_first: Sequence[int] = (),
+    deal_order: Sequence[int] | None = None,
+) -> Action:
     """The shuffle outcome dealing ``hands`` (player i gets ``hands[i]``), turning up ``start``
     and then drawing ``draw_first`` in that order; every other card follows in id order.
 

@@ -141,8 +141,13 @@ class Flow(AttackFlow):
                 options.append(Action("draw") if self._can_draw() else Action("pass"))
             if hand and not exchanged and all(t.card(c).category == "defensive" for c in hand):
                 options.append(Action("exchange"))
-            a = yield Decision(p, "turn", tuple(options), {"top": t.discard[-1], "allowed": list(t.allowed)},
-                               explain=lambda act, pl=p, ps=tuple(plays): self._explain_turn(pl, ps, act))
+            a = yield Decision(
+                p,
+                "turn",
+                tuple(options),
+                {"top": t.discard[-1], "allowed": list(t.allowed)},
+                explain=lambda act, pl=p, ps=tuple(plays): self._explain_turn(pl, ps, act),
+            )
             if a.kind != "exchange":
                 break
             exchanged = True
@@ -155,8 +160,13 @@ class Flow(AttackFlow):
             got = yield from self._draw(p, 1)
             if got and fits(t.card(got[0]), t.top, t.allowed):
                 options = plays_of(got, t.spec, t.allowed)
-                a = yield Decision(p, "play_drawn", tuple(options), {"card": got[0]},
-                                   explain=lambda act: "the drawn card fits, so it must be played at once")
+                a = yield Decision(
+                    p,
+                    "play_drawn",
+                    tuple(options),
+                    {"card": got[0]},
+                    explain=lambda act: "the drawn card fits, so it must be played at once",
+                )
                 self._ev("{0} draws a card that fits", p)
                 return (yield from self._lay(p, list(a.cards), a.colour))
             self._ev("{0} draws a card", p)
@@ -195,7 +205,9 @@ class Flow(AttackFlow):
         t = self.t
         greys = list(t.hands[p])
         t.hands[p] = []
-        self._ev(f"{{0}} shows {len(greys)} grey card(s), shuffles them into the draw pile and draws as many", p)
+        self._ev(
+            f"{{0}} shows {len(greys)} grey card(s), shuffles them into the draw pile and draws as many", p
+        )
         yield from self._shuffle_into_draw(t.draw_pile + greys)
         yield from self._draw(p, len(greys))
 
@@ -223,7 +235,9 @@ class Flow(AttackFlow):
         elif card.kind == "direction":
             for _ in ids:
                 t.direction = -t.direction
-            self._ev("the direction of play is now " + ("clockwise" if t.direction == 1 else "counter-clockwise"))
+            self._ev(
+                "the direction of play is now " + ("clockwise" if t.direction == 1 else "counter-clockwise")
+            )
         elif card.kind == "half_hand":
             for _ in ids:
                 yield from self._half_hand(p)
@@ -252,10 +266,18 @@ class Flow(AttackFlow):
             if not options:
                 continue
             used = {c for o in options for c in o.cards}
-            legal = options + [Action("pass_window")] + [
-                Action("out_of_turn", (c,)) for c in sorted(t.hands[q]) if c not in used]
-            a = yield Decision(q, "window", tuple(legal), {"attack": None},
-                               explain=lambda act, pl=q: self._explain_window(pl, act))
+            legal = (
+                options
+                + [Action("pass_window")]
+                + [Action("out_of_turn", (c,)) for c in sorted(t.hands[q]) if c not in used]
+            )
+            a = yield Decision(
+                q,
+                "window",
+                tuple(legal),
+                {"attack": None},
+                explain=lambda act, pl=q: self._explain_window(pl, act),
+            )
             if a.kind == "interject":
                 self._ev("{0} interjects", q)
                 return q, a
@@ -267,8 +289,9 @@ class Flow(AttackFlow):
     def _seat_swap(self, p: int) -> Step:
         t = self.t
         legal = (Action("seat"),) + tuple(Action("seat", target=q) for q in range(t.n) if q != p)
-        a = yield Decision(p, "seat", legal, {},
-                           explain=lambda act: "swap seats with another player, or stay")
+        a = yield Decision(
+            p, "seat", legal, {}, explain=lambda act: "swap seats with another player, or stay"
+        )
         if a.target is None:
             return
         i, j = t.seat_of(p), t.seat_of(a.target)
@@ -281,8 +304,9 @@ class Flow(AttackFlow):
         if k == 0:
             self._ev("half hand: {0} has fewer than two cards, nothing to put away", p)
             return
-        a = yield Decision(p, "half_hand", (Action("halve", choice="yes"), Action("halve", choice="no")),
-                           {"count": k})
+        a = yield Decision(
+            p, "half_hand", (Action("halve", choice="yes"), Action("halve", choice="no")), {"count": k}
+        )
         if a.choice == "no":
             return
         outcome = yield ChanceRequest("pick", player=p, cards=tuple(sorted(t.hands[p])), count=k)
@@ -294,8 +318,9 @@ class Flow(AttackFlow):
     def _hand_swap(self, p: int) -> Step:
         t = self.t
         legal = tuple(Action("swap", target=q) for q in range(t.n) if q != p)
-        a = yield Decision(p, "hand_swap", legal, {},
-                           explain=lambda act: "you must swap hands with another player")
+        a = yield Decision(
+            p, "hand_swap", legal, {}, explain=lambda act: "you must swap hands with another player"
+        )
         q = a.target
         t.hands[p], t.hands[q] = t.hands[q], t.hands[p]
         self._ev("{0} swaps hands with {1}", p, q)

@@ -75,8 +75,9 @@ def turn_plays(hand: Sequence[int], spec: DeckSpec, top: Card, allowed: Sequence
     return actions
 
 
-def identical_plays(hand: Sequence[int], spec: DeckSpec, top: Card, allowed: Sequence[str],
-                    kind: str = "interject") -> list[Action]:
+def identical_plays(
+    hand: Sequence[int], spec: DeckSpec, top: Card, allowed: Sequence[str], kind: str = "interject"
+) -> list[Action]:
     """Interjections: the exact same coloured card as ``top`` (alone or as an identical pair)."""
     if not top.coloured:
         return []
@@ -104,8 +105,9 @@ def stack_plays(hand: Sequence[int], spec: DeckSpec, symbol: str) -> list[Action
     return actions
 
 
-def play_problem(cards: Sequence[int], hand: Sequence[int], spec: DeckSpec, top: Card,
-                 allowed: Sequence[str]) -> str:
+def play_problem(
+    cards: Sequence[int], hand: Sequence[int], spec: DeckSpec, top: Card, allowed: Sequence[str]
+) -> str:
     """Why laying ``cards`` in a normal turn is not allowed ("" if it is)."""
     if not cards:
         return "name the card(s) to play"

@@ -43,7 +43,9 @@ class GameConfig:
     def check(self) -> None:
         """Raise :class:`RulesError` for a set-up the rules do not allow."""
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise RulesError(f"Doppelt oder nichts is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+            raise RulesError(
+                f"Doppelt oder nichts is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}"
+            )
         if self.target_points is not None and self.target_points < 1:
             raise RulesError(f"the points that end the game must be at least 1, not {self.target_points}")
         if self.max_rounds is not None and self.max_rounds < 1:
@@ -185,11 +187,22 @@ class State:
         """What ``player`` may see."""
         t = self.table
         return PlayerView(
-            player=player, hand=tuple(sorted(t.hands[player])), hand_sizes=tuple(len(h) for h in t.hands),
-            top=t.discard[-1] if t.discard else None, allowed=t.allowed, direction=t.direction,
-            seats=tuple(t.seats), minus=tuple(t.minus), draw_count=len(t.draw_pile), discard=tuple(t.discard),
-            attack=t.attack.to_json() if t.attack is not None else None, named=tuple(t.named),
-            skips=tuple(t.skips), away=tuple(t.away), round_no=t.round_no)
+            player=player,
+            hand=tuple(sorted(t.hands[player])),
+            hand_sizes=tuple(len(h) for h in t.hands),
+            top=t.discard[-1] if t.discard else None,
+            allowed=t.allowed,
+            direction=t.direction,
+            seats=tuple(t.seats),
+            minus=tuple(t.minus),
+            draw_count=len(t.draw_pile),
+            discard=tuple(t.discard),
+            attack=t.attack.to_json() if t.attack is not None else None,
+            named=tuple(t.named),
+            skips=tuple(t.skips),
+            away=tuple(t.away),
+            round_no=t.round_no,
+        )
 
     def clone(self) -> State:
         """An independent copy (rebuilt from the log)."""

@@ -41,9 +41,16 @@ class Attack:
 
     def to_json(self) -> dict:
         """Plain-data copy for views and saves."""
-        return {"symbol": self.symbol, "cards": list(self.cards), "amount": self.amount,
-                "turns": self.turns, "owner": self.owner, "target": self.target,
-                "absent": sorted(self.absent), "brown_open": self.brown_open}
+        return {
+            "symbol": self.symbol,
+            "cards": list(self.cards),
+            "amount": self.amount,
+            "turns": self.turns,
+            "owner": self.owner,
+            "target": self.target,
+            "absent": sorted(self.absent),
+            "brown_open": self.brown_open,
+        }
 
 
 @dataclass
@@ -90,8 +97,16 @@ class Table:
     @classmethod
     def new(cls, spec: DeckSpec, n: int) -> Table:
         """An empty table for ``n`` players; player i sits at seat i; the last seat deals first."""
-        return cls(spec=spec, n=n, seats=list(range(n)), hands=[[] for _ in range(n)],
-                   minus=[0] * n, skips=[0] * n, away=[0] * n, dealer_seat=n - 1)
+        return cls(
+            spec=spec,
+            n=n,
+            seats=list(range(n)),
+            hands=[[] for _ in range(n)],
+            minus=[0] * n,
+            skips=[0] * n,
+            away=[0] * n,
+            dealer_seat=n - 1,
+        )
 
     def card(self, cid: int) -> Card:
         """The card with id ``cid``."""

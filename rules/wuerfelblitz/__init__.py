@@ -43,14 +43,41 @@ distribution of the correct sum).
 """
 
 from rules.wuerfelblitz.game import (
-    CHANCE, SIMULTANEOUS, TERMINAL, BlitzState, Call, GameConfig, RoundResult, new_game, replay,
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    BlitzState,
+    Call,
+    GameConfig,
+    RoundResult,
+    new_game,
+    replay,
 )
 from rules.wuerfelblitz.scoring import SumBreakdown, breakdown, correct_sum, excluded_colours, variant_applies
 from rules.wuerfelblitz.spec import BlitzSpec, ColouredDie, Face, load_spec, parse_spec
 from rules.wuerfelblitz.throw import Throw, check_throw, sample_throw
 
 __all__ = [
-    "CHANCE", "SIMULTANEOUS", "TERMINAL", "BlitzSpec", "BlitzState", "Call", "ColouredDie", "Face",
-    "GameConfig", "RoundResult", "SumBreakdown", "Throw", "breakdown", "check_throw", "correct_sum",
-    "excluded_colours", "load_spec", "new_game", "parse_spec", "replay", "sample_throw", "variant_applies",
+    "CHANCE",
+    "SIMULTANEOUS",
+    "TERMINAL",
+    "BlitzSpec",
+    "BlitzState",
+    "Call",
+    "ColouredDie",
+    "Face",
+    "GameConfig",
+    "RoundResult",
+    "SumBreakdown",
+    "Throw",
+    "breakdown",
+    "check_throw",
+    "correct_sum",
+    "excluded_colours",
+    "load_spec",
+    "new_game",
+    "parse_spec",
+    "replay",
+    "sample_throw",
+    "variant_applies",
 ]

@@ -80,30 +80,32 @@ def exact_distribution(spec: BlitzSpec, white_dice: int, variant: bool = False) 
         variant: whether the "Hirnverdreher" variant is played.
     """
     pips, dots, own = _coloured_tables(spec)
-    n, k = len(spec.coloured), len(spec.colours)
+    n = len(spec.coloured)
     cidx = {c: i for i, c in enumerate(spec.colours)}
     # every ordered outcome of the coloured dice: face index per die, shape (6**n, n)
     faces = np.stack(np.meshgrid(*[np.arange(6)] * n, indexing="ij"), axis=-1).reshape(-1, n)
     die = np.arange(n)
-    values = pips[die, faces]                        # (M, n) pips, 0 on dot faces
-    dot_counts = dots[die, faces].sum(axis=1)        # (M, k) dots shown by coloured dice
+    values = pips[die, faces]  # (M, n) pips, 0 on dot faces
+    dot_counts = dots[die, faces].sum(axis=1)  # (M, k) dots shown by coloured dice
     hist = np.zeros(spec.max_call + 1, dtype=np.int64)
     for white in itertools.product(spec.white_faces, repeat=white_dice):
         counts = dot_counts.copy()
         for w in white:
             counts[:, cidx[w]] += 1
-        excluded = counts[:, own] > 0                # (M, n): die's colour visible as a dot
+        excluded = counts[:, own] > 0  # (M, n): die's colour visible as a dot
         total = np.where(excluded, 0, values).sum(axis=1)
         if variant:
             rev = (counts >= 2).any(axis=1)
             total = np.where(rev, np.where(excluded, values, 0).sum(axis=1), total)
         hist += np.bincount(total, minlength=hist.size)
-    return SumDistribution(white_dice, variant, {s: int(c) for s, c in enumerate(hist) if c},
-                           6 ** (n + white_dice))
+    return SumDistribution(
+        white_dice, variant, {s: int(c) for s, c in enumerate(hist) if c}, 6 ** (n + white_dice)
+    )
 
 
-def monte_carlo_counts(spec: BlitzSpec, white_dice: int, variant: bool, samples: int,
-                       rng: np.random.Generator) -> Counter[int]:
+def monte_carlo_counts(
+    spec: BlitzSpec, white_dice: int, variant: bool, samples: int, rng: np.random.Generator
+) -> Counter[int]:
     """How often each correct sum came up in ``samples`` random throws."""
     return Counter(correct_sum(sample_throw(spec, white_dice, rng), variant) for _ in range(samples))
 
@@ -140,24 +142,26 @@ def analysis_report(spec: BlitzSpec, samples: int, seed: int) -> dict:
         dist = exact_distribution(spec, white, variant)
         counts = monte_carlo_counts(spec, white, variant, samples, child_rng(seed, i))
         p0 = dist.probability(0)
-        cases.append({
-            "white_dice": white,
-            "variant": variant,
-            "outcomes": dist.outcomes,
-            "p_zero": _frac(p0),
-            "p_zero_float": float(p0),
-            "mean": _frac(dist.mean),
-            "mean_float": float(dist.mean),
-            "mode": dist.mode,
-            "distribution": {str(s): _frac(p) for s, p in dist.probabilities.items()},
-            "monte_carlo": {
-                "samples": samples,
-                "seed": seed,
-                "counts": {str(s): n for s, n in sorted(counts.items())},
-                "p_zero": counts.get(0, 0) / samples,
-                "p_zero_stderr": math.sqrt(float(p0) * (1 - float(p0)) / samples),
-                # None would mean a sum the enumeration calls impossible came up
-                "max_abs_z": z if math.isfinite(z := max_z_score(dist, counts)) else None,
-            },
-        })
+        cases.append(
+            {
+                "white_dice": white,
+                "variant": variant,
+                "outcomes": dist.outcomes,
+                "p_zero": _frac(p0),
+                "p_zero_float": float(p0),
+                "mean": _frac(dist.mean),
+                "mean_float": float(dist.mean),
+                "mode": dist.mode,
+                "distribution": {str(s): _frac(p) for s, p in dist.probabilities.items()},
+                "monte_carlo": {
+                    "samples": samples,
+                    "seed": seed,
+                    "counts": {str(s): n for s, n in sorted(counts.items())},
+                    "p_zero": counts.get(0, 0) / samples,
+                    "p_zero_stderr": math.sqrt(float(p0) * (1 - float(p0)) / samples),
+                    # None would mean a sum the enumeration calls impossible came up
+                    "max_abs_z": z if math.isfinite(z := max_z_score(dist, counts)) else None,
+                },
+            }
+        )
     return {"game": "wuerfelblitz", "dice": spec.source, "cases": cases}

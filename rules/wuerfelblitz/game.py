@@ -68,14 +68,24 @@ class GameConfig:
             raise RulesError(f"white discs per black disc must be whole numbers >= 1, got {list(wpb)}")
         if not isinstance(self.black_to_win, int) or self.black_to_win < 1:
             raise RulesError(f"black_to_win must be >= 1, got {self.black_to_win}")
-        if not (isinstance(self.tie_window_s, (int, float)) and math.isfinite(self.tie_window_s)
-                and self.tie_window_s >= 0):
+        if not (
+            isinstance(self.tie_window_s, (int, float))
+            and math.isfinite(self.tie_window_s)
+            and self.tie_window_s >= 0
+        ):
             raise RulesError(f"tie window must be a non-negative number of seconds, got {self.tie_window_s}")
 
     @classmethod
-    def from_spec(cls, spec: BlitzSpec, players: int, *, white_dice: int | None = None,
-                  variant: bool | None = None, whites_per_black: Sequence[int] | None = None,
-                  tie_window_s: float | None = None) -> GameConfig:
+    def from_spec(
+        cls,
+        spec: BlitzSpec,
+        players: int,
+        *,
+        white_dice: int | None = None,
+        variant: bool | None = None,
+        whites_per_black: Sequence[int] | None = None,
+        tie_window_s: float | None = None,
+    ) -> GameConfig:
         """A config with the spec's defaults for everything not given."""
         if white_dice is not None and white_dice > spec.white_in_box:
             raise RulesError(f"only {spec.white_in_box} white dice in the box, asked for {white_dice}")
@@ -83,7 +93,9 @@ class GameConfig:
             players=players,
             white_dice=spec.white_dice if white_dice is None else white_dice,
             variant=spec.variant if variant is None else variant,
-            whites_per_black=tuple(whites_per_black) if whites_per_black else (spec.white_per_black,) * players,
+            whites_per_black=tuple(whites_per_black)
+            if whites_per_black
+            else (spec.white_per_black,) * players,
             black_to_win=spec.black_to_win,
             tie_window_s=spec.tie_window_s if tie_window_s is None else tie_window_s,
         )
@@ -157,7 +169,9 @@ class BlitzState:
 
     def __post_init__(self) -> None:
         if not 0 <= self.first_thrower < self.config.players:
-            raise RulesError(f"first thrower must be a seat 0..{self.config.players - 1}, got {self.first_thrower}")
+            raise RulesError(
+                f"first thrower must be a seat 0..{self.config.players - 1}, got {self.first_thrower}"
+            )
         self.white = [0] * self.config.players
         self.black = [0] * self.config.players
         self.thrower = self.first_thrower
@@ -252,8 +266,18 @@ class BlitzState:
                 self.black[p] += 1
                 exchanged.append(p)
 
-        result = RoundResult(self.round_number, self.thrower, self.throw, correct, made, late,
-                             winners, wrong, lost, tuple(exchanged))
+        result = RoundResult(
+            self.round_number,
+            self.thrower,
+            self.throw,
+            correct,
+            made,
+            late,
+            winners,
+            wrong,
+            lost,
+            tuple(exchanged),
+        )
         self.history.append(result)
         self.log.append({"calls": [[c.player, c.value, float(c.time)] for c in calls]})
         if winners:
@@ -277,8 +301,12 @@ class BlitzState:
 
     def to_json(self) -> dict[str, Any]:
         """The game as JSON: config, first thrower and the action log."""
-        return {"game": "wuerfelblitz", "config": self.config.to_json(),
-                "first_thrower": self.first_thrower, "actions": list(self.log)}
+        return {
+            "game": "wuerfelblitz",
+            "config": self.config.to_json(),
+            "first_thrower": self.first_thrower,
+            "actions": list(self.log),
+        }
 
 
 def new_game(spec: BlitzSpec, config: GameConfig, rng: np.random.Generator) -> BlitzState:
@@ -310,7 +338,9 @@ def replay(spec: BlitzSpec, data: dict[str, Any], source: str = "<game>") -> Bli
             try:
                 calls = [Call(int(p), v, t) for p, v, t in action["calls"]]
             except (TypeError, ValueError):
-                raise SpecError(source, f"actions[{i}].calls", "expected [[player, value, time], ...]") from None
+                raise SpecError(
+                    source, f"actions[{i}].calls", "expected [[player, value, time], ...]"
+                ) from None
             state.apply_calls(calls)
         else:
             raise SpecError(source, f"actions[{i}]", "expected {'throw': ...} or {'calls': [...]}")

@@ -51,8 +51,7 @@ def breakdown(throw: Throw, variant: bool = False) -> SumBreakdown:
     """
     excluded = excluded_colours(throw)
     rev = variant and variant_applies(throw)
-    counted = tuple((c, f) for c, f in throw.coloured
-                    if isinstance(f, int) and ((c in excluded) == rev))
+    counted = tuple((c, f) for c, f in throw.coloured if isinstance(f, int) and ((c in excluded) == rev))
     return SumBreakdown(
         excluded=tuple(c for c, _ in throw.coloured if c in excluded),
         reversed=rev,

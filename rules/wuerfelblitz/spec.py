@@ -127,7 +127,9 @@ def _keys(table: Any, allowed: set[str], source: str, element: str) -> dict[str,
 
 
 def _int(value: Any, source: str, element: str, lo: int, hi: int | None = None) -> int:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
+    ok = (
+        isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
+    )
     upper = f"..{hi}" if hi is not None else " or more"
     _expect(ok, source, element, f"expected an integer {lo}{upper}, got {value!r}")
     return value
@@ -143,9 +145,12 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
     _expect(top["format"] == FORMAT, source, "format", f"expected {FORMAT!r}, got {top['format']!r}")
 
     colours = top["colours"]
-    _expect(isinstance(colours, list) and len(colours) >= 2
-            and all(isinstance(c, str) and c for c in colours),
-            source, "colours", "expected a list of at least two colour names")
+    _expect(
+        isinstance(colours, list) and len(colours) >= 2 and all(isinstance(c, str) and c for c in colours),
+        source,
+        "colours",
+        "expected a list of at least two colour names",
+    )
     _expect(len(set(colours)) == len(colours), source, "colours", "colour names must be distinct")
     colour_set = set(colours)
 
@@ -168,25 +173,38 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
                 _int(p, source, f"{el}.faces[{j}]", 1, 6)
         _expect(len(set(pips)) == len(pips), source, f"{el}.faces", "numbers on a die must be distinct")
         dice.append(ColouredDie(colour, tuple(faces)))
-    _expect([d.colour for d in dice] == list(colours), source, "coloured",
-            "expected one [[coloured]] die per colour, in the order of colours")
+    _expect(
+        [d.colour for d in dice] == list(colours),
+        source,
+        "coloured",
+        "expected one [[coloured]] die per colour, in the order of colours",
+    )
 
     white = _keys(top["white"], {"in_box", "faces"}, source, "white")
     in_box = _int(white["in_box"], source, "white.in_box", 2)
     wf = white["faces"]
-    _expect(isinstance(wf, list) and len(wf) == 6 and all(f in colour_set for f in wf)
-            and len(set(wf)) == 6, source, "white.faces", "expected six distinct dot colours from colours")
+    _expect(
+        isinstance(wf, list) and len(wf) == 6 and all(f in colour_set for f in wf) and len(set(wf)) == 6,
+        source,
+        "white.faces",
+        "expected six distinct dot colours from colours",
+    )
 
     r = _keys(top["rules"], {"white_dice", "variant"}, source, "rules")
     white_dice = _int(r["white_dice"], source, "rules.white_dice", 2, 3)
     _expect(white_dice <= in_box, source, "rules.white_dice", f"only {in_box} white dice in the box")
     _expect(isinstance(r["variant"], bool), source, "rules.variant", "expected true or false")
 
-    d = _keys(top["discs"], {"white_per_black", "black_to_win", "white_in_box", "black_in_box"},
-              source, "discs")
+    d = _keys(
+        top["discs"], {"white_per_black", "black_to_win", "white_in_box", "black_in_box"}, source, "discs"
+    )
     tie = _keys(top["calls"], {"tie_window_s"}, source, "calls")["tie_window_s"]
-    _expect(isinstance(tie, (int, float)) and not isinstance(tie, bool) and math.isfinite(tie) and tie >= 0,
-            source, "calls.tie_window_s", f"expected a non-negative number of seconds, got {tie!r}")
+    _expect(
+        isinstance(tie, (int, float)) and not isinstance(tie, bool) and math.isfinite(tie) and tie >= 0,
+        source,
+        "calls.tie_window_s",
+        f"expected a non-negative number of seconds, got {tie!r}",
+    )
 
     return BlitzSpec(
         colours=tuple(colours),

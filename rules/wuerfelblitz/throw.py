@@ -54,8 +54,9 @@ class Throw:
             raise SpecError(source, "throw", "expected an object with keys 'coloured' and 'white'")
         col, white = data["coloured"], data["white"]
         if not isinstance(col, dict) or not all(
-                isinstance(k, str) and isinstance(v, (int, str)) and not isinstance(v, bool)
-                for k, v in col.items()):
+            isinstance(k, str) and isinstance(v, (int, str)) and not isinstance(v, bool)
+            for k, v in col.items()
+        ):
             raise SpecError(source, "throw.coloured", "expected {colour: pips or dot colour}")
         if not isinstance(white, list) or not all(isinstance(w, str) for w in white):
             raise SpecError(source, "throw.white", "expected a list of dot colours")
@@ -86,5 +87,5 @@ def sample_throw(spec: BlitzSpec, white_dice: int, rng: np.random.Generator) -> 
     """A fair throw: every die lands on each of its six faces with probability 1/6."""
     idx = rng.integers(0, 6, size=len(spec.coloured) + white_dice)
     coloured = tuple((d.colour, d.faces[int(i)]) for d, i in zip(spec.coloured, idx))
-    white = tuple(spec.white_faces[int(i)] for i in idx[len(spec.coloured):])
+    white = tuple(spec.white_faces[int(i)] for i in idx[len(spec.coloured) :])
     return Throw(coloured, white)

@@ -13,5 +13,7 @@ def run_chunk(spec, index):
     if marker and index == spec.params.get("die_in_chunk") and not Path(marker).exists():
         Path(marker).write_text("died once")
         os._exit(3)  # a worker dying hard, as on an out-of-memory kill
-    return [{"item": i, "value": int(child_rng(spec.seed, i).integers(1_000_000_000)), "pid": os.getpid()}
-            for i in spec.chunk(index)]
+    return [
+        {"item": i, "value": int(child_rng(spec.seed, i).integers(1_000_000_000)), "pid": os.getpid()}
+        for i in spec.chunk(index)
+    ]

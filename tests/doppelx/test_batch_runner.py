@@ -41,7 +41,7 @@ def test_resume_runs_only_missing_chunks(tmp_path):
     out = tmp_path / "run"
     first = run_plan(spec, out, progress=False)
     pids_before = pq.read_table(first).column("pid").to_pylist()
-    (out / "chunks" / "items-00003.parquet").unlink()   # as if killed before chunk 3 landed
+    (out / "chunks" / "items-00003.parquet").unlink()  # as if killed before chunk 3 landed
     second = run_plan(spec, out, progress=False)
     pids_after = pq.read_table(second).column("pid").to_pylist()
     assert values(first) == values(second)

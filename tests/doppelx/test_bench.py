@@ -46,9 +46,13 @@ def test_quick_json_has_every_scene_and_the_table_columns(quick):
     keys = [f"{r['scene']}/{r['metric']}" for r in rows]
     assert len(keys) == len(set(keys))
     speed = {r["metric"] for r in rows if r["scene"] == "speed"}
-    for scene in SCENES:   # steps/s and throws/s of every scene, absolute and against the reference
-        assert {f"{scene}.steps_per_s", f"{scene}.throws_per_s", f"{scene}.steps_ratio",
-                f"{scene}.throws_ratio"} <= speed
+    for scene in SCENES:  # steps/s and throws/s of every scene, absolute and against the reference
+        assert {
+            f"{scene}.steps_per_s",
+            f"{scene}.throws_per_s",
+            f"{scene}.steps_ratio",
+            f"{scene}.throws_ratio",
+        } <= speed
 
 
 def test_quick_run_passes_against_the_committed_baseline(quick):
@@ -69,7 +73,9 @@ def test_quick_run_passes_against_the_committed_baseline(quick):
 def test_the_analytic_expectations_hold_where_the_solver_is_good(quick):
     rows = {f"{r['scene']}/{r['metric']}": r for r in quick[1]["rows"]}
     assert rows["drop/e.flat.50mm"]["value"] == pytest.approx(0.40, abs=0.03)
-    assert rows["incline/accel.+2deg"]["value"] == pytest.approx(rows["incline/accel.+2deg"]["expected"], rel=0.02)
+    assert rows["incline/accel.+2deg"]["value"] == pytest.approx(
+        rows["incline/accel.+2deg"]["expected"], rel=0.02
+    )
     assert rows["incline/friction_angle"]["value"] == pytest.approx(math.degrees(math.atan(0.35)), abs=0.1)
     assert rows["incline/creep.-2deg"]["value"] < 0.1
     assert rows["impact/head_on.1mps.momentum_error"]["value"] < 1e-9
@@ -94,8 +100,11 @@ def test_an_edited_baseline_makes_the_run_fail(tmp_path, capsys):
     assert line.split()[-1] == "CHANGED"
     assert "drop/e.flat.50mm CHANGED" in captured.err
     # the untouched metrics of the scene still pass
-    assert all(ln.split()[-1] in ("ok", "info") for ln in captured.out.splitlines()
-               if ln.startswith("drop ") and "e.flat.50mm" not in ln)
+    assert all(
+        ln.split()[-1] in ("ok", "info")
+        for ln in captured.out.splitlines()
+        if ln.startswith("drop ") and "e.flat.50mm" not in ln
+    )
 
 
 def test_a_changed_pose_hash_fails_the_tray(tmp_path, capsys):
@@ -134,8 +143,9 @@ def test_update_baseline_writes_a_baseline_that_then_passes(tmp_path, capsys):
     assert set(after["profiles"]["quick"]["metrics"]) == set(before["profiles"]["quick"]["metrics"])
 
 
-@pytest.mark.parametrize("argv", [["bench", "--scene", "nope"], ["bench", "--quick", "extra"],
-                                  ["bench", "sweep", "--bogus"]])
+@pytest.mark.parametrize(
+    "argv", [["bench", "--scene", "nope"], ["bench", "--quick", "extra"], ["bench", "sweep", "--bogus"]]
+)
 def test_bad_arguments_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv)
@@ -168,6 +178,7 @@ def test_quick_sweep_writes_the_plot_and_the_points(tmp_path, capsys):
 
 # -- the verdict rules ------------------------------------------------------------------------
 
+
 def _m(value, **check):
     return Metric("s", "m", value, check=Check(**check))
 
@@ -178,7 +189,7 @@ def test_verdicts():
     assert judge(_m(1.0, rel=0.5, better="higher"), 3.0).verdict == "WORSE"
     assert judge(_m(3.0, rel=0.5, better="higher"), 1.0).verdict == "better"
     assert judge(_m(0.5, tol=0.1, better="lower"), 1.0).verdict == "better"
-    assert judge(_m(1, limit=("==", 0)), 1).verdict == "FAIL"          # a limit ignores the baseline
+    assert judge(_m(1, limit=("==", 0)), 1).verdict == "FAIL"  # a limit ignores the baseline
     assert judge(_m(0, limit=("==", 0)), None).verdict == "new"
     assert judge(_m(0, limit=("==", 0)), 0).verdict == "ok"
     assert judge(_m("abc", exact=True), "abd").verdict == "CHANGED"
@@ -188,9 +199,15 @@ def test_verdicts():
 
 # -- the impulse model ------------------------------------------------------------------------
 
+
 def _die(centre, v, w=(0.0, 0.0, 0.0)):
-    return Free(0.0045, np.eye(3) * 0.0045 * 0.016**2 / 6, np.asarray(centre, float), np.asarray(v, float),
-                np.asarray(w, float))
+    return Free(
+        0.0045,
+        np.eye(3) * 0.0045 * 0.016**2 / 6,
+        np.asarray(centre, float),
+        np.asarray(v, float),
+        np.asarray(w, float),
+    )
 
 
 def test_a_flat_drop_rebounds_with_e():
@@ -207,8 +224,13 @@ def test_a_hinged_card_turns_by_impulse_times_lever_over_inertia():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.floats(-0.008, 0.008), min_size=2, max_size=2), st.floats(0.1, 3.0), st.floats(0.0, 1.4),
-       st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+@given(
+    st.lists(st.floats(-0.008, 0.008), min_size=2, max_size=2),
+    st.floats(0.1, 3.0),
+    st.floats(0.0, 1.4),
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 1.0),
+)
 def test_die_die_impacts_conserve_momentum_and_obey_the_contact_laws(offset, speed, angle, e, mu):
     y, z = offset
     v = speed * np.array([math.cos(angle), math.sin(angle), 0.0])
@@ -218,11 +240,15 @@ def test_die_die_impacts_conserve_momentum_and_obey_the_contact_laws(offset, spe
     b1, a1 = col.a, col.b
     assert a1.velocity * 0.0045 + b1.velocity * 0.0045 == pytest.approx(v * 0.0045, abs=1e-12)
     l0 = np.cross(a.centre, 0.0045 * v)
-    l1 = (np.cross(a.centre, 0.0045 * a1.velocity) + np.cross(b.centre, 0.0045 * b1.velocity)
-          + a.inertia @ a1.angular_velocity + b.inertia @ b1.angular_velocity)
+    l1 = (
+        np.cross(a.centre, 0.0045 * a1.velocity)
+        + np.cross(b.centre, 0.0045 * b1.velocity)
+        + a.inertia @ a1.angular_velocity
+        + b.inertia @ b1.angular_velocity
+    )
     assert l1 == pytest.approx(l0, abs=1e-12)
     un0 = (a.point_velocity(point) - b.point_velocity(point))[0]
     un1 = (a1.point_velocity(point) - b1.point_velocity(point))[0]
     assert un1 == pytest.approx(-e * un0, abs=1e-9)
-    pn, pt = col.impulse[0], np.linalg.norm(col.impulse[1:])   # on the die at +x, along +x
+    pn, pt = col.impulse[0], np.linalg.norm(col.impulse[1:])  # on the die at +x, along +x
     assert pn > 0 and pt <= mu * pn + 1e-12

@@ -23,16 +23,26 @@ def test_check_good_and_bad(tmp_path, capsys):
     assert main(["boards", "check", "I", "III"]) == 0
     assert capsys.readouterr().out.count("ok") == 2
     bad = tmp_path / "bad.toml"
-    bad.write_text('format = "doppelx-board/1"\nline_width = 3\n[outline]\npolygon = [[0,0],[1,0],[1,1],[0,1]]\n'
-                   '[[fields]]\nid = "a"\nkind = "5x"\npolygon = [[0,0],[1,0],[1,1],[0,1]]\n')
+    bad.write_text(
+        'format = "doppelx-board/1"\nline_width = 3\n[outline]\npolygon = [[0,0],[1,0],[1,1],[0,1]]\n'
+        '[[fields]]\nid = "a"\nkind = "5x"\npolygon = [[0,0],[1,0],[1,1],[0,1]]\n'
+    )
     assert main(["boards", "check", str(bad)]) == 2
     err = capsys.readouterr().err
     assert str(bad) in err and "fields[0].kind" in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("side, point_mm, kind", [("I", (0, 0), "2x"), ("I", (-51, 75), "3x"),
-                                                  ("I", (-100, -20), "1x"), ("II", (112, 128), "-1"),
-                                                  ("III", (120, 0), "-1"), ("IV", (-128, -80), "X")])
+@pytest.mark.parametrize(
+    "side, point_mm, kind",
+    [
+        ("I", (0, 0), "2x"),
+        ("I", (-51, 75), "3x"),
+        ("I", (-100, -20), "1x"),
+        ("II", (112, 128), "-1"),
+        ("III", (120, 0), "-1"),
+        ("IV", (-128, -80), "X"),
+    ],
+)
 def test_show_draws_field_colours_where_the_file_puts_them(tmp_path, capsys, side, point_mm, kind):
     out = tmp_path / "b.png"
     assert main(["boards", "show", side, "--out", str(out), "--dpi", "80"]) == 0

@@ -7,8 +7,16 @@ import math
 import pytest
 import shapely
 
-from doppelx.bots import (BOUNCE_SD, AimAtBestField, BestCardBet, DoppelXBot, _gauss_matrix,
-                                       best_spot, field_shares, value_map)
+from doppelx.bots import (
+    BOUNCE_SD,
+    AimAtBestField,
+    BestCardBet,
+    DoppelXBot,
+    _gauss_matrix,
+    best_spot,
+    field_shares,
+    value_map,
+)
 from physics.throw_model import SKILLS
 from rules.bets import choose_cards
 from rules.board import FieldKind
@@ -34,10 +42,10 @@ def test_best_spot_maximises_the_smoothed_value(side):
 def test_value_map_prices_fields_holes_and_the_spinner():
     board = load_board("III")
     xs, ys, value = value_map(board, DIE)
-    assert value.max() == pytest.approx(3 * 1.5)   # 3x field, mean pips 1.5
-    assert value.min() == -1.0                     # a -1 field
+    assert value.max() == pytest.approx(3 * 1.5)  # 3x field, mean pips 1.5
+    assert value.min() == -1.0  # a -1 field
     centre = value[len(ys) // 2, len(xs) // 2]
-    assert centre == 0.0                           # under the spinner's card
+    assert centre == 0.0  # under the spinner's card
 
 
 def test_aim_is_short_of_the_spot_and_inside_the_box():

@@ -38,19 +38,38 @@ def test_same_seed_same_game(capsys):
 
 
 def test_text_log_and_result(capsys):
-    assert main(["game", "--players", "5", "--board", "II", "--seed", "1", "--skill", "hard",
-                 "--cards", "E,F,G,H"]) == 0
+    assert (
+        main(
+            [
+                "game",
+                "--players",
+                "5",
+                "--board",
+                "II",
+                "--seed",
+                "1",
+                "--skill",
+                "hard",
+                "--cards",
+                "E,F,G,H",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert text.startswith("DoppelX on side II, seed 1: blue, red, yellow, green, purple")
     assert "#1   setup throw" in text and "Winner:" in text and "Final:" in text
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--players", "2", "--board", "I", "--seed", "1"], "3 to 8 players"),
-    (["--players", "4", "--board", "I", "--seed", "x"], "whole number"),
-    (["--players", "4", "--board", "I", "--seed", "1", "--cards", "A,B,C"], "4 different card"),
-    (["--players", "4", "--board", "I", "--seed", "1", "--skill", "pro"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "2", "--board", "I", "--seed", "1"], "3 to 8 players"),
+        (["--players", "4", "--board", "I", "--seed", "x"], "whole number"),
+        (["--players", "4", "--board", "I", "--seed", "1", "--cards", "A,B,C"], "4 different card"),
+        (["--players", "4", "--board", "I", "--seed", "1", "--skill", "pro"], "invalid choice"),
+    ],
+)
 def test_bad_arguments_exit_2(capsys, args, message):
     with pytest.raises(SystemExit) as exc:
         main(["game", *args])

@@ -26,11 +26,16 @@ def test_setup_then_turns_with_bets(match):
     second = match.play_throw()
     assert second.request.kind == "turn" and second.request.thrower == "blue"
     assert set(second.throw.owners) == {"blue", "white"}
-    hand = set(match.game.seats) - {"blue"} - set(first.request.lying) - {
-        d.owner for d in first.result.outcome.dice if d.status.value == "board"}
-    assert set(second.bets) == hand   # every passive bot with its die in hand bets
-    assert set(second.request.lying) == {d.owner for d in first.result.outcome.dice
-                                         if d.status.value == "board" and d.owner != "blue"}
+    hand = (
+        set(match.game.seats)
+        - {"blue"}
+        - set(first.request.lying)
+        - {d.owner for d in first.result.outcome.dice if d.status.value == "board"}
+    )
+    assert set(second.bets) == hand  # every passive bot with its die in hand bets
+    assert set(second.request.lying) == {
+        d.owner for d in first.result.outcome.dice if d.status.value == "board" and d.owner != "blue"
+    }
 
 
 def test_the_spinner_stays_where_it_stopped(match):
@@ -41,7 +46,7 @@ def test_the_spinner_stays_where_it_stopped(match):
 
 
 def test_a_throw_handed_in_from_outside(match):
-    match.play_throw()   # setup by the bots
+    match.play_throw()  # setup by the bots
     req = match.request()
     box = match.world.box
     throw = aimed_throw(box, Aim((0.05, -0.05), 0.3, "S"), list(req.dice), SKILLS["hard"], make_rng(0), 0.016)

@@ -21,8 +21,14 @@ def doppelx(*args: str, display_name: str | None, cwd: Path, timeout: float = 12
     env.pop("DISPLAY", None)
     if display_name:
         env["DISPLAY"] = display_name
-    return subprocess.run([sys.executable, "-m", "doppelx", *args], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "doppelx", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=timeout,
+    )
 
 
 def test_play_is_the_first_command():
@@ -37,17 +43,20 @@ def test_without_a_display_it_says_so_in_one_line(monkeypatch, capsys):
     assert "DISPLAY is not set" in err and "xvfb-run" in err and "doppelx game" in err
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--players", "9"], "3 to 8 players"),
-    (["--players", "4", "--humans", "5"], "more than the 4 players"),
-    (["--autoplay", "--humans", "2"], "bots only"),
-    (["--screenshot", "x.png"], "--quit-after-throws"),
-    (["--cards", "A,B,C"], "4 different card letters"),
-    (["--colours", "blue,white"], "no die of colour 'white'"),
-    (["--board", "nowhere.toml"], "nowhere.toml"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "9"], "3 to 8 players"),
+        (["--players", "4", "--humans", "5"], "more than the 4 players"),
+        (["--autoplay", "--humans", "2"], "bots only"),
+        (["--screenshot", "x.png"], "--quit-after-throws"),
+        (["--cards", "A,B,C"], "4 different card letters"),
+        (["--colours", "blue,white"], "no die of colour 'white'"),
+        (["--board", "nowhere.toml"], "nowhere.toml"),
+    ],
+)
 def test_bad_options_are_one_line_and_exit_2(monkeypatch, capsys, args, message):
-    monkeypatch.setenv("DISPLAY", ":87")        # never reached: the options are checked first
+    monkeypatch.setenv("DISPLAY", ":87")  # never reached: the options are checked first
     with pytest.raises(SystemExit) as exit_:
         raise SystemExit(main(["play", *args]))
     assert exit_.value.code == 2
@@ -57,16 +66,32 @@ def test_bad_options_are_one_line_and_exit_2(monkeypatch, capsys, args, message)
 
 def test_autoplay_saves_a_screenshot_after_the_last_throw_and_exits_0(display, tmp_path):  # noqa: F811
     shot = tmp_path / "play.png"
-    out = doppelx("play", "--autoplay", "--players", "4", "--seed", "1", "--quit-after-throws", "3",
-                  "--screenshot", str(shot), "--speed", "8", "--mute", "--size", "960x600",
-                  display_name=display, cwd=tmp_path)
+    out = doppelx(
+        "play",
+        "--autoplay",
+        "--players",
+        "4",
+        "--seed",
+        "1",
+        "--quit-after-throws",
+        "3",
+        "--screenshot",
+        str(shot),
+        "--speed",
+        "8",
+        "--mute",
+        "--size",
+        "960x600",
+        display_name=display,
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     from PIL import Image
 
     with Image.open(shot) as im:
         assert im.size == (960, 600)
         img = np.asarray(im.convert("RGB")).astype(float)
-    assert img.std() > 25                                   # a table, not an empty frame
+    assert img.std() > 25  # a table, not an empty frame
     # the scoreboard panel at the top left is drawn (dark, semi-transparent over the table)
     assert img[20:120, 15:240].mean() < img[300:400, 400:560].mean()
 
@@ -81,8 +106,22 @@ def test_a_saved_game_loads_from_the_command_line(display, tmp_path):  # noqa: F
         ctrl.step()
     ctrl.save()
     ctrl.close()
-    out = doppelx("play", "--load", "s.json", "--quit-after-throws", "1", "--screenshot", "after.png", "--speed", "8",
-                  "--mute", "--size", "800x600", display_name=display, cwd=tmp_path)
+    out = doppelx(
+        "play",
+        "--load",
+        "s.json",
+        "--quit-after-throws",
+        "1",
+        "--screenshot",
+        "after.png",
+        "--speed",
+        "8",
+        "--mute",
+        "--size",
+        "800x600",
+        display_name=display,
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "after.png").stat().st_size > 10_000
     bad = tmp_path / "bad.json"

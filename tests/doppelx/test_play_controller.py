@@ -111,9 +111,9 @@ def test_playback_runs_at_the_physics_sample_rate_and_ends_on_the_outcome(ctrl):
     while ctrl.stage is Stage.FLIGHT:
         snap = ctrl.step()
         frames += 1
-    assert frames == len(traj) - 1                     # one recorded frame per step: real time
+    assert frames == len(traj) - 1  # one recorded frame per step: real time
     assert ctrl.frame_dt == pytest.approx(traj.times[1] - traj.times[0])
-    for d in rec.result.outcome.dice:                  # the last frame is the outcome
+    for d in rec.result.outcome.dice:  # the last frame is the outcome
         assert np.allclose(snap.dice[d.owner].position, d.pose.position, atol=1e-9)
     assert snap.message and ctrl.stage is Stage.RESULT
 
@@ -135,7 +135,9 @@ def people_game(ctrl) -> GameSetup:
     # Ann (blue) throws first; Bo's die is in hand, so he may bet before her throw
     assert ctrl.stage is Stage.BET and ctrl.bettor == "red" and "red" not in ctrl.game.on_board
     snap = ctrl.snapshot()
-    assert snap.input is InputMode.BET and "Bo (red)" in snap.message and snap.turn == "Ann (blue) throws next"
+    assert (
+        snap.input is InputMode.BET and "Bo (red)" in snap.message and snap.turn == "Ann (blue) throws next"
+    )
     return setup
 
 
@@ -146,7 +148,7 @@ def test_a_person_bets_by_card_and_throws_by_hand(ctrl):
     ctrl.handle(BetIntent("C"))
     assert ctrl.game.bets["red"] == "C" and ctrl.snapshot().bets["red"] == "C"
     assert ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
-    assert ctrl.ui.stood[-1][0] == "S"                 # seat 0 sits at the south wall
+    assert ctrl.ui.stood[-1][0] == "S"  # seat 0 sits at the south wall
     ctrl.handle(BetIntent("A"))
     assert ctrl.ui.said[-1] == "no bets now"
     n = len(ctrl.match.log)
@@ -157,7 +159,7 @@ def test_a_person_bets_by_card_and_throws_by_hand(ctrl):
     assert rec.bets["red"] == "C"
     traj = rec.result.trajectory
     i = traj.owners.index("blue")
-    assert np.linalg.norm(traj.positions[-1, i, :2] - traj.positions[0, i, :2]) > 0.05   # it left the hand
+    assert np.linalg.norm(traj.positions[-1, i, :2] - traj.positions[0, i, :2]) > 0.05  # it left the hand
     run_until(ctrl, lambda c: c.stage is Stage.THROW)
     assert ctrl.thrower == "red" and ctrl.game.active == "red"
 
@@ -190,11 +192,11 @@ def test_replay_shows_the_last_throw_again_and_the_game_goes_on(ctrl):
     snap = ctrl.snapshot()
     assert snap.turn.startswith("Replay of throw 1")
     run_until(ctrl, lambda c: c.stage is Stage.RESULT)
-    ctrl.handle(CommandIntent(Command.REPLAY))           # once more from the replay's last frame
+    ctrl.handle(CommandIntent(Command.REPLAY))  # once more from the replay's last frame
     assert ctrl.stage is Stage.FLIGHT and ctrl.replaying
     run_until(ctrl, lambda c: c.stage is stage)
     assert (ctrl.bettor, ctrl.thrower) == who and ctrl.game.chips == chips and len(ctrl.match.log) == throws
-    assert ctrl.throws_shown == 1                      # a replay is no new throw
+    assert ctrl.throws_shown == 1  # a replay is no new throw
 
 
 def test_save_and_load_restore_the_table_and_the_game_plays_on_identically(tmp_path):
@@ -203,7 +205,7 @@ def test_save_and_load_restore_the_table_and_the_game_plays_on_identically(tmp_p
     b = PlayController(FakeUi(), save_path=path)
     try:
         a.new_game(GameSetup.standard(5, 0, "easy", board="III", cards=("A", "C", "E", "G"), seed=13))
-        run_until(a, lambda c: c.throws_shown == 4 and c.stage is Stage.WAIT)   # the bots have bet
+        run_until(a, lambda c: c.throws_shown == 4 and c.stage is Stage.WAIT)  # the bots have bet
         assert a.game.bets
         a.handle(CommandIntent(Command.SAVE))
         assert a.ui.said[-1] == f"game saved to {path}"
@@ -257,7 +259,7 @@ def test_setup_edits_keep_a_playable_game():
     s.next_skill(2)
     assert s.seats[2].skill == "hard"
     s.toggle_card("E")
-    assert s.cards == ["A", "B", "C", "D"]          # a fifth card needs one taken out first
+    assert s.cards == ["A", "B", "C", "D"]  # a fifth card needs one taken out first
     s.toggle_card("B")
     s.toggle_card("H")
     assert s.cards == ["A", "C", "D", "H"]
@@ -266,4 +268,6 @@ def test_setup_edits_keep_a_playable_game():
         s.check()
     with pytest.raises(RulesError, match="--humans"):
         GameSetup.standard(3, 4)
-    assert GameSetup.from_dict(json.loads(json.dumps(GameSetup.standard(6, 2).to_dict()))) == GameSetup.standard(6, 2)
+    assert GameSetup.from_dict(
+        json.loads(json.dumps(GameSetup.standard(6, 2).to_dict()))
+    ) == GameSetup.standard(6, 2)

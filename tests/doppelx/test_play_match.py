@@ -56,12 +56,14 @@ def test_a_persons_die_joins_the_bots_in_the_setup_throw():
 def test_a_persons_turn_throw_and_its_replay_end_the_same():
     m = make(8, people=("blue",))
     try:
-        m.play_throw(m.setup_throw({"blue": m.hand_throw(["blue"], (0.0, -0.2, 0.09), (0.0, 0.9, 0.3), (0, 0, 0))}))
+        m.play_throw(
+            m.setup_throw({"blue": m.hand_throw(["blue"], (0.0, -0.2, 0.09), (0.0, 0.9, 0.3), (0, 0, 0))})
+        )
         req = m.request()
         assert req.thrower == "blue"
         throw = m.hand_throw(req.dice, (0.02, -0.2, 0.09), (0.0, 1.0, 0.3), (3.0, 0.0, 0.0))
         v = np.array([r.velocity for r in throw.releases])
-        assert np.allclose(v.mean(axis=0), (0.0, 1.0, 0.3), atol=0.15)      # the flick, give or take the fingers
+        assert np.allclose(v.mean(axis=0), (0.0, 1.0, 0.3), atol=0.15)  # the flick, give or take the fingers
         rec = m.play_throw(throw)
         again = m.rerun(rec.throw, req.lying, rec.spinner_before)
         assert again.outcome.dice == rec.result.outcome.dice

@@ -57,7 +57,7 @@ def patch(img, window, point, radius_px):
     x, y, _ = window.camera.project(point, w, h)
     row, col = h - 1 - int(round(y)), int(round(x))
     r = max(2, int(radius_px))
-    return img[max(0, row - r):row + r + 1, max(0, col - r):col + r + 1].astype(float)
+    return img[max(0, row - r) : row + r + 1, max(0, col - r) : col + r + 1].astype(float)
 
 
 def test_a_bot_game_to_the_end_with_dice_drawn_where_physics_says(ctrl, window, tmp_path):
@@ -81,7 +81,7 @@ def test_a_bot_game_to_the_end_with_dice_drawn_where_physics_says(ctrl, window, 
             window.referee = True
             img = window.capture()
             w, h = window.get_framebuffer_size()
-            scale = h / (2 * window.camera.extent)                       # px per m (orthographic)
+            scale = h / (2 * window.camera.extent)  # px per m (orthographic)
             for reading, die in zip(rec.score.readings, rec.result.outcome.dice):
                 if die.status is not Status.BOARD or reading.tilt > 0.15:
                     continue
@@ -98,7 +98,10 @@ def test_a_bot_game_to_the_end_with_dice_drawn_where_physics_says(ctrl, window, 
                 without = window.capture()
                 window.show(snap)
                 assert np.abs(patch(without, window, top, radius) - here).mean() > 25, die.owner
-                assert np.abs(patch(without, window, aside, radius) - patch(img, window, aside, radius)).mean() < 8
+                assert (
+                    np.abs(patch(without, window, aside, radius) - patch(img, window, aside, radius)).mean()
+                    < 8
+                )
                 checked += 1
             window.referee = False
         advance(ctrl, window, lambda c: c.stage is not Stage.RESULT)
@@ -108,8 +111,8 @@ def test_a_bot_game_to_the_end_with_dice_drawn_where_physics_says(ctrl, window, 
     window.save_screenshot(tmp_path / "end.png")
     assert window.panel is not None and window.panel.title == "Final standings"
     assert window.panel.rows[0][0] == ctrl.game.names[ctrl.game.winner]
-    panel = img[int(H * 0.44) + 20:int(H * 0.44) + 60, W // 2 - 150:W // 2 + 150].astype(float)
-    assert panel.mean() < 90                                       # the dark panel over the table
+    panel = img[int(H * 0.44) + 20 : int(H * 0.44) + 60, W // 2 - 150 : W // 2 + 150].astype(float)
+    assert panel.mean() < 90  # the dark panel over the table
     assert ctrl.snapshot().banner.endswith("wins!")
 
 
@@ -126,17 +129,17 @@ def test_a_flick_with_the_mouse_throws_the_persons_die(ctrl, window):
         clock.t += 0.016
         window.on_mouse_drag(480, 200 + 16 * k, 0, 16, 1, 0)
     window.on_mouse_release(480, 280, 1, 0)
-    assert ctrl.hands and "blue" in ctrl.hands                       # the flick became Ann's throw
+    assert ctrl.hands and "blue" in ctrl.hands  # the flick became Ann's throw
     advance(ctrl, window, lambda c: c.stage is Stage.FLIGHT)
     rec = ctrl.match.log[-1]
     assert rec.request.kind == "setup" and "blue" in rec.throw.owners
     release = next(r for r in rec.throw.releases if r.owner == "blue")
     box = ctrl.match.world.box
-    assert release.position[1] < -(box.inner_size[1] / 2 + box.wall_thickness)   # from outside the rim
-    assert release.velocity[1] > 0.3                                  # thrown north, into the box
+    assert release.position[1] < -(box.inner_size[1] / 2 + box.wall_thickness)  # from outside the rim
+    assert release.velocity[1] > 0.3  # thrown north, into the box
     traj = rec.result.trajectory
     i = traj.owners.index("blue")
-    assert traj.positions[-1, i, 1] > traj.positions[0, i, 1] + 0.05   # the die left the hand
+    assert traj.positions[-1, i, 1] > traj.positions[0, i, 1] + 0.05  # the die left the hand
     # the snapshot the window draws during the flight has Ann's die in the air
     window.show(ctrl.step())
     assert "blue" in window._shown.dice
@@ -163,13 +166,13 @@ def test_the_new_game_form_sets_up_the_game(ctrl, window, tmp_path):
 
     window.on_key_press(key.BACKSPACE, 0)
     window.on_text("e")
-    window.on_key_press(key.RETURN, 0)                 # ends typing, does not start yet
+    window.on_key_press(key.RETURN, 0)  # ends typing, does not start yet
     assert window.dialog is dialog
     click(("board", "III"))
     click(("spinner",))
     click(("card", "B"))
     click(("card", "G"))
-    click(("card", "H"))                               # a fifth card is refused with a reason
+    click(("card", "H"))  # a fifth card is refused with a reason
     assert "4 cards" in dialog.error
     window.render()
     window.save_screenshot(tmp_path / "dialog.png")
@@ -202,7 +205,7 @@ def test_the_loop_ends_when_the_window_is_closed(display):  # noqa: F811
             win.on_key_press(key.ESCAPE, 0)
         else:
             win.open_dialog(GameSetup.standard(3, 1), c.new_game, None)
-            win.on_key_press(key.ESCAPE, 0)             # the form cannot be cancelled: Esc quits
+            win.on_key_press(key.ESCAPE, 0)  # the form cannot be cancelled: Esc quits
         assert app.run(win, c, max_frames=50) == 0
         assert win.context is None and c.match is None, how
         if how == "esc on the first form":

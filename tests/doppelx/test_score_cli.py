@@ -17,10 +17,17 @@ def run_json(capsys, *args):
     return json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("example, player, after", [
-    ("E1", "blue", 9), ("E2", "blue", 18), ("E3", "green", 5),
-    ("E4", "blue", 18), ("E5", "red", 3), ("E6", "blue", 22),
-])
+@pytest.mark.parametrize(
+    "example, player, after",
+    [
+        ("E1", "blue", 9),
+        ("E2", "blue", 18),
+        ("E3", "green", 5),
+        ("E4", "blue", 18),
+        ("E5", "red", 3),
+        ("E6", "blue", 22),
+    ],
+)
 def test_examples_reproduce(capsys, example, player, after):
     out = run_json(capsys, "--board", "I", "--state", str(STATES / f"{example}.json"))
     assert out["players"][player]["after"] == after
@@ -37,7 +44,15 @@ def test_e4_full_report(capsys):
     assert (dice["purple"]["field"], dice["purple"]["chips"]) == ("2x", 6)
     assert dice["blue"]["touched"] == [{"id": "red-diamond", "kind": "2x"}]
     p = out["players"]
-    assert p["blue"] == {"dice": 6, "bets": 0, "doppel_x": 0, "before": 12, "after": 18, "change": 6, "bet": None}
+    assert p["blue"] == {
+        "dice": 6,
+        "bets": 0,
+        "doppel_x": 0,
+        "before": 12,
+        "after": 18,
+        "change": 6,
+        "bet": None,
+    }
     assert (p["yellow"]["bets"], p["green"]["bets"], p["yellow"]["bet"]) == (3, 3, "C")
 
 
@@ -50,9 +65,14 @@ def test_e6_doppel_x_report(capsys):
 
 
 def test_full_pose_form_and_text_output(tmp_path, capsys):
-    state = {"seats": ["blue", "red", "green"], "active": "blue",
-             "dice": [{"owner": "blue", "position": [0.0, 0.0, 0.008], "quaternion": [0, 0, 0, 1]},
-                      {"owner": "white", "status": "off"}]}
+    state = {
+        "seats": ["blue", "red", "green"],
+        "active": "blue",
+        "dice": [
+            {"owner": "blue", "position": [0.0, 0.0, 0.008], "quaternion": [0, 0, 0, 1]},
+            {"owner": "white", "status": "off"},
+        ],
+    }
     path = tmp_path / "s.json"
     path.write_text(json.dumps(state))
     assert main(["score", "--board", "I", "--state", str(path)]) == 0
@@ -62,27 +82,75 @@ def test_full_pose_form_and_text_output(tmp_path, capsys):
     assert out["dice"][0]["top"] == "1" and out["players"]["blue"]["dice"] == 2
 
 
-@pytest.mark.parametrize("state, words", [
-    ({"seats": ["blue", "red"], "dice": []}, "seats"),
-    ({"seats": ["blue", "red", "mauve"], "dice": []}, "seats[2] = 'mauve'"),
-    ({"seats": ["blue", "red", "green"], "active": "pink", "dice": []}, "active"),
-    ({"seats": ["blue", "red", "green"], "active": "blue",
-      "dice": [{"owner": "blue", "x": 0, "y": 0, "yaw_deg": 0, "top": "7"}]}, "dice[0].top"),
-    ({"seats": ["blue", "red", "green"], "active": "blue",
-      "dice": [{"owner": "blue", "x": 0, "yaw_deg": 0, "top": "1"}]}, "dice[0].y: missing"),
-    ({"seats": ["blue", "red", "green"], "active": "blue",
-      "dice": [{"owner": "blue"}]}, "needs a pose"),
-    ({"seats": ["blue", "red", "green"], "active": "blue", "bets": {"blue": "A"},
-      "dice": [{"owner": "blue", "status": "hole"}]}, "bets.blue"),
-    ({"seats": ["blue", "red", "green"], "active": "blue", "bets": {"red": "A"},
-      "dice": [{"owner": "red", "status": "off"}]}, "bets.red"),
-    ({"seats": ["blue", "red", "green"], "active": "blue", "bets": {"red": "G"},
-      "dice": [{"owner": "blue", "status": "hole"}]}, "not in play"),
-    ({"seats": ["blue", "red", "green"], "active": "blue",
-      "dice": [{"owner": "blue", "position": [0, 0, 0.008], "quaternion": [0, 0, 0, 2]}]}, "unit quaternion"),
-    ({"seats": ["blue", "red", "green"], "active": "blue", "chips": {"blue": -3},
-      "dice": [{"owner": "blue", "status": "hole"}]}, "chips.blue"),
-])
+@pytest.mark.parametrize(
+    "state, words",
+    [
+        ({"seats": ["blue", "red"], "dice": []}, "seats"),
+        ({"seats": ["blue", "red", "mauve"], "dice": []}, "seats[2] = 'mauve'"),
+        ({"seats": ["blue", "red", "green"], "active": "pink", "dice": []}, "active"),
+        (
+            {
+                "seats": ["blue", "red", "green"],
+                "active": "blue",
+                "dice": [{"owner": "blue", "x": 0, "y": 0, "yaw_deg": 0, "top": "7"}],
+            },
+            "dice[0].top",
+        ),
+        (
+            {
+                "seats": ["blue", "red", "green"],
+                "active": "blue",
+                "dice": [{"owner": "blue", "x": 0, "yaw_deg": 0, "top": "1"}],
+            },
+            "dice[0].y: missing",
+        ),
+        ({"seats": ["blue", "red", "green"], "active": "blue", "dice": [{"owner": "blue"}]}, "needs a pose"),
+        (
+            {
+                "seats": ["blue", "red", "green"],
+                "active": "blue",
+                "bets": {"blue": "A"},
+                "dice": [{"owner": "blue", "status": "hole"}],
+            },
+            "bets.blue",
+        ),
+        (
+            {
+                "seats": ["blue", "red", "green"],
+                "active": "blue",
+                "bets": {"red": "A"},
+                "dice": [{"owner": "red", "status": "off"}],
+            },
+            "bets.red",
+        ),
+        (
+            {
+                "seats": ["blue", "red", "green"],
+                "active": "blue",
+                "bets": {"red": "G"},
+                "dice": [{"owner": "blue", "status": "hole"}],
+            },
+            "not in play",
+        ),
+        (
+            {
+                "seats": ["blue", "red", "green"],
+                "active": "blue",
+                "dice": [{"owner": "blue", "position": [0, 0, 0.008], "quaternion": [0, 0, 0, 2]}],
+            },
+            "unit quaternion",
+        ),
+        (
+            {
+                "seats": ["blue", "red", "green"],
+                "active": "blue",
+                "chips": {"blue": -3},
+                "dice": [{"owner": "blue", "status": "hole"}],
+            },
+            "chips.blue",
+        ),
+    ],
+)
 def test_malformed_state_is_one_line_exit_2(tmp_path, capsys, state, words):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(state))

@@ -52,8 +52,26 @@ def test_report_and_figures(tmp_path):
 
 
 def test_games_run_and_report(tmp_path):
-    assert simulate("games", "--players", "3", "--board", "III", "--games", "2", "--seed", "2",
-                    "--target", "15", "--workers", "2", "--out", str(tmp_path)) == 0
+    assert (
+        simulate(
+            "games",
+            "--players",
+            "3",
+            "--board",
+            "III",
+            "--games",
+            "2",
+            "--seed",
+            "2",
+            "--target",
+            "15",
+            "--workers",
+            "2",
+            "--out",
+            str(tmp_path),
+        )
+        == 0
+    )
     games = rows(tmp_path / "games.parquet")
     assert len(games) == 2 and all(g["players"] == 3 and max(g["chips"]) >= 15 for g in games)
     assert "Win rate by seat" in (tmp_path / "report.md").read_text()
@@ -62,8 +80,24 @@ def test_games_run_and_report(tmp_path):
 
 def test_resume_after_a_killed_run(tmp_path):
     out = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "doppelx", "simulate", "throws", "--board", "I", "--throws", "300",
-           "--seed", "9", "--chunk", "10", "--quiet", "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "doppelx",
+        "simulate",
+        "throws",
+        "--board",
+        "I",
+        "--throws",
+        "300",
+        "--seed",
+        "9",
+        "--chunk",
+        "10",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True)
     deadline = time.time() + 120
     while time.time() < deadline and len(list((out / "chunks").glob("*.parquet"))) < 3:
@@ -72,32 +106,73 @@ def test_resume_after_a_killed_run(tmp_path):
     proc.wait()
     done_before = len(list((out / "chunks").glob("*.parquet")))
     assert 3 <= done_before < 30, "the run should have been killed part-way"
-    assert simulate("throws", "--board", "I", "--throws", "300", "--seed", "9", "--chunk", "10",
-                    "--out", str(out)) == 0
-    assert simulate("throws", "--board", "I", "--throws", "300", "--seed", "9", "--chunk", "10",
-                    "--out", str(tmp_path / "clean")) == 0
+    assert (
+        simulate(
+            "throws", "--board", "I", "--throws", "300", "--seed", "9", "--chunk", "10", "--out", str(out)
+        )
+        == 0
+    )
+    assert (
+        simulate(
+            "throws",
+            "--board",
+            "I",
+            "--throws",
+            "300",
+            "--seed",
+            "9",
+            "--chunk",
+            "10",
+            "--out",
+            str(tmp_path / "clean"),
+        )
+        == 0
+    )
     assert rows(out / "throws.parquet") == rows(tmp_path / "clean" / "throws.parquet")
 
 
 def test_sweep_compares_variants(tmp_path, capsys):
-    assert main(["sweep", "throws", "--board", "I", "--throws", "10", "--seed", "1", "--quiet", "--json",
-                 "--vary", "hole_delta_mm=0,3", "--vary", "white_faces=default,1-2-3-X-X-2",
-                 "--out", str(tmp_path)]) == 0
+    assert (
+        main(
+            [
+                "sweep",
+                "throws",
+                "--board",
+                "I",
+                "--throws",
+                "10",
+                "--seed",
+                "1",
+                "--quiet",
+                "--json",
+                "--vary",
+                "hole_delta_mm=0,3",
+                "--vary",
+                "white_faces=default,1-2-3-X-X-2",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert len(out["variants"]) == 4
     assert (tmp_path / "comparison.md").read_text().count("\n| hole_delta_mm=") == 4
     assert imread(tmp_path / "comparison.png").shape[0] > 100
 
 
-@pytest.mark.parametrize("args, words", [
-    (["simulate", "throws", "--throws", "0", "--out", "x"], "whole number >= 1"),
-    (["simulate", "throws", "--throws", "5", "--board", "VII", "--out", "x"], "not a built-in side"),
-    (["simulate", "throws", "--throws", "5", "--policy", "field:9x", "--out", "x"], "--policy"),
-    (["simulate", "games", "--games", "1", "--players", "2", "--out", "x"], "--players must be 3"),
-    (["simulate", "games", "--games", "1", "--cards", "A,B,C,Z", "--out", "x"], "unknown card"),
-    (["simulate", "throws", "--throws", "5", "--faces", "white=1,2,3", "--out", "x"], "faces"),
-    (["sweep", "throws", "--vary", "colour=red", "--out", "x"], "--vary"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["simulate", "throws", "--throws", "0", "--out", "x"], "whole number >= 1"),
+        (["simulate", "throws", "--throws", "5", "--board", "VII", "--out", "x"], "not a built-in side"),
+        (["simulate", "throws", "--throws", "5", "--policy", "field:9x", "--out", "x"], "--policy"),
+        (["simulate", "games", "--games", "1", "--players", "2", "--out", "x"], "--players must be 3"),
+        (["simulate", "games", "--games", "1", "--cards", "A,B,C,Z", "--out", "x"], "unknown card"),
+        (["simulate", "throws", "--throws", "5", "--faces", "white=1,2,3", "--out", "x"], "faces"),
+        (["sweep", "throws", "--vary", "colour=red", "--out", "x"], "--vary"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, args, words):
     args = [a if a != "x" else str(tmp_path / "x") for a in args]
     try:

@@ -46,8 +46,25 @@ def test_state_output_feeds_doppelx_score(capsys, tmp_path):
 
 def test_text_output_and_replay_file(capsys, tmp_path):
     path = tmp_path / "throw.npz"
-    assert main(["throw", "--board", "II", "--seed", "2", "--target=-60,75", "--strength", "0.3",
-                 "--side", "W", "--replay", str(path)]) == 0
+    assert (
+        main(
+            [
+                "throw",
+                "--board",
+                "II",
+                "--seed",
+                "2",
+                "--target=-60,75",
+                "--strength",
+                "0.3",
+                "--side",
+                "W",
+                "--replay",
+                str(path),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "aim: first impact (-60, 75) mm, strength 0.30" in text
     assert "physics: came to rest" in text and "player" in text
@@ -61,13 +78,16 @@ def test_setup_like_throw_without_the_white_die(capsys):
     assert [d["owner"] for d in out["outcome"]] == ["red", "green", "blue"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--board", "I", "--seed", "-1"], "whole number"),
-    (["--board", "I", "--seed", "1", "--dice", "blue,blue"], "twice"),
-    (["--board", "I", "--seed", "1", "--target", "3"], "X,Y"),
-    (["--board", "I", "--seed", "1", "--strength", "2"], "0 to 1"),
-    (["--board", "I", "--seed", "1", "--side", "Q"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--board", "I", "--seed", "-1"], "whole number"),
+        (["--board", "I", "--seed", "1", "--dice", "blue,blue"], "twice"),
+        (["--board", "I", "--seed", "1", "--target", "3"], "X,Y"),
+        (["--board", "I", "--seed", "1", "--strength", "2"], "0 to 1"),
+        (["--board", "I", "--seed", "1", "--side", "Q"], "invalid choice"),
+    ],
+)
 def test_bad_arguments_exit_2(capsys, args, message):
     with pytest.raises(SystemExit) as exc:
         main(["throw", *args])
@@ -75,11 +95,14 @@ def test_bad_arguments_exit_2(capsys, args, message):
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--board", "V", "--seed", "1"], "not a built-in side"),
-    (["--board", "I", "--seed", "1", "--dice", "teal,white"], "no die 'teal'"),
-    (["--board", "I", "--seed", "1", "--lying", "8"], "other dice"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--board", "V", "--seed", "1"], "not a built-in side"),
+        (["--board", "I", "--seed", "1", "--dice", "teal,white"], "no die 'teal'"),
+        (["--board", "I", "--seed", "1", "--lying", "8"], "other dice"),
+    ],
+)
 def test_bad_values_are_one_line_and_exit_2(capsys, args, message):
     assert main(["throw", *args]) == 2
     err = capsys.readouterr().err

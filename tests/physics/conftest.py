@@ -29,8 +29,18 @@ def world_iii():
         yield w
 
 
-def drop(owner: str, x: float, y: float, z: float, *, vx: float = 0.0, vy: float = 0.0, vz: float = 0.0,
-         tilt: float = 0.0, spin=(0.0, 0.0, 0.0)) -> DieRelease:
+def drop(
+    owner: str,
+    x: float,
+    y: float,
+    z: float,
+    *,
+    vx: float = 0.0,
+    vy: float = 0.0,
+    vz: float = 0.0,
+    tilt: float = 0.0,
+    spin=(0.0, 0.0, 0.0),
+) -> DieRelease:
     """A die released at (x, y, z) m, turned by ``tilt`` rad about x, with a velocity."""
     q = (math.sin(tilt / 2), 0.0, 0.0, math.cos(tilt / 2))
     return DieRelease(owner, (x, y, z), q, (vx, vy, vz), tuple(spin))  # type: ignore[arg-type]

@@ -99,29 +99,52 @@ def test_spinner_card_pin_and_mass():
 
 
 def _board(holes, obstacles=()):
-    data = {"format": "doppelx-board/1", "name": "t", "units": "mm", "line_width": 3,
-            "outline": {"polygon": [[-135, -135], [135, -135], [135, 135], [-135, 135]]},
-            "fields": [{"id": "all", "kind": "1x", "fill": "rest"}],
-            "holes": list(holes), "obstacles": list(obstacles)}
+    data = {
+        "format": "doppelx-board/1",
+        "name": "t",
+        "units": "mm",
+        "line_width": 3,
+        "outline": {"polygon": [[-135, -135], [135, -135], [135, 135], [-135, 135]]},
+        "fields": [{"id": "all", "kind": "1x", "fill": "rest"}],
+        "holes": list(holes),
+        "obstacles": list(obstacles),
+    }
     return parse_board(data, "generated")
 
 
 def test_obstacles_are_boxes_or_prisms():
-    board = _board([], [{"id": "brick", "polygon": [[0, 0], [30, 10], [20, 40], [-10, 30]], "height": 10},
-                        {"id": "ell", "polygon": [[50, 50], [90, 50], [90, 60], [60, 60], [60, 90], [50, 90]],
-                         "height": 8}])
+    board = _board(
+        [],
+        [
+            {"id": "brick", "polygon": [[0, 0], [30, 10], [20, 40], [-10, 30]], "height": 10},
+            {
+                "id": "ell",
+                "polygon": [[50, 50], [90, 50], [90, 60], [60, 60], [60, 90], [50, 90]],
+                "height": 8,
+            },
+        ],
+    )
     layout = build_layout(board, BOX)
     brick = [p for p in layout.boxes if p.name == "obstacle:brick"]
-    assert len(brick) == 1 and brick[0].footprint().symmetric_difference(board.obstacles[0].shape).area < 1e-10
+    assert (
+        len(brick) == 1 and brick[0].footprint().symmetric_difference(board.obstacles[0].shape).area < 1e-10
+    )
     ell = [h for h in layout.hulls if h.name.startswith("obstacle:ell")]
     assert len(ell) >= 4
-    assert shapely.union_all([h.footprint() for h in ell]).symmetric_difference(board.obstacles[1].shape).area < 1e-10
+    assert (
+        shapely.union_all([h.footprint() for h in ell]).symmetric_difference(board.obstacles[1].shape).area
+        < 1e-10
+    )
 
 
 def test_holes_too_close_for_frames_fall_back_to_prisms():
-    board = _board([{"id": "a", "circle": {"center": [0, 0], "radius": 15}},
-                    {"id": "b", "circle": {"center": [31, 5], "radius": 15}},
-                    {"id": "c", "polygon": [[-40, 20], [-20, 20], [-30, 40]]}])
+    board = _board(
+        [
+            {"id": "a", "circle": {"center": [0, 0], "radius": 15}},
+            {"id": "b", "circle": {"center": [31, 5], "radius": 15}},
+            {"id": "c", "polygon": [[-40, 20], [-20, 20], [-30, 40]]},
+        ]
+    )
     layout = build_layout(board, BOX)
     check_insert(layout)
     assert [h for h in layout.hulls if h.name.startswith("hole:")], "close holes need prisms"
@@ -140,7 +163,9 @@ def test_any_hole_layout_keeps_the_insert_whole(specs):
             continue  # the board loader rejects holes outside the outline or closer than 5 mm
         shapes.append(shape)
         if square:
-            holes.append({"id": f"h{k}", "polygon": [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]})
+            holes.append(
+                {"id": f"h{k}", "polygon": [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]}
+            )
         else:
             holes.append({"id": f"h{k}", "circle": {"center": [x, y], "radius": r}})
     layout = build_layout(_board(holes), BOX, hole_segments=12)

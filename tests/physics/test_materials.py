@@ -22,9 +22,11 @@ def test_body_values_combine_to_the_pair_values(surface):
     assert die.friction * other.friction == pytest.approx(pair.friction)
     assert die.restitution * other.restitution == pytest.approx(pair.restitution)
     assert die.rolling_friction * other.friction + other.rolling_friction * die.friction == pytest.approx(
-        pair.rolling_friction)
+        pair.rolling_friction
+    )
     assert die.spinning_friction * other.friction + other.spinning_friction * die.friction == pytest.approx(
-        pair.spinning_friction)
+        pair.spinning_friction
+    )
 
 
 def test_every_pair_names_its_source():
@@ -34,7 +36,7 @@ def test_every_pair_names_its_source():
 
 def test_a_pair_bullet_cannot_combine_is_an_error():
     pairs = dict(MATS.pairs)
-    pairs["die-die"] = PairMaterial(0.3, 0.6, 0.004, 0.0002)   # large die-die rolling ...
+    pairs["die-die"] = PairMaterial(0.3, 0.6, 0.004, 0.0002)  # large die-die rolling ...
     # ... needs more rolling friction on every other pair than the file gives
     bad = Materials(pairs, 700.0, 0.3, 1e-5, "test.toml")
     with pytest.raises(SpecError, match=r"pairs\.die-\w+\.rolling_friction"):
@@ -42,8 +44,10 @@ def test_a_pair_bullet_cannot_combine_is_an_error():
 
 
 def test_malformed_file_names_the_element(tmp_path):
-    text = (tmp_path / "m.toml")
-    text.write_text('format = "doppelx-materials/1"\n[pairs.die-cardboard]\nfriction = -1\n', encoding="utf-8")
+    text = tmp_path / "m.toml"
+    text.write_text(
+        'format = "doppelx-materials/1"\n[pairs.die-cardboard]\nfriction = -1\n', encoding="utf-8"
+    )
     with pytest.raises(SpecError, match="pairs"):
         load_materials(text)
 

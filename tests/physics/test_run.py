@@ -84,7 +84,9 @@ def test_a_die_dropped_into_a_hole_ends_in_the_hole(world_i, tilt):
 @pytest.mark.parametrize("side", ["W", "N"])
 def test_a_die_thrown_into_a_hole_ends_in_the_hole(world_i, box, side):
     cx, cy, _ = hole(BOARD_I, "h-northwest").circle
-    exact = Skill("exact", aim_sd=0.0, strength_sd=0.0, height=0.06, height_sd=0.0, along_sd=0.0, spin=(5.0, 5.0))
+    exact = Skill(
+        "exact", aim_sd=0.0, strength_sd=0.0, height=0.06, height_sd=0.0, along_sd=0.0, spin=(5.0, 5.0)
+    )
     throw = aimed_throw(box, Aim((cx, cy), 0.0, side), ["white"], exact, make_rng(1), 0.016)
     r = run_throw(world_i, throw)
     assert r.outcome.get("white").status is Status.HOLE
@@ -92,7 +94,7 @@ def test_a_die_thrown_into_a_hole_ends_in_the_hole(world_i, box, side):
 
 def test_a_die_resting_next_to_a_hole_stays(world_i):
     cx, cy, radius = hole(BOARD_I, "h-northwest").circle
-    gap = radius + DICE["red"].half + 0.001   # its face 1 mm from the hole's edge
+    gap = radius + DICE["red"].half + 0.001  # its face 1 mm from the hole's edge
     lying = {"red": Pose.resting(DICE["red"], cx + gap, cy, 0.0, "3")}
     r = run_throw(world_i, throw_of(drop("blue", 0.05, -0.08, 0.03)), lying)
     red = r.outcome.get("red")
@@ -105,7 +107,7 @@ def test_a_die_resting_next_to_a_hole_stays(world_i):
 def test_a_die_on_a_bet_card_or_outside_the_box_is_off(world_i, box):
     hx = box.inner_size[0] / 2
     on_card = drop("blue", -hx + 0.02, -hx + 0.02, box.rim_z + 0.03)
-    outside = drop("white", 0.0, -hx - 0.05, 0.03)   # released outside, falls onto the table
+    outside = drop("white", 0.0, -hx - 0.05, 0.03)  # released outside, falls onto the table
     r = run_throw(world_i, throw_of(on_card, outside))
     assert r.outcome.get("blue").status is Status.OFF
     assert r.outcome.get("blue").pose.position[2] > box.rim_z
@@ -143,8 +145,12 @@ def test_hard_throws_do_not_tunnel(world_i, box):
 
 @pytest.mark.parametrize("vz", [-3.0, -5.0])
 def test_fast_falls_onto_the_insert_and_the_floor_are_stopped(world_i, vz):
-    r = run_throw(world_i, throw_of(drop("blue", 0.05, -0.05, 0.05, vz=vz, tilt=0.4),
-                                    drop("white", 0.0, 0.0, 0.04, vz=vz, tilt=0.8)))
+    r = run_throw(
+        world_i,
+        throw_of(
+            drop("blue", 0.05, -0.05, 0.05, vz=vz, tilt=0.4), drop("white", 0.0, 0.0, 0.04, vz=vz, tilt=0.8)
+        ),
+    )
     assert r.tunnel_events == ()
     assert all(d.pose.position[2] > -0.003 for d in r.outcome.dice if d.status is not Status.OFF)
 
@@ -160,6 +166,8 @@ def test_no_pass_through_a_lying_die(world_i):
     lying = {"red": Pose.resting(DICE["red"], 0.0, 0.0, 0.0, "1")}
     r = run_throw(world_i, throw_of(drop("blue", -0.06, 0.0, 0.008, vx=3.0)), lying)
     assert r.tunnel_events == ()
-    assert r.outcome.get("blue").pose.position[0] < r.outcome.get("red").pose.position[0] or \
-        abs(r.outcome.get("blue").pose.position[1] - r.outcome.get("red").pose.position[1]) > 0.008
+    assert (
+        r.outcome.get("blue").pose.position[0] < r.outcome.get("red").pose.position[0]
+        or abs(r.outcome.get("blue").pose.position[1] - r.outcome.get("red").pose.position[1]) > 0.008
+    )
     assert math.dist(r.outcome.get("red").pose.position, lying["red"].position) > 0.005  # it was hit

@@ -34,7 +34,7 @@ def test_the_spinner_keeps_its_angle_when_nothing_touches_it(world_iii):
 
 
 def test_the_spinner_knocks_a_resting_die_away(world_iii):
-    a = math.radians(30)   # between two tips, within the sweep of the card
+    a = math.radians(30)  # between two tips, within the sweep of the card
     red = Pose.resting(DICE["red"], 0.037 * math.cos(a), 0.037 * math.sin(a), a, "1")
     r = run_throw(world_iii, hit_tip(), {"red": red}, spinner_angle=0.0)
     out = r.outcome.get("red")
@@ -48,7 +48,7 @@ def test_bearing_friction_brakes_a_free_spin(world_iii):
     w = world_iii
     w.reset({}, 0.0)
     w.p.resetJointState(w.spinner_id, 0, 0.0, 10.0, physicsClientId=w.client)
-    for _ in range(48):   # 0.2 s
+    for _ in range(48):  # 0.2 s
         w.step()
     g = w.layout.spinner
     mats = load_materials()
@@ -58,4 +58,4 @@ def test_bearing_friction_brakes_a_free_spin(world_iii):
     assert w.spinner_speed() == pytest.approx(expected, rel=0.15)
     for _ in range(480):
         w.step()
-    assert abs(w.spinner_speed()) < 1e-3   # it comes to a stop
+    assert abs(w.spinner_speed()) < 1e-3  # it comes to a stop

@@ -28,11 +28,16 @@ def arc(pos, vel, t):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.floats(-0.12, 0.12), st.floats(-0.12, 0.12), st.floats(0.0, 1.0),
-       st.sampled_from([None, *SIDES]), st.floats(0.01, 0.15))
+@given(
+    st.floats(-0.12, 0.12),
+    st.floats(-0.12, 0.12),
+    st.floats(0.0, 1.0),
+    st.sampled_from([None, *SIDES]),
+    st.floats(0.01, 0.15),
+)
 def test_plan_lands_on_target_from_outside_and_clears_the_rim(x, y, strength, side, height):
     pos, vel = plan(BOX, Aim((x, y), strength, side), height, HALF)
-    assert outside_rim(pos)                                   # D25: the hand stays outside
+    assert outside_rim(pos)  # D25: the hand stays outside
     assert pos[2] == pytest.approx(BOX.rim_z + height)
     # the arc reaches the target's height right above the target
     a, b, c = -GRAVITY / 2, vel[2], pos[2] - HALF
@@ -42,7 +47,7 @@ def test_plan_lands_on_target_from_outside_and_clears_the_rim(x, y, strength, si
     # and the die's lowest point is above the rim wherever it crosses the walls
     for t in np.linspace(0, t_land, 400):
         p = arc(pos, vel, t)
-        over_wall = (BOX.inner_size[0] / 2 <= max(abs(p[0]), abs(p[1])) <= OUTER)
+        over_wall = BOX.inner_size[0] / 2 <= max(abs(p[0]), abs(p[1])) <= OUTER
         if over_wall:
             assert p[2] - HALF * math.sqrt(3) >= BOX.rim_z + RIM_CLEARANCE - 1e-6
 
@@ -52,7 +57,7 @@ def test_without_a_side_the_thrower_picks_the_gentlest_throw(target):
     pos, vel = plan(BOX, Aim(target, 0.3), 0.07, HALF)
     speeds = [math.hypot(*plan(BOX, Aim(target, 0.3, side), 0.07, HALF)[1]) for side in SIDES]
     assert math.hypot(*vel) == pytest.approx(min(speeds))
-    assert math.hypot(*vel) < 2.0   # no wild lob over a near wall
+    assert math.hypot(*vel) < 2.0  # no wild lob over a near wall
 
 
 def test_release_point_per_side():
@@ -71,7 +76,7 @@ def test_hand_throw_releases_dice_side_by_side():
     t = hand_throw(["blue", "white"], (0.0, -0.17, 0.1), (0.0, 1.0, 0.3), (10.0, 0.0, 0.0), rng, spacing=0.02)
     a, b = t.releases
     assert math.dist(a.position, b.position) == pytest.approx(0.02, abs=0.003)
-    assert abs(a.position[1] - b.position[1]) < 1e-9        # across the throwing direction
+    assert abs(a.position[1] - b.position[1]) < 1e-9  # across the throwing direction
     for r in t.releases:
         assert math.sqrt(sum(q * q for q in r.quaternion)) == pytest.approx(1.0)
         assert np.dot(r.velocity, (0.0, 1.0, 0.3)) > 0.9
@@ -88,8 +93,9 @@ def test_hand_over_rim_flag():
 
 def test_same_seed_same_throw_and_skill_scales_the_error():
     aim = Aim((0.03, -0.02), 0.3)
-    assert aimed_throw(BOX, aim, ["blue", "white"], SKILLS["medium"], make_rng(5), 0.016) == \
-        aimed_throw(BOX, aim, ["blue", "white"], SKILLS["medium"], make_rng(5), 0.016)
+    assert aimed_throw(BOX, aim, ["blue", "white"], SKILLS["medium"], make_rng(5), 0.016) == aimed_throw(
+        BOX, aim, ["blue", "white"], SKILLS["medium"], make_rng(5), 0.016
+    )
 
     def spread(skill):
         rng = make_rng(9)

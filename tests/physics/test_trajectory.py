@@ -16,7 +16,9 @@ DICE = load_dice()
 
 def test_recorded_throw_has_frames_at_display_rate(world_i, tmp_path):
     lying = {"red": Pose.resting(DICE["red"], 0.02, 0.0, 0.0, "1")}
-    throw = throw_of(drop("blue", -0.06, 0.0, 0.03, vx=0.9, spin=(0, 5, 0)), drop("white", -0.06, 0.03, 0.03, vx=0.5))
+    throw = throw_of(
+        drop("blue", -0.06, 0.0, 0.03, vx=0.9, spin=(0, 5, 0)), drop("white", -0.06, 0.03, 0.03, vx=0.5)
+    )
     r = run_throw(world_i, throw, lying, record=True)
     tr = r.trajectory
     n = len(tr)

@@ -29,12 +29,14 @@ def test_faces_are_uniform(world_i, box):
     rng = make_rng(6)
     counts = np.zeros(6, dtype=int)
     for _ in range(THROWS):
-        aim = Aim((float(rng.uniform(-0.08, 0.08)), float(rng.uniform(-0.08, 0.08))), float(rng.uniform(0.1, 0.8)))
+        aim = Aim(
+            (float(rng.uniform(-0.08, 0.08)), float(rng.uniform(-0.08, 0.08))), float(rng.uniform(0.1, 0.8))
+        )
         r = run_throw(world_i, aimed_throw(box, aim, ["blue"], SKILLS["easy"], rng, 0.016))
         d = r.outcome.get("blue")
         if d.status is not Status.BOARD:
             continue
-        up = d.pose.rotation()[2, :]   # board z in the die's frame
+        up = d.pose.rotation()[2, :]  # board z in the die's frame
         counts[int(np.argmax(AXIS_VECTORS @ up))] += 1
     n = counts.sum()
     assert n > 0.8 * THROWS

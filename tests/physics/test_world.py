@@ -29,8 +29,9 @@ def test_every_static_piece_is_solid(side):
                 continue
             fp = piece.footprint()
             top = piece.position[2] + piece.half_extents[2]
-            for x, y in shapely.get_coordinates(shapely.points(rng.uniform(*fp.bounds[::2], 8),
-                                                               rng.uniform(*fp.bounds[1::2], 8))):
+            for x, y in shapely.get_coordinates(
+                shapely.points(rng.uniform(*fp.bounds[::2], 8), rng.uniform(*fp.bounds[1::2], 8))
+            ):
                 if fp.contains(shapely.Point(x, y)):
                     starts.append((x, y, top + 0.0005))
                     ends.append((x, y, top - 0.0005))
@@ -44,8 +45,10 @@ def test_every_static_piece_is_solid(side):
 
 
 def test_dice_lying_untouched_keep_their_exact_pose(world_i):
-    lying = {"red": Pose.resting(DICE["red"], -0.10, -0.10, 0.3, "2"),
-             "green": Pose.resting(DICE["green"], 0.10, 0.03, 1.1, "X")}
+    lying = {
+        "red": Pose.resting(DICE["red"], -0.10, -0.10, 0.3, "2"),
+        "green": Pose.resting(DICE["green"], 0.10, 0.03, 1.1, "X"),
+    }
     throw = throw_of(drop("blue", 0.02, -0.02, 0.03))
     r = run_throw(world_i, throw, lying)
     for owner, pose in lying.items():
@@ -54,7 +57,7 @@ def test_dice_lying_untouched_keep_their_exact_pose(world_i):
 
 def test_a_die_leaning_on_nothing_falls(world_i):
     """A lying die whose support was taken away (it leant on a lifted die) settles down."""
-    tilted = Pose((0.05, 0.05, 0.012), (0.2588, 0.0, 0.0, 0.9659))   # 30° about x, in the air
+    tilted = Pose((0.05, 0.05, 0.012), (0.2588, 0.0, 0.0, 0.9659))  # 30° about x, in the air
     r = run_throw(world_i, throw_of(drop("blue", -0.05, -0.05, 0.03)), {"red": tilted})
     red = r.outcome.get("red")
     assert red.pose.position[2] == pytest.approx(DICE["red"].half, abs=1e-3)
@@ -62,7 +65,9 @@ def test_a_die_leaning_on_nothing_falls(world_i):
 
 def test_thrown_and_lying_die_must_differ(world_i):
     with pytest.raises(ValueError, match="lift it"):
-        run_throw(world_i, throw_of(drop("red", 0, 0, 0.03)), {"red": Pose.resting(DICE["red"], 0, 0, 0, "1")})
+        run_throw(
+            world_i, throw_of(drop("red", 0, 0, 0.03)), {"red": Pose.resting(DICE["red"], 0, 0, 0, "1")}
+        )
 
 
 def test_spinner_is_optional():

@@ -30,7 +30,7 @@ def test_walking_right_turns_the_corner(aim):
 
 def test_stand_at_picks_the_nearest_side(aim):
     aim.stand_at(0.05, 0.30)
-    assert aim.side == "N" and aim.along == pytest.approx(-0.05)   # N faces south: right is -x
+    assert aim.side == "N" and aim.along == pytest.approx(-0.05)  # N faces south: right is -x
     aim.stand_at(-0.4, -0.02)
     assert aim.side == "W" and aim.along == pytest.approx(0.02)
 
@@ -48,7 +48,7 @@ def test_release_point_is_outside_the_rim_plane(side, along, dh):
     ox = box.inner_size[0] / 2 + box.wall_thickness
     oy = box.inner_size[1] / 2 + box.wall_thickness
     assert abs(x) > ox or abs(y) > oy
-    assert z > box.rim_z + 0.008                 # a die's half diagonal clears the rim
+    assert z > box.rim_z + 0.008  # a die's half diagonal clears the rim
     assert float(np.dot(a.inward, a.right)) == 0.0
 
 
@@ -77,11 +77,14 @@ def test_flick_speed_is_clamped(aim):
     assert intent.speed == pytest.approx(FlickLimits().max_speed)
 
 
-@pytest.mark.parametrize("samples, reason", [
-    ([(0.0, 0.0, 0.0)], "drag"),
-    (_samples((0.0, 0.0), (0.0, 0.05)), "too slow"),
-    (_samples((0.0, 0.0), (0.0, -1.0)), "towards the box"),
-])
+@pytest.mark.parametrize(
+    "samples, reason",
+    [
+        ([(0.0, 0.0, 0.0)], "drag"),
+        (_samples((0.0, 0.0), (0.0, 0.05)), "too slow"),
+        (_samples((0.0, 0.0), (0.0, -1.0)), "towards the box"),
+    ],
+)
 def test_no_throw_for_a_click_a_crawl_or_a_backwards_flick(aim, samples, reason):
     with pytest.raises(ValueError, match=reason):
         aim.flick(samples)

@@ -33,7 +33,7 @@ def test_rounded_cube_has_the_die_shape(table_i):
     inner = np.clip(m.positions, -(die.half - die.edge_radius), die.half - die.edge_radius)
     assert np.allclose(np.linalg.norm(m.positions - inner, axis=1), die.edge_radius, atol=1e-6)
     # the shadow seen from straight above matches the analytic flat footprint
-    top = m.positions[m.normals[:, 2] > -1e-6]      # upper half, equator included
+    top = m.positions[m.normals[:, 2] > -1e-6]  # upper half, equator included
     hull = shapely.MultiPoint(top[:, :2]).convex_hull
     assert hull.area == pytest.approx(footprint_area_flat(die), rel=0.01)
     assert set(np.unique(m.faces)) == set(range(6))
@@ -67,7 +67,7 @@ def test_triangulate_covers_polygon_with_hole():
     tris = triangulate(poly)
     a, b = tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]
     signed = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    assert np.all(signed > 0)                       # counter-clockwise seen from above
+    assert np.all(signed > 0)  # counter-clockwise seen from above
     assert 0.5 * signed.sum() == pytest.approx(poly.area)
 
 
@@ -76,15 +76,16 @@ def test_box_parts_sit_where_the_box_spec_says(table_i):
     assert box_mesh.inner_walls(box, 0.0, box.rim_z).positions[:, 2].max() == pytest.approx(box.rim_z)
     assert box_mesh.table(box).positions[:, 2].max() == pytest.approx(box.floor_z - box_mesh.BOTTOM)
     rim = box_mesh.rim(box)
-    assert _area(rim) == pytest.approx((box.inner_size[0] + 2 * box.wall_thickness) ** 2 - box.inner_size[0] ** 2,
-                                      rel=1e-5)
+    assert _area(rim) == pytest.approx(
+        (box.inner_size[0] + 2 * box.wall_thickness) ** 2 - box.inner_size[0] ** 2, rel=1e-5
+    )
 
 
 def test_cards_lie_over_their_corners_and_are_clickable(table_i):
     box = table_i.box
     for letter, corner in zip("ABCD", box.corner_order):
         poly = parts_mesh.card_polygon(box, corner)
-        assert poly.area == pytest.approx(box.bet_card_leg ** 2 / 2)
+        assert poly.area == pytest.approx(box.bet_card_leg**2 / 2)
         c = poly.centroid
         assert card_at(table_i, c.x, c.y) == letter
         cx, cy = box.corner_xy(corner)
@@ -99,7 +100,9 @@ def test_bet_dice_lie_on_their_card(table_i):
     for owner, letter in (("red", "C"), ("green", "C"), ("pink", "A")):
         x, y, z = poses[owner].position
         assert card_at(table_i, x, y) == letter
-        assert z == pytest.approx(table_i.box.rim_z + table_i.box.bet_card_thickness + table_i.dice[owner].half)
+        assert z == pytest.approx(
+            table_i.box.rim_z + table_i.box.bet_card_thickness + table_i.dice[owner].half
+        )
     assert poses["red"].position != poses["green"].position
 
 
@@ -109,7 +112,7 @@ def test_spinner_blade_reaches_its_arm_length():
     sp = load_board("III").spinner
     blade = parts_mesh.spinner_blade(sp)
     r = np.hypot(blade.positions[:, 0], blade.positions[:, 1])
-    assert r.max() == pytest.approx(sp.arm_length, abs=0.0012)   # tips rounded by 1 mm
+    assert r.max() == pytest.approx(sp.arm_length, abs=0.0012)  # tips rounded by 1 mm
     assert blade.positions[:, 2].max() == pytest.approx(sp.height)
 
 
@@ -125,10 +128,10 @@ def test_planar_shadow_moves_points_along_the_light():
 def test_baked_light_shadows_the_walls_towards_the_light(table_i):
     box = table_i.box
     lit = baked_light(box, [], 270, 270)
-    assert lit[135, 135] == 1.0                      # the middle of the playfield is in the sun
-    assert lit[135, 1] < 0.05                        # at the foot of the west wall (light from the SW)
-    assert lit[268, 135] < 0.05                      # ... and of the south wall
-    assert lit[135, 268] == 1.0 and lit[1, 135] == 1.0   # east and north feet face the light
+    assert lit[135, 135] == 1.0  # the middle of the playfield is in the sun
+    assert lit[135, 1] < 0.05  # at the foot of the west wall (light from the SW)
+    assert lit[268, 135] < 0.05  # ... and of the south wall
+    assert lit[135, 268] == 1.0 and lit[1, 135] == 1.0  # east and north feet face the light
 
 
 def test_board_print_puts_each_colour_where_the_board_file_says(table_i):
@@ -142,12 +145,15 @@ def test_board_print_puts_each_colour_where_the_board_file_says(table_i):
         if inner.is_empty:
             continue
         # points clear of the lines, along the inside of the field's edge (labels sit mid-field)
-        for q in (inner.boundary.interpolate(0.1, normalized=True), inner.boundary.interpolate(0.6, normalized=True)):
+        for q in (
+            inner.boundary.interpolate(0.1, normalized=True),
+            inner.boundary.interpolate(0.6, normalized=True),
+        ):
             col = int((q.x + box.inner_size[0] / 2) / box.inner_size[0] * cols)
             row = int((box.inner_size[1] / 2 - q.y) / box.inner_size[1] * rows)
             want = np.array(hex_to_rgb(style.kind_fill[field.kind])) * 255
             got = img[row, col, :3].astype(float)
-            shade = got.sum() / max(want.sum(), 1)            # baked wall shading darkens a little
+            shade = got.sum() / max(want.sum(), 1)  # baked wall shading darkens a little
             assert np.abs(got - want * shade).max() < 22, (field.id, got, want)
             assert 0.7 < shade < 1.06
     cx, cy, r = board.holes[0].circle
@@ -170,7 +176,7 @@ def test_card_atlas_prints_each_card_in_its_colour(table_i):
     atlas = card_atlas(table_i.cards, tile=128)
     assert atlas.shape == (128, 512, 4)
     for i, card in enumerate(table_i.cards):
-        u, v = 0.70, 0.12                         # inside the triangle, clear of the print
+        u, v = 0.70, 0.12  # inside the triangle, clear of the print
         px = atlas[int(v * 128), int((i + u) * 128), :3]
         assert np.abs(px - np.array(hex_to_rgb(card.colour)) * 255).max() < 8
         assert atlas[120, i * 128 + 120, 3] == 0  # beyond the hypotenuse: transparent

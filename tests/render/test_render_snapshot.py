@@ -34,24 +34,30 @@ def test_bad_cards_are_a_spec_error():
 
 def test_interpolate_ends_and_middle(table_i):
     a = Snapshot(table_i, {"blue": Pose((0.0, 0.0, 0.008), _q((0, 0, 1), 0.0))}, spinner_angle=0.0, time=1.0)
-    b = Snapshot(table_i, {"blue": Pose((0.1, -0.02, 0.008), _q((0, 0, 1), 1.0)),
-                           "white": Pose((0.05, 0.05, 0.008))},
-                 spinner_angle=1.0, time=2.0, turn="next", input=InputMode.THROW,
-                 scoreboard=(ScoreLine("Ann", "blue", 3),))
+    b = Snapshot(
+        table_i,
+        {"blue": Pose((0.1, -0.02, 0.008), _q((0, 0, 1), 1.0)), "white": Pose((0.05, 0.05, 0.008))},
+        spinner_angle=1.0,
+        time=2.0,
+        turn="next",
+        input=InputMode.THROW,
+        scoreboard=(ScoreLine("Ann", "blue", 3),),
+    )
     assert interpolate(a, b, 1.0) is b
     assert interpolate(a, b, 0.0).dice["blue"].position == a.dice["blue"].position
     mid = interpolate(a, b, 0.5)
     assert mid.dice["blue"].position == pytest.approx((0.05, -0.01, 0.008))
     yaw = 2 * math.atan2(mid.dice["blue"].quaternion[2], mid.dice["blue"].quaternion[3])
     assert yaw == pytest.approx(0.5)
-    assert mid.dice["white"] == b.dice["white"]          # new dice appear where they are
+    assert mid.dice["white"] == b.dice["white"]  # new dice appear where they are
     assert mid.spinner_angle == pytest.approx(0.5) and mid.time == pytest.approx(1.5)
     assert mid.turn == "next" and mid.input is InputMode.THROW and mid.scoreboard == b.scoreboard
 
 
 def test_spinner_turns_the_short_way_round():
-    assert lerp_angle(3.0, -3.0, 0.5) == pytest.approx(math.pi, abs=1e-9) or \
-        lerp_angle(3.0, -3.0, 0.5) == pytest.approx(-math.pi, abs=1e-9)
+    assert lerp_angle(3.0, -3.0, 0.5) == pytest.approx(math.pi, abs=1e-9) or lerp_angle(
+        3.0, -3.0, 0.5
+    ) == pytest.approx(-math.pi, abs=1e-9)
     assert lerp_angle(0.1, -0.1, 0.5) == pytest.approx(0.0)
 
 

@@ -24,7 +24,9 @@ def _pixel(img: np.ndarray, x: float, y: float) -> np.ndarray:
 
 def _nearest_kind(rgb: np.ndarray):
     style = load_style()
-    return min(style.kind_fill, key=lambda k: np.linalg.norm(np.array(hex_to_rgb(style.kind_fill[k])) * 255 - rgb))
+    return min(
+        style.kind_fill, key=lambda k: np.linalg.norm(np.array(hex_to_rgb(style.kind_fill[k])) * 255 - rgb)
+    )
 
 
 @pytest.fixture
@@ -50,10 +52,13 @@ def test_referee_view_shows_field_colours_where_the_board_puts_them(fresh, table
     cards = shapely.union_all([card_polygon(box, c).buffer(0.004) for c in box.corner_order])
     checked = 0
     for field, region in zip(table_i.board.fields, fm.regions):
-        inner = region.buffer(-0.004).difference(cards)         # the bet cards lie over the corners
+        inner = region.buffer(-0.004).difference(cards)  # the bet cards lie over the corners
         if inner.is_empty:
             continue
-        for q in (inner.boundary.interpolate(0.2, normalized=True), inner.boundary.interpolate(0.7, normalized=True)):
+        for q in (
+            inner.boundary.interpolate(0.2, normalized=True),
+            inner.boundary.interpolate(0.7, normalized=True),
+        ):
             x, y, _ = win.camera.project((q.x, q.y, 0.0), w, h)
             assert _nearest_kind(_pixel(img, x, y)) is field.kind, (field.id, q)
             checked += 1
@@ -68,7 +73,7 @@ def test_a_die_is_drawn_where_its_pose_says(fresh, table_i, resting):
     from render.snapshot import Snapshot
 
     win = fresh
-    pose = resting(table_i, "red", 60.0, -30.0, "2", 20.0)     # on the blue 1x field, centre pip-free
+    pose = resting(table_i, "red", 60.0, -30.0, "2", 20.0)  # on the blue 1x field, centre pip-free
     win.show(Snapshot(table_i, {"red": pose}))
     w, h = win.get_framebuffer_size()
     red = np.array(hex_to_rgb(table_i.dice["red"].colour)) * 255
@@ -91,7 +96,7 @@ def test_referee_view_outlines_footprint_and_labels_the_field(fresh, table_i, re
     from render.snapshot import Snapshot
 
     win = fresh
-    pose = resting(table_i, "blue", 0.0, 0.0, "3", 0.0)          # on the red 2x diamond
+    pose = resting(table_i, "blue", 0.0, 0.0, "3", 0.0)  # on the red 2x diamond
     win.show(Snapshot(table_i, {"blue": pose}))
     win.referee = True
     img = win.capture()
@@ -99,8 +104,8 @@ def test_referee_view_outlines_footprint_and_labels_the_field(fresh, table_i, re
     assert [lab.text for lab in labels] == ["3 on 2x"]
     w, h = win.get_framebuffer_size()
     half = table_i.dice["blue"].half
-    x, y, _ = win.camera.project((half, 0.0, 0.0), w, h)         # the footprint's right edge
-    assert _pixel(img, x, y).min() > 200                          # drawn white
+    x, y, _ = win.camera.project((half, 0.0, 0.0), w, h)  # the footprint's right edge
+    assert _pixel(img, x, y).min() > 200  # drawn white
 
 
 def test_flick_from_the_south_throws_north(fresh, table_i):
@@ -122,7 +127,7 @@ def test_flick_from_the_south_throws_north(fresh, table_i):
     t = throws[0]
     assert t.side == "S" and t.velocity[1] > 0.5 and abs(t.velocity[0]) < 0.1 * t.velocity[1]
     ox = table_i.box.inner_size[1] / 2 + table_i.box.wall_thickness
-    assert t.release[1] < -ox                                   # released outside the rim (D25)
+    assert t.release[1] < -ox  # released outside the rim (D25)
 
 
 def test_flick_from_the_east_throws_west_and_slow_drags_do_not_throw(fresh, table_i):
@@ -175,7 +180,12 @@ def test_clicking_a_bet_card_bets_and_enter_passes(fresh, table_i):
     win.on_key_press(key.N, key.MOD_CTRL)
     win.on_key_press(key.O, key.MOD_CTRL)
     assert [i.command for i in win.intents if isinstance(i, CommandIntent)] == [
-        Command.PASS, Command.REPLAY, Command.SAVE, Command.NEW_GAME, Command.LOAD]
+        Command.PASS,
+        Command.REPLAY,
+        Command.SAVE,
+        Command.NEW_GAME,
+        Command.LOAD,
+    ]
 
 
 def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):
@@ -184,12 +194,17 @@ def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):
     from render.snapshot import InputMode, ScoreLine, Snapshot
 
     win = fresh
-    snap = Snapshot(table_i, scoreboard=(ScoreLine("Ann", "blue", 5, True), ScoreLine("Bo", "red", 2)),
-                    turn="Ann (blue) throws", input=InputMode.THROW, thrower="blue")
+    snap = Snapshot(
+        table_i,
+        scoreboard=(ScoreLine("Ann", "blue", 5, True), ScoreLine("Bo", "red", 2)),
+        turn="Ann (blue) throws",
+        input=InputMode.THROW,
+        thrower="blue",
+    )
     win.show(snap)
     win.aim.side, win.aim.along = "S", 0.0
     win.keys.on_key_press(key.RIGHT, 0)
-    for _ in range(20):                      # 2 s at 0.12 m/s: round the SE corner
+    for _ in range(20):  # 2 s at 0.12 m/s: round the SE corner
         win.fake_clock.t += 0.1
         win.render()
     win.keys.on_key_release(key.RIGHT, 0)
@@ -217,7 +232,7 @@ def test_screenshot_and_resize(fresh, table_i, tmp_path, resting):
     with Image.open(path) as im:
         assert im.size == win.get_framebuffer_size()
         first = np.asarray(im).astype(float)
-    assert first.std() > 20                                     # a picture, not a blank frame
+    assert first.std() > 20  # a picture, not a blank frame
     win.set_size(640, 480)
     win.dispatch_events()
     win.switch_to()
@@ -248,13 +263,16 @@ def test_no_display_is_a_clear_error(monkeypatch):
 
 
 def test_unreachable_display_is_a_clear_error():
-    code = ("from render.window import TableWindow\n"
-            "from render.errors import NoDisplayError\n"
-            "from rules.errors import DoppelXError\n"
-            "try:\n    TableWindow()\n"
-            "except NoDisplayError as e:\n    assert isinstance(e, DoppelXError); print('ok', e)\n")
+    code = (
+        "from render.window import TableWindow\n"
+        "from render.errors import NoDisplayError\n"
+        "from rules.errors import DoppelXError\n"
+        "try:\n    TableWindow()\n"
+        "except NoDisplayError as e:\n    assert isinstance(e, DoppelXError); print('ok', e)\n"
+    )
     env = dict(os.environ, DISPLAY=":87")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                         timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("ok cannot open the 3D window")

@@ -89,21 +89,45 @@ def test_custom_board_loads_by_path(tmp_path):
     assert board.holes[0].circle == pytest.approx((-0.025, -0.025, 0.012))
 
 
-@pytest.mark.parametrize("change, element, words", [
-    (lambda s: s.replace('kind = "3x"', 'kind = "4x"'), "fields[0].kind", "unknown value '4x'"),
-    (lambda s: s.replace('id = "gold"\n', ''), "fields[0].id", "missing"),
-    (lambda s: s.replace("[0, 0], [50, 0]", "[-10, 0], [50, 0]").replace('fill = "rest"', 'polygon = [[-50, -50], [50, -50], [50, 0], [-50, 0]]'),
-     "fields", "gap"),
-    (lambda s: s.replace('fill = "rest"', 'polygon = [[-50, -50], [50, -50], [50, 10], [-50, 10]]'),
-     "fields[0].polygon", "overlaps field 'rest'"),
-    (lambda s: s.replace("center = [-25, -25]", "center = [-45, -25]"), "holes[0].circle", "not inside"),
-    (lambda s: s.replace('line_width = 3.0', 'line_width = "thin"'), "line_width", "expected a number"),
-    (lambda s: s.replace('format = "doppelx-board/1"', 'format = "doppelx-board/9"'), "format", "unsupported"),
-    (lambda s: s.replace('units = "mm"', 'units = "mm"\ncolour = "red"'), "colour", "unknown key"),
-    (lambda s: s.replace("[[-50, -50], [50, -50], [50, 50], [-50, 50]]", "[[-50, -50], [50, 50], [50, -50], [-50, 50]]"),
-     "outline.polygon", "not a simple polygon"),
-    (lambda s: s + '\n[[holes]]\nid = "h1"\ncircle = { center = [25, 25], radius = 5 }\n', "holes[1].id", "duplicate"),
-])
+@pytest.mark.parametrize(
+    "change, element, words",
+    [
+        (lambda s: s.replace('kind = "3x"', 'kind = "4x"'), "fields[0].kind", "unknown value '4x'"),
+        (lambda s: s.replace('id = "gold"\n', ""), "fields[0].id", "missing"),
+        (
+            lambda s: s.replace("[0, 0], [50, 0]", "[-10, 0], [50, 0]").replace(
+                'fill = "rest"', "polygon = [[-50, -50], [50, -50], [50, 0], [-50, 0]]"
+            ),
+            "fields",
+            "gap",
+        ),
+        (
+            lambda s: s.replace('fill = "rest"', "polygon = [[-50, -50], [50, -50], [50, 10], [-50, 10]]"),
+            "fields[0].polygon",
+            "overlaps field 'rest'",
+        ),
+        (lambda s: s.replace("center = [-25, -25]", "center = [-45, -25]"), "holes[0].circle", "not inside"),
+        (lambda s: s.replace("line_width = 3.0", 'line_width = "thin"'), "line_width", "expected a number"),
+        (
+            lambda s: s.replace('format = "doppelx-board/1"', 'format = "doppelx-board/9"'),
+            "format",
+            "unsupported",
+        ),
+        (lambda s: s.replace('units = "mm"', 'units = "mm"\ncolour = "red"'), "colour", "unknown key"),
+        (
+            lambda s: s.replace(
+                "[[-50, -50], [50, -50], [50, 50], [-50, 50]]", "[[-50, -50], [50, 50], [50, -50], [-50, 50]]"
+            ),
+            "outline.polygon",
+            "not a simple polygon",
+        ),
+        (
+            lambda s: s + '\n[[holes]]\nid = "h1"\ncircle = { center = [25, 25], radius = 5 }\n',
+            "holes[1].id",
+            "duplicate",
+        ),
+    ],
+)
 def test_mistakes_name_file_and_element(tmp_path, change, element, words):
     path = write(tmp_path, change(GOOD))
     with pytest.raises(SpecError) as err:

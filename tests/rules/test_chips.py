@@ -14,7 +14,9 @@ def test_the_box_holds_90_chips_worth_665():
 
 def fewest(value):
     best = None
-    for n30, n10, n5 in itertools.product(range(value // 30 + 1), range(value // 10 + 1), range(value // 5 + 1)):
+    for n30, n10, n5 in itertools.product(
+        range(value // 30 + 1), range(value // 10 + 1), range(value // 5 + 1)
+    ):
         rest = value - 30 * n30 - 10 * n10 - 5 * n5
         if rest >= 0:
             n = n30 + n10 + n5 + rest
@@ -39,8 +41,11 @@ def test_game_tracks_supply_and_holdings(side_i, dice):
     from rules.game import DoppelXGame
     from rules.outcome import ThrowOutcome
     from tests.conftest import flat, gone
+
     g = DoppelXGame(("blue", "red", "green"), side_i, dice)
-    g.apply_throw(ThrowOutcome((flat(dice, "blue", -51, 75, "3"), gone("red"), flat(dice, "green", 0, 0, "3"))))
+    g.apply_throw(
+        ThrowOutcome((flat(dice, "blue", -51, 75, "3"), gone("red"), flat(dice, "green", 0, 0, "3")))
+    )
     assert g.chips == {"blue": 9, "red": 0, "green": 6}
     assert g.supply == 665 - 15 and g.chips_held("blue") == {5: 1, 1: 4}
     assert g.summary()["supply"] == 650

@@ -23,6 +23,7 @@ def lying(game, dice):
 
 def flat_from_pose(owner, pose):
     from rules.outcome import DieOutcome, Status
+
     return DieOutcome(owner, Status.BOARD, pose)
 
 
@@ -72,8 +73,13 @@ def test_d26_d27_lying_dice_stay_and_hit_dice_go_home(side_i, dice):
     before = g.request().lying
     assert set(before) == {"yellow", "green", "red"}
     # blue's throw knocks green into a hole; yellow is pushed; red untouched
-    out = (flat(dice, "blue", 100, -50, "1"), flat(dice, "white", -51, 75, "3"),
-           gone("green"), flat(dice, "yellow", 5, 3, "2"), flat_from_pose("red", before["red"]))
+    out = (
+        flat(dice, "blue", 100, -50, "1"),
+        flat(dice, "white", -51, 75, "3"),
+        gone("green"),
+        flat(dice, "yellow", 5, 3, "2"),
+        flat_from_pose("red", before["red"]),
+    )
     s = g.apply_throw(ThrowOutcome(out))
     assert g.location("green") == "hand" and g.location("yellow") == "board"
     assert g.on_board["yellow"].position[0] == pytest.approx(0.005)
@@ -123,8 +129,9 @@ def test_d30_bets_pay_and_dice_return_to_hand(side_i, dice):
 def test_d20_doppel_x_removes_x_dice(side_i, dice):
     g = new_game(side_i, dice)
     setup(g, dice, {"yellow": (67, 40, "X"), "green": (-100, -20, "3")})
-    s = g.apply_throw(ThrowOutcome((flat(dice, "blue", 0, 0, "X"), flat(dice, "white", -51, 75, "2"),
-                                    *lying(g, dice))))
+    s = g.apply_throw(
+        ThrowOutcome((flat(dice, "blue", 0, 0, "X"), flat(dice, "white", -51, 75, "2"), *lying(g, dice)))
+    )
     assert s.doppel_x
     assert g.chips == {"blue": 10, "yellow": 10, "green": 3, "red": 0}
     assert g.location("yellow") == "hand" and g.location("blue") == "hand"
@@ -188,6 +195,7 @@ def test_d7_option_rethrows_cocked_active_dice(side_i, dice):
     import math
 
     from rules.outcome import DieOutcome, Pose, Status
+
     g = new_game(side_i, dice, rethrow_cocked=True)
     setup(g, dice, {})
     a = math.radians(35) / 2

@@ -30,11 +30,15 @@ def random_outcome(game: DoppelXGame, dice, rng) -> ThrowOutcome:
             continue
         die = dice[owner]
         x, y = rng.uniform(-0.12, 0.12, size=2)
-        pose = Pose.resting(die, float(x), float(y), float(rng.uniform(0, 2 * math.pi)), str(rng.choice(die.faces)))
+        pose = Pose.resting(
+            die, float(x), float(y), float(rng.uniform(0, 2 * math.pi)), str(rng.choice(die.faces))
+        )
         if rng.random() < 0.2:  # a little tilted: a cocked or leaning die
             q = pose.quaternion
-            pose = Pose((pose.position[0], pose.position[1], pose.position[2] + 0.002),
-                        _normalise((q[0] + 0.2, q[1], q[2], q[3])))
+            pose = Pose(
+                (pose.position[0], pose.position[1], pose.position[2] + 0.002),
+                _normalise((q[0] + 0.2, q[1], q[2], q[3])),
+            )
         out.append(DieOutcome(owner, Status.BOARD, pose, bool(rng.random() < 0.1)))
     out.extend(DieOutcome(o, Status.BOARD, p, bool(rng.random() < 0.1)) for o, p in req.lying.items())
     return ThrowOutcome(tuple(out))
@@ -61,21 +65,32 @@ def round_trip(game: DoppelXGame, dice) -> DoppelXGame:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), throws=st.integers(0, 30), target=st.integers(8, 40),
-       rethrow=st.booleans(), players=st.integers(3, 6))
-def test_round_trip_restores_the_game_and_it_plays_on_identically(side_i, dice, seed, throws, target, rethrow,
-                                                                  players):
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    throws=st.integers(0, 30),
+    target=st.integers(8, 40),
+    rethrow=st.booleans(),
+    players=st.integers(3, 6),
+)
+def test_round_trip_restores_the_game_and_it_plays_on_identically(
+    side_i, dice, seed, throws, target, rethrow, players
+):
     seats = dice.player_colours[:players]
-    game = DoppelXGame(seats, side_i, dice, options=GameOptions(target=target, rethrow_cocked=rethrow),
-                       names={seats[0]: "Anna"})
+    game = DoppelXGame(
+        seats,
+        side_i,
+        dice,
+        options=GameOptions(target=target, rethrow_cocked=rethrow),
+        names={seats[0]: "Anna"},
+    )
     rng = make_rng(seed)
     play(game, dice, rng, throws)
-    if not game.is_terminal() and game.eligible_bettors():     # bets placed, throw not yet made
+    if not game.is_terminal() and game.eligible_bettors():  # bets placed, throw not yet made
         game.place_bet(game.eligible_bettors()[0], list(game.cards)[1])
     copy = round_trip(game, dice)
     assert games_equal(copy, game)
     assert copy.names[seats[0]] == "Anna" and copy.summary() == game.summary()
-    assert copy.on_board == game.on_board          # poses bit for bit
+    assert copy.on_board == game.on_board  # poses bit for bit
     assert [r.score for r in copy.log] == [r.score for r in game.log]
     # both play the same next throws to the same scores and states
     rng_a, rng_b = make_rng(seed + 1), make_rng(seed + 1)
@@ -114,20 +129,25 @@ def test_the_format_is_plain_json_with_named_parts(side_i, dice):
         assert len(pose["position"]) == 3 and len(pose["quaternion"]) == 4
 
 
-@pytest.mark.parametrize(("edit", "element"), [
-    (lambda d: d.update(format="doppelx-game/9"), "format"),
-    (lambda d: d.update(board="II"), "board"),
-    (lambda d: d["seats"].append("white"), "seats"),
-    (lambda d: d["chips"].pop("red"), "chips.red"),
-    (lambda d: d.update(phase="lunch"), "phase"),
-    (lambda d: d.update(active_seat=9), "active_seat"),
-    (lambda d: d["on_board"].update(white={"position": [0, 0, 0.008], "quaternion": [0, 0, 0, 2]}),
-     "on_board.white.quaternion"),
-    (lambda d: d.update(winner="red"), "winner"),
-    (lambda d: d["log"][1].update(number=7), "log[1].number"),
-    (lambda d: d["log"][0]["score"]["readings"][0].update(top="7"), "log[0].score.readings[0].top"),
-    (lambda d: d.update(colour="pink"), "colour"),
-])
+@pytest.mark.parametrize(
+    ("edit", "element"),
+    [
+        (lambda d: d.update(format="doppelx-game/9"), "format"),
+        (lambda d: d.update(board="II"), "board"),
+        (lambda d: d["seats"].append("white"), "seats"),
+        (lambda d: d["chips"].pop("red"), "chips.red"),
+        (lambda d: d.update(phase="lunch"), "phase"),
+        (lambda d: d.update(active_seat=9), "active_seat"),
+        (
+            lambda d: d["on_board"].update(white={"position": [0, 0, 0.008], "quaternion": [0, 0, 0, 2]}),
+            "on_board.white.quaternion",
+        ),
+        (lambda d: d.update(winner="red"), "winner"),
+        (lambda d: d["log"][1].update(number=7), "log[1].number"),
+        (lambda d: d["log"][0]["score"]["readings"][0].update(top="7"), "log[0].score.readings[0].top"),
+        (lambda d: d.update(colour="pink"), "colour"),
+    ],
+)
 def test_mistakes_name_their_element(side_i, dice, edit, element):
     game = DoppelXGame(SEATS, side_i, dice)
     play(game, dice, make_rng(11), 4, bet=False)

@@ -58,6 +58,7 @@ def test_face_switches_past_45_degrees():
 
 def _board():
     from rules.board_file import load_board
+
     return load_board("I")
 
 
@@ -73,13 +74,21 @@ def test_footprint_includes_rounded_corners_when_tilted():
 
 
 # well-inside points of side I, by field id (mm), more than a die's reach from any line
-INSIDE = {"red-diamond": (0, 0), "blue": (-100, -20), "gold-by-hole": (-51, 75),
-          "x-southwest-corner": (-120, -120), "minus-north-edge": (52, 122)}
+INSIDE = {
+    "red-diamond": (0, 0),
+    "blue": (-100, -20),
+    "gold-by-hole": (-51, 75),
+    "x-southwest-corner": (-120, -120),
+    "minus-north-edge": (52, 122),
+}
 
 
 @settings(max_examples=60)
-@given(field_id=st.sampled_from(sorted(INSIDE)), yaw=st.floats(0, 360),
-       face=st.sampled_from(["1", "2", "3", "X"]))
+@given(
+    field_id=st.sampled_from(sorted(INSIDE)),
+    yaw=st.floats(0, 360),
+    face=st.sampled_from(["1", "2", "3", "X"]),
+)
 def test_die_well_inside_a_field_reads_it_whatever_its_yaw(side_i, field_id, yaw, face):
     x, y = INSIDE[field_id]
     r = read(side_i, flat(DICE, "blue", x, y, face, yaw))
@@ -117,13 +126,23 @@ def test_hole_and_off_dice_have_no_face_or_field(side_i):
         assert r.status is status and r.top is None and r.field is None and chips_for(r) == 0
 
 
-@pytest.mark.parametrize("field_id, face, chips", [
-    ("blue", "1", 1), ("blue", "3", 3), ("red-diamond", "2", 4), ("red-diamond", "3", 6),
-    ("gold-by-hole", "1", 3), ("gold-by-hole", "3", 9),                      # D11
-    ("x-southwest-corner", "3", 0), ("x-southwest-corner", "X", 0),          # D12
-    ("minus-north-edge", "3", -1), ("minus-north-edge", "X", -1),            # D13
-    ("gold-by-hole", "X", 0), ("blue", "X", 0),                              # D14
-])
+@pytest.mark.parametrize(
+    "field_id, face, chips",
+    [
+        ("blue", "1", 1),
+        ("blue", "3", 3),
+        ("red-diamond", "2", 4),
+        ("red-diamond", "3", 6),
+        ("gold-by-hole", "1", 3),
+        ("gold-by-hole", "3", 9),  # D11
+        ("x-southwest-corner", "3", 0),
+        ("x-southwest-corner", "X", 0),  # D12
+        ("minus-north-edge", "3", -1),
+        ("minus-north-edge", "X", -1),  # D13
+        ("gold-by-hole", "X", 0),
+        ("blue", "X", 0),  # D14
+    ],
+)
 def test_chips_for_one_die(side_i, field_id, face, chips):
     x, y = INSIDE[field_id]
     assert chips_for(read(side_i, flat(DICE, "blue", x, y, face))) == chips

@@ -27,7 +27,9 @@ from rules.errors import RulesError
 from rules.rng import child_rng
 
 # P(blue + white <= v) for v = 0..12.
-_SUM_CDF = [0.0, 0.0] + [sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= v) / 36 for v in range(2, 13)]
+_SUM_CDF = [0.0, 0.0] + [
+    sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= v) / 36 for v in range(2, 13)
+]
 
 
 class RandomBot:
@@ -66,8 +68,9 @@ class StrongParams:
         lookahead_samples: sampled next rolls per re-judged pick.
     """
 
-    share: dict[str, float] = field(default_factory=lambda: {
-        "silver": 0.24, "yellow": 0.30, "blue": 0.26, "green": 0.24, "pink": 0.24})
+    share: dict[str, float] = field(
+        default_factory=lambda: {"silver": 0.24, "yellow": 0.30, "blue": 0.26, "green": 0.24, "pink": 0.24}
+    )
     pink_mean: float = 4.2
     pink_hit: tuple[float, ...] = (1.0, 1.0, 0.95, 0.85, 0.7, 0.5, 0.3)
     blue_boost: float = 0.45
@@ -76,9 +79,21 @@ class StrongParams:
     yellow_avail: float = 0.8
     silver_marks: float = 1.6
     col_chance: tuple[float, ...] = (1.0, 0.55, 0.3, 0.12, 0.04, 0.0)
-    bonus: dict[str, float] = field(default_factory=lambda: {
-        "reroll": 3.0, "return": 3.0, "plus1": 6.0, "fox": 18.0, "?silver": 6.0, "?yellow": 8.0,
-        "?blue": 7.0, "?green": 7.0, "?pink": 8.0, "?any": 9.0, "": 0.0})
+    bonus: dict[str, float] = field(
+        default_factory=lambda: {
+            "reroll": 3.0,
+            "return": 3.0,
+            "plus1": 6.0,
+            "fox": 18.0,
+            "?silver": 6.0,
+            "?yellow": 8.0,
+            "?blue": 7.0,
+            "?green": 7.0,
+            "?pink": 8.0,
+            "?any": 9.0,
+            "": 0.0,
+        }
+    )
     hold: dict[str, float] = field(default_factory=lambda: {"reroll": 3.0, "return": 3.0, "plus1": 6.0})
     pick_value: tuple[float, ...] = (0.0, 4.0, 6.0, 7.0, 7.5, 8.0, 8.0)
     reroll_samples: int = 8
@@ -96,22 +111,31 @@ class Evaluator:
         self.weights = weights
         self.want_features = False
         b = dict(params.bonus, fox=0.0)
-        self.pink_box = [params.pink_mean + b[spec.pink_bonuses[i]] * params.pink_hit[spec.pink_thresholds[i]]
-                         for i in range(spec.boxes)]
-        self.pink_fox = [params.pink_hit[spec.pink_thresholds[i]] if spec.pink_bonuses[i] == "fox" else 0.0
-                         for i in range(spec.boxes)]
-        self.blue_box = [spec.blue_points[i + 1] - spec.blue_points[i] + b[spec.blue_bonuses[i]]
-                         for i in range(spec.boxes)]
+        self.pink_box = [
+            params.pink_mean + b[spec.pink_bonuses[i]] * params.pink_hit[spec.pink_thresholds[i]]
+            for i in range(spec.boxes)
+        ]
+        self.pink_fox = [
+            params.pink_hit[spec.pink_thresholds[i]] if spec.pink_bonuses[i] == "fox" else 0.0
+            for i in range(spec.boxes)
+        ]
+        self.blue_box = [
+            spec.blue_points[i + 1] - spec.blue_points[i] + b[spec.blue_bonuses[i]] for i in range(spec.boxes)
+        ]
         self.blue_fox = [1.0 if x == "fox" else 0.0 for x in spec.blue_bonuses]
-        self.blue_rate = [min(1.0, c ** params.blue_boost) for c in _SUM_CDF]
+        self.blue_rate = [min(1.0, c**params.blue_boost) for c in _SUM_CDF]
         m = spec.green_multipliers
         self.green_box = [b[x] for x in spec.green_bonuses]
         self.green_fox = [1.0 if x == "fox" else 0.0 for x in spec.green_bonuses]
-        self.green_pair = [m[i] * params.green_high - m[i + 1] * params.green_low for i in range(0, spec.boxes, 2)]
+        self.green_pair = [
+            m[i] * params.green_high - m[i + 1] * params.green_low for i in range(0, spec.boxes, 2)
+        ]
         self.bonus = b
 
     @staticmethod
-    def _fill(per_box: Sequence[float], fox: Sequence[float], start: int, count: float) -> tuple[float, float]:
+    def _fill(
+        per_box: Sequence[float], fox: Sequence[float], start: int, count: float
+    ) -> tuple[float, float]:
         """Sums of ``per_box`` and ``fox`` over ``count`` boxes from ``start`` (the last one fractional)."""
         total, foxes, i = 0.0, 0.0, start
         while count > 0 and i < len(per_box):
@@ -136,8 +160,9 @@ class Evaluator:
         out["pink"] += fut
         # blue
         last = sheet.blue[-1] if sheet.blue else 12
-        fut, f = self._fill(self.blue_box, self.blue_fox, len(sheet.blue),
-                            share["blue"] * remaining * self.blue_rate[last])
+        fut, f = self._fill(
+            self.blue_box, self.blue_fox, len(sheet.blue), share["blue"] * remaining * self.blue_rate[last]
+        )
         out["blue"] += fut
         fox += f
         # green
@@ -171,8 +196,10 @@ class Evaluator:
         target = crosses + x1 + x2
         lo = int(target)
         fut = pts[lo] + (target - lo) * (pts[min(lo + 1, len(pts) - 1)] - pts[lo]) - pts[crosses]
-        for groups, bonuses in ((spec.yellow_rows, spec.yellow_row_bonuses),
-                                (spec.yellow_columns, spec.yellow_column_bonuses)):
+        for groups, bonuses in (
+            (spec.yellow_rows, spec.yellow_row_bonuses),
+            (spec.yellow_columns, spec.yellow_column_bonuses),
+        ):
             for idx, bonus in zip(groups, bonuses):
                 missing = sum(1 for i in idx if not ys[i])
                 if missing:
@@ -202,24 +229,29 @@ class Evaluator:
         out["silver"] += fut
         return out, fox
 
-    def heuristic(self, sheet: Sheet, remaining: float, proj: dict[str, float] | None = None,
-                  fox: float = 0.0) -> float:
+    def heuristic(
+        self, sheet: Sheet, remaining: float, proj: dict[str, float] | None = None, fox: float = 0.0
+    ) -> float:
         """The hand-made value: projected areas, foxes at the lowest projection, actions held."""
         if proj is None:
             proj, fox = self.projections(sheet, remaining)
         tau = min(1.0, remaining / 24.0)
         hold = self.p.hold
-        return (sum(proj.values()) + (sheet.foxes + self.p.fox_weight * fox) * min(proj.values())
-                + tau * (sheet.rerolls * hold["reroll"] + sheet.returns * hold["return"])
-                + sheet.plus_ones * hold["plus1"] * max(tau, 0.25))
+        return (
+            sum(proj.values())
+            + (sheet.foxes + self.p.fox_weight * fox) * min(proj.values())
+            + tau * (sheet.rerolls * hold["reroll"] + sheet.returns * hold["return"])
+            + sheet.plus_ones * hold["plus1"] * max(tau, 0.25)
+        )
 
     def pick_value(self, hand: int, picks_left: int) -> float:
         """Value of the picks still to come in this turn with ``hand`` dice left to roll."""
         pv = self.p.pick_value
         return sum(pv[min(max(0, hand - j), len(pv) - 1)] for j in range(picks_left))
 
-    def features(self, sheet: Sheet, remaining: float, proj: dict[str, float], fox: float,
-                 hand: int, picks_left: int) -> list[float]:
+    def features(
+        self, sheet: Sheet, remaining: float, proj: dict[str, float], fox: float, hand: int, picks_left: int
+    ) -> list[float]:
         """Inputs of the fitted correction: sheet progress, projections, time and turn context."""
         tau = min(1.0, remaining / 24.0)
         scores = sheet.area_scores()
@@ -240,24 +272,51 @@ class Evaluator:
         col_marks = [sum(1 for row in sheet.silver if row & (1 << v)) for v in range(6)]
         last = sheet.blue[-1] if sheet.blue else 12
         nxt = len(sheet.pink)
-        out += [sheet.foxes, fox, sheet.foxes * low / 50.0, fox * low / 50.0, low / 50.0, ordered[1] / 50.0,
-                sheet.foxes * tau,
-                sheet.rerolls * tau, sheet.returns * tau, sheet.plus_ones, sheet.plus_ones * tau,
-                sheet.rerolls * tau * tau, sheet.returns * tau * tau,
-                ys.count(1) / 5.0, ys.count(2) / 5.0, ys.count(1) * tau / 5.0, near_rows, near_cols,
-                len(sheet.blue) / 6.0, last / 6.0, last * tau / 6.0,
-                (spec.boxes - len(sheet.blue)) * self.blue_rate[last] * tau / 6.0,
-                len(g) / 6.0, open_pair, first / 10.0, first * tau / 10.0,
-                len(sheet.pink) / 6.0, len(sheet.pink) * tau / 6.0,
-                (spec.pink_thresholds[nxt] if nxt < spec.boxes else 0) / 6.0,
-                silver_marks / 12.0, silver_marks * tau / 12.0,
-                sum(row.bit_count() ** 2 for row in sheet.silver) / 50.0,
-                col_marks.count(3), col_marks.count(4), max(row.bit_count() for row in sheet.silver) / 6.0,
-                hand / 3.0, picks_left, hand * picks_left / 3.0]
+        out += [
+            sheet.foxes,
+            fox,
+            sheet.foxes * low / 50.0,
+            fox * low / 50.0,
+            low / 50.0,
+            ordered[1] / 50.0,
+            sheet.foxes * tau,
+            sheet.rerolls * tau,
+            sheet.returns * tau,
+            sheet.plus_ones,
+            sheet.plus_ones * tau,
+            sheet.rerolls * tau * tau,
+            sheet.returns * tau * tau,
+            ys.count(1) / 5.0,
+            ys.count(2) / 5.0,
+            ys.count(1) * tau / 5.0,
+            near_rows,
+            near_cols,
+            len(sheet.blue) / 6.0,
+            last / 6.0,
+            last * tau / 6.0,
+            (spec.boxes - len(sheet.blue)) * self.blue_rate[last] * tau / 6.0,
+            len(g) / 6.0,
+            open_pair,
+            first / 10.0,
+            first * tau / 10.0,
+            len(sheet.pink) / 6.0,
+            len(sheet.pink) * tau / 6.0,
+            (spec.pink_thresholds[nxt] if nxt < spec.boxes else 0) / 6.0,
+            silver_marks / 12.0,
+            silver_marks * tau / 12.0,
+            sum(row.bit_count() ** 2 for row in sheet.silver) / 50.0,
+            col_marks.count(3),
+            col_marks.count(4),
+            max(row.bit_count() for row in sheet.silver) / 6.0,
+            hand / 3.0,
+            picks_left,
+            hand * picks_left / 3.0,
+        ]
         return out
 
-    def value(self, sheet: Sheet, remaining: float, hand: int = 0,
-              picks_left: int = 0) -> tuple[float, float, list[float] | None]:
+    def value(
+        self, sheet: Sheet, remaining: float, hand: int = 0, picks_left: int = 0
+    ) -> tuple[float, float, list[float] | None]:
         """``(value, base, features)``: ``base`` is the heuristic plus the turn's remaining picks,
         ``value`` adds the fitted correction ``weights . features``; ``features`` is ``None``
         unless there are weights or :attr:`want_features` is set (for fitting)."""
@@ -295,8 +354,12 @@ class StrongBot:
 
     name = "strong"
 
-    def __init__(self, params: StrongParams | None = None, rng: np.random.Generator | int | None = None,
-                 weights: Sequence[float] | None = None):
+    def __init__(
+        self,
+        params: StrongParams | None = None,
+        rng: np.random.Generator | int | None = None,
+        weights: Sequence[float] | None = None,
+    ):
         self.params = params or StrongParams()
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         self.weights = FITTED_WEIGHTS if weights is None else (tuple(weights) or None)
@@ -310,9 +373,18 @@ class StrongBot:
             self._ev.want_features = self.record is not None
         return self._ev
 
-    def _option(self, values: dict, sheet: Sheet, area: str, value: int, slot: int | None,
-                remaining: float, sent: Sequence[str] = (), hand_left: int = 0,
-                picks_left: int = 0) -> tuple[float, float, list[float] | None, Sheet, float]:
+    def _option(
+        self,
+        values: dict,
+        sheet: Sheet,
+        area: str,
+        value: int,
+        slot: int | None,
+        remaining: float,
+        sent: Sequence[str] = (),
+        hand_left: int = 0,
+        picks_left: int = 0,
+    ) -> tuple[float, float, list[float] | None, Sheet, float]:
         """``(value, base, features, sheet after, gain of "?" bonuses)`` of entering ``(area, value,
         slot)`` on a copy of ``sheet``, with the platter marks of ``sent`` (dice showing ``values``)
         and the best resolution of the "?" bonuses earned."""
@@ -337,8 +409,9 @@ class StrongBot:
         gain = sum(self._free_gain(after, b, remaining, v, hand_left, picks_left) for b in free)
         return v + gain, base + gain, phi, after, gain
 
-    def _free_gain(self, sheet: Sheet, bonus: str, remaining: float, now: float, hand: int,
-                   picks_left: int) -> float:
+    def _free_gain(
+        self, sheet: Sheet, bonus: str, remaining: float, now: float, hand: int, picks_left: int
+    ) -> float:
         """Gain of resolving free bonus ``bonus`` at its best (one level deep)."""
         ev = self._ev
         area = AREA_OF_FREE.get(bonus)
@@ -348,13 +421,17 @@ class StrongBot:
             for value, slot in sheet.free_entries(a):
                 trial = sheet.copy()
                 more = trial.enter(a, value, slot)
-                gain = (ev.value(trial, remaining, hand, picks_left)[0] - now
-                        + sum(self.params.bonus[m] for m in more))
+                gain = (
+                    ev.value(trial, remaining, hand, picks_left)[0]
+                    - now
+                    + sum(self.params.bonus[m] for m in more)
+                )
                 best = max(best, gain)
         return best
 
-    def _picks(self, sheet: Sheet, values: dict, hand: Sequence[str], picks_left: int,
-               remaining: float) -> list[tuple]:
+    def _picks(
+        self, sheet: Sheet, values: dict, hand: Sequence[str], picks_left: int, remaining: float
+    ) -> list[tuple]:
         """Every pick from ``hand`` and the forfeit, as ``(value, base, features, action, sheet after,
         hand after, "?" gain)``; ``picks_left`` counts the picks after this one."""
         out = []
@@ -365,8 +442,16 @@ class StrongBot:
             for area, value in die_usages(die, values):
                 for slot in sheet.slots(area, value):
                     v, base, phi, after, gain = self._option(
-                        values, sheet, area, value, slot, remaining, sent if area == "silver" else (),
-                        len(rest), picks_left)
+                        values,
+                        sheet,
+                        area,
+                        value,
+                        slot,
+                        remaining,
+                        sent if area == "silver" else (),
+                        len(rest),
+                        picks_left,
+                    )
                     out.append((v, base, phi, Action("choose", die, area, value, slot), after, rest, gain))
         v, base, phi = self._ev.value(sheet, remaining, len(hand), picks_left)
         out.append((v, base, phi, PASS, sheet, list(hand), 0.0))
@@ -378,8 +463,15 @@ class StrongBot:
         rolls = self.rng.integers(1, 7, size=(count, len(dice)))
         return [dict(zip(dice, (int(v) for v in row))) for row in rolls]
 
-    def _next_roll_value(self, sheet: Sheet, values: dict, hand: Sequence[str], picks_left: int,
-                         remaining: float, samples: list[dict]) -> float:
+    def _next_roll_value(
+        self,
+        sheet: Sheet,
+        values: dict,
+        hand: Sequence[str],
+        picks_left: int,
+        remaining: float,
+        samples: list[dict],
+    ) -> float:
         """Mean over ``samples`` of the best pick when ``hand`` is rolled next."""
         total = 0.0
         for faces in samples:
@@ -419,11 +511,12 @@ class StrongBot:
         if picks_left > 0 and p.lookahead_top > 1:
             samples = self._sample_faces(p.lookahead_samples)
             scored = []
-            for opt in options[:p.lookahead_top]:
+            for opt in options[: p.lookahead_top]:
                 after, rest, gain = opt[4], opt[5], opt[6]
                 if rest:
-                    value = gain + self._next_roll_value(after, state.values, rest, picks_left - 1,
-                                                         remaining, samples)
+                    value = gain + self._next_roll_value(
+                        after, state.values, rest, picks_left - 1, remaining, samples
+                    )
                 else:
                     value = opt[0]
                 scored.append((value,) + opt[1:])
@@ -433,8 +526,10 @@ class StrongBot:
             again = sheet.copy()
             again.rerolls -= 1
             samples = self._sample_faces(p.reroll_samples)
-            if self._next_roll_value(again, state.values, state.hand, picks_left, remaining, samples) \
-                    - cost > best[0]:
+            if (
+                self._next_roll_value(again, state.values, state.hand, picks_left, remaining, samples) - cost
+                > best[0]
+            ):
                 return (0.0, 0.0, None, REROLL)
         return best
 
@@ -464,8 +559,10 @@ class StrongBot:
         out = []
         for action in legal:
             if action.kind in ("choose", "mark"):
-                out.append(self._option(state.values, start, action.area, action.value, action.slot,
-                                        remaining)[:3] + (action,))
+                out.append(
+                    self._option(state.values, start, action.area, action.value, action.slot, remaining)[:3]
+                    + (action,)
+                )
             else:
                 out.append(self._ev.value(sheet, remaining) + (action,))
         return out
@@ -473,13 +570,62 @@ class StrongBot:
 
 #: The fitted correction of the strong bot's value (see :meth:`Evaluator.features`).
 FITTED_WEIGHTS: tuple[float, ...] | None = (
-    53.1202, 19.5881, 27.0120, -3.2719, -1.6609, -0.7548, -21.1234, -31.3771,
-    -31.1634, -33.2822, -16.4357, -10.3803, -1.5707, -0.5063, 8.1828, -13.3237,
-    1.2074, 5.0853, -0.0425, -10.4265, -21.5172, -18.2432, 1.1690, 10.9093,
-    -12.4564, 7.6857, 11.5827, 3.6278, -9.9322, -11.8400, -15.8719, 17.7058,
-    7.1788, -10.8156, 3.0288, 2.0702, 4.9506, 2.7741, -11.4568, 0.4452,
-    -16.0090, -0.1163, 2.1475, -2.9686, -0.5184, -19.9332, -0.0142, 2.5937,
-    -27.2458, -14.6551, 1.0515, 0.2133, 2.9236, -7.0500, -0.5359, 2.3173,
+    53.1202,
+    19.5881,
+    27.0120,
+    -3.2719,
+    -1.6609,
+    -0.7548,
+    -21.1234,
+    -31.3771,
+    -31.1634,
+    -33.2822,
+    -16.4357,
+    -10.3803,
+    -1.5707,
+    -0.5063,
+    8.1828,
+    -13.3237,
+    1.2074,
+    5.0853,
+    -0.0425,
+    -10.4265,
+    -21.5172,
+    -18.2432,
+    1.1690,
+    10.9093,
+    -12.4564,
+    7.6857,
+    11.5827,
+    3.6278,
+    -9.9322,
+    -11.8400,
+    -15.8719,
+    17.7058,
+    7.1788,
+    -10.8156,
+    3.0288,
+    2.0702,
+    4.9506,
+    2.7741,
+    -11.4568,
+    0.4452,
+    -16.0090,
+    -0.1163,
+    2.1475,
+    -2.9686,
+    -0.5184,
+    -19.9332,
+    -0.0142,
+    2.5937,
+    -27.2458,
+    -14.6551,
+    1.0515,
+    0.2133,
+    2.9236,
+    -7.0500,
+    -0.5359,
+    2.3173,
 )
 
 
@@ -528,9 +674,17 @@ def summarize(kinds: Sequence[str], states: Sequence[CleverState], seed: int) ->
         winners = state.winners()
         for seat in winners:
             wins[seat] += 1.0 / len(winners)
-    bots = [{"seat": seat + 1, "bot": kind, "mean": round(sum(t) / len(t), 2) if t else 0.0,
-             "min": min(t) if t else 0, "max": max(t) if t else 0, "wins": round(wins[seat], 2)}
-            for seat, (kind, t) in enumerate(zip(kinds, totals))]
+    bots = [
+        {
+            "seat": seat + 1,
+            "bot": kind,
+            "mean": round(sum(t) / len(t), 2) if t else 0.0,
+            "min": min(t) if t else 0,
+            "max": max(t) if t else 0,
+            "wins": round(wins[seat], 2),
+        }
+        for seat, (kind, t) in enumerate(zip(kinds, totals))
+    ]
     return {"game": "clever", "players": len(kinds), "games": len(states), "seed": seed, "bots": bots}
 
 

@@ -30,25 +30,43 @@ def _players(text: str) -> list[str]:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``clever`` sub-command."""
     p = subparsers.add_parser(
-        "clever", help="play Doppelt so clever (Wolfgang Warsch) against bots or hot-seat",
+        "clever",
+        help="play Doppelt so clever (Wolfgang Warsch) against bots or hot-seat",
         description="Doppelt so clever in the terminal: people (hot-seat) and bots, 1-4 players. "
-                    "At any prompt type save, quit, sheet or help.")
-    p.add_argument("--players", type=_players, default=None, metavar="LIST",
-                   help="comma-separated seats: human, strong, random (default: human,strong; "
-                        "with --bots-only: strong,random)")
-    p.add_argument("--seed", type=argtypes.seed, default=None,
-                   help="seed of the dice and bots (default: random for play, 0 for --bots-only)")
-    p.add_argument("--save", metavar="FILE", default=None,
-                   help="file that save/quit/end of input write (default: clever-save.json, "
-                        "or the --resume file)")
+        "At any prompt type save, quit, sheet or help.",
+    )
+    p.add_argument(
+        "--players",
+        type=_players,
+        default=None,
+        metavar="LIST",
+        help="comma-separated seats: human, strong, random (default: human,strong; "
+        "with --bots-only: strong,random)",
+    )
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        default=None,
+        help="seed of the dice and bots (default: random for play, 0 for --bots-only)",
+    )
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        default=None,
+        help="file that save/quit/end of input write (default: clever-save.json, or the --resume file)",
+    )
     p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
     colour = p.add_mutually_exclusive_group()
-    colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None,
-                        help="force ANSI colour")
-    colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
-                        help="no ANSI colour")
+    colour.add_argument(
+        "--colour", "--color", dest="colour", action="store_true", default=None, help="force ANSI colour"
+    )
+    colour.add_argument(
+        "--no-colour", "--no-color", dest="colour", action="store_false", help="no ANSI colour"
+    )
     p.add_argument("--bots-only", action="store_true", help="play bots only and print score statistics")
-    p.add_argument("--games", type=argtypes.positive, default=None, help="games of a --bots-only batch (default 1)")
+    p.add_argument(
+        "--games", type=argtypes.positive, default=None, help="games of a --bots-only batch (default 1)"
+    )
     p.add_argument("--json", action="store_true", help="with --bots-only: print the statistics as JSON")
     p.set_defaults(func=run)
 
@@ -64,18 +82,24 @@ def run(args: argparse.Namespace) -> int:
         for flag in ("games", "json"):
             if getattr(args, flag):
                 raise DoppelXError(f"--{flag} needs --bots-only")
-        from doppelx.games.clever.match import run_match
         import numpy as np
+
+        from doppelx.games.clever.match import run_match
 
         kinds = args.players or ["human", "strong"]
         if args.resume and args.players:
             raise DoppelXError("--resume continues the saved players; leave out --players")
         if "human" not in kinds and not args.resume:
             raise DoppelXError("no human player: use --bots-only for bots-only games")
-        seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2 ** 32))
+        seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
         term = Terminal(colour=args.colour)
-        return run_match(kinds, seed, term, Path(args.save) if args.save else None,
-                         Path(args.resume) if args.resume else None)
+        return run_match(
+            kinds,
+            seed,
+            term,
+            Path(args.save) if args.save else None,
+            Path(args.resume) if args.resume else None,
+        )
 
     if args.resume or args.save:
         raise DoppelXError("--bots-only games are not saved; leave out --save/--resume")
@@ -99,8 +123,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"Doppelt so clever, bots only: {games} games, {len(kinds)} player(s), seed {seed}")
     print(f"{'seat':<5} {'bot':<8} {'mean':>8} {'min':>5} {'max':>5} {'wins':>7}")
     for row in stats["bots"]:
-        print(f"{row['seat']:<5} {row['bot']:<8} {row['mean']:>8.2f} {row['min']:>5} {row['max']:>5} "
-              f"{row['wins']:>7.2f}")
+        print(
+            f"{row['seat']:<5} {row['bot']:<8} {row['mean']:>8.2f} {row['min']:>5} {row['max']:>5} "
+            f"{row['wins']:>7.2f}"
+        )
     sys.stdout.flush()
     return 0
-

@@ -14,10 +14,26 @@ from pathlib import Path
 from typing import Any
 
 from doppelx.games.clever.bots import BOT_KINDS, game_generators, make_bot
-from doppelx.games.clever.view import COLOUR, LEGEND, describe_action, describe_decision, render_dice, render_sheet
+from doppelx.games.clever.view import (
+    COLOUR,
+    LEGEND,
+    describe_action,
+    describe_decision,
+    render_dice,
+    render_sheet,
+)
 from doppelx.terminal import Terminal, load_json, save_json
 from rules.clever.actions import Action
-from rules.clever.game import ACTIVE_PICK, BEFORE_ROLL, PASSIVE_PICK, PENDING, PLUS_ONE, CleverGame, CleverState, replay
+from rules.clever.game import (
+    ACTIVE_PICK,
+    BEFORE_ROLL,
+    PASSIVE_PICK,
+    PENDING,
+    PLUS_ONE,
+    CleverGame,
+    CleverState,
+    replay,
+)
 from rules.errors import RulesError, SpecError
 
 SAVE_FORMAT = "doppelx-clever-save/1"
@@ -25,8 +41,13 @@ PLAYER_KINDS = ("human",) + tuple(BOT_KINDS)
 WORDS = ("save", "quit", "sheet", "help")
 
 
-_VERB = {ACTIVE_PICK: "picks", BEFORE_ROLL: "before the roll", PASSIVE_PICK: "takes",
-         PLUS_ONE: "uses +1", PENDING: "bonus"}
+_VERB = {
+    ACTIVE_PICK: "picks",
+    BEFORE_ROLL: "before the roll",
+    PASSIVE_PICK: "takes",
+    PLUS_ONE: "uses +1",
+    PENDING: "bonus",
+}
 
 
 class QuitGame(Exception):
@@ -75,10 +96,14 @@ class Match:
 
     # ---------------------------------------------------------------- save / resume
     def to_save(self) -> dict[str, Any]:
-        return {"format": SAVE_FORMAT, "players": self.kinds, "seed": self.seed,
-                "dice_rng": self.dice.bit_generator.state,
-                "bot_rngs": [g.bit_generator.state for g in self.bot_rngs],
-                "game": self.state.to_log()}
+        return {
+            "format": SAVE_FORMAT,
+            "players": self.kinds,
+            "seed": self.seed,
+            "dice_rng": self.dice.bit_generator.state,
+            "bot_rngs": [g.bit_generator.state for g in self.bot_rngs],
+            "game": self.state.to_log(),
+        }
 
     def save(self) -> Path:
         path = self.save_path or Path("clever-save.json")
@@ -108,8 +133,10 @@ class Match:
     def play(self) -> int:
         """Run to the end or until a person stops; return the exit code (0)."""
         term, state = self.term, self.state
-        term.say(term.paint("Doppelt so clever", "bold") + f" - {len(self.kinds)} player(s), "
-                 f"{state.game.rounds} rounds, seed {self.seed}. Type 'help' at any prompt.")
+        term.say(
+            term.paint("Doppelt so clever", "bold") + f" - {len(self.kinds)} player(s), "
+            f"{state.game.rounds} rounds, seed {self.seed}. Type 'help' at any prompt."
+        )
         try:
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -151,8 +178,9 @@ class Match:
         labels = [describe_action(state, a) for a in legal]
         for i, label in enumerate(labels, 1):
             term.say(f"  {i:>2}) {label}")
-        action = term.ask(f"choice 1-{len(legal)} (or save/quit/sheet/help): ",
-                          lambda answer: self._parse(answer, legal))
+        action = term.ask(
+            f"choice 1-{len(legal)} (or save/quit/sheet/help): ", lambda answer: self._parse(answer, legal)
+        )
         state.apply_action(action)
 
     def _parse(self, answer: str, legal: list[Action]) -> Action:
@@ -193,8 +221,9 @@ class Match:
             term.say("Shared win: " + ", ".join(self.names[w] for w in winners))
 
 
-def run_match(kinds: Sequence[str], seed: int, term: Terminal, save_path: Path | None,
-              resume_path: Path | None) -> int:
+def run_match(
+    kinds: Sequence[str], seed: int, term: Terminal, save_path: Path | None, resume_path: Path | None
+) -> int:
     """Start or resume a match and play it; end of input saves and stops cleanly."""
     match = Match.resume(resume_path, term, save_path) if resume_path else Match(kinds, seed, term, save_path)
     try:

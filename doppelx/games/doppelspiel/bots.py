@@ -17,7 +17,15 @@ from collections import Counter
 import numpy as np
 
 from rules.doppelspiel.actions import (
-    Action, ActivateJoker, FieldRef, FreeThrow, Pass, Repeat, Roll, Swap, Zwang,
+    Action,
+    ActivateJoker,
+    FieldRef,
+    FreeThrow,
+    Pass,
+    Repeat,
+    Roll,
+    Swap,
+    Zwang,
 )
 from rules.doppelspiel.fields import split_groups
 from rules.doppelspiel.odds import odds
@@ -28,10 +36,26 @@ from rules.rng import child_rng
 
 #: Typical score of each field in good play (calibrated by strong-bot self-play).
 PAR: dict[str, float] = {
-    "116": 18.4, "225": 19.7, "334": 21.3, "443": 22.4, "552": 24.2, "661": 25.3,
+    "116": 18.4,
+    "225": 19.7,
+    "334": 21.3,
+    "443": 22.4,
+    "552": 24.2,
+    "661": 25.3,
     "ten": 49.6,
-    "1s": 2.9, "2s": 6.5, "3s": 11.8, "4s": 16.5, "5s": 22.9, "6s": 29.3,
-    "3k": 29.1, "4k": 25.7, "fh": 24.6, "ss": 29.5, "ls": 39.0, "5k": 51.4, "ch": 28.7,
+    "1s": 2.9,
+    "2s": 6.5,
+    "3s": 11.8,
+    "4s": 16.5,
+    "5s": 22.9,
+    "6s": 29.3,
+    "3k": 29.1,
+    "4k": 25.7,
+    "fh": 24.6,
+    "ss": 29.5,
+    "ls": 39.0,
+    "5k": 51.4,
+    "ch": 28.7,
 }
 #: Utility of setting a group aside (Aussetzen); negative because the boxes are few.
 SKIP_VALUE = -4.0
@@ -94,8 +118,7 @@ class StrongBot:
         return Roll(tuple(range(spec.dice)))
 
     # --- throwing -----------------------------------------------------------------------
-    def _plan(self, state: DoppelState, ctx: WriteContext, values: np.ndarray,
-              dice: tuple[int, ...]):
+    def _plan(self, state: DoppelState, ctx: WriteContext, values: np.ndarray, dice: tuple[int, ...]):
         """Best split and targets of ``dice`` on value table ``values``: (utility, a, b, choice)."""
         table = ctx.table
         pairs = [(a, b) for a, b in split_groups(dice, state.spec.group_size) if a <= b]
@@ -123,7 +146,7 @@ class StrongBot:
         return expect + offsets[c, ten], c
 
     def _throw(self, state: DoppelState) -> Action:
-        spec, sheet, dice = state.spec, state.sheet, state.dice
+        spec, sheet = state.spec, state.sheet
         offsets = self._offsets(state)
         ctx = WriteContext(state, offsets, SKIP_VALUE)
         o = odds(spec)
@@ -148,8 +171,16 @@ class StrongBot:
                 return rep
         return now.actions[0]
 
-    def _reroll(self, state: DoppelState, ctx: WriteContext, o, rolls: int, offsets: np.ndarray,
-                splittable: bool, baseline: float | None = None) -> tuple[int, ...]:
+    def _reroll(
+        self,
+        state: DoppelState,
+        ctx: WriteContext,
+        o,
+        rolls: int,
+        offsets: np.ndarray,
+        splittable: bool,
+        baseline: float | None = None,
+    ) -> tuple[int, ...]:
         """Positions to throw again with ``rolls`` re-throws planned; empty to stop."""
         dice = state.dice
         best = -np.inf
@@ -185,7 +216,6 @@ class StrongBot:
         free = [f for f in faces if f not in sheet.swaps]
         if len(free) < 2:
             return None
-        table = ctx.table
         best_gain, best_action = SWAP_MIN, None
         for i, old in enumerate(dice):
             if old not in free or old in dice[:i]:
@@ -193,7 +223,7 @@ class StrongBot:
             for new in free:
                 if new == old:
                     continue
-                swapped = dice[:i] + (new,) + dice[i + 1:]
+                swapped = dice[:i] + (new,) + dice[i + 1 :]
                 util = self._exact(state, ctx, swapped)
                 if util - now > best_gain:
                     best_gain, best_action = util - now, Swap(i, new)
@@ -208,7 +238,7 @@ class StrongBot:
         for k, (a, b) in enumerate(pairs):
             if len(set(a)) == 1 and len(set(b)) == 1:
                 src = (2, 0) if a[0] == b[0] else (1, len(state.active_jokers))
-                bk, _ = ctx.search(table.values[ia[k:k + 1]], table.values[ib[k:k + 1]], *src)
+                bk, _ = ctx.search(table.values[ia[k : k + 1]], table.values[ib[k : k + 1]], *src)
                 best[k] = bk[0]
         return float(best.max())
 
@@ -242,7 +272,11 @@ class StrongBot:
         squares.sort(key=lambda x: (-x[0], x[1]))
         if len(squares) >= 2:
             return Zwang((squares[0][1], squares[1][1]))
-        tens = [FieldRef(c.column, spec.fields[c.field].key) for c in opp.open_cells() if spec.fields[c.field].is_ten]
+        tens = [
+            FieldRef(c.column, spec.fields[c.field].key)
+            for c in opp.open_cells()
+            if spec.fields[c.field].is_ten
+        ]
         if tens:
             return Zwang((tens[0],))
         return Pass()
@@ -259,8 +293,9 @@ def make_bot(name: str):
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}") from None
 
 
-def play_game(bots, rng: np.random.Generator, first_player: int = 0, spec: DoppelSpec | None = None,
-              on_action=None) -> DoppelState:
+def play_game(
+    bots, rng: np.random.Generator, first_player: int = 0, spec: DoppelSpec | None = None, on_action=None
+) -> DoppelState:
     """Play one game between two bots; chance outcomes come from ``rng``."""
     state = DoppelState(spec, first_player)
     while not state.is_terminal():
@@ -290,9 +325,11 @@ def batch_game(names: list[str], seed: int, index: int, spec: DoppelSpec | None 
         bots[seat_of[k]] = make_bot(name)
     state = play_game(bots, child_rng(seed, index), first_player=0, spec=spec)
     result = state.result()
-    return {"scores": [state.scores()[seat_of[k]] for k in range(2)],
-            "points": [result.points[seat_of[k]] for k in range(2)],
-            "winner": None if result.winner is None else seat_of.index(result.winner)}
+    return {
+        "scores": [state.scores()[seat_of[k]] for k in range(2)],
+        "points": [result.points[seat_of[k]] for k in range(2)],
+        "winner": None if result.winner is None else seat_of.index(result.winner),
+    }
 
 
 def summarise(names: list[str], games: list[dict], seed: int) -> dict:
@@ -308,12 +345,20 @@ def summarise(names: list[str], games: list[dict], seed: int) -> dict:
     for k, label in enumerate(labels):
         scores = [g["scores"][k] for g in games]
         per_bot[label] = {
-            "mean": round(float(np.mean(scores)), 2), "min": int(min(scores)), "max": int(max(scores)),
+            "mean": round(float(np.mean(scores)), 2),
+            "min": int(min(scores)),
+            "max": int(max(scores)),
             "mean_match_points": round(float(np.mean([g["points"][k] for g in games])), 3),
             "wins": sum(1 for g in games if g["winner"] == k),
         }
-    return {"game": "doppelspiel", "games": len(games), "seed": seed, "bots": labels, "per_bot": per_bot,
-            "draws": sum(1 for g in games if g["winner"] is None)}
+    return {
+        "game": "doppelspiel",
+        "games": len(games),
+        "seed": seed,
+        "bots": labels,
+        "per_bot": per_bot,
+        "draws": sum(1 for g in games if g["winner"] is None),
+    }
 
 
 def run_batch(names: list[str], games: int, seed: int, spec: DoppelSpec | None = None) -> dict:

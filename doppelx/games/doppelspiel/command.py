@@ -22,26 +22,49 @@ DEFAULT_GAMES = 20
 def register(subparsers: Any) -> None:
     """Add the ``doppel`` sub-command."""
     p = subparsers.add_parser(
-        "doppel", help="Das Doppel Spiel (10-dice Kniffel): you against a bot, or bots-only statistics",
+        "doppel",
+        help="Das Doppel Spiel (10-dice Kniffel): you against a bot, or bots-only statistics",
         description="Das Doppel Spiel, a 10-dice Kniffel variant for two. By default you play "
-                    "against the strong bot in the terminal; --bots-only plays many games between "
-                    "bots and prints score statistics. At any prompt: help, sheet, hint, save, quit.")
-    p.add_argument("--opponent", choices=("strong", "random", "human"), default="strong",
-                   help="who plays the other sheet (human = two people at one keyboard; default strong)")
+        "against the strong bot in the terminal; --bots-only plays many games between "
+        "bots and prints score statistics. At any prompt: help, sheet, hint, save, quit.",
+    )
+    p.add_argument(
+        "--opponent",
+        choices=("strong", "random", "human"),
+        default="strong",
+        help="who plays the other sheet (human = two people at one keyboard; default strong)",
+    )
     p.add_argument("--name", default="You", help="your name on the sheet")
     p.add_argument("--bot-starts", action="store_true", help="the opponent takes the first turn")
     p.add_argument("--seed", type=argtypes.seed, help="seed of the dice (default: a fresh random seed)")
-    p.add_argument("--save", type=Path, help="save the game here on 'save', 'quit' and at the end of the input")
+    p.add_argument(
+        "--save", type=Path, help="save the game here on 'save', 'quit' and at the end of the input"
+    )
     p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
     p.add_argument("--bots-only", action="store_true", help="only bots play; print score statistics")
-    p.add_argument("--bots", type=argtypes.names(BOT_NAMES, 2), default=["strong", "random"], metavar="A,B",
-                   help="bots-only: the two bots (strong, random; default strong,random)")
-    p.add_argument("--games", type=argtypes.positive, default=DEFAULT_GAMES,
-                   help=f"bots-only: number of games (default {DEFAULT_GAMES})")
+    p.add_argument(
+        "--bots",
+        type=argtypes.names(BOT_NAMES, 2),
+        default=["strong", "random"],
+        metavar="A,B",
+        help="bots-only: the two bots (strong, random; default strong,random)",
+    )
+    p.add_argument(
+        "--games",
+        type=argtypes.positive,
+        default=DEFAULT_GAMES,
+        help=f"bots-only: number of games (default {DEFAULT_GAMES})",
+    )
     p.add_argument("--json", action="store_true", help="bots-only: print the statistics as JSON")
     colour = p.add_mutually_exclusive_group()
-    colour.add_argument("--colour", dest="colour", action="store_const", const=True, default=None,
-                        help="force coloured output")
+    colour.add_argument(
+        "--colour",
+        dest="colour",
+        action="store_const",
+        const=True,
+        default=None,
+        help="force coloured output",
+    )
     colour.add_argument("--no-colour", dest="colour", action="store_const", const=False, help="plain output")
     p.set_defaults(func=run)
 
@@ -76,23 +99,31 @@ def run(args: argparse.Namespace) -> int:
         session = load_session(args.resume, term)
         if args.save is not None:
             session.save_path = args.save
-        term.say(f"Das Doppel Spiel - resumed from {args.resume}: {session.names[0]} against {session.names[1]}")
+        term.say(
+            f"Das Doppel Spiel - resumed from {args.resume}: {session.names[0]} against {session.names[1]}"
+        )
         return session.run()
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     other = "Player 2" if args.opponent == "human" else f"Bot ({args.opponent})"
     seats = [Seat(args.name, "human"), Seat(other, args.opponent)]
     state = DoppelState(first_player=1 if args.bot_starts else 0)
     session = DoppelSession(term, state, seats, make_rng(seed), seed, args.save)
-    term.say(f"Das Doppel Spiel - {args.name} against {other} (seed {seed}). "
-             "Type help for the commands; save and quit work at every prompt.")
+    term.say(
+        f"Das Doppel Spiel - {args.name} against {other} (seed {seed}). "
+        "Type help for the commands; save and quit work at every prompt."
+    )
     return session.run()
 
 
 def _print_stats(stats: dict) -> None:
-    print(f"Das Doppel Spiel: {stats['games']} bots-only games, seed {stats['seed']} (the bots take turns to start)")
+    print(
+        f"Das Doppel Spiel: {stats['games']} bots-only games, seed {stats['seed']} (the bots take turns to start)"
+    )
     print(f"{'bot':<12} {'wins':>6} {'share':>7} {'mean':>9} {'min':>6} {'max':>6} {'match pts':>10}")
     for label in stats["bots"]:
         b = stats["per_bot"][label]
-        print(f"{label:<12} {b['wins']:>6} {b['wins'] / stats['games']:>7.1%} {b['mean']:>9.1f} "
-              f"{b['min']:>6} {b['max']:>6} {b['mean_match_points']:>10.2f}")
+        print(
+            f"{label:<12} {b['wins']:>6} {b['wins'] / stats['games']:>7.1%} {b['mean']:>9.1f} "
+            f"{b['min']:>6} {b['max']:>6} {b['mean_match_points']:>10.2f}"
+        )
     print(f"draws: {stats['draws']}   (scores are grand totals; wins by match points, 13 per game)")

@@ -20,8 +20,21 @@ from doppelx.games.doppelspiel.bots import make_bot
 from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
 from doppelx.terminal import Terminal, load_json, save_json
 from rules.doppelspiel import (
-    Action, ActivateJoker, DoppelState, FreeThrow, Pass, Place, Repeat, Roll, Split, Swap,
-    WriteTen, Zwang, best_writes, from_json, parse_action,
+    Action,
+    ActivateJoker,
+    DoppelState,
+    FreeThrow,
+    Pass,
+    Place,
+    Repeat,
+    Roll,
+    Split,
+    Swap,
+    WriteTen,
+    Zwang,
+    best_writes,
+    from_json,
+    parse_action,
 )
 from rules.doppelspiel.fields import base_value
 from rules.errors import RulesError, SpecError
@@ -70,8 +83,15 @@ class DoppelSession:
         save_path: where ``save``, ``quit`` and the end of the input save (``None``: ask on ``save``).
     """
 
-    def __init__(self, term: Terminal, state: DoppelState, seats: list[Seat], rng: np.random.Generator,
-                 seed: int, save_path: Path | None = None):
+    def __init__(
+        self,
+        term: Terminal,
+        state: DoppelState,
+        seats: list[Seat],
+        rng: np.random.Generator,
+        seed: int,
+        save_path: Path | None = None,
+    ):
         self.term = term
         self.state = state
         self.seats = seats
@@ -85,9 +105,13 @@ class DoppelSession:
     # --- saving -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The save: seats, seed, the game log and the dice generator's state."""
-        return {"format": SAVE_FORMAT, "seed": self.seed,
-                "seats": [{"name": s.name, "kind": s.kind} for s in self.seats],
-                "game": self.state.to_json(), "rng": self.rng.bit_generator.state}
+        return {
+            "format": SAVE_FORMAT,
+            "seed": self.seed,
+            "seats": [{"name": s.name, "kind": s.kind} for s in self.seats],
+            "game": self.state.to_json(),
+            "rng": self.rng.bit_generator.state,
+        }
 
     def save(self) -> None:
         if self.save_path is None:
@@ -102,7 +126,9 @@ class DoppelSession:
             self.term.say(self.term.paint(f"could not save to {self.save_path}: {exc.strerror}", "red"))
             self.save_path = None
             return
-        self.term.say(f"game saved to {self.save_path} (resume with: doppelx doppel --resume {self.save_path})")
+        self.term.say(
+            f"game saved to {self.save_path} (resume with: doppelx doppel --resume {self.save_path})"
+        )
 
     # --- drawing ------------------------------------------------------------------------
     def show_sheets(self) -> None:
@@ -129,7 +155,9 @@ class DoppelSession:
                 except OSError as err:
                     self.term.say(f"{why}: could not save to {self.save_path}: {err.strerror}")
                     return 0
-                self.term.say(f"{why}: game saved to {self.save_path} (resume with --resume {self.save_path})")
+                self.term.say(
+                    f"{why}: game saved to {self.save_path} (resume with --resume {self.save_path})"
+                )
             else:
                 self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
             return 0
@@ -164,7 +192,11 @@ class DoppelSession:
             self.show_sheets()
         self.term.say(self.term.paint(f"--- turn {state.turn + 1}: {who} ---", "bold", "cyan"))
         if state.marks[state.player]:
-            self.term.say(self.term.paint("Zwang: this turn must fill " + ", ".join(map(str, state.marks[state.player])), "yellow"))
+            self.term.say(
+                self.term.paint(
+                    "Zwang: this turn must fill " + ", ".join(map(str, state.marks[state.player])), "yellow"
+                )
+            )
 
     def _announce(self, action: Action) -> None:
         """Apply ``action`` and print what happened."""
@@ -175,14 +207,21 @@ class DoppelSession:
         before = [list(c) for c in state.sheets[player].cells]
         state.apply_action(action)
         after = state.sheets[player].cells
-        written = [(c, i, after[c][i]) for c in range(len(after)) for i in range(len(after[c]))
-                   if before[c][i] is None and after[c][i] is not None]
+        written = [
+            (c, i, after[c][i])
+            for c in range(len(after))
+            for i in range(len(after[c]))
+            if before[c][i] is None and after[c][i] is not None
+        ]
         text = str(action)
         if isinstance(action, ActivateJoker):
             text = f"activates the Joker of column {action.column + 1}"
         elif isinstance(action, Roll):
-            text = ("throws all ten dice" if len(action.dice) == state.spec.dice
-                    else "throws dice " + " ".join(str(i + 1) for i in action.dice) + " again")
+            text = (
+                "throws all ten dice"
+                if len(action.dice) == state.spec.dice
+                else "throws dice " + " ".join(str(i + 1) for i in action.dice) + " again"
+            )
         elif isinstance(action, FreeThrow):
             text = "takes a free throw with dice " + " ".join(str(i + 1) for i in action.dice)
         elif isinstance(action, Repeat):
@@ -220,7 +259,9 @@ class DoppelSession:
             if legal == [Roll(tuple(range(state.spec.dice)))]:
                 return legal
             jokers = [str(a) for a in legal if isinstance(a, ActivateJoker)]
-            self.term.say("Before the throw you may activate a Joker: " + ", ".join(jokers) + " (Enter = just throw)")
+            self.term.say(
+                "Before the throw you may activate a Joker: " + ", ".join(jokers) + " (Enter = just throw)"
+            )
             return self._read("joker N / Enter > ", self._parse_start)
         if phase == "throw":
             self._throw_menu()
@@ -236,6 +277,7 @@ class DoppelSession:
     def _read(self, prompt: str, parse) -> list[Action]:
         """Ask until ``parse`` gives actions that are legal one after the other; handles meta words."""
         while True:
+
             def checked(answer: str) -> Any:
                 word = answer.strip().lower()
                 if word in META:
@@ -293,7 +335,9 @@ class DoppelSession:
     def _throw_menu(self) -> None:
         state, sheet, spec = self.state, self.state.sheet, self.state.spec
         left = spec.throws_per_turn - state.throws
-        extras = [f"throw {state.throws} of {spec.throws_per_turn}" + (f", {left} left (roll/keep)" if left else "")]
+        extras = [
+            f"throw {state.throws} of {spec.throws_per_turn}" + (f", {left} left (roll/keep)" if left else "")
+        ]
         if sheet.free_available():
             extras.append(f"free throws {sheet.free_available()} (free)")
         rep = [f for f in sorted(set(state.dice)) if f not in sheet.repeats]
@@ -333,7 +377,9 @@ class DoppelSession:
                 else:
                     positions.append(i)
             if +keep:
-                raise ValueError("the dice do not show " + " ".join(map(str, sorted((+keep).elements()))) + " to keep")
+                raise ValueError(
+                    "the dice do not show " + " ".join(map(str, sorted((+keep).elements()))) + " to keep"
+                )
             if not positions:
                 raise ValueError("that keeps every die: nothing to throw")
             return [Roll(tuple(positions)) if verb == "keep" else FreeThrow(tuple(positions))]
@@ -353,7 +399,11 @@ class DoppelSession:
         if state.doublings != (0, 0):
             any_d, joker_d = state.doublings
             note = f"  doublings left: {any_d} any field, {joker_d} Joker (upper/middle) - add x2"
-        self.term.say(f"  place group {state.placed + 1}: {group}" + (f"   (other group {other})" if state.placed == 0 else "") + note)
+        self.term.say(
+            f"  place group {state.placed + 1}: {group}"
+            + (f"   (other group {other})" if state.placed == 0 else "")
+            + note
+        )
         options = [p for p in state.legal_actions() if not p.doubled]
         doubled = {p.target for p in state.legal_actions() if p.doubled}
         plan = best_writes(state)[0]
@@ -368,7 +418,7 @@ class DoppelSession:
         width = max(len(c) for c in cells) + 1
         per_row = max(1, 80 // width)
         for k in range(0, len(cells), per_row):
-            self.term.say("".join(c.ljust(width) for c in cells[k:k + per_row]).rstrip())
+            self.term.say("".join(c.ljust(width) for c in cells[k : k + per_row]).rstrip())
         if doubled:
             self.term.say("  (add x2 to a number or field to double it, e.g. 3 x2)")
         return options
@@ -401,9 +451,16 @@ class DoppelSession:
     def _zwang_menu(self) -> None:
         state = self.state
         opp = state.sheets[1 - state.player]
-        refs = [f"{state.spec.fields[c.field].key}@{c.column + 1}" for c in opp.open_cells()
-                if state.spec.fields[c.field].has_square]
-        self.term.say(self.term.paint("A Zwang is ready: mark two of the opponent's open fields (or one 10er), or pass.", "yellow"))
+        refs = [
+            f"{state.spec.fields[c.field].key}@{c.column + 1}"
+            for c in opp.open_cells()
+            if state.spec.fields[c.field].has_square
+        ]
+        self.term.say(
+            self.term.paint(
+                "A Zwang is ready: mark two of the opponent's open fields (or one 10er), or pass.", "yellow"
+            )
+        )
         self.term.say("  open fields with the small square: " + " ".join(refs))
 
     def _parse_zwang(self, answer: str) -> list[Action]:

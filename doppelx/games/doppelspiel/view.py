@@ -58,21 +58,47 @@ def sheet_lines(term: Terminal, state: DoppelState, names: list[str]) -> list[st
     for i, f in enumerate(spec.fields):
         if section is not None and f.section != section:
             if section == "upper":
-                lines.append(row("  upper sum", lambda p, c: _num(term, state.sheets[p].section_sum(c, "upper"), "dim")))
-                lines.append(row(f"  bonus >={spec.upper_threshold}", lambda p, c: _num(term, state.sheets[p].upper_bonus(c), "dim")))
+                lines.append(
+                    row(
+                        "  upper sum", lambda p, c: _num(term, state.sheets[p].section_sum(c, "upper"), "dim")
+                    )
+                )
+                lines.append(
+                    row(
+                        f"  bonus >={spec.upper_threshold}",
+                        lambda p, c: _num(term, state.sheets[p].upper_bonus(c), "dim"),
+                    )
+                )
             if section == "middle":
-                lines.append(row("  middle sum", lambda p, c: _num(term, state.sheets[p].section_sum(c, "middle"), "dim")))
-                lines.append(row(f"  bonus >={spec.middle_threshold}", lambda p, c: _num(term, state.sheets[p].middle_bonus(c), "dim")))
+                lines.append(
+                    row(
+                        "  middle sum",
+                        lambda p, c: _num(term, state.sheets[p].section_sum(c, "middle"), "dim"),
+                    )
+                )
+                lines.append(
+                    row(
+                        f"  bonus >={spec.middle_threshold}",
+                        lambda p, c: _num(term, state.sheets[p].middle_bonus(c), "dim"),
+                    )
+                )
             lines.append(rule())
         section = f.section
         label = f"{f.label} ({f.key})"
-        lines.append(row(label, lambda p, c, i=i, f=f: _cell(term, state.sheets[p], c, i,
-                                                             FieldRef(c, f.key) in marks[p])))
+        lines.append(
+            row(
+                label,
+                lambda p, c, i=i, f=f: _cell(term, state.sheets[p], c, i, FieldRef(c, f.key) in marks[p]),
+            )
+        )
     lines.append(rule("="))
     lines.append(row("column total", lambda p, c: _num(term, state.sheets[p].column_total(c))))
     lines.append(row("match points", lambda p, c: _num(term, spec.column_match_points[c], "dim")))
     grand = [s.grand_total() for s in state.sheets]
-    lines.append(" " * LABEL + "".join(" | " + term.paint(f"grand total {grand[p]}".rjust(width), "bold") for p in range(2)))
+    lines.append(
+        " " * LABEL
+        + "".join(" | " + term.paint(f"grand total {grand[p]}".rjust(width), "bold") for p in range(2))
+    )
     return lines
 
 
@@ -82,22 +108,39 @@ def tracks_lines(term: Terminal, state: DoppelState, names: list[str]) -> list[s
     out = []
     faces = range(1, spec.faces + 1)
     for p, sheet in enumerate(state.sheets):
+
         def track(used: set[int]) -> str:
             return " ".join(term.paint("x", "red") if f in used else str(f) for f in faces)
 
         jokers = " ".join(
-            term.paint("used", "dim") if c in sheet.jokers
-            else term.paint("READY", "green") if sheet.joker_ready(c) else "-" for c in range(spec.columns))
+            term.paint("used", "dim")
+            if c in sheet.jokers
+            else term.paint("READY", "green")
+            if sheet.joker_ready(c)
+            else "-"
+            for c in range(spec.columns)
+        )
         zwang = " ".join(
-            term.paint("used", "dim") if c in sheet.zwang
-            else term.paint("READY", "green") if sheet.zwang_ready(c) else "-" for c in range(spec.columns))
-        out.append(term.paint(names[p], "bold") +
-                   f": Aussetzen {sheet.aussetzen}/{spec.aussetzen_boxes} used | Tauschen {track(sheet.swaps)}"
-                   f" | Wiederholen {track(sheet.repeats)}")
-        out.append(f"   Freiwurf crosses {sheet.crosses}/{spec.freiwurf_capacity}, free throws "
-                   f"{sheet.free_available()} | Joker per column: {jokers} | Zwang per column: {zwang}")
+            term.paint("used", "dim")
+            if c in sheet.zwang
+            else term.paint("READY", "green")
+            if sheet.zwang_ready(c)
+            else "-"
+            for c in range(spec.columns)
+        )
+        out.append(
+            term.paint(names[p], "bold")
+            + f": Aussetzen {sheet.aussetzen}/{spec.aussetzen_boxes} used | Tauschen {track(sheet.swaps)}"
+            f" | Wiederholen {track(sheet.repeats)}"
+        )
+        out.append(
+            f"   Freiwurf crosses {sheet.crosses}/{spec.freiwurf_capacity}, free throws "
+            f"{sheet.free_available()} | Joker per column: {jokers} | Zwang per column: {zwang}"
+        )
         if state.marks[p]:
-            out.append(term.paint("   Zwang marks to fill next: " + ", ".join(map(str, state.marks[p])), "yellow"))
+            out.append(
+                term.paint("   Zwang marks to fill next: " + ", ".join(map(str, state.marks[p])), "yellow")
+            )
     return out
 
 
@@ -105,5 +148,6 @@ def dice_lines(term: Terminal, dice: tuple[int, ...], highlight: tuple[int, ...]
     """Dice positions and faces; freshly thrown dice in bold."""
     pos = "  pos  " + " ".join(f"{i + 1:>3}" for i in range(len(dice)))
     faces = "  dice " + " ".join(
-        term.paint(f"[{d}]", "bold", "yellow") if i in highlight else f"[{d}]" for i, d in enumerate(dice))
+        term.paint(f"[{d}]", "bold", "yellow") if i in highlight else f"[{d}]" for i, d in enumerate(dice)
+    )
     return [pos, faces]

@@ -19,6 +19,7 @@ def _whole(minimum: int):
         if n < minimum:
             raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}")
         return n
+
     return parse
 
 
@@ -28,25 +29,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "oder-nichts",
         help="the card game Doppelt oder nichts: you against bots, or bots-only statistics",
         description="Doppelt oder nichts (Wobble Games), a shedding card game. By default you "
-                    "(player 1) play against bots in the terminal; --bots-only plays many "
-                    "games between bots and prints statistics.")
+        "(player 1) play against bots in the terminal; --bots-only plays many "
+        "games between bots and prints statistics.",
+    )
     p.add_argument("--players", type=int, default=4, help="number of players, 2-8 (default 4)")
-    p.add_argument("--bots", default=None,
-                   help="comma-separated bots for the bot seats (basic, gambler, cautious, random); "
-                        "one name is used for every seat (default: basic)")
+    p.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bots for the bot seats (basic, gambler, cautious, random); "
+        "one name is used for every seat (default: basic)",
+    )
     p.add_argument("--seed", type=_whole(0), default=None, help="seed of the shuffles, tasks and bot choices")
-    p.add_argument("--target", type=_whole(1), default=None, help="minus points that end the game (default 500)")
+    p.add_argument(
+        "--target", type=_whole(1), default=None, help="minus points that end the game (default 500)"
+    )
     p.add_argument("--rounds", type=_whole(1), default=None, help="end after this many rounds instead")
     p.add_argument("--bots-only", action="store_true", help="only bots play; print statistics")
     p.add_argument("--games", type=_whole(1), default=None, help="games in a bots-only batch (default 100)")
     p.add_argument("--json", action="store_true", help="bots-only: print the statistics as JSON")
-    p.add_argument("--save", type=Path, default=None, help="save the game here when you quit or the input ends")
+    p.add_argument(
+        "--save", type=Path, default=None, help="save the game here when you quit or the input ends"
+    )
     p.add_argument("--resume", type=Path, default=None, help="continue a saved game")
     colour = p.add_mutually_exclusive_group()
-    colour.add_argument("--colour", dest="colour", action="store_const", const=True, default=None,
-                        help="force coloured output")
-    colour.add_argument("--no-colour", dest="colour", action="store_const", const=False,
-                        help="plain output")
+    colour.add_argument(
+        "--colour",
+        dest="colour",
+        action="store_const",
+        const=True,
+        default=None,
+        help="force coloured output",
+    )
+    colour.add_argument("--no-colour", dest="colour", action="store_const", const=False, help="plain output")
     p.set_defaults(func=run)
 
 
@@ -68,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     term = Terminal(colour=args.colour)
     if args.resume is not None:
         from doppelx.games.oder_nichts.match import resume
+
         return resume(term, args.resume, args.save).run()
     config = GameConfig(args.players, args.target, args.rounds)
     config.check()
@@ -86,18 +101,24 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from doppelx.games.oder_nichts.match import start
 
-    term.say(f"Doppelt oder nichts — you are player 1 against {', '.join(bots)} (seed {seed}); type quit to stop.")
+    term.say(
+        f"Doppelt oder nichts — you are player 1 against {', '.join(bots)} (seed {seed}); type quit to stop."
+    )
     return start(term, config, bots, seed, args.save).run()
 
 
 def _print_stats(stats: dict) -> None:
-    print(f"Doppelt oder nichts: {stats['games']} bots-only games, seed {stats['seed']}, "
-          f"game ends at {stats['target_points']} minus points"
-          + (f" or after {stats['max_rounds']} rounds" if stats["max_rounds"] else ""))
+    print(
+        f"Doppelt oder nichts: {stats['games']} bots-only games, seed {stats['seed']}, "
+        f"game ends at {stats['target_points']} minus points"
+        + (f" or after {stats['max_rounds']} rounds" if stats["max_rounds"] else "")
+    )
     print(f"{'player':<14} {'wins':>6} {'share':>7} {'mean minus':>11}")
     for name in stats["players"]:
         wins = stats["wins"][name]
         print(f"{name:<14} {wins:>6} {wins / stats['games']:>7.1%} {stats['mean_minus'][name]:>11.1f}")
     print(f"shared wins (ties): {stats['shared_wins']}")
-    print(f"mean game length: {stats['mean_rounds']:.2f} rounds, {stats['mean_turns']:.1f} turns, "
-          f"{stats['mean_decisions']:.1f} decisions")
+    print(
+        f"mean game length: {stats['mean_rounds']:.2f} rounds, {stats['mean_turns']:.1f} turns, "
+        f"{stats['mean_decisions']:.1f} decisions"
+    )

@@ -45,8 +45,15 @@ class OderNichtsTUI:
         save_path: where to save on quit / end of input (``None``: no saving).
     """
 
-    def __init__(self, term: Terminal, state: State, bots: list[str], rng: np.random.Generator,
-                 seed: int, save_path: Path | None = None):
+    def __init__(
+        self,
+        term: Terminal,
+        state: State,
+        bots: list[str],
+        rng: np.random.Generator,
+        seed: int,
+        save_path: Path | None = None,
+    ):
         self.term = term
         self.state = state
         self.bot_names = bots
@@ -83,7 +90,7 @@ class OderNichtsTUI:
 
     def flush_events(self) -> None:
         events = self.state.events
-        for ev in events[self.shown:]:
+        for ev in events[self.shown :]:
             self.term.say("  " + self.term.paint("· ", "dim") + ev.render(self.names))
         self.shown = len(events)
 
@@ -92,7 +99,10 @@ class OderNichtsTUI:
         spec = self.state.spec
         self.term.say("")
         arrow = "clockwise" if t.direction == 1 else "counter-clockwise"
-        self.term.say(self.term.paint(f"Round {t.round_no}", "bold") + f" — play goes {arrow}; draw pile {len(t.draw_pile)}")
+        self.term.say(
+            self.term.paint(f"Round {t.round_no}", "bold")
+            + f" — play goes {arrow}; draw pile {len(t.draw_pile)}"
+        )
         for p in t.in_order(t.seats[0]):
             extra = []
             if t.skips[p]:
@@ -106,9 +116,13 @@ class OderNichtsTUI:
             self.term.say(f"  Pile: {self.card_text(t.top)}   colour to follow: {follow}")
         if t.attack is not None:
             att = t.attack
-            self.term.say(self.term.paint(
-                f"  Attack: {self.names[att.owner]} → {self.names[att.target]}: " + self.state.attack_text(),
-                "red"))
+            self.term.say(
+                self.term.paint(
+                    f"  Attack: {self.names[att.owner]} → {self.names[att.target]}: "
+                    + self.state.attack_text(),
+                    "red",
+                )
+            )
         self.term.say("  Your hand:")
         if self.seen_round != t.round_no:  # a new deal: nothing to mark
             self.seen_round, self.seen_hand = t.round_no, set(t.hands[HUMAN])
@@ -156,10 +170,12 @@ class OderNichtsTUI:
         options = [a for a in decision.legal if a.kind == kind and a.cards == cards]
         colours = [a.colour for a in options if a.colour is not None]
         if len(colours) > 1:
+
             def parse(answer: str) -> str:
                 if answer not in colours:
                     raise ValueError(f"choose {' or '.join(colours)}")
                 return answer
+
             colour = self.read(f"  Colour to follow ({'/'.join(colours)}): ", parse)
             return Action(kind, cards, colour=colour)
         if colours:
@@ -168,7 +184,9 @@ class OderNichtsTUI:
 
     def with_target(self, decision: Decision, kind: str, cards: tuple[int, ...]) -> Action:
         """The action laying ``cards``; asks for a player when the card needs a target."""
-        targets = [a.target for a in decision.legal if a.kind == kind and a.cards == cards and a.target is not None]
+        targets = [
+            a.target for a in decision.legal if a.kind == kind and a.cards == cards and a.target is not None
+        ]
         if targets:
             who = ", ".join(f"{p + 1} = {self.names[p]}" for p in targets)
             target = self.read(f"  Aim at which player? ({who}): ", lambda s: self.player_number(s, targets))
@@ -181,9 +199,15 @@ class OderNichtsTUI:
         if k not in ("gesture", "rps"):
             self.show_table()
         if k == "turn":
-            extra = [word for act, word in ((Action("draw"), "d = draw"), (Action("pass"), "p = pass"),
-                                            (Action("exchange"), "x = exchange your grey cards"))
-                     if act in d.legal]
+            extra = [
+                word
+                for act, word in (
+                    (Action("draw"), "d = draw"),
+                    (Action("pass"), "p = pass"),
+                    (Action("exchange"), "x = exchange your grey cards"),
+                )
+                if act in d.legal
+            ]
             hint = "card number(s) to play (two identical together: '3 4')"
             if not any(a.kind == "play" for a in d.legal):
                 hint = "nothing fits"
@@ -193,46 +217,74 @@ class OderNichtsTUI:
             self.term.say(f"  You drew {self.card_text(card)}: it fits and is played at once.")
             return self.with_colour(d, "play", d.legal[0].cards)
         if k == "window":
-            return self.read(f"You may throw in a card now ({_HELP['window']}): ",
-                             lambda s: self._window_answer(d, s))
+            return self.read(
+                f"You may throw in a card now ({_HELP['window']}): ", lambda s: self._window_answer(d, s)
+            )
         if k == "attack":
             return self.read(f"You are attacked ({_HELP['attack']}): ", lambda s: self._attack_answer(d, s))
         if k == "task":
             tasks = "; ".join(self.state.spec.tasks[key].text for key in d.info["tasks"])
             self.term.say(f"  Draw {d.info['cards']} card(s), or try: {tasks}")
             self.term.say("  Double or nothing: manage it and draw nothing, fail and draw double.")
-            return self.read("Draw or try? (d/t): ", lambda s: self._choice(s, {"d": Action("draw"), "t": Action("attempt")}))
+            return self.read(
+                "Draw or try? (d/t): ",
+                lambda s: self._choice(s, {"d": Action("draw"), "t": Action("attempt")}),
+            )
         if k == "magnet":
             named = [a.number for a in d.legal if a.number is not None]
             if named:
-                return self.read(f"Magnet: name a number ({', '.join(map(str, named))}): ",
-                                 lambda s: self.checked(d, Action("name", number=int(s) if s.isdigit() else -1)))
-            return self.read(f"Magnet: all numbers named; name a colour ({'/'.join(COLOURS)}): ",
-                             lambda s: self.checked(d, Action("name", colour=s)))
+                return self.read(
+                    f"Magnet: name a number ({', '.join(map(str, named))}): ",
+                    lambda s: self.checked(d, Action("name", number=int(s) if s.isdigit() else -1)),
+                )
+            return self.read(
+                f"Magnet: all numbers named; name a colour ({'/'.join(COLOURS)}): ",
+                lambda s: self.checked(d, Action("name", colour=s)),
+            )
         if k == "seat":
             others = [a.target for a in d.legal if a.target is not None]
-            return self.read("You laid a 0: swap seats with player number, or n to stay: ",
-                             lambda s: Action("seat") if s.lower() in ("n", "no", "")
-                             else Action("seat", target=self.player_number(s, others)))
+            return self.read(
+                "You laid a 0: swap seats with player number, or n to stay: ",
+                lambda s: (
+                    Action("seat")
+                    if s.lower() in ("n", "no", "")
+                    else Action("seat", target=self.player_number(s, others))
+                ),
+            )
         if k == "hand_swap":
             others = [a.target for a in d.legal]
-            return self.read("Hand swap: swap hands with which player number? ",
-                             lambda s: Action("swap", target=self.player_number(s, others)))
+            return self.read(
+                "Hand swap: swap hands with which player number? ",
+                lambda s: Action("swap", target=self.player_number(s, others)),
+            )
         if k == "half_hand":
-            return self.read(f"Half hand: put {d.info['count']} random card(s) under the pile? (y/n): ",
-                             lambda s: self._choice(s, {"y": Action("halve", choice="yes"),
-                                                        "n": Action("halve", choice="no")}))
+            return self.read(
+                f"Half hand: put {d.info['count']} random card(s) under the pile? (y/n): ",
+                lambda s: self._choice(
+                    s, {"y": Action("halve", choice="yes"), "n": Action("halve", choice="no")}
+                ),
+            )
         if k == "gesture":
             group = ", ".join(self.names[p] for p in d.info["group"])
-            return self.read(f"Who is unlucky ({group}): palm up or down? (u/d): ",
-                             lambda s: self._choice(s, {"u": Action("gesture", choice="up"),
-                                                        "d": Action("gesture", choice="down")}))
+            return self.read(
+                f"Who is unlucky ({group}): palm up or down? (u/d): ",
+                lambda s: self._choice(
+                    s, {"u": Action("gesture", choice="up"), "d": Action("gesture", choice="down")}
+                ),
+            )
         if k == "rps":
             opp = self.names[d.info["opponent"]]
-            return self.read(f"Rock-paper-scissors against {opp} (r/p/s): ",
-                             lambda s: self._choice(s, {"r": Action("rps", choice="rock"),
-                                                        "p": Action("rps", choice="paper"),
-                                                        "s": Action("rps", choice="scissors")}))
+            return self.read(
+                f"Rock-paper-scissors against {opp} (r/p/s): ",
+                lambda s: self._choice(
+                    s,
+                    {
+                        "r": Action("rps", choice="rock"),
+                        "p": Action("rps", choice="paper"),
+                        "s": Action("rps", choice="scissors"),
+                    },
+                ),
+            )
         raise RulesError(f"unknown decision {k!r}")
 
     def _choice(self, answer: str, options: dict[str, Action]) -> Action:
@@ -257,7 +309,11 @@ class OderNichtsTUI:
         cards = self.cards_from(answer)
         for kind in ("interject", "brown"):
             if any(a.kind == kind and a.cards == cards for a in d.legal):
-                act = self.with_colour(d, kind, cards) if kind == "interject" else self.with_target(d, kind, cards)
+                act = (
+                    self.with_colour(d, kind, cards)
+                    if kind == "interject"
+                    else self.with_target(d, kind, cards)
+                )
                 return self.checked(d, act)
         if len(cards) == 1 and Action("out_of_turn", cards) in d.legal:
             return Action("out_of_turn", cards)
@@ -278,19 +334,29 @@ class OderNichtsTUI:
         if req.info.get("versus_owner"):
             opp = f" (against {self.names[req.info['opponent']]})"
         self.term.say(f"  Task{opp}: {req.info['text']}")
-        return self.read("Did you manage it? (y/n): ",
-                         lambda s: self._choice(s, {"y": Action("chance", choice="success"),
-                                                    "n": Action("chance", choice="failure")}))
+        return self.read(
+            "Did you manage it? (y/n): ",
+            lambda s: self._choice(
+                s, {"y": Action("chance", choice="success"), "n": Action("chance", choice="failure")}
+            ),
+        )
 
     # ---- running -----------------------------------------------------------------------
     def save(self) -> None:
         if self.save_path is None:
             return
-        save_json(self.save_path, {
-            "game": "oder_nichts", "version": 1, "config": self.state.config.to_json(),
-            "bots": self.bot_names, "seed": self.seed,
-            "rng_state": self.rng.bit_generator.state,
-            "log": [a.to_json() for a in self.state.log]})
+        save_json(
+            self.save_path,
+            {
+                "game": "oder_nichts",
+                "version": 1,
+                "config": self.state.config.to_json(),
+                "bots": self.bot_names,
+                "seed": self.seed,
+                "rng_state": self.rng.bit_generator.state,
+                "log": [a.to_json() for a in self.state.log],
+            },
+        )
 
     def run(self) -> int:
         """Play until the game ends or the input does; returns the exit code (0)."""
@@ -301,7 +367,9 @@ class OderNichtsTUI:
             why = {EOFError: "input ended", Quit: "you quit"}.get(type(exc), "interrupted")
             if self.save_path is not None:
                 self.save()
-                self.term.say(f"{why}: game saved to {self.save_path} (resume with --resume {self.save_path})")
+                self.term.say(
+                    f"{why}: game saved to {self.save_path} (resume with --resume {self.save_path})"
+                )
             else:
                 self.term.say(f"{why}: game not saved (start with --save FILE to keep a game)")
             return 0
@@ -341,8 +409,9 @@ class OderNichtsTUI:
         self.term.say(self.term.paint(f"Winner: {winners}", "bold"))
 
 
-def start(term: Terminal, config: GameConfig, bots: list[str], seed: int,
-          save_path: Path | None) -> OderNichtsTUI:
+def start(
+    term: Terminal, config: GameConfig, bots: list[str], seed: int, save_path: Path | None
+) -> OderNichtsTUI:
     """A new person-vs-bots game."""
     return OderNichtsTUI(term, new_game(config), bots, make_rng(seed), seed, save_path)
 

@@ -55,8 +55,13 @@ def parse_lineup(text: str, players: int) -> list[str]:
     return names
 
 
-def play_bots_game(config: GameConfig, bots: list[str], rng: np.random.Generator,
-                   spec: DeckSpec | None = None, max_steps: int = 1_000_000) -> tuple[State, GameSummary]:
+def play_bots_game(
+    config: GameConfig,
+    bots: list[str],
+    rng: np.random.Generator,
+    spec: DeckSpec | None = None,
+    max_steps: int = 1_000_000,
+) -> tuple[State, GameSummary]:
     """Play one game to its end with the named bots; returns the final state and a summary."""
     state = new_game(config, spec)
     policies = [make_bot(b) for b in bots]
@@ -74,8 +79,9 @@ def play_bots_game(config: GameConfig, bots: list[str], rng: np.random.Generator
         decisions += 1
     else:
         raise RulesError(f"the game did not end within {max_steps} steps")
-    summary = GameSummary(tuple(state.winners()), tuple(state.minus), len(state.rounds),
-                          state.table.turns, decisions)
+    summary = GameSummary(
+        tuple(state.winners()), tuple(state.minus), len(state.rounds), state.table.turns, decisions
+    )
     return state, summary
 
 

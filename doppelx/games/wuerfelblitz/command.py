@@ -33,29 +33,64 @@ def _counts(text: str) -> list[int]:
 def register(subparsers: Any) -> None:
     """Add the ``blitz`` sub-command."""
     p = subparsers.add_parser(
-        "blitz", help="Würfelblitz: call the dice sum faster than the bots",
+        "blitz",
+        help="Würfelblitz: call the dice sum faster than the bots",
         description="Würfelblitz (Steffen Benndorf): add the pips of the coloured dice whose colour "
-                    "is not shown as a dot — faster than the bots. Also bots-only batches and an "
-                    "exact analysis of the sums.")
+        "is not shown as a dot — faster than the bots. Also bots-only batches and an "
+        "exact analysis of the sums.",
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--bots-only", action="store_true", help="play bots against bots and print statistics")
-    mode.add_argument("--analyse", "--analyze", dest="analyse", action="store_true",
-                      help="exact distribution of the correct sum, checked by Monte Carlo")
-    p.add_argument("--bots", type=argtypes.names(SKILL_NAMES), metavar="SKILLS",
-                   help="bot skill levels, comma-separated (easy, medium, hard); "
-                        "default medium,medium against you, easy,medium,hard bots-only")
-    p.add_argument("--white", type=int, choices=(2, 3), help="white dice in play (default from the dice file: 2)")
-    p.add_argument("--variant", action=argparse.BooleanOptionalAction, default=None,
-                   help='play the "Hirnverdreher" variant (default from the dice file: off)')
-    p.add_argument("--whites-per-black", type=_counts, metavar="N,N,...",
-                   help="handicap: white discs per black disc for each seat (you first), default 3 each")
-    p.add_argument("--games", type=argtypes.positive, help=f"games in a bots-only batch (default {DEFAULT_GAMES})")
-    p.add_argument("--samples", type=argtypes.positive,
-                   help=f"Monte Carlo throws per case for --analyse (default {DEFAULT_SAMPLES})")
-    p.add_argument("--seed", type=argtypes.seed, help="random seed (default: fresh for play, 0 for --bots-only/--analyse)")
+    mode.add_argument(
+        "--analyse",
+        "--analyze",
+        dest="analyse",
+        action="store_true",
+        help="exact distribution of the correct sum, checked by Monte Carlo",
+    )
+    p.add_argument(
+        "--bots",
+        type=argtypes.names(SKILL_NAMES),
+        metavar="SKILLS",
+        help="bot skill levels, comma-separated (easy, medium, hard); "
+        "default medium,medium against you, easy,medium,hard bots-only",
+    )
+    p.add_argument(
+        "--white", type=int, choices=(2, 3), help="white dice in play (default from the dice file: 2)"
+    )
+    p.add_argument(
+        "--variant",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help='play the "Hirnverdreher" variant (default from the dice file: off)',
+    )
+    p.add_argument(
+        "--whites-per-black",
+        type=_counts,
+        metavar="N,N,...",
+        help="handicap: white discs per black disc for each seat (you first), default 3 each",
+    )
+    p.add_argument(
+        "--games", type=argtypes.positive, help=f"games in a bots-only batch (default {DEFAULT_GAMES})"
+    )
+    p.add_argument(
+        "--samples",
+        type=argtypes.positive,
+        help=f"Monte Carlo throws per case for --analyse (default {DEFAULT_SAMPLES})",
+    )
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        help="random seed (default: fresh for play, 0 for --bots-only/--analyse)",
+    )
     p.add_argument("--json", action="store_true", help="print the batch or analysis result as JSON")
-    p.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
-                   help="plain text without ANSI colours")
+    p.add_argument(
+        "--no-colour",
+        "--no-color",
+        dest="no_colour",
+        action="store_true",
+        help="plain text without ANSI colours",
+    )
     p.add_argument("--dice", metavar="TOML", help="dice spec file (default: the shipped wuerfelblitz.toml)")
     p.set_defaults(func=run)
 
@@ -70,12 +105,21 @@ def run(args: argparse.Namespace) -> int:
     if args.samples is not None and not args.analyse:
         raise _usage("--samples goes with --analyse")
     if args.analyse:
-        given = [flag for flag, value in (("--bots", args.bots), ("--white", args.white),
-                                          ("--variant", args.variant), ("--whites-per-black", args.whites_per_black))
-                 if value is not None]
+        given = [
+            flag
+            for flag, value in (
+                ("--bots", args.bots),
+                ("--white", args.white),
+                ("--variant", args.variant),
+                ("--whites-per-black", args.whites_per_black),
+            )
+            if value is not None
+        ]
         if given:
-            raise _usage(f"{given[0]} does not go with --analyse "
-                         "(it covers 2 and 3 white dice, with and without the variant)")
+            raise _usage(
+                f"{given[0]} does not go with --analyse "
+                "(it covers 2 and 3 white dice, with and without the variant)"
+            )
         return _analyse(spec, args)
     if args.bots_only:
         return _batch(spec, args)
@@ -99,8 +143,9 @@ def _make_bots(skills: list[str], first_number: int = 1) -> list:
 def _config(spec: Any, players: int, args: argparse.Namespace) -> Any:
     from rules.wuerfelblitz import GameConfig
 
-    return GameConfig.from_spec(spec, players, white_dice=args.white, variant=args.variant,
-                                whites_per_black=args.whites_per_black)
+    return GameConfig.from_spec(
+        spec, players, white_dice=args.white, variant=args.variant, whites_per_black=args.whites_per_black
+    )
 
 
 def _mode(config: Any) -> str:
@@ -117,21 +162,26 @@ def _batch(spec: Any, args: argparse.Namespace) -> int:
     stats = run_batch(spec, config, bots, args.games or DEFAULT_GAMES, seed)
     if args.json:
         data = stats.to_json()
-        data.update(white_dice=config.white_dice, variant=config.variant,
-                    whites_per_black=list(config.whites_per_black))
+        data.update(
+            white_dice=config.white_dice,
+            variant=config.variant,
+            whites_per_black=list(config.whites_per_black),
+        )
         print(json.dumps(data, indent=1, ensure_ascii=False))
         return 0
     print(f"Würfelblitz: {stats.games} bots-only games, seed {seed}, {_mode(config)}")
     for name, w, wpb in zip(stats.names, stats.wins, config.whites_per_black):
         print(f"  {name:<16} wins {w:>6}  ({100 * w / stats.games:5.1f} %)  [{wpb} white per black]")
     print(f"  shared wins: {stats.shared} game{'' if stats.shared == 1 else 's'}")
-    print(f"  game length: mean {stats.mean_rounds:.1f} rounds (min {stats.min_rounds}, max {stats.max_rounds})")
+    print(
+        f"  game length: mean {stats.mean_rounds:.1f} rounds (min {stats.min_rounds}, max {stats.max_rounds})"
+    )
     return 0
 
 
 def _play(spec: Any, args: argparse.Namespace) -> int:
-    from doppelx.terminal import Terminal
     from doppelx.games.wuerfelblitz.match import TerminalGame
+    from doppelx.terminal import Terminal
     from rules.rng import make_rng
 
     bots = _make_bots(args.bots or ["medium", "medium"])
@@ -149,15 +199,21 @@ def _analyse(spec: Any, args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=1, ensure_ascii=False))
         return 0
     cases = report["cases"]
-    print(f"Würfelblitz: distribution of the correct sum, exact by enumerating every throw "
-          f"({cases[0]['outcomes']:,} / {cases[1]['outcomes']:,} for 2 / 3 white dice), "
-          f"checked against {cases[0]['monte_carlo']['samples']:,} random throws per case (seed {seed}).")
-    print(f"  {'case':<24} {'P(sum = 0) exact':<28} {'Monte Carlo':<18} {'mean':>7} {'mode':>5} {'max |z|':>8}")
+    print(
+        f"Würfelblitz: distribution of the correct sum, exact by enumerating every throw "
+        f"({cases[0]['outcomes']:,} / {cases[1]['outcomes']:,} for 2 / 3 white dice), "
+        f"checked against {cases[0]['monte_carlo']['samples']:,} random throws per case (seed {seed})."
+    )
+    print(
+        f"  {'case':<24} {'P(sum = 0) exact':<28} {'Monte Carlo':<18} {'mean':>7} {'mode':>5} {'max |z|':>8}"
+    )
     for c in cases:
         mc = c["monte_carlo"]
         z = "n/a" if mc["max_abs_z"] is None else f"{mc['max_abs_z']:.2f}"
-        print(f"  {_case(c):<24} {c['p_zero'] + ' = ' + format(c['p_zero_float'], '.5f'):<28} "
-              f"{mc['p_zero']:.5f} ± {mc['p_zero_stderr']:.5f} {c['mean_float']:7.3f} {c['mode']:>5} {z:>8}")
+        print(
+            f"  {_case(c):<24} {c['p_zero'] + ' = ' + format(c['p_zero_float'], '.5f'):<28} "
+            f"{mc['p_zero']:.5f} ± {mc['p_zero_stderr']:.5f} {c['mean_float']:7.3f} {c['mode']:>5} {z:>8}"
+        )
     print()
     print("  P(sum = s) in %, exact:")
     print(f"  {'s':>4} " + "".join(f"{_case(c):>26}" for c in cases))

@@ -17,7 +17,16 @@ import numpy as np
 from doppelx.games.wuerfelblitz.bots import BlitzBot
 from doppelx.terminal import Terminal
 from rules.rng import child_rng
-from rules.wuerfelblitz import BlitzSpec, BlitzState, Call, GameConfig, RoundResult, Throw, breakdown, new_game
+from rules.wuerfelblitz import (
+    BlitzSpec,
+    BlitzState,
+    Call,
+    GameConfig,
+    RoundResult,
+    Throw,
+    breakdown,
+    new_game,
+)
 
 #: Supplies the next throw for a state (default: a fair throw from the game's RNG).
 ThrowSource = Callable[[BlitzState, np.random.Generator], Throw]
@@ -37,8 +46,9 @@ def bot_calls(state: BlitzState, bots: dict[int, BlitzBot], rng: np.random.Gener
     return calls
 
 
-def play_bots_game(spec: BlitzSpec, config: GameConfig, bots: Sequence[BlitzBot],
-                   rng: np.random.Generator) -> BlitzState:
+def play_bots_game(
+    spec: BlitzSpec, config: GameConfig, bots: Sequence[BlitzBot], rng: np.random.Generator
+) -> BlitzState:
     """Play one whole game between ``bots`` (seat i = ``bots[i]``) and return the final state."""
     if len(bots) != config.players:
         raise ValueError(f"{config.players} players need {config.players} bots, got {len(bots)}")
@@ -74,16 +84,26 @@ class BatchStats:
 
     def to_json(self) -> dict:
         return {
-            "game": "wuerfelblitz", "games": self.games, "seed": self.seed,
+            "game": "wuerfelblitz",
+            "games": self.games,
+            "seed": self.seed,
             "players": list(self.names),
             "wins": dict(zip(self.names, self.wins)),
             "shared_wins": self.shared,
-            "mean_rounds": self.mean_rounds, "min_rounds": self.min_rounds, "max_rounds": self.max_rounds,
+            "mean_rounds": self.mean_rounds,
+            "min_rounds": self.min_rounds,
+            "max_rounds": self.max_rounds,
         }
 
 
-def run_batch(spec: BlitzSpec, config: GameConfig, bots: Sequence[BlitzBot], games: int, seed: int,
-              progress: Callable[[int], None] | None = None) -> BatchStats:
+def run_batch(
+    spec: BlitzSpec,
+    config: GameConfig,
+    bots: Sequence[BlitzBot],
+    games: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> BatchStats:
     """Play ``games`` bots-only games; game i uses ``child_rng(seed, i)``."""
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
@@ -99,23 +119,38 @@ def run_batch(spec: BlitzSpec, config: GameConfig, bots: Sequence[BlitzBot], gam
         rounds.append(len(state.history))
         if progress is not None:
             progress(i + 1)
-    return BatchStats(games, seed, tuple(b.name for b in bots), tuple(wins), shared,
-                      float(np.mean(rounds)), int(min(rounds)), int(max(rounds)))
+    return BatchStats(
+        games,
+        seed,
+        tuple(b.name for b in bots),
+        tuple(wins),
+        shared,
+        float(np.mean(rounds)),
+        int(min(rounds)),
+        int(max(rounds)),
+    )
 
 
 # --- the terminal game ----------------------------------------------------------------------
 
 #: How each die colour is painted (``Terminal.paint`` style names); black shows as grey so
 #: it stays visible on a dark background.
-PAINT = {"orange": ("orange", "bold"), "blue": ("blue", "bold"), "black": ("grey", "bold"),
-         "yellow": ("yellow", "bold"), "green": ("green", "bold"), "red": ("red", "bold"),
-         "white": ("white", "bold")}
+PAINT = {
+    "orange": ("orange", "bold"),
+    "blue": ("blue", "bold"),
+    "black": ("grey", "bold"),
+    "yellow": ("yellow", "bold"),
+    "green": ("green", "bold"),
+    "red": ("red", "bold"),
+    "white": ("white", "bold"),
+}
 GLYPHS = {1: "\u2680", 2: "\u2681", 3: "\u2682", 4: "\u2683", 5: "\u2684", 6: "\u2685"}
 DOT = "\u25cf"
 
 
 def render_throw(term: Terminal, throw: Throw) -> list[str]:
     """Two lines showing the throw: coloured glyphs if the terminal has colour, else words."""
+
     def paint(text: str, colour: str) -> str:
         return term.paint(text, *PAINT.get(colour, ()))
 
@@ -160,11 +195,20 @@ class TerminalGame:
         throw_source: where throws come from (default: fair throws from ``rng``).
     """
 
-    def __init__(self, term: Terminal, spec: BlitzSpec, config: GameConfig, bots: Sequence[BlitzBot],
-                 rng: np.random.Generator, clock: Callable[[], float] = _time.monotonic,
-                 throw_source: ThrowSource = _fair):
+    def __init__(
+        self,
+        term: Terminal,
+        spec: BlitzSpec,
+        config: GameConfig,
+        bots: Sequence[BlitzBot],
+        rng: np.random.Generator,
+        clock: Callable[[], float] = _time.monotonic,
+        throw_source: ThrowSource = _fair,
+    ):
         if config.players != len(bots) + 1:
-            raise ValueError(f"{config.players} players = you + {config.players - 1} bots, got {len(bots)} bots")
+            raise ValueError(
+                f"{config.players} players = you + {config.players - 1} bots, got {len(bots)} bots"
+            )
         self.term, self.spec, self.config, self.rng = term, spec, config, rng
         self.bots = {i + 1: b for i, b in enumerate(bots)}
         self.names = ["You"] + [b.name for b in bots]
@@ -196,8 +240,10 @@ class TerminalGame:
     # -- output ------------------------------------------------------------------------------
     def standings(self) -> str:
         wpb = self.config.whites_per_black
-        parts = [f"{n}: {w}/{wpb[i]} white, {b} black" for i, (n, (w, b)) in
-                 enumerate(zip(self.names, self.state.discs()))]
+        parts = [
+            f"{n}: {w}/{wpb[i]} white, {b} black"
+            for i, (n, (w, b)) in enumerate(zip(self.names, self.state.discs()))
+        ]
         return "  " + " | ".join(parts)
 
     def _report(self, result: RoundResult, you_time: float | None) -> None:
@@ -222,8 +268,10 @@ class TerminalGame:
             if c.player == 0:
                 first = result.calls[0] if result.calls else None
                 by = next((x for x in result.calls if x.player in result.winners), first)
-                say(f"  you called {c.value} after {c.time:.2f} s — too late, "
-                    f"{self.names[by.player]} had it after {by.time:.2f} s")
+                say(
+                    f"  you called {c.value} after {c.time:.2f} s — too late, "
+                    f"{self.names[by.player]} had it after {by.time:.2f} s"
+                )
         if you_time is None:
             say("  you passed")
 
@@ -233,11 +281,15 @@ class TerminalGame:
         say = self.term.say
         mode = "variant Hirnverdreher" if self.config.variant else "standard rule"
         say(f"Würfelblitz — {self.config.players} players, {self.config.white_dice} white dice, {mode}.")
-        say(f"Call the sum of the coloured dice whose colour is not shown as a dot; first to "
-            f"{self.config.black_to_win} black discs wins. Type the sum and Enter (p = pass, q = quit).")
+        say(
+            f"Call the sum of the coloured dice whose colour is not shown as a dot; first to "
+            f"{self.config.black_to_win} black discs wins. Type the sum and Enter (p = pass, q = quit)."
+        )
         if self.config.variant:
-            say("Hirnverdreher: as soon as a dot colour shows twice or more, add exactly the dice "
-                "whose colour is shown as a dot instead.")
+            say(
+                "Hirnverdreher: as soon as a dot colour shows twice or more, add exactly the dice "
+                "whose colour is shown as a dot instead."
+            )
         try:
             while not self.state.is_terminal():
                 self._round()

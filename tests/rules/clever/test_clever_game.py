@@ -6,8 +6,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.clever.actions import PASS, REROLL, ROLL, Action
-from rules.clever.game import (ACTIVE_PICK, BEFORE_ROLL, CHANCE, PASSIVE_PICK, PENDING, PLUS_ONE, TERMINAL,
-                               CleverGame, replay)
+from rules.clever.game import (
+    ACTIVE_PICK,
+    BEFORE_ROLL,
+    CHANCE,
+    PASSIVE_PICK,
+    PENDING,
+    PLUS_ONE,
+    TERMINAL,
+    CleverGame,
+    replay,
+)
 from rules.errors import RulesError
 from rules.rng import child_rng
 
@@ -18,8 +27,11 @@ def new(players=1):
 
 def find(state, kind="choose", **fields):
     """The one legal action of ``kind`` whose fields match (fails if not exactly one)."""
-    hits = [a for a in state.legal_actions()
-            if a.kind == kind and all(getattr(a, k) == v for k, v in fields.items())]
+    hits = [
+        a
+        for a in state.legal_actions()
+        if a.kind == kind and all(getattr(a, k) == v for k, v in fields.items())
+    ]
     assert len(hits) == 1, (kind, fields, state.legal_actions())
     return hits[0]
 
@@ -43,8 +55,10 @@ def test_start_gives_round_one_reroll_and_a_roll_of_all_six():
     assert s.legal_actions() == []
 
 
-@pytest.mark.parametrize("values, reason", [((1, 2, 3), "needs 6 values"), ((1, 2, 3, 4, 5, 7), "1-6"),
-                                            ((0, 1, 1, 1, 1, 1), "1-6")])
+@pytest.mark.parametrize(
+    "values, reason",
+    [((1, 2, 3), "needs 6 values"), ((1, 2, 3, 4, 5, 7), "1-6"), ((0, 1, 1, 1, 1, 1), "1-6")],
+)
 def test_roll_from_outside_is_checked(values, reason):
     s = new()
     with pytest.raises(RulesError, match=reason):
@@ -108,7 +122,7 @@ def test_round_bonuses_reroll_plus_one_return_and_black_question_mark():
 # ------------------------------------------------------------------ the active player's picks
 def test_pick_sends_lower_dice_to_the_platter_equal_dice_stay():
     s = new()
-    s.apply_roll((4, 3, 1, 4, 5, 1))           # white silver yellow blue green pink
+    s.apply_roll((4, 3, 1, 4, 5, 1))  # white silver yellow blue green pink
     s.apply_action(find(s, die="white", area="yellow", slot=4))
     assert s.fields == ["white"]
     assert s.platter == ["silver", "yellow", "pink"]
@@ -125,7 +139,7 @@ def test_lowest_die_sends_nothing_and_three_picks_end_the_turn():
     s.apply_roll((2, 3, 4, 5, 6))
     s.apply_action(find(s, die="white", area="pink"))
     s.apply_roll((2, 3, 4, 5))
-    s.apply_action(find(s, die="yellow", slot=0))   # yellow 3: silver 2 goes to the platter
+    s.apply_action(find(s, die="yellow", slot=0))  # yellow 3: silver 2 goes to the platter
     # third pick made: the dice still in hand go to the platter, then the passive player picks
     assert s.picks == 3 and s.fields == ["white", "yellow", "pink"] and s.hand == []
     assert s.platter == ["silver", "blue", "green"]
@@ -159,7 +173,7 @@ def test_white_is_wild_and_blue_always_adds_white():
     assert blue == {("blue", 9)}
     # after white went to a die field, blue still counts blue + white
     s.apply_action(find(s, die="white", area="pink"))
-    s.apply_roll((5, 6))                     # blue 5, green 6 (the lower dice went to the platter)
+    s.apply_roll((5, 6))  # blue 5, green 6 (the lower dice went to the platter)
     assert {(a.area, a.value) for a in s.legal_actions() if a.die == "blue"} == {("blue", 9)}
 
 
@@ -181,7 +195,7 @@ def test_illegal_action_is_refused_and_changes_nothing():
 # ------------------------------------------------------------------ silver platter marks
 def test_choosing_silver_marks_the_dice_it_sends_to_the_platter():
     s = new()
-    s.apply_roll((2, 5, 3, 1, 4, 6))           # white 2, silver 5, yellow 3, blue 1, green 4, pink 6
+    s.apply_roll((2, 5, 3, 1, 4, 6))  # white 2, silver 5, yellow 3, blue 1, green 4, pink 6
     s.apply_action(find(s, die="silver", slot=0))
     assert s.platter == ["white", "yellow", "blue", "green"] and s.hand == ["pink"]
     assert s.phase == PENDING
@@ -190,7 +204,7 @@ def test_choosing_silver_marks_the_dice_it_sends_to_the_platter():
     s.apply_action(find(s, "mark", die="white", slot=3))
     # yellow die 3: only the yellow row
     assert [(a.value, a.slot) for a in s.legal_actions() if a.kind == "mark"] == [(3, 0)]
-    s.apply_action(PASS)                       # each platter mark is optional
+    s.apply_action(PASS)  # each platter mark is optional
     # blue die: its own face (1), not blue + white, in the blue row
     assert [(a.value, a.slot) for a in s.legal_actions() if a.kind == "mark"] == [(1, 1)]
     s.apply_action(find(s, "mark", die="blue"))
@@ -202,7 +216,7 @@ def test_choosing_silver_marks_the_dice_it_sends_to_the_platter():
 
 def test_white_2_row_0_is_missing_because_silver_took_it():
     s = new()
-    s.sheets[0].silver[0] = 0b10            # 2 already marked in the yellow row
+    s.sheets[0].silver[0] = 0b10  # 2 already marked in the yellow row
     s.apply_roll((2, 5, 6, 6, 6, 6))
     s.apply_action(find(s, die="silver", slot=1))
     assert {a.slot for a in s.legal_actions() if a.kind == "mark"} == {1, 2, 3}
@@ -220,14 +234,14 @@ def test_other_choices_and_passive_or_plus_one_silver_mark_nothing_more():
     s = new()
     s.sheets[0].plus_ones = 1
     s.apply_roll((2, 5, 3, 1, 4, 6))
-    s.apply_action(find(s, die="pink", area="pink"))   # pink 6: all others go to the platter
+    s.apply_action(find(s, die="pink", area="pink"))  # pink 6: all others go to the platter
     assert s.pending == [] and s.phase == PLUS_ONE
-    s.apply_action(find(s, die="silver", slot=1))      # silver by +1: one mark, nothing more
+    s.apply_action(find(s, die="silver", slot=1))  # silver by +1: one mark, nothing more
     assert s.pending == [] and s.sheets[0].silver == [0, 0b10000, 0, 0]
     assert s.is_chance_node() and s.solo_passive
     s.apply_roll((6, 1, 2, 6, 3, 6))
     assert s.phase == PASSIVE_PICK and s.platter == ["silver", "yellow", "green"]
-    s.apply_action(find(s, die="silver", slot=2))      # silver from the platter: one mark, nothing more
+    s.apply_action(find(s, die="silver", slot=2))  # silver from the platter: one mark, nothing more
     assert s.pending == [] and s.sheets[0].silver == [0, 0b10000, 0b1, 0]
 
 
@@ -235,7 +249,7 @@ def test_other_choices_and_passive_or_plus_one_silver_mark_nothing_more():
 def test_reroll_only_with_an_action_rerolls_the_dice_just_rolled():
     s = new()
     s.apply_roll((1, 1, 1, 1, 1, 1))
-    s.apply_action(find(s, die="pink"))        # nothing is lower: five dice stay in hand
+    s.apply_action(find(s, die="pink"))  # nothing is lower: five dice stay in hand
     s.apply_roll((1, 1, 1, 1, 1))
     assert REROLL in s.legal_actions()
     s.apply_action(REROLL)
@@ -253,8 +267,12 @@ def test_return_brings_a_platter_die_back_before_a_roll():
     s.apply_roll((4, 3, 1, 4, 5, 1))
     s.apply_action(find(s, die="white", area="yellow", slot=4))
     assert s.phase == BEFORE_ROLL
-    assert set(s.legal_actions()) == {Action("return", "silver"), Action("return", "yellow"),
-                                      Action("return", "pink"), ROLL}
+    assert set(s.legal_actions()) == {
+        Action("return", "silver"),
+        Action("return", "yellow"),
+        Action("return", "pink"),
+        ROLL,
+    }
     s.apply_action(Action("return", "yellow"))
     assert s.sheets[0].returns == 0 and s.platter == ["silver", "pink"]
     assert s.is_chance_node() and s.chance_dice() == ("yellow", "blue", "green")
@@ -264,7 +282,7 @@ def test_return_with_an_empty_hand_lets_the_turn_go_on_or_end():
     s = new()
     s.sheets[0].returns = 1
     s.apply_roll((1, 2, 3, 4, 5, 6))
-    s.apply_action(find(s, die="pink"))        # pink 6: everything else to the platter
+    s.apply_action(find(s, die="pink"))  # pink 6: everything else to the platter
     assert s.hand == [] and s.phase == BEFORE_ROLL
     assert PASS in s.legal_actions() and ROLL not in s.legal_actions()
     s.apply_action(Action("return", "green"))
@@ -292,8 +310,13 @@ def test_each_passive_player_picks_from_the_platter_and_may_take_the_same_die():
     s.apply_roll((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     assert s.phase == PASSIVE_PICK and s.decider == 1
-    assert {a.die for a in s.legal_actions() if a.kind == "choose"} == {"white", "silver", "yellow", "blue",
-                                                                        "green"}
+    assert {a.die for a in s.legal_actions() if a.kind == "choose"} == {
+        "white",
+        "silver",
+        "yellow",
+        "blue",
+        "green",
+    }
     s.apply_action(find(s, die="green"))
     assert s.phase == PASSIVE_PICK and s.decider == 2
     s.apply_action(find(s, die="green"))
@@ -305,12 +328,12 @@ def test_passive_fallback_to_the_active_players_dice_only_if_no_platter_die_fits
     s = new(2)
     p = s.sheets[1]
     for r in range(4):
-        p.silver[r] |= 1 << 1                  # silver 2 marked everywhere
-    p.yellow[2] = 2                            # yellow 1 crossed
-    p.blue = [2]                               # blue 4 + white 6 = 10 does not fit
+        p.silver[r] |= 1 << 1  # silver 2 marked everywhere
+    p.yellow[2] = 2  # yellow 1 crossed
+    p.blue = [2]  # blue 4 + white 6 = 10 does not fit
     p.green = [1] * 12
     p.pink = [1] * 12
-    s.apply_roll((6, 2, 1, 4, 3, 5))           # white 6 is the highest
+    s.apply_roll((6, 2, 1, 4, 3, 5))  # white 6 is the highest
     s.apply_action(find(s, die="white", area="pink"))
     assert s.platter == ["silver", "yellow", "blue", "green", "pink"]
     assert s.phase == PASSIVE_PICK and s.decider == 1 and s.passive_fallback()
@@ -322,7 +345,7 @@ def test_no_fallback_when_a_platter_die_fits():
     s = _two_player_turn_done()
     assert not s.passive_fallback()
     assert "pink" not in {a.die for a in s.legal_actions() if a.kind == "choose"}
-    s.apply_action(PASS)                       # passing voluntarily: nothing from the die fields
+    s.apply_action(PASS)  # passing voluntarily: nothing from the die fields
     assert s.is_chance_node() and s.active == 1
 
 
@@ -354,7 +377,7 @@ def test_plus_one_for_every_player_active_first():
     s.sheets[1].plus_ones = 1
     s.apply_roll((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
-    s.apply_action(PASS)                       # passive player 2 takes nothing
+    s.apply_action(PASS)  # passive player 2 takes nothing
     assert s.phase == PLUS_ONE and s.decider == 0
     s.apply_action(PASS)
     assert s.phase == PLUS_ONE and s.decider == 1
@@ -366,11 +389,11 @@ def test_plus_one_for_every_player_active_first():
 def test_bonuses_chain_and_are_resolved_first_come_first_served():
     s = new()
     sheet = s.sheets[0]
-    sheet.yellow[1] = 1                        # the 6 of yellow row 0 is circled
-    sheet.yellow[4] = sheet.yellow[8] = 1      # yellow column 1 misses only the 3
+    sheet.yellow[1] = 1  # the 6 of yellow row 0 is circled
+    sheet.yellow[4] = sheet.yellow[8] = 1  # yellow column 1 misses only the 3
     sheet.blue = [12, 12]
     s.apply_roll((6, 6, 3, 6, 6, 6))
-    s.apply_action(find(s, die="yellow", slot=0))   # circles 3: row 0 -> ?blue, column 1 -> +1
+    s.apply_action(find(s, die="yellow", slot=0))  # circles 3: row 0 -> ?blue, column 1 -> +1
     assert sheet.plus_ones == 1
     assert s.phase == PENDING and s.pending == [("?", "blue")]
     assert PASS not in s.legal_actions()
@@ -387,8 +410,8 @@ def test_bonuses_chain_and_are_resolved_first_come_first_served():
 def test_a_bonus_that_cannot_be_used_is_lost():
     s = new()
     sheet = s.sheets[0]
-    sheet.pink = [1, 1, 1, 1, 1]               # next pink box (6) pays ?green at 5 or more
-    sheet.green = [1] * 12                     # green is full
+    sheet.pink = [1, 1, 1, 1, 1]  # next pink box (6) pays ?green at 5 or more
+    sheet.green = [1] * 12  # green is full
     s.apply_roll((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     assert s.pending == [] and s.phase != PENDING
@@ -397,7 +420,7 @@ def test_a_bonus_that_cannot_be_used_is_lost():
 def test_foxes_and_actions_are_credited_at_once():
     s = new()
     sheet = s.sheets[0]
-    sheet.blue = [12] * 8                      # box 9 pays a fox
+    sheet.blue = [12] * 8  # box 9 pays a fox
     s.apply_roll((6, 1, 1, 6, 1, 1))
     s.apply_action(find(s, die="blue"))
     assert sheet.foxes == 1
@@ -418,7 +441,7 @@ def test_solo_passive_ties_go_by_die_order():
     s = new()
     s.apply_roll((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
-    s.apply_roll((2, 1, 2, 5, 2, 6))           # three 2s compete for two places
+    s.apply_roll((2, 1, 2, 5, 2, 6))  # three 2s compete for two places
     assert s.platter == ["white", "silver", "yellow"]
 
 
@@ -435,10 +458,10 @@ def test_solo_round_is_active_turn_then_passive_step():
 def test_winner_highest_total_then_highest_single_area_then_shared():
     s = new(3)
     a, b, c = s.sheets
-    a.pink = [6, 6, 6]                         # 18 in one area
+    a.pink = [6, 6, 6]  # 18 in one area
     b.pink = [6, 6]
-    b.silver[0] = 0b11                         # 12 + 4 = 16 ... plus 2 below
-    b.green = [1, 0]                           # 2 - 0 = 2 -> total 18, best area 12
+    b.silver[0] = 0b11  # 12 + 4 = 16 ... plus 2 below
+    b.green = [1, 0]  # 2 - 0 = 2 -> total 18, best area 12
     c.pink = [6, 6, 6]
     assert s.scores() == [18, 18, 18]
     assert s.winners() == [0, 2]
@@ -455,7 +478,7 @@ def test_terminal_state_reports_totals():
 
 # ------------------------------------------------------------------ property: the log replays identically
 @settings(max_examples=25, deadline=None)
-@given(st.integers(1, 4), st.integers(0, 2 ** 32 - 1))
+@given(st.integers(1, 4), st.integers(0, 2**32 - 1))
 def test_scores_are_recomputed_identically_from_the_log(players, seed):
     rng = np.random.default_rng(seed)
     s = new(players)

@@ -158,15 +158,15 @@ def test_blue_is_full_after_twelve_boxes():
 # ------------------------------------------------------------------ green
 def test_green_pairs_score_first_minus_second_times_multipliers():
     s = sheet()
-    s.enter("green", 6, None)                      # 6 x2 = 12
-    assert s.area_scores()["green"] == 0           # a pair with an empty second box scores 0
-    s.enter("green", 1, None)                      # 1 x2 = 2
+    s.enter("green", 6, None)  # 6 x2 = 12
+    assert s.area_scores()["green"] == 0  # a pair with an empty second box scores 0
+    s.enter("green", 1, None)  # 1 x2 = 2
     assert s.area_scores()["green"] == 10
-    s.enter("green", 2, None)                      # 2 x2 = 4
-    s.enter("green", 6, None)                      # 6 x1 = 6 -> pair -2
+    s.enter("green", 2, None)  # 2 x2 = 4
+    s.enter("green", 6, None)  # 6 x1 = 6 -> pair -2
     assert s.area_scores()["green"] == 8
-    s.enter("green", 5, None)                      # 5 x3 = 15
-    s.enter("green", 2, None)                      # 2 x3 = 6 -> 9
+    s.enter("green", 5, None)  # 5 x3 = 15
+    s.enter("green", 2, None)  # 2 x3 = 6 -> 9
     assert s.area_scores()["green"] == 17
 
 
@@ -226,14 +226,14 @@ def test_free_entries_per_area():
 def test_fox_is_worth_the_lowest_area():
     s = sheet()
     for v in (6, 6, 6):
-        s.enter("pink", v, None)            # pink 18
+        s.enter("pink", v, None)  # pink 18
     for v in (1, 2, 3):
-        s.enter("silver", v, 0)             # silver 7
-    s.enter("blue", 12, None)               # blue 1
+        s.enter("silver", v, 0)  # silver 7
+    s.enter("blue", 12, None)  # blue 1
     s.enter("yellow", 3, 0)
-    s.enter("yellow", 3, 0)                 # yellow 3
+    s.enter("yellow", 3, 0)  # yellow 3
     s.enter("green", 4, None)
-    s.enter("green", 1, None)               # green 6
+    s.enter("green", 1, None)  # green 6
     s.foxes = 2
     assert min(s.area_scores().values()) == 1
     assert s.fox_points() == 2
@@ -243,14 +243,15 @@ def test_fox_is_worth_the_lowest_area():
 def test_negative_green_makes_foxes_negative():
     s = sheet()
     s.enter("green", 1, None)
-    s.enter("green", 6, None)               # 2 - 12 = -10
+    s.enter("green", 6, None)  # 2 - 12 = -10
     s.foxes = 1
     assert s.area_scores()["green"] == -10 and s.fox_points() == -10
 
 
 # ------------------------------------------------------------------ property: no illegal entry is accepted
-ENTRY = st.tuples(st.sampled_from(SPEC.areas + ("orange",)), st.integers(-1, 14),
-                  st.one_of(st.none(), st.integers(-1, 10)))
+ENTRY = st.tuples(
+    st.sampled_from(SPEC.areas + ("orange",)), st.integers(-1, 14), st.one_of(st.none(), st.integers(-1, 10))
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -287,5 +288,7 @@ def test_legal_slots_are_exactly_the_accepted_entries(data):
     for area in SPEC.areas:
         for value in range(0, 14):
             for slot in [None] + list(range(10)):
-                assert s.can_enter(area, value, slot) == (slot in s.slots(area, value) and (
-                    area != "yellow" or SPEC.yellow_cells[slot].number == value))
+                assert s.can_enter(area, value, slot) == (
+                    slot in s.slots(area, value)
+                    and (area != "yellow" or SPEC.yellow_cells[slot].number == value)
+                )

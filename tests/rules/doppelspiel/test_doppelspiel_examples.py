@@ -6,12 +6,19 @@ test says how.
 
 from __future__ import annotations
 
+from doppelspiel_support import ALL, SPEC, cell, fill, fill_all_but, section_refs, thrown
+
 from rules.doppelspiel import (
-    ActivateJoker, DoppelState, FieldRef, Place, Roll, Split, Swap, best_writes,
+    ActivateJoker,
+    DoppelState,
+    FieldRef,
+    Place,
+    Roll,
+    Split,
+    Swap,
+    best_writes,
 )
 from rules.doppelspiel.fields import base_value, split_groups
-
-from doppelspiel_support import ALL, SPEC, cell, fill, fill_all_but, section_refs, thrown
 
 
 def val(key: str, group) -> int | None:
@@ -53,7 +60,10 @@ def test_beispielwurf_the_solver_finds_the_full_house_split():
     thrown(SEED_DICE, state)
     plan = best_writes(state)[0]
     assert plan.points == 25 + 18
-    assert {(e.group, str(e.target)) for e in plan.entries} == {((4, 4, 4, 5, 5), "fh@1"), ((1, 1, 4, 6, 6), "116@1")}
+    assert {(e.group, str(e.target)) for e in plan.entries} == {
+        ((4, 4, 4, 5, 5), "fh@1"),
+        ((1, 1, 4, 6, 6), "116@1"),
+    }
 
 
 def test_beispielwurf_ones_aussetzen_and_strike():
@@ -189,8 +199,8 @@ def test_example5_doppler_with_a_joker_doubles_a_second_upper_or_middle_field():
     state.apply_chance((2, 2, 2, 2, 2, 6, 6, 6, 6, 6))
     state.apply_action(Split((6, 6, 6, 6, 6)))
     assert state.doublings == (1, 1)
-    state.apply_action(Place("write", FieldRef(1, "5k"), doubled=True))   # DOPPLER: any field
-    state.apply_action(Place("write", FieldRef(1, "6s"), doubled=True))   # Joker: upper/middle
+    state.apply_action(Place("write", FieldRef(1, "5k"), doubled=True))  # DOPPLER: any field
+    state.apply_action(Place("write", FieldRef(1, "6s"), doubled=True))  # Joker: upper/middle
     assert cell(state, 0, "5k@2") == 100 and cell(state, 0, "6s@2") == 60
 
 
@@ -201,7 +211,7 @@ def test_example5_the_joker_cannot_double_a_lower_field():
     state.apply_action(Roll(ALL))
     state.apply_chance((2, 2, 2, 2, 2, 6, 6, 6, 6, 6))
     state.apply_action(Split((6, 6, 6, 6, 6)))
-    state.apply_action(Place("write", FieldRef(1, "5k"), doubled=True))   # uses the DOPPLER doubling
+    state.apply_action(Place("write", FieldRef(1, "5k"), doubled=True))  # uses the DOPPLER doubling
     assert Place("write", FieldRef(1, "ls"), doubled=True) not in state.legal_actions()
     assert Place("write", FieldRef(1, "552"), doubled=True) in state.legal_actions()
 

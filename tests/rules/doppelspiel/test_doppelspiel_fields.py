@@ -3,35 +3,61 @@
 from __future__ import annotations
 
 import pytest
+from doppelspiel_support import SPEC
 
 from rules.doppelspiel.fields import base_value, doppler_kind, fives_in, split_groups
-
-from doppelspiel_support import SPEC
 
 
 def v(key: str, dice: str):
     return base_value(SPEC.field(key), tuple(sorted(int(c) for c in dice)))
 
 
-@pytest.mark.parametrize("key,dice,score", [
-    # upper: the pair and the single must be there, the score is the sum of all five
-    ("116", "11655", 18), ("116", "11666", 20), ("116", "16666", None), ("116", "11555", None),
-    ("225", "22543", 16), ("334", "33412", 13), ("443", "44356", 22), ("552", "55266", 24),
-    ("661", "66111", 15), ("661", "66612", 21), ("661", "66222", None),
-    # middle: the sum of the dice of that face ("drei 5er = 15"); at least one such die
-    ("5s", "55512", 15), ("1s", "11234", 2), ("6s", "12345", None), ("4s", "44446", 16),
-    # 3er Pasch: sum, at least three equal ("3x5er 1x6er 1x4er = 25"), a 4er Pasch fits too
-    ("3k", "55564", 25), ("3k", "55556", 26), ("3k", "55664", None),
-    ("4k", "22224", 12), ("4k", "22244", None),
-    # Full House: three plus two, 25 whatever the faces
-    ("fh", "22333", 25), ("fh", "11666", 25), ("fh", "22334", None), ("fh", "33334", None),
-    # Kleine Straße: five different values (a large straight counts as a small one)
-    ("ss", "12346", 30), ("ss", "13456", 30), ("ss", "12345", 30), ("ss", "34566", None),
-    # Große Straße: 1-5 or 2-6
-    ("ls", "12345", 40), ("ls", "23456", 40), ("ls", "12346", None),
-    ("5k", "44444", 50), ("5k", "44443", None),
-    ("ch", "12345", 15), ("ch", "66665", 29),
-])
+@pytest.mark.parametrize(
+    "key,dice,score",
+    [
+        # upper: the pair and the single must be there, the score is the sum of all five
+        ("116", "11655", 18),
+        ("116", "11666", 20),
+        ("116", "16666", None),
+        ("116", "11555", None),
+        ("225", "22543", 16),
+        ("334", "33412", 13),
+        ("443", "44356", 22),
+        ("552", "55266", 24),
+        ("661", "66111", 15),
+        ("661", "66612", 21),
+        ("661", "66222", None),
+        # middle: the sum of the dice of that face ("drei 5er = 15"); at least one such die
+        ("5s", "55512", 15),
+        ("1s", "11234", 2),
+        ("6s", "12345", None),
+        ("4s", "44446", 16),
+        # 3er Pasch: sum, at least three equal ("3x5er 1x6er 1x4er = 25"), a 4er Pasch fits too
+        ("3k", "55564", 25),
+        ("3k", "55556", 26),
+        ("3k", "55664", None),
+        ("4k", "22224", 12),
+        ("4k", "22244", None),
+        # Full House: three plus two, 25 whatever the faces
+        ("fh", "22333", 25),
+        ("fh", "11666", 25),
+        ("fh", "22334", None),
+        ("fh", "33334", None),
+        # Kleine Straße: five different values (a large straight counts as a small one)
+        ("ss", "12346", 30),
+        ("ss", "13456", 30),
+        ("ss", "12345", 30),
+        ("ss", "34566", None),
+        # Große Straße: 1-5 or 2-6
+        ("ls", "12345", 40),
+        ("ls", "23456", 40),
+        ("ls", "12346", None),
+        ("5k", "44444", 50),
+        ("5k", "44443", None),
+        ("ch", "12345", 15),
+        ("ch", "66665", 29),
+    ],
+)
 def test_field_requirements_and_scores(key, dice, score):
     assert v(key, dice) == score
 

@@ -3,38 +3,75 @@
 from __future__ import annotations
 
 import numpy as np
+from doppelspiel_support import SPEC, fill, thrown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.doppelspiel import (
-    ActivateJoker, Dice, DoppelState, FieldRef, FreeThrow, Pass, Place, Repeat, Roll, Split, Swap,
-    WriteTen, Zwang, best_writes, replay,
+    ActivateJoker,
+    Dice,
+    DoppelState,
+    FieldRef,
+    FreeThrow,
+    Pass,
+    Place,
+    Repeat,
+    Roll,
+    Split,
+    Swap,
+    WriteTen,
+    Zwang,
+    best_writes,
+    replay,
 )
 from rules.errors import RulesError
-
-from doppelspiel_support import SPEC, fill, thrown
 
 KEYS = [f.key for f in SPEC.fields]
 refs = st.builds(FieldRef, st.integers(0, 4), st.sampled_from(KEYS))
 positions = st.lists(st.integers(0, 10), max_size=11).map(lambda xs: tuple(sorted(set(xs))))
 any_action = st.one_of(
     st.builds(ActivateJoker, st.integers(-1, 4)),
-    st.builds(Roll, positions), st.builds(FreeThrow, positions),
-    st.builds(Repeat, st.integers(0, 7)), st.builds(Swap, st.integers(-1, 10), st.integers(0, 7)),
+    st.builds(Roll, positions),
+    st.builds(FreeThrow, positions),
+    st.builds(Repeat, st.integers(0, 7)),
+    st.builds(Swap, st.integers(-1, 10), st.integers(0, 7)),
     st.builds(Split, st.lists(st.integers(1, 6), min_size=4, max_size=6).map(lambda xs: tuple(sorted(xs)))),
     st.builds(WriteTen, st.integers(-1, 4)),
     st.builds(Place, st.sampled_from(["write", "strike", "skip", "bogus"]), st.none() | refs, st.booleans()),
     st.builds(Zwang, st.lists(refs, min_size=1, max_size=3).map(tuple)),
-    st.just(Pass()), st.builds(Dice, st.lists(st.integers(0, 7), min_size=1, max_size=10).map(tuple)),
+    st.just(Pass()),
+    st.builds(Dice, st.lists(st.integers(0, 7), min_size=1, max_size=10).map(tuple)),
 )
 
 
 def state_key(state: DoppelState):
-    return (state.phase, state.player, state.dice, state.throws, state.pending, state.active_jokers,
-            tuple(state.marks), state.groups, state.placed, state.doublings, tuple(state.log),
-            [(tuple(map(tuple, s.cells)), frozenset(s.struck), s.aussetzen, frozenset(s.swaps),
-              frozenset(s.repeats), s.crosses, s.free_used, frozenset(s.jokers), frozenset(s.zwang))
-             for s in state.sheets])
+    return (
+        state.phase,
+        state.player,
+        state.dice,
+        state.throws,
+        state.pending,
+        state.active_jokers,
+        tuple(state.marks),
+        state.groups,
+        state.placed,
+        state.doublings,
+        tuple(state.log),
+        [
+            (
+                tuple(map(tuple, s.cells)),
+                frozenset(s.struck),
+                s.aussetzen,
+                frozenset(s.swaps),
+                frozenset(s.repeats),
+                s.crosses,
+                s.free_used,
+                frozenset(s.jokers),
+                frozenset(s.zwang),
+            )
+            for s in state.sheets
+        ],
+    )
 
 
 def random_play(state: DoppelState, rng: np.random.Generator, steps: int) -> DoppelState:
@@ -50,7 +87,11 @@ def random_play(state: DoppelState, rng: np.random.Generator, steps: int) -> Dop
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 400), probes=st.lists(any_action, min_size=1, max_size=8))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.integers(0, 400),
+    probes=st.lists(any_action, min_size=1, max_size=8),
+)
 def test_an_action_is_accepted_exactly_when_it_is_legal(seed, steps, probes):
     state = random_play(DoppelState(), np.random.default_rng(seed), steps)
     legal = set(state.legal_actions())
@@ -96,8 +137,9 @@ def _all_writes(state: DoppelState):
         actions = s.write_starts() if s.phase == "throw" else s.legal_actions()
         for a in actions:
             child = s.clone()
-            before = child.sheet.grand_total() - sum(child.sheet.upper_bonus(c) + child.sheet.middle_bonus(c)
-                                                     for c in range(4))
+            before = child.sheet.grand_total() - sum(
+                child.sheet.upper_bonus(c) + child.sheet.middle_bonus(c) for c in range(4)
+            )
             who = child.player
             child.apply_action(a)
             sheet = child.sheets[who]
@@ -108,14 +150,16 @@ def _all_writes(state: DoppelState):
     return out
 
 
-small_sheet = st.fixed_dictionaries({
-    "open": st.sets(st.sampled_from([f"{k}@{c}" for k in KEYS for c in (1, 2)]), min_size=1, max_size=4),
-    "aussetzen": st.integers(2, 4),
-    "jokers": st.integers(0, 2),
-    "zwang": st.booleans(),
-    "dice": st.lists(st.integers(1, 6), min_size=10, max_size=10).map(tuple)
-    | st.sampled_from([(1,) * 5 + (6,) * 5, (4,) * 10, (2,) * 5 + (3,) * 4 + (1,)]),
-})
+small_sheet = st.fixed_dictionaries(
+    {
+        "open": st.sets(st.sampled_from([f"{k}@{c}" for k in KEYS for c in (1, 2)]), min_size=1, max_size=4),
+        "aussetzen": st.integers(2, 4),
+        "jokers": st.integers(0, 2),
+        "zwang": st.booleans(),
+        "dice": st.lists(st.integers(1, 6), min_size=10, max_size=10).map(tuple)
+        | st.sampled_from([(1,) * 5 + (6,) * 5, (4,) * 10, (2,) * 5 + (3,) * 4 + (1,)]),
+    }
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -142,5 +186,7 @@ def test_the_solver_finds_the_most_points_and_its_plan_is_legal(case):
     before = [list(c) for c in trial.sheets[0].cells]
     for action in plan.actions:
         trial.apply_action(action)
-    gained = sum((v or 0) - (b or 0) for col, bcol in zip(trial.sheets[0].cells, before) for v, b in zip(col, bcol))
+    gained = sum(
+        (v or 0) - (b or 0) for col, bcol in zip(trial.sheets[0].cells, before) for v, b in zip(col, bcol)
+    )
     assert gained == plan.points

@@ -4,23 +4,52 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from doppelspiel_support import ALL, SPEC, cell, fill, fill_all_but, idx, section_refs, thrown
 
 from rules.doppelspiel import (
-    CHANCE, TERMINAL, ActivateJoker, Dice, DoppelState, FieldRef, FreeThrow, Pass, Place, Repeat,
-    Roll, Split, Swap, WriteTen, Zwang, from_json, match_points, parse_action, replay,
+    CHANCE,
+    TERMINAL,
+    ActivateJoker,
+    Dice,
+    DoppelState,
+    FieldRef,
+    FreeThrow,
+    Pass,
+    Place,
+    Repeat,
+    Roll,
+    Split,
+    Swap,
+    WriteTen,
+    Zwang,
+    from_json,
+    match_points,
+    parse_action,
+    replay,
 )
 from rules.errors import RulesError
-
-from doppelspiel_support import ALL, SPEC, cell, fill, fill_all_but, idx, section_refs, thrown
 
 DICE = (1, 2, 3, 4, 5, 6, 6, 5, 4, 3)
 
 
 def snapshot(state: DoppelState):
-    return (state.phase, state.player, state.dice, state.throws, state.pending, state.active_jokers,
-            tuple(state.marks), state.groups, state.placed, state.doublings, len(state.log),
-            [(s.cells, s.struck, s.aussetzen, s.swaps, s.repeats, s.crosses, s.free_used, s.jokers, s.zwang)
-             for s in (x.copy() for x in state.sheets)])
+    return (
+        state.phase,
+        state.player,
+        state.dice,
+        state.throws,
+        state.pending,
+        state.active_jokers,
+        tuple(state.marks),
+        state.groups,
+        state.placed,
+        state.doublings,
+        len(state.log),
+        [
+            (s.cells, s.struck, s.aussetzen, s.swaps, s.repeats, s.crosses, s.free_used, s.jokers, s.zwang)
+            for s in (x.copy() for x in state.sheets)
+        ],
+    )
 
 
 def test_turn_flow_and_chance_nodes():
@@ -160,7 +189,9 @@ def test_wiederholen_rethrows_every_die_of_one_face_once_per_game():
     state.apply_action(Place("write", FieldRef(0, "5k")))
     state.apply_action(Place("skip"))
     # next turn of player 0: the 2 is struck for the whole game
-    state.apply_action(Roll(ALL)); state.apply_chance(DICE); state.apply_action(WriteTen(0))
+    state.apply_action(Roll(ALL))
+    state.apply_chance(DICE)
+    state.apply_action(WriteTen(0))
     thrown((2,) * 10, state)
     with pytest.raises(RulesError, match="already struck"):
         state.apply_action(Repeat(2))
@@ -199,7 +230,11 @@ def test_joker_needs_a_full_lower_part_and_comes_before_the_throw():
     with pytest.raises(RulesError, match="lower part"):
         state.apply_action(ActivateJoker(0))
     fill(state, 0, section_refs("lower", 1) + section_refs("lower", 2) + section_refs("lower", 3))
-    assert {a for a in state.legal_actions() if isinstance(a, ActivateJoker)} == {ActivateJoker(0), ActivateJoker(1), ActivateJoker(2)}
+    assert {a for a in state.legal_actions() if isinstance(a, ActivateJoker)} == {
+        ActivateJoker(0),
+        ActivateJoker(1),
+        ActivateJoker(2),
+    }
     state.apply_action(ActivateJoker(0))
     state.apply_action(ActivateJoker(1))
     with pytest.raises(RulesError, match="at most 2"):
@@ -253,7 +288,10 @@ def test_zwang_marks_two_fields_the_opponent_must_fill():
     thrown((6, 6, 1, 2, 3, 4, 4, 5, 5, 2), state)
     assert not any(isinstance(a, WriteTen) for a in state.legal_actions())
     state.apply_action(Split((1, 2, 3, 6, 6)))
-    assert set(state.legal_actions()) == {Place("write", FieldRef(0, "661")), Place("write", FieldRef(2, "6s"))}
+    assert set(state.legal_actions()) == {
+        Place("write", FieldRef(0, "661")),
+        Place("write", FieldRef(2, "6s")),
+    }
     with pytest.raises(RulesError, match="Zwang"):
         state.apply_action(Place("skip"))
     with pytest.raises(RulesError, match="must be filled"):
@@ -361,14 +399,37 @@ def test_log_replay_and_json_rebuild_the_same_game():
 
 
 def test_action_text_round_trip():
-    for action in [ActivateJoker(1), Roll(ALL), Roll((0, 4)), FreeThrow((9,)), Repeat(3), Swap(4, 6),
-                   Split((1, 1, 5, 6, 6)), Place("write", FieldRef(0, "116")), Place("write", FieldRef(3, "6s"), True),
-                   Place("skip"), Place("strike", FieldRef(1, "fh")), WriteTen(2),
-                   Zwang((FieldRef(0, "116"), FieldRef(2, "6s"))), Zwang((FieldRef(1, "ten"),)), Pass(),
-                   Dice((1, 2, 3))]:
+    for action in [
+        ActivateJoker(1),
+        Roll(ALL),
+        Roll((0, 4)),
+        FreeThrow((9,)),
+        Repeat(3),
+        Swap(4, 6),
+        Split((1, 1, 5, 6, 6)),
+        Place("write", FieldRef(0, "116")),
+        Place("write", FieldRef(3, "6s"), True),
+        Place("skip"),
+        Place("strike", FieldRef(1, "fh")),
+        WriteTen(2),
+        Zwang((FieldRef(0, "116"), FieldRef(2, "6s"))),
+        Zwang((FieldRef(1, "ten"),)),
+        Pass(),
+        Dice((1, 2, 3)),
+    ]:
         assert parse_action(str(action), SPEC) == action
-    for bad in ["", "roll 0", "roll 11", "roll 1 1", "place 117@1", "place 116@5", "swap 1", "split 1234",
-                "joker 9", "dance"]:
+    for bad in [
+        "",
+        "roll 0",
+        "roll 11",
+        "roll 1 1",
+        "place 117@1",
+        "place 116@5",
+        "swap 1",
+        "split 1234",
+        "joker 9",
+        "dance",
+    ]:
         with pytest.raises(ValueError):
             parse_action(bad, SPEC)
 
@@ -376,8 +437,17 @@ def test_action_text_round_trip():
 def test_illegal_action_changes_nothing():
     state = thrown(DICE)
     before = snapshot(state)
-    for bad in [Roll(()), Repeat(7), Swap(0, 1), WriteTen(9), Split((6, 6, 6, 6, 6)),
-                Place("skip"), Pass(), ActivateJoker(0), Dice((1,))]:
+    for bad in [
+        Roll(()),
+        Repeat(7),
+        Swap(0, 1),
+        WriteTen(9),
+        Split((6, 6, 6, 6, 6)),
+        Place("skip"),
+        Pass(),
+        ActivateJoker(0),
+        Dice((1,)),
+    ]:
         with pytest.raises(RulesError):
             state.apply_action(bad)
         assert snapshot(state) == before

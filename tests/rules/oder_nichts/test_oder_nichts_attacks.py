@@ -52,7 +52,9 @@ def test_every_task_of_the_stack_must_be_managed(rig):
 def test_stacking_with_the_same_symbol_in_any_colour(rig):
     g = rig([["green +3", "green 1"], ["cyan +3", "cyan +5"], ["yellow 1", "yellow 2"]], "green 4")
     g.play("green +3")
-    with pytest.raises(RulesError, match=r"only a \+3 card \(any colour\) passes this attack on; cyan \+5 does not"):
+    with pytest.raises(
+        RulesError, match=r"only a \+3 card \(any colour\) passes this attack on; cyan \+5 does not"
+    ):
         g.do("stack", "cyan +5")
     g.do("stack", "cyan +3")
     att = g.table.attack
@@ -69,8 +71,10 @@ def test_two_identical_offensive_cards_count_double(rig):
 
 
 def test_interjecting_the_same_offensive_card_passes_it_on(rig):
-    g = rig([["green +3", "green 1"], ["cyan 5", "cyan 6"], ["green +3", "yellow 2"], ["yellow 4", "yellow 5"]],
-            "green 4")
+    g = rig(
+        [["green +3", "green 1"], ["cyan 5", "cyan 6"], ["green +3", "yellow 2"], ["yellow 4", "yellow 5"]],
+        "green 4",
+    )
     g.play("green +3")
     assert (g.who, g.kind) == (2, "window")
     g.do("interject", "green +3")
@@ -108,7 +112,12 @@ def test_you_chooses_any_other_player(rig):
 
 
 def test_mirror_turns_a_passed_on_stack_back_to_who_laid_the_last_card(rig):
-    hands = [["green +3", "green 1"], ["cyan +3", "cyan 6"], ["grey mirror", "yellow 2"], ["yellow 4", "yellow 5"]]
+    hands = [
+        ["green +3", "green 1"],
+        ["cyan +3", "cyan 6"],
+        ["grey mirror", "yellow 2"],
+        ["yellow 4", "yellow 5"],
+    ]
     g = rig(hands, "green 4")
     g.play("green +3")
     g.do("stack", "cyan +3")
@@ -129,9 +138,9 @@ def test_who_is_unlucky_the_minority_is_the_target(rig):
     g.play("green +3")
     g.do("defend", "grey who is unlucky")
     assert [g.who, g.kind] == [1, "gesture"]
-    g.do("gesture", choice="up")   # P1
-    g.do("gesture", choice="up")   # P2
-    g.do("gesture", choice="up")   # P0: everybody the same -> again
+    g.do("gesture", choice="up")  # P1
+    g.do("gesture", choice="up")  # P2
+    g.do("gesture", choice="up")  # P0: everybody the same -> again
     assert g.kind == "gesture" and g.who == 1
     g.do("gesture", choice="up")
     g.do("gesture", choice="down")
@@ -144,8 +153,8 @@ def test_who_is_unlucky_two_left_play_rock_paper_scissors(rig):
     g.play("green +3")
     g.do("defend", "grey who is unlucky")
     assert g.kind == "rps"
-    g.do("rps", choice="rock")    # P1
-    g.do("rps", choice="rock")    # P0: a draw
+    g.do("rps", choice="rock")  # P1
+    g.do("rps", choice="rock")  # P0: a draw
     g.do("rps", choice="rock")
     g.do("rps", choice="paper")
     assert g.table.attack.target == 1  # rock loses to paper
@@ -191,7 +200,12 @@ def test_hijack_makes_you_the_owner_with_a_new_target(rig):
 
 
 def test_double_doubles_the_whole_stack(rig):
-    hands = [["green +3", "green 1"], ["cyan +3", "cyan 6"], ["yellow 1", "yellow 2"], ["brown double", "magenta 5"]]
+    hands = [
+        ["green +3", "green 1"],
+        ["cyan +3", "cyan 6"],
+        ["yellow 1", "yellow 2"],
+        ["brown double", "magenta 5"],
+    ]
     g = rig(hands, "green 4")
     g.play("green +3")
     g.until(1, "attack")
@@ -214,13 +228,18 @@ def test_double_on_skip_means_sitting_out_twice(rig):
 
 
 def test_double_on_20_minus_and_on_magnet(rig):
-    g = rig([["magenta 20 minus", "green 1"], ["cyan 5", "cyan 6"], ["brown double", "yellow 2"]], "magenta 4")
+    g = rig(
+        [["magenta 20 minus", "green 1"], ["cyan 5", "cyan 6"], ["brown double", "yellow 2"]], "magenta 4"
+    )
     g.play("magenta 20 minus")
     g.do("brown", "brown double")
     g.do("accept")
     assert g.table.minus == [0, 40, 0]
-    hands = [["magenta magnet", "green 1", "green 2", "cyan 9"], ["cyan 5", "cyan 6", "cyan 7", "cyan 8"],
-             ["brown double", "yellow 2", "magenta 9", "magenta 8"]]
+    hands = [
+        ["magenta magnet", "green 1", "green 2", "cyan 9"],
+        ["cyan 5", "cyan 6", "cyan 7", "cyan 8"],
+        ["brown double", "yellow 2", "magenta 9", "magenta 8"],
+    ]
     g = rig(hands, "magenta 4")
     g.play("magenta magnet")
     g.do("brown", "brown double")
@@ -235,8 +254,10 @@ def test_double_on_20_minus_and_on_magnet(rig):
 
 
 def test_double_on_away_from_keyboard_means_twice_away(rig):
-    g = rig([["yellow away from keyboard", "green 1"], ["cyan 5", "cyan 6"], ["brown double", "yellow 2"]],
-            "yellow 4")
+    g = rig(
+        [["yellow away from keyboard", "green 1"], ["cyan 5", "cyan 6"], ["brown double", "yellow 2"]],
+        "yellow 4",
+    )
     g.play("yellow away from keyboard")
     g.do("brown", "brown double")
     g.do("accept")
@@ -281,8 +302,14 @@ def test_skip_the_target_sits_out(rig):
 
 
 def test_two_skips_together_two_players_sit_out(rig):
-    g = rig([["green skip", "green skip", "green 1"], ["cyan 5", "cyan 6", "cyan 7"],
-             ["yellow 1", "yellow 2", "yellow 3"]], "green 4")
+    g = rig(
+        [
+            ["green skip", "green skip", "green 1"],
+            ["cyan 5", "cyan 6", "cyan 7"],
+            ["yellow 1", "yellow 2", "yellow 3"],
+        ],
+        "green 4",
+    )
     g.play("green skip", "green skip")
     g.do("accept")
     assert (g.who, g.kind) == (0, "turn")
@@ -300,7 +327,9 @@ def test_skip_passed_on_with_another_skip(rig):
 
 
 def test_20_minus_goes_straight_to_the_score(rig):
-    g = rig([["magenta 20 minus", "green 1"], ["cyan 20 minus", "cyan 6"], ["yellow 1", "yellow 2"]], "magenta 4")
+    g = rig(
+        [["magenta 20 minus", "green 1"], ["cyan 20 minus", "cyan 6"], ["yellow 1", "yellow 2"]], "magenta 4"
+    )
     g.play("magenta 20 minus")
     g.do("stack", "cyan 20 minus")
     g.do("accept")
@@ -308,8 +337,12 @@ def test_20_minus_goes_straight_to_the_score(rig):
 
 
 def test_away_from_keyboard_passed_over_until_the_next_own_turn(rig):
-    hands = [["yellow away from keyboard", "green 1", "yellow 8"], ["cyan 5", "yellow 5", "yellow 6"],
-             ["yellow 1", "yellow +3", "yellow 2"], ["yellow 7", "magenta 2", "magenta 3"]]
+    hands = [
+        ["yellow away from keyboard", "green 1", "yellow 8"],
+        ["cyan 5", "yellow 5", "yellow 6"],
+        ["yellow 1", "yellow +3", "yellow 2"],
+        ["yellow 7", "magenta 2", "magenta 3"],
+    ]
     g = rig(hands, "yellow 4")
     g.play("yellow away from keyboard")
     g.do("accept")
@@ -326,8 +359,11 @@ def test_away_from_keyboard_passed_over_until_the_next_own_turn(rig):
 
 
 def test_an_away_player_is_passed_over_by_attacks_and_windows(rig):
-    hands = [["yellow away from keyboard", "yellow +3", "green 1"], ["yellow 1", "cyan 6", "brown double"],
-             ["yellow 1", "yellow 2", "yellow 3"]]
+    hands = [
+        ["yellow away from keyboard", "yellow +3", "green 1"],
+        ["yellow 1", "cyan 6", "brown double"],
+        ["yellow 1", "yellow 2", "yellow 3"],
+    ]
     g = rig(hands, "yellow 4")
     g.play("yellow away from keyboard")
     g.do("accept")
@@ -339,7 +375,11 @@ def test_an_away_player_is_passed_over_by_attacks_and_windows(rig):
 
 
 def test_magnet_names_a_number_and_pulls_it_from_every_hand(rig):
-    hands = [["magenta magnet", "green 5", "cyan 1"], ["cyan 8", "cyan 6", "cyan 7"], ["yellow 5", "magenta 5", "yellow 9"]]
+    hands = [
+        ["magenta magnet", "green 5", "cyan 1"],
+        ["cyan 8", "cyan 6", "cyan 7"],
+        ["yellow 5", "magenta 5", "yellow 9"],
+    ]
     g = rig(hands, "magenta 4")
     g.play("magenta magnet")
     g.do("accept")
@@ -353,7 +393,11 @@ def test_magnet_names_a_number_and_pulls_it_from_every_hand(rig):
 
 
 def test_magnet_names_a_colour_once_all_numbers_are_named(rig):
-    hands = [["magenta magnet", "green 5", "cyan 1"], ["cyan 8", "cyan 6", "cyan 7"], ["yellow 5", "magenta 5", "yellow 9"]]
+    hands = [
+        ["magenta magnet", "green 5", "cyan 1"],
+        ["cyan 8", "cyan 6", "cyan 7"],
+        ["yellow 5", "magenta 5", "yellow 9"],
+    ]
     g = rig(hands, "magenta 4")
     g.play("magenta magnet")
     g.table.named = list(range(1, 10))

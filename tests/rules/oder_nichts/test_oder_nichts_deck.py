@@ -22,9 +22,24 @@ def test_138_cards_in_the_documented_composition(deck):
     by_category = Counter(c.category for c in deck.cards)
     assert by_category == {"number": 76, "neutral": 22, "offensive": 26, "defensive": 8, "brown": 6}
     assert deck.composition() == {
-        "number": 76, "direction": 8, "colour_change": 6, "half_hand": 4, "hand_swap": 4,
-        "skip": 8, "draw3": 8, "draw5": 4, "minus20": 2, "afk": 2, "magnet": 2,
-        "dodge": 2, "you": 2, "mirror": 2, "unlucky": 2, "not_me": 2, "hijack": 2, "double": 2,
+        "number": 76,
+        "direction": 8,
+        "colour_change": 6,
+        "half_hand": 4,
+        "hand_swap": 4,
+        "skip": 8,
+        "draw3": 8,
+        "draw5": 4,
+        "minus20": 2,
+        "afk": 2,
+        "magnet": 2,
+        "dodge": 2,
+        "you": 2,
+        "mirror": 2,
+        "unlucky": 2,
+        "not_me": 2,
+        "hijack": 2,
+        "double": 2,
     }
     assert [c.id for c in deck.cards] == list(range(138))
     assert deck.hand_size == 6 and deck.target_points == 500
@@ -72,17 +87,20 @@ def _broken(raw, change):
     return data
 
 
-@pytest.mark.parametrize("change, element, words", [
-    (lambda d: d["game"].update(total_cards=137), "cards", "make 138 cards"),
-    (lambda d: d["cards"][0].update(kind="joker"), "cards[0].kind", "unknown card kind"),
-    (lambda d: d["cards"][0].update(colours=["red"]), "cards[0].colours", "unknown colour"),
-    (lambda d: d["tasks"]["spin"].update(success=1.5), "tasks.spin.success", "probability"),
-    (lambda d: d["cards"][-1].update(colours=["green"]), "colours", "no play colour"),
-    (lambda d: d["cards"][7].pop("tasks"), "cards[7].tasks", "carry a task"),
-    (lambda d: d["kinds"]["skip"].update(category="neutral"), "kinds.skip.category", "offensive"),
-    (lambda d: d["kinds"].pop("mirror"), "kinds", "missing kinds: mirror"),
-    (lambda d: d["cards"][1].update(numbers=[10]), "cards[1].numbers", "0..9"),
-])
+@pytest.mark.parametrize(
+    "change, element, words",
+    [
+        (lambda d: d["game"].update(total_cards=137), "cards", "make 138 cards"),
+        (lambda d: d["cards"][0].update(kind="joker"), "cards[0].kind", "unknown card kind"),
+        (lambda d: d["cards"][0].update(colours=["red"]), "cards[0].colours", "unknown colour"),
+        (lambda d: d["tasks"]["spin"].update(success=1.5), "tasks.spin.success", "probability"),
+        (lambda d: d["cards"][-1].update(colours=["green"]), "colours", "no play colour"),
+        (lambda d: d["cards"][7].pop("tasks"), "cards[7].tasks", "carry a task"),
+        (lambda d: d["kinds"]["skip"].update(category="neutral"), "kinds.skip.category", "offensive"),
+        (lambda d: d["kinds"].pop("mirror"), "kinds", "missing kinds: mirror"),
+        (lambda d: d["cards"][1].update(numbers=[10]), "cards[1].numbers", "0..9"),
+    ],
+)
 def test_malformed_deck_files_name_the_problem(raw, change, element, words):
     with pytest.raises(SpecError) as err:
         parse_deck(_broken(raw, change), "deck.toml")

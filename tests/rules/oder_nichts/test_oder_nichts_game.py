@@ -134,7 +134,12 @@ def test_task_outcomes_have_probabilities(rig):
 def test_an_illegal_action_changes_nothing(rig):
     g = rig([["green 7", "cyan 2"], ["yellow 1", "yellow 2"]], "green 3")
     before = (list(g.table.hands[0]), list(g.table.discard), len(g.state.log))
-    for bad in (Action("play", (999,)), Action("accept"), Action("draw"), Action("interject", g.ids(0, ["green 7"]))):
+    for bad in (
+        Action("play", (999,)),
+        Action("accept"),
+        Action("draw"),
+        Action("interject", g.ids(0, ["green 7"])),
+    ):
         with pytest.raises(RulesError):
             g.state.apply_action(bad)
     assert (list(g.table.hands[0]), list(g.table.discard), len(g.state.log)) == before

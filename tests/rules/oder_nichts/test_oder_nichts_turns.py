@@ -16,7 +16,9 @@ def test_colour_or_symbol_must_match_and_you_must_play_when_you_can(rig):
     assert (g.who, g.kind) == (0, "turn")
     with pytest.raises(RulesError, match="must play when you can"):
         g.do("draw")
-    with pytest.raises(RulesError, match="cyan 2 does not fit on green 3: it needs the colour green or the symbol '3'"):
+    with pytest.raises(
+        RulesError, match="cyan 2 does not fit on green 3: it needs the colour green or the symbol '3'"
+    ):
         g.play("cyan 2")
     assert len(g.state.log) == 1  # refused actions leave no trace
     g.play("green 7")
@@ -107,8 +109,11 @@ def test_direction_change_and_two_of_them(rig):
     g = rig(hands, "green 3")
     g.play("green direction change")
     assert g.table.direction == -1 and g.who == 2
-    hands = [["green direction change", "green direction change", "cyan 1"], ["yellow 1", "yellow 2", "yellow 3"],
-             ["cyan 9", "magenta 8", "magenta 9"]]
+    hands = [
+        ["green direction change", "green direction change", "cyan 1"],
+        ["yellow 1", "yellow 2", "yellow 3"],
+        ["cyan 9", "magenta 8", "magenta 9"],
+    ]
     g = rig(hands, "green 3")
     g.play("green direction change", "green direction change")
     assert g.table.direction == 1 and g.who == 1
@@ -128,7 +133,9 @@ def test_colour_change_matches_by_colour_and_sets_the_other_colour(rig):
 
 
 def test_a_colour_change_does_not_fit_by_symbol(rig):
-    g = rig([["cyan/yellow colour change", "cyan 1"], ["yellow 1", "yellow 2"]], "magenta/green colour change")
+    g = rig(
+        [["cyan/yellow colour change", "cyan 1"], ["yellow 1", "yellow 2"]], "magenta/green colour change"
+    )
     assert g.table.allowed == ("magenta", "green")  # as start card: either colour may follow
     with pytest.raises(RulesError, match="one of its colours must be magenta or green"):
         g.play("cyan/yellow colour change", colour="yellow")
@@ -152,8 +159,10 @@ def test_zero_swap_is_optional(rig):
 
 
 def test_half_hand_puts_half_of_the_rest_under_the_pile_at_random(rig):
-    hands = [["green half hand", "cyan 1", "cyan 2", "cyan 3", "yellow 4"],
-             ["yellow 1", "yellow 2", "yellow 3", "yellow 5", "yellow 6"]]
+    hands = [
+        ["green half hand", "cyan 1", "cyan 2", "cyan 3", "yellow 4"],
+        ["yellow 1", "yellow 2", "yellow 3", "yellow 5", "yellow 6"],
+    ]
     g = rig(hands, "green 3")
     g.play("green half hand")
     assert g.kind == "half_hand" and g.pending.info["count"] == 2

@@ -57,9 +57,10 @@ def _p_zero_by_dice_states(white_dice: int) -> Fraction:
             p_state *= sixth if d else 1 - sixth
         dots = {die.dot for die, d in zip(dice, on_dot) if d}
         need = {die.colour for die, d in zip(dice, on_dot) if not d}
-        hits = sum(1 for white in itertools.product(SPEC.white_faces, repeat=white_dice)
-                   if need <= dots | set(white))
-        total += p_state * Fraction(hits, 6 ** white_dice)
+        hits = sum(
+            1 for white in itertools.product(SPEC.white_faces, repeat=white_dice) if need <= dots | set(white)
+        )
+        total += p_state * Fraction(hits, 6**white_dice)
     return total
 
 

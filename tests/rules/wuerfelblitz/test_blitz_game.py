@@ -10,12 +10,24 @@ from hypothesis import strategies as st
 from rules.errors import RulesError, SpecError
 from rules.rng import make_rng
 from rules.wuerfelblitz import (
-    CHANCE, SIMULTANEOUS, TERMINAL, BlitzState, Call, GameConfig, Throw, correct_sum, load_spec, new_game, replay,
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    BlitzState,
+    Call,
+    GameConfig,
+    Throw,
+    correct_sum,
+    load_spec,
+    new_game,
+    replay,
 )
 
 SPEC = load_spec()
 # standard sum 8 (orange 3 + blue 4 + red 1)
-THROW = Throw.of({"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"])
+THROW = Throw.of(
+    {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
+)
 RIGHT = 8
 
 
@@ -149,15 +161,18 @@ def test_players_reaching_three_black_in_the_same_round_share_the_win():
     assert s.returns() == [1.0, 1.0, 0.0]
 
 
-@pytest.mark.parametrize("calls, problem", [
-    ([Call(3, 8, 1.0)], "no player 3"),
-    ([Call(0, 8, 1.0), Call(0, 7, 2.0)], "twice"),
-    ([Call(0, 36, 1.0)], "0..35"),
-    ([Call(0, -1, 1.0)], "0..35"),
-    ([Call(0, True, 1.0)], "0..35"),
-    ([Call(0, 8, -0.5)], "time"),
-    ([Call(0, 8, float("nan"))], "time"),
-])
+@pytest.mark.parametrize(
+    "calls, problem",
+    [
+        ([Call(3, 8, 1.0)], "no player 3"),
+        ([Call(0, 8, 1.0), Call(0, 7, 2.0)], "twice"),
+        ([Call(0, 36, 1.0)], "0..35"),
+        ([Call(0, -1, 1.0)], "0..35"),
+        ([Call(0, True, 1.0)], "0..35"),
+        ([Call(0, 8, -0.5)], "time"),
+        ([Call(0, 8, float("nan"))], "time"),
+    ],
+)
 def test_illegal_calls_are_rejected_and_change_nothing(calls, problem):
     s = game()
     s.apply_throw(THROW)
@@ -177,15 +192,18 @@ def test_steps_out_of_order_are_rejected():
         game(white_dice=3).apply_throw(THROW)
 
 
-@pytest.mark.parametrize("kw, problem", [
-    (dict(players=1), "2-7 players"),
-    (dict(players=8), "2-7 players"),
-    (dict(players=3, white_dice=4), "only 3 white dice in the box"),
-    (dict(players=3, white_dice=1), "2 or 3 white"),
-    (dict(players=3, whites_per_black=(3, 3)), "one number per player"),
-    (dict(players=2, whites_per_black=(0, 3)), ">= 1"),
-    (dict(players=2, tie_window_s=-1), "tie window"),
-])
+@pytest.mark.parametrize(
+    "kw, problem",
+    [
+        (dict(players=1), "2-7 players"),
+        (dict(players=8), "2-7 players"),
+        (dict(players=3, white_dice=4), "only 3 white dice in the box"),
+        (dict(players=3, white_dice=1), "2 or 3 white"),
+        (dict(players=3, whites_per_black=(3, 3)), "one number per player"),
+        (dict(players=2, whites_per_black=(0, 3)), ">= 1"),
+        (dict(players=2, tie_window_s=-1), "tie window"),
+    ],
+)
 def test_bad_configs_are_rejected(kw, problem):
     with pytest.raises(RulesError, match=problem):
         GameConfig.from_spec(SPEC, **kw)
@@ -193,8 +211,17 @@ def test_bad_configs_are_rejected(kw, problem):
 
 def _random_game(seed: int, players: int, white: int, variant: bool) -> BlitzState:
     rng = make_rng(seed)
-    s = new_game(SPEC, GameConfig.from_spec(SPEC, players, white_dice=white, variant=variant,
-                                            whites_per_black=[int(x) for x in rng.integers(1, 4, players)]), rng)
+    s = new_game(
+        SPEC,
+        GameConfig.from_spec(
+            SPEC,
+            players,
+            white_dice=white,
+            variant=variant,
+            whites_per_black=[int(x) for x in rng.integers(1, 4, players)],
+        ),
+        rng,
+    )
     while not s.is_terminal():
         s.apply_throw(s.sample_throw(rng))
         right = s.correct()
@@ -227,14 +254,31 @@ def test_same_seed_same_game():
     assert _random_game(5, 4, 2, True).to_json() == _random_game(5, 4, 2, True).to_json()
 
 
-@pytest.mark.parametrize("data, element", [
-    ({"game": "other"}, "game"),
-    ({"game": "wuerfelblitz", "config": {}}, "config"),
-    ({"game": "wuerfelblitz", "config": GameConfig(2).to_json(), "first_thrower": 0, "actions": [{"x": 1}]},
-     "actions[0]"),
-    ({"game": "wuerfelblitz", "config": GameConfig(2).to_json(), "first_thrower": 0,
-      "actions": [{"throw": THROW.to_json()}, {"calls": [[0, 8]]}]}, "actions[1].calls"),
-])
+@pytest.mark.parametrize(
+    "data, element",
+    [
+        ({"game": "other"}, "game"),
+        ({"game": "wuerfelblitz", "config": {}}, "config"),
+        (
+            {
+                "game": "wuerfelblitz",
+                "config": GameConfig(2).to_json(),
+                "first_thrower": 0,
+                "actions": [{"x": 1}],
+            },
+            "actions[0]",
+        ),
+        (
+            {
+                "game": "wuerfelblitz",
+                "config": GameConfig(2).to_json(),
+                "first_thrower": 0,
+                "actions": [{"throw": THROW.to_json()}, {"calls": [[0, 8]]}],
+            },
+            "actions[1].calls",
+        ),
+    ],
+)
 def test_malformed_logs_are_spec_errors(data, element):
     with pytest.raises(SpecError) as info:
         replay(SPEC, data)

@@ -10,21 +10,33 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RulesError
-from rules.wuerfelblitz import Throw, breakdown, check_throw, correct_sum, load_spec, sample_throw, variant_applies
+from rules.wuerfelblitz import (
+    Throw,
+    breakdown,
+    check_throw,
+    correct_sum,
+    load_spec,
+    sample_throw,
+    variant_applies,
+)
 
 SPEC = load_spec()
 
 # Example 1: black and green are not counted, they are visible as dots: 3 + 4 + 1 = 8.
 # (The yellow die lies on its green dot, so it shows no number.)
-EXAMPLE_1 = Throw.of({"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1},
-                     ["black", "green"])
+EXAMPLE_1 = Throw.of(
+    {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
+)
 # Example 2: every die showing pips is excluded by a dot: the sum is zero.
-EXAMPLE_2 = Throw.of({"orange": 6, "blue": 3, "black": "yellow", "yellow": "green", "green": "red", "red": 5},
-                     ["orange", "blue"])
+EXAMPLE_2 = Throw.of(
+    {"orange": 6, "blue": 3, "black": "yellow", "yellow": "green", "green": "red", "red": 5},
+    ["orange", "blue"],
+)
 # Example 3 (variant): green is visible twice, so only the normally excluded dice green
 # and black count: 4 + 4 = 8.
-EXAMPLE_3 = Throw.of({"orange": 5, "blue": "black", "black": 4, "yellow": 6, "green": 4, "red": 2},
-                     ["green", "green"])
+EXAMPLE_3 = Throw.of(
+    {"orange": 5, "blue": "black", "black": 4, "yellow": 6, "green": 4, "red": 2}, ["green", "green"]
+)
 
 
 @pytest.mark.parametrize("throw", [EXAMPLE_1, EXAMPLE_2, EXAMPLE_3])
@@ -68,7 +80,9 @@ def test_variant_without_a_double_dot_is_the_standard_rule():
 
 def test_double_dot_from_a_coloured_die_triggers_the_variant():
     # white shows black once; the blue die lies on its black dot: black is visible twice
-    throw = Throw.of({"orange": 2, "blue": "black", "black": 5, "yellow": 1, "green": 3, "red": 4}, ["black", "red"])
+    throw = Throw.of(
+        {"orange": 2, "blue": "black", "black": 5, "yellow": 1, "green": 3, "red": 4}, ["black", "red"]
+    )
     assert variant_applies(throw)
     # excluded: black (5) and red (4); blue shows no pips
     assert correct_sum(throw) == 2 + 1 + 3
@@ -76,20 +90,48 @@ def test_double_dot_from_a_coloured_die_triggers_the_variant():
 
 
 def test_die_on_its_dot_face_adds_nothing():
-    throw = Throw.of({"orange": "blue", "blue": 6, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["yellow", "red"])
+    throw = Throw.of(
+        {"orange": "blue", "blue": 6, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["yellow", "red"]
+    )
     # blue is excluded by the orange die's dot; orange shows no number
     assert correct_sum(throw) == 1 + 1
 
 
-@pytest.mark.parametrize("throw, problem", [
-    (Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1}, ["red", "red"]), "each coloured die once"),
-    (Throw.of({"orange": 2, "blue": 2, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "red"]), "no face 2"),
-    (Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": "red"}, ["red", "red"]),
-     "no face 'red'"),
-    (Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red"]), "expected 2 white"),
-    (Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "pink"]), "no 'pink'"),
-    (Throw.of({"orange": 2, "blue": True, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "red"]), "no face"),
-])
+@pytest.mark.parametrize(
+    "throw, problem",
+    [
+        (
+            Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1}, ["red", "red"]),
+            "each coloured die once",
+        ),
+        (
+            Throw.of({"orange": 2, "blue": 2, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "red"]),
+            "no face 2",
+        ),
+        (
+            Throw.of(
+                {"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": "red"}, ["red", "red"]
+            ),
+            "no face 'red'",
+        ),
+        (
+            Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red"]),
+            "expected 2 white",
+        ),
+        (
+            Throw.of(
+                {"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "pink"]
+            ),
+            "no 'pink'",
+        ),
+        (
+            Throw.of(
+                {"orange": 2, "blue": True, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "red"]
+            ),
+            "no face",
+        ),
+    ],
+)
 def test_impossible_throws_are_rejected(throw, problem):
     with pytest.raises(RulesError, match=problem):
         check_throw(SPEC, throw, 2)
@@ -102,7 +144,8 @@ def test_throw_json_round_trip():
 throws = st.builds(
     lambda faces, whites: Throw(
         tuple((d.colour, d.faces[i]) for d, i in zip(SPEC.coloured, faces)),
-        tuple(SPEC.white_faces[i] for i in whites)),
+        tuple(SPEC.white_faces[i] for i in whites),
+    ),
     st.lists(st.integers(0, 5), min_size=6, max_size=6),
     st.lists(st.integers(0, 5), min_size=2, max_size=3),
 )

@@ -39,25 +39,28 @@ def _data():
     return copy.deepcopy(read_toml(default_spec_path()))
 
 
-@pytest.mark.parametrize("edit, element", [
-    (lambda d: d.update(format="other/1"), "format"),
-    (lambda d: d.update(extra=1), "extra"),
-    (lambda d: d.pop("discs"), "discs"),
-    (lambda d: d.update(colours=["red", "red"]), "colours"),
-    (lambda d: d["coloured"][0].update(colour="purple"), "coloured[0].colour"),
-    (lambda d: d["coloured"][1].update(faces=[1, 2, 3, 4, 5]), "coloured[1].faces"),
-    (lambda d: d["coloured"][2].update(faces=[1, 2, 3, 4, 5, 6]), "coloured[2].faces"),
-    (lambda d: d["coloured"][2].update(faces=[1, 2, "red", "blue", 5, 6]), "coloured[2].faces"),
-    (lambda d: d["coloured"][3].update(faces=[1, 2, 3, "purple", 5, 6]), "coloured[3].faces"),
-    (lambda d: d["coloured"][4].update(faces=[1, 2, 3, 7, "red", 6]), "coloured[4].faces[3]"),
-    (lambda d: d["coloured"][5].update(faces=[1, 1, 3, 4, 5, "orange"]), "coloured[5].faces"),
-    (lambda d: d["coloured"].reverse(), "coloured"),
-    (lambda d: d["white"].update(faces=["red"] * 6), "white.faces"),
-    (lambda d: d["rules"].update(white_dice=4), "rules.white_dice"),
-    (lambda d: d["rules"].update(variant="yes"), "rules.variant"),
-    (lambda d: d["discs"].update(white_per_black=0), "discs.white_per_black"),
-    (lambda d: d["calls"].update(tie_window_s=-1), "calls.tie_window_s"),
-])
+@pytest.mark.parametrize(
+    "edit, element",
+    [
+        (lambda d: d.update(format="other/1"), "format"),
+        (lambda d: d.update(extra=1), "extra"),
+        (lambda d: d.pop("discs"), "discs"),
+        (lambda d: d.update(colours=["red", "red"]), "colours"),
+        (lambda d: d["coloured"][0].update(colour="purple"), "coloured[0].colour"),
+        (lambda d: d["coloured"][1].update(faces=[1, 2, 3, 4, 5]), "coloured[1].faces"),
+        (lambda d: d["coloured"][2].update(faces=[1, 2, 3, 4, 5, 6]), "coloured[2].faces"),
+        (lambda d: d["coloured"][2].update(faces=[1, 2, "red", "blue", 5, 6]), "coloured[2].faces"),
+        (lambda d: d["coloured"][3].update(faces=[1, 2, 3, "purple", 5, 6]), "coloured[3].faces"),
+        (lambda d: d["coloured"][4].update(faces=[1, 2, 3, 7, "red", 6]), "coloured[4].faces[3]"),
+        (lambda d: d["coloured"][5].update(faces=[1, 1, 3, 4, 5, "orange"]), "coloured[5].faces"),
+        (lambda d: d["coloured"].reverse(), "coloured"),
+        (lambda d: d["white"].update(faces=["red"] * 6), "white.faces"),
+        (lambda d: d["rules"].update(white_dice=4), "rules.white_dice"),
+        (lambda d: d["rules"].update(variant="yes"), "rules.variant"),
+        (lambda d: d["discs"].update(white_per_black=0), "discs.white_per_black"),
+        (lambda d: d["calls"].update(tie_window_s=-1), "calls.tie_window_s"),
+    ],
+)
 def test_malformed_spec_names_the_element(edit, element):
     data = _data()
     edit(data)

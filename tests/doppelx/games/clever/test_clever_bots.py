@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from doppelx.games.clever.bots import RandomBot, StrongBot, batch_stats, make_bot, play_game, remaining_entries
+from doppelx.games.clever.bots import (
+    RandomBot,
+    StrongBot,
+    batch_stats,
+    make_bot,
+    play_game,
+    remaining_entries,
+)
 from rules.clever.game import CleverGame
 from rules.errors import RulesError
 
@@ -63,7 +70,7 @@ def test_unknown_bot_kind():
 
 def test_remaining_entries_shrink_over_a_solo_game():
     state = CleverGame(1).new_initial_state()
-    assert remaining_entries(state, 0) == 21        # 5 later rounds x 4 + this round's passive pick
+    assert remaining_entries(state, 0) == 21  # 5 later rounds x 4 + this round's passive pick
     state.apply_roll((1, 2, 3, 4, 5, 6))
     state.apply_action(state.legal_actions()[-1])  # forfeit
     assert remaining_entries(state, 0) == 21

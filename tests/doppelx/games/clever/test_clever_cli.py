@@ -17,7 +17,9 @@ def run(argv, monkeypatch, capsys, stdin=""):
 
 
 def test_bots_only_batch_json(monkeypatch, capsys):
-    code, out, _ = run(["clever", "--bots-only", "--games", "3", "--seed", "4", "--json"], monkeypatch, capsys)
+    code, out, _ = run(
+        ["clever", "--bots-only", "--games", "3", "--seed", "4", "--json"], monkeypatch, capsys
+    )
     assert code == 0
     data = json.loads(out)
     assert data["games"] == 3 and data["seed"] == 4 and data["players"] == 2
@@ -32,33 +34,44 @@ def test_bots_only_batch_text_is_the_same_figures(monkeypatch, capsys):
     assert code == 0 and "2 games, 3 player(s), seed 9" in out
     _, js, _ = run(args + ["--json"], monkeypatch, capsys)
     for row in json.loads(js)["bots"]:
-        assert re.search(rf"^{row['seat']}\s+{row['bot']}\s+{row['mean']:.2f}\s+{row['min']}\s+{row['max']}",
-                         out, re.M)
+        assert re.search(
+            rf"^{row['seat']}\s+{row['bot']}\s+{row['mean']:.2f}\s+{row['min']}\s+{row['max']}", out, re.M
+        )
 
 
 def test_one_bots_only_game_plays_to_its_end(monkeypatch, capsys):
-    code, out, _ = run(["clever", "--bots-only", "--players", "strong,random", "--seed", "5", "--no-colour"],
-                       monkeypatch, capsys)
+    code, out, _ = run(
+        ["clever", "--bots-only", "--players", "strong,random", "--seed", "5", "--no-colour"],
+        monkeypatch,
+        capsys,
+    )
     assert code == 0
     assert "round 6:" in out and "Game over." in out and "Winner:" in out
     assert "1 games, 2 player(s), seed 5" in out
     assert "\x1b[" not in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["clever", "--bots-only", "--players", "human"], "bots only"),
-    (["clever", "--games", "3"], "--games needs --bots-only"),
-    (["clever", "--bots-only", "--save", "x.json"], "not saved"),
-    (["clever", "--players", "strong"], "no human player"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["clever", "--bots-only", "--players", "human"], "bots only"),
+        (["clever", "--games", "3"], "--games needs --bots-only"),
+        (["clever", "--bots-only", "--save", "x.json"], "not saved"),
+        (["clever", "--players", "strong"], "no human player"),
+    ],
+)
 def test_bad_combinations_exit_2_with_one_line(argv, message, monkeypatch, capsys):
     code, out, err = run(argv, monkeypatch, capsys)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
 def test_bad_argument_values_are_argparse_errors(monkeypatch, capsys):
-    for argv in (["clever", "--players", "human,wizard"], ["clever", "--players", "a,b,c,d,e"],
-                 ["clever", "--bots-only", "--games", "0"], ["clever", "--seed", "-1"]):
+    for argv in (
+        ["clever", "--players", "human,wizard"],
+        ["clever", "--players", "a,b,c,d,e"],
+        ["clever", "--bots-only", "--games", "0"],
+        ["clever", "--seed", "-1"],
+    ):
         with pytest.raises(SystemExit) as exc:
             run(argv, monkeypatch, capsys)
         assert exc.value.code == 2
@@ -69,8 +82,12 @@ def _final_scores(out):
 
 
 def test_a_scripted_person_plays_a_whole_solo_game(monkeypatch, capsys, tmp_path):
-    code, out, _ = run(["clever", "--players", "human", "--seed", "21", "--save", str(tmp_path / "s.json")],
-                       monkeypatch, capsys, stdin="1\n" * 400)
+    code, out, _ = run(
+        ["clever", "--players", "human", "--seed", "21", "--save", str(tmp_path / "s.json")],
+        monkeypatch,
+        capsys,
+        stdin="1\n" * 400,
+    )
     assert code == 0
     assert "Game over." in out and "Solo rating:" in out
     assert out.count("choose a rolled die") >= 6
@@ -79,8 +96,12 @@ def test_a_scripted_person_plays_a_whole_solo_game(monkeypatch, capsys, tmp_path
 
 def test_wrong_input_is_asked_again_with_a_reason(monkeypatch, capsys):
     script = "hello\n0\n99\nhelp\n" + "1\n" * 400
-    code, out, _ = run(["clever", "--players", "human,random", "--seed", "3", "--no-colour"],
-                       monkeypatch, capsys, stdin=script)
+    code, out, _ = run(
+        ["clever", "--players", "human,random", "--seed", "3", "--no-colour"],
+        monkeypatch,
+        capsys,
+        stdin=script,
+    )
     assert code == 0
     assert "not accepted: 'hello' is not a number" in out
     assert "not accepted: 0 is not a choice" in out and "not accepted: 99 is not a choice" in out
@@ -93,24 +114,33 @@ def test_quit_and_resume_finish_like_an_uninterrupted_game(monkeypatch, capsys, 
     _, whole, _ = run(args, monkeypatch, capsys, stdin="1\n" * 400)
     code, first, _ = run(args + ["--save", str(save)], monkeypatch, capsys, stdin="1\n" * 12 + "quit\n")
     assert code == 0 and "game saved to" in first and save.exists()
-    code, second, _ = run(["clever", "--resume", str(save), "--no-colour"], monkeypatch, capsys,
-                          stdin="1\n" * 400)
+    code, second, _ = run(
+        ["clever", "--resume", str(save), "--no-colour"], monkeypatch, capsys, stdin="1\n" * 400
+    )
     assert code == 0 and "Game over." in second
     assert _final_scores(second) == _final_scores(whole)
 
 
 def test_save_word_saves_and_the_game_goes_on(monkeypatch, capsys, tmp_path):
     save = tmp_path / "mid.json"
-    code, out, _ = run(["clever", "--players", "human", "--seed", "2", "--save", str(save)],
-                       monkeypatch, capsys, stdin="1\nsave\n" + "1\n" * 400)
+    code, out, _ = run(
+        ["clever", "--players", "human", "--seed", "2", "--save", str(save)],
+        monkeypatch,
+        capsys,
+        stdin="1\nsave\n" + "1\n" * 400,
+    )
     assert code == 0 and f"saved to {save}; now choose" in out and "Game over." in out
     assert json.loads(save.read_text())["format"] == "doppelx-clever-save/1"
 
 
 def test_end_of_input_saves_and_exits_cleanly(monkeypatch, capsys, tmp_path):
     save = tmp_path / "eof.json"
-    code, out, err = run(["clever", "--players", "human,human", "--seed", "8", "--save", str(save)],
-                         monkeypatch, capsys, stdin="1\n1\n")
+    code, out, err = run(
+        ["clever", "--players", "human,human", "--seed", "8", "--save", str(save)],
+        monkeypatch,
+        capsys,
+        stdin="1\n1\n",
+    )
     assert code == 0 and "input ended - game saved" in out and err == ""
     data = json.loads(save.read_text())
     assert data["players"] == ["human", "human"] and data["game"]["log"]

@@ -57,37 +57,65 @@ def run_session(seed: int, opponent: str = "strong", budget: int | None = None, 
     out = io.StringIO()
     term = Terminal(ScriptedPerson(out, budget), out, colour=False)
     state = DoppelState()
-    session = DoppelSession(term, state, [Seat("You", "human"), Seat("Bot", opponent)], make_rng(seed), seed, save)
+    session = DoppelSession(
+        term, state, [Seat("You", "human"), Seat("Bot", opponent)], make_rng(seed), seed, save
+    )
     rc = session.run()
     return rc, session, out.getvalue()
 
 
 def test_bots_only_json_statistics(capsys):
-    assert main(["doppel", "--bots-only", "--games", "2", "--seed", "4", "--bots", "random,strong", "--json"]) == 0
+    assert (
+        main(["doppel", "--bots-only", "--games", "2", "--seed", "4", "--bots", "random,strong", "--json"])
+        == 0
+    )
     stats = json.loads(capsys.readouterr().out)
     assert stats["games"] == 2 and stats["seed"] == 4 and stats["bots"] == ["random", "strong"]
     wins = sum(b["wins"] for b in stats["per_bot"].values()) + stats["draws"]
     assert wins == 2
     for b in stats["per_bot"].values():
         assert b["min"] <= b["mean"] <= b["max"]
-    assert main(["doppel", "--bots-only", "--games", "2", "--seed", "4", "--bots", "random,strong", "--json"]) == 0
+    assert (
+        main(["doppel", "--bots-only", "--games", "2", "--seed", "4", "--bots", "random,strong", "--json"])
+        == 0
+    )
     assert json.loads(capsys.readouterr().out) == stats
 
 
 def test_bots_only_text_from_the_real_command_line():
-    out = subprocess.run([sys.executable, "-m", "doppelx", "doppel", "--bots-only", "--games", "1", "--seed", "2",
-                          "--bots", "random,random"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "doppelx",
+            "doppel",
+            "--bots-only",
+            "--games",
+            "1",
+            "--seed",
+            "2",
+            "--bots",
+            "random,random",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "1 bots-only games" in out.stdout and "random#1" in out.stdout and "random#2" in out.stdout
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (["--bots-only", "--games", "0"], "--games"),
-    (["--bots-only", "--bots", "strong,genius"], "--bots"),
-    (["--bots-only", "--save", "x.json"], "--save"),
-    (["--json"], "--json"),
-    (["--seed", "-3"], "--seed"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--bots-only", "--games", "0"], "--games"),
+        (["--bots-only", "--bots", "strong,genius"], "--bots"),
+        (["--bots-only", "--save", "x.json"], "--save"),
+        (["--json"], "--json"),
+        (["--seed", "-3"], "--seed"),
+    ],
+)
 def test_bad_arguments_exit_2(argv, needle, capsys):
     try:
         rc = main(["doppel", *argv])
@@ -148,14 +176,19 @@ def test_colour_when_asked(monkeypatch, capsys):
     assert "\x1b[" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("content,needle", [
-    (None, "not found"),
-    ("{not json", "bad JSON"),
-    ('{"format": "something-else"}', "format"),
-    ('{"format": "doppelx-doppel-save/1", "seed": 1, "rng": {}, "seats": [{"name": "a", "kind": "human"},'
-     ' {"name": "b", "kind": "strong"}], "game": {"format": "doppelspiel-log/1", "log": [[0, "split 11111"]]}}',
-     "does not replay"),
-])
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        (None, "not found"),
+        ("{not json", "bad JSON"),
+        ('{"format": "something-else"}', "format"),
+        (
+            '{"format": "doppelx-doppel-save/1", "seed": 1, "rng": {}, "seats": [{"name": "a", "kind": "human"},'
+            ' {"name": "b", "kind": "strong"}], "game": {"format": "doppelspiel-log/1", "log": [[0, "split 11111"]]}}',
+            "does not replay",
+        ),
+    ],
+)
 def test_bad_resume_files_exit_2(tmp_path, content, needle, capsys):
     path = tmp_path / "bad.json"
     if content is not None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from doppelx.games.doppelspiel.bots import RandomBot, StrongBot, batch_game, play_game, run_batch
 from rules.doppelspiel import DoppelState, FieldRef, Roll, Split, Swap, WriteTen
 from rules.rng import child_rng, make_rng
-
-from doppelx.games.doppelspiel.bots import RandomBot, StrongBot, batch_game, play_game, run_batch
 
 ALL = tuple(range(10))
 

@@ -21,7 +21,9 @@ def dealt(hands, start, draw=()):
     taken: set[int] = set()
     ids = [find_cards(spec, h, taken) for h in hands]
     state = State(GameConfig(len(hands)), spec)
-    state.apply_action(deal_outcome(spec, ids, find_cards(spec, [start], taken)[0], find_cards(spec, draw, taken)))
+    state.apply_action(
+        deal_outcome(spec, ids, find_cards(spec, [start], taken)[0], find_cards(spec, draw, taken))
+    )
     return state
 
 
@@ -62,20 +64,38 @@ def test_basic_exchanges_an_all_grey_hand():
 
 
 def test_basic_defends_brown_before_passing_on_before_grey():
-    state = dealt([["green +3", "green 1", "green 2"], ["cyan +3", "grey mirror", "brown hijack"],
-                   ["yellow 1", "yellow 2", "yellow 3"]], "green 4")
-    state.apply_action(Action("play", tuple(c for c in state.table.hands[0] if state.spec.card(c).kind == "draw3")))
+    state = dealt(
+        [
+            ["green +3", "green 1", "green 2"],
+            ["cyan +3", "grey mirror", "brown hijack"],
+            ["yellow 1", "yellow 2", "yellow 3"],
+        ],
+        "green 4",
+    )
+    state.apply_action(
+        Action("play", tuple(c for c in state.table.hands[0] if state.spec.card(c).kind == "draw3"))
+    )
     action = choose(state)
     assert action.kind == "brown" and labels(state, action) == ["brown hijack"]
-    state = dealt([["green +3", "green 1", "green 2"], ["cyan +3", "grey mirror", "cyan 1"],
-                   ["yellow 1", "yellow 2", "yellow 3"]], "green 4")
-    state.apply_action(Action("play", tuple(c for c in state.table.hands[0] if state.spec.card(c).kind == "draw3")))
+    state = dealt(
+        [
+            ["green +3", "green 1", "green 2"],
+            ["cyan +3", "grey mirror", "cyan 1"],
+            ["yellow 1", "yellow 2", "yellow 3"],
+        ],
+        "green 4",
+    )
+    state.apply_action(
+        Action("play", tuple(c for c in state.table.hands[0] if state.spec.card(c).kind == "draw3"))
+    )
     assert choose(state).kind == "stack"
 
 
 def test_task_thresholds_of_the_bot_kinds():
     state = dealt([["green +5", "green 1"], ["cyan 1", "cyan 2"]], "green 4")
-    state.apply_action(Action("play", (next(c for c in state.table.hands[0] if state.spec.card(c).kind == "draw5"),)))
+    state.apply_action(
+        Action("play", (next(c for c in state.table.hands[0] if state.spec.card(c).kind == "draw5"),))
+    )
     state.apply_action(Action("accept"))
     task = state.spec.tasks[state.pending.info["tasks"][0]]
     assert choose(state, make_bot("gambler")) == Action("attempt")
@@ -85,9 +105,17 @@ def test_task_thresholds_of_the_bot_kinds():
 
 
 def test_basic_names_the_number_with_fewest_unseen_copies():
-    state = dealt([["magenta magnet", "green 3", "cyan 3"], ["yellow 3", "yellow 3", "cyan 3"],
-                   ["yellow 1", "yellow 2", "magenta 4"]], "magenta 9")
-    state.apply_action(Action("play", (next(c for c in state.table.hands[0] if state.spec.card(c).kind == "magnet"),)))
+    state = dealt(
+        [
+            ["magenta magnet", "green 3", "cyan 3"],
+            ["yellow 3", "yellow 3", "cyan 3"],
+            ["yellow 1", "yellow 2", "magenta 4"],
+        ],
+        "magenta 9",
+    )
+    state.apply_action(
+        Action("play", (next(c for c in state.table.hands[0] if state.spec.card(c).kind == "magnet"),))
+    )
     state.apply_action(Action("accept"))
     # P1 sees three 3s in its own hand: five unseen, fewer than any other number
     assert choose(state) == Action("name", number=3)

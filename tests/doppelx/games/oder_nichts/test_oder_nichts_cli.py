@@ -29,9 +29,19 @@ def run_cli(capsys, *argv, stdin: str | None = None, monkeypatch=None):
 
 # ---- bots only -------------------------------------------------------------------------
 
+
 def test_a_full_bots_only_game_to_its_end(capsys):
-    code, out, err = run_cli(capsys, "--bots-only", "--games", "1", "--seed", "4", "--json",
-                             "--bots", "basic,gambler,cautious,random")
+    code, out, err = run_cli(
+        capsys,
+        "--bots-only",
+        "--games",
+        "1",
+        "--seed",
+        "4",
+        "--json",
+        "--bots",
+        "basic,gambler,cautious,random",
+    )
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["games"] == 1 and data["seed"] == 4 and data["target_points"] == 500
@@ -51,28 +61,34 @@ def test_bots_only_json_is_reproducible(capsys):
 
 
 def test_bots_only_text_report(capsys):
-    code, out, _ = run_cli(capsys, "--bots-only", "--games", "2", "--seed", "1", "--players", "3", "--rounds", "2")
+    code, out, _ = run_cli(
+        capsys, "--bots-only", "--games", "2", "--seed", "1", "--players", "3", "--rounds", "2"
+    )
     assert code == 0
     assert "2 bots-only games, seed 1" in out and "or after 2 rounds" in out
     assert "P1:basic" in out and "mean game length:" in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--bots-only", "--players", "9"], "2 to 8 players, not 9"),
-    (["--bots-only", "--bots", "genius"], "--bots: unknown bot 'genius'"),
-    (["--bots-only", "--bots", "basic,random", "--players", "3"], "2 bots named for 3 players"),
-    (["--games", "5"], "--games goes with --bots-only"),
-    (["--json"], "--json goes with --bots-only"),
-    (["--bots-only", "--save", "x.json"], "--save is for a person's game"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--bots-only", "--players", "9"], "2 to 8 players, not 9"),
+        (["--bots-only", "--bots", "genius"], "--bots: unknown bot 'genius'"),
+        (["--bots-only", "--bots", "basic,random", "--players", "3"], "2 bots named for 3 players"),
+        (["--games", "5"], "--games goes with --bots-only"),
+        (["--json"], "--json goes with --bots-only"),
+        (["--bots-only", "--save", "x.json"], "--save is for a person's game"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     code, out, err = run_cli(capsys, *argv)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv", [["--players", "four"], ["--games", "0"], ["--target", "0"], ["--seed", "-3"],
-                                  ["--rounds", "x"]])
+@pytest.mark.parametrize(
+    "argv", [["--players", "four"], ["--games", "0"], ["--target", "0"], ["--seed", "-3"], ["--rounds", "x"]]
+)
 def test_bad_numbers_are_argparse_errors(capsys, argv):
     with pytest.raises(SystemExit) as exc:
         main(["oder-nichts", "--bots-only", *argv])
@@ -83,20 +99,54 @@ def test_bad_numbers_are_argparse_errors(capsys, argv):
 
 def test_a_bad_save_file_is_one_clear_line(capsys, tmp_path):
     bad = tmp_path / "save.json"
-    bad.write_text('{"game": "oder_nichts", "config": {"players": 2}, "bots": ["basic"], "seed": 1, '
-                   '"rng_state": {}, "log": [{"kind": "draw"}]}')
+    bad.write_text(
+        '{"game": "oder_nichts", "config": {"players": 2}, "bots": ["basic"], "seed": 1, '
+        '"rng_state": {}, "log": [{"kind": "draw"}]}'
+    )
     code, _, err = run_cli(capsys, "--resume", str(bad))
     assert code == 2 and "log entry 0" in err
 
 
 # ---- a person's game through the prompt ------------------------------------------------
 
+
 def test_a_person_plays_a_whole_round_through_the_prompt(capsys, monkeypatch):
     rnd = random.Random(2)
-    words = ["1", "2", "3", "4", "5", "6", "7", "1 2", "d", "p", "x", "a", "n", "y", "t", "u", "r", "2", "9", "zz"]
+    words = [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "1 2",
+        "d",
+        "p",
+        "x",
+        "a",
+        "n",
+        "y",
+        "t",
+        "u",
+        "r",
+        "2",
+        "9",
+        "zz",
+    ]
     script = "\n".join(rnd.choice(words) for _ in range(4000)) + "\n"
-    code, out, err = run_cli(capsys, "--players", "3", "--seed", "5", "--rounds", "1", "--no-colour",
-                             stdin=script, monkeypatch=monkeypatch)
+    code, out, err = run_cli(
+        capsys,
+        "--players",
+        "3",
+        "--seed",
+        "5",
+        "--rounds",
+        "1",
+        "--no-colour",
+        stdin=script,
+        monkeypatch=monkeypatch,
+    )
     assert code == 0 and err == ""
     assert "Game over" in out and "Winner:" in out
     assert "not accepted:" in out  # nonsense was refused with a reason and asked again
@@ -117,16 +167,24 @@ def rigged_state() -> State:
 
 def test_refusals_a_task_asked_of_the_person_and_saving_at_the_end_of_input(tmp_path):
     save = tmp_path / "game.json"
-    lines = ["1",      # cyan 1 does not fit on green 4
-             "d",      # draw yellow 8; the bot attacks with +3
-             "1",      # cyan 1 cannot pass a +3 on
-             "a",      # accept
-             "t",      # try the task
-             "maybe",  # not y/n
-             "y"]      # managed it
+    lines = [
+        "1",  # cyan 1 does not fit on green 4
+        "d",  # draw yellow 8; the bot attacks with +3
+        "1",  # cyan 1 cannot pass a +3 on
+        "a",  # accept
+        "t",  # try the task
+        "maybe",  # not y/n
+        "y",
+    ]  # managed it
     out = io.StringIO()
-    tui = OderNichtsTUI(Terminal(io.StringIO("\n".join(lines) + "\n"), out, False), rigged_state(),
-                        ["basic"], make_rng(1), 1, save)
+    tui = OderNichtsTUI(
+        Terminal(io.StringIO("\n".join(lines) + "\n"), out, False),
+        rigged_state(),
+        ["basic"],
+        make_rng(1),
+        1,
+        save,
+    )
     assert tui.run() == 0
     text = out.getvalue()
     assert "cyan 1 does not fit on green 4: it needs the colour green or the symbol '4'" in text

@@ -12,7 +12,9 @@ from rules.rng import make_rng
 from rules.wuerfelblitz import Throw, breakdown, correct_sum, load_spec, sample_throw
 
 SPEC = load_spec()
-THROW = Throw.of({"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"])
+THROW = Throw.of(
+    {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
+)
 
 
 def test_median_time_follows_the_documented_formula():

@@ -7,20 +7,24 @@ import sys
 
 import pytest
 
-from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot
 from doppelx.cli import main
-from doppelx.terminal import Terminal
+from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot
 from doppelx.games.wuerfelblitz.match import TerminalGame, play_bots_game, render_throw, run_batch
+from doppelx.terminal import Terminal
 from rules.rng import child_rng, make_rng
 from rules.wuerfelblitz import Call, GameConfig, Throw, correct_sum, load_spec, replay
 
 SPEC = load_spec()
-EXAMPLE_1 = Throw.of({"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1},
-                     ["black", "green"])        # sum 8
-EXAMPLE_2 = Throw.of({"orange": 6, "blue": 3, "black": "yellow", "yellow": "green", "green": "red", "red": 5},
-                     ["orange", "blue"])        # sum 0
-EXAMPLE_3 = Throw.of({"orange": 5, "blue": "black", "black": 4, "yellow": 6, "green": 4, "red": 2},
-                     ["green", "green"])        # sum 13 (variant: 8)
+EXAMPLE_1 = Throw.of(
+    {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
+)  # sum 8
+EXAMPLE_2 = Throw.of(
+    {"orange": 6, "blue": 3, "black": "yellow", "yellow": "green", "green": "red", "red": 5},
+    ["orange", "blue"],
+)  # sum 0
+EXAMPLE_3 = Throw.of(
+    {"orange": 5, "blue": "black", "black": 4, "yellow": 6, "green": 4, "red": 2}, ["green", "green"]
+)  # sum 13 (variant: 8)
 
 
 def run_cli(capsys, *argv):
@@ -31,6 +35,7 @@ def run_cli(capsys, *argv):
 
 # --- bots-only batches -------------------------------------------------------------------
 
+
 def test_bots_only_json_is_reproducible(capsys):
     code, out, _ = run_cli(capsys, "--bots-only", "--games", "12", "--seed", "7", "--json")
     assert code == 0
@@ -39,14 +44,28 @@ def test_bots_only_json_is_reproducible(capsys):
     assert data["players"] == ["Bot 1 (easy)", "Bot 2 (medium)", "Bot 3 (hard)"]
     assert 12 <= sum(data["wins"].values()) <= 12 + 2 * data["shared_wins"]
     assert data["min_rounds"] <= data["mean_rounds"] <= data["max_rounds"]
-    assert data["min_rounds"] >= 9          # nobody wins before 9 correct calls at 3 white per black
+    assert data["min_rounds"] >= 9  # nobody wins before 9 correct calls at 3 white per black
     _, again, _ = run_cli(capsys, "--bots-only", "--games", "12", "--seed", "7", "--json")
     assert again == out
 
 
 def test_bots_only_text_with_options(capsys):
-    code, out, _ = run_cli(capsys, "--bots-only", "--games", "5", "--seed", "1", "--bots", "hard,easy",
-                           "--white", "3", "--variant", "--whites-per-black", "3,1", "--no-colour")
+    code, out, _ = run_cli(
+        capsys,
+        "--bots-only",
+        "--games",
+        "5",
+        "--seed",
+        "1",
+        "--bots",
+        "hard,easy",
+        "--white",
+        "3",
+        "--variant",
+        "--whites-per-black",
+        "3,1",
+        "--no-colour",
+    )
     assert code == 0
     assert "5 bots-only games, seed 1, 3 white dice, variant" in out
     assert re.search(r"Bot 2 \(easy\)\s+wins\s+\d+ .*\[1 white per black\]", out)
@@ -66,6 +85,7 @@ def test_batch_games_use_child_rngs_and_match_single_games():
 
 
 # --- the analysis ------------------------------------------------------------------------
+
 
 def test_analyse_json(capsys):
     code, out, _ = run_cli(capsys, "--analyse", "--samples", "3000", "--json", "--seed", "2")
@@ -88,33 +108,38 @@ def test_analyse_text(capsys):
 
 # --- argument errors: one line, exit 2 -----------------------------------------------------
 
-@pytest.mark.parametrize("argv, message", [
-    (["--bots-only", "--games", "0"], "whole number >= 1"),
-    (["--bots-only", "--bots", "easy,expert"], "comma-separated list"),
-    (["--bots-only", "--bots", "easy,easy,easy,easy,easy,easy,easy,easy"], "2-7 players"),
-    (["--bots-only", "--bots", "easy,hard", "--whites-per-black", "3"], "one number per player"),
-    (["--bots-only", "--whites-per-black", "3,x,3"], "whole numbers >= 1"),
-    (["--json"], "--json goes with"),
-    (["--games", "3"], "--games goes with --bots-only"),
-    (["--bots-only", "--samples", "3"], "--samples goes with --analyse"),
-    (["--bots-only", "--analyse"], "not allowed with"),
-    (["--white", "4"], "invalid choice"),
-    (["--analyse", "--white", "3"], "--white does not go with --analyse"),
-    (["--seed", "-3"], "whole number >= 0"),
-    (["--bots-only", "--dice", "/nonexistent/wb.toml"], "file not found"),
-])
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--bots-only", "--games", "0"], "whole number >= 1"),
+        (["--bots-only", "--bots", "easy,expert"], "comma-separated list"),
+        (["--bots-only", "--bots", "easy,easy,easy,easy,easy,easy,easy,easy"], "2-7 players"),
+        (["--bots-only", "--bots", "easy,hard", "--whites-per-black", "3"], "one number per player"),
+        (["--bots-only", "--whites-per-black", "3,x,3"], "whole numbers >= 1"),
+        (["--json"], "--json goes with"),
+        (["--games", "3"], "--games goes with --bots-only"),
+        (["--bots-only", "--samples", "3"], "--samples goes with --analyse"),
+        (["--bots-only", "--analyse"], "not allowed with"),
+        (["--white", "4"], "invalid choice"),
+        (["--analyse", "--white", "3"], "--white does not go with --analyse"),
+        (["--seed", "-3"], "whole number >= 0"),
+        (["--bots-only", "--dice", "/nonexistent/wb.toml"], "file not found"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     try:
         code = main(["blitz", *argv])
-    except SystemExit as exc:          # argparse
+    except SystemExit as exc:  # argparse
         code = exc.code
     _, err = capsys.readouterr()
     assert code == 2
     errors = [line for line in err.splitlines() if "error:" in line]
-    assert len(errors) == 1 and message in errors[0]     # argparse also prints its usage
+    assert len(errors) == 1 and message in errors[0]  # argparse also prints its usage
 
 
 # --- the terminal game -------------------------------------------------------------------
+
 
 class ScriptedBot:
     """Calls what the test says: ``(value or None for the correct sum, time)`` per round."""
@@ -132,21 +157,38 @@ def scripted_game(lines, clock_times, bot_script, throws, **config):
     term = Terminal(io.StringIO("".join(line + "\n" for line in lines)), out, colour=False)
     cfg = GameConfig.from_spec(SPEC, 2, **config)
     it = iter(throws)
-    game = TerminalGame(term, SPEC, cfg, [ScriptedBot("Robo", bot_script)], make_rng(1),
-                        clock=iter(clock_times).__next__, throw_source=lambda state, rng: next(it))
+    game = TerminalGame(
+        term,
+        SPEC,
+        cfg,
+        [ScriptedBot("Robo", bot_script)],
+        make_rng(1),
+        clock=iter(clock_times).__next__,
+        throw_source=lambda state, rng: next(it),
+    )
     return game, out
 
 
 def test_timed_prompt_game_is_scripted_deterministically():
     # you: a black disc for every correct answer (handicap 1); the bot: 3 white per black
     game, out = scripted_game(
-        lines=["", "abc", "99", "8",        # round 1: two bad answers re-asked, then 8 after 1.0 s
-               "go", "", "0",               # round 2: "go" is re-asked; 0 after 1.05 s
-               "", "13"],                   # round 3: 13 after 2.0 s
+        lines=[
+            "",
+            "abc",
+            "99",
+            "8",  # round 1: two bad answers re-asked, then 8 after 1.0 s
+            "go",
+            "",
+            "0",  # round 2: "go" is re-asked; 0 after 1.05 s
+            "",
+            "13",
+        ],  # round 3: 13 after 2.0 s
         clock_times=[10.0, 11.0, 20.0, 21.05, 30.0, 32.0],
-        bot_script=[(None, 2.0),            # round 1: right but slower than you
-                    (None, 1.0),            # round 2: right, 0.05 s before you: a tie
-                    (3, 0.8)],              # round 3: wrong, costs its white disc
+        bot_script=[
+            (None, 2.0),  # round 1: right but slower than you
+            (None, 1.0),  # round 2: right, 0.05 s before you: a tie
+            (3, 0.8),
+        ],  # round 3: wrong, costs its white disc
         throws=[EXAMPLE_1, EXAMPLE_2, EXAMPLE_3],
         whites_per_black=(1, 3),
     )
@@ -157,7 +199,7 @@ def test_timed_prompt_game_is_scripted_deterministically():
     assert [r.correct for r in h] == [8, 0, 13]
     assert h[0].winners == (0,) and [c.player for c in h[0].late] == [1]
     assert h[0].calls[0].time == pytest.approx(1.0)
-    assert h[1].winners == (1, 0)                      # the bot first, you within the tie window
+    assert h[1].winners == (1, 0)  # the bot first, you within the tie window
     assert h[2].winners == (0,) and h[2].lost_white == (1,)
     assert st.is_terminal() and st.winners() == (0,)
     assert st.discs() == [(0, 3), (0, 0)]
@@ -166,7 +208,7 @@ def test_timed_prompt_game_is_scripted_deterministically():
     assert "no throw sums to more than 35" in text
     assert "press Enter to lift the box" in text
     assert "You won after 3 rounds!" in text
-    assert "yellow: green dot" in text               # plain-text throw
+    assert "yellow: green dot" in text  # plain-text throw
     assert "-1 white disc" in text
 
 
@@ -186,15 +228,24 @@ def test_slow_answer_is_too_late_and_pass_is_allowed():
 
 
 def test_end_of_input_stops_cleanly():
-    game, out = scripted_game(lines=["", "5"], clock_times=[0.0, 1.0], bot_script=[(None, 3.0), (None, 3.0)],
-                              throws=[EXAMPLE_1, EXAMPLE_2])
+    game, out = scripted_game(
+        lines=["", "5"],
+        clock_times=[0.0, 1.0],
+        bot_script=[(None, 3.0), (None, 3.0)],
+        throws=[EXAMPLE_1, EXAMPLE_2],
+    )
     assert game.play() == 0
     assert "Input ended — game stopped in round 2." in out.getvalue()
 
 
 def test_variant_game_announces_the_rule_and_scores_by_it():
-    game, out = scripted_game(lines=["", "8", "q"], clock_times=[0.0, 1.0], bot_script=[(None, 3.0)],
-                              throws=[EXAMPLE_3], variant=True)
+    game, out = scripted_game(
+        lines=["", "8", "q"],
+        clock_times=[0.0, 1.0],
+        bot_script=[(None, 3.0)],
+        throws=[EXAMPLE_3],
+        variant=True,
+    )
     game.play()
     assert "Hirnverdreher" in out.getvalue()
     assert game.state.history[0].correct == 8 and game.state.history[0].winners == (0,)
@@ -203,8 +254,8 @@ def test_variant_game_announces_the_rule_and_scores_by_it():
 
 def test_colour_rendering_uses_coloured_glyphs():
     lines = render_throw(Terminal(io.StringIO(), io.StringIO(), colour=True), EXAMPLE_1)
-    assert "\u2682" in lines[0] and "\x1b[" in lines[0]      # ⚂ for the orange 3, painted
-    assert "\u25cf" in lines[1]                               # dots on the white dice
+    assert "\u2682" in lines[0] and "\x1b[" in lines[0]  # ⚂ for the orange 3, painted
+    assert "\u25cf" in lines[1]  # dots on the white dice
     plain = render_throw(Terminal(io.StringIO(), io.StringIO(), colour=False), EXAMPLE_1)
     assert "\x1b[" not in "".join(plain)
     assert plain[0].split()[:4] == ["coloured:", "orange", "3", "blue"]
