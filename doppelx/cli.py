@@ -20,6 +20,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from doppelx import logs
 from rules.errors import DoppelXError
 
 #: Command modules, in the order ``--help`` lists them.
@@ -49,6 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="DoppelX dice-tray simulator: boards, referee, physics, games.",
     )
     parser.add_argument("--version", action="version", version=f"doppelx {__version__}")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="log what the program does on stderr (-vv: every detail)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMAND_MODULES:
@@ -60,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    logs.configure(args.verbose)
     try:
         return int(args.func(args) or 0)
     except DoppelXError as exc:

@@ -110,10 +110,9 @@ def _run_pool(
 def _run_ray(
     spec: RunSpec, pending: list[int], workers: int, finished: Callable, address: str | None = None
 ) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise DoppelXError("the ray backend needs Ray: pip install 'doppelx[cluster]'") from None
+    from rules.optional import import_optional
+
+    ray = import_optional("ray", "cluster", "the ray backend")
     started = not ray.is_initialized()
     if started:
         env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}

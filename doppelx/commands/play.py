@@ -146,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
         from rules.board_file import load_board
 
         load_board(setup.board)
+    from rules.optional import import_optional
+
+    import_optional("pyglet", "window", "doppelx play (the desktop window)")
     from doppelx.play import app
     from doppelx.play.controller import PlayController
     from doppelx.play.window import PlayWindow

@@ -148,6 +148,9 @@ def check_params(params: dict, kind: str) -> None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from rules.optional import import_optional
+
+    import_optional("pyarrow", "analysis", "doppelx simulate (Parquet result files)")
     from doppelx.batch.backends import run_plan
     from doppelx.batch.plan import RunSpec
     from doppelx.batch.report import games_report, throws_report
@@ -178,6 +181,9 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_sweep(args: argparse.Namespace) -> int:
+    from rules.optional import import_optional
+
+    import_optional("pyarrow", "analysis", "doppelx sweep (Parquet result files)")
     from doppelx.batch.sweep import run_sweep as sweep
 
     return sweep(args, params_from_args(args, args.kind))
