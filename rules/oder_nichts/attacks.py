@@ -342,10 +342,9 @@ class AttackFlow(TableOps):
         everyone = not_me is not None
         for q in victims:
             if att.symbol == "skip":
-                hit = [q] if everyone else t.in_order(q)[: min(att.amount, t.n)]
-                for r in hit:
-                    t.skips[r] += att.turns
-                    self._ev(f"{{0}} sits out {att.turns} turn(s)", r)
+                for r, turns in self._skip_turns(att, q, everyone).items():
+                    t.skips[r] += turns
+                    self._ev(f"{{0}} sits out {turns} turn(s)", r)
             elif att.symbol == "minus20":
                 t.minus[q] += att.amount
                 self._ev(f"{{0}} gets {att.amount} minus points", q)
@@ -357,6 +356,25 @@ class AttackFlow(TableOps):
                 yield from self._magnet(q, att.amount)
             else:
                 yield from self._draw_or_task(att, q, not_me)
+
+    def _skip_turns(self, att: Attack, q: int, everyone: bool) -> dict[int, int]:
+        """Turns to sit out per player for a skip attack carried out on ``q``.
+
+        k skip cards make ``q`` and the players after ``q`` sit out, one turn per card (times
+        ``att.turns`` for "double"), but never the player who laid the last skip: when the
+        table has fewer other players than cards, the count goes round them again, so in a
+        two-player game two skips make the target sit out twice (instead of hitting the
+        layer too, which would cancel the card). "Not me": each victim sits out once.
+        """
+        if everyone:
+            return {q: att.turns}
+        t = self.t
+        pool = [r for r in t.in_order(q) if r == q or r != att.owner]
+        out: dict[int, int] = {}
+        for i in range(att.amount):
+            r = pool[i % len(pool)]
+            out[r] = out.get(r, 0) + att.turns
+        return out
 
     def _opponent(self, att: Attack, q: int, not_me: int | None) -> int:
         if att.owner != q:

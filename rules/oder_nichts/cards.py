@@ -7,6 +7,7 @@ is one the engine knows, with the category the engine expects.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,13 @@ KIND_CATEGORIES: dict[str, str] = {
     "hijack": "brown",
     "double": "brown",
 }
+
+#: The rulebook's card set for the first games ("Für die erste Partie": "Alle Zahlenkarten,
+#: Richtungswechsel, Farbwechsel, Aussetzen, Kartenziehen (+3 und +5), Magnet, Ausweichen,
+#: „Du" und Spiegel").
+FIRST_GAME_KINDS = frozenset(
+    {"number", "direction", "colour_change", "skip", "draw3", "draw5", "magnet", "dodge", "you", "mirror"}
+)
 
 #: Kinds whose cards carry a task.
 TASK_KINDS = frozenset({"draw3", "draw5", "afk"})
@@ -158,6 +166,13 @@ class DeckSpec:
     def card(self, card_id: int) -> Card:
         """The card with id ``card_id``."""
         return self.cards[card_id]
+
+    def first_game(self) -> DeckSpec:
+        """The reduced deck the rulebook recommends for the first games (:data:`FIRST_GAME_KINDS`),
+        cards renumbered 0..n-1 in the same order."""
+        kept = [c for c in self.cards if c.kind in FIRST_GAME_KINDS]
+        cards = tuple(dataclasses.replace(c, id=i) for i, c in enumerate(kept))
+        return dataclasses.replace(self, cards=cards, source=self.source + " (first-game set)")
 
     def composition(self) -> dict[str, int]:
         """Number of cards per kind, for documentation and tests."""

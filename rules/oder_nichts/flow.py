@@ -247,19 +247,34 @@ class Flow(AttackFlow):
         if self._someone_out():
             return None
         nxt = t.next_player(p)
-        inter = yield from self._interject_window(p, nxt)
+        inter = yield from self._interject_window(p, self._next_to_act(nxt), from_hand)
         if inter is not None:
             q, act = inter
             return (yield from self._lay(q, list(act.cards), act.colour))
         return nxt
 
-    def _interject_window(self, p: int, nxt: int) -> Step:
-        """Players (not ``p``, not the next player) holding the exact same card may throw it in.
+    def _next_to_act(self, p: int) -> int:
+        """The first player from ``p`` on who will really take the next turn (without using up
+        anybody's sit-out turns): players who sit out (skip, away) are passed over."""
+        t = self.t
+        for q in t.in_order(p):
+            if t.skips[q] == 0 and t.away[q] <= 1:
+                return q
+        return p
+
+    def _interject_window(self, p: int, nxt: int, laid_by_p: bool = True) -> Step:
+        """Players holding the exact same card may throw it in: everybody but ``p`` (who laid
+        it) and ``nxt`` (who takes the next turn and may simply lay it then). Players who sit
+        out are asked too ("Dazwischenwerfen darf er weiterhin"). For the start card
+        (``laid_by_p`` false) the dealer ``p`` is asked as well, last: the card came from the
+        pile, not from the dealer's hand.
 
         Returns ``(player, action)`` of the first who does (in play order after ``p``), or ``None``.
         """
         t = self.t
-        for q in t.in_order(p)[1:]:
+        order = t.in_order(p)
+        order = order[1:] + ([] if laid_by_p else order[:1])
+        for q in order:
             if q == nxt or not t.present(q) or not t.hands[q]:
                 continue
             options = identical_plays(t.hands[q], t.spec, t.top, t.allowed)

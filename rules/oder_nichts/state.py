@@ -34,11 +34,14 @@ class GameConfig:
         players: number of players (2..8).
         target_points: minus points that end the game (``None``: the deck file's 500).
         max_rounds: end after this many rounds instead (``None``: no limit).
+        first_game: play with the rulebook's reduced card set for first games
+            (:meth:`~rules.oder_nichts.cards.DeckSpec.first_game`).
     """
 
     players: int = 4
     target_points: int | None = None
     max_rounds: int | None = None
+    first_game: bool = False
 
     def check(self) -> None:
         """Raise :class:`RulesError` for a set-up the rules do not allow."""
@@ -52,11 +55,21 @@ class GameConfig:
             raise RulesError(f"the number of rounds must be at least 1, not {self.max_rounds}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"players": self.players, "target_points": self.target_points, "max_rounds": self.max_rounds}
+        return {
+            "players": self.players,
+            "target_points": self.target_points,
+            "max_rounds": self.max_rounds,
+            "first_game": self.first_game,
+        }
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> GameConfig:
-        return GameConfig(int(data["players"]), data.get("target_points"), data.get("max_rounds"))
+        return GameConfig(
+            int(data["players"]),
+            data.get("target_points"),
+            data.get("max_rounds"),
+            bool(data.get("first_game", False)),
+        )
 
 
 @dataclass(frozen=True)
@@ -90,7 +103,8 @@ class State:
     def __init__(self, config: GameConfig, spec: DeckSpec | None = None):
         config.check()
         self.config = config
-        self.spec = spec if spec is not None else load_deck()
+        self.deck = spec if spec is not None else load_deck()
+        self.spec = self.deck.first_game() if config.first_game else self.deck
         target = config.target_points if config.target_points is not None else self.spec.target_points
         self.table = Table.new(self.spec, config.players)
         self.table.draw_pile = list(range(len(self.spec.cards)))
@@ -206,7 +220,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (rebuilt from the log)."""
-        return replay(self.config, self.log, self.spec)
+        return replay(self.config, self.log, self.deck)
 
 
 def new_game(config: GameConfig | None = None, spec: DeckSpec | None = None) -> State:

@@ -44,6 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--target", type=_whole(1), default=None, help="minus points that end the game (default 500)"
     )
     p.add_argument("--rounds", type=_whole(1), default=None, help="end after this many rounds instead")
+    p.add_argument(
+        "--first-game",
+        action="store_true",
+        help="the rulebook's reduced card set for first games (numbers, direction and colour change, "
+        "skip, +3, +5, magnet, dodge, you!, mirror)",
+    )
     p.add_argument("--bots-only", action="store_true", help="only bots play; print statistics")
     p.add_argument("--games", type=_whole(1), default=None, help="games in a bots-only batch (default 100)")
     p.add_argument("--json", action="store_true", help="bots-only: print the statistics as JSON")
@@ -84,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         from doppelx.games.oder_nichts.match import resume
 
         return resume(term, args.resume, args.save).run()
-    config = GameConfig(args.players, args.target, args.rounds)
+    config = GameConfig(args.players, args.target, args.rounds, args.first_game)
     config.check()
     seats = args.players if args.bots_only else args.players - 1
     try:

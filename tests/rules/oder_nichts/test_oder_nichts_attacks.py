@@ -455,3 +455,15 @@ def test_a_magnet_that_empties_a_hand_ends_the_round(rig):
     g.do("name", number=1)  # P0's last card goes to P1
     result = g.state.rounds[0]
     assert result.winners == (0,) and result.hand_points == (0, 12, 11)
+
+
+def test_two_skips_in_a_two_player_game_make_the_target_sit_out_twice(rig):
+    # issue 16: hitting "the next two players" would hit the layer too and cancel the card;
+    # the second skip goes to the target again, so the layer plays twice in a row
+    hands = [["green skip", "green skip", "green 1", "green 2"], ["cyan 5", "cyan 6", "cyan 7", "cyan 8"]]
+    g = rig(hands, "green 4")
+    g.play("green skip", "green skip")
+    g.do("accept")
+    assert (g.who, g.kind) == (0, "turn") and g.table.skips == [0, 1]
+    g.play("green 1")
+    assert (g.who, g.kind) == (0, "turn") and g.table.skips == [0, 0]

@@ -106,3 +106,19 @@ def test_malformed_deck_files_name_the_problem(raw, change, element, words):
         parse_deck(_broken(raw, change), "deck.toml")
     assert element in str(err.value) and words in str(err.value)
     assert err.value.source == "deck.toml"
+
+
+def test_the_first_game_set_is_the_rulebooks_recommendation(deck):
+    # "Für die erste Partie": numbers, direction change, colour change, skip, +3, +5,
+    # magnet, dodge, "you!" and mirror
+    from rules.oder_nichts.state import GameConfig, State
+
+    state = State(GameConfig(players=3, first_game=True), deck)
+    kinds = set(state.spec.composition())
+    assert kinds == {
+        "number", "direction", "colour_change", "skip", "draw3", "draw5", "magnet", "dodge", "you", "mirror"
+    }  # fmt: skip
+    assert [c.id for c in state.spec.cards] == list(range(len(state.spec.cards)))
+    assert state.spec.composition()["number"] == deck.composition()["number"]
+    assert len(state.spec.cards) < len(deck.cards)
+    assert GameConfig.from_json(state.config.to_json()) == state.config

@@ -270,3 +270,41 @@ def test_the_round_ends_without_winner_when_nobody_can_play_or_draw(rig):
     g.do("pass")
     result = g.state.rounds[0]
     assert result.stalled and result.winners == () and result.hand_points == (1, 2)
+
+
+def test_a_player_who_sits_out_may_still_throw_in(rig):
+    # issue 16: "Dazwischenwerfen darf er weiterhin" — P1 sits out twice (skip + double) and
+    # must still be asked when the exact same card is laid just before their lost turn
+    hands = [
+        ["magenta skip", "magenta 7", "green 1"],
+        ["magenta 7", "cyan 1", "cyan 2"],
+        ["brown double", "magenta 5", "yellow 1"],
+    ]
+    g = rig(hands, "magenta 4")
+    g.play("magenta skip")
+    g.do("brown", "brown double")
+    g.do("accept")
+    assert (g.who, g.kind) == (2, "turn") and g.table.skips[1] == 1
+    g.play("magenta 5")
+    assert (g.who, g.kind) == (0, "turn")
+    g.play("magenta 7")
+    assert (g.who, g.kind) == (1, "window")
+    g.do("interject", "magenta 7")
+    assert (g.who, g.kind) == (2, "turn") and g.hand(1) == ["cyan 1", "cyan 2"]
+
+
+def test_the_player_who_really_plays_next_gets_no_window(rig):
+    # P1 sits out, so P2 is the one to act next: P2 simply plays the card at their turn
+    hands = [["green skip", "green 5"], ["cyan 1", "cyan 2"], ["green 5", "yellow 1"]]
+    g = rig(hands, "green 4")
+    g.play("green skip")
+    g.do("accept")
+    assert (g.who, g.kind) == (2, "turn")
+
+
+def test_the_dealer_may_throw_in_on_the_start_card(rig):
+    # the start card comes from the pile, so the dealer (P2) holding the same card is asked
+    g = rig([["cyan 1", "cyan 2"], ["yellow 1", "yellow 2"], ["green 3", "magenta 8"]], "green 3")
+    assert (g.who, g.kind) == (2, "window")
+    g.do("interject", "green 3")
+    assert (g.who, g.kind) == (0, "turn") and g.hand(2) == ["magenta 8"]

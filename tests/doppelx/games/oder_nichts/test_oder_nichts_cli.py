@@ -214,3 +214,18 @@ def test_end_of_input_without_a_save_file_ends_cleanly(capsys, monkeypatch):
 def test_colour_is_used_when_asked(capsys, monkeypatch):
     code, out, _ = run_cli(capsys, "--seed", "3", "--colour", stdin="", monkeypatch=monkeypatch)
     assert code == 0 and "\x1b[" in out
+
+
+def test_first_game_flag_plays_the_reduced_set_and_is_saved(capsys, monkeypatch, tmp_path):
+    save = tmp_path / "first.json"
+    code, out, err = run_cli(
+        capsys, "--players", "2", "--seed", "3", "--first-game", "--save", str(save),
+        stdin="quit\n", monkeypatch=monkeypatch,
+    )  # fmt: skip
+    assert code == 0 and err == ""
+    saved = load_json(save)
+    assert saved["config"]["first_game"] is True
+    state = State(GameConfig.from_json(saved["config"]), DECK)
+    assert not {"half_hand", "hand_swap", "minus20", "afk", "unlucky", "not_me", "hijack", "double"} & set(
+        state.spec.composition()
+    )
