@@ -27,13 +27,12 @@ so — the same list is in docs/games/doppelspiel.md):
    bonus +35 when the six middle fields sum to 63 or more (with struck fields, "ggf. auch
    mit gestrichenen Feldern"). Bonuses count doubled scores.
 6. Lower part: 3er Pasch (>= 3 equal, sum), 4er Pasch (>= 4 equal, sum), Full House
-   (exactly three + two, 25), Kleine Straße (30) = five different values, as the seed's
-   definition says ("5 unterschiedliche Würfel zwischen 1 und 6"; a large straight also
-   qualifies), Große Straße (40) = 1-5 or 2-6, 5 Gleiche (50), Chance (sum).
-   The seed's example 2 also offers "Kleine Straße + 1-1-6 with 18 (11664)" from dice
-   whose other five are 3 4 5 6 6; that fits only the classic four-in-a-row small
-   straight, which contradicts the definition. The project keeps the definition; the test
-   suite records that this option is not available.
+   (exactly three + two, 25), Kleine Straße (30) = five different values OR four in a row
+   (a large straight also qualifies), Große Straße (40) = 1-5 or 2-6, 5 Gleiche (50),
+   Chance (sum). Read as "five different" only ("5 unterschiedliche Würfel zwischen 1 und
+   6"), the seed's example 2 ("Kleine Straße und 116 mit 18 (11664)", other five 3 4 5 6 6)
+   would be impossible; the union satisfies the definition and every example. The old
+   reading is ``spec.with_readings(small_straight="distinct")``.
 7. Five of a kind may be written into any field except the 10er at that field's highest
    score (1-1-6: 20 ... 6-6-1: 25, ones..sixes: 5 x face, both Pasch fields and Chance: 30,
    Full House 25, Kleine Straße 30, Große Straße 40, 5 Gleiche 50).
@@ -63,14 +62,17 @@ so — the same list is in docs/games/doppelspiel.md):
    sheet (any columns). The opponent's next turn must write exactly those fields, one group
    each — written when the group meets the field (or is a five of a kind), struck
    otherwise; no Aussetzen. A marked 10er takes the whole throw. No Zwang on a full sheet.
-14. When no target is left for the second group (no open field besides the 10er and no
-   free Aussetzen box), the turn writes one entry. A split needs a target for its first
-   group; when only 10ers are open and every Aussetzen box is used, the turn writes a 10er.
+14. When the first group fills the last open field (besides the 10ers) the turn ends (no
+   Aussetzen box is used for the second group). When no target is left for the second
+   group (no open field besides the 10er and no free Aussetzen box), the turn writes one
+   entry. A split needs a target for its first group; when only 10ers are open and every
+   Aussetzen box is used, the turn writes a 10er.
 15. End. A sheet is finished when all 4 x 20 fields are filled; a player with a finished
    sheet is skipped; the game ends when both are finished. Match points: each column to
-   the higher column total (4, 3, 2, 1), 1 to the higher best single column total ("das
-   höchste Einzelergebnis", read as the best column, against "Gesamtergebnis (Summe aller 4
-   Spalten)"), 2 to the higher grand total; a tie gives nobody those points. 13 in all.
+   the higher column total (4, 3, 2, 1), 1 for "das höchste Einzelergebnis" (default: the
+   best single column total, set against "Gesamtergebnis (Summe aller 4 Spalten)"; or
+   ``spec.with_readings(highest_single="entry")``: the highest single entry), 2 to the
+   higher grand total; a tie gives nobody those points. 13 in all.
    The player with more match points wins; equal match points are a draw.
 """
 

@@ -147,7 +147,16 @@ class WriteContext:
         types_b = self._types(vb, any_d, joker_d)
         cands: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         single = self.targets + self.skip_left == 1
+        # the first group filling the last open field ends the turn (no Aussetzen after it)
+        last_field = self.targets == 1 and not self.forced
         zeros = np.zeros(S, dtype=np.intp)
+        if last_field and not single:
+            for first, types in ((0, types_a), (1, types_b)):
+                if first == 1 and fixed_order:
+                    continue
+                for (kind, _), m in types.items():
+                    if m.shape[1]:
+                        cands.append(_single(m[:, 0], zeros, zeros + kind, first))
         if single:
             for first, types in ((0, types_a), (1, types_b)):
                 if first == 1 and fixed_order:
@@ -180,6 +189,8 @@ class WriteContext:
                         val = m[np.arange(S), i] + self.skip_value
                         if side == 0:
                             cands.append((val, zeros + SKIP, zeros, i, zeros + kind, zeros))
+                        elif last_field and first == 0:
+                            continue  # group 1 would fill the last field and end the turn
                         else:
                             cands.append((val, i, zeros + kind, zeros + SKIP, zeros, zeros + first))
             if self.skip_left >= 2:

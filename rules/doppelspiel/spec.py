@@ -6,6 +6,7 @@ how a group of dice meets a field's requirement is :meth:`FieldSpec.natural`.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 from dataclasses import dataclass
@@ -18,7 +19,23 @@ from rules.errors import SpecError
 
 FORMAT = "doppelspiel/1"
 SECTIONS = ("upper", "ten", "middle", "lower")
-KINDS = ("pattern", "all_ten", "count", "of_a_kind", "full_house", "distinct", "straight", "chance")
+KINDS = (
+    "pattern",
+    "all_ten",
+    "count",
+    "of_a_kind",
+    "full_house",
+    "distinct",
+    "small_straight",
+    "straight",
+    "chance",
+)
+#: Readings of the small straight: ``run`` = five different values or four in a row (the
+#: default), ``distinct`` = five different values only (the seed's definition read alone).
+SMALL_STRAIGHT_READINGS = ("run", "distinct")
+#: Readings of "das höchste Einzelergebnis": ``column`` = the best column total (default),
+#: ``entry`` = the highest single entry on the sheet.
+HIGHEST_SINGLE_READINGS = ("column", "entry")
 
 
 @dataclass(frozen=True)
@@ -34,7 +51,8 @@ class FieldSpec:
         face: the counted face of a middle field.
         n: dice that must be equal (``of_a_kind``).
         score: fixed score, if the field has one.
-        runs: the allowed value sets of a ``straight``.
+        runs: the allowed value sets of a ``straight``; for a ``small_straight`` the runs
+            of which the group must hold one (four in a row) unless its five values differ.
         max_value: the highest score the field can take from one group of five
             (a five of a kind written here scores this; for the 10er the sum of ten sixes).
     """
@@ -92,6 +110,10 @@ class FieldSpec:
             return self.score if sorted(counts.values()) == [2, 3] else None
         if self.kind == "distinct":
             return self.score if len(counts) == len(group) else None
+        if self.kind == "small_straight":
+            values = set(counts)
+            ok = len(counts) == len(group) or any(values.issuperset(run) for run in self.runs)
+            return self.score if ok else None
         if self.kind == "straight":
             return self.score if tuple(sorted(group)) in self.runs else None
         if self.kind == "chance":
@@ -118,6 +140,9 @@ class DoppelSpec:
         middle_threshold, middle_bonus: middle-part bonus rule of a column.
         freiwurf_columns, freiwurf_height: layout of the free-throw cross track.
         freiwurf_double: 1-based track columns that earn two free throws.
+        small_straight: the reading of the small straight (:data:`SMALL_STRAIGHT_READINGS`).
+        highest_single: the reading of "das höchste Einzelergebnis"
+            (:data:`HIGHEST_SINGLE_READINGS`).
     """
 
     players: int
@@ -139,6 +164,37 @@ class DoppelSpec:
     freiwurf_columns: int
     freiwurf_height: int
     freiwurf_double: tuple[int, ...]
+    small_straight: str = "run"
+    highest_single: str = "column"
+
+    def with_readings(
+        self, small_straight: str | None = None, highest_single: str | None = None
+    ) -> DoppelSpec:
+        """This spec with other readings of the small straight and of the highest single result.
+
+        Raises:
+            SpecError: an unknown reading.
+        """
+        small = small_straight or self.small_straight
+        single = highest_single or self.highest_single
+        if small not in SMALL_STRAIGHT_READINGS:
+            raise SpecError(
+                "small straight", "", f"expected one of {', '.join(SMALL_STRAIGHT_READINGS)}, got {small!r}"
+            )
+        if single not in HIGHEST_SINGLE_READINGS:
+            raise SpecError(
+                "highest single result",
+                "",
+                f"expected one of {', '.join(HIGHEST_SINGLE_READINGS)}, got {single!r}",
+            )
+        fields = self.fields
+        if small != self.small_straight:
+            fields = tuple(_with_small_straight(f, small) for f in self.fields)
+        return dataclasses.replace(self, fields=fields, small_straight=small, highest_single=single)
+
+    def readings(self) -> dict[str, str]:
+        """The readings as data (saved with a game)."""
+        return {"small_straight": self.small_straight, "highest_single": self.highest_single}
 
     def field(self, key: str) -> FieldSpec:
         """The field named ``key``; ``KeyError`` with the known keys otherwise."""
@@ -165,6 +221,15 @@ class DoppelSpec:
     def match_points_total(self) -> int:
         """Match points handed out in a game without ties (13)."""
         return sum(self.column_match_points) + self.best_column_match_points + self.grand_total_match_points
+
+
+def _with_small_straight(f: FieldSpec, reading: str) -> FieldSpec:
+    """A small-straight field read as ``reading`` (its runs are kept while read as ``distinct``)."""
+    if reading == "distinct" and f.kind == "small_straight":
+        return dataclasses.replace(f, kind="distinct")
+    if reading == "run" and f.kind == "distinct" and f.runs:
+        return dataclasses.replace(f, kind="small_straight")
+    return f
 
 
 def _all_groups(faces: int, size: int) -> list[tuple[int, ...]]:
@@ -196,6 +261,7 @@ _NEEDS = {
     "of_a_kind": ("n",),
     "full_house": ("score",),
     "distinct": ("score",),
+    "small_straight": ("score", "runs"),
     "straight": ("score", "runs"),
     "all_ten": (),
     "chance": (),
@@ -259,8 +325,13 @@ def _field(source: str, i: int, raw: Any, faces: int, group_size: int, dice: int
             raise SpecError(source, f"{where}.runs", "expected a non-empty list of value lists")
         out = []
         for j, run in enumerate(raw["runs"]):
-            if not isinstance(run, list) or len(run) != group_size:
-                raise SpecError(source, f"{where}.runs[{j}]", f"expected a list of {group_size} values")
+            sizes = (
+                range(2, group_size + 1) if kind == "small_straight" else range(group_size, group_size + 1)
+            )
+            if not isinstance(run, list) or len(run) not in sizes:
+                raise SpecError(
+                    source, f"{where}.runs[{j}]", f"expected a list of {sizes[0]}..{group_size} values"
+                )
             out.append(tuple(sorted(_int(source, f"{where}.runs[{j}]", v, 1, faces) for v in run)))
         runs = tuple(out)
     spec = FieldSpec(
@@ -344,6 +415,7 @@ def load_spec(path: Path | str | None = None) -> DoppelSpec:
         freiwurf_columns=fw_cols,
         freiwurf_height=_int(source, "freiwurf.crosses_per_column", fw["crosses_per_column"], 1, 10),
         freiwurf_double=fw_double,
+        small_straight="run" if any(f.kind == "small_straight" for f in fields) else "distinct",
     )
 
 

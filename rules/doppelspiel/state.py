@@ -223,6 +223,17 @@ class DoppelState:
         ten = self.spec.ten_index
         return any(c.field != ten for c in sheet.open_cells())
 
+    def _has_field_for_second_group(self) -> bool:
+        """Whether the second group can still be written or struck somewhere.
+
+        When the first group filled the last open field (besides the 10ers), the turn ends:
+        setting the second group aside would only use up an Aussetzen box for nothing.
+        """
+        if self.marks[self.player]:
+            return True
+        ten = self.spec.ten_index
+        return any(c.field != ten for c in self.sheet.open_cells())
+
     def _doublable(self, f: FieldSpec) -> bool:
         any_left, joker_left = self.doublings
         return not f.is_ten and (any_left > 0 or (joker_left > 0 and f.jokerable))
@@ -491,7 +502,7 @@ class DoppelState:
         else:
             raise RulesError(f"unknown place mode {action.mode!r}")
         self.placed += 1
-        if self.placed == len(self.groups) or not self._has_group_target():
+        if self.placed == len(self.groups) or not self._has_field_for_second_group():
             self._finish_write()
 
     def _finish_write(self) -> None:
@@ -555,6 +566,7 @@ class DoppelState:
         return {
             "format": LOG_FORMAT,
             "first_player": self.first_player,
+            "readings": self.spec.readings(),
             "log": [[actor, text] for actor, text in self.log],
         }
 
@@ -595,4 +607,8 @@ def from_json(data: dict[str, Any], spec: DoppelSpec | None = None) -> DoppelSta
     log = data.get("log", [])
     if not isinstance(log, list):
         raise RulesError("the log must be a list of [actor, action] entries")
+    readings = data.get("readings", {})
+    if not isinstance(readings, dict) or set(readings) - {"small_straight", "highest_single"}:
+        raise RulesError("readings must be an object with small_straight and highest_single")
+    spec = (spec or default_spec()).with_readings(**readings)
     return replay(log, spec, data.get("first_player", 0))

@@ -41,6 +41,20 @@ def register(subparsers: Any) -> None:
         "--save", type=Path, help="save the game here on 'save', 'quit' and at the end of the input"
     )
     p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
+    p.add_argument(
+        "--small-straight",
+        choices=("run", "distinct"),
+        default="run",
+        help="Kleine Straße: 'run' = five different values or four in a row (default), "
+        "'distinct' = five different values only",
+    )
+    p.add_argument(
+        "--highest-single",
+        choices=("column", "entry"),
+        default="column",
+        help="the 1 match point for 'das höchste Einzelergebnis': the best column total (default) "
+        "or the highest single entry",
+    )
     p.add_argument("--bots-only", action="store_true", help="only bots play; print score statistics")
     p.add_argument(
         "--bots",
@@ -74,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from doppelx.terminal import Terminal
+    from rules.doppelspiel import default_spec
     from rules.errors import RulesError
+
+    spec = default_spec().with_readings(args.small_straight, args.highest_single)
 
     if args.bots_only:
         if args.resume is not None or args.save is not None:
@@ -82,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         from doppelx.games.doppelspiel.bots import run_batch
 
         seed = args.seed if args.seed is not None else 0
-        stats = run_batch(args.bots, args.games, seed)
+        stats = run_batch(args.bots, args.games, seed, spec=spec)
         if args.json:
             print(json.dumps(stats, indent=1))
         else:
@@ -106,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     other = "Player 2" if args.opponent == "human" else f"Bot ({args.opponent})"
     seats = [Seat(args.name, "human"), Seat(other, args.opponent)]
-    state = DoppelState(first_player=1 if args.bot_starts else 0)
+    state = DoppelState(spec, first_player=1 if args.bot_starts else 0)
     session = DoppelSession(term, state, seats, make_rng(seed), seed, args.save)
     term.say(
         f"Das Doppel Spiel - {args.name} against {other} (seed {seed}). "

@@ -138,12 +138,28 @@ def test_example2_443_and_116():
     assert cell(state, 0, "443@1") == 22 and cell(state, 0, "116@1") == 20
 
 
-def test_example2_small_straight_option_needs_the_classic_reading():
+def test_example2_small_straight_option_holds_with_the_default_reading():
     # "Oder kleine Straße und 116 mit 18 Punkte (11664)": the other five are 3 4 5 6 6,
-    # a four-in-a-row straight but not five different values (the project's reading)
+    # four in a row but not five different values; the default reading (five different OR
+    # four in a row) makes the rulebook's option possible (issue 16)
     assert val("116", (1, 1, 6, 6, 4)) == 18
-    assert val("ss", (3, 4, 5, 6, 6)) is None
-    assert not any(val("ss", a) and val("116", b) == 18 for a, b in split_groups(EX2))
+    assert val("ss", (3, 4, 5, 6, 6)) == 30
+    assert any(val("ss", a) == 30 and val("116", b) == 18 for a, b in split_groups(EX2))
+    # five different values still count, and so does a large straight
+    assert val("ss", (1, 2, 3, 5, 6)) == 30 and val("ss", (2, 3, 4, 5, 6)) == 30
+    assert val("ss", (1, 1, 2, 4, 5)) is None
+
+
+def test_example2_small_straight_option_needs_the_classic_reading_when_read_as_distinct():
+    # the old reading, kept as an option (--small-straight distinct): five different only
+    distinct = SPEC.with_readings(small_straight="distinct")
+
+    def val_d(key, group):
+        return base_value(distinct.field(key), tuple(sorted(group)))
+
+    assert val_d("116", (1, 1, 6, 6, 4)) == 18
+    assert val_d("ss", (3, 4, 5, 6, 6)) is None
+    assert not any(val_d("ss", a) and val_d("116", b) == 18 for a, b in split_groups(EX2))
 
 
 # --- 3. Beispiel: rebuilt as 3 3 3 3 3 1 1 6 4 2 -----------------------------------------

@@ -43,11 +43,14 @@ def v(key: str, dice: str):
         ("fh", "11666", 25),
         ("fh", "22334", None),
         ("fh", "33334", None),
-        # Kleine Straße: five different values (a large straight counts as a small one)
+        # Kleine Straße: five different values or four in a row (a large straight counts)
         ("ss", "12346", 30),
         ("ss", "13456", 30),
         ("ss", "12345", 30),
-        ("ss", "34566", None),
+        ("ss", "34566", 30),
+        ("ss", "11234", 30),
+        ("ss", "12245", None),
+        ("ss", "11356", None),
         # Große Straße: 1-5 or 2-6
         ("ls", "12345", 40),
         ("ls", "23456", 40),

@@ -451,3 +451,46 @@ def test_illegal_action_changes_nothing():
         with pytest.raises(RulesError):
             state.apply_action(bad)
         assert snapshot(state) == before
+
+
+def test_filling_the_last_field_ends_the_turn_without_using_an_aussetzen_box():
+    # issue 16: with Aussetzen boxes free, the first group filling the last open field
+    # left "place skip" as the only move, which used up a box on a full sheet
+    state = DoppelState()
+    state.sheets[0].zwang = {0, 1, 2, 3}
+    fill_all_but(state, 0, {"ch@1"})
+    thrown(DICE, state)
+    state.apply_action(Split((1, 2, 3, 4, 5)))
+    state.apply_action(Place("write", FieldRef(0, "ch")))
+    assert state.sheets[0].is_full() and state.sheets[0].aussetzen == 0
+    assert state.current_player() == 1 and state.phase == "start"
+
+
+def test_the_solver_plans_one_entry_for_the_last_field():
+    from rules.doppelspiel import best_writes
+
+    state = DoppelState()
+    state.sheets[0].zwang = {0, 1, 2, 3}
+    fill_all_but(state, 0, {"ch@1"})
+    thrown(DICE, state)
+    plan = best_writes(state)[0]
+    assert [type(a).__name__ for a in plan.actions] == ["Split", "Place"]
+    for action in plan.actions:
+        state.apply_action(action)
+    assert state.sheets[0].is_full() and state.sheets[0].aussetzen == 0
+
+
+def test_highest_single_result_read_as_the_highest_entry():
+    # "einen Punkt für das höchste Einzelergebnis": column totals (default) or single entries
+    spec = SPEC.with_readings(highest_single="entry")
+    state = DoppelState(spec)
+    a, b = state.sheets
+    for c, (x, y) in enumerate([(100, 90), (80, 95), (70, 70), (60, 50)]):
+        a.write(c, idx("ch"), x)
+        b.write(c, idx("ch"), y)
+    b.write(3, idx("1s"), 101)
+    # columns: A 4 + 0 + tie + 0 (110 < 151 now); highest entry 101 > 100: B; grand 310 < 406: B
+    res = match_points(state.sheets)
+    assert res.points == (4, 3 + 1 + 1 + 2)
+    assert ("highest single entry", 1, 1) in res.awards
+    assert match_points(DoppelState(SPEC).sheets).awards[4][0] == "best single column"

@@ -196,3 +196,16 @@ def test_bad_resume_files_exit_2(tmp_path, content, needle, capsys):
     assert main(["doppel", "--resume", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err
+
+
+def test_readings_are_chosen_by_flags_and_kept_in_the_save(tmp_path, monkeypatch, capsys):
+    save = tmp_path / "r.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    argv = ["doppel", "--seed", "1", "--no-colour", "--save", str(save)]
+    assert main([*argv, "--small-straight", "distinct", "--highest-single", "entry"]) == 0
+    data = json.loads(save.read_text())
+    assert data["game"]["readings"] == {"small_straight": "distinct", "highest_single": "entry"}
+    session = load_session(save, Terminal(io.StringIO(""), io.StringIO(), colour=False))
+    assert session.state.spec.field("ss").natural((3, 4, 5, 6, 6)) is None
+    assert session.state.spec.highest_single == "entry"
+    capsys.readouterr()
