@@ -23,6 +23,7 @@ import numpy as np
 
 from doppelx.games.clever.bots import FITTED_WEIGHTS, StrongBot, StrongParams, game_generators
 from rules.clever.game import CleverGame
+from rules.contract import chance_step
 
 
 def _game(job: tuple) -> tuple[int, list, list]:
@@ -34,7 +35,7 @@ def _game(job: tuple) -> tuple[int, list, list]:
     state = CleverGame(1).new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            state.roll(dice)
+            chance_step(state, dice)
         else:
             state.apply_action(bot.choose(state))
     final = state.scores()[0]

@@ -10,7 +10,7 @@ import argparse
 import time
 
 from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot
-from doppelx.games.wuerfelblitz.match import run_batch
+from doppelx.games.wuerfelblitz.tournament import run_batch
 from rules.wuerfelblitz import GameConfig, load_spec
 
 SETTINGS = [

@@ -1,4 +1,12 @@
-"""Shared helpers for the terminal games: colour, prompts that re-ask with a reason, saves.
+"""The terminal games' shared driver: colour, prompts, history, status bar, help, save and quit.
+
+:class:`Terminal` is the input/output pair (ANSI colour when wanted; arrow-key history
+through :mod:`readline` when the person types at a real terminal). :class:`TerminalMatch` is
+the one base class of the four terminal games: its :meth:`~TerminalMatch.prompt` shows a
+one-line status bar, reads an answer, handles the words every game knows (``help``,
+``save``, ``quit``) and the game's own extra words, and re-asks with the reason when the
+game's parser refuses the answer; its :meth:`~TerminalMatch.run` turns ``quit``, Ctrl-C and
+the end of the input into a clean stop that saves when a save file is known.
 
 Every interactive command takes its input and output streams as arguments, so tests drive
 a whole game through the prompt with scripted lines.
@@ -8,8 +16,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -33,7 +43,15 @@ _ANSI = {
     "pink": "38;5;213",
     "purple": "35",
     "silver": "37",
+    "reverse": "7",
 }
+
+#: Words that stop a game at any prompt.
+QUIT_WORDS = ("quit", "q", "exit")
+
+
+class Quit(Exception):
+    """The person asked to stop the game (``quit`` at a prompt)."""
 
 
 class Terminal:
@@ -59,14 +77,40 @@ class Terminal:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    @property
+    def interactive(self) -> bool:
+        """True when a person types at a real terminal (standard input and output are TTYs)."""
+        return (
+            self.inp is sys.stdin
+            and self.out is sys.stdout
+            and bool(getattr(self.inp, "isatty", lambda: False)())
+            and bool(getattr(self.out, "isatty", lambda: False)())
+        )
+
     def read_line(self, prompt: str) -> str:
-        """One line of input; raises ``EOFError`` when the input ends."""
+        """One line of input; raises ``EOFError`` when the input ends.
+
+        At a real terminal the line is read through :mod:`readline`: the arrow keys edit the
+        line and recall earlier answers (history), as in a shell.
+        """
+        if self.interactive:
+            _enable_history()
+            return input(prompt).strip()
         self.out.write(prompt)
         self.out.flush()
         line = self.inp.readline()
         if line == "":
             raise EOFError("input ended")
         return line.strip()
+
+    def status(self, text: str) -> None:
+        """Show ``text`` as a one-line status bar (cut to the terminal's width)."""
+        width = shutil.get_terminal_size((80, 24)).columns if self.interactive else 110
+        line = text if len(text) <= width - 2 else text[: width - 3] + "…"
+        if self.colour:
+            self.say(self.paint(" " + line.ljust(width - 2), "reverse"))
+        else:
+            self.say("[" + line + "]")
 
     def ask(self, prompt: str, parse: Callable[[str], Any]) -> Any:
         """Ask until ``parse(answer)`` succeeds; a ``ValueError`` from it is shown as the reason."""
@@ -94,6 +138,192 @@ class Terminal:
             raise ValueError(f"{answer!r} is not a choice; type {hint}")
 
         return self.ask(prompt, parse)
+
+
+_history_ready = False
+
+
+def _enable_history() -> None:
+    """Load :mod:`readline` once, so :func:`input` keeps a history for the arrow keys."""
+    global _history_ready
+    if not _history_ready:
+        try:
+            import readline  # noqa: F401  (importing it turns line editing and history on)
+        except ImportError:  # some platforms have no readline; input() still works
+            pass
+        _history_ready = True
+
+
+@dataclass(frozen=True)
+class Command:
+    """A word a person may type at a prompt, shown by ``help`` with one example.
+
+    Attributes:
+        example: what to type, e.g. ``"roll 1 1 4"``.
+        text: what it does.
+    """
+
+    example: str
+    text: str
+
+
+class TerminalMatch:
+    """Base of the terminal games: the prompt loop, status bar, help, save and quit.
+
+    A game subclasses it and provides :meth:`play` (the game until its end),
+    :meth:`status_line`, :meth:`commands`, :meth:`to_save` and optionally :meth:`stopped`,
+    :meth:`words` (extra words such as ``sheet``) and :attr:`default_save`.
+
+    Args:
+        term: the terminal.
+        save_path: where ``save``, ``quit`` and the end of the input save (``None``: ``save``
+            asks for a file; ``quit`` and the end of input do not save).
+    """
+
+    #: the ``doppelx`` sub-command, for the "resume with" hint
+    command = ""
+    #: a save file used when none was given (``None``: ask on ``save``, none on quit)
+    default_save: Path | None = None
+
+    def __init__(self, term: Terminal, save_path: Path | None = None):
+        self.term = term
+        self.save_path = save_path
+
+    # -- what a game provides -------------------------------------------------------------
+    def play(self) -> None:
+        """Play until the game is over (raises :class:`Quit` or ``EOFError`` to stop early)."""
+        raise NotImplementedError
+
+    def finished(self) -> None:
+        """Show the result once the game is over."""
+
+    def status_line(self) -> str:
+        """The one-line status shown above every prompt."""
+        return ""
+
+    def commands(self) -> Sequence[Command]:
+        """The game's own commands (``help`` lists them, then the shared ones)."""
+        return ()
+
+    def words(self) -> dict[str, Callable[[], None]]:
+        """Extra words answered at every prompt (e.g. ``sheet``): word -> what to do."""
+        return {}
+
+    def to_save(self) -> dict[str, Any]:
+        """The game as save data (``None``-free JSON)."""
+        raise NotImplementedError
+
+    def stopped(self, why: str) -> None:
+        """Say what the game looked like when it was stopped early (``why``: "you quit", …)."""
+
+    # -- the prompt -----------------------------------------------------------------------
+    def shared_commands(self) -> list[Command]:
+        return [
+            Command("help", "list the commands"),
+            Command("save", "save the game and go on" + ("" if self.save_path else " (asks for a file)")),
+            Command("quit", "stop" + (" (the game is saved)" if self.save_file() else "")),
+        ] + [Command(word, "see above") for word in self.words() if not self._described(word)]
+
+    def _described(self, word: str) -> bool:
+        return any(c.example.split()[0] == word for c in self.commands())
+
+    def show_help(self) -> None:
+        """Every command with one example."""
+        rows = list(self.commands()) + self.shared_commands()
+        width = max(len(c.example) for c in rows) + 2
+        self.term.say(self.term.paint("Commands (with an example each):", "bold"))
+        for c in rows:
+            self.term.say(f"  {c.example:<{width}}{c.text}")
+
+    def prompt(self, prompt: str, parse: Callable[[str], Any]) -> Any:
+        """Ask until ``parse(answer)`` succeeds; a ``ValueError`` from it is shown as the reason.
+
+        The status bar is shown first; ``help``, ``save``, ``quit`` and the game's
+        :meth:`words` are answered here and the question is asked again.
+        """
+        status = self.status_line()
+        if status:
+            self.term.status(status)
+        extra = self.words()
+        while True:
+            answer = self.term.read_line(prompt)
+            word = answer.strip().lower()
+            if word in QUIT_WORDS:
+                raise Quit("you quit")
+            if word in ("help", "?"):
+                self.show_help()
+                continue
+            if word == "save":
+                self.save()
+                continue
+            if word in extra:
+                extra[word]()
+                continue
+            try:
+                return parse(answer)
+            except ValueError as exc:
+                self.term.say(self.term.paint(f"  not accepted: {exc}", "red"))
+
+    def choose(self, prompt: str, options: Sequence[str]) -> str:
+        """Ask for one of ``options`` by number 1..n or exact text."""
+        for i, opt in enumerate(options, 1):
+            self.term.say(f"  {i:>2}) {opt}")
+
+        def parse(answer: str) -> str:
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            if answer in options:
+                return answer
+            raise ValueError(f"{answer!r} is not a choice; type 1-{len(options)} or help")
+
+        return self.prompt(prompt, parse)
+
+    # -- saving ---------------------------------------------------------------------------
+    def save_file(self) -> Path | None:
+        return self.save_path or self.default_save
+
+    def write_save(self, path: Path) -> bool:
+        """Write the save to ``path``; says why not and returns False when it cannot."""
+        try:
+            save_json(path, self.to_save())
+        except OSError as exc:
+            self.term.say(self.term.paint(f"could not save to {path}: {exc.strerror}", "red"))
+            return False
+        return True
+
+    def resume_hint(self, path: Path) -> str:
+        return f"resume with: doppelx {self.command} --resume {path}"
+
+    def save(self) -> None:
+        """The ``save`` word: save now (asking for a file when none is known) and go on."""
+        path = self.save_file()
+        if path is None:
+            answer = self.term.read_line("save to file (empty = do not save): ")
+            if not answer:
+                self.term.say("not saved")
+                return
+            path = Path(answer)
+        if self.write_save(path):
+            self.save_path = path
+            self.term.say(f"game saved to {path} ({self.resume_hint(path)})")
+
+    # -- running --------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end, or stop cleanly on ``quit``, Ctrl-C or the end of input; returns 0."""
+        try:
+            self.play()
+        except (Quit, EOFError, KeyboardInterrupt) as exc:
+            why = {Quit: "you quit", EOFError: "input ended"}.get(type(exc), "interrupted")
+            self.term.say("")
+            self.stopped(why)
+            path = self.save_file()
+            if path is None:
+                self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
+            elif self.write_save(path):
+                self.term.say(f"{why}: game saved to {path} ({self.resume_hint(path)})")
+            return 0
+        self.finished()
+        return 0
 
 
 def save_json(path: Path | str, data: dict[str, Any]) -> None:

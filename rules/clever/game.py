@@ -4,7 +4,8 @@ In the style of OpenSpiel's Python games: :meth:`CleverState.current_player` say
 decision it is (or :data:`CHANCE` for a dice roll, :data:`TERMINAL` at the end);
 :meth:`~CleverState.legal_actions` lists the decisions, :meth:`~CleverState.apply_action`
 applies one, and a roll is an explicit chance step whose outcome comes from a seeded
-generator (:meth:`~CleverState.roll`) or from outside (:meth:`~CleverState.apply_roll`).
+generator (:meth:`~CleverState.sample_chance`) or from outside, and is applied with
+:meth:`~CleverState.apply_chance` (the contract of :mod:`rules.contract`).
 Every roll and decision is appended to :attr:`CleverState.log`; :func:`replay` rebuilds
 the identical state (and so the identical scores) from it.
 
@@ -91,12 +92,8 @@ import numpy as np
 from rules.clever.actions import PASS, REROLL, ROLL, Action
 from rules.clever.sheet import AREA_OF_FREE, Sheet
 from rules.clever.spec import CleverSpec, default_spec
+from rules.contract import CHANCE, TERMINAL
 from rules.errors import RulesError
-
-#: ``current_player()`` of a chance node (a dice roll), as in OpenSpiel.
-CHANCE = -1
-#: ``current_player()`` of a finished game, as in OpenSpiel.
-TERMINAL = -4
 
 ROLL_PHASE = "roll"
 BEFORE_ROLL = "before_roll"
@@ -223,17 +220,13 @@ class CleverState:
             return ()
         return tuple(self.spec.dice) if self.solo_passive else tuple(self.hand)
 
-    def sample_roll(self, rng: np.random.Generator) -> tuple[int, ...]:
-        """Values for :meth:`chance_dice` drawn from ``rng`` (each 1..6, uniform)."""
+    def sample_chance(self, rng: np.random.Generator) -> tuple[int, ...]:
+        """Values for :meth:`chance_dice` drawn from ``rng`` (each 1..6, uniform); not applied."""
+        if self.phase != ROLL_PHASE:
+            raise RulesError(f"no roll is pending (phase {self.phase})")
         return tuple(int(v) for v in rng.integers(1, 7, size=len(self.chance_dice())))
 
-    def roll(self, rng: np.random.Generator) -> tuple[int, ...]:
-        """Roll the pending dice with ``rng``; return the values."""
-        values = self.sample_roll(rng)
-        self.apply_roll(values)
-        return values
-
-    def apply_roll(self, values: Sequence[int]) -> None:
+    def apply_chance(self, values: Sequence[int]) -> None:
         """Apply a roll's outcome supplied from outside: one value 1..6 per die of :meth:`chance_dice`.
 
         Raises:
@@ -624,13 +617,13 @@ class CleverState:
         row = "its own row" if item[1] in self.spec.silver_rows else "any row"
         return f"silver platter mark: {item[1]} die {item[2]} in {row}"
 
-    def to_log(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The game as plain data: players and the log (see :func:`replay`)."""
         return {"format": LOG_FORMAT, "players": self.num_players, "log": [dict(e) for e in self.log]}
 
 
 def replay(data: dict[str, Any], spec: CleverSpec | None = None) -> CleverState:
-    """Rebuild a game from :meth:`CleverState.to_log` data by applying every roll and decision.
+    """Rebuild a game from :meth:`CleverState.to_json` data by applying every roll and decision.
 
     Raises:
         RulesError: the log is malformed or holds an illegal step.
@@ -646,7 +639,7 @@ def replay(data: dict[str, Any], spec: CleverSpec | None = None) -> CleverState:
             raise RulesError(f"log entry {i} is not an object")
         try:
             if "roll" in entry:
-                state.apply_roll(entry["roll"])
+                state.apply_chance(entry["roll"])
             elif "action" in entry:
                 if entry.get("player") != state.current_player():
                     raise RulesError(f"it is not player {entry.get('player')}'s decision")

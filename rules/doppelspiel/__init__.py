@@ -97,7 +97,7 @@ from rules.doppelspiel.scoring import MatchResult, match_points
 from rules.doppelspiel.sheet import Cell, Sheet
 from rules.doppelspiel.solver import WritePlan, best_writes
 from rules.doppelspiel.spec import DoppelSpec, FieldSpec, default_spec, load_spec
-from rules.doppelspiel.state import CHANCE, TERMINAL, DoppelState, from_json, replay
+from rules.doppelspiel.state import CHANCE, TERMINAL, DoppelState, replay, replay_log
 
 __all__ = [
     "Action",
@@ -124,7 +124,7 @@ __all__ = [
     "Zwang",
     "best_writes",
     "default_spec",
-    "from_json",
+    "replay_log",
     "load_spec",
     "match_points",
     "parse_action",

@@ -13,7 +13,8 @@ A turn runs through these phases:
 ``over``   both sheets are full.
 
 Every applied action (the chance outcomes included) goes into :attr:`DoppelState.log`
-as ``(actor, text)``; :func:`replay` rebuilds the identical state from it.
+as ``(actor, text)``; :func:`replay` (from :meth:`DoppelState.to_json`) or :func:`replay_log` rebuilds the
+identical state from it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from rules.contract import CHANCE, TERMINAL
 from rules.doppelspiel.actions import (
     Action,
     ActivateJoker,
@@ -46,8 +48,6 @@ from rules.doppelspiel.sheet import Sheet
 from rules.doppelspiel.spec import DoppelSpec, FieldSpec, default_spec
 from rules.errors import RulesError
 
-CHANCE = -1
-TERMINAL = -4
 LOG_FORMAT = "doppelspiel-log/1"
 
 
@@ -118,8 +118,12 @@ class DoppelState:
             raise RulesError("no dice are being thrown")
         return Dice(tuple(int(v) for v in rng.integers(1, self.spec.faces + 1, size=len(self.pending))))
 
-    def apply_chance(self, faces) -> None:
-        """Apply a chance outcome: the faces of the thrown dice, in position order."""
+    def apply_chance(self, faces: Dice | tuple[int, ...]) -> None:
+        """Apply a chance outcome: a :class:`Dice` or the faces of the thrown dice, in position order."""
+        if self.phase != "chance":
+            raise RulesError("no dice are being thrown")
+        if isinstance(faces, Dice):
+            faces = faces.faces
         self.apply_action(Dice(tuple(int(v) for v in faces)))
 
     def scores(self) -> list[int]:
@@ -571,7 +575,7 @@ class DoppelState:
         }
 
 
-def replay(log, spec: DoppelSpec | None = None, first_player: int = 0) -> DoppelState:
+def replay_log(log, spec: DoppelSpec | None = None, first_player: int = 0) -> DoppelState:
     """Rebuild a game from its log of ``(actor, text)`` pairs.
 
     Raises:
@@ -600,8 +604,8 @@ def replay(log, spec: DoppelSpec | None = None, first_player: int = 0) -> Doppel
     return state
 
 
-def from_json(data: dict[str, Any], spec: DoppelSpec | None = None) -> DoppelState:
-    """Rebuild a game from :meth:`DoppelState.to_json` data."""
+def replay(data: dict[str, Any], spec: DoppelSpec | None = None) -> DoppelState:
+    """Rebuild a game from :meth:`DoppelState.to_json` data (its readings restored)."""
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
         raise RulesError(f"not a Doppel Spiel log (expected format {LOG_FORMAT!r})")
     log = data.get("log", [])
@@ -611,4 +615,4 @@ def from_json(data: dict[str, Any], spec: DoppelSpec | None = None) -> DoppelSta
     if not isinstance(readings, dict) or set(readings) - {"small_straight", "highest_single"}:
         raise RulesError("readings must be an object with small_straight and highest_single")
     spec = (spec or default_spec()).with_readings(**readings)
-    return replay(log, spec, data.get("first_player", 0))
+    return replay_log(log, spec, data.get("first_player", 0))

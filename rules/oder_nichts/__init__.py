@@ -75,28 +75,28 @@ list, with reasons, is in ``docs/games/oder_nichts.md``):
 Modules: :mod:`.cards` (deck data), :mod:`.matching` (laying rules), :mod:`.actions`
 (actions, decisions, chance), :mod:`.table` (table state), :mod:`.table_ops`,
 :mod:`.flow`, :mod:`.attacks`, :mod:`.unlucky` (the rules in motion), :mod:`.state`
-(the OpenSpiel-style API, log and replay), :mod:`.deal` (a chosen deal as a shuffle
+(the contract of :mod:`rules.contract`, log and replay), :mod:`.deal` (a chosen deal as a shuffle
 outcome).
 """
 
-from rules.oder_nichts.actions import CHANCE, Action, ChanceRequest, Decision
+from rules.contract import CHANCE, TERMINAL
+from rules.oder_nichts.actions import CHANCE_KIND, Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS, Card, DeckSpec, Task, load_deck, parse_deck
 from rules.oder_nichts.flow import RoundResult
 from rules.oder_nichts.state import (
-    CHANCE_PLAYER,
-    TERMINAL_PLAYER,
     GameConfig,
     PlayerView,
     State,
     new_game,
     replay,
+    replay_log,
 )
 
 __all__ = [
     "CHANCE",
-    "CHANCE_PLAYER",
+    "CHANCE_KIND",
     "COLOURS",
-    "TERMINAL_PLAYER",
+    "TERMINAL",
     "Action",
     "Card",
     "ChanceRequest",
@@ -111,4 +111,5 @@ __all__ = [
     "new_game",
     "parse_deck",
     "replay",
+    "replay_log",
 ]

@@ -41,7 +41,7 @@ PLAYER_ACTION_KINDS = frozenset(
 )
 
 #: Action kind of every chance outcome.
-CHANCE = "chance"
+CHANCE_KIND = "chance"
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Action:
     """One choice (or chance outcome), comparable and JSON-serialisable.
 
     Attributes:
-        kind: one of :data:`PLAYER_ACTION_KINDS` or :data:`CHANCE`.
+        kind: one of :data:`PLAYER_ACTION_KINDS` or :data:`CHANCE_KIND`.
         cards: card ids (the cards played, or a permutation/selection for chance).
         target: a player index (new target, seat or hand-swap partner).
         colour: the colour that becomes current after a colour change, or a named colour.
@@ -83,7 +83,7 @@ class Action:
         unknown = set(data) - {"kind", "cards", "target", "colour", "number", "choice"}
         if unknown:
             raise ValueError(f"unknown action fields {sorted(unknown)}")
-        if data["kind"] not in PLAYER_ACTION_KINDS | {CHANCE}:
+        if data["kind"] not in PLAYER_ACTION_KINDS | {CHANCE_KIND}:
             raise ValueError(f"unknown action kind {data['kind']!r}")
         cards = data.get("cards", [])
         if not isinstance(cards, list) or not all(isinstance(c, int) for c in cards):
@@ -153,8 +153,8 @@ class ChanceRequest:
         """All outcomes with their probabilities when there are few (tasks), else ``None``."""
         if self.kind == "task":
             return [
-                (Action(CHANCE, choice="success"), self.probability),
-                (Action(CHANCE, choice="failure"), 1.0 - self.probability),
+                (Action(CHANCE_KIND, choice="success"), self.probability),
+                (Action(CHANCE_KIND, choice="failure"), 1.0 - self.probability),
             ]
         return None
 
@@ -162,16 +162,16 @@ class ChanceRequest:
         """Draw an outcome from ``rng``."""
         if self.kind == "shuffle":
             order = rng.permutation(len(self.cards))
-            return Action(CHANCE, cards=tuple(self.cards[int(i)] for i in order))
+            return Action(CHANCE_KIND, cards=tuple(self.cards[int(i)] for i in order))
         if self.kind == "pick":
             chosen = rng.choice(len(self.cards), size=self.count, replace=False)
-            return Action(CHANCE, cards=tuple(self.cards[int(i)] for i in chosen))
+            return Action(CHANCE_KIND, cards=tuple(self.cards[int(i)] for i in chosen))
         won = bool(rng.random() < self.probability)
-        return Action(CHANCE, choice="success" if won else "failure")
+        return Action(CHANCE_KIND, choice="success" if won else "failure")
 
     def check(self, action: Action) -> None:
         """Raise :class:`RulesError` unless ``action`` is a possible outcome of this request."""
-        if action.kind != CHANCE:
+        if action.kind != CHANCE_KIND:
             raise RulesError(f"a chance outcome ({self.kind}) is expected here, not {action.kind!r}")
         if self.kind == "shuffle":
             if sorted(action.cards) != sorted(self.cards):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rules.oder_nichts.actions import CHANCE, Action
+from rules.oder_nichts.actions import CHANCE_KIND, Action
 from rules.oder_nichts.cards import DeckSpec
 
 
@@ -61,4 +61,4 @@ def deal_outcome(
         raise ValueError("a card is used twice")
     used = set(pops)
     pops.extend(c.id for c in spec.cards if c.id not in used)
-    return Action(CHANCE, cards=tuple(reversed(pops)))
+    return Action(CHANCE_KIND, cards=tuple(reversed(pops)))

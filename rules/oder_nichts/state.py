@@ -1,10 +1,12 @@
 """The OpenSpiel-style state of a Doppelt oder nichts game, its action log and replay.
 
-``State`` answers whose decision it is (a player, :data:`CHANCE_PLAYER` or
-:data:`TERMINAL_PLAYER`), lists the legal actions, applies an action after checking it
-(an illegal one raises :class:`~rules.errors.RulesError` with the reason and changes
-nothing), samples chance outcomes from a seeded generator or accepts them from outside,
-and keeps a log from which :func:`replay` rebuilds the identical game.
+``State`` keeps the contract of :mod:`rules.contract`: it answers whose decision it is (a
+player, :data:`~rules.contract.CHANCE` or :data:`~rules.contract.TERMINAL`), lists the
+legal actions, applies an action after checking it (an illegal one raises
+:class:`~rules.errors.RulesError` with the reason and changes nothing), samples chance
+outcomes from a seeded generator (:meth:`State.sample_chance`) or accepts them from outside
+(:meth:`State.apply_chance`), and keeps a log from which :func:`replay` (from
+:meth:`State.to_json`) or :func:`replay_log` rebuilds the identical game.
 """
 
 from __future__ import annotations
@@ -14,15 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from rules.errors import RulesError
+from rules.contract import CHANCE, TERMINAL
+from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import DeckSpec, load_deck
 from rules.oder_nichts.flow import Flow, RoundResult
 from rules.oder_nichts.table import Table
 from rules.oder_nichts.table_ops import Event
 
-CHANCE_PLAYER = -1
-TERMINAL_PLAYER = -4
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
@@ -120,11 +121,11 @@ class State:
         return self._pending
 
     def current_player(self) -> int:
-        """The deciding player, :data:`CHANCE_PLAYER`, or :data:`TERMINAL_PLAYER`."""
+        """The deciding player, :data:`~rules.contract.CHANCE`, or :data:`~rules.contract.TERMINAL`."""
         if self._pending is None:
-            return TERMINAL_PLAYER
+            return TERMINAL
         if isinstance(self._pending, ChanceRequest):
-            return CHANCE_PLAYER
+            return CHANCE
         return self._pending.player
 
     def is_terminal(self) -> bool:
@@ -163,11 +164,19 @@ class State:
         except StopIteration:
             self._pending = None
 
-    def step_chance(self, rng: np.random.Generator) -> Action:
-        """Sample and apply a chance outcome; returns it."""
-        outcome = self.sample_chance(rng)
+    def apply_chance(self, outcome: Action) -> None:
+        """Check a chance outcome (drawn by :meth:`sample_chance` or chosen outside) and apply it."""
+        if not isinstance(self._pending, ChanceRequest):
+            raise RulesError("this is not a chance node" if self._pending is not None else "the game is over")
         self.apply_action(outcome)
-        return outcome
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as data: its set-up and the action log (see :func:`replay`)."""
+        return {
+            "game": "oder_nichts",
+            "config": self.config.to_json(),
+            "log": [a.to_json() for a in self.log],
+        }
 
     # ---- results -----------------------------------------------------------------------
     @property
@@ -220,7 +229,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (rebuilt from the log)."""
-        return replay(self.config, self.log, self.deck)
+        return replay_log(self.config, self.log, self.deck)
 
 
 def new_game(config: GameConfig | None = None, spec: DeckSpec | None = None) -> State:
@@ -228,8 +237,25 @@ def new_game(config: GameConfig | None = None, spec: DeckSpec | None = None) -> 
     return State(config if config is not None else GameConfig(), spec)
 
 
-def replay(config: GameConfig, log: list[Action], spec: DeckSpec | None = None) -> State:
-    """Rebuild a game from its log; raises :class:`RulesError` if the log is not a legal game."""
+def replay(data: dict[str, Any], spec: DeckSpec | None = None) -> State:
+    """Rebuild a game from :meth:`State.to_json` data.
+
+    Raises:
+        SpecError: the data is malformed.
+        RulesError: the log is not a legal game.
+    """
+    if not isinstance(data, dict) or data.get("game") != "oder_nichts":
+        raise SpecError("<game>", "game", "expected a Doppelt oder nichts game ('game': 'oder_nichts')")
+    try:
+        config = GameConfig.from_json(data["config"])
+        log = [Action.from_json(a) for a in data["log"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SpecError("<game>", "", f"malformed game: {exc}") from None
+    return replay_log(config, log, spec)
+
+
+def replay_log(config: GameConfig, log: list[Action], spec: DeckSpec | None = None) -> State:
+    """Rebuild a game from its set-up and log; raises :class:`RulesError` if the log is not a legal game."""
     state = State(config, spec)
     for i, action in enumerate(log):
         try:

@@ -1,9 +1,11 @@
-"""Würfelblitz game state in the style of OpenSpiel's Python games.
+"""Würfelblitz game state in the style of OpenSpiel's Python games (the contract of :mod:`rules.contract`).
 
-A round has two steps: a chance step (the throw, sampled from a seeded RNG or supplied
-from outside) and a simultaneous step (every player's call: a number and the time after
-the dice were uncovered, or no call). The state keeps an action log from which
-:func:`replay` rebuilds the same state, discs and history exactly.
+A round has two steps: a chance step (the throw, drawn by :meth:`BlitzState.sample_chance`
+from a seeded RNG or supplied from outside, applied by :meth:`BlitzState.apply_chance`)
+and a simultaneous step (every player's call: a number and the time after the dice were
+uncovered, or no call; :meth:`BlitzState.apply_action` with everybody's calls). The state
+keeps an action log from which :func:`replay` rebuilds the same state, discs and history
+exactly.
 """
 
 from __future__ import annotations
@@ -15,15 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from rules.contract import CHANCE, SIMULTANEOUS, TERMINAL
 from rules.errors import RulesError, SpecError
 from rules.wuerfelblitz.scoring import correct_sum
-from rules.wuerfelblitz.spec import BlitzSpec
+from rules.wuerfelblitz.spec import BlitzSpec, load_spec
 from rules.wuerfelblitz.throw import Throw, check_throw, sample_throw
-
-#: ``current_player()`` values, as in OpenSpiel.
-CHANCE = -1
-SIMULTANEOUS = -2
-TERMINAL = -4
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
@@ -195,11 +193,13 @@ class BlitzState:
         return len(self.history) + 1
 
     # -- chance step ---------------------------------------------------------------------
-    def sample_throw(self, rng: np.random.Generator) -> Throw:
+    def sample_chance(self, rng: np.random.Generator) -> Throw:
         """A fair throw of the dice in play (does not apply it)."""
+        if self.current_player() != CHANCE:
+            raise RulesError("the dice are already on the table" if self.throw else "the game is over")
         return sample_throw(self.spec, self.config.white_dice, rng)
 
-    def apply_throw(self, throw: Throw) -> None:
+    def apply_chance(self, throw: Throw) -> None:
         """Uncover ``throw`` (sampled or supplied from outside, e.g. a physics run)."""
         if self.current_player() != CHANCE:
             raise RulesError("the dice are already on the table" if self.throw else "the game is over")
@@ -208,6 +208,16 @@ class BlitzState:
         self.log.append({"throw": throw.to_json()})
 
     # -- calls ---------------------------------------------------------------------------
+    def legal_actions(self) -> list:
+        """Empty: the calls are made by everybody at once (see :meth:`legal_calls`, :meth:`apply_action`)."""
+        return []
+
+    def apply_action(self, calls: Iterable[Call]) -> RoundResult:
+        """The simultaneous step of the contract: everybody's calls (see :meth:`apply_calls`)."""
+        if isinstance(calls, Call) or not isinstance(calls, Iterable):
+            raise RulesError(f"expected the round's calls (a list of Call), got {calls!r}")
+        return self.apply_calls(calls)
+
     def legal_calls(self) -> range:
         """The numbers a player may call: 0 up to the largest sum the dice can show."""
         if self.current_player() != SIMULTANEOUS:
@@ -314,8 +324,9 @@ def new_game(spec: BlitzSpec, config: GameConfig, rng: np.random.Generator) -> B
     return BlitzState(spec, config, int(rng.integers(config.players)))
 
 
-def replay(spec: BlitzSpec, data: dict[str, Any], source: str = "<game>") -> BlitzState:
-    """Rebuild a game from :meth:`BlitzState.to_json` output by applying its log again.
+def replay(data: dict[str, Any], spec: BlitzSpec | None = None, source: str = "<game>") -> BlitzState:
+    """Rebuild a game from :meth:`BlitzState.to_json` output by applying its log again
+    (``spec``: the dice, default the shipped ones).
 
     Raises:
         SpecError: the JSON is malformed.
@@ -323,6 +334,7 @@ def replay(spec: BlitzSpec, data: dict[str, Any], source: str = "<game>") -> Bli
     """
     if not isinstance(data, dict) or data.get("game") != "wuerfelblitz":
         raise SpecError(source, "game", "expected a Würfelblitz game ('game': 'wuerfelblitz')")
+    spec = spec if spec is not None else load_spec()
     try:
         cfg = dict(data["config"])
         cfg["whites_per_black"] = tuple(cfg["whites_per_black"])
@@ -333,7 +345,7 @@ def replay(spec: BlitzSpec, data: dict[str, Any], source: str = "<game>") -> Bli
         raise SpecError(source, "config", f"malformed game header ({exc})") from None
     for i, action in enumerate(actions):
         if isinstance(action, dict) and set(action) == {"throw"}:
-            state.apply_throw(Throw.from_json(action["throw"], source))
+            state.apply_chance(Throw.from_json(action["throw"], source))
         elif isinstance(action, dict) and set(action) == {"calls"} and isinstance(action["calls"], list):
             try:
                 calls = [Call(int(p), v, t) for p, v, t in action["calls"]]

@@ -23,6 +23,7 @@ from rules.clever.actions import PASS, REROLL, ROLL, Action
 from rules.clever.game import ACTIVE_PICK, BEFORE_ROLL, PLUS_ONE, CleverGame, CleverState, die_usages
 from rules.clever.sheet import AREA_OF_FREE, Sheet
 from rules.clever.spec import CleverSpec
+from rules.contract import chance_step
 from rules.errors import RulesError
 from rules.rng import child_rng
 
@@ -660,7 +661,7 @@ def play_game(kinds: Sequence[str], seed: int, index: int = 0) -> CleverState:
     state = CleverGame(len(kinds)).new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            state.roll(dice)
+            chance_step(state, dice)
         else:
             state.apply_action(bots[state.current_player()].choose(state))
     return state

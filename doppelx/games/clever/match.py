@@ -34,6 +34,7 @@ from rules.clever.game import (
     CleverState,
     replay,
 )
+from rules.contract import chance_step
 from rules.errors import RulesError, SpecError
 
 SAVE_FORMAT = "doppelx-clever-save/1"
@@ -102,7 +103,7 @@ class Match:
             "seed": self.seed,
             "dice_rng": self.dice.bit_generator.state,
             "bot_rngs": [g.bit_generator.state for g in self.bot_rngs],
-            "game": self.state.to_log(),
+            "game": self.state.to_json(),
         }
 
     def save(self) -> Path:
@@ -144,7 +145,7 @@ class Match:
                     verb = "roll" if who == "You" else "rolls"
                     step = f"passive step, {verb} all dice" if state.solo_passive else verb
                     dice = state.chance_dice()
-                    values = state.roll(self.dice)
+                    values = chance_step(state, self.dice)
                     rolled = ", ".join(term.paint(f"{d} {v}", COLOUR[d]) for d, v in zip(dice, values))
                     term.say(f"-- round {state.round}: {who} {step}: {rolled}")
                     continue

@@ -1,6 +1,7 @@
 """``doppelx blitz``: play Würfelblitz against bots, run bots-only batches, or analyse the sums.
 
-* ``doppelx blitz [--bots easy,hard] [--white 3] [--variant]`` — you against bots in the terminal.
+* ``doppelx blitz [--bots easy,hard] [--white 3] [--variant] [--save FILE]`` — you against bots
+  in the terminal; ``doppelx blitz --resume FILE`` continues a saved game.
 * ``doppelx blitz --bots-only --games N --seed S [--json]`` — batch statistics.
 * ``doppelx blitz --analyse [--samples N] [--json]`` — exact distribution of the correct sum
   (2 and 3 white dice, standard rule and variant) checked against a Monte Carlo run.
@@ -10,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
+from pathlib import Path
 from typing import Any
 
 from doppelx import argtypes
@@ -85,6 +88,10 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the batch or analysis result as JSON")
     p.add_argument(
+        "--save", type=Path, help="save your game here on 'save', 'quit' and at the end of the input"
+    )
+    p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
+    p.add_argument(
         "--no-colour",
         "--no-color",
         dest="no_colour",
@@ -99,6 +106,23 @@ def run(args: argparse.Namespace) -> int:
     """Run the chosen mode; returns the exit code."""
     from rules.wuerfelblitz import load_spec
 
+    if (args.bots_only or args.analyse) and (args.save is not None or args.resume is not None):
+        raise _usage("--save/--resume belong to a person's game, not to --bots-only or --analyse")
+    if args.resume is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("--bots", args.bots),
+                ("--white", args.white),
+                ("--variant", args.variant),
+                ("--whites-per-black", args.whites_per_black),
+                ("--dice", args.dice),
+                ("--seed", args.seed),
+            )
+            if value is not None
+        ]
+        if given:
+            raise _usage(f"{given[0]} does not go with --resume (the saved game keeps its set-up)")
     spec = load_spec(args.dice)
     if args.games is not None and not args.bots_only:
         raise _usage("--games goes with --bots-only")
@@ -135,9 +159,9 @@ def _usage(text: str) -> Exception:
 
 
 def _make_bots(skills: list[str], first_number: int = 1) -> list:
-    from doppelx.games.wuerfelblitz.bots import BlitzBot, skill
+    from doppelx.games.wuerfelblitz.match import make_bots
 
-    return [BlitzBot(skill(s), f"Bot {i} ({s})") for i, s in enumerate(skills, first_number)]
+    return make_bots(skills, first_number)
 
 
 def _config(spec: Any, players: int, args: argparse.Namespace) -> Any:
@@ -154,7 +178,7 @@ def _mode(config: Any) -> str:
 
 
 def _batch(spec: Any, args: argparse.Namespace) -> int:
-    from doppelx.games.wuerfelblitz.match import run_batch
+    from doppelx.games.wuerfelblitz.tournament import run_batch
 
     bots = _make_bots(args.bots or ["easy", "medium", "hard"])
     config = _config(spec, len(bots), args)
@@ -180,14 +204,22 @@ def _batch(spec: Any, args: argparse.Namespace) -> int:
 
 
 def _play(spec: Any, args: argparse.Namespace) -> int:
-    from doppelx.games.wuerfelblitz.match import TerminalGame
+    from doppelx.games.wuerfelblitz.match import BlitzMatch, resume
     from doppelx.terminal import Terminal
     from rules.rng import make_rng
 
+    term = Terminal(sys.stdin, sys.stdout, colour=False if args.no_colour else None)
+    if args.resume is not None:
+        match = resume(term, args.resume, args.save)
+        term.say(f"Würfelblitz — resumed from {args.resume} in round {match.state.round_number}.")
+        return match.run()
     bots = _make_bots(args.bots or ["medium", "medium"])
     config = _config(spec, len(bots) + 1, args)
-    term = Terminal(sys.stdin, sys.stdout, colour=False if args.no_colour else None)
-    return TerminalGame(term, spec, config, bots, make_rng(args.seed)).play()
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    match = BlitzMatch(
+        term, spec, config, bots, make_rng(seed), save_path=args.save, seed=seed, dice_file=args.dice
+    )
+    return match.run()
 
 
 def _analyse(spec: Any, args: argparse.Namespace) -> int:

@@ -1,22 +1,29 @@
-"""Würfelblitz matches: bots-only games and batches, and a person against bots in the terminal.
+"""Würfelblitz in the terminal: a person against bots, timed, with save and resume.
 
-The terminal game shows each throw, then times the person's answer with an injectable
-clock and compares it with the bots' sampled answer times; the rules engine decides who
-was first and right. Every prompt re-asks on bad input; ``q`` or the end of input stops
-the game cleanly with the standings.
+Each round shows the throw, times the person's answer with an injectable clock and
+compares it with the bots' sampled answer times; the rules engine decides who was first
+and right. The prompts run through :class:`doppelx.terminal.TerminalMatch` (status bar,
+``help``, ``save``, ``quit``, arrow-key history). A save holds the game up to the last
+finished round and the generator's state at the start of the round being played, so a
+resumed game throws the same dice and the bots answer as they would have (a round
+interrupted at the "Sum?" prompt is played again from the start).
 """
 
 from __future__ import annotations
 
 import time as _time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from doppelx.games.wuerfelblitz.bots import BlitzBot
-from doppelx.terminal import Terminal
-from rules.rng import child_rng
+from doppelx.games.wuerfelblitz.bots import BlitzBot, skill
+from doppelx.games.wuerfelblitz.tournament import bot_calls
+from doppelx.games.wuerfelblitz.view import explain, legend, render_throw, standings
+from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
+from rules.errors import RulesError, SpecError
+from rules.rng import make_rng
 from rules.wuerfelblitz import (
     BlitzSpec,
     BlitzState,
@@ -24,165 +31,27 @@ from rules.wuerfelblitz import (
     GameConfig,
     RoundResult,
     Throw,
-    breakdown,
+    load_spec,
     new_game,
 )
+from rules.wuerfelblitz import replay as replay_game
+
+SAVE_FORMAT = "doppelx-blitz-save/1"
 
 #: Supplies the next throw for a state (default: a fair throw from the game's RNG).
 ThrowSource = Callable[[BlitzState, np.random.Generator], Throw]
 
 
 def _fair(state: BlitzState, rng: np.random.Generator) -> Throw:
-    return state.sample_throw(rng)
+    return state.sample_chance(rng)
 
 
-def bot_calls(state: BlitzState, bots: dict[int, BlitzBot], rng: np.random.Generator) -> list[Call]:
-    """Every bot's call on the throw on the table, in seat order."""
-    calls = []
-    for seat in sorted(bots):
-        c = bots[seat].call(seat, state.throw, state.config.variant, rng)
-        if c is not None:
-            calls.append(c)
-    return calls
+def make_bots(skills: Sequence[str], first_number: int = 1) -> list[BlitzBot]:
+    """Bots of these skill levels, named ``Bot 1 (easy)``, … from ``first_number`` on."""
+    return [BlitzBot(skill(s), f"Bot {i} ({s})") for i, s in enumerate(skills, first_number)]
 
 
-def play_bots_game(
-    spec: BlitzSpec, config: GameConfig, bots: Sequence[BlitzBot], rng: np.random.Generator
-) -> BlitzState:
-    """Play one whole game between ``bots`` (seat i = ``bots[i]``) and return the final state."""
-    if len(bots) != config.players:
-        raise ValueError(f"{config.players} players need {config.players} bots, got {len(bots)}")
-    state = new_game(spec, config, rng)
-    seats = dict(enumerate(bots))
-    while not state.is_terminal():
-        state.apply_throw(state.sample_throw(rng))
-        state.apply_calls(bot_calls(state, seats, rng))
-    return state
-
-
-@dataclass(frozen=True)
-class BatchStats:
-    """Figures of a bots-only batch.
-
-    Attributes:
-        games: games played.
-        seed: the batch seed (game i used ``child_rng(seed, i)``).
-        names: bot names in seat order.
-        wins: games won per seat (a shared win counts for each sharer).
-        shared: games won by more than one bot in the same round.
-        mean_rounds, min_rounds, max_rounds: game length in rounds.
-    """
-
-    games: int
-    seed: int
-    names: tuple[str, ...]
-    wins: tuple[int, ...]
-    shared: int
-    mean_rounds: float
-    min_rounds: int
-    max_rounds: int
-
-    def to_json(self) -> dict:
-        return {
-            "game": "wuerfelblitz",
-            "games": self.games,
-            "seed": self.seed,
-            "players": list(self.names),
-            "wins": dict(zip(self.names, self.wins)),
-            "shared_wins": self.shared,
-            "mean_rounds": self.mean_rounds,
-            "min_rounds": self.min_rounds,
-            "max_rounds": self.max_rounds,
-        }
-
-
-def run_batch(
-    spec: BlitzSpec,
-    config: GameConfig,
-    bots: Sequence[BlitzBot],
-    games: int,
-    seed: int,
-    progress: Callable[[int], None] | None = None,
-) -> BatchStats:
-    """Play ``games`` bots-only games; game i uses ``child_rng(seed, i)``."""
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    wins = [0] * len(bots)
-    rounds = []
-    shared = 0
-    for i in range(games):
-        state = play_bots_game(spec, config, bots, child_rng(seed, i))
-        winners = state.winners()
-        for p in winners:
-            wins[p] += 1
-        shared += len(winners) > 1
-        rounds.append(len(state.history))
-        if progress is not None:
-            progress(i + 1)
-    return BatchStats(
-        games,
-        seed,
-        tuple(b.name for b in bots),
-        tuple(wins),
-        shared,
-        float(np.mean(rounds)),
-        int(min(rounds)),
-        int(max(rounds)),
-    )
-
-
-# --- the terminal game ----------------------------------------------------------------------
-
-#: How each die colour is painted (``Terminal.paint`` style names); black shows as grey so
-#: it stays visible on a dark background.
-PAINT = {
-    "orange": ("orange", "bold"),
-    "blue": ("blue", "bold"),
-    "black": ("grey", "bold"),
-    "yellow": ("yellow", "bold"),
-    "green": ("green", "bold"),
-    "red": ("red", "bold"),
-    "white": ("white", "bold"),
-}
-GLYPHS = {1: "\u2680", 2: "\u2681", 3: "\u2682", 4: "\u2683", 5: "\u2684", 6: "\u2685"}
-DOT = "\u25cf"
-
-
-def render_throw(term: Terminal, throw: Throw) -> list[str]:
-    """Two lines showing the throw: coloured glyphs if the terminal has colour, else words."""
-
-    def paint(text: str, colour: str) -> str:
-        return term.paint(text, *PAINT.get(colour, ()))
-
-    if term.colour:
-        dice = []
-        for colour, face in throw.coloured:
-            if isinstance(face, int):
-                dice.append(paint(f"{GLYPHS.get(face, '?')}{face}", colour))
-            else:
-                dice.append(paint("(", colour) + paint(DOT, face) + paint(")", colour))
-        white = [paint("[", "white") + paint(DOT, w) + paint("]", "white") for w in throw.white]
-    else:
-        dice = [f"{c} {f}" if isinstance(f, int) else f"{c}: {f} dot" for c, f in throw.coloured]
-        white = [f"{w} dot" for w in throw.white]
-    return ["  coloured: " + "   ".join(dice), "  white:    " + "   ".join(white)]
-
-
-def explain(result: RoundResult, variant: bool) -> str:
-    """One line saying why the correct sum is what it is."""
-    bd = breakdown(result.throw, variant)
-    terms = " + ".join(f"{c} {p}" for c, p in bd.counted) or "nothing"
-    excl = ", ".join(bd.excluded) or "none"
-    if bd.reversed:
-        return f"a dot shows twice, so only the dice shown as dots count ({excl}): {terms} = {bd.total}"
-    return f"dice shown as dots don't count ({excl}): {terms} = {bd.total}"
-
-
-class _Quit(Exception):
-    """The person typed q."""
-
-
-class TerminalGame:
+class BlitzMatch(TerminalMatch):
     """A person (seat 0) against bots (seats 1..n) at the terminal.
 
     Args:
@@ -193,7 +62,13 @@ class TerminalGame:
         clock: seconds as a float; the person's answer time is the difference of two
             readings (inject a scripted clock in tests).
         throw_source: where throws come from (default: fair throws from ``rng``).
+        save_path: where ``save``, ``quit`` and the end of input save (``None``: not saved).
+        seed: the seed the game started from (kept in the save).
+        dice_file: the dice spec file given with ``--dice`` (kept in the save).
+        state: a resumed game (default: a new one, first thrower drawn from ``rng``).
     """
+
+    command = "blitz"
 
     def __init__(
         self,
@@ -204,29 +79,68 @@ class TerminalGame:
         rng: np.random.Generator,
         clock: Callable[[], float] = _time.monotonic,
         throw_source: ThrowSource = _fair,
+        save_path: Path | None = None,
+        seed: int | None = None,
+        dice_file: str | None = None,
+        state: BlitzState | None = None,
     ):
+        super().__init__(term, save_path)
         if config.players != len(bots) + 1:
             raise ValueError(
                 f"{config.players} players = you + {config.players - 1} bots, got {len(bots)} bots"
             )
-        self.term, self.spec, self.config, self.rng = term, spec, config, rng
+        self.spec, self.config, self.rng = spec, config, rng
         self.bots = {i + 1: b for i, b in enumerate(bots)}
         self.names = ["You"] + [b.name for b in bots]
         self.clock, self.throw_source = clock, throw_source
-        self.state = new_game(spec, config, rng)
+        self.seed, self.dice_file = seed, dice_file
+        self.state = state if state is not None else new_game(spec, config, rng)
+        self.round_rng_state = rng.bit_generator.state
+
+    # -- the TerminalMatch hooks ---------------------------------------------------------------
+    def status_line(self) -> str:
+        wpb = self.config.whites_per_black
+        discs = " | ".join(
+            f"{n} {w}/{wpb[i]}w {b}/{self.config.black_to_win}b"
+            for i, (n, (w, b)) in enumerate(zip(self.names, self.state.discs()))
+        )
+        return f"Würfelblitz · round {self.state.round_number} · {discs}"
+
+    def commands(self) -> list[Command]:
+        return [
+            Command("(Enter)", "lift the box: the dice are shown and the clock runs"),
+            Command("8", "call the sum 8 (the clock stops when you press Enter)"),
+            Command("p", "pass this round"),
+        ]
+
+    def to_save(self) -> dict[str, Any]:
+        game = self.state.to_json()
+        if self.state.throw is not None:  # in the middle of a round: keep it out, replay it
+            game["actions"] = game["actions"][:-1]
+        return {
+            "format": SAVE_FORMAT,
+            "seed": self.seed,
+            "dice": self.dice_file,
+            "bots": [b.skill.name for b in self.bots.values()],
+            "game": game,
+            "rng": self.round_rng_state,
+        }
+
+    def stopped(self, why: str) -> None:
+        if why == "input ended":
+            self.term.say(f"Input ended — game stopped in round {self.state.round_number}.")
+        else:
+            self.term.say("Game stopped.")
+        self.term.say(self.standings())
 
     # -- prompts -----------------------------------------------------------------------------
     def _ready(self, answer: str) -> bool:
-        if answer.lower() in ("q", "quit"):
-            raise _Quit
         if answer:
             raise ValueError("press Enter to lift the box, or type q to quit")
         return True
 
     def _sum(self, answer: str) -> int | None:
         a = answer.lower()
-        if a in ("q", "quit"):
-            raise _Quit
         if a in ("p", "pass"):
             return None
         top = self.spec.max_call
@@ -239,12 +153,7 @@ class TerminalGame:
 
     # -- output ------------------------------------------------------------------------------
     def standings(self) -> str:
-        wpb = self.config.whites_per_black
-        parts = [
-            f"{n}: {w}/{wpb[i]} white, {b} black"
-            for i, (n, (w, b)) in enumerate(zip(self.names, self.state.discs()))
-        ]
-        return "  " + " | ".join(parts)
+        return standings(self.names, self.state.discs(), self.config.whites_per_black)
 
     def _report(self, result: RoundResult, you_time: float | None) -> None:
         say, paint = self.term.say, self.term.paint
@@ -276,52 +185,77 @@ class TerminalGame:
             say("  you passed")
 
     # -- the game ----------------------------------------------------------------------------
-    def play(self) -> int:
-        """Play until someone wins or the person stops; returns the exit code (0)."""
+    def play(self) -> None:
         say = self.term.say
         mode = "variant Hirnverdreher" if self.config.variant else "standard rule"
         say(f"Würfelblitz — {self.config.players} players, {self.config.white_dice} white dice, {mode}.")
         say(
             f"Call the sum of the coloured dice whose colour is not shown as a dot; first to "
-            f"{self.config.black_to_win} black discs wins. Type the sum and Enter (p = pass, q = quit)."
+            f"{self.config.black_to_win} black discs wins. Type the sum and Enter (p = pass, q = quit, "
+            "help = commands)."
         )
+        if self.term.colour:
+            say("  " + legend(self.spec.colours))
         if self.config.variant:
             say(
                 "Hirnverdreher: as soon as a dot colour shows twice or more, add exactly the dice "
                 "whose colour is shown as a dot instead."
             )
-        try:
-            while not self.state.is_terminal():
-                self._round()
-        except _Quit:
-            say("Game stopped.")
-            say(self.standings())
-            return 0
-        except EOFError:
-            say("")
-            say(f"Input ended — game stopped in round {self.state.round_number}.")
-            say(self.standings())
-            return 0
+        while not self.state.is_terminal():
+            self._round()
+
+    def finished(self) -> None:
         names = " and ".join(self.names[p] for p in self.state.winners())
-        say(self.term.paint(f"{names} won after {len(self.state.history)} rounds!", "bold"))
-        say(self.standings())
-        return 0
+        self.term.say(self.term.paint(f"{names} won after {len(self.state.history)} rounds!", "bold"))
+        self.term.say(self.standings())
 
     def _round(self) -> None:
         st, term = self.state, self.term
+        self.round_rng_state = self.rng.bit_generator.state
         term.say("")
         term.say(f"Round {st.round_number} — {self.names[st.thrower]} throw{'' if st.thrower == 0 else 's'}.")
         term.say(self.standings())
-        term.ask("Press Enter to lift the box (q = quit): ", self._ready)
-        st.apply_throw(self.throw_source(st, self.rng))
+        self.prompt("Press Enter to lift the box (q = quit): ", self._ready)
+        st.apply_chance(self.throw_source(st, self.rng))
         calls = bot_calls(st, self.bots, self.rng)
         term.say("Drei!")
         for line in render_throw(term, st.throw):
             term.say(line)
         start = self.clock()
-        value = term.ask("Sum? ", self._sum)
+        value = self.prompt("Sum? ", self._sum)
         you_time = self.clock() - start
         if value is not None:
             calls.insert(0, Call(0, value, max(0.0, you_time)))
         result = st.apply_calls(calls)
         self._report(result, you_time if value is not None else None)
+
+
+def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMatch:
+    """A game continued from a save file (its log replayed and checked).
+
+    Raises:
+        SpecError: the file is not a Würfelblitz save, or it is damaged.
+    """
+    data = load_json(path)
+    if data.get("format") != SAVE_FORMAT:
+        raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx blitz' save)")
+    try:
+        spec = load_spec(data["dice"])
+        bots = make_bots([str(s) for s in data["bots"]])
+        state = replay_game(data["game"], spec, str(path))
+        seed = data["seed"]
+        rng = make_rng(0)
+        rng.bit_generator.state = data["rng"]
+    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        raise SpecError(str(path), "", f"damaged save: {exc}") from None
+    return BlitzMatch(
+        term,
+        spec,
+        state.config,
+        bots,
+        rng,
+        save_path=save_path if save_path is not None else path,
+        seed=seed,
+        dice_file=data["dice"],
+        state=state,
+    )

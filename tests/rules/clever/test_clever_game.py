@@ -17,6 +17,7 @@ from rules.clever.game import (
     CleverGame,
     replay,
 )
+from rules.contract import chance_step
 from rules.errors import RulesError
 from rules.rng import child_rng
 
@@ -40,7 +41,7 @@ def play_first_legal(state, rng):
     """Finish a game: random rolls, always the first legal action."""
     while not state.is_terminal():
         if state.is_chance_node():
-            state.roll(rng)
+            chance_step(state, rng)
         else:
             state.apply_action(state.legal_actions()[0])
     return state
@@ -62,7 +63,7 @@ def test_start_gives_round_one_reroll_and_a_roll_of_all_six():
 def test_roll_from_outside_is_checked(values, reason):
     s = new()
     with pytest.raises(RulesError, match=reason):
-        s.apply_roll(values)
+        s.apply_chance(values)
     assert s.is_chance_node() and s.log == []
 
 
@@ -70,9 +71,9 @@ def test_no_roll_and_no_action_out_of_turn():
     s = new()
     with pytest.raises(RulesError, match="dice must be rolled"):
         s.apply_action(PASS)
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     with pytest.raises(RulesError, match="no roll is pending"):
-        s.apply_roll((1, 2, 3, 4, 5, 6))
+        s.apply_chance((1, 2, 3, 4, 5, 6))
 
 
 @pytest.mark.parametrize("players, rounds", [(1, 6), (2, 6), (3, 5), (4, 4)])
@@ -82,7 +83,7 @@ def test_rounds_by_player_count_and_everyone_active_once_per_round(players, roun
     turns = set()
     while not s.is_terminal():
         if s.is_chance_node():
-            s.roll(rng)
+            chance_step(s, rng)
         else:
             if s.phase == ACTIVE_PICK:
                 turns.add((s.round, s.active))
@@ -103,7 +104,7 @@ def test_round_bonuses_reroll_plus_one_return_and_black_question_mark():
     seen = {}
     while s.round < 4:
         if s.is_chance_node():
-            s.roll(rng)
+            chance_step(s, rng)
         else:
             s.apply_action(PASS if PASS in s.legal_actions() else s.legal_actions()[0])
         seen.setdefault(s.round, (s.sheets[0].rerolls, s.sheets[0].plus_ones, s.sheets[0].returns))
@@ -122,7 +123,7 @@ def test_round_bonuses_reroll_plus_one_return_and_black_question_mark():
 # ------------------------------------------------------------------ the active player's picks
 def test_pick_sends_lower_dice_to_the_platter_equal_dice_stay():
     s = new()
-    s.apply_roll((4, 3, 1, 4, 5, 1))  # white silver yellow blue green pink
+    s.apply_chance((4, 3, 1, 4, 5, 1))  # white silver yellow blue green pink
     s.apply_action(find(s, die="white", area="yellow", slot=4))
     assert s.fields == ["white"]
     assert s.platter == ["silver", "yellow", "pink"]
@@ -133,12 +134,12 @@ def test_pick_sends_lower_dice_to_the_platter_equal_dice_stay():
 
 def test_lowest_die_sends_nothing_and_three_picks_end_the_turn():
     s = new(2)
-    s.apply_roll((2, 3, 4, 5, 6, 1))
+    s.apply_chance((2, 3, 4, 5, 6, 1))
     s.apply_action(find(s, die="pink"))
     assert s.platter == [] and len(s.hand) == 5
-    s.apply_roll((2, 3, 4, 5, 6))
+    s.apply_chance((2, 3, 4, 5, 6))
     s.apply_action(find(s, die="white", area="pink"))
-    s.apply_roll((2, 3, 4, 5))
+    s.apply_chance((2, 3, 4, 5))
     s.apply_action(find(s, die="yellow", slot=0))  # yellow 3: silver 2 goes to the platter
     # third pick made: the dice still in hand go to the platter, then the passive player picks
     assert s.picks == 3 and s.fields == ["white", "yellow", "pink"] and s.hand == []
@@ -148,7 +149,7 @@ def test_lowest_die_sends_nothing_and_three_picks_end_the_turn():
 
 def test_forfeit_counts_as_a_pick_and_moves_no_die():
     s = new()
-    s.apply_roll((1, 1, 1, 1, 1, 1))
+    s.apply_chance((1, 1, 1, 1, 1, 1))
     s.apply_action(PASS)
     assert s.picks == 1 and s.fields == [] and s.platter == [] and len(s.hand) == 6
     assert s.is_chance_node() and len(s.chance_dice()) == 6
@@ -158,7 +159,7 @@ def test_a_die_that_fits_nowhere_cannot_be_chosen():
     s = new()
     for r in range(4):
         s.sheets[0].silver[r] = 0b111111
-    s.apply_roll((1, 5, 1, 1, 1, 1))
+    s.apply_chance((1, 5, 1, 1, 1, 1))
     assert not [a for a in s.legal_actions() if a.die == "silver"]
     with pytest.raises(RulesError, match="already marked"):
         s.apply_action(Action("choose", "silver", "silver", 5, 0))
@@ -166,20 +167,20 @@ def test_a_die_that_fits_nowhere_cannot_be_chosen():
 
 def test_white_is_wild_and_blue_always_adds_white():
     s = new()
-    s.apply_roll((4, 3, 2, 5, 6, 1))
+    s.apply_chance((4, 3, 2, 5, 6, 1))
     white = {(a.area, a.value) for a in s.legal_actions() if a.die == "white"}
     assert white == {("silver", 4), ("yellow", 4), ("blue", 9), ("green", 4), ("pink", 4)}
     blue = {(a.area, a.value) for a in s.legal_actions() if a.die == "blue"}
     assert blue == {("blue", 9)}
     # after white went to a die field, blue still counts blue + white
     s.apply_action(find(s, die="white", area="pink"))
-    s.apply_roll((5, 6))  # blue 5, green 6 (the lower dice went to the platter)
+    s.apply_chance((5, 6))  # blue 5, green 6 (the lower dice went to the platter)
     assert {(a.area, a.value) for a in s.legal_actions() if a.die == "blue"} == {("blue", 9)}
 
 
 def test_illegal_action_is_refused_and_changes_nothing():
     s = new()
-    s.apply_roll((4, 3, 2, 5, 6, 1))
+    s.apply_chance((4, 3, 2, 5, 6, 1))
     log, phase = list(s.log), s.phase
     with pytest.raises(RulesError, match="counts as"):
         s.apply_action(Action("choose", "yellow", "pink", 2, None))
@@ -195,7 +196,7 @@ def test_illegal_action_is_refused_and_changes_nothing():
 # ------------------------------------------------------------------ silver platter marks
 def test_choosing_silver_marks_the_dice_it_sends_to_the_platter():
     s = new()
-    s.apply_roll((2, 5, 3, 1, 4, 6))  # white 2, silver 5, yellow 3, blue 1, green 4, pink 6
+    s.apply_chance((2, 5, 3, 1, 4, 6))  # white 2, silver 5, yellow 3, blue 1, green 4, pink 6
     s.apply_action(find(s, die="silver", slot=0))
     assert s.platter == ["white", "yellow", "blue", "green"] and s.hand == ["pink"]
     assert s.phase == PENDING
@@ -217,14 +218,14 @@ def test_choosing_silver_marks_the_dice_it_sends_to_the_platter():
 def test_white_2_row_0_is_missing_because_silver_took_it():
     s = new()
     s.sheets[0].silver[0] = 0b10  # 2 already marked in the yellow row
-    s.apply_roll((2, 5, 6, 6, 6, 6))
+    s.apply_chance((2, 5, 6, 6, 6, 6))
     s.apply_action(find(s, die="silver", slot=1))
     assert {a.slot for a in s.legal_actions() if a.kind == "mark"} == {1, 2, 3}
 
 
 def test_white_as_silver_marks_the_silver_die_in_any_row():
     s = new()
-    s.apply_roll((5, 2, 6, 6, 6, 6))
+    s.apply_chance((5, 2, 6, 6, 6, 6))
     s.apply_action(find(s, die="white", area="silver", slot=0))
     assert s.pending == [("platter", "silver", 2)]
     assert {a.slot for a in s.legal_actions() if a.kind == "mark"} == {0, 1, 2, 3}
@@ -233,13 +234,13 @@ def test_white_as_silver_marks_the_silver_die_in_any_row():
 def test_other_choices_and_passive_or_plus_one_silver_mark_nothing_more():
     s = new()
     s.sheets[0].plus_ones = 1
-    s.apply_roll((2, 5, 3, 1, 4, 6))
+    s.apply_chance((2, 5, 3, 1, 4, 6))
     s.apply_action(find(s, die="pink", area="pink"))  # pink 6: all others go to the platter
     assert s.pending == [] and s.phase == PLUS_ONE
     s.apply_action(find(s, die="silver", slot=1))  # silver by +1: one mark, nothing more
     assert s.pending == [] and s.sheets[0].silver == [0, 0b10000, 0, 0]
     assert s.is_chance_node() and s.solo_passive
-    s.apply_roll((6, 1, 2, 6, 3, 6))
+    s.apply_chance((6, 1, 2, 6, 3, 6))
     assert s.phase == PASSIVE_PICK and s.platter == ["silver", "yellow", "green"]
     s.apply_action(find(s, die="silver", slot=2))  # silver from the platter: one mark, nothing more
     assert s.pending == [] and s.sheets[0].silver == [0, 0b10000, 0b1, 0]
@@ -248,14 +249,14 @@ def test_other_choices_and_passive_or_plus_one_silver_mark_nothing_more():
 # ------------------------------------------------------------------ reroll and return
 def test_reroll_only_with_an_action_rerolls_the_dice_just_rolled():
     s = new()
-    s.apply_roll((1, 1, 1, 1, 1, 1))
+    s.apply_chance((1, 1, 1, 1, 1, 1))
     s.apply_action(find(s, die="pink"))  # nothing is lower: five dice stay in hand
-    s.apply_roll((1, 1, 1, 1, 1))
+    s.apply_chance((1, 1, 1, 1, 1))
     assert REROLL in s.legal_actions()
     s.apply_action(REROLL)
     assert s.sheets[0].rerolls == 0
     assert s.is_chance_node() and s.chance_dice() == ("white", "silver", "yellow", "blue", "green")
-    s.apply_roll((6, 6, 6, 6, 6))
+    s.apply_chance((6, 6, 6, 6, 6))
     assert REROLL not in s.legal_actions()
     with pytest.raises(RulesError, match="no reroll action"):
         s.apply_action(REROLL)
@@ -264,7 +265,7 @@ def test_reroll_only_with_an_action_rerolls_the_dice_just_rolled():
 def test_return_brings_a_platter_die_back_before_a_roll():
     s = new()
     s.sheets[0].returns = 1
-    s.apply_roll((4, 3, 1, 4, 5, 1))
+    s.apply_chance((4, 3, 1, 4, 5, 1))
     s.apply_action(find(s, die="white", area="yellow", slot=4))
     assert s.phase == BEFORE_ROLL
     assert set(s.legal_actions()) == {
@@ -281,7 +282,7 @@ def test_return_brings_a_platter_die_back_before_a_roll():
 def test_return_with_an_empty_hand_lets_the_turn_go_on_or_end():
     s = new()
     s.sheets[0].returns = 1
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))  # pink 6: everything else to the platter
     assert s.hand == [] and s.phase == BEFORE_ROLL
     assert PASS in s.legal_actions() and ROLL not in s.legal_actions()
@@ -291,7 +292,7 @@ def test_return_with_an_empty_hand_lets_the_turn_go_on_or_end():
 
 def test_without_return_an_empty_hand_ends_the_active_turn():
     s = new()
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     assert s.is_chance_node() and s.solo_passive
 
@@ -300,14 +301,14 @@ def test_without_return_an_empty_hand_ends_the_active_turn():
 def _two_player_turn_done(active_roll=(1, 2, 3, 4, 5, 6)):
     """Two players; player 1 picks pink 6 (everything else to the platter)."""
     s = new(2)
-    s.apply_roll(active_roll)
+    s.apply_chance(active_roll)
     s.apply_action(find(s, die="pink"))
     return s
 
 
 def test_each_passive_player_picks_from_the_platter_and_may_take_the_same_die():
     s = new(3)
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     assert s.phase == PASSIVE_PICK and s.decider == 1
     assert {a.die for a in s.legal_actions() if a.kind == "choose"} == {
@@ -333,7 +334,7 @@ def test_passive_fallback_to_the_active_players_dice_only_if_no_platter_die_fits
     p.blue = [2]  # blue 4 + white 6 = 10 does not fit
     p.green = [1] * 12
     p.pink = [1] * 12
-    s.apply_roll((6, 2, 1, 4, 3, 5))  # white 6 is the highest
+    s.apply_chance((6, 2, 1, 4, 3, 5))  # white 6 is the highest
     s.apply_action(find(s, die="white", area="pink"))
     assert s.platter == ["silver", "yellow", "blue", "green", "pink"]
     assert s.phase == PASSIVE_PICK and s.decider == 1 and s.passive_fallback()
@@ -359,7 +360,7 @@ def test_passive_players_have_no_reroll():
 def test_plus_one_at_end_of_turn_any_die_each_once():
     s = new()
     s.sheets[0].plus_ones = 2
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     assert s.phase == PLUS_ONE
     dice = {a.die for a in s.legal_actions() if a.kind == "choose"}
@@ -375,7 +376,7 @@ def test_plus_one_for_every_player_active_first():
     s = new(2)
     s.sheets[0].plus_ones = 1
     s.sheets[1].plus_ones = 1
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     s.apply_action(PASS)  # passive player 2 takes nothing
     assert s.phase == PLUS_ONE and s.decider == 0
@@ -392,7 +393,7 @@ def test_bonuses_chain_and_are_resolved_first_come_first_served():
     sheet.yellow[1] = 1  # the 6 of yellow row 0 is circled
     sheet.yellow[4] = sheet.yellow[8] = 1  # yellow column 1 misses only the 3
     sheet.blue = [12, 12]
-    s.apply_roll((6, 6, 3, 6, 6, 6))
+    s.apply_chance((6, 6, 3, 6, 6, 6))
     s.apply_action(find(s, die="yellow", slot=0))  # circles 3: row 0 -> ?blue, column 1 -> +1
     assert sheet.plus_ones == 1
     assert s.phase == PENDING and s.pending == [("?", "blue")]
@@ -412,7 +413,7 @@ def test_a_bonus_that_cannot_be_used_is_lost():
     sheet = s.sheets[0]
     sheet.pink = [1, 1, 1, 1, 1]  # next pink box (6) pays ?green at 5 or more
     sheet.green = [1] * 12  # green is full
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     assert s.pending == [] and s.phase != PENDING
 
@@ -421,7 +422,7 @@ def test_foxes_and_actions_are_credited_at_once():
     s = new()
     sheet = s.sheets[0]
     sheet.blue = [12] * 8  # box 9 pays a fox
-    s.apply_roll((6, 1, 1, 6, 1, 1))
+    s.apply_chance((6, 1, 1, 6, 1, 1))
     s.apply_action(find(s, die="blue"))
     assert sheet.foxes == 1
 
@@ -429,27 +430,27 @@ def test_foxes_and_actions_are_credited_at_once():
 # ------------------------------------------------------------------ the solo passive step
 def test_solo_passive_step_three_lowest_to_the_platter():
     s = new()
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
     assert s.chance_dice() == s.spec.dice
-    s.apply_roll((3, 1, 3, 2, 6, 1))
+    s.apply_chance((3, 1, 3, 2, 6, 1))
     assert s.platter == ["silver", "blue", "pink"] and s.fields == ["white", "yellow", "green"]
     assert s.phase == PASSIVE_PICK and REROLL not in s.legal_actions()
 
 
 def test_solo_passive_ties_go_by_die_order():
     s = new()
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
-    s.apply_roll((2, 1, 2, 5, 2, 6))  # three 2s compete for two places
+    s.apply_chance((2, 1, 2, 5, 2, 6))  # three 2s compete for two places
     assert s.platter == ["white", "silver", "yellow"]
 
 
 def test_solo_round_is_active_turn_then_passive_step():
     s = new()
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(find(s, die="pink"))
-    s.apply_roll((1, 2, 3, 4, 5, 6))
+    s.apply_chance((1, 2, 3, 4, 5, 6))
     s.apply_action(PASS)
     assert s.round == 2 and s.is_chance_node() and not s.solo_passive
 
@@ -484,11 +485,11 @@ def test_scores_are_recomputed_identically_from_the_log(players, seed):
     s = new(players)
     while not s.is_terminal():
         if s.is_chance_node():
-            s.roll(rng)
+            chance_step(s, rng)
         else:
             legal = s.legal_actions()
             s.apply_action(legal[int(rng.integers(len(legal)))])
-    again = replay(s.to_log())
+    again = replay(s.to_json())
     assert again.is_terminal()
     assert again.scores() == s.scores()
     assert [x.to_dict() for x in again.sheets] == [x.to_dict() for x in s.sheets]
@@ -496,7 +497,7 @@ def test_scores_are_recomputed_identically_from_the_log(players, seed):
 
 def test_a_tampered_log_is_refused():
     s = play_first_legal(new(1), np.random.default_rng(4))
-    data = s.to_log()
+    data = s.to_json()
     data["log"][1] = {"player": 0, "action": {"kind": "return", "die": "pink"}}
     with pytest.raises(RulesError, match="log entry 1"):
         replay(data)

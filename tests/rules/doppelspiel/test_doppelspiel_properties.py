@@ -22,7 +22,7 @@ from rules.doppelspiel import (
     WriteTen,
     Zwang,
     best_writes,
-    replay,
+    replay_log,
 )
 from rules.errors import RulesError
 
@@ -79,7 +79,7 @@ def random_play(state: DoppelState, rng: np.random.Generator, steps: int) -> Dop
         if state.is_terminal():
             break
         if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
+            state.apply_chance(state.sample_chance(rng))
         else:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
@@ -117,7 +117,7 @@ def test_a_random_game_ends_and_replays_identically(seed):
     state = random_play(DoppelState(first_player=seed % 2), np.random.default_rng(seed), 10**6)
     assert state.is_terminal() and all(s.is_full() for s in state.sheets)
     assert sum(state.returns()) <= 13
-    again = replay(state.log, first_player=seed % 2)
+    again = replay_log(state.log, first_player=seed % 2)
     assert state_key(again) == state_key(state)
     assert again.scores() == state.scores() and again.result() == state.result()
     for sheet in state.sheets:  # every written value is a score the field can take

@@ -22,10 +22,10 @@ from rules.doppelspiel import (
     Swap,
     WriteTen,
     Zwang,
-    from_json,
     match_points,
     parse_action,
     replay,
+    replay_log,
 )
 from rules.errors import RulesError
 
@@ -389,13 +389,13 @@ def test_log_replay_and_json_rebuild_the_same_game():
     state.apply_action(Split((3, 4, 5, 6, 6)))
     state.apply_action(Place("write", FieldRef(0, "ch")))
     state.apply_action(Place("skip"))
-    again = replay(state.log)
+    again = replay_log(state.log)
     assert again.sheets[0].cells == state.sheets[0].cells and again.player == state.player
-    assert from_json(state.to_json()).log == state.log
+    assert replay(state.to_json()).log == state.log
     with pytest.raises(RulesError, match="log entry 2"):
-        replay([(0, "roll all"), (0, "split 11111")])
+        replay_log([(0, "roll all"), (0, "split 11111")])
     with pytest.raises(RulesError, match="log entry 1"):
-        replay([(0, "frobnicate")])
+        replay_log([(0, "frobnicate")])
 
 
 def test_action_text_round_trip():

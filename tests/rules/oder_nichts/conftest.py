@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from rules.oder_nichts.actions import CHANCE, Action
+from rules.oder_nichts.actions import CHANCE_KIND, Action
 from rules.oder_nichts.cards import load_deck
 from rules.oder_nichts.deal import deal_outcome, find_cards
 from rules.oder_nichts.state import GameConfig, State
@@ -84,13 +84,13 @@ class Driver:
 
     def task(self, success: bool) -> None:
         assert self.state.is_chance_node() and self.pending.kind == "task"
-        self.state.apply_action(Action(CHANCE, choice="success" if success else "failure"))
+        self.state.apply_action(Action(CHANCE_KIND, choice="success" if success else "failure"))
 
     def pick(self, *labels: str) -> None:
         """Outcome of a random pick (half hand): these cards of the picking player."""
         req = self.pending
         assert req.kind == "pick"
-        self.state.apply_action(Action(CHANCE, cards=self.ids(req.player, labels)))
+        self.state.apply_action(Action(CHANCE_KIND, cards=self.ids(req.player, labels)))
 
     def until(self, player: int, kind: str = "turn", passes: bool = True) -> None:
         """Let others pass their windows until ``player`` has a ``kind`` decision."""

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.contract import CHANCE, TERMINAL, chance_step
 from rules.errors import RulesError
-from rules.oder_nichts.actions import CHANCE, Action, Decision
-from rules.oder_nichts.state import CHANCE_PLAYER, TERMINAL_PLAYER, GameConfig, new_game, replay
+from rules.oder_nichts.actions import CHANCE_KIND, Action, Decision
+from rules.oder_nichts.state import GameConfig, new_game, replay_log
 
 
 def random_play(state, rng, max_steps=100_000, check=None):
@@ -19,7 +20,7 @@ def random_play(state, rng, max_steps=100_000, check=None):
         if state.is_terminal():
             return
         if state.is_chance_node():
-            state.step_chance(rng)
+            chance_step(state, rng)
         else:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
@@ -39,7 +40,7 @@ def test_card_values_in_the_score(rig):
 def test_the_game_ends_at_the_target_points(rig):
     g = rig([["green 1"], ["brown not me"], ["cyan 7"]], "green 2", target=70)
     g.play("green 1")
-    assert g.state.is_terminal() and g.state.current_player() == TERMINAL_PLAYER
+    assert g.state.is_terminal() and g.state.current_player() == TERMINAL
     assert g.state.winners() == [0] and g.state.returns() == [0.0, -70.0, -7.0]
     with pytest.raises(RulesError, match="the game is over"):
         g.state.apply_action(Action("draw"))
@@ -64,7 +65,7 @@ def test_20_minus_counts_towards_the_end_at_once(rig):
 def test_the_deal_passes_to_the_next_seat(rig):
     g = rig([["green 1"], ["cyan 3"], ["yellow 4"]], "green 2", target=1000)
     g.play("green 1")
-    g.state.step_chance(np.random.default_rng(3))
+    chance_step(g.state, np.random.default_rng(3))
     t = g.table
     assert t.round_no == 2 and t.seats[t.dealer_seat] == 0
     assert [len(h) for h in t.hands] == [1, 1, 1]
@@ -76,13 +77,13 @@ def test_a_whole_random_game_replays_identically_from_its_log():
     state = new_game(config)
     random_play(state, np.random.default_rng(11))
     assert state.is_terminal()
-    again = replay(config, state.log)
+    again = replay_log(config, state.log)
     assert again.is_terminal()
     assert again.minus == state.minus and again.returns() == state.returns()
     assert [r.minus_after for r in again.rounds] == [r.minus_after for r in state.rounds]
     assert again.table.hands == state.table.hands and again.table.discard == state.table.discard
     json_log = [Action.from_json(a.to_json()) for a in state.log]
-    assert replay(config, json_log).minus == state.minus
+    assert replay_log(config, json_log).minus == state.minus
 
 
 def test_the_same_seed_gives_the_same_game():
@@ -103,20 +104,20 @@ def test_a_log_with_an_illegal_entry_is_refused():
     if state.is_chance_node():
         bad[-1] = Action("accept")
     with pytest.raises(RulesError, match=f"log entry {len(bad) - 1}"):
-        replay(config, bad)
+        replay_log(config, bad)
 
 
 def test_chance_outcomes_are_checked():
     state = new_game(GameConfig(players=2))
-    assert state.current_player() == CHANCE_PLAYER and state.chance_outcomes() is None
+    assert state.current_player() == CHANCE and state.chance_outcomes() is None
     with pytest.raises(RulesError, match="ordering of exactly the shuffled cards"):
-        state.apply_action(Action(CHANCE, cards=tuple(range(137))))
+        state.apply_action(Action(CHANCE_KIND, cards=tuple(range(137))))
     with pytest.raises(RulesError, match="a chance outcome"):
         state.apply_action(Action("draw"))
-    state.step_chance(np.random.default_rng(0))
+    chance_step(state, np.random.default_rng(0))
     assert isinstance(state.pending, Decision)
     with pytest.raises(RulesError):
-        state.apply_action(Action(CHANCE, choice="success"))
+        state.apply_action(Action(CHANCE_KIND, choice="success"))
 
 
 def test_task_outcomes_have_probabilities(rig):
@@ -126,9 +127,12 @@ def test_task_outcomes_have_probabilities(rig):
     g.do("attempt")
     outcomes = g.state.chance_outcomes()
     p = g.pending.probability
-    assert outcomes == [(Action(CHANCE, choice="success"), p), (Action(CHANCE, choice="failure"), 1 - p)]
+    assert outcomes == [
+        (Action(CHANCE_KIND, choice="success"), p),
+        (Action(CHANCE_KIND, choice="failure"), 1 - p),
+    ]
     with pytest.raises(RulesError, match="'success' or 'failure'"):
-        g.state.apply_action(Action(CHANCE, choice="maybe"))
+        g.state.apply_action(Action(CHANCE_KIND, choice="maybe"))
 
 
 def test_an_illegal_action_changes_nothing(rig):

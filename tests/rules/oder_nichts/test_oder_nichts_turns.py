@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rules.contract import chance_step
 from rules.errors import RulesError
-from rules.oder_nichts.actions import CHANCE, Action
+from rules.oder_nichts.actions import CHANCE_KIND, Action
 from rules.oder_nichts.table import Table
 from rules.oder_nichts.table_ops import TableOps
 
@@ -169,7 +170,7 @@ def test_half_hand_puts_half_of_the_rest_under_the_pile_at_random(rig):
     g.do("halve", choice="yes")
     assert g.pending.kind == "pick" and g.pending.count == 2
     with pytest.raises(RulesError, match="2 different cards from the hand"):
-        g.state.apply_action(Action(CHANCE, cards=g.ids(0, ["cyan 1"])))
+        g.state.apply_action(Action(CHANCE_KIND, cards=g.ids(0, ["cyan 1"])))
     g.pick("cyan 1", "yellow 4")
     assert g.hand(0) == ["cyan 2", "cyan 3"]
     assert [g.spec.card(c).label for c in g.table.discard[:2]] == ["yellow 4", "cyan 1"]
@@ -199,7 +200,7 @@ def test_a_hand_of_only_grey_cards_may_be_exchanged(rig):
     assert Action("exchange") in legal and Action("draw") in legal
     g.do("exchange")
     assert g.pending.kind == "shuffle"
-    g.state.step_chance(np.random.default_rng(1))
+    chance_step(g.state, np.random.default_rng(1))
     assert len(g.table.hands[0]) == 2
     assert sorted(g.table.all_cards()) == list(range(138))
     assert g.who == 0 and g.kind in ("turn", "window")
@@ -252,7 +253,7 @@ def test_an_empty_draw_pile_is_refilled_from_the_discard_pile_but_its_top(deck):
     assert req.kind == "shuffle" and req.cards == (5, 6)
     assert sorted(t.all_cards()) == [5, 6, 7]  # cards are on the table while shuffling
     try:
-        gen.send(Action(CHANCE, cards=(6, 5)))
+        gen.send(Action(CHANCE_KIND, cards=(6, 5)))
     except StopIteration as stop:
         got = stop.value
     assert got == [5, 6] and t.discard == [7] and t.hands[0] == [5, 6]

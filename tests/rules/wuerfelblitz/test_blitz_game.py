@@ -36,7 +36,7 @@ def game(players=3, first=0, **kw) -> BlitzState:
 
 
 def play_round(state, *calls):
-    state.apply_throw(THROW)
+    state.apply_chance(THROW)
     return state.apply_calls([Call(*c) for c in calls])
 
 
@@ -44,7 +44,7 @@ def test_phases_follow_the_openspiel_convention():
     s = game()
     assert s.current_player() == CHANCE and s.is_chance_node()
     assert s.legal_calls() == range(0)
-    s.apply_throw(THROW)
+    s.apply_chance(THROW)
     assert s.current_player() == SIMULTANEOUS
     assert s.legal_calls() == range(0, 36)
     assert s.correct() == RIGHT
@@ -148,7 +148,7 @@ def test_game_ends_at_three_black_discs():
     assert s.winners() == (0,)
     assert s.returns() == [1.0, 0.0]
     with pytest.raises(RulesError, match="over"):
-        s.apply_throw(THROW)
+        s.apply_chance(THROW)
 
 
 def test_players_reaching_three_black_in_the_same_round_share_the_win():
@@ -175,7 +175,7 @@ def test_players_reaching_three_black_in_the_same_round_share_the_win():
 )
 def test_illegal_calls_are_rejected_and_change_nothing(calls, problem):
     s = game()
-    s.apply_throw(THROW)
+    s.apply_chance(THROW)
     with pytest.raises(RulesError, match=problem):
         s.apply_calls(calls)
     assert s.current_player() == SIMULTANEOUS and s.history == []
@@ -185,11 +185,11 @@ def test_steps_out_of_order_are_rejected():
     s = game()
     with pytest.raises(RulesError, match="no throw"):
         s.apply_calls([])
-    s.apply_throw(THROW)
+    s.apply_chance(THROW)
     with pytest.raises(RulesError, match="already"):
-        s.apply_throw(THROW)
+        s.apply_chance(THROW)
     with pytest.raises(RulesError, match="expected 3 white"):
-        game(white_dice=3).apply_throw(THROW)
+        game(white_dice=3).apply_chance(THROW)
 
 
 @pytest.mark.parametrize(
@@ -223,7 +223,7 @@ def _random_game(seed: int, players: int, white: int, variant: bool) -> BlitzSta
         rng,
     )
     while not s.is_terminal():
-        s.apply_throw(s.sample_throw(rng))
+        s.apply_chance(s.sample_chance(rng))
         right = s.correct()
         calls = []
         for p in range(players):
@@ -239,7 +239,7 @@ def _random_game(seed: int, players: int, white: int, variant: bool) -> BlitzSta
 def test_replay_of_the_log_gives_the_same_game(seed, players, white, variant):
     s = _random_game(seed, players, white, variant)
     data = json.loads(json.dumps(s.to_json()))
-    r = replay(SPEC, data)
+    r = replay(data, SPEC)
     assert r.discs() == s.discs()
     assert r.history == s.history
     assert r.winners() == s.winners() and r.returns() == s.returns()
@@ -281,5 +281,5 @@ def test_same_seed_same_game():
 )
 def test_malformed_logs_are_spec_errors(data, element):
     with pytest.raises(SpecError) as info:
-        replay(SPEC, data)
+        replay(data, SPEC)
     assert info.value.element == element

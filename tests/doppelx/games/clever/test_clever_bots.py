@@ -12,6 +12,7 @@ from doppelx.games.clever.bots import (
     remaining_entries,
 )
 from rules.clever.game import CleverGame
+from rules.contract import chance_step
 from rules.errors import RulesError
 
 
@@ -20,7 +21,7 @@ def _play(bots, players, seed):
     dice = np.random.default_rng(seed)
     while not state.is_terminal():
         if state.is_chance_node():
-            state.roll(dice)
+            chance_step(state, dice)
         else:
             seat = state.current_player()
             action = bots[seat].choose(state)
@@ -71,6 +72,6 @@ def test_unknown_bot_kind():
 def test_remaining_entries_shrink_over_a_solo_game():
     state = CleverGame(1).new_initial_state()
     assert remaining_entries(state, 0) == 21  # 5 later rounds x 4 + this round's passive pick
-    state.apply_roll((1, 2, 3, 4, 5, 6))
+    state.apply_chance((1, 2, 3, 4, 5, 6))
     state.apply_action(state.legal_actions()[-1])  # forfeit
     assert remaining_entries(state, 0) == 21

@@ -13,7 +13,7 @@ import pytest
 from doppelx.cli import main
 from doppelx.games.doppelspiel.match import DoppelSession, Seat, load_session
 from doppelx.terminal import Terminal
-from rules.doppelspiel import DoppelState, replay
+from rules.doppelspiel import DoppelState, replay_log
 from rules.rng import make_rng
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,7 +133,7 @@ def test_a_scripted_person_plays_a_whole_game_through_the_prompt():
     assert "not accepted:" in text  # the mistakes were refused with a reason
     assert text.count("wins.") + text.count("Draw.") == 1
     # the game's log replays to the same sheets
-    again = replay(session.state.log)
+    again = replay_log(session.state.log)
     assert again.scores() == session.state.scores()
 
 

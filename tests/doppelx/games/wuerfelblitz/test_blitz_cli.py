@@ -9,7 +9,9 @@ import pytest
 
 from doppelx.cli import main
 from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot
-from doppelx.games.wuerfelblitz.match import TerminalGame, play_bots_game, render_throw, run_batch
+from doppelx.games.wuerfelblitz.match import BlitzMatch
+from doppelx.games.wuerfelblitz.tournament import play_bots_game, run_batch
+from doppelx.games.wuerfelblitz.view import render_throw
 from doppelx.terminal import Terminal
 from rules.rng import child_rng, make_rng
 from rules.wuerfelblitz import Call, GameConfig, Throw, correct_sum, load_spec, replay
@@ -81,7 +83,7 @@ def test_batch_games_use_child_rngs_and_match_single_games():
     assert list(stats.wins) == [sum(p in g.winners() for g in games) for p in range(2)]
     # the log of a bots-only game replays to the same result
     for g in games:
-        assert replay(SPEC, g.to_json()).discs() == g.discs()
+        assert replay(g.to_json(), SPEC).discs() == g.discs()
 
 
 # --- the analysis ------------------------------------------------------------------------
@@ -157,7 +159,7 @@ def scripted_game(lines, clock_times, bot_script, throws, **config):
     term = Terminal(io.StringIO("".join(line + "\n" for line in lines)), out, colour=False)
     cfg = GameConfig.from_spec(SPEC, 2, **config)
     it = iter(throws)
-    game = TerminalGame(
+    game = BlitzMatch(
         term,
         SPEC,
         cfg,
@@ -192,7 +194,7 @@ def test_timed_prompt_game_is_scripted_deterministically():
         throws=[EXAMPLE_1, EXAMPLE_2, EXAMPLE_3],
         whites_per_black=(1, 3),
     )
-    assert game.play() == 0
+    assert game.run() == 0
     text = out.getvalue()
     st = game.state
     h = st.history
@@ -219,7 +221,7 @@ def test_slow_answer_is_too_late_and_pass_is_allowed():
         bot_script=[(None, 2.5), (None, 3.0)],
         throws=[EXAMPLE_1, EXAMPLE_3],
     )
-    assert game.play() == 0
+    assert game.run() == 0
     text = out.getvalue()
     assert "you called 8 after 30.00 s — too late, Robo had it after 2.50 s" in text
     assert "you passed" in text
@@ -234,7 +236,7 @@ def test_end_of_input_stops_cleanly():
         bot_script=[(None, 3.0), (None, 3.0)],
         throws=[EXAMPLE_1, EXAMPLE_2],
     )
-    assert game.play() == 0
+    assert game.run() == 0
     assert "Input ended — game stopped in round 2." in out.getvalue()
 
 
@@ -246,7 +248,7 @@ def test_variant_game_announces_the_rule_and_scores_by_it():
         throws=[EXAMPLE_3],
         variant=True,
     )
-    game.play()
+    game.run()
     assert "Hirnverdreher" in out.getvalue()
     assert game.state.history[0].correct == 8 and game.state.history[0].winners == (0,)
     assert "only the dice shown as dots count" in out.getvalue()
@@ -270,3 +272,73 @@ def test_cli_game_through_a_pipe_ends_cleanly(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     code, out, _ = run_cli(capsys, "--seed", "3")
     assert code == 0 and "Input ended" in out
+
+
+# --- save and resume, help, status bar, colour initials (issue 16) --------------------------
+
+
+def passing_game(lines, save=None):
+    """You pass every round against two real bots; the clock never matters."""
+    from doppelx.games.wuerfelblitz.match import make_bots
+
+    out = io.StringIO()
+    term = Terminal(io.StringIO("".join(line + "\n" for line in lines)), out, colour=False)
+    cfg = GameConfig.from_spec(SPEC, 3)
+    game = BlitzMatch(term, SPEC, cfg, make_bots(["easy", "hard"]), make_rng(5), save_path=save, seed=5)
+    return game, out
+
+
+def test_quit_mid_round_saves_and_resume_finishes_like_an_uninterrupted_game(tmp_path):
+    from doppelx.games.wuerfelblitz.match import resume
+
+    whole, _ = passing_game(["", "p"] * 200)
+    assert whole.run() == 0 and whole.state.is_terminal()
+    save = tmp_path / "blitz.json"
+    part, out = passing_game(["", "p", "", "p", "", "quit"], save)
+    assert part.run() == 0
+    assert "you quit: game saved to" in out.getvalue() and "Game stopped." in out.getvalue()
+    assert len(part.state.history) == 2 and part.state.throw is not None  # quit at "Sum?"
+    out2 = io.StringIO()
+    again = resume(Terminal(io.StringIO("\np\n" * 200), out2, colour=False), save)
+    assert len(again.state.history) == 2 and again.state.throw is None  # the round is played again
+    assert again.run() == 0
+    assert [r.correct for r in again.state.history] == [r.correct for r in whole.state.history]
+    assert again.state.to_json() == whole.state.to_json()
+
+
+def test_save_word_and_resume_from_the_command_line(tmp_path, capsys, monkeypatch):
+    save = tmp_path / "cli.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("save\n\np\nquit\n"))
+    code, out, err = run_cli(capsys, "--seed", "3", "--bots", "easy", "--save", str(save))
+    assert code == 0 and err == "" and f"game saved to {save}" in out and "you quit: game saved" in out
+    data = json.loads(save.read_text())
+    assert data["format"] == "doppelx-blitz-save/1" and data["bots"] == ["easy"] and data["seed"] == 3
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    code, out, _ = run_cli(capsys, "--resume", str(save))
+    assert code == 0 and "resumed from" in out and "Round 2" in out
+    code, _, err = run_cli(capsys, "--resume", str(save), "--bots", "hard")
+    assert code == 2 and "--bots does not go with --resume" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "doppelx-blitz-save/1", "bots": ["easy"]}')
+    code, _, err = run_cli(capsys, "--resume", str(bad))
+    assert code == 2 and "damaged save" in err and len(err.strip().splitlines()) == 1
+
+
+def test_help_lists_every_command_with_an_example_and_a_status_bar_precedes_each_prompt():
+    game, out = passing_game(["help", "", "p", "q"])
+    game.run()
+    text = out.getvalue()
+    assert "Commands (with an example each):" in text
+    for example in ("(Enter)", "8", "p", "help", "save", "quit"):
+        assert re.search(rf"^  {re.escape(example)}\s+\S", text, re.M), example
+    bars = [line for line in text.splitlines() if line.startswith("[Würfelblitz · round")]
+    assert len(bars) == 3  # one per prompt: lift the box, the sum, lift the box again
+    assert "You 0/3w 0/3b" in bars[0]
+
+
+def test_colour_mode_tells_the_dice_apart_by_their_initials():
+    lines = render_throw(Terminal(io.StringIO(), io.StringIO(), colour=True), EXAMPLE_1)
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", lines[0])
+    # orange 3, blue 4, black 6 (K), yellow with a green dot, green 2, red 1
+    assert plain.split()[1:] == ["O\u26823", "B\u26834", "K\u26856", "Y(\u25cfG)", "G\u26812", "R\u26801"]
+    assert re.sub(r"\x1b\[[0-9;]*m", "", lines[1]).split()[1:] == ["[\u25cfK]", "[\u25cfG]"]
