@@ -486,7 +486,7 @@ class DoppelState:
                         raise RulesError(f"the Zwang field {ref} must be filled: the group meets it")
                 elif sheet.aussetzen < spec.aussetzen_boxes:
                     raise RulesError(
-                        "fields are struck only when all Aussetzen boxes are used; use 'place skip'"
+                        "fields are struck only when all Aussetzen boxes are used; set the group aside with 'skip'"
                     )
                 sheet.strike(ref.column, idx)
             else:

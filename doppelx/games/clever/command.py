@@ -107,20 +107,24 @@ def run(args: argparse.Namespace) -> int:
     if "human" in kinds:
         raise DoppelXError("--bots-only takes bots only (strong, random), not human")
     from doppelx.games.clever.bots import batch_stats, summarize
-    from doppelx.games.clever.match import Match
+    from doppelx.games.clever.match import CleverMatch
 
     games = args.games or 1
     seed = args.seed if args.seed is not None else 0
     if games == 1 and not args.json:
-        match = Match(kinds, seed, Terminal(colour=args.colour), None)
+        match = CleverMatch(kinds, seed, Terminal(colour=args.colour), None)
         match.play()
+        match.finished()
         stats = summarize(kinds, [match.state], seed)
     else:
         stats = batch_stats(kinds, games, seed)
     if args.json:
         print(json.dumps(stats, indent=1))
         return 0
-    print(f"Doppelt so clever, bots only: {games} games, {len(kinds)} player(s), seed {seed}")
+    print(
+        f"Doppelt so clever, bots only: {games} game{'' if games == 1 else 's'}, "
+        f"{len(kinds)} player(s), seed {seed}"
+    )
     print(f"{'seat':<5} {'bot':<8} {'mean':>8} {'min':>5} {'max':>5} {'wins':>7}")
     for row in stats["bots"]:
         print(

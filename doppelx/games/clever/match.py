@@ -2,9 +2,11 @@
 
 A match owns the game state, one seeded generator for the dice and one per bot. Every
 roll and decision goes into the game's log; a save holds the log plus the generators'
-states, so a resumed match continues exactly as the uninterrupted one would. At any
-prompt a person may type ``save`` (save and go on), ``quit`` (save and stop), ``sheet``
-(show every sheet) or ``help``; the end of input saves and stops like ``quit``.
+states, so a resumed match continues exactly as the uninterrupted one would. The prompts
+run through :class:`doppelx.terminal.TerminalMatch`: a status bar above each prompt,
+``help`` (every command with an example), ``save`` (save and go on), ``quit`` (save and
+stop), ``sheet`` (show every sheet) and arrow-key history; the end of input saves and
+stops like ``quit``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from doppelx.games.clever.view import (
     render_dice,
     render_sheet,
 )
-from doppelx.terminal import Terminal, load_json, save_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
 from rules.clever.actions import Action
 from rules.clever.game import (
     ACTIVE_PICK,
@@ -39,8 +41,6 @@ from rules.errors import RulesError, SpecError
 
 SAVE_FORMAT = "doppelx-clever-save/1"
 PLAYER_KINDS = ("human",) + tuple(BOT_KINDS)
-WORDS = ("save", "quit", "sheet", "help")
-
 
 _VERB = {
     ACTIVE_PICK: "picks",
@@ -49,10 +49,6 @@ _VERB = {
     PLUS_ONE: "uses +1",
     PENDING: "bonus",
 }
-
-
-class QuitGame(Exception):
-    """The person asked to stop (``quit`` or end of input)."""
 
 
 def parse_players(text: str) -> list[str]:
@@ -66,21 +62,24 @@ def parse_players(text: str) -> list[str]:
     return kinds
 
 
-class Match:
+class CleverMatch(TerminalMatch):
     """One game at the terminal.
 
     Args:
         kinds: ``human`` or a bot kind per seat.
         seed: the match seed (dice and bots).
         term: where to talk to the people.
-        save_path: where ``save``/``quit``/end of input write the match.
+        save_path: where ``save``/``quit``/end of input write the match (default
+            ``clever-save.json``).
     """
 
+    command = "clever"
+    default_save = Path("clever-save.json")
+
     def __init__(self, kinds: Sequence[str], seed: int, term: Terminal, save_path: Path | None):
+        super().__init__(term, save_path)
         self.kinds = list(kinds)
         self.seed = seed
-        self.term = term
-        self.save_path = save_path
         gens = game_generators(seed, 0, len(kinds))
         self.dice = gens[0]
         self.bot_rngs = gens[1:]
@@ -95,6 +94,34 @@ class Match:
                 self.names.append(f"Bot {i + 1} ({kind})")
         self._shown: tuple | None = None
 
+    # ---------------------------------------------------------------- TerminalMatch hooks
+    def status_line(self) -> str:
+        state = self.state
+        seat = state.current_player()
+        sheet = state.sheets[seat] if seat >= 0 else None
+        scores = " | ".join(f"{n} {p}" for n, p in zip(self.names, state.scores()))
+        actions = (
+            f" · {self.names[seat]}: reroll {sheet.rerolls}, return {sheet.returns}, +1 {sheet.plus_ones}, "
+            f"fox {sheet.foxes}"
+            if sheet is not None
+            else ""
+        )
+        return f"Doppelt so clever · round {state.round}/{state.game.rounds} · {scores} points{actions}"
+
+    def commands(self) -> list[Command]:
+        return [Command("3", "take choice 3 of the list"), Command("sheet", "show every sheet")]
+
+    def words(self) -> dict:
+        return {"sheet": self.show_sheets}
+
+    def show_help(self) -> None:
+        super().show_help()
+        self.term.say(LEGEND)
+
+    def show_sheets(self) -> None:
+        for seat, sheet in enumerate(self.state.sheets):
+            self.term.say(render_sheet(self.term, sheet, self.names[seat]))
+
     # ---------------------------------------------------------------- save / resume
     def to_save(self) -> dict[str, Any]:
         return {
@@ -106,13 +133,8 @@ class Match:
             "game": self.state.to_json(),
         }
 
-    def save(self) -> Path:
-        path = self.save_path or Path("clever-save.json")
-        save_json(path, self.to_save())
-        return path
-
     @classmethod
-    def resume(cls, path: Path, term: Terminal, save_path: Path | None) -> Match:
+    def resume(cls, path: Path, term: Terminal, save_path: Path | None) -> CleverMatch:
         """Rebuild a saved match; a bad file is a :class:`SpecError` naming it."""
         data = load_json(path)
         if data.get("format") != SAVE_FORMAT:
@@ -131,37 +153,30 @@ class Match:
         return match
 
     # ---------------------------------------------------------------- playing
-    def play(self) -> int:
-        """Run to the end or until a person stops; return the exit code (0)."""
+    def play(self) -> None:
+        """Run to the end (``quit`` or the end of input stop early, see :meth:`run`)."""
         term, state = self.term, self.state
         term.say(
             term.paint("Doppelt so clever", "bold") + f" - {len(self.kinds)} player(s), "
             f"{state.game.rounds} rounds, seed {self.seed}. Type 'help' at any prompt."
         )
-        try:
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    who = self.names[state.active]
-                    verb = "roll" if who == "You" else "rolls"
-                    step = f"passive step, {verb} all dice" if state.solo_passive else verb
-                    dice = state.chance_dice()
-                    values = chance_step(state, self.dice)
-                    rolled = ", ".join(term.paint(f"{d} {v}", COLOUR[d]) for d, v in zip(dice, values))
-                    term.say(f"-- round {state.round}: {who} {step}: {rolled}")
-                    continue
-                seat = state.current_player()
-                if seat in self.bots:
-                    action = self.bots[seat].choose(state)
-                    term.say(f"   {self.names[seat]} {_VERB[state.phase]}: {describe_action(state, action)}")
-                    state.apply_action(action)
-                else:
-                    self._human_turn(seat)
-        except QuitGame as stop:
-            path = self.save()
-            term.say(f"{stop} - game saved to {path}; resume with: doppelx clever --resume {path}")
-            return 0
-        self._final()
-        return 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                who = self.names[state.active]
+                verb = "roll" if who == "You" else "rolls"
+                step = f"passive step, {verb} all dice" if state.solo_passive else verb
+                dice = state.chance_dice()
+                values = chance_step(state, self.dice)
+                rolled = ", ".join(term.paint(f"{d} {v}", COLOUR[d]) for d, v in zip(dice, values))
+                term.say(f"-- round {state.round}: {who} {step}: {rolled}")
+                continue
+            seat = state.current_player()
+            if seat in self.bots:
+                action = self.bots[seat].choose(state)
+                term.say(f"   {self.names[seat]} {_VERB[state.phase]}: {describe_action(state, action)}")
+                state.apply_action(action)
+            else:
+                self._human_turn(seat)
 
     def _human_turn(self, seat: int) -> None:
         term, state = self.term, self.state
@@ -179,33 +194,19 @@ class Match:
         labels = [describe_action(state, a) for a in legal]
         for i, label in enumerate(labels, 1):
             term.say(f"  {i:>2}) {label}")
-        action = term.ask(
-            f"choice 1-{len(legal)} (or save/quit/sheet/help): ", lambda answer: self._parse(answer, legal)
-        )
+        action = self.prompt(f"choice 1-{len(legal)} (or help): ", lambda answer: self._parse(answer, legal))
         state.apply_action(action)
 
     def _parse(self, answer: str, legal: list[Action]) -> Action:
         word = answer.strip().lower()
-        if word == "quit":
-            raise QuitGame("stopped")
-        if word == "save":
-            path = self.save()
-            raise ValueError(f"saved to {path}; now choose")
-        if word == "sheet":
-            for seat, sheet in enumerate(self.state.sheets):
-                self.term.say(render_sheet(self.term, sheet, self.names[seat]))
-            raise ValueError("sheets shown above; now choose")
-        if word == "help":
-            self.term.say(LEGEND)
-            raise ValueError("type the number of a choice, or save, quit, sheet")
         if not word.isdigit():
-            raise ValueError(f"{answer!r} is not a number; type 1-{len(legal)} or save, quit, sheet, help")
+            raise ValueError(f"{answer!r} is not a number; type 1-{len(legal)}, or help for the commands")
         number = int(word)
         if not 1 <= number <= len(legal):
             raise ValueError(f"{number} is not a choice; type 1-{len(legal)}")
         return legal[number - 1]
 
-    def _final(self) -> None:
+    def finished(self) -> None:
         term, state = self.term, self.state
         term.say(term.paint("Game over.", "bold"))
         for seat, sheet in enumerate(state.sheets):
@@ -225,11 +226,10 @@ class Match:
 def run_match(
     kinds: Sequence[str], seed: int, term: Terminal, save_path: Path | None, resume_path: Path | None
 ) -> int:
-    """Start or resume a match and play it; end of input saves and stops cleanly."""
-    match = Match.resume(resume_path, term, save_path) if resume_path else Match(kinds, seed, term, save_path)
-    try:
-        return match.play()
-    except EOFError:
-        path = match.save()
-        term.say(f"\ninput ended - game saved to {path}; resume with: doppelx clever --resume {path}")
-        return 0
+    """Start or resume a match and play it; ``quit`` and the end of input save and stop cleanly."""
+    match = (
+        CleverMatch.resume(resume_path, term, save_path)
+        if resume_path
+        else CleverMatch(kinds, seed, term, save_path)
+    )
+    return match.run()

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         raise RulesError("--json is for --bots-only statistics")
-    from doppelx.games.doppelspiel.match import DoppelSession, Seat, load_session
+    from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
     from rules.doppelspiel import DoppelState
     from rules.rng import make_rng
 
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     other = "Player 2" if args.opponent == "human" else f"Bot ({args.opponent})"
     seats = [Seat(args.name, "human"), Seat(other, args.opponent)]
     state = DoppelState(spec, first_player=1 if args.bot_starts else 0)
-    session = DoppelSession(term, state, seats, make_rng(seed), seed, args.save)
+    session = DoppelMatch(term, state, seats, make_rng(seed), seed, args.save)
     term.say(
         f"Das Doppel Spiel - {args.name} against {other} (seed {seed}). "
         "Type help for the commands; save and quit work at every prompt."

@@ -2,9 +2,12 @@
 
 Draws both score sheets, the dice and the legal choices at every decision, lists the
 solver's best writes as numbered suggestions, refuses a wrong input with the rules' reason
-and asks again, and prints what the bot does. ``save`` stores the game (with the dice
-generator's state, so a resumed game throws the same dice) and ``quit`` or the end of the
-input ends it cleanly — saving it when a save file is known.
+and asks again, and prints what the bot does. Dice are named by their faces everywhere
+(``roll 1 1 4``, ``keep 6 6 6``, ``swap 3 6``, ``split 11665``). The prompts run through
+:class:`doppelx.terminal.TerminalMatch` (status bar, ``help`` with examples, arrow-key
+history): ``save`` stores the game (with the dice generator's state, so a resumed game
+throws the same dice) and ``quit`` or the end of the input ends it cleanly — saving it
+when a save file is known.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 
 from doppelx.games.doppelspiel.bots import make_bot
 from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
-from doppelx.terminal import Terminal, load_json, save_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
 from rules.doppelspiel import (
     Action,
     ActivateJoker,
@@ -33,34 +36,34 @@ from rules.doppelspiel import (
     WriteTen,
     Zwang,
     best_writes,
-    from_json,
     parse_action,
+    replay,
 )
 from rules.doppelspiel.fields import base_value
 from rules.errors import RulesError, SpecError
 
 SAVE_FORMAT = "doppelx-doppel-save/1"
 SUGGESTIONS = 6
-META = ("save", "quit", "sheet", "help", "hint")
-
-HELP = """\
-  roll 1 4 7        throw the dice at these positions again (roll = all ten)
-  keep 6 6 6        keep dice with these faces, throw the others again
-  free 1 4 7        take a free throw (Freiwurf) with these dice (free keep 6 6 6 works too)
-  repeat 2          Wiederholen: strike the 2 and throw every die showing 2 again
-  swap 4 6          Tauschen: die 4 becomes a 6 (strikes its old face and the 6)
-  split 11665       stop throwing: these five dice are group 1, the other five group 2
-  ten 3             write all ten dice into the 10er of column 3
-  <number>          take a numbered suggestion or choice
-  116@1  116@1 x2  skip  strike fh@2      place the current group (x2 = doubled)
-  joker 2           before the first throw: activate the Joker of column 2
-  zwang 116@1 6s@3  / zwang ten@2 / pass  after your write, when a Zwang is ready
-  sheet  hint  help  save  quit
-Fields: 116 225 334 443 552 661 (upper), ten, 1s..6s (middle), 3k 4k fh ss ls 5k ch (lower)."""
-
-
-class Quit(Exception):
-    """The person typed ``quit``."""
+COMMANDS = (
+    Command("3", "take numbered suggestion or choice 3"),
+    Command("roll", "throw all ten dice again"),
+    Command("roll 1 1 4", "throw the dice showing 1, 1 and 4 again"),
+    Command("keep 6 6 6", "keep the dice showing 6, 6, 6 and throw the others again"),
+    Command("free 1 1 4", "a free throw (Freiwurf) of the dice showing 1, 1, 4 (free keep 6 6 6 works too)"),
+    Command("repeat 2", "Wiederholen: strike the 2 and throw every die showing 2 again"),
+    Command("swap 3 6", "Tauschen: a die showing 3 becomes a 6 (strikes the 3 and the 6)"),
+    Command("split 11665", "stop throwing: these five dice are group 1, the other five group 2"),
+    Command("ten 3", "write all ten dice into the 10er of column 3"),
+    Command("116@1", "place the current group into 1-1-6 of column 1 (116@1 x2: doubled)"),
+    Command("skip", "set the current group aside (Aussetzen)"),
+    Command("strike fh@2", "strike Full House of column 2 (once every Aussetzen box is used)"),
+    Command("joker 2", "before the first throw: activate the Joker of column 2"),
+    Command("zwang 116@1 6s@3", "after your write: mark two of the opponent's fields (zwang ten@2: a 10er)"),
+    Command("pass", "use no Zwang"),
+    Command("sheet", "show both sheets and the dice"),
+    Command("hint", "list the best writes"),
+)
+FIELDS = "Fields: 116 225 334 443 552 661 (upper), ten, 1s..6s (middle), 3k 4k fh ss ls 5k ch (lower)."
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ class Seat:
     kind: str
 
 
-class DoppelSession:
+class DoppelMatch(TerminalMatch):
     """One game in the terminal.
 
     Args:
@@ -83,6 +86,8 @@ class DoppelSession:
         save_path: where ``save``, ``quit`` and the end of the input save (``None``: ask on ``save``).
     """
 
+    command = "doppel"
+
     def __init__(
         self,
         term: Terminal,
@@ -92,18 +97,17 @@ class DoppelSession:
         seed: int,
         save_path: Path | None = None,
     ):
-        self.term = term
+        super().__init__(term, save_path)
         self.state = state
         self.seats = seats
         self.bots = [None if s.kind == "human" else make_bot(s.kind) for s in seats]
         self.rng = rng
         self.seed = seed
-        self.save_path = save_path
         self.names = [s.name for s in seats]
         self.last_turn = -1
 
-    # --- saving -------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    # --- TerminalMatch hooks ------------------------------------------------------------
+    def to_save(self) -> dict[str, Any]:
         """The save: seats, seed, the game log and the dice generator's state."""
         return {
             "format": SAVE_FORMAT,
@@ -113,22 +117,30 @@ class DoppelSession:
             "rng": self.rng.bit_generator.state,
         }
 
-    def save(self) -> None:
-        if self.save_path is None:
-            answer = self.term.read_line("save to file (empty = do not save): ")
-            if not answer:
-                self.term.say("not saved")
-                return
-            self.save_path = Path(answer)
-        try:
-            save_json(self.save_path, self.to_json())
-        except OSError as exc:
-            self.term.say(self.term.paint(f"could not save to {self.save_path}: {exc.strerror}", "red"))
-            self.save_path = None
-            return
-        self.term.say(
-            f"game saved to {self.save_path} (resume with: doppelx doppel --resume {self.save_path})"
-        )
+    def status_line(self) -> str:
+        state, spec = self.state, self.state.spec
+        who = self.names[state.player]
+        res = state.result()
+        totals = " | ".join(f"{n} {g} ({p} mp)" for n, g, p in zip(self.names, res.grand, res.points))
+        throw = f" · throw {state.throws}/{spec.throws_per_turn}" if state.dice is not None else ""
+        sheet = state.sheet
+        extras = f" · Aussetzen {spec.aussetzen_boxes - sheet.aussetzen} free, free throws {sheet.free_available()}"
+        return f"Das Doppel Spiel · turn {state.turn + 1}: {who}{throw} · {totals}{extras}"
+
+    def commands(self) -> tuple[Command, ...]:
+        return COMMANDS
+
+    def words(self) -> dict:
+        return {"sheet": self._sheet_word, "hint": self._suggest}
+
+    def show_help(self) -> None:
+        super().show_help()
+        self.term.say(FIELDS)
+
+    def _sheet_word(self) -> None:
+        self.show_sheets()
+        if self.state.dice is not None:
+            self.show_dice()
 
     # --- drawing ------------------------------------------------------------------------
     def show_sheets(self) -> None:
@@ -143,26 +155,11 @@ class DoppelSession:
             self.term.say(line)
 
     # --- the loop -----------------------------------------------------------------------
-    def run(self) -> int:
-        """Play to the end (or until ``quit`` / end of input); returns the exit code (0)."""
-        try:
-            self._loop()
-        except (EOFError, Quit) as exc:
-            why = "input ended" if isinstance(exc, EOFError) else "you quit"
-            if self.save_path is not None:
-                try:
-                    save_json(self.save_path, self.to_json())
-                except OSError as err:
-                    self.term.say(f"{why}: could not save to {self.save_path}: {err.strerror}")
-                    return 0
-                self.term.say(
-                    f"{why}: game saved to {self.save_path} (resume with --resume {self.save_path})"
-                )
-            else:
-                self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
-            return 0
+    def play(self) -> None:
+        self._loop()
+
+    def finished(self) -> None:
         self.show_result()
-        return 0
 
     def _loop(self) -> None:
         state = self.state
@@ -205,6 +202,7 @@ class DoppelSession:
         player = state.player
         group = state.groups[state.placed] if state.phase == "place" else None
         before = [list(c) for c in state.sheets[player].cells]
+        before_dice = state.dice
         state.apply_action(action)
         after = state.sheets[player].cells
         written = [
@@ -219,15 +217,15 @@ class DoppelSession:
         elif isinstance(action, Roll):
             text = (
                 "throws all ten dice"
-                if len(action.dice) == state.spec.dice
-                else "throws dice " + " ".join(str(i + 1) for i in action.dice) + " again"
+                if len(action.dice) == state.spec.dice or before_dice is None
+                else "throws " + " ".join(str(before_dice[i]) for i in action.dice) + " again"
             )
         elif isinstance(action, FreeThrow):
-            text = "takes a free throw with dice " + " ".join(str(i + 1) for i in action.dice)
+            text = "takes a free throw with " + " ".join(str(before_dice[i]) for i in action.dice)
         elif isinstance(action, Repeat):
             text = f"Wiederholen: throws every {action.face} again"
         elif isinstance(action, Swap):
-            text = f"Tauschen: die {action.die + 1} becomes a {action.face}"
+            text = f"Tauschen: a {before_dice[action.die]} becomes a {action.face}"
         elif isinstance(action, Zwang):
             text = "Zwang: the opponent must fill " + " and ".join(map(str, action.targets)) + " next turn"
         elif isinstance(action, Pass):
@@ -275,37 +273,19 @@ class DoppelSession:
         raise AssertionError(phase)
 
     def _read(self, prompt: str, parse) -> list[Action]:
-        """Ask until ``parse`` gives actions that are legal one after the other; handles meta words."""
-        while True:
+        """Ask until ``parse`` gives actions that are legal one after the other."""
 
-            def checked(answer: str) -> Any:
-                word = answer.strip().lower()
-                if word in META:
-                    return word
-                actions = parse(answer.strip())
-                trial = self.state.clone()
-                for a in actions:
-                    try:
-                        trial.apply_action(a)
-                    except RulesError as exc:
-                        raise ValueError(str(exc)) from None
-                return actions
+        def checked(answer: str) -> list[Action]:
+            actions = parse(answer.strip())
+            trial = self.state.clone()
+            for a in actions:
+                try:
+                    trial.apply_action(a)
+                except RulesError as exc:
+                    raise ValueError(str(exc)) from None
+            return actions
 
-            result = self.term.ask(self.term.paint(prompt, "bold"), checked)
-            if isinstance(result, list):
-                return result
-            if result == "save":
-                self.save()
-            elif result == "quit":
-                raise Quit()
-            elif result == "sheet":
-                self.show_sheets()
-                if self.state.dice is not None:
-                    self.show_dice()
-            elif result == "help":
-                self.term.say(HELP)
-            elif result == "hint":
-                self._suggest()
+        return self.prompt(self.term.paint(prompt, "bold"), checked)
 
     def _parse_start(self, answer: str) -> list[Action]:
         if answer.lower() in ("", "roll", "n", "no", "pass"):
@@ -350,7 +330,25 @@ class DoppelSession:
             extras.append("Jokers active: " + ", ".join(f"column {c + 1}" for c in state.active_jokers))
         self.term.say("  " + " | ".join(extras))
         self._suggest()
-        self.term.say("  or: split <5 faces>, ten <column>, help")
+        self.term.say("  or: roll 1 1 4 / keep 6 6 6, split <5 faces>, ten <column>, help")
+
+    def _positions(self, words: list[str], verb: str) -> tuple[int, ...]:
+        """Positions of dice showing the faces in ``words`` (first matches from the left)."""
+        digits = "".join(words)
+        if not digits.isdigit():
+            raise ValueError(f"{verb} takes the faces of dice, e.g. {verb} 1 1 4")
+        wanted = Counter(int(c) for c in digits)
+        positions = []
+        for i, d in enumerate(self.state.dice):
+            if wanted[d] > 0:
+                wanted[d] -= 1
+                positions.append(i)
+        if +wanted:
+            missing = " ".join(map(str, sorted((+wanted).elements())))
+            raise ValueError(
+                f"the dice do not show {missing} (type the faces of the dice, e.g. {verb} 1 1 4)"
+            )
+        return tuple(positions)
 
     def _parse_throw(self, answer: str) -> list[Action]:
         state = self.state
@@ -364,29 +362,30 @@ class DoppelSession:
                 raise ValueError(f"suggestions are 1..{len(plans)}")
             return list(plans[n - 1].actions)
         verb = words[0].lower()
-        if verb in ("keep", "free") and (verb == "keep" or (len(words) > 1 and words[1] == "keep")):
-            faces_text = words[1:] if verb == "keep" else words[2:]
-            digits = "".join(faces_text)
-            if digits and not digits.isdigit():
-                raise ValueError("keep takes faces, e.g. keep 6 6 6")
-            keep = Counter(int(c) for c in digits)
-            positions = []
-            for i, d in enumerate(state.dice):
-                if keep[d] > 0:
-                    keep[d] -= 1
-                else:
-                    positions.append(i)
-            if +keep:
-                raise ValueError(
-                    "the dice do not show " + " ".join(map(str, sorted((+keep).elements()))) + " to keep"
-                )
+        every = tuple(range(state.spec.dice))
+        if verb in ("roll", "free"):
+            make = Roll if verb == "roll" else FreeThrow
+            rest = words[1:]
+            if not rest:
+                return [make(every)]
+            if rest[0].lower() == "keep":
+                kept = set(self._positions(rest[1:], "keep"))
+                positions = tuple(i for i in every if i not in kept)
+                if not positions:
+                    raise ValueError("that keeps every die: nothing to throw")
+                return [make(positions)]
+            return [make(self._positions(rest, verb))]
+        if verb == "keep":
+            kept = set(self._positions(words[1:], "keep"))
+            positions = tuple(i for i in every if i not in kept)
             if not positions:
                 raise ValueError("that keeps every die: nothing to throw")
-            return [Roll(tuple(positions)) if verb == "keep" else FreeThrow(tuple(positions))]
-        if verb == "roll" and len(words) == 1:
-            return [Roll(tuple(range(state.spec.dice)))]
-        if verb == "free" and len(words) == 1:
-            return [FreeThrow(tuple(range(state.spec.dice)))]
+            return [Roll(positions)]
+        if verb == "swap":
+            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+                raise ValueError("swap takes the face of a die and its new face, e.g. swap 3 6")
+            (pos,) = self._positions(words[1:2], "swap")
+            return [self._action(f"swap {pos + 1} {words[2]}")]
         if verb == "split" and len(words) > 1:
             return [self._action("split " + "".join(words[1:]))]
         return [self._action(answer)]
@@ -485,7 +484,7 @@ class DoppelSession:
             self.term.say(self.term.paint(f"{self.names[res.winner]} wins.", "bold", "green"))
 
 
-def load_session(path: Path, term: Terminal) -> DoppelSession:
+def load_session(path: Path, term: Terminal) -> DoppelMatch:
     """Rebuild a session from a save file.
 
     Raises:
@@ -503,7 +502,7 @@ def load_session(path: Path, term: Terminal) -> DoppelSession:
     if len(seats) != 2 or any(s.kind not in ("human", "strong", "random") for s in seats):
         raise SpecError(str(path), "seats", "expected two seats of kind human, strong or random")
     try:
-        state = from_json(data["game"])
+        state = replay(data["game"])
     except (RulesError, KeyError, TypeError) as exc:
         raise SpecError(str(path), "game", f"the game log does not replay: {exc}") from None
     rng = np.random.Generator(np.random.PCG64())
@@ -511,4 +510,4 @@ def load_session(path: Path, term: Terminal) -> DoppelSession:
         rng.bit_generator.state = rng_state
     except (TypeError, ValueError, KeyError) as exc:
         raise SpecError(str(path), "rng", f"bad generator state ({exc})") from None
-    return DoppelSession(term, state, seats, rng, seed, path)
+    return DoppelMatch(term, state, seats, rng, seed, path)

@@ -47,7 +47,7 @@ def test_one_bots_only_game_plays_to_its_end(monkeypatch, capsys):
     )
     assert code == 0
     assert "round 6:" in out and "Game over." in out and "Winner:" in out
-    assert "1 games, 2 player(s), seed 5" in out
+    assert "1 game, 2 player(s), seed 5" in out and "1 games" not in out  # issue 16
     assert "\x1b[" not in out
 
 
@@ -106,6 +106,12 @@ def test_wrong_input_is_asked_again_with_a_reason(monkeypatch, capsys):
     assert "not accepted: 'hello' is not a number" in out
     assert "not accepted: 0 is not a choice" in out and "not accepted: 99 is not a choice" in out
     assert "RR reroll" in out and "Game over." in out
+    # issue 16: help lists the commands with an example each and is no refusal
+    assert "Commands (with an example each):" in out and "not accepted: type the number" not in out
+    assert re.search(r"^  3\s+take choice 3", out, re.M) and re.search(
+        r"^  sheet\s+show every sheet", out, re.M
+    )
+    assert re.search(r"^\[Doppelt so clever · round 1/6 · You 0 \| Bot 2 \(random\) 0 points", out, re.M)
 
 
 def test_quit_and_resume_finish_like_an_uninterrupted_game(monkeypatch, capsys, tmp_path):
@@ -129,7 +135,8 @@ def test_save_word_saves_and_the_game_goes_on(monkeypatch, capsys, tmp_path):
         capsys,
         stdin="1\nsave\n" + "1\n" * 400,
     )
-    assert code == 0 and f"saved to {save}; now choose" in out and "Game over." in out
+    assert code == 0 and f"game saved to {save}" in out and "Game over." in out
+    assert "not accepted: saved" not in out  # issue 16: a successful save is no refusal
     assert json.loads(save.read_text())["format"] == "doppelx-clever-save/1"
 
 
@@ -141,7 +148,7 @@ def test_end_of_input_saves_and_exits_cleanly(monkeypatch, capsys, tmp_path):
         capsys,
         stdin="1\n1\n",
     )
-    assert code == 0 and "input ended - game saved" in out and err == ""
+    assert code == 0 and "input ended: game saved" in out and err == ""
     data = json.loads(save.read_text())
     assert data["players"] == ["human", "human"] and data["game"]["log"]
 

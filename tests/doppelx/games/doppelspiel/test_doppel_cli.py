@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from doppelx.cli import main
-from doppelx.games.doppelspiel.match import DoppelSession, Seat, load_session
+from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
 from doppelx.terminal import Terminal
 from rules.doppelspiel import DoppelState, replay_log
 from rules.rng import make_rng
@@ -57,7 +58,7 @@ def run_session(seed: int, opponent: str = "strong", budget: int | None = None, 
     out = io.StringIO()
     term = Terminal(ScriptedPerson(out, budget), out, colour=False)
     state = DoppelState()
-    session = DoppelSession(
+    session = DoppelMatch(
         term, state, [Seat("You", "human"), Seat("Bot", opponent)], make_rng(seed), seed, save
     )
     rc = session.run()
@@ -209,3 +210,63 @@ def test_readings_are_chosen_by_flags_and_kept_in_the_save(tmp_path, monkeypatch
     assert session.state.spec.field("ss").natural((3, 4, 5, 6, 6)) is None
     assert session.state.spec.highest_single == "entry"
     capsys.readouterr()
+
+
+# --- issue 16: dice by faces everywhere, 'skip' named as listed, help and status bar ------
+
+
+def prompt_session(lines: str, dice=(1, 2, 3, 4, 5, 6, 6, 5, 4, 3)):
+    from rules.doppelspiel import Roll
+
+    out = io.StringIO()
+    state = DoppelState()
+    state.apply_action(Roll(tuple(range(10))))
+    state.apply_chance(dice)
+    session = DoppelMatch(
+        Terminal(io.StringIO(lines), out, colour=False),
+        state,
+        [Seat("You", "human"), Seat("Bot", "strong")],
+        make_rng(0),
+        0,
+    )
+    return session, out
+
+
+def test_roll_and_keep_both_take_faces():
+    from rules.doppelspiel import FreeThrow, Roll, Swap
+
+    session, _ = prompt_session("roll 1 2\n")
+    assert session._ask_human() == [Roll((0, 1))]
+    session, _ = prompt_session("keep 6 6 5 5 4 4 3 3\n")
+    assert session._ask_human() == [Roll((0, 1))]  # the same two dice
+    session, _ = prompt_session("roll 6 6\n")
+    assert session._ask_human() == [Roll((5, 6))]
+    session, out = prompt_session("roll x\nroll 9 9\nswap 3 6\n")
+    assert session._ask_human() == [Swap(2, 6)]  # the die showing 3 (position 3) becomes a 6
+    assert "the dice do not show 9 9" in out.getvalue() and "takes the faces of dice" in out.getvalue()
+    session, _ = prompt_session("free keep 6 6 5 5 4 4 3 3\n")
+    session.state.sheets[0].crosses = 3
+    assert session._ask_human() == [FreeThrow((0, 1))]
+
+
+def test_a_refused_strike_names_skip_as_the_list_shows_it():
+    from rules.doppelspiel import Split
+
+    session, out = prompt_session("strike ch@1\nskip\n")
+    session.state.apply_action(Split((1, 2, 3, 4, 5)))
+    assert str(session._ask_human()[0]) == "place skip"
+    text = out.getvalue()
+    assert "set the group aside with 'skip'" in text and "'place skip'" not in text
+    assert re.search(r"\d+\) skip$", text, re.M)  # the list shows 'skip'
+
+
+def test_help_gives_an_example_per_command_and_the_status_bar_is_one_line():
+    session, out = prompt_session("help\nroll\n")
+    session._ask_human()
+    text = out.getvalue()
+    for example in ("roll 1 1 4", "keep 6 6 6", "swap 3 6", "split 11665", "skip", "save", "quit", "hint"):
+        assert re.search(rf"^  {re.escape(example)}\s+\S", text, re.M), example
+    bar = [line for line in text.splitlines() if line.startswith("[Das Doppel Spiel")]
+    assert bar == [
+        "[Das Doppel Spiel · turn 1: You · throw 1/3 · You 0 (0 mp) | Bot 0 (0 mp) · Aussetzen 4 free, free throws 0]"
+    ]
