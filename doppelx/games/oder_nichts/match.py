@@ -1,9 +1,11 @@
 """Doppelt oder nichts in the terminal: one person (player 1) against bots.
 
-Shows the table, the pile and the hand (in colour when the terminal has it), asks the
-person at each of their decisions, refuses illegal choices with the rules' reason and asks
-again, asks whether they managed a task, and prints what the bots do. Input ends (EOF)
-or ``quit`` end the game cleanly; with a save file the game is saved and can be resumed.
+Shows the table, the pile and the hand (:mod:`.view`), asks the person at each of their
+decisions, refuses illegal choices with the rules' reason and asks again, asks whether
+they managed a task, and prints what the bots do. The prompts run through
+:class:`doppelx.terminal.TerminalMatch` (status bar, ``help`` with examples, ``save``,
+arrow-key history). Input ends (EOF) or ``quit`` end the game cleanly; with a save file
+the game is saved and can be resumed.
 """
 
 from __future__ import annotations
@@ -14,26 +16,40 @@ from typing import Any
 import numpy as np
 
 from doppelx.games.oder_nichts.bots import make_bot
-from doppelx.terminal import Terminal, load_json, save_json
+from doppelx.games.oder_nichts.view import (
+    card_text,
+    event_lines,
+    hand_order,
+    result_lines,
+    status_text,
+    table_lines,
+)
+from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
+from rules.contract import chance_step
 from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
-from rules.oder_nichts.cards import COLOURS, Card
+from rules.oder_nichts.cards import COLOURS
 from rules.oder_nichts.state import GameConfig, State, new_game, replay
 from rules.rng import make_rng
 
 HUMAN = 0
-_PAINT = {"magenta": "magenta", "cyan": "cyan", "yellow": "yellow", "green": "green"}
-_HELP = {
-    "attack": "a = accept; or the number of a grey, brown or same-symbol card",
-    "window": "number(s) of the card(s) to throw in, or n = no (any other card is played out of turn: penalty)",
-}
+
+COMMANDS = (
+    Command("3", "lay card 3 of your hand (or throw it in / defend with it)"),
+    Command("3 4", "lay two identical cards together"),
+    Command("d", "draw a card (when nothing fits); at a task: draw instead of trying"),
+    Command("p", "pass (nothing fits and nothing is left to draw)"),
+    Command("x", "exchange a hand of only grey cards"),
+    Command("a", "accept an attack"),
+    Command("n", "do not throw in now; at a half hand or a seat swap: no"),
+    Command("t", "try the task(s) instead of drawing: double or nothing"),
+    Command("y", "yes (the task was managed; put half the hand away)"),
+    Command("u", "who is unlucky: palm up (d = down)"),
+    Command("r", "rock-paper-scissors: rock (p paper, s scissors)"),
+)
 
 
-class Quit(Exception):
-    """The person typed ``quit``."""
-
-
-class OderNichtsTUI:
+class OderNichtsMatch(TerminalMatch):
     """One person against bots.
 
     Args:
@@ -54,91 +70,58 @@ class OderNichtsTUI:
         seed: int,
         save_path: Path | None = None,
     ):
-        self.term = term
+        super().__init__(term, save_path)
         self.state = state
         self.bot_names = bots
         self.policies = [None] + [make_bot(b) for b in bots]
         self.rng = rng
         self.seed = seed
-        self.save_path = save_path
         self.names = ["Player 1 (you)"] + [f"Player {i + 2} ({b})" for i, b in enumerate(bots)]
         self.shown = len(state.events)
         self.seen_hand: set[int] = set(state.table.hands[HUMAN])
         self.seen_round = -1  # nothing marked as new on the first display
 
-    # ---- display -----------------------------------------------------------------------
-    def card_text(self, card: Card) -> str:
-        if card.category == "defensive":
-            return self.term.paint(card.label, "grey")
-        if card.category == "brown":
-            return self.term.paint(card.label, "orange")
-        if card.kind == "colour_change":
-            cols = "/".join(self.term.paint(c, _PAINT[c], "bold") for c in card.colours)
-            return f"{cols} {card.name}"
-        return self.term.paint(card.label, _PAINT[card.colours[0]], "bold")
+    # ---- TerminalMatch hooks -----------------------------------------------------------
+    command = "oder-nichts"
 
+    def status_line(self) -> str:
+        return status_text(self.state, self.names, HUMAN)
+
+    def commands(self) -> tuple[Command, ...]:
+        return COMMANDS
+
+    def to_save(self) -> dict[str, Any]:
+        return {
+            **self.state.to_json(),
+            "version": 1,
+            "bots": self.bot_names,
+            "seed": self.seed,
+            "rng_state": self.rng.bit_generator.state,
+        }
+
+    # ---- display -----------------------------------------------------------------------
     def hand_order(self) -> list[int]:
         """The person's hand as displayed (by colour, then kind, then number)."""
-        spec = self.state.spec
-
-        def key(cid: int) -> tuple:
-            c = spec.card(cid)
-            col = COLOURS.index(c.colours[0]) if c.colours else 4 + (c.category == "brown")
-            return (col, c.kind != "number", c.number if c.number is not None else 0, c.kind, cid)
-
-        return sorted(self.state.table.hands[HUMAN], key=key)
+        return hand_order(self.state.spec, self.state.table.hands[HUMAN])
 
     def flush_events(self) -> None:
         events = self.state.events
-        for ev in events[self.shown :]:
-            self.term.say("  " + self.term.paint("· ", "dim") + ev.render(self.names))
+        for line in event_lines(self.term, events[self.shown :], self.names):
+            self.term.say(line)
         self.shown = len(events)
 
     def show_table(self) -> None:
         t = self.state.table
-        spec = self.state.spec
-        self.term.say("")
-        arrow = "clockwise" if t.direction == 1 else "counter-clockwise"
-        self.term.say(
-            self.term.paint(f"Round {t.round_no}", "bold")
-            + f" — play goes {arrow}; draw pile {len(t.draw_pile)}"
-        )
-        for p in t.in_order(t.seats[0]):
-            extra = []
-            if t.skips[p]:
-                extra.append(f"sits out {t.skips[p]}")
-            if t.away[p]:
-                extra.append(f"away from keyboard, misses {t.away[p] - 1} more turn(s)")
-            note = f" ({', '.join(extra)})" if extra else ""
-            self.term.say(f"  {self.names[p]:<24} {len(t.hands[p]):>2} cards  {t.minus[p]:>4} minus{note}")
-        if t.discard:
-            follow = " or ".join(self.term.paint(c, _PAINT[c]) for c in t.allowed)
-            self.term.say(f"  Pile: {self.card_text(t.top)}   colour to follow: {follow}")
-        if t.attack is not None:
-            att = t.attack
-            self.term.say(
-                self.term.paint(
-                    f"  Attack: {self.names[att.owner]} → {self.names[att.target]}: "
-                    + self.state.attack_text(),
-                    "red",
-                )
-            )
-        self.term.say("  Your hand:")
         if self.seen_round != t.round_no:  # a new deal: nothing to mark
             self.seen_round, self.seen_hand = t.round_no, set(t.hands[HUMAN])
-        for i, cid in enumerate(self.hand_order(), 1):
-            new = self.term.paint("  (new)", "dim") if cid not in self.seen_hand else ""
-            self.term.say(f"   {i:>2}) {self.card_text(spec.card(cid))}{new}")
+        new = set(t.hands[HUMAN]) - self.seen_hand
+        for line in table_lines(self.term, self.state, self.names, HUMAN, new):
+            self.term.say(line)
         self.seen_hand = set(t.hands[HUMAN])
 
     # ---- reading input -----------------------------------------------------------------
     def read(self, prompt: str, parse) -> Any:
-        def wrapped(answer: str) -> Any:
-            if answer.lower() in ("q", "quit", "exit"):
-                raise Quit()
-            return parse(answer)
-
-        return self.term.ask(prompt, wrapped)
+        return self.prompt(prompt, parse)
 
     def cards_from(self, answer: str) -> tuple[int, ...]:
         order = self.hand_order()
@@ -208,20 +191,20 @@ class OderNichtsTUI:
                 )
                 if act in d.legal
             ]
-            hint = "card number(s) to play (two identical together: '3 4')"
-            if not any(a.kind == "play" for a in d.legal):
-                hint = "nothing fits"
-            return self.read(f"Your turn ({', '.join([hint] + extra)}): ", lambda s: self._turn_answer(d, s))
+            hint = "card numbers" if any(a.kind == "play" for a in d.legal) else "nothing fits"
+            return self.read(f"Your turn — {', '.join([hint] + extra)} > ", lambda s: self._turn_answer(d, s))
         if k == "play_drawn":
             card = self.state.spec.card(d.info["card"])
-            self.term.say(f"  You drew {self.card_text(card)}: it fits and is played at once.")
+            self.term.say(f"  You drew {card_text(self.term, card)}: it fits and is played at once.")
             return self.with_colour(d, "play", d.legal[0].cards)
         if k == "window":
-            return self.read(
-                f"You may throw in a card now ({_HELP['window']}): ", lambda s: self._window_answer(d, s)
-            )
+            self.term.say("  Another card than the same one is played out of turn: a penalty card.")
+            return self.read("Throw in? card number(s), n = no > ", lambda s: self._window_answer(d, s))
         if k == "attack":
-            return self.read(f"You are attacked ({_HELP['attack']}): ", lambda s: self._attack_answer(d, s))
+            self.term.say(
+                "  Defend with a grey card, pass it on with the same symbol, or throw a brown card."
+            )
+            return self.read("Attacked: a = accept, or a card number > ", lambda s: self._attack_answer(d, s))
         if k == "task":
             tasks = "; ".join(self.state.spec.tasks[key].text for key in d.info["tasks"])
             self.term.say(f"  Draw {d.info['cards']} card(s), or try: {tasks}")
@@ -342,42 +325,15 @@ class OderNichtsTUI:
         )
 
     # ---- running -----------------------------------------------------------------------
-    def save(self) -> None:
-        if self.save_path is None:
-            return
-        save_json(
-            self.save_path,
-            {
-                "game": "oder_nichts",
-                "version": 1,
-                "config": self.state.config.to_json(),
-                "bots": self.bot_names,
-                "seed": self.seed,
-                "rng_state": self.rng.bit_generator.state,
-                "log": [a.to_json() for a in self.state.log],
-            },
-        )
+    def play(self) -> None:
+        self._loop()
 
-    def run(self) -> int:
-        """Play until the game ends or the input does; returns the exit code (0)."""
-        try:
-            self._loop()
-        except (EOFError, Quit, KeyboardInterrupt) as exc:
-            self.term.say("")
-            why = {EOFError: "input ended", Quit: "you quit"}.get(type(exc), "interrupted")
-            if self.save_path is not None:
-                self.save()
-                self.term.say(
-                    f"{why}: game saved to {self.save_path} (resume with --resume {self.save_path})"
-                )
-            else:
-                self.term.say(f"{why}: game not saved (start with --save FILE to keep a game)")
-            return 0
+    def finished(self) -> None:
         self.flush_events()
-        self.show_result()
+        for line in result_lines(self.term, self.state, self.names):
+            self.term.say(line)
         if self.save_path is not None:
-            self.save()
-        return 0
+            self.write_save(self.save_path)
 
     def _loop(self) -> None:
         state = self.state
@@ -388,7 +344,7 @@ class OderNichtsTUI:
                     self.flush_events()
                     state.apply_action(self.task_outcome(pending))
                 else:
-                    state.step_chance(self.rng)
+                    chance_step(state, self.rng)
                 continue
             if pending.player == HUMAN:
                 self.flush_events()
@@ -397,26 +353,15 @@ class OderNichtsTUI:
                 bot = self.policies[pending.player]
                 state.apply_action(bot.act(state.view(pending.player), pending, state.spec, self.rng))
 
-    def show_result(self) -> None:
-        self.term.say("")
-        self.term.say(self.term.paint("Game over", "bold"))
-        for r in self.state.rounds:
-            won = ", ".join(self.names[p] for p in r.winners) or "nobody (stalled)"
-            self.term.say(f"  round {r.round_no}: won by {won}; minus points now {list(r.minus_after)}")
-        for p in sorted(range(len(self.names)), key=lambda q: self.state.minus[q]):
-            self.term.say(f"  {self.names[p]:<24} {self.state.minus[p]:>4} minus points")
-        winners = ", ".join(self.names[p] for p in self.state.winners())
-        self.term.say(self.term.paint(f"Winner: {winners}", "bold"))
-
 
 def start(
     term: Terminal, config: GameConfig, bots: list[str], seed: int, save_path: Path | None
-) -> OderNichtsTUI:
+) -> OderNichtsMatch:
     """A new person-vs-bots game."""
-    return OderNichtsTUI(term, new_game(config), bots, make_rng(seed), seed, save_path)
+    return OderNichtsMatch(term, new_game(config), bots, make_rng(seed), seed, save_path)
 
 
-def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsTUI:
+def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatch:
     """A game continued from a save file (its log is replayed and checked)."""
     data = load_json(path)
     if data.get("game") != "oder_nichts":
@@ -433,7 +378,7 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsTUI:
     if len(bots) != config.players - 1:
         raise SpecError(str(path), "bots", f"{len(bots)} bots for {config.players} players")
     try:
-        state = replay(config, log)
+        state = replay({"game": "oder_nichts", "config": config.to_json(), "log": [a.to_json() for a in log]})
     except RulesError as exc:
         raise SpecError(str(path), "log", str(exc)) from None
     rng = make_rng(seed)
@@ -441,4 +386,4 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsTUI:
         rng.bit_generator.state = data["rng_state"]
     except (KeyError, TypeError, ValueError) as exc:
         raise SpecError(str(path), "rng_state", f"malformed: {exc}") from None
-    return OderNichtsTUI(term, state, bots, rng, seed, save_path if save_path is not None else path)
+    return OderNichtsMatch(term, state, bots, rng, seed, save_path if save_path is not None else path)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from doppelx.games.oder_nichts.bots import make_bot
+from rules.contract import chance_step
 from rules.errors import RulesError
 from rules.oder_nichts.actions import Decision
 from rules.oder_nichts.cards import DeckSpec, load_deck
@@ -71,7 +72,7 @@ def play_bots_game(
             break
         pending = state.pending
         if state.is_chance_node():
-            state.step_chance(rng)
+            chance_step(state, rng)
             continue
         assert isinstance(pending, Decision)
         action = policies[pending.player].act(state.view(pending.player), pending, state.spec, rng)

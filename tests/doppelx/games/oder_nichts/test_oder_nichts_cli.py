@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import sys
 
 import pytest
 
 from doppelx.cli import main
-from doppelx.games.oder_nichts.match import OderNichtsTUI, resume
+from doppelx.games.oder_nichts.match import OderNichtsMatch, resume
 from doppelx.terminal import Terminal, load_json
 from rules.oder_nichts import Action, GameConfig, State, load_deck
 from rules.oder_nichts.deal import deal_outcome, find_cards
@@ -177,7 +178,7 @@ def test_refusals_a_task_asked_of_the_person_and_saving_at_the_end_of_input(tmp_
         "y",
     ]  # managed it
     out = io.StringIO()
-    tui = OderNichtsTUI(
+    tui = OderNichtsMatch(
         Terminal(io.StringIO("\n".join(lines) + "\n"), out, False),
         rigged_state(),
         ["basic"],
@@ -229,3 +230,29 @@ def test_first_game_flag_plays_the_reduced_set_and_is_saved(capsys, monkeypatch,
     assert not {"half_hand", "hand_swap", "minus20", "afk", "unlucky", "not_me", "hijack", "double"} & set(
         state.spec.composition()
     )
+
+
+def test_short_turn_prompt_help_status_bar_and_save_word(tmp_path):
+    # issue 16: the turn prompt has no nested parentheses; help lists commands with examples
+    save = tmp_path / "word.json"
+    out = io.StringIO()
+    match = OderNichtsMatch(
+        Terminal(io.StringIO("help\nsave\nquit\n"), out, False),
+        rigged_state(),
+        ["basic"],
+        make_rng(1),
+        1,
+        save,
+    )
+    assert match.run() == 0
+    text = out.getvalue()
+    prompt = next(line for line in text.splitlines() if line.startswith("Your turn"))
+    assert prompt.startswith("Your turn — nothing fits, d = draw >")
+    assert prompt.split(">")[0].count("(") == 0
+    for example in ("3", "3 4", "d", "a", "n", "t", "save", "quit"):
+        assert re.search(rf"^  {re.escape(example)}\s+\S", text, re.M), example
+    assert re.search(
+        r"^\[Doppelt oder nichts · round 1 · pile green 4 \(follow green\) · Player 1 6c 0m", text, re.M
+    )
+    assert f"game saved to {save}" in text and "not accepted" not in text
+    assert load_json(save)["game"] == "oder_nichts"
