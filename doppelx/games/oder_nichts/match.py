@@ -29,7 +29,7 @@ from rules.contract import chance_step
 from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS
-from rules.oder_nichts.state import GameConfig, State, new_game, replay
+from rules.oder_nichts.state import GameConfig, State, new_game, replay_log
 from rules.rng import make_rng
 
 HUMAN = 0
@@ -378,7 +378,7 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatc
     if len(bots) != config.players - 1:
         raise SpecError(str(path), "bots", f"{len(bots)} bots for {config.players} players")
     try:
-        state = replay({"game": "oder_nichts", "config": config.to_json(), "log": [a.to_json() for a in log]})
+        state = replay_log(config, log)
     except RulesError as exc:
         raise SpecError(str(path), "log", str(exc)) from None
     rng = make_rng(seed)
