@@ -1,7 +1,7 @@
 """Doppelt so clever: the strong bot's solo average over 1,000 seeded games against the solo rating table.
 
 Run: ``python benchmarks/clever_bot.py [--games N] [--seed S] [--bot strong|random] [--workers W] [--json]``.
-Game i is ``doppelx.games.clever.bots.play_game([bot], seed, i)``, so a figure is reproduced by its
+Game i is ``doppelx.games.clever.tournament.play_game([bot], seed, i)``, so a figure is reproduced by its
 seed whatever the number of workers. Prints the mean, spread, the rating band of the mean
 and how the games spread over the bands; the project's aim for the strong bot is a mean of
 at least 200 points. Nothing is asserted (figures, not tests).
@@ -15,7 +15,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from doppelx.games.clever.bots import play_game
+from doppelx.games.clever.tournament import play_game
 from rules.clever.spec import default_spec
 
 AIM = 200

@@ -21,7 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from doppelx.games.clever.bots import FITTED_WEIGHTS, StrongBot, StrongParams, game_generators
+from doppelx.games.clever.bots import FITTED_WEIGHTS, StrongBot, StrongParams
+from doppelx.games.clever.tournament import game_generators
 from rules.clever.game import CleverGame
 from rules.contract import chance_step
 

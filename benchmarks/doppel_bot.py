@@ -1,7 +1,7 @@
 """Das Doppel Spiel: how often the strong bot beats the random bot, over 1,000 seeded games.
 
 Run: ``python benchmarks/doppel_bot.py [--games N] [--seed S] [--workers W] [--json]``.
-Game i is ``doppelx.games.doppelspiel.bots.batch_game(["strong", "random"], seed, i)`` (dice from
+Game i is ``doppelx.games.doppelspiel.tournament.batch_game(["strong", "random"], seed, i)`` (dice from
 ``child_rng(seed, i)``, the bots take turns to start), so a figure is reproduced by its seed
 whatever the number of workers. Prints the strong bot's win share (wins by match points;
 draws count as not won), both bots' score statistics and the time taken. The project's
@@ -15,7 +15,7 @@ import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from doppelx.games.doppelspiel.bots import batch_game, summarise
+from doppelx.games.doppelspiel.tournament import batch_game, summarise
 
 AIM = 0.95
 BOTS = ["strong", "random"]

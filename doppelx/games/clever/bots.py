@@ -1,4 +1,4 @@
-"""Bots for Doppelt so clever: a random legal player and a strong player, plus a game runner.
+"""Bots for Doppelt so clever: a random legal player and a strong player.
 
 The strong bot values a sheet by *projecting* each area's final score: its points now
 plus what its open boxes are expected to bring with the player's remaining entries
@@ -20,12 +20,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rules.clever.actions import PASS, REROLL, ROLL, Action
-from rules.clever.game import ACTIVE_PICK, BEFORE_ROLL, PLUS_ONE, CleverGame, CleverState, die_usages
+from rules.clever.game import ACTIVE_PICK, BEFORE_ROLL, PLUS_ONE, CleverState, die_usages
 from rules.clever.sheet import AREA_OF_FREE, Sheet
 from rules.clever.spec import CleverSpec
-from rules.contract import chance_step
 from rules.errors import RulesError
-from rules.rng import child_rng
 
 # P(blue + white <= v) for v = 0..12.
 _SUM_CDF = [0.0, 0.0] + [
@@ -642,53 +640,3 @@ def make_bot(kind: str, rng: np.random.Generator):
         return BOT_KINDS[kind](rng)
     except KeyError:
         raise RulesError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}") from None
-
-
-def game_generators(seed: int, index: int, seats: int) -> list[np.random.Generator]:
-    """Generators of game ``index`` of a batch seeded ``seed``: the dice first, then one per seat.
-
-    All are children of ``child_rng(seed, index)``, so the dice do not depend on the bots'
-    own random draws.
-    """
-    streams = child_rng(seed, index).bit_generator.seed_seq.spawn(seats + 1)
-    return [np.random.Generator(np.random.PCG64(s)) for s in streams]
-
-
-def play_game(kinds: Sequence[str], seed: int, index: int = 0) -> CleverState:
-    """Play one game of bots ``kinds`` (one per seat); game ``index`` of a batch seeded ``seed``."""
-    dice, *own = game_generators(seed, index, len(kinds))
-    bots = [make_bot(kind, rng) for kind, rng in zip(kinds, own)]
-    state = CleverGame(len(kinds)).new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            chance_step(state, dice)
-        else:
-            state.apply_action(bots[state.current_player()].choose(state))
-    return state
-
-
-def summarize(kinds: Sequence[str], states: Sequence[CleverState], seed: int) -> dict:
-    """Per seat: bot, mean, min, max of the totals and wins (a shared win counts 1/k each)."""
-    totals = [[s.scores()[seat] for s in states] for seat in range(len(kinds))]
-    wins = [0.0] * len(kinds)
-    for state in states:
-        winners = state.winners()
-        for seat in winners:
-            wins[seat] += 1.0 / len(winners)
-    bots = [
-        {
-            "seat": seat + 1,
-            "bot": kind,
-            "mean": round(sum(t) / len(t), 2) if t else 0.0,
-            "min": min(t) if t else 0,
-            "max": max(t) if t else 0,
-            "wins": round(wins[seat], 2),
-        }
-        for seat, (kind, t) in enumerate(zip(kinds, totals))
-    ]
-    return {"game": "clever", "players": len(kinds), "games": len(states), "seed": seed, "bots": bots}
-
-
-def batch_stats(kinds: Sequence[str], games: int, seed: int) -> dict:
-    """Play ``games`` games (game i from ``child_rng(seed, i)``) and :func:`summarize` them."""
-    return summarize(kinds, [play_game(kinds, seed, i) for i in range(games)], seed)

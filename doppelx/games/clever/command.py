@@ -106,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
     kinds = args.players or ["strong", "random"]
     if "human" in kinds:
         raise DoppelXError("--bots-only takes bots only (strong, random), not human")
-    from doppelx.games.clever.bots import batch_stats, summarize
     from doppelx.games.clever.match import CleverMatch
+    from doppelx.games.clever.tournament import batch_stats, summarize
 
     games = args.games or 1
     seed = args.seed if args.seed is not None else 0

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from doppelx.games.clever.bots import BOT_KINDS, game_generators, make_bot
+from doppelx.games.clever.bots import BOT_KINDS, make_bot
+from doppelx.games.clever.tournament import game_generators
 from doppelx.games.clever.view import (
     COLOUR,
     LEGEND,

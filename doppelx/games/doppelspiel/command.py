@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if args.bots_only:
         if args.resume is not None or args.save is not None:
             raise RulesError("--save/--resume belong to a person's game, not to --bots-only")
-        from doppelx.games.doppelspiel.bots import run_batch
+        from doppelx.games.doppelspiel.tournament import run_batch
 
         seed = args.seed if args.seed is not None else 0
         stats = run_batch(args.bots, args.games, seed, spec=spec)

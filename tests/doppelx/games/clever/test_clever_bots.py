@@ -3,14 +3,8 @@
 import numpy as np
 import pytest
 
-from doppelx.games.clever.bots import (
-    RandomBot,
-    StrongBot,
-    batch_stats,
-    make_bot,
-    play_game,
-    remaining_entries,
-)
+from doppelx.games.clever.bots import RandomBot, StrongBot, make_bot, remaining_entries
+from doppelx.games.clever.tournament import batch_stats, play_game
 from rules.clever.game import CleverGame
 from rules.contract import chance_step
 from rules.errors import RulesError
