@@ -18,7 +18,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -111,33 +111,6 @@ class Terminal:
             self.say(self.paint(" " + line.ljust(width - 2), "reverse"))
         else:
             self.say("[" + line + "]")
-
-    def ask(self, prompt: str, parse: Callable[[str], Any]) -> Any:
-        """Ask until ``parse(answer)`` succeeds; a ``ValueError`` from it is shown as the reason."""
-        while True:
-            answer = self.read_line(prompt)
-            try:
-                return parse(answer)
-            except ValueError as exc:
-                self.say(self.paint(f"  not accepted: {exc}", "red"))
-
-    def choose(self, prompt: str, options: Sequence[str], extra: Iterable[str] = ()) -> str:
-        """Ask for one of ``options`` (by number 1..n or exact text) or one of ``extra`` words."""
-        for i, opt in enumerate(options, 1):
-            self.say(f"  {i:>2}) {opt}")
-        extra = tuple(extra)
-
-        def parse(answer: str) -> str:
-            if answer in extra:
-                return answer
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
-            if answer in options:
-                return answer
-            hint = f"1-{len(options)}" + (f" or {', '.join(extra)}" if extra else "")
-            raise ValueError(f"{answer!r} is not a choice; type {hint}")
-
-        return self.ask(prompt, parse)
 
 
 _history_ready = False
@@ -263,20 +236,6 @@ class TerminalMatch:
                 return parse(answer)
             except ValueError as exc:
                 self.term.say(self.term.paint(f"  not accepted: {exc}", "red"))
-
-    def choose(self, prompt: str, options: Sequence[str]) -> str:
-        """Ask for one of ``options`` by number 1..n or exact text."""
-        for i, opt in enumerate(options, 1):
-            self.term.say(f"  {i:>2}) {opt}")
-
-        def parse(answer: str) -> str:
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
-            if answer in options:
-                return answer
-            raise ValueError(f"{answer!r} is not a choice; type 1-{len(options)} or help")
-
-        return self.prompt(prompt, parse)
 
     # -- saving ---------------------------------------------------------------------------
     def save_file(self) -> Path | None:
