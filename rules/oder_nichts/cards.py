@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.assets import asset_path, read_toml
-from rules.errors import SpecError
+from rules.schema import Table
 
 #: The four play colours. Grey (defensive) and brown cards have no play colour.
 COLOURS: tuple[str, ...] = ("magenta", "cyan", "yellow", "green")
@@ -190,149 +190,123 @@ def load_deck(path: Path | str | None = None) -> DeckSpec:
     return parse_deck(read_toml(path), str(path))
 
 
-def _need(table: dict[str, Any], key: str, typ: type | tuple[type, ...], source: str, where: str) -> Any:
-    if key not in table:
-        raise SpecError(source, f"{where}.{key}" if where else key, "missing")
-    value = table[key]
-    if not isinstance(value, typ) or isinstance(value, bool) and typ is not bool:
-        raise SpecError(
-            source,
-            f"{where}.{key}" if where else key,
-            f"expected {getattr(typ, '__name__', typ)}, got {value!r}",
-        )
+def _int_value(table: Table, key: str, default: Any = ...) -> int:
+    """An integer (not a boolean) at ``key``, with the element path in the error."""
+    value = table.raw(key) if default is ... else table.raw(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise table.error(key, f"expected an integer, got {value!r}")
     return value
 
 
-def _parse_kinds(data: dict[str, Any], source: str) -> dict[str, KindInfo]:
-    kinds_tab = _need(data, "kinds", dict, source, "")
-    unknown = sorted(set(kinds_tab) - set(KIND_CATEGORIES))
+def _parse_kinds(top: Table) -> dict[str, KindInfo]:
+    kinds_tab = top.table("kinds")
+    unknown = sorted(set(kinds_tab.data) - set(KIND_CATEGORIES))
     if unknown:
-        raise SpecError(
-            source, f"kinds.{unknown[0]}", f"unknown card kind; known: {', '.join(KIND_CATEGORIES)}"
-        )
-    missing = sorted(set(KIND_CATEGORIES) - set(kinds_tab))
+        raise kinds_tab.error(unknown[0], f"unknown card kind; known: {', '.join(KIND_CATEGORIES)}")
+    missing = sorted(set(KIND_CATEGORIES) - set(kinds_tab.data))
     if missing:
-        raise SpecError(source, "kinds", f"missing kinds: {', '.join(missing)}")
+        raise top.error("kinds", f"missing kinds: {', '.join(missing)}")
     kinds: dict[str, KindInfo] = {}
-    for key, tab in kinds_tab.items():
-        where = f"kinds.{key}"
-        category = _need(tab, "category", str, source, where)
+    for key in kinds_tab.data:
+        tab = kinds_tab.table(key)
+        category = tab.string("category")
         if category != KIND_CATEGORIES[key]:
-            raise SpecError(
-                source, f"{where}.category", f"{key!r} is a {KIND_CATEGORIES[key]} card, not {category!r}"
-            )
-        points = tab.get("points")
+            raise tab.error("category", f"{key!r} is a {KIND_CATEGORIES[key]} card, not {category!r}")
+        points = tab.raw("points", None)
         if key == "number":
             if points != "face":
-                raise SpecError(
-                    source, f"{where}.points", 'number cards count their face value: write "face"'
-                )
+                raise tab.error("points", 'number cards count their face value: write "face"')
             points = None
         elif not isinstance(points, int) or isinstance(points, bool) or points < 0:
-            raise SpecError(source, f"{where}.points", f"expected a non-negative integer, got {points!r}")
-        amount = tab.get("amount", 0)
+            raise tab.error("points", f"expected a non-negative integer, got {points!r}")
+        amount = tab.raw("amount", 0)
         if category == "offensive":
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-                raise SpecError(
-                    source,
-                    f"{where}.amount",
-                    f"offensive cards need a positive integer amount, got {amount!r}",
-                )
+                raise tab.error("amount", f"offensive cards need a positive integer amount, got {amount!r}")
         elif amount:
-            raise SpecError(source, f"{where}.amount", "only offensive cards have an amount")
-        name = _need(tab, "name", str, source, where)
-        kinds[key] = KindInfo(key, category, points, amount, name)
+            raise tab.error("amount", "only offensive cards have an amount")
+        kinds[key] = KindInfo(key, category, points, amount, tab.string("name"))
     return kinds
 
 
-def _parse_tasks(data: dict[str, Any], source: str) -> dict[str, Task]:
+def _parse_tasks(top: Table) -> dict[str, Task]:
     tasks: dict[str, Task] = {}
-    for key, tab in data.get("tasks", {}).items():
-        where = f"tasks.{key}"
-        text = _need(tab, "text", str, source, where)
-        success = _need(tab, "success", (int, float), source, where)
-        if not 0.0 <= float(success) <= 1.0:
-            raise SpecError(source, f"{where}.success", f"a probability must be in [0, 1], got {success}")
-        versus = tab.get("versus_owner", False)
-        if not isinstance(versus, bool):
-            raise SpecError(source, f"{where}.versus_owner", f"expected true or false, got {versus!r}")
-        tasks[key] = Task(key, text, float(success), versus)
+    tasks_tab = top.table("tasks", {})
+    for key in tasks_tab.data:
+        tab = tasks_tab.table(key)
+        text = tab.string("text")
+        success = tab.number("success")
+        if not 0.0 <= success <= 1.0:
+            raise tab.error("success", f"a probability must be in [0, 1], got {success}")
+        tasks[key] = Task(key, text, success, tab.boolean("versus_owner", False))
     return tasks
 
 
-def _colour_list(value: Any, source: str, where: str) -> list[str]:
+def _colour_list(table: Table, key: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not value:
-        raise SpecError(source, where, f"expected a non-empty list of colours, got {value!r}")
+        raise table.error(key, f"expected a non-empty list of colours, got {value!r}")
     for c in value:
         if c not in COLOURS:
-            raise SpecError(source, where, f"unknown colour {c!r}; colours are {', '.join(COLOURS)}")
+            raise table.error(key, f"unknown colour {c!r}; colours are {', '.join(COLOURS)}")
     return list(value)
 
 
 def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
-    """Build a :class:`DeckSpec` from parsed TOML, raising :class:`SpecError` on any problem."""
-    game = _need(data, "game", dict, source, "")
-    name = _need(game, "name", str, source, "game")
-    total = _need(game, "total_cards", int, source, "game")
-    hand_size = _need(game, "hand_size", int, source, "game")
-    target = _need(game, "target_points", int, source, "game")
-    if hand_size < 1:
-        raise SpecError(source, "game.hand_size", f"must be at least 1, got {hand_size}")
-    if target < 1:
-        raise SpecError(source, "game.target_points", f"must be at least 1, got {target}")
-    if tuple(game.get("colours", COLOURS)) != COLOURS:
-        raise SpecError(source, "game.colours", f"the engine plays with exactly {list(COLOURS)}")
-    kinds = _parse_kinds(data, source)
-    tasks = _parse_tasks(data, source)
-    entries = _need(data, "cards", list, source, "")
+    """Build a :class:`DeckSpec` from parsed TOML (read through :class:`rules.schema.Table`),
+    raising :class:`SpecError` naming the element on any problem."""
+    top = Table(data, source)
+    game = top.table("game")
+    name = game.string("name")
+    total = _int_value(game, "total_cards")
+    hand_size = game.integer("hand_size", minimum=1)
+    target = game.integer("target_points", minimum=1)
+    if tuple(game.raw("colours", list(COLOURS))) != COLOURS:
+        raise game.error("colours", f"the engine plays with exactly {list(COLOURS)}")
+    kinds = _parse_kinds(top)
+    tasks = _parse_tasks(top)
     cards: list[Card] = []
-    for i, entry in enumerate(entries):
-        where = f"cards[{i}]"
-        if not isinstance(entry, dict):
-            raise SpecError(source, where, "expected a table")
-        kind = _need(entry, "kind", str, source, where)
+    for entry in top.tables("cards", required=True):
+        kind = entry.string("kind")
         if kind not in kinds:
-            raise SpecError(source, f"{where}.kind", f"unknown card kind {kind!r}")
+            raise entry.error("kind", f"unknown card kind {kind!r}")
         info = kinds[kind]
-        copies = _need(entry, "copies", int, source, where)
-        if copies < 1:
-            raise SpecError(source, f"{where}.copies", f"must be at least 1, got {copies}")
+        copies = entry.integer("copies", minimum=1)
         if kind == "colour_change":
-            pairs = _need(entry, "colour_pairs", list, source, where)
+            pairs = entry.raw("colour_pairs")
+            if not isinstance(pairs, list):
+                raise entry.error("colour_pairs", f"expected a list of colour pairs, got {pairs!r}")
             colour_sets = []
             for j, pair in enumerate(pairs):
-                pair = _colour_list(pair, source, f"{where}.colour_pairs[{j}]")
+                pair = _colour_list(entry, f"colour_pairs[{j}]", pair)
                 if len(pair) != 2 or pair[0] == pair[1]:
-                    raise SpecError(
-                        source, f"{where}.colour_pairs[{j}]", "a colour change shows two different colours"
-                    )
+                    raise entry.error(f"colour_pairs[{j}]", "a colour change shows two different colours")
                 colour_sets.append(tuple(pair))
         elif info.category in ("defensive", "brown"):
-            if "colours" in entry:
-                raise SpecError(source, f"{where}.colours", f"{info.category} cards have no play colour")
+            if entry.has("colours"):
+                raise entry.error("colours", f"{info.category} cards have no play colour")
             colour_sets = [()]
         else:
-            colour_sets = [(c,) for c in _colour_list(entry.get("colours"), source, f"{where}.colours")]
+            colour_sets = [(c,) for c in _colour_list(entry, "colours", entry.raw("colours", None))]
         if kind == "number":
-            numbers = _need(entry, "numbers", list, source, where)
+            numbers = entry.raw("numbers")
+            if not isinstance(numbers, list):
+                raise entry.error("numbers", f"expected a list of numbers 0..9, got {numbers!r}")
             for n in numbers:
                 if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 9:
-                    raise SpecError(source, f"{where}.numbers", f"numbers are 0..9, got {n!r}")
-        elif "numbers" in entry:
-            raise SpecError(source, f"{where}.numbers", "only number cards have numbers")
+                    raise entry.error("numbers", f"numbers are 0..9, got {n!r}")
+        elif entry.has("numbers"):
+            raise entry.error("numbers", "only number cards have numbers")
         else:
             numbers = [None]
-        task_keys = entry.get("tasks", [])
+        task_keys = entry.raw("tasks", [])
         if kind in TASK_KINDS:
             if not isinstance(task_keys, list) or not task_keys:
-                raise SpecError(
-                    source, f"{where}.tasks", f"{kind} cards carry a task: give a list of task keys"
-                )
+                raise entry.error("tasks", f"{kind} cards carry a task: give a list of task keys")
             for t in task_keys:
                 if t not in tasks:
-                    raise SpecError(source, f"{where}.tasks", f"unknown task {t!r}")
+                    raise entry.error("tasks", f"unknown task {t!r}")
         elif task_keys:
-            raise SpecError(source, f"{where}.tasks", f"{kind} cards carry no task")
+            raise entry.error("tasks", f"{kind} cards carry no task")
         made = 0
         for number in numbers:
             for colours in colour_sets:
@@ -354,7 +328,5 @@ def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
                     )
                     made += 1
     if len(cards) != total:
-        raise SpecError(
-            source, "cards", f"the entries make {len(cards)} cards, but game.total_cards is {total}"
-        )
+        raise top.error("cards", f"the entries make {len(cards)} cards, but game.total_cards is {total}")
     return DeckSpec(name, tuple(cards), kinds, tasks, hand_size, target, source)

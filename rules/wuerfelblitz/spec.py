@@ -6,7 +6,6 @@ dot (``str``); a white die face is always a colour name.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 from rules.assets import asset_path, read_toml
 from rules.errors import SpecError
+from rules.schema import Table
 
 #: A face of a coloured die: pips (1..6) or the colour of its dot.
 Face = int | str
@@ -110,101 +110,78 @@ def load_spec(path: Path | str | None = None) -> BlitzSpec:
     return parse_spec(read_toml(path), str(path))
 
 
-def _expect(cond: bool, source: str, element: str, problem: str) -> None:
-    if not cond:
-        raise SpecError(source, element, problem)
-
-
-def _keys(table: Any, allowed: set[str], source: str, element: str) -> dict[str, Any]:
-    _expect(isinstance(table, dict), source, element or "top level", "expected a table")
-    for key in table:
-        where = f"{element}.{key}" if element else key
-        _expect(key in allowed, source, where, f"unknown key; allowed keys are {', '.join(sorted(allowed))}")
-    for key in allowed:
-        where = f"{element}.{key}" if element else key
-        _expect(key in table, source, where, "missing")
-    return table
-
-
-def _int(value: Any, source: str, element: str, lo: int, hi: int | None = None) -> int:
-    ok = (
-        isinstance(value, int) and not isinstance(value, bool) and value >= lo and (hi is None or value <= hi)
-    )
-    upper = f"..{hi}" if hi is not None else " or more"
-    _expect(ok, source, element, f"expected an integer {lo}{upper}, got {value!r}")
+def _face(value: Any, source: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise SpecError(source, where, f"expected an integer 1..6, got {value!r}")
     return value
 
 
 def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
-    """Build a :class:`BlitzSpec` from parsed TOML, checking every element.
+    """Build a :class:`BlitzSpec` from parsed TOML, checking every element (through
+    :class:`rules.schema.Table`).
 
     Raises:
         SpecError: naming the element and what was expected.
     """
-    top = _keys(data, {"format", "colours", "coloured", "white", "rules", "discs", "calls"}, source, "")
-    _expect(top["format"] == FORMAT, source, "format", f"expected {FORMAT!r}, got {top['format']!r}")
+    top = Table(data, source)
+    top.check_keys({"format", "colours", "coloured", "white", "rules", "discs", "calls"})
+    if top.string("format") != FORMAT:
+        raise top.error("format", f"expected {FORMAT!r}, got {top.raw('format')!r}")
 
-    colours = top["colours"]
-    _expect(
-        isinstance(colours, list) and len(colours) >= 2 and all(isinstance(c, str) and c for c in colours),
-        source,
-        "colours",
-        "expected a list of at least two colour names",
-    )
-    _expect(len(set(colours)) == len(colours), source, "colours", "colour names must be distinct")
+    colours = top.raw("colours")
+    if not (
+        isinstance(colours, list) and len(colours) >= 2 and all(isinstance(c, str) and c for c in colours)
+    ):
+        raise top.error("colours", "expected a list of at least two colour names")
+    if len(set(colours)) != len(colours):
+        raise top.error("colours", "colour names must be distinct")
     colour_set = set(colours)
 
-    raw_dice = top["coloured"]
-    _expect(isinstance(raw_dice, list), source, "coloured", "expected an array of tables [[coloured]]")
     dice = []
-    for i, raw in enumerate(raw_dice):
-        el = f"coloured[{i}]"
-        t = _keys(raw, {"colour", "faces"}, source, el)
-        colour = t["colour"]
-        _expect(colour in colour_set, source, f"{el}.colour", f"{colour!r} is not one of colours")
-        faces = t["faces"]
-        _expect(isinstance(faces, list) and len(faces) == 6, source, f"{el}.faces", "expected six faces")
+    for die in top.tables("coloured", required=True):
+        die.check_keys({"colour", "faces"})
+        colour = die.string("colour")
+        if colour not in colour_set:
+            raise die.error("colour", f"{colour!r} is not one of colours")
+        faces = die.raw("faces")
+        if not (isinstance(faces, list) and len(faces) == 6):
+            raise die.error("faces", "expected six faces")
         dots = [f for f in faces if isinstance(f, str)]
         pips = [f for f in faces if not isinstance(f, str)]
-        _expect(len(dots) == 1, source, f"{el}.faces", f"expected exactly one dot face, got {len(dots)}")
-        _expect(dots[0] in colour_set, source, f"{el}.faces", f"dot colour {dots[0]!r} is not one of colours")
+        if len(dots) != 1:
+            raise die.error("faces", f"expected exactly one dot face, got {len(dots)}")
+        if dots[0] not in colour_set:
+            raise die.error("faces", f"dot colour {dots[0]!r} is not one of colours")
         for j, p in enumerate(faces):
             if not isinstance(p, str):
-                _int(p, source, f"{el}.faces[{j}]", 1, 6)
-        _expect(len(set(pips)) == len(pips), source, f"{el}.faces", "numbers on a die must be distinct")
+                _face(p, source, f"{die.where('faces')}[{j}]")
+        if len(set(pips)) != len(pips):
+            raise die.error("faces", "numbers on a die must be distinct")
         dice.append(ColouredDie(colour, tuple(faces)))
-    _expect(
-        [d.colour for d in dice] == list(colours),
-        source,
-        "coloured",
-        "expected one [[coloured]] die per colour, in the order of colours",
-    )
+    if [d.colour for d in dice] != list(colours):
+        raise top.error("coloured", "expected one [[coloured]] die per colour, in the order of colours")
 
-    white = _keys(top["white"], {"in_box", "faces"}, source, "white")
-    in_box = _int(white["in_box"], source, "white.in_box", 2)
-    wf = white["faces"]
-    _expect(
-        isinstance(wf, list) and len(wf) == 6 and all(f in colour_set for f in wf) and len(set(wf)) == 6,
-        source,
-        "white.faces",
-        "expected six distinct dot colours from colours",
-    )
+    white = top.table("white")
+    white.check_keys({"in_box", "faces"})
+    in_box = white.integer("in_box", minimum=2)
+    wf = white.raw("faces")
+    if not (isinstance(wf, list) and len(wf) == 6 and all(f in colour_set for f in wf) and len(set(wf)) == 6):
+        raise white.error("faces", "expected six distinct dot colours from colours")
 
-    r = _keys(top["rules"], {"white_dice", "variant"}, source, "rules")
-    white_dice = _int(r["white_dice"], source, "rules.white_dice", 2, 3)
-    _expect(white_dice <= in_box, source, "rules.white_dice", f"only {in_box} white dice in the box")
-    _expect(isinstance(r["variant"], bool), source, "rules.variant", "expected true or false")
+    rules = top.table("rules")
+    rules.check_keys({"white_dice", "variant"})
+    white_dice = rules.integer("white_dice", minimum=2)
+    if white_dice > 3:
+        raise rules.error("white_dice", f"expected 2 or 3 white dice, got {white_dice}")
+    if white_dice > in_box:
+        raise rules.error("white_dice", f"only {in_box} white dice in the box")
+    variant = rules.boolean("variant")
 
-    d = _keys(
-        top["discs"], {"white_per_black", "black_to_win", "white_in_box", "black_in_box"}, source, "discs"
-    )
-    tie = _keys(top["calls"], {"tie_window_s"}, source, "calls")["tie_window_s"]
-    _expect(
-        isinstance(tie, (int, float)) and not isinstance(tie, bool) and math.isfinite(tie) and tie >= 0,
-        source,
-        "calls.tie_window_s",
-        f"expected a non-negative number of seconds, got {tie!r}",
-    )
+    discs = top.table("discs")
+    discs.check_keys({"white_per_black", "black_to_win", "white_in_box", "black_in_box"})
+    calls = top.table("calls")
+    calls.check_keys({"tie_window_s"})
+    tie = calls.number("tie_window_s", minimum=0)
 
     return BlitzSpec(
         colours=tuple(colours),
@@ -212,11 +189,11 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
         white_faces=tuple(wf),
         white_in_box=in_box,
         white_dice=white_dice,
-        variant=r["variant"],
-        white_per_black=_int(d["white_per_black"], source, "discs.white_per_black", 1),
-        black_to_win=_int(d["black_to_win"], source, "discs.black_to_win", 1),
-        white_discs_in_box=_int(d["white_in_box"], source, "discs.white_in_box", 0),
-        black_discs_in_box=_int(d["black_in_box"], source, "discs.black_in_box", 0),
-        tie_window_s=float(tie),
+        variant=variant,
+        white_per_black=discs.integer("white_per_black", minimum=1),
+        black_to_win=discs.integer("black_to_win", minimum=1),
+        white_discs_in_box=discs.integer("white_in_box", minimum=0),
+        black_discs_in_box=discs.integer("black_in_box", minimum=0),
+        tie_window_s=tie,
         source=source,
     )
