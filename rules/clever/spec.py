@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.assets import asset_path, read_toml
 from rules.errors import SpecError
+from rules.schema import Table
 
 FORMAT = "clever/1"
 DICE = ("white", "silver", "yellow", "blue", "green", "pink")
@@ -125,62 +126,53 @@ class CleverSpec:
         return [self.rating_band(low) for low in self.rating_minimums[:-1]] + [f"<{self.rating_minimums[-2]}"]
 
 
-class _Reader:
-    """Checked access to one TOML table; unknown or missing keys become :class:`SpecError`."""
+def _table(parent: Table, key: str, keys: set[str]) -> Table:
+    """The sub-table ``key`` with exactly ``keys``."""
+    table = parent.table(key)
+    _exact_keys(table, keys)
+    return table
 
-    def __init__(self, source: str, table: dict[str, Any], where: str, keys: set[str]):
-        self.source, self.table, self.where = source, table, where
-        extra = set(table) - keys
-        if extra:
-            raise SpecError(source, self._at(sorted(extra)[0]), "unknown key")
-        missing = keys - set(table)
-        if missing:
-            raise SpecError(source, self._at(sorted(missing)[0]), "missing key")
 
-    def _at(self, key: str) -> str:
-        return f"{self.where}.{key}" if self.where else key
+def _exact_keys(table: Table, keys: set[str]) -> None:
+    table.check_keys(keys)
+    missing = sorted(keys - set(table.data))
+    if missing:
+        raise table.error(missing[0], "missing key")
 
-    def ints(
-        self, key: str, length: int | None = None, low: int | None = None, high: int | None = None
-    ) -> tuple[int, ...]:
-        value = self.table[key]
-        if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
-        ):
-            raise SpecError(self.source, self._at(key), "expected a list of integers")
-        if length is not None and len(value) != length:
-            raise SpecError(self.source, self._at(key), f"expected {length} entries, got {len(value)}")
-        for v in value:
-            if (low is not None and v < low) or (high is not None and v > high):
-                raise SpecError(self.source, self._at(key), f"value {v} outside {low}..{high}")
-        return tuple(value)
 
-    def int(self, key: str, low: int, high: int) -> int:
-        value = self.table[key]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise SpecError(self.source, self._at(key), f"expected an integer in {low}..{high}")
-        return value
+def _ints(
+    table: Table, key: str, length: int | None = None, low: int | None = None, high: int | None = None
+) -> tuple[int, ...]:
+    value = table.raw(key)
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise table.error(key, "expected a list of integers")
+    if length is not None and len(value) != length:
+        raise table.error(key, f"expected {length} entries, got {len(value)}")
+    for v in value:
+        if (low is not None and v < low) or (high is not None and v > high):
+            raise table.error(key, f"value {v} outside {low}..{high}")
+    return tuple(value)
 
-    def names(
-        self, key: str, allowed: tuple[str, ...], length: int | None = None, blank: bool = False
-    ) -> tuple[str, ...]:
-        value = self.table[key]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise SpecError(self.source, self._at(key), "expected a list of strings")
-        if length is not None and len(value) != length:
-            raise SpecError(self.source, self._at(key), f"expected {length} entries, got {len(value)}")
-        for v in value:
-            if not (v in allowed or (blank and v == "")):
-                raise SpecError(
-                    self.source, self._at(key), f"unknown name {v!r}; expected one of {', '.join(allowed)}"
-                )
-        return tuple(value)
 
-    def sub(self, key: str, keys: set[str]) -> _Reader:
-        value = self.table[key]
-        if not isinstance(value, dict):
-            raise SpecError(self.source, self._at(key), "expected a table")
-        return _Reader(self.source, value, self._at(key), keys)
+def _int(table: Table, key: str, low: int, high: int) -> int:
+    value = table.integer(key, minimum=low)
+    if value > high:
+        raise table.error(key, f"expected an integer in {low}..{high}")
+    return value
+
+
+def _names(
+    table: Table, key: str, allowed: tuple[str, ...], length: int | None = None, blank: bool = False
+) -> tuple[str, ...]:
+    value = table.raw(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise table.error(key, "expected a list of strings")
+    if length is not None and len(value) != length:
+        raise table.error(key, f"expected {length} entries, got {len(value)}")
+    for v in value:
+        if not (v in allowed or (blank and v == "")):
+            raise table.error(key, f"unknown name {v!r}; expected one of {', '.join(allowed)}")
+    return tuple(value)
 
 
 def _non_decreasing(source: str, where: str, values: tuple[int, ...]) -> None:
@@ -189,15 +181,15 @@ def _non_decreasing(source: str, where: str, values: tuple[int, ...]) -> None:
 
 
 def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
-    """Build a :class:`CleverSpec` from parsed TOML, checking every key.
+    """Build a :class:`CleverSpec` from parsed TOML, checking every key (through
+    :class:`rules.schema.Table`).
 
     Raises:
         SpecError: a key is unknown or missing, or a value is out of range.
     """
-    top = _Reader(
-        source,
-        data,
-        "",
+    top = Table(data, source)
+    _exact_keys(
+        top,
         {
             "format",
             "dice",
@@ -213,15 +205,15 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
             "solo",
         },
     )
-    if data["format"] != FORMAT:
+    if top.string("format") != FORMAT:
         raise SpecError(source, "format", f"expected {FORMAT!r}, got {data['format']!r}")
-    dice = top.names("dice", DICE, len(DICE))
+    dice = _names(top, "dice", DICE, len(DICE))
     if set(dice) != set(DICE) or dice[0] != "white":
         raise SpecError(source, "dice", "expected the six dice once each, white first")
-    areas = top.names("areas", AREAS, len(AREAS))
+    areas = _names(top, "areas", AREAS, len(AREAS))
     if set(areas) != set(AREAS):
         raise SpecError(source, "areas", "expected the five areas once each")
-    rounds_raw = data["rounds"]
+    rounds_raw = top.raw("rounds")
     if not isinstance(rounds_raw, dict) or not rounds_raw:
         raise SpecError(source, "rounds", "expected a table of players = rounds")
     rounds: dict[int, int] = {}
@@ -232,15 +224,15 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
             raise SpecError(source, f"rounds.{key}", "expected a number of rounds 1..20")
         rounds[int(key)] = value
 
-    silver = top.sub("silver", {"rows", "points", "column_bonuses"})
-    rows = silver.names("rows", ("yellow", "blue", "green", "pink"), 4)
+    silver = _table(top, "silver", {"rows", "points", "column_bonuses"})
+    rows = _names(silver, "rows", ("yellow", "blue", "green", "pink"), 4)
     if len(set(rows)) != 4:
         raise SpecError(source, "silver.rows", "expected the four colours once each")
-    silver_points = silver.ints("points", 7, 0)
+    silver_points = _ints(silver, "points", 7, 0)
     _non_decreasing(source, "silver.points", silver_points)
 
-    yellow = top.sub("yellow", {"cells", "row_bonuses", "column_bonuses", "points"})
-    raw_cells = data["yellow"]["cells"]
+    yellow = _table(top, "yellow", {"cells", "row_bonuses", "column_bonuses", "points"})
+    raw_cells = yellow.raw("cells")
     if not isinstance(raw_cells, list) or not raw_cells:
         raise SpecError(source, "yellow.cells", "expected a list of [row, column, number]")
     cells = []
@@ -258,42 +250,42 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
         raise SpecError(source, "yellow.cells", "two numbers share a grid cell")
     n_rows = max(c.row for c in cells) + 1
     n_cols = max(c.column for c in cells) + 1
-    yellow_points = yellow.ints("points", len(cells) + 1, 0)
+    yellow_points = _ints(yellow, "points", len(cells) + 1, 0)
     _non_decreasing(source, "yellow.points", yellow_points)
 
-    blue = top.sub("blue", {"min_value", "max_value", "points", "bonuses"})
-    blue_bonuses = blue.names("bonuses", BONUSES, blank=True)
+    blue = _table(top, "blue", {"min_value", "max_value", "points", "bonuses"})
+    blue_bonuses = _names(blue, "bonuses", BONUSES, blank=True)
     boxes = len(blue_bonuses)
-    blue_points = blue.ints("points", boxes + 1, 0)
+    blue_points = _ints(blue, "points", boxes + 1, 0)
     _non_decreasing(source, "blue.points", blue_points)
-    green = top.sub("green", {"multipliers", "bonuses"})
-    pink = top.sub("pink", {"thresholds", "bonuses"})
-    solo = top.sub("solo", {"rating_minimums"})
-    minimums = solo.ints("rating_minimums")
+    green = _table(top, "green", {"multipliers", "bonuses"})
+    pink = _table(top, "pink", {"thresholds", "bonuses"})
+    solo = _table(top, "solo", {"rating_minimums"})
+    minimums = _ints(solo, "rating_minimums")
     if len(minimums) < 2 or any(b >= a for a, b in zip(minimums, minimums[1:])):
         raise SpecError(source, "solo.rating_minimums", "expected at least two strictly decreasing minimums")
 
     return CleverSpec(
         dice=dice,
         areas=areas,
-        picks_per_turn=top.int("picks_per_turn", 1, 6),
+        picks_per_turn=_int(top, "picks_per_turn", 1, 6),
         rounds=rounds,
-        round_bonuses=top.names("round_bonuses", BONUSES),
+        round_bonuses=_names(top, "round_bonuses", BONUSES),
         silver_rows=rows,
         silver_points=silver_points,
-        silver_column_bonuses=silver.names("column_bonuses", BONUSES, 6, blank=True),
+        silver_column_bonuses=_names(silver, "column_bonuses", BONUSES, 6, blank=True),
         yellow_cells=tuple(cells),
-        yellow_row_bonuses=yellow.names("row_bonuses", BONUSES, n_rows, blank=True),
-        yellow_column_bonuses=yellow.names("column_bonuses", BONUSES, n_cols, blank=True),
+        yellow_row_bonuses=_names(yellow, "row_bonuses", BONUSES, n_rows, blank=True),
+        yellow_column_bonuses=_names(yellow, "column_bonuses", BONUSES, n_cols, blank=True),
         yellow_points=yellow_points,
-        blue_min=blue.int("min_value", 2, 12),
-        blue_max=blue.int("max_value", 2, 12),
+        blue_min=_int(blue, "min_value", 2, 12),
+        blue_max=_int(blue, "max_value", 2, 12),
         blue_points=blue_points,
         blue_bonuses=blue_bonuses,
-        green_multipliers=green.ints("multipliers", boxes, 1, 9),
-        green_bonuses=green.names("bonuses", BONUSES, boxes, blank=True),
-        pink_thresholds=pink.ints("thresholds", boxes, 0, 6),
-        pink_bonuses=pink.names("bonuses", BONUSES, boxes, blank=True),
+        green_multipliers=_ints(green, "multipliers", boxes, 1, 9),
+        green_bonuses=_names(green, "bonuses", BONUSES, boxes, blank=True),
+        pink_thresholds=_ints(pink, "thresholds", boxes, 0, 6),
+        pink_bonuses=_names(pink, "bonuses", BONUSES, boxes, blank=True),
         rating_minimums=minimums,
         source=source,
     )
