@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.assets import asset_path, read_toml
 from rules.errors import SpecError
+from rules.schema import Table
 
 FORMAT = "doppelspiel/1"
 SECTIONS = ("upper", "ten", "middle", "lower")
@@ -268,76 +269,73 @@ _NEEDS = {
 }
 
 
-def _int(source: str, element: str, value: Any, lo: int, hi: int | None = None) -> int:
+def _int(table: Table, key: str, lo: int, hi: int | None = None) -> int:
+    """An integer ``lo..hi`` at ``key`` of ``table``."""
+    return _check_int(table.raw(key), table.source, table.where(key), lo, hi)
+
+
+def _check_int(value: Any, source: str, where: str, lo: int, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SpecError(source, element, f"expected an integer, got {value!r}")
+        raise SpecError(source, where, f"expected an integer, got {value!r}")
     if value < lo or (hi is not None and value > hi):
         bound = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise SpecError(source, element, f"expected {bound}, got {value}")
+        raise SpecError(source, where, f"expected {bound}, got {value}")
     return value
 
 
-def _table(source: str, element: str, value: Any, keys: set[str]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise SpecError(source, element, "expected a table")
-    unknown = set(value) - keys
-    if unknown:
-        raise SpecError(source, element, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(keys)}")
-    missing = keys - set(value)
+def _exact(table: Table, keys: set[str]) -> Table:
+    """``table`` after checking it has exactly ``keys``."""
+    table.check_keys(keys)
+    missing = keys - set(table.data)
     if missing:
-        raise SpecError(source, element, f"missing key(s) {sorted(missing)}")
-    return value
+        raise table.error(None, f"missing key(s) {sorted(missing)}")
+    return table
 
 
-def _field(source: str, i: int, raw: Any, faces: int, group_size: int, dice: int) -> FieldSpec:
-    where = f"fields[{i}]"
-    if not isinstance(raw, dict):
-        raise SpecError(source, where, "expected a table")
-    unknown = set(raw) - _FIELD_KEYS
+def _field(raw: Table, faces: int, group_size: int, dice: int) -> FieldSpec:
+    unknown = set(raw.data) - _FIELD_KEYS
     if unknown:
-        raise SpecError(source, where, f"unknown key(s) {sorted(unknown)}")
-    for k in ("key", "label", "section", "kind"):
-        if not isinstance(raw.get(k), str) or not raw[k]:
-            raise SpecError(source, f"{where}.{k}", "expected a non-empty string")
-    if raw["section"] not in SECTIONS:
-        raise SpecError(source, f"{where}.section", f"expected one of {SECTIONS}, got {raw['section']!r}")
-    kind = raw["kind"]
+        raise raw.error(None, f"unknown key(s) {sorted(unknown)}")
+    label = {k: raw.string(k) for k in ("key", "label", "section", "kind")}
+    if label["section"] not in SECTIONS:
+        raise raw.error("section", f"expected one of {SECTIONS}, got {label['section']!r}")
+    kind = label["kind"]
     if kind not in KINDS:
-        raise SpecError(source, f"{where}.kind", f"expected one of {KINDS}, got {kind!r}")
+        raise raw.error("kind", f"expected one of {KINDS}, got {kind!r}")
     for k in _NEEDS[kind]:
-        if k not in raw:
-            raise SpecError(source, where, f"kind {kind!r} needs key {k!r}")
+        if not raw.has(k):
+            raise raw.error(None, f"kind {kind!r} needs key {k!r}")
     extra = (
-        set(raw)
+        set(raw.data)
         - {"key", "label", "section", "kind", *_NEEDS[kind]}
         - ({"score"} if kind == "of_a_kind" else set())
     )
     if extra:
-        raise SpecError(source, where, f"key(s) {sorted(extra)} do not apply to kind {kind!r}")
-    if (kind == "all_ten") != (raw["section"] == "ten"):
-        raise SpecError(source, where, "the all_ten kind and the ten section go together")
-    ints = {k: _int(source, f"{where}.{k}", raw[k], 1, faces) for k in ("pair", "single", "face") if k in raw}
-    n = _int(source, f"{where}.n", raw["n"], 2, group_size) if "n" in raw else None
-    score = _int(source, f"{where}.score", raw["score"], 0) if "score" in raw else None
+        raise raw.error(None, f"key(s) {sorted(extra)} do not apply to kind {kind!r}")
+    if (kind == "all_ten") != (label["section"] == "ten"):
+        raise raw.error(None, "the all_ten kind and the ten section go together")
+    ints = {k: _int(raw, k, 1, faces) for k in ("pair", "single", "face") if raw.has(k)}
+    n = _int(raw, "n", 2, group_size) if raw.has("n") else None
+    score = _int(raw, "score", 0) if raw.has("score") else None
     runs: tuple[tuple[int, ...], ...] = ()
-    if "runs" in raw:
-        if not isinstance(raw["runs"], list) or not raw["runs"]:
-            raise SpecError(source, f"{where}.runs", "expected a non-empty list of value lists")
+    if raw.has("runs"):
+        value = raw.raw("runs")
+        if not isinstance(value, list) or not value:
+            raise raw.error("runs", "expected a non-empty list of value lists")
         out = []
-        for j, run in enumerate(raw["runs"]):
+        for j, run in enumerate(value):
+            where = f"{raw.where('runs')}[{j}]"
             sizes = (
                 range(2, group_size + 1) if kind == "small_straight" else range(group_size, group_size + 1)
             )
             if not isinstance(run, list) or len(run) not in sizes:
-                raise SpecError(
-                    source, f"{where}.runs[{j}]", f"expected a list of {sizes[0]}..{group_size} values"
-                )
-            out.append(tuple(sorted(_int(source, f"{where}.runs[{j}]", v, 1, faces) for v in run)))
+                raise SpecError(raw.source, where, f"expected a list of {sizes[0]}..{group_size} values")
+            out.append(tuple(sorted(_check_int(v, raw.source, where, 1, faces) for v in run)))
         runs = tuple(out)
     spec = FieldSpec(
-        key=raw["key"],
-        label=raw["label"],
-        section=raw["section"],
+        key=label["key"],
+        label=label["label"],
+        section=label["section"],
         kind=kind,
         n=n,
         score=score,
@@ -350,51 +348,51 @@ def _field(source: str, i: int, raw: Any, faces: int, group_size: int, dice: int
         scores = [spec.natural(g) for g in _all_groups(faces, group_size)]
         best = max((s for s in scores if s is not None), default=None)
         if best is None:
-            raise SpecError(source, where, "no group of dice can meet this field's requirement")
+            raise raw.error(None, "no group of dice can meet this field's requirement")
     return FieldSpec(**{**spec.__dict__, "max_value": best})
 
 
 def load_spec(path: Path | str | None = None) -> DoppelSpec:
-    """Load and check the game spec (default: the shipped ``assets/games/doppelspiel.toml``).
+    """Load and check the game spec (default: the shipped ``assets/games/doppelspiel.toml``),
+    read through :class:`rules.schema.Table`.
 
     Raises:
         SpecError: a key is missing, unknown or out of range.
     """
     path = Path(path) if path is not None else asset_path("games", "doppelspiel.toml")
-    source = str(path)
-    raw = read_toml(path)
-    _table(source, "", raw, _TOP_KEYS)
-    if raw["format"] != FORMAT:
-        raise SpecError(source, "format", f"expected {FORMAT!r}, got {raw['format']!r}")
-    players = _int(source, "players", raw["players"], 2, 2)
-    faces = _int(source, "faces", raw["faces"], 2, 20)
-    group_size = _int(source, "group_size", raw["group_size"], 2, 10)
-    dice = _int(source, "dice", raw["dice"], 2 * group_size, 2 * group_size)
-    throws = _int(source, "throws_per_turn", raw["throws_per_turn"], 1, 10)
-    columns = _int(source, "columns", raw["columns"], 1, 10)
-    cmp_raw = raw["column_match_points"]
+    top = _exact(Table(read_toml(path), str(path)), _TOP_KEYS)
+    if top.raw("format") != FORMAT:
+        raise top.error("format", f"expected {FORMAT!r}, got {top.raw('format')!r}")
+    players = _int(top, "players", 2, 2)
+    faces = _int(top, "faces", 2, 20)
+    group_size = _int(top, "group_size", 2, 10)
+    dice = _int(top, "dice", 2 * group_size, 2 * group_size)
+    throws = _int(top, "throws_per_turn", 1, 10)
+    columns = _int(top, "columns", 1, 10)
+    cmp_raw = top.raw("column_match_points")
     if not isinstance(cmp_raw, list) or len(cmp_raw) != columns:
-        raise SpecError(source, "column_match_points", f"expected a list of {columns} integers")
-    cmp = tuple(_int(source, f"column_match_points[{i}]", v, 0) for i, v in enumerate(cmp_raw))
-    ub = _table(source, "upper_bonus", raw["upper_bonus"], {"threshold", "bonus"})
-    mb = _table(source, "middle_bonus", raw["middle_bonus"], {"threshold", "bonus"})
-    fw = _table(source, "freiwurf", raw["freiwurf"], {"columns", "crosses_per_column", "double_columns"})
-    fw_cols = _int(source, "freiwurf.columns", fw["columns"], 1, 100)
-    if not isinstance(fw["double_columns"], list):
-        raise SpecError(source, "freiwurf.double_columns", "expected a list of column numbers")
-    fw_double = tuple(_int(source, "freiwurf.double_columns", v, 1, fw_cols) for v in fw["double_columns"])
-    if not isinstance(raw["fields"], list) or not raw["fields"]:
-        raise SpecError(source, "fields", "expected a non-empty array of tables")
-    fields = tuple(_field(source, i, f, faces, group_size, dice) for i, f in enumerate(raw["fields"]))
+        raise top.error("column_match_points", f"expected a list of {columns} integers")
+    cmp = tuple(_check_int(v, top.source, f"column_match_points[{i}]", 0) for i, v in enumerate(cmp_raw))
+    ub = _exact(top.table("upper_bonus"), {"threshold", "bonus"})
+    mb = _exact(top.table("middle_bonus"), {"threshold", "bonus"})
+    fw = _exact(top.table("freiwurf"), {"columns", "crosses_per_column", "double_columns"})
+    fw_cols = _int(fw, "columns", 1, 100)
+    doubles = fw.raw("double_columns")
+    if not isinstance(doubles, list):
+        raise fw.error("double_columns", "expected a list of column numbers")
+    fw_double = tuple(_check_int(v, fw.source, fw.where("double_columns"), 1, fw_cols) for v in doubles)
+    if not isinstance(top.raw("fields"), list) or not top.raw("fields"):
+        raise top.error("fields", "expected a non-empty array of tables")
+    fields = tuple(_field(f, faces, group_size, dice) for f in top.tables("fields", required=True))
     keys = [f.key for f in fields]
     dup = {k for k in keys if keys.count(k) > 1}
     if dup:
-        raise SpecError(source, "fields", f"duplicate key(s) {sorted(dup)}")
+        raise top.error("fields", f"duplicate key(s) {sorted(dup)}")
     if sum(f.is_ten for f in fields) != 1:
-        raise SpecError(source, "fields", "expected exactly one field of kind all_ten")
+        raise top.error("fields", "expected exactly one field of kind all_ten")
     for section in ("upper", "middle", "lower"):
         if not any(f.section == section for f in fields):
-            raise SpecError(source, "fields", f"no field in section {section!r}")
+            raise top.error("fields", f"no field in section {section!r}")
     return DoppelSpec(
         players=players,
         dice=dice,
@@ -404,16 +402,16 @@ def load_spec(path: Path | str | None = None) -> DoppelSpec:
         columns=columns,
         fields=fields,
         column_match_points=cmp,
-        best_column_match_points=_int(source, "best_column_match_points", raw["best_column_match_points"], 0),
-        grand_total_match_points=_int(source, "grand_total_match_points", raw["grand_total_match_points"], 0),
-        aussetzen_boxes=_int(source, "aussetzen_boxes", raw["aussetzen_boxes"], 0, 100),
-        max_jokers_per_turn=_int(source, "max_jokers_per_turn", raw["max_jokers_per_turn"], 0, 2),
-        upper_threshold=_int(source, "upper_bonus.threshold", ub["threshold"], 0),
-        upper_bonus=_int(source, "upper_bonus.bonus", ub["bonus"], 0),
-        middle_threshold=_int(source, "middle_bonus.threshold", mb["threshold"], 0),
-        middle_bonus=_int(source, "middle_bonus.bonus", mb["bonus"], 0),
+        best_column_match_points=_int(top, "best_column_match_points", 0),
+        grand_total_match_points=_int(top, "grand_total_match_points", 0),
+        aussetzen_boxes=_int(top, "aussetzen_boxes", 0, 100),
+        max_jokers_per_turn=_int(top, "max_jokers_per_turn", 0, 2),
+        upper_threshold=_int(ub, "threshold", 0),
+        upper_bonus=_int(ub, "bonus", 0),
+        middle_threshold=_int(mb, "threshold", 0),
+        middle_bonus=_int(mb, "bonus", 0),
         freiwurf_columns=fw_cols,
-        freiwurf_height=_int(source, "freiwurf.crosses_per_column", fw["crosses_per_column"], 1, 10),
+        freiwurf_height=_int(fw, "crosses_per_column", 1, 10),
         freiwurf_double=fw_double,
         small_straight="run" if any(f.kind == "small_straight" for f in fields) else "distinct",
     )
