@@ -195,10 +195,7 @@ class TerminalMatch:
             Command("help", "list the commands"),
             Command("save", "save the game and go on" + ("" if self.save_path else " (asks for a file)")),
             Command("quit", "stop" + (" (the game is saved)" if self.save_file() else "")),
-        ] + [Command(word, "see above") for word in self.words() if not self._described(word)]
-
-    def _described(self, word: str) -> bool:
-        return any(c.example.split()[0] == word for c in self.commands())
+        ]
 
     def show_help(self) -> None:
         """Every command with one example."""

@@ -61,6 +61,8 @@ class OderNichtsMatch(TerminalMatch):
         save_path: where to save on quit / end of input (``None``: no saving).
     """
 
+    command = "oder-nichts"
+
     def __init__(
         self,
         term: Terminal,
@@ -82,8 +84,6 @@ class OderNichtsMatch(TerminalMatch):
         self.seen_round = -1  # nothing marked as new on the first display
 
     # ---- TerminalMatch hooks -----------------------------------------------------------
-    command = "oder-nichts"
-
     def status_line(self) -> str:
         return status_text(self.state, self.names, HUMAN)
 
