@@ -23,17 +23,23 @@ list, with reasons, is in ``docs/games/oder_nichts.md``):
 * +3 and +5 are different symbols. Passing on works with the same symbol in any colour
   (also for skip, whose text says "identical"); two identical cards count double.
 * **Speed** is modelled by windows. After a card is laid (and its effect is done),
-  players other than the one who laid it and the next to act who hold the exact same
-  card are asked in play order; the first to throw in wins and play goes on after them.
-  During an attack, before every decision of the target, each player at the table other
-  than the target and the owner may interject the same offensive card or throw a brown
-  card. In a window, laying any other card is **playing out of turn**: the card goes
+  players who hold the exact same card are asked in play order — all but the one who laid
+  it and the player who really takes the next turn (a player who sits out is asked:
+  "Dazwischenwerfen darf er weiterhin"); on the start card the dealer is asked too, last,
+  since that card came from the pile. The first to throw in wins and play goes on after
+  them. During an attack, before every decision of the target, each player at the table
+  other than the target and the owner may interject the same offensive card or throw a
+  brown card. In a window, laying any other card is **playing out of turn**: the card goes
   back and the player draws a penalty card.
 * Defending is optional ("you must lay when you can" is about the normal turn).
 * After an attack is carried out, the (last) target takes their turn as normal (for skip
   and away from keyboard that turn is lost); after "not me" the original target.
-* **Skip**: k skip cards make the target and the k−1 players after them sit out a turn;
+* **Skip**: k skip cards make the target and the k−1 players after them sit out a turn,
+  never the player who laid the last skip (with fewer other players than cards the count
+  goes round them again: two skips in a two-player game make the target sit out twice);
   "double" makes each of them sit out two turns. Sitting out players may still interject.
+* **First game** (``GameConfig(first_game=True)``): the rulebook's reduced card set
+  (numbers, direction and colour change, skip, +3, +5, magnet, dodge, "you!", mirror).
 * **Away from keyboard**: one lost turn per task (doubled: two). While away a player is
   passed over by play and attacks, cannot interject or throw brown cards, and cannot be
   chosen by "you!" or a hijack.
