@@ -75,7 +75,9 @@ Readings where the texts are unclear (also in ``docs/games/clever.md``):
   still tied: shared win.
 - R13 Green pairs score first - second once both boxes are filled (may be negative); a
   pair with an empty second box scores 0.
-- R14 Action tracks are unlimited: the facts list no cap and no track-end bonus.
+- R14 Action tracks are unlimited: the facts list no cap and no track-end bonus. (Issue 16
+  says the published sheet pays a bonus for a track's last space; which bonus could not be
+  found in the project's sources, see ``docs/games/clever.md``, so none is paid yet.)
 - R15 Round bonuses: R2 is the +1 and R3 the return (one public implementation swaps
   them; the facts follow two agreeing sources).
 - R16 Solo rating: band names are not known; the bands are named by their ranges, 20
