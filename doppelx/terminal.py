@@ -183,7 +183,7 @@ class TerminalMatch:
         return {}
 
     def to_save(self) -> dict[str, Any]:
-        """The game as save data (``None``-free JSON)."""
+        """The game as JSON-able save data."""
         raise NotImplementedError
 
     def stopped(self, why: str) -> None:

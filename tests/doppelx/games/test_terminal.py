@@ -3,6 +3,8 @@ through readline, and the status bar."""
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import pty
 import select
@@ -11,6 +13,8 @@ import sys
 import time
 
 import pytest
+
+from doppelx.terminal import Command, Terminal, TerminalMatch
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 
@@ -70,3 +74,80 @@ def test_arrow_up_recalls_the_last_answer_and_a_status_bar_shows():
         term.read_until("Game stopped.")
     finally:
         assert term.close() == 0
+
+
+# --- the driver base class with scripted streams ------------------------------------------
+
+
+class CounterMatch(TerminalMatch):
+    """A tiny game for the driver: type numbers until they add up to 10."""
+
+    command = "counter"
+
+    def __init__(self, lines: str, save_path=None):
+        super().__init__(Terminal(io.StringIO(lines), io.StringIO(), colour=False), save_path)
+        self.total, self.peeks = 0, 0
+
+    def play(self):
+        while self.total < 10:
+            self.total += self.prompt("number > ", self.parse)
+
+    def parse(self, answer):
+        if not answer.isdigit():
+            raise ValueError(f"{answer!r} is not a number")
+        return int(answer)
+
+    def finished(self):
+        self.term.say(f"done at {self.total}")
+
+    def status_line(self):
+        return f"total {self.total}"
+
+    def commands(self):
+        return [Command("4", "add 4"), Command("peek", "count a peek")]
+
+    def words(self):
+        return {"peek": self.peek}
+
+    def peek(self):
+        self.peeks += 1
+
+    def to_save(self):
+        return {"total": self.total}
+
+    def stopped(self, why):
+        self.term.say(f"stopped at {self.total} ({why})")
+
+
+def test_the_driver_answers_help_words_and_refusals_and_finishes():
+    game = CounterMatch("help\npeek\nx\n4\n6\n")
+    assert game.run() == 0
+    text = game.term.out.getvalue()
+    assert game.total == 10 and game.peeks == 1 and "done at 10" in text
+    assert "Commands (with an example each):" in text and "  peek  count a peek" in text
+    assert text.count("not accepted") == 1 and "'x' is not a number" in text
+    assert text.count("[total ") == 2  # one status bar per question asked, not per re-ask
+
+
+def test_quit_and_end_of_input_save_when_a_file_is_known(tmp_path):
+    game = CounterMatch("4\nquit\n", tmp_path / "c.json")
+    assert game.run() == 0
+    assert json.loads((tmp_path / "c.json").read_text()) == {"total": 4}
+    text = game.term.out.getvalue()
+    assert "stopped at 4 (you quit)" in text
+    assert f"you quit: game saved to {tmp_path / 'c.json'} (resume with: doppelx counter --resume" in text
+    game = CounterMatch("4\n")
+    assert game.run() == 0
+    assert "input ended: game not saved" in game.term.out.getvalue()
+
+
+def test_the_save_word_asks_for_a_file_and_reports_a_failure(tmp_path):
+    target = tmp_path / "asked.json"
+    game = CounterMatch(f"save\n{target}\n9\nsave\n\n1\n")
+    assert game.run() == 0
+    assert game.save_path == target and f"game saved to {target}" in game.term.out.getvalue()
+    game = CounterMatch(f"save\n{tmp_path / 'missing' / 'x.json'}\n10\n")
+    assert game.run() == 0
+    assert "could not save to" in game.term.out.getvalue() and game.save_path is None
+    game = CounterMatch("save\n\n10\n")
+    assert game.run() == 0 and "not saved" in game.term.out.getvalue() and game.save_path is None
