@@ -1,5 +1,6 @@
-"""The shared terminal driver at a real terminal (a pseudo-terminal): arrow-key history
-through readline, and the status bar."""
+"""The shared terminal driver (doppelx.terminal.TerminalMatch): at a real terminal (a
+pseudo-terminal) arrow-key history through readline and the status bar; with scripted
+streams the shared words, refusals, status bars and saving."""
 
 from __future__ import annotations
 
