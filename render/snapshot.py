@@ -120,6 +120,9 @@ class Snapshot:
         thrower: owner colour of the player who throws now (colours the hand marker).
         impacts: impact speeds (m/s) since the previous snapshot; each makes a clatter.
         time: simulation time (s) of this snapshot.
+        summary: the last throw's result, one line each (shown until the next throw).
+        log: the last throws, one line each, oldest first (the throw log, L).
+        activity: what is going on while nobody can act, e.g. ``"Rolling…"``; empty for nothing.
     """
 
     table: TableSpec
@@ -135,6 +138,9 @@ class Snapshot:
     thrower: str | None = None
     impacts: tuple[float, ...] = ()
     time: float = 0.0
+    summary: tuple[str, ...] = ()
+    log: tuple[str, ...] = ()
+    activity: str = ""
 
 
 def interpolate(previous: Snapshot, current: Snapshot, alpha: float) -> Snapshot:

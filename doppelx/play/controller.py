@@ -22,28 +22,34 @@ A game moves through stages (:class:`Stage`):
 
 ``R`` replays the last throw (from its trajectory; after loading a game the throw is
 simulated again, which ends exactly as before). Ctrl+S / Ctrl+O save and load the game
-(:mod:`doppelx.play.savegame`); Ctrl+N opens the new-game form. The controller talks to
-the window only through ``ui`` (``say``, ``stand``, ``open_dialog``, ``show_panel``,
-``hide_panel``, ``dialog_open``), so it runs without one in tests.
+(:mod:`doppelx.play.savegame`); a file that cannot be written or read is a message in
+the window and the game goes on. Quitting a game in progress (Esc, closing the window)
+autosaves it to :func:`autosave_path` first (``doppelx play --load`` that file resumes
+exactly). Ctrl+N opens the new-game form. The chips of a throw reach the scoreboard only
+once its dice rest; the throw's summary stays until the next throw, and the last throws
+are kept for the throw log (L).
+
+The controller talks to the window only through ``ui``, a :class:`doppelx.play.ui.GameUi`,
+so it runs without one (``None``) or with a stand-in in tests.
 """
 
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from doppelx.play import view
 from doppelx.play.newgame import GameSetup, start_match, table_spec
-from doppelx.play.playback import Playback
+from doppelx.play.playback import Playback, ShownThrow
+from doppelx.play.savegame import load_game, save_game
+from doppelx.play.ui import GameUi
 from physics.settings import SimSettings
 from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.placement import bet_die_poses
 from render.snapshot import InputMode, Snapshot, TableSpec
 from rules.errors import DoppelXError
-from rules.outcome import Pose
-from rules.scoring import ThrowScore
 
 #: Game time per step (s): one recorded trajectory frame.
 FRAME_DT = SimSettings().sample_dt
@@ -53,6 +59,17 @@ BOT_PAUSE = 0.7
 RESULT_HOLD = 1.6
 #: How long a replay's last frame stays before the game goes on where it was (s).
 REPLAY_HOLD = 1.0
+#: Throws kept for the throw log (L).
+LOG_LENGTH = 12
+#: After this many throws have come to rest, the window hints at the referee view once.
+HINT_AFTER = 2
+
+
+def autosave_path() -> Path:
+    """Where a game in progress is saved when the window closes: ``$XDG_STATE_HOME/doppelx/autosave.json``
+    (``~/.local/state/doppelx/autosave.json`` without ``XDG_STATE_HOME``)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "doppelx" / "autosave.json"
 
 
 class Stage(enum.StrEnum):
@@ -67,32 +84,6 @@ class Stage(enum.StrEnum):
     OVER = "over"
 
 
-@dataclass
-class ShownThrow:
-    """A throw as the window shows and replays it.
-
-    Attributes:
-        number: the throw's number in the game (1-based).
-        kind, thrower: the request's kind and active player.
-        bets: the bets on the cards during the throw.
-        score: its scoring.
-        throw: the release parameters (:class:`physics.throw.Throw`).
-        lying: dice lying before the throw.
-        spinner_before: the spinner's angle before it (rad).
-        trajectory: the recorded trajectory, or ``None`` until it is simulated again.
-    """
-
-    number: int
-    kind: str
-    thrower: str | None
-    bets: dict[str, str]
-    score: ThrowScore
-    throw: object
-    lying: dict[str, Pose]
-    spinner_before: float
-    trajectory: object | None = None
-
-
 class PlayController:
     """The interactive match (see the module docstring).
 
@@ -102,7 +93,13 @@ class PlayController:
         frame_dt: game time per :meth:`step` (s).
     """
 
-    def __init__(self, ui=None, *, save_path: str | Path = "doppelx-save.json", frame_dt: float = FRAME_DT):
+    def __init__(
+        self,
+        ui: GameUi | None = None,
+        *,
+        save_path: str | Path = "doppelx-save.json",
+        frame_dt: float = FRAME_DT,
+    ):
         self.ui = ui
         self.save_path = Path(save_path)
         self.frame_dt = frame_dt
@@ -126,11 +123,20 @@ class PlayController:
         self._resume: tuple | None = None
         self._idle_table: TableSpec | None = None
         self._snap: Snapshot | None = None
+        self.history: list[str] = []  # the throw log, oldest first
+        self.summary: tuple[str, ...] = ()  # the last throw's result, shown until the next throw
+        self.hinted = False
+        #: Where the game was autosaved when the window closed (``None``: nothing to save).
+        self.autosaved: Path | None = None
 
     # --- games ----------------------------------------------------------------------------
     def new_game(self, setup: GameSetup) -> None:
-        """Start a new game with ``setup`` (the current one ends)."""
-        match = start_match(setup)
+        """Start a new game with ``setup`` (the current one ends); "Starting…" shows meanwhile."""
+        self._busy("Starting the game…")
+        try:
+            match = start_match(setup)
+        finally:
+            self._busy("")
         self._install(setup, match, None, 0)
 
     def load(self, path: str | Path | None = None) -> None:
@@ -139,15 +145,22 @@ class PlayController:
         Raises:
             DoppelXError: the file is missing or malformed (the element is named).
         """
-        from doppelx.play.savegame import load_game
-
-        setup, match, last, numbers = load_game(path or self.save_path)
+        path = Path(path or self.save_path)
+        self._busy(f"Loading {path}…")
+        try:
+            setup, match, last, numbers = load_game(path)
+        finally:
+            self._busy("")
         self._install(setup, match, last, numbers)
+        n = len(setup.seats)
+        self._say(f"Loaded {path}: {n} players, throw {numbers} done, side {setup.board}", 5.0)
 
     def save(self, path: str | Path | None = None) -> Path:
-        """Save the game (default: :attr:`save_path`); returns the path."""
-        from doppelx.play.savegame import save_game
+        """Save the game (default: :attr:`save_path`); returns the path.
 
+        Raises:
+            DoppelXError: no game yet, or the file cannot be written (it names the path and why).
+        """
         if self.match is None or self.setup is None:
             raise DoppelXError("there is no game to save yet")
         return save_game(path or self.save_path, self.setup, self.match, self.last, self.numbers)
@@ -159,8 +172,22 @@ class PlayController:
         self.playback, self.replaying, self._resume = None, False, None
         self.passed, self.hands = set(), {}
         self.throws_shown = 0
-        self._ui("hide_panel")
+        self.history, self.summary = [], ()
+        if last is not None:
+            self.history.append(self._log_line(last))
+        if self.ui is not None:
+            self.ui.hide_panel()
         self._next()
+
+    def quit(self) -> None:
+        """The window is closing: autosave a game in progress (see :func:`autosave_path`), then stop."""
+        self.quit_requested = True
+        if self.match is None or self.setup is None or self.stage is Stage.OVER or self.autosaved:
+            return
+        try:
+            self.autosaved = self.save(autosave_path())
+        except DoppelXError as exc:
+            self._say(f"could not autosave: {exc}")
 
     def close(self) -> None:
         """Release the physics world of the current game."""
@@ -175,7 +202,7 @@ class PlayController:
     # --- the loop -------------------------------------------------------------------------
     def paused(self) -> bool:
         """The new-game form is open: the game behind it stands still."""
-        return bool(self.ui is not None and getattr(self.ui, "dialog_open", False))
+        return bool(self.ui is not None and self.ui.dialog_open)
 
     def step(self) -> Snapshot:
         """Advance the game by :attr:`frame_dt` and return what the window shows now."""
@@ -236,7 +263,8 @@ class PlayController:
         self.stage, self.thrower = Stage.THROW, colour
         seats = self.match.game.seats
         side, along = seat_places(len(seats), self.match.world.box)[seats.index(colour)]
-        self._ui("stand", side, along)
+        if self.ui is not None:
+            self.ui.stand(side, along)
 
     def _throw_now(self, throw=None) -> None:
         """Run the requested throw (``throw``, the setup throw with people's hands, or the bot's)."""
@@ -259,6 +287,7 @@ class PlayController:
             rec.result.trajectory,
         )
         self.passed, self.hands = set(), {}
+        self.summary = ()
         self._fly(self.last, replay=False)
 
     def _fly(self, shown: ShownThrow, replay: bool) -> None:
@@ -273,7 +302,19 @@ class PlayController:
             self._after(REPLAY_HOLD, self._end_replay)
         else:
             self.throws_shown += 1
+            names = self.match.game.names
+            self.summary = view.result_lines(self.last.score, self.last.bets, names)
+            self.history = (self.history + [self._log_line(self.last)])[-LOG_LENGTH:]
+            if self.throws_shown == HINT_AFTER and not self.hinted:
+                self.hinted = True
+                self._say("Tab: see why — the referee view shows the field each die counts for", 8.0)
             self._after(RESULT_HOLD, self._next)
+
+    def _log_line(self, shown: ShownThrow) -> str:
+        names = self.match.game.names
+        return f"{shown.number}. {view.thrown_by(shown.kind, shown.thrower, names)}: " + view.throw_summary(
+            shown.score, names, limit=200
+        )
 
     def _end_replay(self) -> None:
         self.replaying = False
@@ -291,12 +332,10 @@ class PlayController:
         self.stage = Stage.OVER
         game = self.match.game
         rows = [(name, self.table.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
-        self._ui(
-            "show_panel",
-            "Final standings",
-            rows,
-            "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit",
-        )
+        if self.ui is not None:
+            self.ui.show_panel(
+                "Final standings", rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit"
+            )
 
     # --- intents --------------------------------------------------------------------------
     def handle(self, intent) -> None:
@@ -334,7 +373,7 @@ class PlayController:
 
     def _command(self, command: Command) -> None:
         if command is Command.QUIT:
-            self.quit_requested = True
+            self.quit()
         elif command is Command.NEW_GAME:
             self.open_new_game()
         elif command is Command.PASS:
@@ -344,11 +383,14 @@ class PlayController:
         elif command is Command.REPLAY:
             self.replay()
         elif command is Command.SAVE:
-            path = self.save()
+            try:
+                path = self.save()
+            except DoppelXError as exc:
+                self._say(f"Not saved — {exc}. The game goes on.", 6.0)
+                return
             self._say(f"game saved to {path}")
         elif command is Command.LOAD:
             self.load()
-            self._say(f"game loaded from {self.save_path}")
 
     def replay(self) -> None:
         """Play the last throw again, then go on where the game was."""
@@ -365,7 +407,8 @@ class PlayController:
             remaining = max(0.0, self._until - self.time)
             self._resume = (self.stage, self.bettor, self.thrower, remaining, self._then)
         self._then = None
-        self._ui("hide_panel")
+        if self.ui is not None:
+            self.ui.hide_panel()
         self._fly(last, replay=True)
 
     def open_new_game(self) -> None:
@@ -392,6 +435,14 @@ class PlayController:
         spinner, impacts, banner, message, turn = self.match.spinner_angle, (), "", "", ""
         active = game.active
         shown = self.last
+        chips = dict(game.chips)
+        activity = ""
+        if stage is Stage.FLIGHT and not self.replaying and shown is not None:
+            # the chips of this throw reach the scoreboard when its dice rest
+            for c, p in shown.score.players.items():
+                if c in chips:
+                    chips[c] = p.before
+            activity = "Rolling…"
         if stage in (Stage.FLIGHT, Stage.RESULT) or (
             stage is Stage.OVER and shown is not None and self.playback is not None
         ):
@@ -415,10 +466,10 @@ class PlayController:
             label = view.thrown_by(shown.kind, shown.thrower, names)
             turn = f"{'Replay of throw' if self.replaying else 'Throw'} {shown.number}: {label}"
             if stage is Stage.RESULT and not self.replaying:
-                message = view.throw_summary(shown.score, names)
                 notes = view.change_notes(shown.score)
             elif self.replaying:
                 message = "Replay of the last throw (R)"
+                activity = "Replay"
         if stage is Stage.OVER:
             winner = names.get(game.winner, game.winner)
             banner, floating, message = f"{winner} wins!", (), ""
@@ -444,12 +495,13 @@ class PlayController:
             else:
                 turn = f"{view.thrown_by(req.kind, req.thrower, names)} throws"
             message = ""
+            activity = "Getting ready to throw…"
         return Snapshot(
             table=table,
             dice=dice,
             spinner_angle=spinner,
             bets=bets,
-            scoreboard=view.scoreboard(game, kinds, active=active, bets=bets, notes=notes),
+            scoreboard=view.scoreboard(game, kinds, active=active, bets=bets, notes=notes, chips=chips),
             turn=turn,
             message=message,
             banner=banner,
@@ -462,12 +514,16 @@ class PlayController:
             thrower=self.thrower if stage is Stage.THROW else (self.bettor if stage is Stage.BET else active),
             impacts=impacts,
             time=self.time,
+            summary=self.summary if stage is not Stage.OVER else (),
+            log=tuple(self.history),
+            activity=activity,
         )
 
     # --- the window -----------------------------------------------------------------------
-    def _ui(self, method: str, *args) -> None:
-        if self.ui is not None and hasattr(self.ui, method):
-            getattr(self.ui, method)(*args)
+    def _say(self, text: str, seconds: float = 3.0) -> None:
+        if self.ui is not None:
+            self.ui.say(text, seconds)
 
-    def _say(self, text: str) -> None:
-        self._ui("say", text)
+    def _busy(self, text: str) -> None:
+        if self.ui is not None:
+            self.ui.busy(text)

@@ -11,10 +11,12 @@ each die's chips as it stops, and it hands out the impacts of each frame for the
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from rules.outcome import Pose
+from rules.scoring import ThrowScore
 
 #: A die whose centre stays within this distance (m) ...
 REST_DISTANCE = 0.001
@@ -87,3 +89,29 @@ def rest_frames(trajectory) -> dict[str, int]:
         idx = np.nonzero(moving[:, i])[0]
         out[owner] = int(idx[-1]) + 1 if len(idx) else 0
     return out
+
+
+@dataclass
+class ShownThrow:
+    """A throw as the window shows and replays it.
+
+    Attributes:
+        number: the throw's number in the game (1-based).
+        kind, thrower: the request's kind and active player.
+        bets: the bets on the cards during the throw.
+        score: its scoring.
+        throw: the release parameters (:class:`physics.throw.Throw`).
+        lying: dice lying before the throw.
+        spinner_before: the spinner's angle before it (rad).
+        trajectory: the recorded trajectory, or ``None`` until it is simulated again.
+    """
+
+    number: int
+    kind: str
+    thrower: str | None
+    bets: dict[str, str]
+    score: ThrowScore
+    throw: object
+    lying: dict[str, Pose]
+    spinner_before: float
+    trajectory: object | None = None

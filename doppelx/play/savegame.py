@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from doppelx.play.newgame import GameSetup, start_match
+from doppelx.play.playback import ShownThrow
+from render.atomic import write_atomic
 from rules.assets import read_json
 from rules.errors import SpecError
 from rules.game_state_io import (
@@ -40,13 +42,16 @@ FORMAT = "doppelx-save/1"
 
 
 def save_game(path: str | Path, setup: GameSetup, match, last=None, throws: int = 0) -> Path:
-    """Write the game to ``path`` (JSON); returns the path.
+    """Write the game to ``path`` (JSON, all or nothing: :func:`render.atomic.write_atomic`); returns the path.
 
     Args:
         setup: the game's settings.
         match: the :class:`doppelx.match.DoppelXMatch`.
-        last: the last throw (:class:`doppelx.play.controller.ShownThrow`) or ``None``.
+        last: the last throw (:class:`doppelx.play.playback.ShownThrow`) or ``None``.
         throws: throws made so far.
+
+    Raises:
+        FileWriteError: the file cannot be written (a folder in the way, no permission, disk full).
     """
     path = Path(path)
     data = {
@@ -71,12 +76,7 @@ def save_game(path: str | Path, setup: GameSetup, match, last=None, throws: int 
             "spinner_before": float(last.spinner_before),
         },
     }
-    if path.parent != Path(""):
-        path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(path, json.dumps(data, indent=1).encode("utf-8"))
 
 
 def load_game(path: str | Path):
@@ -85,7 +85,6 @@ def load_game(path: str | Path):
     Raises:
         SpecError: the file is missing, not JSON, or malformed (the element is named).
     """
-    from doppelx.play.controller import ShownThrow
     from physics.throw import Throw
 
     path = Path(path)

@@ -29,18 +29,20 @@ def scoreboard(
     active: str | None = None,
     bets: Mapping[str, str] | None = None,
     notes: Mapping[str, str] | None = None,
+    chips: Mapping[str, int] | None = None,
 ) -> tuple[ScoreLine, ...]:
-    """One row per seat: name, die colour, chips and a note.
+    """One row per seat: name, die colour, chips (``chips`` if given, else the game's) and a note.
 
     The note is ``notes[colour]`` if given (e.g. the last throw's change), else ``"bet C"``
     for a die on a bet card, else ``kinds[colour]`` (e.g. ``"person"``, ``"hard"``).
     """
     bets = game.bets if bets is None else bets
     notes = notes or {}
+    chips = game.chips if chips is None else chips
     rows = []
     for c in game.seats:
         note = notes.get(c) or (f"bet {bets[c]}" if c in bets else kinds.get(c, ""))
-        rows.append(ScoreLine(game.names[c], c, game.chips[c], c == active, note))
+        rows.append(ScoreLine(game.names[c], c, chips[c], c == active, note))
     return tuple(rows)
 
 
@@ -115,6 +117,32 @@ def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64) 
         parts.pop()
         line = head + " · ".join(parts) + " · …"
     return line
+
+
+def result_lines(score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str]) -> tuple[str, ...]:
+    """The summary of a throw, one line per player whose chips changed, naming each bet card that paid.
+
+    E.g. ``("Doppel X!", "Anna +6 (her die)", "Bo +3 (bet card C paid)")``; a cocked throw or
+    a throw without chips gets one line saying so.
+    """
+    if score.rethrow:
+        return ("Cocked die: the throw does not count, throw again",)
+    lines: list[str] = ["Doppel X!"] if score.doppel_x else []
+    for c, p in score.players.items():
+        if p.change == 0 and not (p.dice or p.bets or p.doppel_x):
+            continue
+        why = []
+        if p.dice:
+            why.append(f"dice {p.dice:+d}")
+        if p.bets:
+            card = bets.get(c)
+            why.append(f"bet card {card} paid {p.bets:+d}" if card else f"bet {p.bets:+d}")
+        if p.doppel_x:
+            why.append(f"Doppel X {p.doppel_x:+d}")
+        lines.append(f"{names.get(c, c)} {p.change:+d}" + (f"  ({', '.join(why)})" if why else ""))
+    if len(lines) == (1 if score.doppel_x else 0):
+        lines.append("No chips this throw")
+    return tuple(lines)
 
 
 def change_notes(score: ThrowScore) -> dict[str, str]:

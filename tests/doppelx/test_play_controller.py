@@ -26,9 +26,17 @@ class FakeUi:
         self.said: list[str] = []
         self.stood: list[tuple[str, float]] = []
         self.panel = None
+        self.busy_texts: list[str] = []
+        self.dialogs: list = []
 
-    def say(self, text):
+    def say(self, text, seconds=3.0):
         self.said.append(text)
+
+    def busy(self, text):
+        self.busy_texts.append(text)
+
+    def open_dialog(self, setup, on_start, on_cancel=None):
+        self.dialogs.append((setup, on_start, on_cancel))
 
     def stand(self, side, along):
         self.stood.append((side, along))
@@ -108,14 +116,24 @@ def test_playback_runs_at_the_physics_sample_rate_and_ends_on_the_outcome(ctrl):
     rec = ctrl.match.log[-1]
     traj = rec.result.trajectory
     frames = 0
+    before = {c: p.before for c, p in rec.score.players.items()}
     while ctrl.stage is Stage.FLIGHT:
+        # the scoreboard keeps the chips from before the throw while the dice roll
+        assert {line.colour: line.chips for line in ctrl.snapshot().scoreboard} == before
+        assert ctrl.snapshot().activity == "Rolling…"
         snap = ctrl.step()
         frames += 1
     assert frames == len(traj) - 1  # one recorded frame per step: real time
     assert ctrl.frame_dt == pytest.approx(traj.times[1] - traj.times[0])
     for d in rec.result.outcome.dice:  # the last frame is the outcome
         assert np.allclose(snap.dice[d.owner].position, d.pose.position, atol=1e-9)
-    assert snap.message and ctrl.stage is Stage.RESULT
+    assert snap.summary and ctrl.stage is Stage.RESULT
+    # at rest: the new totals, a summary that stays through the next decision, the throw log
+    assert {line.colour: line.chips for line in snap.scoreboard} == ctrl.game.chips
+    run_until(ctrl, lambda c: c.stage is not Stage.RESULT)
+    assert ctrl.snapshot().summary == snap.summary and len(snap.log) == 1
+    run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
+    assert ctrl.snapshot().summary == ()
 
 
 def people_game(ctrl) -> GameSetup:
@@ -213,7 +231,8 @@ def test_save_and_load_restore_the_table_and_the_game_plays_on_identically(tmp_p
         assert data["format"] == "doppelx-save/1" and data["setup"]["board"] == "III"
         assert data["game"]["on_board"] and data["last_throw"]["number"] == 4
         b.handle(CommandIntent(Command.LOAD))
-        assert b.ui.said[-1] == f"game loaded from {path}"
+        assert b.ui.said[-1].startswith(f"Loaded {path}: 5 players, throw 4 done")
+        assert b.ui.busy_texts == [f"Loading {path}…", ""]
         assert b.setup == a.setup and games_equal(b.game, a.game)
         assert b.game.on_board == a.game.on_board and b.game.chips == a.game.chips
         assert b.match.spinner_angle == a.match.spinner_angle
@@ -271,3 +290,63 @@ def test_setup_edits_keep_a_playable_game():
     assert GameSetup.from_dict(
         json.loads(json.dumps(GameSetup.standard(6, 2).to_dict()))
     ) == GameSetup.standard(6, 2)
+
+
+def test_a_save_that_cannot_be_written_is_a_message_and_the_game_goes_on(tmp_path, ctrl):
+    ctrl.new_game(GameSetup.standard(3, 0, seed=4))
+    run_until(ctrl, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    ctrl.save_path = folder  # a folder where the file should be
+    stage, chips = ctrl.stage, dict(ctrl.game.chips)
+    ctrl.handle(CommandIntent(Command.SAVE))
+    assert ctrl.ui.said[-1] == f"Not saved — cannot write {folder}: it is a folder. The game goes on."
+    assert ctrl.stage is stage and ctrl.game.chips == chips and ctrl.match is not None
+    assert list(tmp_path.rglob("*")) == [folder]  # nothing written, no stray temporary file
+    ctrl.save_path = tmp_path / "no" / "such" / "\0bad.json"  # a path the system refuses
+    ctrl.handle(CommandIntent(Command.SAVE))
+    assert ctrl.ui.said[-1].startswith("Not saved — cannot write")
+    run_until(ctrl, lambda c: c.throws_shown == 2)  # and the game plays on
+
+
+def test_quitting_a_game_in_progress_autosaves_and_load_resumes_exactly(tmp_path, monkeypatch):
+    from doppelx.play.controller import autosave_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    a, b = PlayController(FakeUi()), PlayController(FakeUi())
+    try:
+        a.new_game(GameSetup.standard(4, 0, "easy", board="II", seed=21))
+        run_until(a, lambda c: c.throws_shown == 3 and c.stage is Stage.WAIT)
+        a.handle(CommandIntent(Command.QUIT))  # Esc or the window's close button
+        assert a.quit_requested and a.autosaved == autosave_path() == tmp_path / "state/doppelx/autosave.json"
+        b.load(a.autosaved)
+        assert games_equal(b.game, a.game) and b.numbers == a.numbers == 3
+        assert b.match.rng.bit_generator.state == a.match.rng.bit_generator.state
+        run_until(a, lambda c: c.throws_shown == 5 and c.stage is Stage.RESULT)
+        run_until(b, lambda c: c.numbers == 5 and c.stage is Stage.RESULT)
+        assert games_equal(b.game, a.game) and b.game.on_board == a.game.on_board
+    finally:
+        a.close()
+        b.close()
+    # nothing to save: no game yet, or the game is over
+    c = PlayController(FakeUi())
+    c.handle(CommandIntent(Command.QUIT))
+    assert c.quit_requested and c.autosaved is None
+
+
+def test_the_summary_names_each_bet_card_that_paid():
+    from doppelx.play import view
+    from rules.scoring import PlayerScore, ThrowScore
+
+    score = ThrowScore(
+        (),
+        False,
+        {
+            "blue": PlayerScore("blue", 6, 0, 0, 2, 8),
+            "red": PlayerScore("red", 0, 3, 0, 0, 3),
+            "green": PlayerScore("green", 0, 0, 0, 4, 4),
+        },
+        "blue",
+    )
+    lines = view.result_lines(score, {"red": "C"}, {"blue": "Ann", "red": "Bo"})
+    assert lines == ("Ann +6  (dice +6)", "Bo +3  (bet card C paid +3)")
