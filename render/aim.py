@@ -5,7 +5,18 @@ it (+ to the thrower's right); walking past a corner continues on the next side 
 right: S → E → N → W). The release point lies outside the rim's vertical plane (D25),
 :data:`RELEASE_OUT` beyond the wall's outer face (the same convention and distance as
 ``physics.throw.release_point``). A flick is a list of mouse samples projected onto the horizontal plane at the
-release height: the last ``window`` seconds of it give the velocity.
+release height, timed by the input events' own timestamps: the last ``window`` seconds of it
+give the velocity.
+
+A flick is forgiving: its direction is kept, and its speed becomes the *power* (0…1, from
+:attr:`FlickLimits.min_speed` to :attr:`FlickLimits.full_speed`). The throw aims at the
+point along the flick's line that lies ``0.2 + 0.6 × power`` of the way across the
+playfield (kept a die's size off the walls), with the strength ``power``; the physics'
+throw model (``physics.throw_model.plan``) finds the arc that clears the rim and lands
+there, so every accepted flick reaches the playfield and a stronger one lands further and
+rolls further. A flick whose line misses the playfield (aimed past the box's side on
+purpose) throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
+velocity is used.
 """
 
 from __future__ import annotations
@@ -33,17 +44,25 @@ class FlickLimits:
     Attributes:
         window: seconds of the drag (before release) that set the velocity.
         gain: throw speed per unit of drag speed on the release plane.
-        min_speed: slower drags are no throw (m/s, after gain).
-        max_speed: faster drags are clamped to this (m/s).
+        min_speed: slower drags are no throw (m/s, after gain); power 0 at this speed.
+        full_speed: drag speed of full power (m/s, after gain).
+        max_speed: faster drags are clamped to this (m/s) for a throw aimed out.
         min_inward: the flick's direction must point at least this much into the box
             (cosine of the angle to the wall's inward normal).
+        near, far: where a flick of power 0 and 1 aims, as a fraction of the way across
+            the playfield along its line.
+        margin: the aim point keeps this far from the inner walls beyond the die's size (m).
     """
 
     window: float = 0.08
     gain: float = 1.0
-    min_speed: float = 0.15
+    min_speed: float = 0.08
+    full_speed: float = 1.6
     max_speed: float = 4.0
     min_inward: float = 0.1
+    near: float = 0.2
+    far: float = 0.8
+    margin: float = 0.004
 
 
 class ThrowAim:
@@ -63,6 +82,7 @@ class ThrowAim:
         self.limits = limits or FlickLimits()
         self.clearance = box.wall_thickness + RELEASE_OUT  # beyond the inner wall face
         self.min_height = die_size * math.sqrt(3) / 2 + 0.002
+        self.die_size = die_size
         self.side = "S"
         self.along = 0.0
         self.height = self.min_height + 0.03
@@ -133,6 +153,53 @@ class ThrowAim:
         return np.array([xy[0], xy[1], self.box.rim_z + self.height])
 
     # --- flick ------------------------------------------------------------------------------
+    def drag_velocity(self, samples: Sequence[tuple[float, float, float]]) -> np.ndarray | None:
+        """The drag's velocity (2,) m/s over its last :attr:`FlickLimits.window` s (``None``: too few samples)."""
+        lim = self.limits
+        pts = np.asarray(samples, dtype=float).reshape(-1, 3)
+        if len(pts) < 2:
+            return None
+        t_end = pts[-1, 0]
+        recent = np.nonzero(pts[:, 0] >= t_end - lim.window)[0]
+        first = max(0, int(recent[0]) - 1) if len(recent) else len(pts) - 2
+        p0, p1 = pts[first], pts[-1]
+        dt = max(p1[0] - p0[0], 1e-3)
+        return (p1[1:] - p0[1:]) / dt * lim.gain
+
+    def power(self, speed: float) -> float:
+        """The power 0…1 of a flick at ``speed`` m/s (see the module docstring)."""
+        lim = self.limits
+        return float(np.clip((speed - lim.min_speed) / (lim.full_speed - lim.min_speed), 0.0, 1.0))
+
+    def preview(self, samples: Sequence[tuple[float, float, float]]) -> tuple[float, np.ndarray] | None:
+        """The power and unit direction (2,) the drag so far would throw with (``None``: no flick yet)."""
+        v = self.drag_velocity(samples)
+        if v is None:
+            return None
+        speed = float(np.linalg.norm(v))
+        if speed < 1e-6:
+            return 0.0, self.inward.astype(float)
+        return self.power(speed), v / speed
+
+    def aim_point(self, direction: np.ndarray, power: float) -> tuple[float, float] | None:
+        """Where a flick along ``direction`` (unit, 2) of ``power`` aims, or ``None`` if its line misses the playfield."""
+        lim = self.limits
+        p0 = self.release_point()[:2]
+        hx = self.box.inner_size[0] / 2 - self.die_size - lim.margin
+        hy = self.box.inner_size[1] / 2 - self.die_size - lim.margin
+        lo, hi = 0.0, math.inf
+        for k, half in ((0, hx), (1, hy)):
+            if abs(direction[k]) < 1e-12:
+                if abs(p0[k]) > half:
+                    return None
+                continue
+            t1, t2 = (-half - p0[k]) / direction[k], (half - p0[k]) / direction[k]
+            lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+        if not lo < hi:
+            return None
+        t = lo + (lim.near + (lim.far - lim.near) * power) * (hi - lo)
+        return float(p0[0] + direction[0] * t), float(p0[1] + direction[1] * t)
+
     def flick(self, samples: Sequence[tuple[float, float, float]]) -> ThrowIntent:
         """The throw a flick makes.
 
@@ -148,21 +215,17 @@ class ThrowAim:
                 with the reason for the player.
         """
         lim = self.limits
-        pts = np.asarray(samples, dtype=float).reshape(-1, 3)
-        if len(pts) < 2:
+        v = self.drag_velocity(samples)
+        if v is None:
             raise ValueError("drag the mouse towards the box and let go while moving")
-        t_end = pts[-1, 0]
-        recent = np.nonzero(pts[:, 0] >= t_end - lim.window)[0]
-        first = max(0, int(recent[0]) - 1) if len(recent) else len(pts) - 2
-        p0, p1 = pts[first], pts[-1]
-        dt = max(p1[0] - p0[0], 1e-3)
-        v = (p1[1:] - p0[1:]) / dt * lim.gain
         speed = float(np.linalg.norm(v))
         if speed < lim.min_speed:
             raise ValueError("too slow for a throw: flick faster and let go while moving")
         direction = v / speed
         if float(direction @ self.inward) < lim.min_inward:
             raise ValueError("flick towards the box")
+        power = self.power(speed)
+        target = self.aim_point(direction, power)
         speed = min(speed, lim.max_speed)
         vel = (float(direction[0] * speed), float(direction[1] * speed), 0.0)
         axis = np.array([-direction[1], direction[0], 0.0])  # z × direction: a forward roll
@@ -174,4 +237,6 @@ class ThrowAim:
             tuple(float(c) for c in self.release_point()),
             vel,
             spin,
+            target,
+            power,
         )  # type: ignore[arg-type]

@@ -1,8 +1,18 @@
-"""The 2-D overlay: scoreboard, whose turn, messages, banner, floating texts, buttons, help.
+"""The 2-D overlay: scoreboard, whose turn, messages, banner, die labels, buttons, help, throw log.
 
 Drawn with pyglet text and shapes in window pixels after the 3-D scene. Static parts are
-rebuilt only when their content changes; anchored texts (floating chips, referee labels)
-are moved every frame to where the camera projects their board points.
+rebuilt only when their content changes; anchored texts (chips over the dice, referee
+labels) are laid out every frame where the camera projects their board points.
+
+Layout from the window size (800×500 up to 2560×1440 and beyond, 3–8 players): every size
+scales with ``min(width/1280, height/800)``; the scoreboard sits top left (its rows shrink
+to fit 8 players), the turn line and the busy/activity line top centre between the
+scoreboard and the result panel (top right), and the bottom of the window is stacked in
+bands — buttons with the aim or power line, the message, the hint — so no text is ever
+drawn over another: a text too wide for its place gets a smaller font. Every text's box is
+kept in :attr:`Hud.text_boxes` (tests check them pairwise). Die labels are white on dark
+plates with a swatch of the die's colour, placed by :func:`render.labels.place` clear of
+each other, the dice and the printed field labels, with a leader line when moved.
 """
 
 from __future__ import annotations
@@ -10,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from render.backend import pyglet
+from render.labels import Rect, place
 from render.snapshot import Snapshot
 
 FONT = "DejaVu Sans"
@@ -32,16 +43,42 @@ HELP_LINES: tuple[tuple[str, str], ...] = (
     ("Tab", "referee view: straight down, footprints and counted fields outlined"),
     ("Home", "reset the camera"),
     ("R", "replay the last throw"),
+    ("L", "the throw log: the last throws, who got what"),
     ("Ctrl+S / Ctrl+O / Ctrl+N", "save / load / new game"),
     ("M", "sound on / off"),
     ("F12", "save a screenshot (PNG)"),
-    ("H or F1", "this help; Esc closes it"),
+    ("H or F1", "this help and the rules card; Esc closes it"),
+)
+
+#: The rules card shown beside the controls (H): how DoppelX scores, in short.
+RULES_CARD: tuple[str, ...] = (
+    "Each throw, the active player throws their own die and the white die from outside the box.",
+    "Every die lying on the playfield scores for its owner after every throw — dice left lying "
+    "score again and again, even for players who did not throw.",
+    "The white die scores for the player who threw it.",
+    "A die counts for the best field its footprint touches (yellow 3x > red 2x > blue 1x > X > -1): "
+    "1, 2 or 3 pips times the field; an X face brings nothing; a -1 field costs one chip.",
+    "Doppel X: two or more dice show X — each owner of an X gets 10 chips, nothing else is paid, "
+    "and the X dice come back.",
+    "Dice in a hole or off the box go back to their owners.",
+    "Before another player's throw, put your die (if it is in your hand) on a bet card; the card "
+    "pays when it comes true (it says how much).",
+    "First to 50 chips wins (70 with 6–8 players).",
+    "Tab shows the referee's view: which field each die counts for.",
 )
 
 
 @dataclass(frozen=True)
 class HudState:
-    """What the HUD shows besides the snapshot: window size, aim line, hint, toggles."""
+    """What the HUD shows besides the snapshot: window size, aim/power line, hint, toggles, busy text.
+
+    Attributes:
+        sound_device: a sound device exists (else the sound button says so).
+        busy: a generic busy/thinking indicator text (e.g. ``"Starting the game…"`` or a bot's
+            ``"thinking…"``); empty for none.
+        log: show the throw log panel.
+        power: the flick's power 0…1 while dragging (``None``: no drag).
+    """
 
     width: int
     height: int
@@ -50,11 +87,18 @@ class HudState:
     referee: bool = False
     sound: bool = True
     help: bool = False
+    sound_device: bool = True
+    busy: str = ""
+    log: bool = False
+    power: float | None = None
 
 
 @dataclass(frozen=True)
 class Anchor:
-    """A text pinned to a window point (px): floating chips or a referee label."""
+    """A label pinned to a window point (px): chips over a die or a referee label.
+
+    ``swatch`` is the die's colour, shown as a square on the label's plate.
+    """
 
     text: str
     x: float
@@ -69,6 +113,11 @@ def _rgba(colour: str, alpha: int = 255) -> tuple[int, int, int, int]:
     return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), alpha
 
 
+def scale_for(width: int, height: int) -> float:
+    """The HUD's size factor for a window of ``width`` × ``height`` px (1 at 1280×800)."""
+    return max(0.6, min(2.0, min(width / 1280, height / 800)))
+
+
 class Hud:
     """The overlay's pyglet objects (create with the window's context current)."""
 
@@ -78,26 +127,51 @@ class Hud:
         self.batch = pyglet.graphics.Batch()
         self.back = pyglet.graphics.Group(order=0)
         self.front = pyglet.graphics.Group(order=1)
+        self.modal_back = pyglet.graphics.Group(order=2)
+        self.modal_front = pyglet.graphics.Group(order=3)
         self.anchor_batch = pyglet.graphics.Batch()
+        self.plate_group = pyglet.graphics.Group(order=0)
+        self.plate_text = pyglet.graphics.Group(order=1)
         self._key: object = None
         self._items: list = []
         self._anchor_key: object = None
         self._anchors: list = []
         self.buttons: dict[str, tuple[float, float, float, float]] = {}
+        #: Boxes (x0, y0, x1, y1, text) of the texts drawn beside the 3-D view (not the modal panels).
+        self.text_boxes: list[tuple[float, float, float, float, str]] = []
+        #: Plates of the die labels placed in the last frame (window px).
+        self.plates: list[Rect] = []
+        self.obstacles: list[Rect] = []
+        self._modal = False
 
     # --- building -------------------------------------------------------------------------
-    def update(self, snap: Snapshot | None, state: HudState, anchors: list[Anchor]) -> None:
-        """Bring the overlay up to date with ``snap``, ``state`` and the anchored texts."""
+    def update(
+        self, snap: Snapshot | None, state: HudState, anchors: list[Anchor], obstacles: list[Rect] = ()
+    ) -> None:
+        """Bring the overlay up to date with ``snap``, ``state`` and the anchored labels.
+
+        ``obstacles``: window boxes the die labels must keep clear of (dice, printed labels).
+        """
         key = (
             None
             if snap is None
-            else (snap.scoreboard, snap.turn, snap.message, snap.banner, snap.input, id(snap.table)),
+            else (
+                snap.scoreboard,
+                snap.turn,
+                snap.message,
+                snap.banner,
+                snap.input,
+                id(snap.table),
+                snap.summary,
+                snap.log,
+                snap.activity,
+            ),
             state,
         )
         if key != self._key:
             self._key = key
             self._rebuild(snap, state)
-        self._place_anchors(anchors)
+        self._place_anchors(anchors, list(obstacles), state)
 
     def _label(
         self,
@@ -109,6 +183,7 @@ class Hud:
         bold: bool = False,
         anchor_x: str = "left",
         anchor_y: str = "baseline",
+        max_width: float | None = None,
         **kw,
     ) -> pyglet.text.Label:
         label = pyglet.text.Label(
@@ -122,14 +197,20 @@ class Hud:
             anchor_x=anchor_x,
             anchor_y=anchor_y,
             batch=self.batch,
-            group=self.front,
+            group=self.modal_front if self._modal else self.front,
             **kw,
         )
+        if max_width is not None and not kw.get("multiline"):
+            while label.content_width > max_width and label.font_size > 6:
+                label.font_size = max(6, label.font_size * 0.9)
         self._items.append(label)
+        if not self._modal:
+            self.text_boxes.append((*_box(label), text))
         return label
 
     def _rect(self, x: float, y: float, w: float, h: float, colour=PANEL):
-        r = pyglet.shapes.Rectangle(x, y, w, h, color=colour, batch=self.batch, group=self.back)
+        group = self.modal_back if self._modal else self.back
+        r = pyglet.shapes.Rectangle(x, y, w, h, color=colour, batch=self.batch, group=group)
         self._items.append(r)
         return r
 
@@ -137,132 +218,288 @@ class Hud:
         for item in self._items:
             item.delete()
         self._items = []
+        self.text_boxes = []
+        self._modal = False
         w, h = st.width, st.height
+        s = scale_for(w, h)
+        m = 10 * s
         if snap is None:
-            self._label("Waiting for the game…", w / 2, h / 2, 18, anchor_x="center")
-        else:
-            self._scoreboard(snap, h)
-            if snap.turn:
-                lab = self._label(snap.turn, w / 2, h - 30, 16, bold=True, anchor_x="center")
-                self._rect(w / 2 - lab.content_width / 2 - 14, h - 40, lab.content_width + 28, 32)
-            lines = [t for t in (snap.message, st.hint) if t]
-            for i, text in enumerate(reversed(lines)):
-                lab = self._label(
-                    text, w / 2, 22 + 30 * i, 13, TEXT if text == snap.message else ACCENT, anchor_x="center"
-                )
-                self._rect(w / 2 - lab.content_width / 2 - 12, 14 + 30 * i, lab.content_width + 24, 26)
-            if snap.banner:
-                size = max(28, min(64, w / 18))
-                self._label(snap.banner, w / 2 + 3, h * 0.62 - 3, size, (0, 0, 0, 170), True, "center")
-                self._label(snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center")
-        if st.aim_text:
-            lab = self._label(st.aim_text, 16, 54, 12, DIM)
-            self._rect(8, 46, lab.content_width + 16, 24)
-        self._buttons(st)
-        if st.help:
-            self._help(w, h)
-
-    def _scoreboard(self, snap: Snapshot, h: int) -> None:
-        if not snap.scoreboard:
+            self._label(st.busy or "Loading…", w / 2, h / 2, 18 * s, anchor_x="center", max_width=w - 2 * m)
+            self._buttons(st, s)
             return
-        row = 26
-        top = h - 16
-        width = 250
-        self._rect(10, top - 34 - row * len(snap.scoreboard), width, 34 + row * len(snap.scoreboard) + 6)
-        self._label("Chips", 22, top - 22, 13, DIM, True)
+        left = self._scoreboard(snap, w, h, s) + m
+        right = w - m
+        if snap.summary:
+            right = self._summary(snap.summary, w, h, s, left) - m
+        centre, room = (left + right) / 2, max(40.0, right - left)
+        y = h - m - 20 * s
+        if snap.turn:
+            lab = self._label(
+                snap.turn, centre, y, 15 * s, bold=True, anchor_x="center", max_width=room - 24 * s
+            )
+            self._rect(centre - lab.content_width / 2 - 12 * s, y - 9 * s, lab.content_width + 24 * s, 30 * s)
+            y -= 30 * s
+        busy = st.busy or snap.activity
+        if busy:
+            lab = self._label(
+                busy, centre, y - 4 * s, 12 * s, ACCENT, True, "center", max_width=room - 20 * s
+            )
+            self._rect(
+                centre - lab.content_width / 2 - 10 * s, y - 11 * s, lab.content_width + 20 * s, 24 * s
+            )
+        # the bottom: bands from the bottom edge up
+        band = 28 * s
+        x_buttons = self._buttons(st, s)
+        if st.power is not None:
+            self._power(st.power, m, m, min(260 * s, x_buttons - 2 * m), band - 2 * s, s)
+        elif st.aim_text:
+            lab = self._label(st.aim_text, m + 8 * s, m + 9 * s, 11 * s, DIM, max_width=x_buttons - 3 * m)
+            self._rect(m, m, lab.content_width + 16 * s, band - 2 * s)
+        lines = [(snap.message, TEXT), (st.hint, ACCENT)]
+        yb = m + band + 4 * s
+        for text, colour in lines:
+            if not text:
+                continue
+            lab = self._label(
+                text, w / 2, yb + 8 * s, 12 * s, colour, anchor_x="center", max_width=w - 2 * m - 24 * s
+            )
+            self._rect(w / 2 - lab.content_width / 2 - 12 * s, yb, lab.content_width + 24 * s, band - 2 * s)
+            yb += band
+        if snap.banner:
+            size = max(22 * s, min(64 * s, w / 18))
+            self._label(snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center", max_width=w - 2 * m)
+            shadow = pyglet.text.Label(
+                snap.banner,
+                x=w / 2 + 3,
+                y=h * 0.62 - 3,
+                font_name=FONT,
+                font_size=self._items[-1].font_size,
+                color=(0, 0, 0, 170),
+                weight="bold",
+                anchor_x="center",
+                batch=self.batch,
+                group=self.back,
+            )
+            self._items.append(shadow)
+        self._modal = True
+        if st.help:
+            self._help(w, h, s)
+        elif st.log:
+            self._log(snap.log, w, h, s)
+        self._modal = False
+
+    def _scoreboard(self, snap: Snapshot, w: int, h: int, s: float) -> float:
+        """Draw the scoreboard top left; returns its right edge (px)."""
+        if not snap.scoreboard:
+            return 0.0
+        n = len(snap.scoreboard)
+        m = 10 * s
+        width = min(250 * s, w * 0.32)
+        head = 30 * s
+        row = min(26 * s, (h * 0.62 - head) / n)
+        font = max(7.0, min(12 * s, row * 0.46))
+        top = h - m
+        self._rect(m, top - head - row * n - 6 * s, width, head + row * n + 6 * s)
+        self._label("Chips", m + 12 * s, top - 20 * s, 12 * s, DIM, True)
         for i, line in enumerate(snap.scoreboard):
-            y = top - 34 - row * (i + 1) + 8
+            y = top - head - row * (i + 1) + row * 0.3
             colour = line.colour
             if not colour.startswith("#") and colour in snap.table.dice.dice:
                 colour = snap.table.dice[colour].colour
             hexcol = colour if colour.startswith("#") else "#888888"
             if line.active:
-                self._rect(12, y - 6, width - 4, row, (255, 255, 255, 38))
-            self._rect(22, y - 1, 14, 14, _rgba(hexcol))
-            name = ("▶ " if line.active else "") + line.name
-            self._label(name, 44, y, 12, TEXT, line.active)
-            self._label(str(line.chips), width - 6, y, 12, ACCENT, True, anchor_x="right")
+                self._rect(m + 2, y - row * 0.3, width - 4, row, (255, 255, 255, 38))
+            sw = font * 1.1
+            self._rect(m + 12 * s, y - 1, sw, sw, _rgba(hexcol))
+            chips = self._label(str(line.chips), m + width - 8 * s, y, font, ACCENT, True, anchor_x="right")
+            x_name = m + 12 * s + sw + 8 * s
+            note_w = 0.0
             if line.note:
-                self._label(line.note, 150, y, 9, DIM)
+                note = self._label(
+                    line.note, chips.x - chips.content_width - 6 * s, y, font * 0.78, DIM, anchor_x="right"
+                )
+                note_w = note.content_width + 8 * s
+            name = ("▶ " if line.active else "") + line.name
+            room = chips.x - chips.content_width - 6 * s - note_w - x_name
+            self._label(name, x_name, y, font, TEXT, line.active, max_width=room)
+        return m + width
 
-    def _buttons(self, st: HudState) -> None:
+    def _summary(self, lines: tuple[str, ...], w: int, h: int, s: float, left: float) -> float:
+        """The last throw's result top right; returns its left edge (px)."""
+        m = 10 * s
+        font = 11 * s
+        width = min(340 * s, max(120.0, (w - left) * 0.45))
+        row = font * 1.75
+        top = h - m
+        x0 = w - m - width
+        self._rect(x0, top - row * (len(lines) + 1) - 6 * s, width, row * (len(lines) + 1) + 6 * s)
+        self._label("Last throw", x0 + 10 * s, top - row + 4 * s, font, DIM, True)
+        for i, text in enumerate(lines):
+            colour = ACCENT if text == "Doppel X!" else TEXT
+            self._label(
+                text, x0 + 10 * s, top - row * (i + 2) + 4 * s, font, colour, max_width=width - 20 * s
+            )
+        return x0
+
+    def _power(self, power: float, x: float, y: float, w: float, h: float, s: float) -> None:
+        """The flick's power bar while dragging."""
+        self._rect(x, y, w, h)
+        label = self._label("Power", x + 8 * s, y + h / 2, 10 * s, DIM, anchor_y="center")
+        bx = x + 16 * s + label.content_width
+        bw = max(10.0, w - (bx - x) - 10 * s)
+        self._rect(bx, y + h * 0.3, bw, h * 0.4, (60, 60, 70, 255))
+        p = max(0.0, min(1.0, power))
+        colour = (90, 200, 90, 255) if p < 0.85 else (244, 194, 27, 255) if p < 1.0 else (230, 80, 60, 255)
+        self._rect(bx, y + h * 0.3, bw * p, h * 0.4, colour)
+
+    def _buttons(self, st: HudState, s: float) -> float:
+        """The toggle buttons bottom right; returns their left edge (px)."""
         self.buttons = {}
-        x = st.width - 12
-        states = {"referee": st.referee, "sound": st.sound, "help": st.help}
+        m = 10 * s
+        x = st.width - m
+        states = {"referee": st.referee, "sound": st.sound and st.sound_device, "help": st.help}
         for name, text, key in reversed(self.BUTTONS):
-            caption = f"{text}{' on' if name == 'sound' and st.sound else ' off' if name == 'sound' else ''} [{key}]"
-            lab = self._label(caption, 0, 22, 11, TEXT if states[name] else DIM)
-            bw = lab.content_width + 20
+            if name == "sound":
+                state = "no device" if not st.sound_device else "on" if st.sound else "off"
+                caption = f"{text} {state} [{key}]"
+            else:
+                caption = f"{text} [{key}]"
+            lab = self._label(caption, 0, m + 9 * s, 10 * s, TEXT if states[name] else DIM)
+            bw = lab.content_width + 18 * s
             x -= bw
-            lab.x = x + 10
-            self._rect(x, 14, bw, 26, (60, 60, 70, 220) if states[name] else PANEL)
-            self.buttons[name] = (x, 14, bw, 26)
-            x -= 8
+            lab.x = x + 9 * s
+            self.text_boxes[-1] = (*_box(lab), caption)
+            self._rect(x, m, bw, 26 * s, (60, 60, 70, 220) if states[name] else PANEL)
+            self.buttons[name] = (x, m, bw, 26 * s)
+            x -= 6 * s
+        return x
 
-    def _help(self, w: int, h: int) -> None:
-        line_h = 22
-        box_h = line_h * len(HELP_LINES) + 70
-        box_w = min(w - 40, 900)
+    def _help(self, w: int, h: int, s: float) -> None:
+        """The controls and the rules card, side by side (one above the other in a narrow window)."""
+        m = 16 * s
+        box_w, box_h = w - 2 * m, h - 2 * m
+        x0, y0 = m, m
+        self._rect(x0, y0, box_w, box_h, (12, 12, 16, 240))
+        keys = "".join(f"{{bold True}}{k}{{bold False}}  {what}\n" for k, what in HELP_LINES)
+        rules = "".join(f"• {line}\n" for line in RULES_CARD)
+        wide = w >= 1000
+        col_w = (box_w - 3 * m) / 2 if wide else box_w - 2 * m
+        for size in (12 * s, 11 * s, 10 * s, 9 * s, 8 * s, 7 * s, 6.5):
+            docs = [self._doc("Controls", keys, size), self._doc("How DoppelX scores", rules, size)]
+            layouts = [pyglet.text.layout.TextLayout(d, width=col_w, multiline=True) for d in docs]
+            heights = [lay.content_height for lay in layouts]
+            need = max(heights) if wide else sum(heights) + m
+            if need <= box_h - 2 * m:
+                break
+        top = y0 + box_h - m
+        for i, doc in enumerate(docs):
+            x = x0 + m + (i * (col_w + m) if wide else 0)
+            y = top if wide or i == 0 else top - heights[0] - m
+            lay = pyglet.text.layout.TextLayout(
+                doc,
+                x=x,
+                y=y,
+                width=col_w,
+                multiline=True,
+                anchor_y="top",
+                batch=self.batch,
+                group=self.modal_front,
+            )
+            self._items.append(lay)
+
+    def _doc(self, title: str, body: str, size: float):
+        doc = pyglet.text.decode_attributed(f"{{bold True}}{title}{{bold False}}\n{body}")
+        doc.set_style(
+            0, len(doc.text), {"font_name": FONT, "font_size": size, "color": DIM, "line_spacing": size * 1.7}
+        )
+        doc.set_style(0, len(title), {"color": ACCENT, "font_size": size * 1.25})
+        return doc
+
+    def _log(self, lines: tuple[str, ...], w: int, h: int, s: float) -> None:
+        """The throw log: the last throws, who got what."""
+        m = 16 * s
+        font = 11 * s
+        row = font * 1.9
+        shown = list(lines) or ["No throws yet"]
+        box_w = min(w - 2 * m, 900 * s)
+        box_h = min(h - 2 * m, row * (len(shown) + 2))
+        fit = max(1, int(box_h / row) - 2)
+        shown = shown[-fit:]
         x0, y0 = (w - box_w) / 2, (h - box_h) / 2
-        self._rect(x0, y0, box_w, box_h, (12, 12, 16, 235))
-        self._label("Controls", x0 + 20, y0 + box_h - 34, 16, ACCENT, True)
-        for i, (keys, what) in enumerate(HELP_LINES):
-            y = y0 + box_h - 64 - i * line_h
-            self._label(keys, x0 + 20, y, 11, TEXT, True)
-            self._label(what, x0 + 250, y, 11, DIM)
+        self._rect(x0, y0, box_w, box_h, (12, 12, 16, 240))
+        self._label("Throw log  (L closes)", x0 + m, y0 + box_h - row, font * 1.2, ACCENT, True)
+        for i, text in enumerate(reversed(shown)):  # the newest first
+            self._label(text, x0 + m, y0 + box_h - row * (i + 2), font, TEXT, max_width=box_w - 2 * m)
 
-    def _place_anchors(self, anchors: list[Anchor]) -> None:
-        key = tuple((a.text, a.colour, a.size, a.boxed) for a in anchors)
+    # --- die labels -------------------------------------------------------------------------
+    def _place_anchors(self, anchors: list[Anchor], obstacles: list[Rect], st: HudState) -> None:
+        s = scale_for(st.width, st.height)
+        key = (tuple((a.text, a.colour, a.size, a.boxed) for a in anchors), s)
         if key != self._anchor_key:
             for item in self._anchors:
                 for part in item:
                     part.delete()
             self._anchors = []
             for a in anchors:
-                shadow = pyglet.text.Label(
-                    a.text,
-                    font_name=FONT,
-                    font_size=a.size,
-                    weight="bold",
-                    color=(0, 0, 0, 200),
-                    anchor_x="center",
-                    anchor_y="center",
-                    batch=self.anchor_batch,
-                    group=self.back,
-                )
+                size = a.size * s
                 label = pyglet.text.Label(
                     a.text,
                     font_name=FONT,
-                    font_size=a.size,
+                    font_size=size,
                     weight="bold",
-                    color=_rgba(a.colour),
-                    anchor_x="center",
+                    color=TEXT,
+                    anchor_x="left",
                     anchor_y="center",
                     batch=self.anchor_batch,
-                    group=self.front,
+                    group=self.plate_text,
                 )
-                parts = [shadow, label]
-                if a.boxed:
-                    parts.insert(
-                        0,
-                        pyglet.shapes.Rectangle(
-                            0,
-                            0,
-                            label.content_width + 10,
-                            label.content_height + 4,
-                            color=(15, 15, 18, 190),
-                            batch=self.anchor_batch,
-                            group=pyglet.graphics.Group(order=-1),
-                        ),
-                    )
-                self._anchors.append(parts)
+                sw = size * 0.9
+                pad = size * 0.35
+                pw = label.content_width + sw + 3 * pad
+                ph = max(label.content_height, sw) + pad
+                plate = pyglet.shapes.Rectangle(
+                    0, 0, pw, ph, color=(14, 14, 18, 225), batch=self.anchor_batch, group=self.plate_group
+                )
+                swatch = pyglet.shapes.Rectangle(
+                    0, 0, sw, sw, color=_rgba(a.colour), batch=self.anchor_batch, group=self.plate_text
+                )
+                leader = pyglet.shapes.Line(
+                    0,
+                    0,
+                    0,
+                    0,
+                    thickness=max(1.0, 1.5 * s),
+                    color=(14, 14, 18, 220),
+                    batch=self.anchor_batch,
+                    group=self.plate_group,
+                )
+                self._anchors.append((plate, swatch, label, leader, pw, ph, sw, pad))
             self._anchor_key = key
-        for a, parts in zip(anchors, self._anchors):
-            *box, shadow, label = parts
-            label.position = (a.x, a.y, 0)
-            shadow.position = (a.x + 1.5, a.y - 1.5, 0)
-            if box:
-                box[0].position = (a.x - box[0].width / 2, a.y - box[0].height / 2)
+        if not anchors:
+            self.plates = []
+            return
+        gap = 18 * s
+        placed = place(
+            [(a.x, a.y) for a in anchors],
+            [(p[4], p[5]) for p in self._anchors],
+            obstacles,
+            Rect(0, 0, st.width, st.height),
+            gap,
+        )
+        self.plates = [p.rect for p in placed]
+        self.obstacles = obstacles
+        for a, parts, spot in zip(anchors, self._anchors, placed):
+            plate, swatch, label, leader, pw, ph, sw, pad = parts
+            r = spot.rect
+            plate.position = (r.x0, r.y0)
+            swatch.position = (r.x0 + pad, r.y0 + (ph - sw) / 2)
+            label.position = (r.x0 + 2 * pad + sw, (r.y0 + r.y1) / 2, 0)
+            if spot.leader is None:
+                leader.visible = False
+            else:
+                leader.visible = True
+                leader.x, leader.y = spot.leader[0], spot.leader[1]
+                leader.x2, leader.y2 = spot.leader[2], spot.leader[3]
 
     # --- use -----------------------------------------------------------------------------
     def draw(self) -> None:
@@ -275,3 +512,14 @@ class Hud:
             if bx <= x <= bx + bw and by <= y <= by + bh:
                 return name
         return None
+
+
+def _box(label) -> tuple[float, float, float, float]:
+    """The window box (x0, y0, x1, y1) of a one-line label."""
+    w, h = label.content_width, label.content_height
+    x = label.x - {"left": 0.0, "center": w / 2, "right": w}[label.anchor_x]
+    descent = h * 0.22
+    y0 = {"baseline": label.y - descent, "bottom": label.y, "center": label.y - h / 2, "top": label.y - h}[
+        label.anchor_y
+    ]
+    return x, y0, x + w, y0 + h

@@ -27,6 +27,10 @@ class ThrowIntent:
         velocity: initial velocity (vx, vy, vz) m/s of the dice.
         spin: initial angular velocity (wx, wy, wz) rad/s; positive ``spin`` scalars of the
             aim become a forward roll about ``z × direction``.
+        target: the playfield point (x, y) m the flick aims at (the match plans the arc
+            that lands there, see :mod:`render.aim`); ``None``: aimed out of the box on
+            purpose, throw with ``velocity`` as it is.
+        power: the flick's power 0…1 (the throw's strength).
     """
 
     side: str
@@ -35,6 +39,8 @@ class ThrowIntent:
     release: tuple[float, float, float]
     velocity: tuple[float, float, float]
     spin: tuple[float, float, float]
+    target: tuple[float, float] | None = None
+    power: float = 0.5
 
     @property
     def speed(self) -> float:

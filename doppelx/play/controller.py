@@ -364,12 +364,25 @@ class PlayController:
                 return
             req = self.match.request()
             owners = (self.thrower,) if req.kind == "setup" else req.dice
-            throw = self.match.hand_throw(owners, intent.release, intent.velocity, intent.spin)
+            throw = self._flick_throw(intent, owners)
             if req.kind == "setup":
                 self.hands[self.thrower] = throw
                 self._next()
             else:
                 self._throw_now(throw)
+
+    def _flick_throw(self, intent: ThrowIntent, owners):
+        """A person's flick as a physics throw: the arc the throw model plans to the flick's aim point
+        (``physics.throw_model.plan``, strength = the flick's power), or as the hand moved when
+        the flick was aimed out of the box (``intent.target`` is ``None``)."""
+        release, velocity = intent.release, intent.velocity
+        if intent.target is not None:
+            from physics.throw_model import Aim, plan
+
+            die = next(iter(self.match.game.dice.dice.values()))
+            aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.side, intent.along)
+            release, velocity = plan(self.match.world.box, aim, intent.height, die.half)
+        return self.match.hand_throw(owners, release, velocity, intent.spin)
 
     def _command(self, command: Command) -> None:
         if command is Command.QUIT:

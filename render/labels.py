@@ -1,0 +1,136 @@
+"""Placing labels on the screen so that they never overlap: candidate spots, first free one wins.
+
+Each label belongs to an anchor point (a die, in window pixels) and has a plate size. The
+labels are placed one after another (nearest the top of the window first); a label tries
+spots around its anchor — above it first, then the sides, below, the diagonals, then the
+same ring further out — and takes the first spot that overlaps neither a label placed
+before, nor an obstacle (the dice themselves, the printed field labels), and stays inside
+the window. A label that finds no free spot takes the spot with the least overlap. A
+label moved away from its default spot gets a leader line from its anchor (the caller
+draws it from :attr:`Placed.leader`).
+
+This is the greedy "candidate positions" labelling of cartography (Christensen, Marks &
+Shieber 1995, the simplest of the methods compared there), enough for the ≤ 9 dice of
+DoppelX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: Candidate directions around the anchor, in order of preference (unit steps).
+DIRECTIONS: tuple[tuple[float, float], ...] = (
+    (0.0, 1.0),
+    (1.0, 0.0),
+    (-1.0, 0.0),
+    (0.0, -1.0),
+    (1.0, 1.0),
+    (-1.0, 1.0),
+    (1.0, -1.0),
+    (-1.0, -1.0),
+)
+#: Distances tried, as multiples of the base gap.
+RINGS: tuple[float, ...] = (1.0, 2.2, 3.6, 5.2)
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned box in window pixels (``x0 < x1``, ``y0 < y1``)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def overlap(self, other: Rect) -> float:
+        """Area shared with ``other`` (px²)."""
+        w = min(self.x1, other.x1) - max(self.x0, other.x0)
+        h = min(self.y1, other.y1) - max(self.y0, other.y0)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a label went: its plate and, if it was moved off its default spot, a leader line."""
+
+    rect: Rect
+    leader: tuple[float, float, float, float] | None
+
+
+def centred(x: float, y: float, w: float, h: float) -> Rect:
+    return Rect(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def place(
+    anchors: Sequence[tuple[float, float]],
+    sizes: Sequence[tuple[float, float]],
+    obstacles: Sequence[Rect] = (),
+    bounds: Rect | None = None,
+    gap: float = 22.0,
+) -> list[Placed]:
+    """Plates for labels of size ``sizes[i]`` (w, h px) at ``anchors[i]`` (x, y px), in input order.
+
+    Args:
+        anchors: the points the labels belong to.
+        sizes: plate sizes.
+        obstacles: boxes no plate may cover (dice, printed labels).
+        bounds: the window; plates stay inside it when they can.
+        gap: distance from the anchor to the first ring of spots (px).
+    """
+    order = sorted(range(len(anchors)), key=lambda i: (-anchors[i][1], anchors[i][0]))
+    taken: list[Rect] = []
+    out: dict[int, Placed] = {}
+    for i in order:
+        ax, ay = anchors[i]
+        w, h = sizes[i]
+        best: tuple[float, Rect, bool] | None = None
+        first = True
+        for ring in RINGS:
+            for dx, dy in DIRECTIONS:
+                ox = dx * (ring * gap + (w / 2 if dx else 0.0))
+                oy = dy * (ring * gap + (h / 2 if dy else 0.0))
+                r = centred(ax + ox, ay + oy, w, h)
+                cost = sum(r.overlap(t) for t in taken) * 4 + sum(r.overlap(o) for o in obstacles)
+                if bounds is not None:
+                    inside = Rect(
+                        max(r.x0, bounds.x0), max(r.y0, bounds.y0), min(r.x1, bounds.x1), min(r.y1, bounds.y1)
+                    )
+                    cost += (w * h - _area(inside)) * 8
+                if best is None or cost < best[0]:
+                    best = (cost, r, first)
+                first = False
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        assert best is not None
+        _, rect, default = best
+        taken.append(rect)
+        out[i] = Placed(rect, None if default else _leader(ax, ay, rect))
+    return [out[i] for i in range(len(anchors))]
+
+
+def _area(r: Rect) -> float:
+    return max(0.0, r.x1 - r.x0) * max(0.0, r.y1 - r.y0)
+
+
+def _leader(ax: float, ay: float, rect: Rect) -> tuple[float, float, float, float]:
+    """A line from the anchor to the nearest point of the plate's edge."""
+    x = min(max(ax, rect.x0), rect.x1)
+    y = min(max(ay, rect.y0), rect.y1)
+    return ax, ay, x, y
+
+
+def overlaps(rects: Sequence[Rect]) -> list[tuple[int, int]]:
+    """Pairs of indices of ``rects`` that overlap (for tests and checks)."""
+    return [
+        (i, j) for i in range(len(rects)) for j in range(i + 1, len(rects)) if rects[i].overlap(rects[j]) > 0
+    ]
+
+
+__all__ = ["DIRECTIONS", "Placed", "RINGS", "Rect", "centred", "overlaps", "place"]

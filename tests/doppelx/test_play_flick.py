@@ -1,0 +1,87 @@
+"""A flick through the physics: every accepted flick reaches the playfield, a stronger one rolls further,
+and a flick aimed past the box on purpose is thrown as the hand moved."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from doppelx.play.controller import PlayController, Stage
+from doppelx.play.newgame import GameSetup
+from render.aim import ThrowAim
+from rules.outcome import Status
+from tests.doppelx.test_play_controller import FakeUi
+
+
+def drag(aim: ThrowAim, speed: float, angle_deg: float = 0.0, steps: int = 8, dt: float = 0.012):
+    """Samples (t, x, y) of a steady drag on the release plane, ``angle_deg`` off straight into the box."""
+    a = np.radians(angle_deg)
+    d = aim.inward * np.cos(a) + aim.right * np.sin(a)
+    p0 = aim.release_point()[:2] - aim.inward * 0.05
+    return [(k * dt, *(p0 + d * speed * k * dt)) for k in range(steps)]
+
+
+def throw_blue(seed: int, speed: float, angle: float = 0.0):
+    """Ann (blue) flicks her die in the setup throw; returns (status, final y, the intent)."""
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(3, 3, seed=seed, names=("Ann", "Bo", "Cy")))
+        assert ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
+        box = ctrl.match.world.box
+        die = next(iter(ctrl.match.game.dice.dice.values()))
+        aim = ThrowAim(box, die.size)
+        side, along = ctrl.ui.stood[-1]
+        aim.side, aim.along = side, along
+        intent = aim.flick(drag(aim, speed, angle))
+        ctrl.handle(intent)
+        while ctrl.stage is Stage.THROW:  # Bo and Cy throw the same way from their seats
+            aim.side, aim.along = ctrl.ui.stood[-1]
+            ctrl.handle(aim.flick(drag(aim, speed, angle)))
+        while ctrl.stage is Stage.WAIT:
+            ctrl.step()
+        rec = ctrl.match.log[-1]
+        blue = next(d for d in rec.result.outcome.dice if d.owner == "blue")
+        y = float(rec.result.trajectory.positions[-1, rec.result.trajectory.owners.index("blue"), 1])
+        return blue.status, y, intent
+    finally:
+        ctrl.close()
+
+
+def test_gentle_to_strong_flicks_reach_the_playfield_and_stronger_rolls_further():
+    finals = {}
+    for speed in (0.12, 0.7, 2.5):  # a gentle push, a medium flick, a hard one (m/s on the release plane)
+        ys = []
+        for seed in range(1, 7):
+            status, y, intent = throw_blue(seed, speed)
+            assert intent.target is not None
+            assert status is not Status.OFF, (speed, seed)  # reaches the box, never dropped in front of it
+            ys.append(y)
+        finals[speed] = float(np.median(ys))
+    # Ann throws from the south wall: further into the box is larger y. (The other players'
+    # dice fly at the same time and may knock hers; a hard throw reaches the far wall and
+    # bounces back, so the hard one is only compared with the gentle one.)
+    assert finals[0.12] < 0.0 < finals[0.7] and finals[0.12] < finals[2.5]
+    assert finals[0.7] > finals[0.12] + 0.08 and finals[2.5] > 0.0
+    assert finals[0.12] > -0.27 / 2 + 0.016  # even the gentlest lands past the near wall's foot
+
+
+def test_a_flick_whose_line_misses_the_playfield_is_thrown_as_the_hand_moved():
+    box_aim = ThrowAim(__import__("rules.box", fromlist=["load_box"]).load_box(), 0.016)
+    box_aim.walk(box_aim.half_length())  # at the right-hand end of the south wall
+    intent = box_aim.flick(drag(box_aim, 1.0, angle_deg=80))  # almost along the wall, past the box
+    assert intent.target is None and intent.velocity[0] > 0.9
+    # straight in from the same spot: aimed inside the playfield
+    straight = box_aim.flick(drag(box_aim, 1.0))
+    assert straight.target is not None
+    hx = box_aim.box.inner_size[0] / 2
+    assert abs(straight.target[0]) < hx and abs(straight.target[1]) < box_aim.box.inner_size[1] / 2
+
+
+@pytest.mark.parametrize("speed", [0.12, 2.5])
+def test_power_grows_with_the_drag_speed(speed):
+    from rules.box import load_box
+
+    aim = ThrowAim(load_box(), 0.016)
+    power, direction = aim.preview(drag(aim, speed))
+    assert 0.0 <= power <= 1.0 and direction @ aim.inward > 0.99
+    assert (power < 0.1) if speed < 0.2 else (power == 1.0)
