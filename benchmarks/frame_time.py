@@ -1,9 +1,16 @@
-"""Frame time of the desktop window: the standard scene (side I, 8 dice) at 1280 × 720.
+"""Frame time of the desktop window: the standard scene (side I, 8 dice), 1280 × 720 by default.
 
-Run: ``python benchmarks/frame_time.py [--frames N] [--json]``. Starts a private Xvfb
-(Mesa's llvmpipe software renderer) unless ``--use-display`` is given, opens the window,
-moves the dice a little every frame (so nothing is cached) and prints frames per second;
-nothing is asserted (a figure, not a test). The target on llvmpipe is above 20 fps.
+Run: ``python benchmarks/frame_time.py [--width 1920 --height 1080] [--frames N] [--json]``.
+Starts a private Xvfb (Mesa's llvmpipe software renderer) unless ``--use-display`` is
+given, opens the window, moves the dice a little every frame (so nothing is cached) and
+prints frames per second with the machine's load (``os.getloadavg``) beside it; nothing is
+asserted (a figure, not a test). The target on llvmpipe is 25 fps at 1920 × 1080.
+
+``--compare`` draws the same frames with the scene at the window's full resolution and at
+the window's default resolution (on a software renderer at most 1280 × 720 pixels,
+stretched), interleaved in blocks of 10 frames so both see the same load, and prints both
+and their ratio. ``--idle S`` instead runs ``doppelx play`` 's loop for S seconds while it
+waits for a person's throw and prints the CPU it used (% of one core).
 """
 
 from __future__ import annotations
@@ -89,7 +96,22 @@ def main() -> None:
         "--use-display", action="store_true", help="draw on $DISPLAY instead of a private Xvfb"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--scale", type=float, default=None, help="the scene's resolution factor (default: the window's own)"
+    )
+    parser.add_argument(
+        "--compare", action="store_true", help="full resolution against the default, side by side"
+    )
+    parser.add_argument(
+        "--idle", type=float, metavar="S", help="measure the idle CPU of doppelx play for S s"
+    )
     args = parser.parse_args()
+    if args.idle:
+        idle(args)
+        return
+    if args.compare:
+        compare(args)
+        return
     proc = None
     if not args.use_display:
         proc, display = start_xvfb(args.width, args.height)
@@ -97,14 +119,19 @@ def main() -> None:
     try:
         from render.window import TableWindow
 
-        win = TableWindow(args.width, args.height, vsync=False, sound=False, msaa=args.msaa)
+        win = TableWindow(
+            args.width, args.height, vsync=False, sound=False, msaa=args.msaa, render_scale=args.scale
+        )
         snaps = [standard_scene(i) for i in range(args.frames + args.warmup)]
         t_build = time.perf_counter()
         win.show(snaps[0])
         win.render()
         build = time.perf_counter() - t_build
         times = []
+        cpu0 = None
         for i, snap in enumerate(snaps):
+            if i == args.warmup:
+                cpu0 = _cpu()
             t0 = time.perf_counter()
             win.show(snap)
             win.dispatch_events()
@@ -115,6 +142,7 @@ def main() -> None:
         from render.backend import pyglet
 
         pyglet.gl.glFinish()
+        cpu = _cpu() - cpu0
         width, height = win.get_framebuffer_size()
         renderer = win.renderer
         win.close()
@@ -134,7 +162,9 @@ def main() -> None:
         "ms_mean": round(float(t.mean() * 1e3), 2),
         "ms_p95": round(float(np.percentile(t, 95) * 1e3), 2),
         "first_frame_s": round(build, 2),
+        "cpu_ms_per_frame": round(cpu / len(t) * 1e3, 1),
         "cpus": os.cpu_count(),
+        "load": [round(v, 2) for v in os.getloadavg()],
     }
     if args.json:
         print(json.dumps(result))
@@ -142,8 +172,124 @@ def main() -> None:
         print(
             f"frame time, {result['scene']}, {width}x{height}, {renderer}: {result['frames']} frames, "
             f"{result['fps']} fps (mean {result['ms_mean']} ms, p95 {result['ms_p95']} ms; "
-            f"first frame {result['first_frame_s']} s; {result['cpus']} CPUs)"
+            f"CPU {result['cpu_ms_per_frame']} ms per frame, this process's threads together; "
+            f"first frame {result['first_frame_s']} s; {result['cpus']} CPUs, load {result['load']})"
         )
+
+
+def _cpu() -> float:
+    """CPU seconds used by this process so far (all threads: Python and llvmpipe's rasteriser)."""
+    t = os.times()
+    return t.user + t.system
+
+
+def compare(args) -> None:
+    """Full-resolution scene against the window's default, interleaved (see the module docstring)."""
+    proc = None
+    if not args.use_display:
+        proc, display = start_xvfb(args.width, args.height)
+        os.environ["DISPLAY"] = display
+    try:
+        from render.backend import pyglet
+        from render.window import TableWindow
+
+        win = TableWindow(args.width, args.height, vsync=False, sound=False, msaa=args.msaa)
+        snaps = [standard_scene(i) for i in range(args.frames)]
+        modes = {"full": 1.0, "default": None}
+        times: dict[str, list[float]] = {m: [] for m in modes}
+        cpu: dict[str, float] = {m: 0.0 for m in modes}
+        load0 = os.getloadavg()
+        for block in range(0, args.frames, 10):
+            for mode, scale in modes.items():
+                win.render_scale = scale
+                win.show(snaps[block])
+                win.render()
+                win.flip()
+                c0 = _cpu()
+                for snap in snaps[block : block + 10]:
+                    t0 = time.perf_counter()
+                    win.show(snap)
+                    win.dispatch_events()
+                    win.render()
+                    win.flip()
+                    times[mode].append(time.perf_counter() - t0)
+                pyglet.gl.glFinish()
+                cpu[mode] += _cpu() - c0
+        load1 = os.getloadavg()
+        renderer = win.renderer
+        width, height = win.get_framebuffer_size()
+        win.close()
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    fps = {m: len(t) / sum(t) for m, t in times.items()}
+    result = {
+        "width": width,
+        "height": height,
+        "renderer": renderer,
+        "fps_full": round(fps["full"], 1),
+        "fps_default": round(fps["default"], 1),
+        "ratio": round(fps["default"] / fps["full"], 2),
+        "cpu_ms_full": round(cpu["full"] / len(times["full"]) * 1e3, 1),
+        "cpu_ms_default": round(cpu["default"] / len(times["default"]) * 1e3, 1),
+        "cpus": os.cpu_count(),
+        "load_before": [round(v, 2) for v in load0],
+        "load_after": [round(v, 2) for v in load1],
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"frame time, side I, 8 dice, {width}x{height}, {renderer}, interleaved blocks: "
+            f"full resolution {result['fps_full']} fps, window default {result['fps_default']} fps "
+            f"(x{result['ratio']}); CPU per frame {result['cpu_ms_full']} ms / {result['cpu_ms_default']} ms; "
+            f"{result['cpus']} CPUs, load {result['load_before']} -> {result['load_after']}"
+        )
+
+
+def idle(args) -> None:
+    """CPU used by ``doppelx play``'s loop while it waits for a person's throw."""
+    import resource
+    import threading
+
+    proc = None
+    if not args.use_display:
+        proc, display = start_xvfb(args.width, args.height)
+        os.environ["DISPLAY"] = display
+    try:
+        from doppelx.play import app
+        from doppelx.play.controller import PlayController, Stage
+        from doppelx.play.newgame import GameSetup
+        from doppelx.play.window import PlayWindow
+
+        ctrl = PlayController()
+        win = PlayWindow(args.width, args.height, vsync=False, sound=False, on_intent=ctrl.handle)
+        ctrl.ui = win
+        ctrl.new_game(GameSetup.standard(3, 1, seed=1))
+        assert ctrl.stage is Stage.THROW
+        app.run(win, ctrl, max_frames=30)  # draws the table, then waits
+        ctrl = PlayController()
+        win = PlayWindow(args.width, args.height, vsync=False, sound=False, on_intent=ctrl.handle)
+        ctrl.ui = win
+        ctrl.new_game(GameSetup.standard(3, 1, seed=1))
+        loops = int(args.idle * app.IDLE_FPS)
+        t = threading.Timer(0, lambda: None)
+        t.start()
+        u0 = resource.getrusage(resource.RUSAGE_SELF)
+        w0 = time.perf_counter()
+        app.run(win, ctrl, max_frames=loops)
+        wall = time.perf_counter() - w0
+        u1 = resource.getrusage(resource.RUSAGE_SELF)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    cpu = (u1.ru_utime - u0.ru_utime) + (u1.ru_stime - u0.ru_stime)
+    print(
+        f"idle doppelx play (waiting for a throw), {args.width}x{args.height}: {cpu / wall * 100:.1f} % of one "
+        f"core over {wall:.1f} s (the first frames of the table included); load {[round(v, 2) for v in os.getloadavg()]}"
+    )
 
 
 if __name__ == "__main__":

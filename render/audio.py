@@ -50,6 +50,15 @@ def click_wav() -> bytes:
     return buf.getvalue()
 
 
+def device_present() -> bool:
+    """Whether pyglet found a sound device (not its silent fallback driver)."""
+    try:
+        driver = pyglet.media.get_audio_driver()
+    except Exception:  # a broken audio library: no device
+        return False
+    return driver is not None and "silent" not in type(driver).__name__.lower()
+
+
 class Clatter:
     """Plays clicks for impacts; ``enabled`` is the volume toggle.
 

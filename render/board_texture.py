@@ -52,8 +52,12 @@ def board_image(board: BoardSide, box: BoxSpec, size: int = 2048, supersample: i
     for h in board.holes:
         fill_geometry(img, h.shape.buffer(0.0012).difference(h.shape), style.board["hole_rim"], to_px)
         fill_geometry(img, h.shape, style.board["hole"], to_px)
-    for f in board.fields:
-        _label(img, board, f, style.kind_label[f.kind], s, to_px)
+    for x, y, height, text, kind, room in label_spots(board):
+        px = int(height * s)
+        while px > 8 and text_width(text, px) > room * s:
+            px = int(px * 0.9)
+        xy = to_px(np.array([[x, y]]))[0]
+        text_centred(img, (xy[0], xy[1]), text, px, style.kind_label[kind])
     img = img.resize((cols, rows), Image.LANCZOS)
     rgb = np.asarray(img, dtype=np.float32)
     rgb *= _wall_shade(cols, rows, scale)[..., None]
@@ -65,26 +69,26 @@ def board_image(board: BoardSide, box: BoxSpec, size: int = 2048, supersample: i
     return out
 
 
-def _label(img: Image.Image, board: BoardSide, f, colour: str, s: float, to_px) -> None:
-    """Print the field's kind on its (up to 3) largest parts clear of holes and the pin."""
-    shape = f.shape
-    for h in board.holes:
-        shape = shape.difference(h.shape.buffer(0.004))
-    if board.spinner is not None:
-        shape = shape.difference(Point(board.spinner.center).buffer(board.spinner.pin_radius + 0.002))
-    parts = sorted(polygons(shape), key=lambda g: -g.area)
-    for part in parts[:3]:
-        if part.area < MIN_LABEL_AREA:
-            continue
-        p = polylabel(part, tolerance=1e-4)
-        clear = part.exterior.distance(p) - board.line_width / 2  # free radius around p (m)
-        height = float(np.clip(np.sqrt(part.area) * 0.30, 0.005, 0.024))
-        height = min(height, 1.1 * clear)
-        px = int(height * s)
-        while px > 8 and text_width(f.kind.value, px) > 1.7 * clear * s:
-            px = int(px * 0.9)
-        xy = to_px(np.array([[p.x, p.y]]))[0]
-        text_centred(img, (xy[0], xy[1]), f.kind.value, px, colour)
+@functools.lru_cache(maxsize=8)
+def label_spots(board: BoardSide) -> tuple[tuple[float, float, float, str, object, float], ...]:
+    """Where the print labels the fields: ``(x, y, text height m, text, kind, widest m)`` on each field's
+    (up to 3) largest parts clear of holes and the pin (also used to keep die labels off them)."""
+    out = []
+    for f in board.fields:
+        shape = f.shape
+        for h in board.holes:
+            shape = shape.difference(h.shape.buffer(0.004))
+        if board.spinner is not None:
+            shape = shape.difference(Point(board.spinner.center).buffer(board.spinner.pin_radius + 0.002))
+        parts = sorted(polygons(shape), key=lambda g: -g.area)
+        for part in parts[:3]:
+            if part.area < MIN_LABEL_AREA:
+                continue
+            p = polylabel(part, tolerance=1e-4)
+            clear = part.exterior.distance(p) - board.line_width / 2  # free radius around p (m)
+            height = float(np.clip(np.sqrt(part.area) * 0.30, 0.005, 0.024))
+            out.append((float(p.x), float(p.y), min(height, 1.1 * clear), f.kind.value, f.kind, 1.7 * clear))
+    return tuple(out)
 
 
 def _wall_shade(cols: int, rows: int, scale: float) -> np.ndarray:

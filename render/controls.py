@@ -1,7 +1,10 @@
 """Input → intents and view changes: the mouse and keyboard handlers of the window.
 
 A mixin of :class:`render.window.TableWindow`: a left drag in a throw becomes a
-:class:`~render.intents.ThrowIntent` (through :meth:`render.aim.ThrowAim.flick`), a click
+:class:`~render.intents.ThrowIntent` (through :meth:`render.aim.ThrowAim.flick`) — wherever
+it begins: over the box, on its rim, or on the table (a drag that begins on the table first
+puts the thrower at the nearest wall, as a click there does) — timed by the input events'
+own timestamps (:meth:`render.window.TableWindow.input_time`); a click
 on a bet card a :class:`~render.intents.BetIntent`, keys become
 :class:`~render.intents.CommandIntent` s; the rest moves the camera, walks the thrower
 round the box or toggles the referee view, help and sound. Nothing here decides whether
@@ -26,6 +29,8 @@ from pyglet.window import key, mouse  # noqa: E402
 
 #: Walking speed along the box (m/s) while an arrow key is held; Shift: 3×.
 WALK_SPEED = 0.12
+#: A press and release closer than this (px, |dx| + |dy|) is a click, not a flick.
+CLICK_PX = 6
 
 
 class Controls:
@@ -57,15 +62,17 @@ class Controls:
             hit = self._plane_point(x, y, table_z)
             hx = self._current.table.box.inner_size[0] / 2 + self._current.table.box.wall_thickness
             hy = self._current.table.box.inner_size[1] / 2 + self._current.table.box.wall_thickness
+            self._press = None
             if (
                 hit is not None
                 and (abs(hit[0]) > hx + 0.01 or abs(hit[1]) > hy + 0.01)
                 and not self._over_box(x, y)
             ):
+                self._press = (x, y)
+                # on the table: stand at the nearest wall; if the mouse moves on, it is a flick from there
                 self.aim.stand_at(float(hit[0]), float(hit[1]))
                 if self.follow:
                     self.camera.face_side(self.aim.side)
-                return
             self._drag = "flick"
             self._flick = []
             self._flick_sample(x, y)
@@ -90,7 +97,7 @@ class Controls:
         p = self._plane_point(x, y, float(self.aim.release_point()[2]))
         if p is None:  # the pointer looks above the horizon: no point on the plane, skip it
             return
-        self._flick.append((self.clock(), float(p[0]), float(p[1])))
+        self._flick.append((self.input_time(), float(p[0]), float(p[1])))
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         if self._drag == "flick":
@@ -107,6 +114,9 @@ class Controls:
             self._flick_sample(x, y)
             samples, self._flick = self._flick, []
             self._drag = None
+            press, self._press = self._press, None
+            if press is not None and abs(x - press[0]) + abs(y - press[1]) < CLICK_PX:
+                return  # a click, not a drag: it only placed the thrower
             try:
                 intent = self.aim.flick(samples)
             except ValueError as exc:
@@ -137,8 +147,8 @@ class Controls:
         elif ctrl and symbol == key.Q:
             self.close()
         elif symbol == key.ESCAPE:
-            if self.help:
-                self.help = False
+            if self.help or self.show_log:
+                self.help = self.show_log = False
             else:
                 self.close()
             return pyglet.event.EVENT_HANDLED
@@ -148,6 +158,9 @@ class Controls:
             self._toggle("referee")
         elif symbol == key.M:
             self._toggle("sound")
+        elif symbol == key.L:
+            self.show_log = not self.show_log
+            self.help = False
         elif symbol == key.R:
             self.emit(CommandIntent(Command.REPLAY))
         elif symbol in (key.RETURN, key.ENTER):
@@ -188,7 +201,11 @@ class Controls:
         if name == "referee":
             self.referee = not self.referee
         elif name == "sound":
-            self.clatter.toggle()
+            if not self.sound_device:
+                self.say("no sound device found: the game stays silent")
+            else:
+                self.clatter.toggle()
         elif name == "help":
             self.help = not self.help
+            self.show_log = False
             self.emit(CommandIntent(Command.HELP))

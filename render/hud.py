@@ -239,14 +239,19 @@ class Hud:
             )
             self._rect(centre - lab.content_width / 2 - 12 * s, y - 9 * s, lab.content_width + 24 * s, 30 * s)
             y -= 30 * s
-        busy = st.busy or snap.activity
-        if busy:
+        if snap.activity:
             lab = self._label(
-                busy, centre, y - 4 * s, 12 * s, ACCENT, True, "center", max_width=room - 20 * s
+                snap.activity, centre, y - 4 * s, 12 * s, ACCENT, True, "center", max_width=room - 20 * s
             )
             self._rect(
                 centre - lab.content_width / 2 - 10 * s, y - 11 * s, lab.content_width + 20 * s, 24 * s
             )
+        if st.busy:  # the busy indicator: a plate in the middle of the window
+            lab = self._label(
+                st.busy, w / 2, h / 2, 18 * s, ACCENT, True, "center", "center", max_width=w * 0.8
+            )
+            pw, ph = lab.content_width + 48 * s, lab.content_height + 28 * s
+            self._rect(w / 2 - pw / 2, h / 2 - ph / 2, pw, ph, (12, 12, 16, 235))
         # the bottom: bands from the bottom edge up
         band = 28 * s
         x_buttons = self._buttons(st, s)
@@ -437,7 +442,7 @@ class Hud:
         key = (tuple((a.text, a.colour, a.size, a.boxed) for a in anchors), s)
         if key != self._anchor_key:
             for item in self._anchors:
-                for part in item:
+                for part in item[:4]:
                     part.delete()
             self._anchors = []
             for a in anchors:

@@ -1,7 +1,10 @@
-"""Anti-aliasing: the 3-D scene drawn into a multisampled framebuffer, then resolved.
+"""The 3-D scene's own framebuffer: multisampled on a GPU, or smaller than the window in software.
 
 The window itself is single-sampled (so a software renderer pays nothing); on a GPU the
-scene goes through a :class:`MsaaTarget` and is blitted to the window before the HUD.
+scene goes through a :class:`MsaaTarget` and is resolved into the window before the HUD.
+On a software renderer, whose cost grows with the pixels drawn, a large window's scene is
+drawn at a lower resolution (``scale`` < 1, see :func:`software_scale`) and stretched onto
+the window with linear filtering; the HUD is then drawn at the window's full resolution.
 """
 
 from __future__ import annotations
@@ -13,14 +16,25 @@ from render.backend import pyglet
 gl = pyglet.gl
 
 
+#: Pixels a software renderer draws the 3-D scene at, at most (1280 × 720).
+SOFTWARE_PIXELS = 1280 * 720
+
+
+def software_scale(width: int, height: int, budget: int = SOFTWARE_PIXELS) -> float:
+    """The scene's resolution factor on a software renderer: 1 up to ``budget`` pixels, less above."""
+    return min(1.0, (budget / max(1, width * height)) ** 0.5)
+
+
 class MsaaTarget:
-    """A multisampled colour + depth/stencil framebuffer of the window's size.
+    """A colour + depth/stencil framebuffer for the scene: multisampled, or scaled down.
 
     Args:
-        samples: samples per pixel (clamped to what the driver allows).
+        samples: samples per pixel (clamped to what the driver allows); 0 or 1: single-sampled.
+        scale: the framebuffer's size relative to the window (single-sampled only).
     """
 
-    def __init__(self, samples: int):
+    def __init__(self, samples: int, scale: float = 1.0):
+        self.scale = float(scale)
         limit = gl.GLint()
         gl.glGetIntegerv(gl.GL_MAX_SAMPLES, ctypes.byref(limit))
         self.samples = max(0, min(samples, limit.value))
@@ -31,7 +45,10 @@ class MsaaTarget:
         gl.glGenFramebuffers(1, ctypes.byref(self.fbo))
         gl.glGenRenderbuffers(1, ctypes.byref(self.colour))
         gl.glGenRenderbuffers(1, ctypes.byref(self.depth))
-        self.ok = self.samples > 1
+        if self.samples <= 1:
+            self.samples = 0
+        self.ok = self.samples > 1 or self.scale < 1.0
+        self.window_size = (0, 0)
 
     def _resize(self, width: int, height: int) -> None:
         gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, self.colour)
@@ -52,23 +69,34 @@ class MsaaTarget:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
         self.size = (width, height)
 
+    def scene_size(self, width: int, height: int) -> tuple[int, int]:
+        """The framebuffer's size for a window of ``width`` × ``height`` px."""
+        if self.samples > 1 or self.scale >= 1.0:
+            return width, height
+        return max(1, round(width * self.scale)), max(1, round(height * self.scale))
+
     def begin(self, width: int, height: int) -> bool:
-        """Bind the multisampled framebuffer (resized if needed); ``False`` if it is unusable."""
+        """Bind the framebuffer (resized if needed) for a window of ``width`` × ``height``;
+        ``False`` if it is unusable (draw into the window then)."""
         if not self.ok and self.size != (0, 0):
             return False
-        if (width, height) != self.size:
-            self._resize(width, height)
+        size = self.scene_size(width, height)
+        if size != self.size:
+            self._resize(*size)
         if not self.ok:
             return False
+        self.window_size = (width, height)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self.fbo)
         return True
 
     def end(self) -> None:
-        """Resolve into the window's back buffer and bind it again."""
+        """Resolve (or stretch) into the window's back buffer and bind it again."""
         width, height = self.size
+        ww, wh = self.window_size
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self.fbo)
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
-        gl.glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+        filt = gl.GL_NEAREST if (ww, wh) == (width, height) else gl.GL_LINEAR
+        gl.glBlitFramebuffer(0, 0, width, height, 0, 0, ww, wh, gl.GL_COLOR_BUFFER_BIT, filt)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
     def delete(self) -> None:

@@ -73,10 +73,11 @@ class _Part:
     ao: float = 0.0
 
 
-def playfield_texture(table: TableSpec) -> np.ndarray:
-    """The print with the baked direct light in alpha (0 in the holes), rows south → north."""
+def playfield_texture(table: TableSpec, size: int = 2048) -> np.ndarray:
+    """The print with the baked direct light in alpha (0 in the holes), rows south → north;
+    ``size`` px along the longer side."""
     box = table.box
-    rgba = board_image(table.board, box).copy()
+    rgba = board_image(table.board, box, size).copy()
     rows, cols = rgba.shape[:2]
     cards = [
         np.asarray(parts_mesh.card_polygon(box, c).exterior.coords)[:3]
@@ -94,15 +95,17 @@ class Scene:
         table: what to build.
         anisotropy: anisotropic filtering of the playfield print (1 = off, for software
             renderers, where it costs more than the rest of the frame).
+        print_size: pixels of the playfield print along its longer side (a software renderer
+            gets 1024: 4× faster to make at launch, and its scene is at most 1280 × 720 px).
     """
 
-    def __init__(self, table: TableSpec, anisotropy: float = 8.0):
+    def __init__(self, table: TableSpec, anisotropy: float = 8.0, print_size: int = 2048):
         self.table = table
         box, board = table.box, table.board
         style = load_style()
         self.programs = {m: Program(*lit_source(m)) for m in MODES}
         tex = self.textures = {
-            "board": texture(playfield_texture(table), anisotropy=anisotropy),
+            "board": texture(playfield_texture(table, print_size), anisotropy=anisotropy),
             "dice": texture(dice_atlas()),
             "cards": texture(card_atlas(table.cards), anisotropy=min(anisotropy, 4.0)),
             "wood": texture(wood_image(), repeat=True, trilinear=False),
@@ -390,14 +393,16 @@ class Scene:
             self._overlay_key = key
         self.referee_labels = list(self._overlay_labels)
         p = self._use("MODE_FLAT")
-        gl.glDisable(gl.GL_DEPTH_TEST)
+        # depth-tested (never drawn across a die), without writing depth (halo and line blend)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthMask(gl.GL_FALSE)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         p.set("u_model", np.eye(4))
         for mesh, rgba in self._overlay:
             p.set("u_colour", rgba)
             mesh.draw()
-        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 
     def delete(self) -> None:

@@ -7,6 +7,12 @@ interpolation factor, for a fixed-step simulation) and receives
 :class:`~render.intents.CommandIntent` through ``on_intent``. Camera, referee view, help,
 sound and screenshots are handled here; no rule is decided here.
 
+The window redraws only when something changed (:meth:`TableWindow.wants_redraw`): a new
+snapshot that differs from the one drawn, input, a camera turn or walk under way, a
+message expiring. :meth:`TableWindow.busy` shows a text at once (a frame is drawn and
+flipped before a long step such as building a new game) and, when cleared, drops the
+input that arrived meanwhile, so a key pressed during the wait never lands in the new game.
+
 Raises :class:`render.errors.NoDisplayError` when no window can be opened.
 """
 
@@ -14,22 +20,27 @@ Raises :class:`render.errors.NoDisplayError` when no window can be opened.
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 from render.aim import ThrowAim
-from render.audio import Clatter
+from render.atomic import write_atomic
+from render.audio import Clatter, device_present
 from render.backend import check_display, pyglet
 from render.camera import Camera
 from render.controls import Controls
 from render.errors import NoDisplayError
+from render.board_texture import label_spots
 from render.hud import Anchor, Hud, HudState
 from render.intents import Command, CommandIntent, Intent, IntentHandler
-from render.msaa import MsaaTarget
+from render.labels import Rect, centred
+from render.msaa import MsaaTarget, software_scale
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate
 
@@ -37,6 +48,22 @@ import pyglet.window  # noqa: E402  (after render.backend set the options)
 from pyglet.window import key  # noqa: E402
 
 gl = pyglet.gl
+
+#: Input events: dropped while :meth:`TableWindow.busy` drains the queue; each asks for a redraw.
+INPUT_EVENTS = frozenset(
+    {
+        "on_key_press",
+        "on_key_release",
+        "on_text",
+        "on_text_motion",
+        "on_mouse_press",
+        "on_mouse_release",
+        "on_mouse_drag",
+        "on_mouse_scroll",
+    }
+)
+#: X event types carrying a server timestamp: ButtonPress, ButtonRelease, MotionNotify.
+_TIMED_X_EVENTS = (4, 5, 6)
 
 #: Renderer names of software rasterisers (cheaper settings, no multisampling).
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software rasterizer")
@@ -71,6 +98,8 @@ class TableWindow(Controls, pyglet.window.Window):
         sound: start with the clatter on.
         screenshot_dir: where F12 saves screenshots.
         clock: seconds for flick timing and animation (tests inject their own).
+        render_scale: draw the 3-D scene at this fraction of the window's resolution;
+            ``None``: full on a GPU, at most 1280 × 720 pixels on a software renderer.
 
     Raises:
         NoDisplayError: no display, or no OpenGL 3.3 context on it.
@@ -89,6 +118,7 @@ class TableWindow(Controls, pyglet.window.Window):
         sound: bool = True,
         screenshot_dir: str | Path = ".",
         clock: Callable[[], float] = time.perf_counter,
+        render_scale: float | None = None,
     ):
         check_display()
         last_error: Exception | None = None
@@ -122,13 +152,19 @@ class TableWindow(Controls, pyglet.window.Window):
         self.renderer = info.get_renderer()
         self.software = any(s in self.renderer.lower() for s in SOFTWARE_RENDERERS)
         samples = (0 if self.software else 4) if msaa is None else msaa
+        #: The scene's resolution relative to the window (``None``: 1 on a GPU, fitted to
+        #: :data:`render.msaa.SOFTWARE_PIXELS` on a software renderer).
+        self.render_scale = render_scale
         self.msaa = MsaaTarget(samples) if samples > 1 else None
+        self._scaled: MsaaTarget | None = None
         self.on_intent: IntentHandler | None = on_intent
         self.clock = clock
         self.screenshot_dir = Path(screenshot_dir)
         self.camera = Camera()
         self.hud = Hud()
-        self.clatter = Clatter(enabled=sound, clock=clock)
+        self.sound_device = device_present()
+        self.clatter = Clatter(enabled=sound and self.sound_device, clock=clock)
+        self.clatter.available = self.sound_device
         self.keys = key.KeyStateHandler()
         self.push_handlers(self.keys)
         self.scene: Scene | None = None
@@ -142,7 +178,16 @@ class TableWindow(Controls, pyglet.window.Window):
         self._seen_impacts: int | None = None
         self._drag: str | None = None
         self._flick: list[tuple[float, float, float]] = []
+        self._press: tuple[float, float] | None = None
         self._last_draw = clock()
+        #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
+        self.busy_text = ""
+        #: The throw log panel (L) is shown.
+        self.show_log = False
+        self.needs_redraw = True
+        self._drawn_key: object = None
+        self._swallow = False
+        self._event_time: float | None = None
 
     @property
     def referee(self) -> bool:
@@ -171,10 +216,17 @@ class TableWindow(Controls, pyglet.window.Window):
             self.camera.face_side(self.aim.side)
 
     def _set_table(self, snap: Snapshot) -> None:
+        first = self.scene is None
+        if first and not self.busy_text:
+            self.busy("Preparing the table…")  # making the print takes a moment: say so first
         self.switch_to()
         if self.scene is not None:
             self.scene.delete()
-        self.scene = Scene(snap.table, anisotropy=1.0 if self.software else 8.0)
+        self.scene = Scene(
+            snap.table, anisotropy=1.0 if self.software else 8.0, print_size=1024 if self.software else 2048
+        )
+        if first and self.busy_text == "Preparing the table…":
+            self.busy_text = ""
         die = next(iter(snap.table.dice.dice.values()))
         self.aim = ThrowAim(snap.table.box, die.size)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
@@ -185,13 +237,90 @@ class TableWindow(Controls, pyglet.window.Window):
             self.on_intent(intent)
 
     def say(self, hint: str, seconds: float = 3.0) -> None:
-        """Show a short hint above the message line."""
+        """Show a short hint above the message line for ``seconds``."""
         self.hint = hint
         self._hint_until = self.clock() + seconds
+        self.needs_redraw = True
+
+    def busy(self, text: str) -> None:
+        """The generic busy/thinking indicator: show ``text`` now (a frame is drawn at once), or clear it.
+
+        Clearing it also drops the input that arrived while the program was busy.
+        """
+        self.busy_text = text
+        self.needs_redraw = True
+        if text:
+            if self.context is not None:
+                self.switch_to()
+                self.render()
+                self.flip()
+        else:
+            self.drop_input()
+
+    def drop_input(self) -> None:
+        """Dispatch the queued window events, dropping keys and mouse input (they were meant for before)."""
+        self._swallow = True
+        try:
+            self.dispatch_events()
+        finally:
+            self._swallow = False
+            self._drag = None
+            self._flick = []
+
+    def dispatch_event(self, event_type, *args):
+        if event_type in INPUT_EVENTS:
+            if self._swallow:
+                return False
+            self.needs_redraw = True
+        elif event_type in ("on_resize", "on_expose", "on_show"):
+            self.needs_redraw = True
+        return super().dispatch_event(event_type, *args)
+
+    # X events carry the server's time of the input (ms): flicks are timed by it, not by
+    # when the loop got round to the event
+    def dispatch_platform_event(self, e) -> None:
+        self._event_time = _x_time(e)
+        try:
+            super().dispatch_platform_event(e)
+        finally:
+            self._event_time = None
+
+    def dispatch_platform_event_view(self, e) -> None:
+        self._event_time = _x_time(e)
+        try:
+            super().dispatch_platform_event_view(e)
+        finally:
+            self._event_time = None
+
+    def input_time(self) -> float:
+        """The time (s) of the input event being handled: its X timestamp, else the clock."""
+        return self._event_time if self._event_time is not None else self.clock()
+
+    def wants_redraw(self) -> bool:
+        """Whether the next frame would differ from the last one drawn (see the module docstring)."""
+        if self.needs_redraw or self._drag is not None or self.camera.goal_yaw is not None:
+            return True
+        if self.hint and self.clock() > self._hint_until:
+            return True
+        if self._walking():
+            return True
+        return self._frame_key() != self._drawn_key
+
+    def _frame_key(self) -> object:
+        snap = self._shown
+        if snap is None:
+            return None
+        return (id(snap.table), replace(snap, time=0.0, impacts=()), self.width, self.height)
+
+    def _walking(self) -> bool:
+        k = self.keys
+        return bool(k[key.RIGHT] or k[key.D] or k[key.LEFT] or k[key.A])
 
     # --- drawing ---------------------------------------------------------------------------
     def render(self) -> None:
         """Draw the current frame into the back buffer (no flip)."""
+        self.needs_redraw = False
+        self._drawn_key = self._frame_key()
         now = self.clock()
         dt = min(0.1, max(0.0, now - self._last_draw))
         self._last_draw = now
@@ -206,18 +335,36 @@ class TableWindow(Controls, pyglet.window.Window):
             gl.glClearColor(0.085, 0.08, 0.075, 1.0)
             gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
         else:
-            multisampled = self.msaa is not None and self.msaa.begin(width, height)
-            self.scene.draw(snap, self.camera, width, height, referee=self.referee, marker=self._marker(snap))
-            if multisampled:
-                self.msaa.end()
+            target = self._target(width, height)
+            offscreen = target is not None and target.begin(width, height)
+            sw, sh = target.scene_size(width, height) if offscreen else (width, height)
+            self.scene.draw(snap, self.camera, sw, sh, referee=self.referee, marker=self._marker(snap))
+            if offscreen:
+                target.end()
         gl.glViewport(0, 0, width, height)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        self.hud.update(snap, self._hud_state(), self._anchors(snap, width, height))
+        anchors, obstacles = self._anchors(snap, width, height)
+        self.hud.update(snap, self._hud_state(), anchors, obstacles)
         self.hud.draw()
 
     def on_draw(self) -> None:
         self.render()
+
+    def _target(self, width: int, height: int) -> MsaaTarget | None:
+        """The scene's framebuffer: multisampled, scaled down (software, large window) or none."""
+        if self.msaa is not None:
+            return self.msaa
+        scale = self.render_scale
+        if scale is None:
+            scale = software_scale(width, height) if self.software else 1.0
+        if scale >= 1.0:
+            return None
+        if self._scaled is None or abs(self._scaled.scale - scale) > 1e-3:
+            if self._scaled is not None:
+                self._scaled.delete()
+            self._scaled = MsaaTarget(0, scale)
+        return self._scaled
 
     def _hud_state(self) -> HudState:
         aim = ""
@@ -227,24 +374,66 @@ class TableWindow(Controls, pyglet.window.Window):
                 f"Throwing from side {a.side}, {a.along * 100:+.0f} cm along · release "
                 f"{a.height * 1000:.0f} mm over the rim · spin {a.spin:+.0f} rad/s"
             )
+        power = None
+        if self._drag == "flick" and self.aim is not None and len(self._flick) >= 2:
+            preview = self.aim.preview(self._flick)
+            power = preview[0] if preview is not None else None
         return HudState(
-            self.width, self.height, aim, self.hint, self.referee, self.clatter.enabled, self.help
+            self.width,
+            self.height,
+            aim,
+            self.hint,
+            self.referee,
+            self.clatter.enabled,
+            self.help,
+            sound_device=self.sound_device,
+            busy=self.busy_text,
+            log=self.show_log,
+            power=power,
         )
 
-    def _anchors(self, snap: Snapshot | None, width: int, height: int) -> list[Anchor]:
-        if snap is None:
-            return []
-        sx, sy = self.width / max(width, 1), self.height / max(height, 1)  # framebuffer → window px
+    def _anchors(self, snap: Snapshot | None, width: int, height: int) -> tuple[list[Anchor], list[Rect]]:
+        """The die labels at their dice (window px) and the boxes they must keep clear of."""
+        if snap is None or self.scene is None:
+            return [], []
+        vp = self.camera.view_projection(width, height)
+        scale = np.array([self.width, self.height, 1.0])
+
+        def to_window(points) -> np.ndarray:
+            """Window (x, y, depth) of board points (n, 3)."""
+            p = np.asarray(points, dtype=float).reshape(-1, 3)
+            clip = np.c_[p, np.ones(len(p))] @ vp.T
+            ndc = clip[:, :3] / clip[:, 3:4]
+            return (ndc + 1) / 2 * scale
+
         out = []
-        for f in snap.floating:
-            x, y, depth = self.camera.project(f.position, width, height)
+        texts = [(f.text, f.position, f.colour, 14.0, False) for f in snap.floating]
+        if self.referee:
+            texts += [(lab.text, lab.position, lab.colour, 10.0, True) for lab in self.scene.referee_labels]
+        if not texts:
+            return out, []
+        for (text, _, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
             if 0.0 < depth < 1.0:
-                out.append(Anchor(f.text, x * sx, y * sy + 36, f.colour, 18.0))
-        if self.referee and self.scene is not None:
-            for lab in self.scene.referee_labels:
-                x, y, depth = self.camera.project(lab.position, width, height)
-                out.append(Anchor(lab.text, x * sx, y * sy - 10, lab.colour, 10.0, boxed=True))
-        return out
+                out.append(Anchor(text, float(x), float(y), colour, size, boxed))
+        obstacles = []
+        dice = self.scene.dice_poses(snap)
+        if dice:
+            offsets = np.array([(0, 0, 0), (1.5, 0, 0), (0, 1.5, 0), (0, 0, 1.5)], dtype=float)
+            pts = [np.add(pose.position, offsets * snap.table.dice[o].half) for o, pose in dice]
+            proj = to_window(np.concatenate(pts)).reshape(len(dice), 4, 3)
+            for q in proj:
+                if 0.0 < q[0, 2] < 1.0:
+                    r = float(np.max(np.hypot(*(q[1:, :2] - q[0, :2]).T)))
+                    obstacles.append(centred(float(q[0, 0]), float(q[0, 1]), 2 * r, 2 * r))
+        spots = label_spots(snap.table.board)
+        if spots:
+            pts = [((x, y, 0.0), (x + 0.3 * h * len(t), y + 0.5 * h, 0.0)) for x, y, h, t, _, _ in spots]
+            proj = to_window(np.array(pts).reshape(-1, 3)).reshape(len(spots), 2, 3)
+            for c, e in proj:
+                obstacles.append(
+                    centred(float(c[0]), float(c[1]), 2 * abs(e[0] - c[0]) + 4, 2 * abs(e[1] - c[1]) + 4)
+                )
+        return out, obstacles
 
     def _marker(self, snap: Snapshot) -> Marker | None:
         if snap.input is not InputMode.THROW or self.aim is None:
@@ -253,11 +442,11 @@ class TableWindow(Controls, pyglet.window.Window):
         if snap.thrower and snap.thrower in snap.table.dice.dice:
             colour = snap.table.dice[snap.thrower].colour
         pos = tuple(float(v) for v in self.aim.release_point())
-        if len(self._flick) >= 2:
-            d = np.array(self._flick[-1][1:]) - np.array(self._flick[0][1:])
-            n = float(np.linalg.norm(d))
-            if n > 1e-6:
-                return Marker(pos, colour, (d[0] / n, d[1] / n), min(0.12, 0.02 + n * 0.5))
+        if self._drag == "flick" and len(self._flick) >= 2:
+            preview = self.aim.preview(self._flick)
+            if preview is not None and preview[0] > 0.0:
+                power, d = preview
+                return Marker(pos, colour, (float(d[0]), float(d[1])), 0.03 + 0.09 * power)
         inward = self.aim.inward
         return Marker(pos, colour, (float(inward[0]), float(inward[1])), 0.025)
 
@@ -276,10 +465,9 @@ class TableWindow(Controls, pyglet.window.Window):
 
     def save_screenshot(self, path: str | Path) -> Path:
         """Render a frame and save it as a PNG at ``path``; returns the path."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(self.capture()).save(path)
-        return path
+        buf = io.BytesIO()
+        Image.fromarray(self.capture()).save(buf, format="PNG")
+        return write_atomic(path, buf.getvalue())
 
     def on_close(self):
         self.emit(CommandIntent(Command.QUIT))
@@ -287,10 +475,21 @@ class TableWindow(Controls, pyglet.window.Window):
         if self.scene is not None:
             self.scene.delete()
             self.scene = None
-        if self.msaa is not None:
-            self.msaa.delete()
-            self.msaa = None
+        for target in (self.msaa, self._scaled):
+            if target is not None:
+                target.delete()
+        self.msaa = self._scaled = None
         super().on_close()
+
+
+def _x_time(e) -> float | None:
+    """The server time (s) of an X input event, or ``None`` for other events."""
+    try:
+        if e.type in _TIMED_X_EVENTS:
+            return e.xbutton.time / 1000.0
+    except AttributeError:
+        pass
+    return None
 
 
 def open_window(**kwargs) -> TableWindow:

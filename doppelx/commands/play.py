@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 
 from doppelx import argtypes
 from doppelx.commands.game import SKILL_NAMES, _cards
@@ -149,23 +150,23 @@ def run(args: argparse.Namespace) -> int:
     from rules.optional import import_optional
 
     import_optional("pyglet", "window", "doppelx play (the desktop window)")
-    from doppelx.play import app
-    from doppelx.play.controller import PlayController
     from doppelx.play.window import PlayWindow
     from render.errors import NoDisplayError
 
-    controller = PlayController(save_path=args.save_file)
     try:
-        window = PlayWindow(
-            *args.size, caption="DoppelX", on_intent=controller.handle, sound=not args.mute, vsync=False
-        )
+        window = PlayWindow(*args.size, caption="DoppelX", sound=not args.mute, vsync=False)
     except NoDisplayError as exc:
         raise DoppelXError(
             f"cannot open the 3D window: {exc.reason}; run it on a virtual display with "
             f"`xvfb-run -a doppelx play ...`, or play headless with "
             f"`doppelx game --players 4 --board I --seed 1`"
         ) from None
-    controller.ui = window
+    window.busy("Loading DoppelX…")  # the first frame, before the physics and the table load
+    from doppelx.play import app
+    from doppelx.play.controller import PlayController
+
+    controller = PlayController(window, save_path=args.save_file)
+    window.on_intent = controller.handle
     try:
         if args.load is not None:
             controller.load(args.load)
@@ -174,13 +175,21 @@ def run(args: argparse.Namespace) -> int:
         else:
             controller.setup = setup
             window.open_dialog(setup, controller.new_game, None)
-        return app.run(
+        window.busy("")
+        code = app.run(
             window,
             controller,
             speed=args.speed,
             quit_after=args.quit_after_throws,
             screenshot=args.screenshot,
         )
+        if controller.autosaved is not None:
+            print(
+                f"doppelx play: the game in progress was saved to {controller.autosaved}; "
+                f"go on with: doppelx play --load {controller.autosaved}",
+                file=sys.stderr,
+            )
+        return code
     finally:
         controller.close()
         if window.context is not None:

@@ -3,7 +3,9 @@
 :func:`run` opens nothing itself: it takes a :class:`doppelx.play.window.PlayWindow` and a
 :class:`doppelx.play.controller.PlayController` and loops — dispatch the window's events,
 advance the game by the real time passed (times ``speed``) through
-:class:`render.driver.FixedStep`, draw, flip, sleep to about 60 frames per second — until
+:class:`render.driver.FixedStep`, draw and flip only if the picture changed
+(:meth:`render.window.TableWindow.wants_redraw`), sleep to about 60 loops per second
+(30 while nothing moves, so an idle window costs next to no CPU) — until
 the window closes, or, with ``quit_after``, until that many throws have come to rest (or
 the game is over); then it saves the screenshot if one was asked for, releases the physics
 world and closes the window.
@@ -21,6 +23,8 @@ from render.driver import FixedStep
 
 #: Frames per second the loop aims at (it sleeps the rest of a frame).
 FPS = 60
+#: Loops per second while nothing changes on screen (input still answered within 1/30 s).
+IDLE_FPS = 30
 
 
 def should_quit(controller: PlayController, quit_after: int | None) -> bool:
@@ -50,7 +54,7 @@ def run(
         quit_after: quit once this many throws have come to rest (or the game is over).
         screenshot: save the window to this PNG when quitting after ``quit_after`` throws.
         clock: seconds (tests inject their own).
-        max_frames: stop after this many frames (tests).
+        max_frames: stop after this many loops (tests).
     """
     drive = FixedStep(
         window,
@@ -74,13 +78,15 @@ def run(
             if screenshot is not None:
                 window.save_screenshot(screenshot)
             break
-        window.switch_to()
-        window.render()
-        window.flip()
+        drew = window.wants_redraw()
+        if drew:
+            window.switch_to()
+            window.render()
+            window.flip()
         frames += 1
         if max_frames is not None and frames >= max_frames:
             break
-        rest = 1.0 / FPS - (clock() - start)
+        rest = 1.0 / (FPS if drew else IDLE_FPS) - (clock() - start)
         if rest > 0:
             time.sleep(rest)
     controller.close()
