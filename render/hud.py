@@ -141,6 +141,8 @@ class Hud:
         self.text_boxes: list[tuple[float, float, float, float, str]] = []
         #: Plates of the die labels placed in the last frame (window px).
         self.plates: list[Rect] = []
+        #: Texts of the modal panel shown (help and rules card, or the throw log).
+        self.modal_texts: list[str] = []
         self.obstacles: list[Rect] = []
         self._modal = False
 
@@ -201,11 +203,12 @@ class Hud:
             **kw,
         )
         if max_width is not None and not kw.get("multiline"):
-            while label.content_width > max_width and label.font_size > 6:
-                label.font_size = max(6, label.font_size * 0.9)
+            _fit(label, max_width, max(7.0, size * 0.7))
         self._items.append(label)
-        if not self._modal:
-            self.text_boxes.append((*_box(label), text))
+        if self._modal:
+            self.modal_texts.append(label.text)
+        else:
+            self.text_boxes.append((*_box(label), label.text))
         return label
 
     def _rect(self, x: float, y: float, w: float, h: float, colour=PANEL):
@@ -219,6 +222,7 @@ class Hud:
             item.delete()
         self._items = []
         self.text_boxes = []
+        self.modal_texts = []
         self._modal = False
         w, h = st.width, st.height
         s = scale_for(w, h)
@@ -393,6 +397,8 @@ class Hud:
             docs = [self._doc("Controls", keys, size), self._doc("How DoppelX scores", rules, size)]
             layouts = [pyglet.text.layout.TextLayout(d, width=col_w, multiline=True) for d in docs]
             heights = [lay.content_height for lay in layouts]
+            for lay in layouts:
+                lay.delete()
             need = max(heights) if wide else sum(heights) + m
             if need <= box_h - 2 * m:
                 break
@@ -411,6 +417,7 @@ class Hud:
                 group=self.modal_front,
             )
             self._items.append(lay)
+            self.modal_texts.append(doc.text)
 
     def _doc(self, title: str, body: str, size: float):
         doc = pyglet.text.decode_attributed(f"{{bold True}}{title}{{bold False}}\n{body}")
@@ -465,8 +472,16 @@ class Hud:
                 plate = pyglet.shapes.Rectangle(
                     0, 0, pw, ph, color=(14, 14, 18, 225), batch=self.anchor_batch, group=self.plate_group
                 )
-                swatch = pyglet.shapes.Rectangle(
-                    0, 0, sw, sw, color=_rgba(a.colour), batch=self.anchor_batch, group=self.plate_text
+                swatch = pyglet.shapes.BorderedRectangle(
+                    0,
+                    0,
+                    sw,
+                    sw,
+                    border=max(1.0, sw * 0.12),
+                    color=_rgba(a.colour)[:3],
+                    border_color=(200, 200, 206),
+                    batch=self.anchor_batch,
+                    group=self.plate_text,
                 )
                 leader = pyglet.shapes.Line(
                     0,
@@ -517,6 +532,17 @@ class Hud:
             if bx <= x <= bx + bw and by <= y <= by + bh:
                 return name
         return None
+
+
+def _fit(label, max_width: float, floor: float) -> None:
+    """Make a one-line label at most ``max_width`` px wide: a smaller font down to ``floor`` pt,
+    then the text cut with "…" (only a text that could never fit, e.g. a very long name)."""
+    while label.content_width > max_width and label.font_size > floor:
+        label.font_size = max(floor, label.font_size * 0.92)
+    text = label.text
+    while label.content_width > max_width and len(text) > 1:
+        text = text[:-1]
+        label.text = text.rstrip() + "…"
 
 
 def _box(label) -> tuple[float, float, float, float]:

@@ -6,6 +6,10 @@ parts are drawn roughly front to back (dice, playfield, walls, table, then the c
 a software renderer's early depth test skips hidden pixels. Shadows: the walls' and
 cards' are baked into the print, moving parts cast planar shadows (stencilled so that
 overlaps darken once) and every die gets a soft contact shadow.
+
+The wall nearest to the camera (:func:`near_side`) is drawn last and faded to
+:data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
+stay in view; in the referee view and from high above every wall is opaque.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from render.die_mesh import rounded_cube
 from render.gl_program import Program
 from render.gpu import GpuMesh, delete_texture, texture
 from render.lighting import BACKGROUND, LIGHT_DIR, baked_light, planar_shadow_matrix
-from render.mesh import merge
+from render.mesh import Mesh, merge
 from render.placement import bet_die_poses, card_at
 from render.referee import RefereeLabel, outlines
 from render.shaders import MODES, lit_source
@@ -44,6 +48,34 @@ PIN = "#3a3a3c"
 WHITE = (1.0, 1.0, 1.0)
 #: Opacity of planar shadows on the playfield and on the table.
 SHADOW_ALPHA = 0.42
+#: Opacity of the wall nearest to the camera (its rim and printed outside).
+NEAR_WALL_ALPHA = 0.3
+#: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
+FADE_BELOW_PITCH = math.radians(75)
+_SIDES = ("S", "E", "N", "W")
+
+
+def side_of(x: float, y: float, hx: float, hy: float) -> str:
+    """The wall (S, E, N, W) a point (x, y) of the box's outline belongs to."""
+    scores = {"S": -y / hy, "E": x / hx, "N": y / hy, "W": -x / hx}
+    return max(scores, key=scores.get)
+
+
+def split_by_side(mesh: Mesh, hx: float, hy: float) -> dict[str, Mesh]:
+    """The triangles of a wall mesh grouped by the wall their centroid belongs to."""
+    cent = mesh.positions[mesh.indices].mean(axis=1)
+    sides = np.array([side_of(float(c[0]), float(c[1]), hx, hy) for c in cent])
+    return {
+        s: Mesh(mesh.positions, mesh.normals, mesh.uvs, mesh.faces, mesh.indices[sides == s]) for s in _SIDES
+    }
+
+
+def near_side(camera: Camera, hx: float, hy: float) -> str | None:
+    """The wall between the camera and the playfield, or ``None`` (referee view, or looking down steeply)."""
+    if camera.referee or camera.pitch >= FADE_BELOW_PITCH:
+        return None
+    eye = camera.eye
+    return side_of(float(eye[0]), float(eye[1]), hx, hy)
 
 
 @dataclass(frozen=True)
@@ -134,17 +166,29 @@ class Scene:
         if obstacles is not None:
             self.obstacles = GpuMesh(obstacles)
             front.append(_Part(self.obstacles, "MODE_COLOUR", rgb(style.board["obstacle"])))
-        self.rim = GpuMesh(box_mesh.rim(box))
-        self.outer = GpuMesh(box_mesh.outer_walls(box))
+        rim_mesh, outer_mesh = box_mesh.rim(box), box_mesh.outer_walls(box)
+        self.rim = GpuMesh(rim_mesh)  # whole, for the shadows
+        self.outer = GpuMesh(outer_mesh)
+        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
+        rims, outers = split_by_side(rim_mesh, hx, hy), split_by_side(outer_mesh, hx, hy)
+        inners = split_by_side(box_mesh.inner_walls(box, 0.0, box.rim_z), hx, hy)
+        #: Per wall: its rim, inner face and printed outside (the near one is faded).
+        self.walls: dict[str, list[_Part]] = {
+            side: [
+                _Part(GpuMesh(rims[side]), "MODE_COLOUR", rgb(RIM)),
+                _Part(GpuMesh(inners[side]), "MODE_COLOUR", rgb(INNER_WALL), ao=0.45),
+                _Part(GpuMesh(outers[side]), "MODE_TEXTURE", WHITE, tex["print"]),
+            ]
+            for side in _SIDES
+        }
+        #: The wall faded in the last frame drawn (``None``: all opaque).
+        self.near: str | None = None
         self.parts: list[_Part] = front + [
             _Part(
                 GpuMesh(board_mesh.insert_top(board, box)), "MODE_TEXTURE", WHITE, tex["board"], baked=True
             ),
-            _Part(self.rim, "MODE_COLOUR", rgb(RIM)),
-            _Part(
-                GpuMesh(box_mesh.inner_walls(box, 0.0, box.rim_z)), "MODE_COLOUR", rgb(INNER_WALL), ao=0.45
-            ),
-            _Part(self.outer, "MODE_TEXTURE", WHITE, tex["print"]),
+        ]
+        self.back_parts: list[_Part] = [
             _Part(GpuMesh(box_mesh.table(box)), "MODE_TEXTURE", WHITE, tex["wood"]),
             # the cavity, seen only through the holes
             _Part(GpuMesh(board_mesh.insert_sides(board, box)), "MODE_COLOUR", rgb(style.board["hole_rim"])),
@@ -218,21 +262,22 @@ class Scene:
             p.set("u_model", blade_m)
             self.blade.draw()
             p.set("u_model", np.eye(4))
+        box = self.table.box
+        near = None if referee else near_side(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
+        self.near = near
         for part in self.parts:
-            p = self._use(part.mode)
-            p.set("u_colour", (*part.colour, 1.0))
-            if part.tex:
-                gl.glBindTexture(gl.GL_TEXTURE_2D, part.tex)
-            if part.baked or part.ao:
-                p.set("u_baked", int(part.baked))
-                p.set("u_ao", part.ao)
-            part.mesh.draw()
-            if part.baked or part.ao:
-                p.set("u_baked", 0)
-                p.set("u_ao", 0.0)
+            self._draw_part(part)
+        for side in _SIDES:
+            if side != near:
+                for part in self.walls[side]:
+                    self._draw_part(part)
+        for part in self.back_parts:
+            self._draw_part(part)
         if not referee:
             self._draw_shadows(dice, blade_m)
         self._draw_blobs(dice)
+        if near is not None:
+            self._draw_near_wall(near)
         if marker is not None and not referee:
             self._draw_marker(marker)
         self.referee_labels = []
@@ -243,6 +288,31 @@ class Scene:
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+
+    def _draw_part(self, part: _Part, alpha: float = 1.0) -> None:
+        p = self._use(part.mode)
+        p.set("u_colour", (*part.colour, alpha))
+        if part.tex:
+            gl.glBindTexture(gl.GL_TEXTURE_2D, part.tex)
+        if part.baked or part.ao:
+            p.set("u_baked", int(part.baked))
+            p.set("u_ao", part.ao)
+        part.mesh.draw()
+        if part.baked or part.ao:
+            p.set("u_baked", 0)
+            p.set("u_ao", 0.0)
+
+    def _draw_near_wall(self, side: str) -> None:
+        """The wall nearest to the camera, see-through (its rim and printed outside; its inner
+        face looks away from the camera)."""
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glDepthMask(gl.GL_FALSE)
+        rim, _, outer = self.walls[side]
+        self._draw_part(outer, NEAR_WALL_ALPHA)
+        self._draw_part(rim, min(1.0, NEAR_WALL_ALPHA * 1.6))
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
 
     def dice_poses(self, snap: Snapshot) -> list[tuple[str, Pose]]:
         """Every die drawn: the snapshot's dice and the dice lying on bet cards."""
@@ -409,7 +479,9 @@ class Scene:
         """Free the GPU resources (call with this scene's context current)."""
         meshes = {
             id(m): m
-            for m in [part.mesh for part in self.parts]
+            for m in [part.mesh for part in self.parts + self.back_parts]
+            + [part.mesh for parts in self.walls.values() for part in parts]
+            + [self.rim, self.outer]
             + [self.blade, self.die, self.quad, self.ring, self.spot, self.arrow]
             + [mesh for mesh, _ in self._overlay]
             if m is not None

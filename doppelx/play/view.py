@@ -14,10 +14,7 @@ from rules.game import DoppelXGame
 from rules.outcome import Pose, Status
 from rules.reading import DieReading, chips_for
 from rules.scoring import ThrowScore
-from rules.style import hex_to_rgb
 
-#: Floating texts of dice darker than this (relative luminance 0…1) are lightened to stay legible.
-MIN_LUMINANCE = 0.35
 #: Raise a floating text this far above the die's centre (m).
 TEXT_LIFT = 0.012
 
@@ -46,17 +43,6 @@ def scoreboard(
     return tuple(rows)
 
 
-def legible(colour: str) -> str:
-    """``colour`` (``#rrggbb``), lightened towards white if it is too dark to read on the table."""
-    r, g, b = hex_to_rgb(colour)
-    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    if lum >= MIN_LUMINANCE:
-        return colour
-    t = 0.55
-    r, g, b = (v + (1 - v) * t for v in (r, g, b))
-    return "#{:02x}{:02x}{:02x}".format(*(round(v * 255) for v in (r, g, b)))
-
-
 def die_text(reading: DieReading, doppel_x: bool) -> str:
     """The chips a die brings, as shown over it: ``"+6"``, ``"0"``, ``"-1"``, ``"X!"``, ``"hole"``, ``"off"``."""
     if reading.status is Status.HOLE:
@@ -72,7 +58,8 @@ def die_text(reading: DieReading, doppel_x: bool) -> str:
 def floating_for(
     readings: Iterable[DieReading], doppel_x: bool, poses: Mapping[str, Pose], colours: Mapping[str, str]
 ) -> tuple[FloatingText, ...]:
-    """Floating texts over the dice in ``poses`` (those that have come to rest)."""
+    """Floating texts over the dice in ``poses`` (those that have come to rest), in each die's own colour
+    (the window draws them white on a dark plate with a swatch of that colour)."""
     out = []
     for r in readings:
         pose = poses.get(r.owner)
@@ -80,7 +67,7 @@ def floating_for(
         if pose is None or not text:
             continue
         x, y, z = pose.position
-        out.append(FloatingText(text, (x, y, z + TEXT_LIFT), legible(colours.get(r.owner, "#ffffff"))))
+        out.append(FloatingText(text, (x, y, z + TEXT_LIFT), colours.get(r.owner, "#ffffff")))
     return tuple(out)
 
 
@@ -95,7 +82,7 @@ def bet_texts(
         if p is None or pose is None or p.bets <= 0:
             continue
         x, y, z = pose.position
-        out.append(FloatingText(f"+{p.bets}", (x, y, z + TEXT_LIFT), legible(colours.get(owner, "#ffffff"))))
+        out.append(FloatingText(f"+{p.bets}", (x, y, z + TEXT_LIFT), colours.get(owner, "#ffffff")))
     return tuple(out)
 
 
