@@ -145,12 +145,12 @@ class Controls:
         elif ctrl and symbol == key.N:
             self.emit(CommandIntent(Command.NEW_GAME))
         elif ctrl and symbol == key.Q:
-            self.close()
+            self.on_close()  # as the close button: the match hears QUIT (and autosaves)
         elif symbol == key.ESCAPE:
             if self.help or self.show_log:
                 self.help = self.show_log = False
             else:
-                self.close()
+                self.on_close()
             return pyglet.event.EVENT_HANDLED
         elif symbol in (key.H, key.F1):
             self._toggle("help")

@@ -188,8 +188,10 @@ def test_the_new_game_form_sets_up_the_game(ctrl, window, tmp_path):
     assert ctrl.match.world.spinner_id is None
 
 
-def test_the_loop_ends_when_the_window_is_closed(display):  # noqa: F811
+def test_the_loop_ends_when_the_window_is_closed(display, monkeypatch, tmp_path):  # noqa: F811
     from pyglet.window import key
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
 
     from doppelx.play import app
     from doppelx.play.window import PlayWindow
@@ -209,4 +211,6 @@ def test_the_loop_ends_when_the_window_is_closed(display):  # noqa: F811
         assert app.run(win, c, max_frames=50) == 0
         assert win.context is None and c.match is None, how
         if how == "esc on the first form":
-            assert c.quit_requested
+            assert c.quit_requested and c.autosaved is None
+        else:  # Esc in a game in progress: it was saved where `doppelx play --load` finds it
+            assert c.autosaved == tmp_path / "doppelx" / "autosave.json" and c.autosaved.exists()

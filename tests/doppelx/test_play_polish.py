@@ -1,0 +1,196 @@
+"""``doppelx play`` never loses a game and answers every action (issue 14), driven under Xvfb with
+real X input (xdotool) and synthetic events: Esc typed while a new game is being built, save
+errors shown in the window, quitting autosaves, "Loaded …", the rolling indicator, the throw
+log, the referee hint, the first frame drawn before the physics is even imported."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from doppelx.play.controller import PlayController, Stage
+from doppelx.play.newgame import GameSetup
+from tests.xvfb import FakeClock, display  # noqa: F401  (the session's Xvfb)
+
+ROOT = Path(__file__).resolve().parents[2]
+xdotool = pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool for real X input")
+
+
+@pytest.fixture
+def window(display):  # noqa: F811
+    from doppelx.play.window import PlayWindow
+
+    clock = FakeClock()
+    win = PlayWindow(800, 500, vsync=False, sound=False, clock=clock)
+    win.fake_clock = clock
+    yield win
+    if win.context is not None:
+        win.close()
+
+
+def play_until(ctrl, window, done, max_steps=20000):
+    for _ in range(max_steps):
+        if done(ctrl):
+            window.show(ctrl.snapshot())
+            return
+        window.show(ctrl.step())
+    raise AssertionError(f"stuck in stage {ctrl.stage}")
+
+
+def texts(window) -> list[str]:
+    window.switch_to()
+    window.render()
+    return [b[4] for b in window.hud.text_boxes]
+
+
+@xdotool
+def test_esc_typed_while_the_new_game_is_built_does_not_quit(window, monkeypatch, tmp_path):
+    """Ctrl+N mid-game, a change in the form, Enter, Esc at once: the Esc is dropped, the new game runs."""
+    from doppelx.play import app, controller
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    built = []
+    start = controller.start_match
+
+    def slow_start(setup):
+        built.append(setup)
+        time.sleep(1.2)  # a slow machine: the Esc below arrives meanwhile
+        return start(setup)
+
+    monkeypatch.setattr(controller, "start_match", slow_start)
+    c = PlayController(window)
+    window.on_intent = c.handle
+    c.new_game(GameSetup.standard(3, 0, seed=2))
+    wid = str(window._window)
+    script = (
+        "sleep 0.6; xdotool key --window {w} ctrl+n; sleep 0.4; xdotool key --window {w} Right; "
+        "sleep 0.3; xdotool key --window {w} Return; sleep 0.4; xdotool key --window {w} Escape"
+    ).format(w=wid)
+    typist = subprocess.Popen(["sh", "-c", script])
+    seen = {}
+
+    def watch():
+        typist.wait()
+
+    t = threading.Thread(target=watch)
+    t.start()
+    real = time.perf_counter
+    orig_next = c._next
+
+    def spy():
+        seen.setdefault("stage_after_build", c.stage)
+        orig_next()
+
+    c._next = spy
+    numbers = []
+    step = c.step
+    c.step = lambda: numbers.append(c.numbers) or step()
+    app.run(window, c, clock=real, max_frames=int(4.5 * app.IDLE_FPS))
+    t.join()
+    assert numbers[-1] >= 1  # the new game played on: its first throw was made
+    assert len(built) == 2  # the first game, then the one from the form
+    assert not c.quit_requested and c.autosaved is None  # Esc did not end the program
+    assert window.context is None  # (the loop closed the window after max_frames)
+
+
+def test_a_save_error_is_a_message_in_the_window_and_the_game_goes_on(window, tmp_path):
+    from pyglet.window import key
+
+    c = PlayController(window, save_path=tmp_path)  # a folder
+    window.on_intent = c.handle
+    c.new_game(GameSetup.standard(3, 0, seed=4))
+    play_until(c, window, lambda x: x.throws_shown == 1 and x.stage is not Stage.RESULT)
+    window.on_key_press(key.S, key.MOD_CTRL)
+    assert window.hint.startswith(f"Not saved — cannot write {tmp_path}: it is a folder")
+    assert any(t.startswith("Not saved") for t in texts(window))
+    assert list(tmp_path.iterdir()) == [] and c.match is not None
+    play_until(c, window, lambda x: x.throws_shown == 2)  # the game goes on
+    c.close()
+
+
+def test_closing_a_game_in_progress_autosaves_and_ctrl_o_says_loaded(window, tmp_path, monkeypatch):
+    from pyglet.window import key
+
+    from doppelx.play import app
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    c = PlayController(window, save_path=tmp_path / "game.json")
+    window.on_intent = c.handle
+    c.new_game(GameSetup.standard(4, 0, seed=8))
+    play_until(c, window, lambda x: x.throws_shown == 2 and x.stage is Stage.WAIT)
+    chips = dict(c.game.chips)
+    window.dispatch_event("on_close")  # the window's close button
+    app.run(window, c, max_frames=5)
+    saved = tmp_path / "state/doppelx/autosave.json"
+    assert c.autosaved == saved and json.loads(saved.read_text())["game"]["chips"] == chips
+    # a new window: Ctrl+O of that file says what it loaded
+    from doppelx.play.window import PlayWindow
+
+    win = PlayWindow(800, 500, vsync=False, sound=False)
+    d = PlayController(win, save_path=saved)
+    win.on_intent = d.handle
+    try:
+        win.on_key_press(key.O, key.MOD_CTRL)
+        assert win.hint == f"Loaded {saved}: 4 players, throw 2 done, side I"
+        win.show(d.step())
+        assert win.hint in texts(win) and d.game.chips == chips
+    finally:
+        d.close()
+        win.close()
+
+
+def test_rolling_indicator_summary_throw_log_and_the_referee_hint(window):
+    from pyglet.window import key
+
+    c = PlayController(window)
+    window.on_intent = c.handle
+    c.new_game(GameSetup.standard(3, 0, seed=6))
+    play_until(c, window, lambda x: x.stage is Stage.FLIGHT)
+    assert "Rolling…" in texts(window)
+    play_until(c, window, lambda x: x.stage is Stage.RESULT)
+    shown = texts(window)
+    assert "Last throw" in shown and "Rolling…" not in shown
+    play_until(c, window, lambda x: x.throws_shown == 2 and x.stage is Stage.RESULT)
+    assert window.hint.startswith("Tab: see why")  # after the first throws, once
+    play_until(c, window, lambda x: x.stage is not Stage.RESULT)
+    assert "Last throw" in texts(window)  # the summary stays until the next throw
+    window.on_key_press(key.L, 0)
+    texts(window)
+    log = window.hud.modal_texts
+    assert log[0].startswith("Throw log") and log[1].startswith("2. ") and log[2].startswith("1. Setup throw")
+    window.on_key_press(key.ESCAPE, 0)  # closes the log, does not quit
+    assert not window.show_log and not window.has_exit
+    c.close()
+
+
+def test_the_first_frame_is_drawn_before_the_physics_is_imported(display, tmp_path):  # noqa: F811
+    """``doppelx play`` flips a splash first; pybullet and the table's print come after it."""
+    probe = (
+        "import sys, time\n"
+        "from doppelx.play.window import PlayWindow\n"
+        "flip = PlayWindow.flip\n"
+        "def first(self):\n"
+        "    if not getattr(PlayWindow, 'seen', False):\n"
+        "        PlayWindow.seen = True\n"
+        "        print('FIRST', 'pybullet' in sys.modules, [b[4] for b in self.hud.text_boxes], flush=True)\n"
+        "    flip(self)\n"
+        "PlayWindow.flip = first\n"
+        "from doppelx.cli import main\n"
+        "sys.exit(main(['play', '--autoplay', '--players', '3', '--seed', '1', '--quit-after-throws', '1',"
+        " '--speed', '20', '--size', '800x500']))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    first = next(line for line in out.stdout.splitlines() if line.startswith("FIRST"))
+    assert first.startswith("FIRST False") and "Loading DoppelX…" in first
