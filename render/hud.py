@@ -141,6 +141,8 @@ class Hud:
         self.text_boxes: list[tuple[float, float, float, float, str]] = []
         #: Plates of the die labels placed in the last frame (window px).
         self.plates: list[Rect] = []
+        #: The HUD's panels (window px): die labels keep off them.
+        self.panels: list[Rect] = []
         #: Texts of the modal panel shown (help and rules card, or the throw log).
         self.modal_texts: list[str] = []
         self.obstacles: list[Rect] = []
@@ -212,6 +214,8 @@ class Hud:
         return label
 
     def _rect(self, x: float, y: float, w: float, h: float, colour=PANEL):
+        if not self._modal:
+            self.panels.append(Rect(x, y, x + w, y + h))
         group = self.modal_back if self._modal else self.back
         r = pyglet.shapes.Rectangle(x, y, w, h, color=colour, batch=self.batch, group=group)
         self._items.append(r)
@@ -222,6 +226,7 @@ class Hud:
             item.delete()
         self._items = []
         self.text_boxes = []
+        self.panels = []
         self.modal_texts = []
         self._modal = False
         w, h = st.width, st.height
@@ -389,8 +394,8 @@ class Hud:
         box_w, box_h = w - 2 * m, h - 2 * m
         x0, y0 = m, m
         self._rect(x0, y0, box_w, box_h, (12, 12, 16, 240))
-        keys = "".join(f"{{bold True}}{k}{{bold False}}  {what}\n" for k, what in HELP_LINES)
-        rules = "".join(f"• {line}\n" for line in RULES_CARD)
+        keys = [(f"{k}  ", what) for k, what in HELP_LINES]
+        rules = [("• ", line) for line in RULES_CARD]
         wide = w >= 1000
         col_w = (box_w - 3 * m) / 2 if wide else box_w - 2 * m
         for size in (12 * s, 11 * s, 10 * s, 9 * s, 8 * s, 7 * s, 6.5):
@@ -419,12 +424,16 @@ class Hud:
             self._items.append(lay)
             self.modal_texts.append(doc.text)
 
-    def _doc(self, title: str, body: str, size: float):
-        doc = pyglet.text.decode_attributed(f"{{bold True}}{title}{{bold False}}\n{body}")
-        doc.set_style(
-            0, len(doc.text), {"font_name": FONT, "font_size": size, "color": DIM, "line_spacing": size * 1.7}
+    def _doc(self, title: str, lines: list[tuple[str, str]], size: float):
+        """A document: the title, then one line per ``(lead, text)``, the lead bright and bold."""
+        doc = pyglet.text.document.FormattedDocument()
+        base = {"font_name": FONT, "font_size": size, "line_spacing": size * 1.7}
+        doc.insert_text(
+            0, title + "\u2028", {**base, "color": ACCENT, "font_size": size * 1.25, "weight": "bold"}
         )
-        doc.set_style(0, len(title), {"color": ACCENT, "font_size": size * 1.25})
+        for lead, text in lines:
+            doc.insert_text(len(doc.text), lead, {**base, "color": TEXT, "weight": "bold"})
+            doc.insert_text(len(doc.text), text + "\u2028", {**base, "color": DIM, "weight": "normal"})
         return doc
 
     def _log(self, lines: tuple[str, ...], w: int, h: int, s: float) -> None:
@@ -502,7 +511,7 @@ class Hud:
         placed = place(
             [(a.x, a.y) for a in anchors],
             [(p[4], p[5]) for p in self._anchors],
-            obstacles,
+            obstacles + self.panels,
             Rect(0, 0, st.width, st.height),
             gap,
         )

@@ -80,13 +80,8 @@ def outlines(table: TableSpec, dice: dict[str, Pose]) -> tuple[list[Outline], li
         field = reading.field.value if reading.field is not None else "no field"
         text = f"{reading.top} on {field}" + (" (cocked)" if reading.cocked else "")
         x0, y0, x1, y1 = foot.bounds
-        r, g, b = rgb
-        light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45  # else white on the dark box
-        labels.append(
-            RefereeLabel(
-                text, (float((x0 + x1) / 2), float(y0) - 0.004, 0.0), spec.colour if light else "#ffffff"
-            )
-        )
+        # the window shows it white on a dark plate, with a swatch of the die's colour
+        labels.append(RefereeLabel(text, (float((x0 + x1) / 2), float(y0) - 0.004, 0.0), spec.colour))
     return out, labels
 
 

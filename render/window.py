@@ -179,6 +179,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._drag: str | None = None
         self._flick: list[tuple[float, float, float]] = []
         self._press: tuple[float, float] | None = None
+        self._zoom_home: float | None = None  # the camera distance before zooming out to a label
         self._last_draw = clock()
         #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
         self.busy_text = ""
@@ -345,6 +346,7 @@ class TableWindow(Controls, pyglet.window.Window):
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         anchors, obstacles = self._anchors(snap, width, height)
+        self._keep_labels_in_view(snap, anchors)
         self.hud.update(snap, self._hud_state(), anchors, obstacles)
         self.hud.draw()
 
@@ -391,6 +393,23 @@ class TableWindow(Controls, pyglet.window.Window):
             log=self.show_log,
             power=power,
         )
+
+    def _keep_labels_in_view(self, snap: Snapshot | None, anchors: list[Anchor]) -> None:
+        """Zoom out, a little each frame, while a die's label lies outside the window (a die that
+        left the box rests on the table); zoom back in once no die carries a label."""
+        if snap is None or self.referee:
+            return
+        labelled = len(snap.floating)
+        inside = sum(1 for a in anchors if 0 <= a.x <= self.width and 0 <= a.y <= self.height)
+        if labelled and inside < labelled and self._drag is None:
+            if self._zoom_home is None:
+                self._zoom_home = self.camera.distance
+            if self.camera.distance < self.camera.DISTANCE_RANGE[1]:
+                self.camera.zoom(1.04)
+                self.needs_redraw = True
+        elif not labelled and self._zoom_home is not None:
+            self.camera.distance, self._zoom_home = self._zoom_home, None
+            self.needs_redraw = True
 
     def _anchors(self, snap: Snapshot | None, width: int, height: int) -> tuple[list[Anchor], list[Rect]]:
         """The die labels at their dice (window px) and the boxes they must keep clear of."""

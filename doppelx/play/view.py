@@ -44,11 +44,12 @@ def scoreboard(
 
 
 def die_text(reading: DieReading, doppel_x: bool) -> str:
-    """The chips a die brings, as shown over it: ``"+6"``, ``"0"``, ``"-1"``, ``"X!"``, ``"hole"``, ``"off"``."""
+    """The chips a die brings, as shown over it: ``"+6"``, ``"0"``, ``"-1"``, ``"X!"``, or where it went:
+    ``"in a hole: back to hand"``, ``"off the box: back to hand"`` (D27)."""
     if reading.status is Status.HOLE:
-        return "hole"
+        return "in a hole: back to hand"
     if reading.status is Status.OFF:
-        return "off"
+        return "off the box: back to hand"
     if doppel_x:
         return "X!" if reading.top == "X" else ""
     chips = chips_for(reading)

@@ -71,9 +71,9 @@ def test_esc_typed_while_the_new_game_is_built_does_not_quit(window, monkeypatch
     c.new_game(GameSetup.standard(3, 0, seed=2))
     wid = str(window._window)
     script = (
-        "sleep 0.6; xdotool key --window {w} ctrl+n; sleep 0.4; xdotool key --window {w} Right; "
-        "sleep 0.3; xdotool key --window {w} Return; sleep 0.4; xdotool key --window {w} Escape"
-    ).format(w=wid)
+        f"sleep 0.6; xdotool key --window {wid} ctrl+n; sleep 0.4; xdotool key --window {wid} Right; "
+        f"sleep 0.3; xdotool key --window {wid} Return; sleep 0.4; xdotool key --window {wid} Escape"
+    )
     typist = subprocess.Popen(["sh", "-c", script])
     seen = {}
 

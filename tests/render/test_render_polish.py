@@ -111,7 +111,9 @@ def test_die_labels_are_white_on_dark_plates_clear_of_each_other(fresh, table_i,
     spots = {"blue": (0, 0), "red": (18, 2), "pink": (-17, 4), "black": (3, 19), "yellow": (-2, -18)}
     dice = {o: resting(table_i, o, x, y, "2") for o, (x, y) in spots.items()}
     floating = tuple(
-        FloatingText(f"+{k + 2}", (p.position[0], p.position[1], p.position[2] + 0.012), table_i.dice[o].colour)
+        FloatingText(
+            f"+{k + 2}", (p.position[0], p.position[1], p.position[2] + 0.012), table_i.dice[o].colour
+        )
         for k, (o, p) in enumerate(dice.items())
     )
     win.show(Snapshot(table_i, dice, floating=floating))
@@ -310,3 +312,35 @@ def test_busy_draws_a_frame_at_once_and_drops_the_input_meanwhile(fresh, table_i
         win.pop_handlers()
         win.flip = flip
         win.clatter.enabled = False
+
+
+def test_a_die_that_left_the_box_is_labelled_and_brought_into_view(fresh, table_i):
+    from render import box_mesh
+    from render.snapshot import FloatingText, Snapshot
+    from rules.outcome import Pose
+
+    win = fresh
+    die = table_i.dice["green"]
+    z = box_mesh.table_z(table_i.box) + die.half
+    pose = Pose.resting(die, 0.05, -0.45, 0.3, "2")  # on the table, in front of the box, below the view
+    pose = Pose((pose.position[0], pose.position[1], z), pose.quaternion)
+    label = FloatingText("off the box: back to hand", (0.05, -0.45, z + 0.012), die.colour)
+    win.show(Snapshot(table_i, {"green": pose}, floating=(label,)))
+    w, h = win.get_framebuffer_size()
+    home = win.camera.distance
+    _, y, _ = win.camera.project(label.position, w, h)
+    assert y < 0  # out of the default view
+    for _ in range(60):
+        win.render()
+        if not win.wants_redraw():
+            break
+    _, y, _ = win.camera.project(label.position, w, h)
+    assert 0 <= y <= h and win.camera.distance > home
+    assert [b for b in win.hud.plates if 0 <= b.y0 and b.y1 <= win.height]
+    img = win.capture()
+    x, y, _ = win.camera.project(pose.position, w, h)
+    green = np.array(hex_to_rgb(die.colour)) * 255
+    assert np.linalg.norm(_pixel(img, x, y) - green) < 120  # and the die is drawn there, on the table
+    win.show(Snapshot(table_i))  # the next throw: no labels, the camera comes back
+    win.render()
+    assert win.camera.distance == home
