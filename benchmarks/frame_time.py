@@ -10,7 +10,9 @@ asserted (a figure, not a test). The target on llvmpipe is 25 fps at 1920 × 108
 the window's default resolution (on a software renderer at most 1280 × 720 pixels,
 stretched), interleaved in blocks of 10 frames so both see the same load, and prints both
 and their ratio. ``--idle S`` instead runs ``doppelx play`` 's loop for S seconds while it
-waits for a person's throw and prints the CPU it used (% of one core).
+waits for a person's throw and prints the CPU it used (% of one core). ``--startup`` launches
+``doppelx play --autoplay`` as a new process and prints the seconds from the launch to its
+first frame (the splash) and to the first frame showing the table.
 """
 
 from __future__ import annotations
@@ -105,7 +107,13 @@ def main() -> None:
     parser.add_argument(
         "--idle", type=float, metavar="S", help="measure the idle CPU of doppelx play for S s"
     )
+    parser.add_argument(
+        "--startup", action="store_true", help="seconds from launching doppelx play to its first frames"
+    )
     args = parser.parse_args()
+    if args.startup:
+        startup(args)
+        return
     if args.idle:
         idle(args)
         return
@@ -248,11 +256,69 @@ def compare(args) -> None:
         )
 
 
-def idle(args) -> None:
-    """CPU used by ``doppelx play``'s loop while it waits for a person's throw."""
-    import resource
-    import threading
+STARTUP_PROBE = """
+import os, sys, time
+t0 = float(os.environ["FRAME_TIME_T0"])
+from doppelx.play.window import PlayWindow
+flip = PlayWindow.flip
+def timed(self):
+    flip(self)
+    if not hasattr(PlayWindow, "first"):
+        PlayWindow.first = time.time() - t0
+    if self.scene is not None and not hasattr(PlayWindow, "table"):
+        PlayWindow.table = time.time() - t0
+        print(f"STARTUP {PlayWindow.first:.2f} {PlayWindow.table:.2f}", flush=True)
+PlayWindow.flip = timed
+from doppelx.cli import main
+sys.exit(main(["play", "--autoplay", "--players", "4", "--seed", "1", "--quit-after-throws", "1",
+               "--speed", "20", "--size", sys.argv[1]]))
+"""
 
+
+def startup(args) -> None:
+    """Seconds from launching ``doppelx play`` to its first frame and to its first frame of the table."""
+    import tempfile
+
+    proc = None
+    if not args.use_display:
+        proc, display = start_xvfb(args.width, args.height)
+        os.environ["DISPLAY"] = display
+    runs = []
+    try:
+        root = Path(__file__).resolve().parents[1]
+        for _ in range(3):
+            with tempfile.TemporaryDirectory() as tmp:
+                env = dict(
+                    os.environ, FRAME_TIME_T0=repr(time.time()), PYTHONPATH=str(root), XDG_STATE_HOME=tmp
+                )
+                out = subprocess.run(
+                    [sys.executable, "-c", STARTUP_PROBE, f"{args.width}x{args.height}"],
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                    cwd=tmp,
+                    timeout=300,
+                )
+            line = next((x for x in out.stdout.splitlines() if x.startswith("STARTUP")), None)
+            if line is None:
+                sys.exit(f"frame_time: doppelx play failed: {out.stderr.strip()[-400:]}")
+            runs.append(tuple(float(v) for v in line.split()[1:]))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    first = sorted(r[0] for r in runs)
+    table = sorted(r[1] for r in runs)
+    print(
+        f"startup of doppelx play, {args.width}x{args.height}, 3 launches: first frame (splash) after "
+        f"{first[1]:.2f} s (median; {first[0]:.2f}–{first[-1]:.2f}), the table after {table[1]:.2f} s "
+        f"({table[0]:.2f}–{table[-1]:.2f}); {os.cpu_count()} CPUs, load {[round(v, 2) for v in os.getloadavg()]}"
+    )
+
+
+def idle(args) -> None:
+    """CPU used by ``doppelx play``'s loop while it waits for a person's throw: as it runs (redrawing
+    only on a change) and, side by side, forced to redraw every loop (as before)."""
     proc = None
     if not args.use_display:
         proc, display = start_xvfb(args.width, args.height)
@@ -263,32 +329,39 @@ def idle(args) -> None:
         from doppelx.play.newgame import GameSetup
         from doppelx.play.window import PlayWindow
 
-        ctrl = PlayController()
-        win = PlayWindow(args.width, args.height, vsync=False, sound=False, on_intent=ctrl.handle)
-        ctrl.ui = win
-        ctrl.new_game(GameSetup.standard(3, 1, seed=1))
-        assert ctrl.stage is Stage.THROW
-        app.run(win, ctrl, max_frames=30)  # draws the table, then waits
-        ctrl = PlayController()
-        win = PlayWindow(args.width, args.height, vsync=False, sound=False, on_intent=ctrl.handle)
-        ctrl.ui = win
-        ctrl.new_game(GameSetup.standard(3, 1, seed=1))
-        loops = int(args.idle * app.IDLE_FPS)
-        t = threading.Timer(0, lambda: None)
-        t.start()
-        u0 = resource.getrusage(resource.RUSAGE_SELF)
-        w0 = time.perf_counter()
-        app.run(win, ctrl, max_frames=loops)
-        wall = time.perf_counter() - w0
-        u1 = resource.getrusage(resource.RUSAGE_SELF)
+        figures = {}
+        for mode in ("on change", "every loop", "on change "):
+            ctrl = PlayController()
+            win = PlayWindow(args.width, args.height, vsync=False, sound=False, on_intent=ctrl.handle)
+            ctrl.ui = win
+            ctrl.new_game(GameSetup.standard(3, 1, seed=1))
+            assert ctrl.stage is Stage.THROW
+            for _ in range(5):  # the table drawn once: what follows is waiting
+                win.show(ctrl.step())
+                win.render()
+                win.flip()
+            if mode == "every loop":
+                win.wants_redraw = lambda: True
+            c0, w0 = _cpu(), time.perf_counter()
+            app.run(
+                win,
+                ctrl,
+                max_frames=int(args.idle * app.IDLE_FPS)
+                if mode != "every loop"
+                else int(args.idle * app.FPS),
+            )
+            figures[mode.strip()] = figures.get(mode.strip(), []) + [
+                (_cpu() - c0) / (time.perf_counter() - w0) * 100
+            ]
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(timeout=10)
-    cpu = (u1.ru_utime - u0.ru_utime) + (u1.ru_stime - u0.ru_stime)
+    on = sum(figures["on change"]) / len(figures["on change"])
     print(
-        f"idle doppelx play (waiting for a throw), {args.width}x{args.height}: {cpu / wall * 100:.1f} % of one "
-        f"core over {wall:.1f} s (the first frames of the table included); load {[round(v, 2) for v in os.getloadavg()]}"
+        f"idle doppelx play (waiting for a throw), {args.width}x{args.height}, {args.idle:.0f} s each: "
+        f"{on:.1f} % of one core redrawing on change, {figures['every loop'][0]:.1f} % redrawing every loop; "
+        f"{os.cpu_count()} CPUs, load {[round(v, 2) for v in os.getloadavg()]}"
     )
 
 

@@ -128,7 +128,7 @@ class Scene:
         anisotropy: anisotropic filtering of the playfield print (1 = off, for software
             renderers, where it costs more than the rest of the frame).
         print_size: pixels of the playfield print along its longer side (a software renderer
-            gets 1024: 4× faster to make at launch, and its scene is at most 1280 × 720 px).
+            gets 1024: 4× faster to make at launch, and its scene is at most 1280 × 800 px).
     """
 
     def __init__(self, table: TableSpec, anisotropy: float = 8.0, print_size: int = 2048):

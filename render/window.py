@@ -99,7 +99,7 @@ class TableWindow(Controls, pyglet.window.Window):
         screenshot_dir: where F12 saves screenshots.
         clock: seconds for flick timing and animation (tests inject their own).
         render_scale: draw the 3-D scene at this fraction of the window's resolution;
-            ``None``: full on a GPU, at most 1280 × 720 pixels on a software renderer.
+            ``None``: full on a GPU; on a software renderer see :func:`render.msaa.software_scale`.
 
     Raises:
         NoDisplayError: no display, or no OpenGL 3.3 context on it.
@@ -153,7 +153,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self.software = any(s in self.renderer.lower() for s in SOFTWARE_RENDERERS)
         samples = (0 if self.software else 4) if msaa is None else msaa
         #: The scene's resolution relative to the window (``None``: 1 on a GPU, fitted to
-        #: :data:`render.msaa.SOFTWARE_PIXELS` on a software renderer).
+        #: :func:`render.msaa.software_scale` on a software renderer).
         self.render_scale = render_scale
         self.msaa = MsaaTarget(samples) if samples > 1 else None
         self._scaled: MsaaTarget | None = None
