@@ -36,6 +36,7 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _mode(path))  # as an ordinary new file (mkstemp makes it private)
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
@@ -49,6 +50,16 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
             except OSError:
                 pass
     return path
+
+
+def _mode(path: Path) -> int:
+    """The permissions the file keeps (if it exists) or a new file gets under the umask."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 __all__ = ["FileWriteError", "write_atomic"]

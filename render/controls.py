@@ -23,6 +23,7 @@ from render.backend import pyglet
 from render.intents import BetIntent, Command, CommandIntent
 from render.placement import card_at
 from render.snapshot import InputMode
+from rules.errors import DoppelXError
 
 import pyglet.window  # noqa: E402  (after render.backend set the options)
 from pyglet.window import key, mouse  # noqa: E402
@@ -172,8 +173,12 @@ class Controls:
             self.camera.extent = extent
         elif symbol == key.F12:
             stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-            path = self.save_screenshot(self.screenshot_dir / f"doppelx-{stamp}.png")
-            self.say(f"screenshot saved: {path}")
+            try:
+                path = self.save_screenshot(self.screenshot_dir / f"doppelx-{stamp}.png")
+            except DoppelXError as exc:  # a folder that cannot be written: say so, play on
+                self.say(f"no screenshot — {exc}", 6.0)
+            else:
+                self.say(f"screenshot saved: {path}")
         elif self.aim is not None:
             if symbol in (key.Q, key.E):
                 self.aim.turn(-1 if symbol == key.Q else 1)

@@ -324,6 +324,7 @@ class Hud:
             if line.active:
                 self._rect(m + 2, y - row * 0.3, width - 4, row, (255, 255, 255, 38))
             sw = font * 1.1
+            self._rect(m + 12 * s - 1, y - 2, sw + 2, sw + 2, (200, 200, 206, 255))  # (a black die shows too)
             self._rect(m + 12 * s, y - 1, sw, sw, _rgba(hexcol))
             chips = self._label(str(line.chips), m + width - 8 * s, y, font, ACCENT, True, anchor_x="right")
             x_name = m + 12 * s + sw + 8 * s

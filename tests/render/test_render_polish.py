@@ -344,3 +344,25 @@ def test_a_die_that_left_the_box_is_labelled_and_brought_into_view(fresh, table_
     win.show(Snapshot(table_i))  # the next throw: no labels, the camera comes back
     win.render()
     assert win.camera.distance == home
+
+
+def test_a_screenshot_that_cannot_be_written_is_a_message(fresh, table_i, tmp_path):
+    from pyglet.window import key
+
+    from render.snapshot import Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    old = win.screenshot_dir
+    try:
+        win.screenshot_dir = blocker / "shots"  # below a file: cannot be made
+        win.on_key_press(key.F12, 0)
+        assert win.hint.startswith(f"no screenshot — cannot write {blocker / 'shots'}")
+        win.screenshot_dir = tmp_path
+        win.on_key_press(key.F12, 0)
+        assert win.hint.startswith("screenshot saved") and len(list(tmp_path.glob("doppelx-*.png"))) == 1
+        assert not list(tmp_path.glob(".*tmp"))
+    finally:
+        win.screenshot_dir = old
