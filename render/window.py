@@ -305,7 +305,10 @@ class TableWindow(Controls, pyglet.window.Window):
             return True
         if self._walking():
             return True
-        return self._frame_key() != self._drawn_key
+        try:
+            return bool(self._frame_key() != self._drawn_key)
+        except ValueError:  # a snapshot holding arrays cannot be compared: draw
+            return True
 
     def _frame_key(self) -> object:
         snap = self._shown

@@ -350,3 +350,17 @@ def test_the_summary_names_each_bet_card_that_paid():
     )
     lines = view.result_lines(score, {"red": "C"}, {"blue": "Ann", "red": "Bo"})
     assert lines == ("Ann +6  (dice +6)", "Bo +3  (bet card C paid +3)")
+
+
+def test_the_window_and_the_test_stand_in_both_speak_the_game_ui_protocol():
+    import inspect
+
+    from doppelx.play.ui import GameUi
+    from doppelx.play.window import PlayWindow
+
+    members = [n for n, _ in inspect.getmembers(GameUi) if not n.startswith("_")]
+    assert set(members) >= {"say", "stand", "open_dialog", "show_panel", "hide_panel", "busy", "dialog_open"}
+    for name in members:
+        assert hasattr(PlayWindow, name) and hasattr(FakeUi, name), name
+    src = inspect.getsource(__import__("doppelx.play.controller", fromlist=["x"]))
+    assert "getattr(self.ui" not in src and "hasattr(self.ui" not in src  # no method names in strings
