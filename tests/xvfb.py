@@ -59,6 +59,23 @@ def display():
         proc.wait(timeout=10)
 
 
+def x_display_of(window) -> str:
+    """The X display a pyglet window lives on (pyglet keeps the display it opened first, which
+    need not be today's ``DISPLAY``: each test package starts its own Xvfb)."""
+    import ctypes
+
+    from pyglet.libs.x11 import xlib
+
+    f = xlib._lib.XDisplayString
+    f.restype, f.argtypes = ctypes.c_char_p, [ctypes.c_void_p]
+    return f(ctypes.cast(window.display._display, ctypes.c_void_p)).decode()
+
+
+def xdotool_env(window) -> dict[str, str]:
+    """The environment for an ``xdotool`` process that talks to ``window``'s display."""
+    return dict(os.environ, DISPLAY=x_display_of(window))
+
+
 class FakeClock:
     """A clock the tests advance by hand (seconds)."""
 

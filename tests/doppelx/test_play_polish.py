@@ -18,7 +18,7 @@ import pytest
 
 from doppelx.play.controller import PlayController, Stage
 from doppelx.play.newgame import GameSetup
-from tests.xvfb import FakeClock, display  # noqa: F401  (the session's Xvfb)
+from tests.xvfb import FakeClock, display, xdotool_env  # noqa: F401  (the session's Xvfb)
 
 ROOT = Path(__file__).resolve().parents[2]
 xdotool = pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool for real X input")
@@ -74,7 +74,7 @@ def test_esc_typed_while_the_new_game_is_built_does_not_quit(window, monkeypatch
         f"sleep 0.6; xdotool key --window {wid} ctrl+n; sleep 0.4; xdotool key --window {wid} Right; "
         f"sleep 0.3; xdotool key --window {wid} Return; sleep 0.4; xdotool key --window {wid} Escape"
     )
-    typist = subprocess.Popen(["sh", "-c", script])
+    typist = subprocess.Popen(["sh", "-c", script], env=xdotool_env(window))
     seen = {}
 
     def watch():

@@ -14,7 +14,7 @@ import pytest
 
 from render.labels import Rect, centred, overlaps, place
 from rules.style import hex_to_rgb
-from tests.xvfb import FakeClock
+from tests.xvfb import FakeClock, xdotool_env
 
 OWNERS = ["blue", "red", "yellow", "green", "purple", "orange", "pink", "black"]
 
@@ -219,7 +219,7 @@ def test_flick_speed_comes_from_the_x_events_timestamps_not_from_frame_arrival(d
         for k in range(1, 7):
             cmd += ["sleep", "0.02", "mousemove", "--window", wid, "480", str(420 - 14 * k)]
         cmd += ["mouseup", "1"]
-        subprocess.run(cmd, check=True, timeout=20)
+        subprocess.run(cmd, check=True, timeout=20, env=xdotool_env(win))
         time.sleep(0.2)
         win.dispatch_events()  # one batch: the clock did not move
         assert samples, win.hint
@@ -300,11 +300,13 @@ def test_busy_draws_a_frame_at_once_and_drops_the_input_meanwhile(fresh, table_i
         win.busy("Starting the game…")
         assert flips and "Starting the game…" in flips[-1]
         # Esc typed while the program is busy (the real key, through the X server)
-        subprocess.run(["xdotool", "key", "--window", wid, "Escape"], check=True, timeout=20)
+        subprocess.run(
+            ["xdotool", "key", "--window", wid, "Escape"], check=True, timeout=20, env=xdotool_env(win)
+        )
         time.sleep(0.2)
         win.busy("")
         assert pressed == [] and not win.has_exit and win.busy_text == ""
-        subprocess.run(["xdotool", "key", "--window", wid, "m"], check=True, timeout=20)
+        subprocess.run(["xdotool", "key", "--window", wid, "m"], check=True, timeout=20, env=xdotool_env(win))
         time.sleep(0.2)
         win.dispatch_events()  # a key after the wait is handled as usual
         assert pressed == [key.M]
