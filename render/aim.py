@@ -56,7 +56,7 @@ class FlickLimits:
 
     window: float = 0.08
     gain: float = 1.0
-    min_speed: float = 0.08
+    min_speed: float = 0.03
     full_speed: float = 1.6
     max_speed: float = 4.0
     min_inward: float = 0.1

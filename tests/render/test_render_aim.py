@@ -81,7 +81,7 @@ def test_flick_speed_is_clamped(aim):
     "samples, reason",
     [
         ([(0.0, 0.0, 0.0)], "drag"),
-        (_samples((0.0, 0.0), (0.0, 0.05)), "too slow"),
+        (_samples((0.0, 0.0), (0.0, 0.02)), "too slow"),
         (_samples((0.0, 0.0), (0.0, -1.0)), "towards the box"),
     ],
 )
