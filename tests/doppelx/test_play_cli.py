@@ -128,3 +128,16 @@ def test_a_saved_game_loads_from_the_command_line(display, tmp_path):  # noqa: F
     bad.write_text("{not json")
     out = doppelx("play", "--load", "bad.json", display_name=display, cwd=tmp_path)
     assert out.returncode == 2 and "bad JSON" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_screenshot_that_cannot_be_written_is_one_line_and_exit_2(display, tmp_path):  # noqa: F811
+    (tmp_path / "shots").mkdir()
+    out = doppelx(
+        "play", "--autoplay", "--players", "3", "--seed", "2", "--quit-after-throws", "1", "--speed", "20",
+        "--size", "800x500", "--screenshot", "shots",
+        display_name=display, cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 2, out.stderr
+    err = out.stderr.strip().splitlines()
+    assert len(err) == 1 and "cannot write shots: it is a folder" in err[0]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["shots"]  # no stray temporary file
