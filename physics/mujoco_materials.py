@@ -80,7 +80,9 @@ class MujocoContact:
         )
 
 
-def contact_of(materials: Materials, surface: str, time_constant: float = TIME_CONSTANT) -> MujocoContact:
+def contact_of(
+    materials: Materials, surface: str, time_constant: float = TIME_CONSTANT, condim: int = 6
+) -> MujocoContact:
     """Parameters of a geom of ``surface`` (``die``, ``cardboard``, ``spinner``, ``table``)."""
     p = materials.pair(surface)
     e = min(max(p.restitution, 1e-3), 0.999)
@@ -88,7 +90,7 @@ def contact_of(materials: Materials, surface: str, time_constant: float = TIME_C
         (p.friction, p.spinning_friction, p.rolling_friction),
         (time_constant, damping_ratio(e)),
         SOLIMP,
-        6,
+        condim,
         0 if surface == DIE else 1,
     )
 

@@ -33,6 +33,7 @@ from physics.materials import DIE, Materials, load_materials
 from physics.mujoco_materials import TIME_CONSTANT, contact_of
 from physics.settings import SimSettings
 from physics.throw import DieRelease
+from physics.world import rounded_cube_points
 from rules.board import BoardSide
 from rules.box import BoxSpec, load_box
 from rules.dice import DiceSet, load_dice
@@ -41,6 +42,11 @@ from rules.outcome import Pose
 #: Contact type bits: dice collide with the tray (and, through explicit pairs, with each other).
 _DIE_BITS = 'contype="1" conaffinity="2"'
 _TRAY_BITS = 'contype="2" conaffinity="1"'
+#: ... and dice meet each other through their rounded hulls only.
+_HULL_BITS = 'contype="4" conaffinity="4"'
+#: With ``die_shape = "hull"`` the hull meets everything and the box nothing.
+_ALL_BITS = 'contype="5" conaffinity="6"'
+_OFF_BITS = 'contype="0" conaffinity="0"'
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,8 @@ class MujocoParams:
     cone: str = "elliptic"
     integrator: str = "implicitfast"
     sleep: bool = True
+    condim: int = 6
+    die_shape: str = "box"
 
 
 class MujocoWorld:
@@ -198,7 +206,10 @@ class MujocoWorld:
         m = self.mj.MjModel.from_xml_string(xml)
         d = self.mj.MjData(m)
         index = {o: k for k, o in enumerate(owners)}
-        die_geoms = np.array([self.mj.mj_name2id(m, self.mj.mjtObj.mjOBJ_GEOM, f"die:{o}") for o in owners])
+        prefix = "die" if self.params.die_shape == "box" else "die_hull"
+        die_geoms = np.array(
+            [self.mj.mj_name2id(m, self.mj.mjtObj.mjOBJ_GEOM, f"{prefix}:{o}") for o in owners]
+        )
         sg = self.mj.mj_name2id(m, self.mj.mjtObj.mjOBJ_GEOM, "spinner")
         self.spinner_id = 0 if self.layout.spinner is not None else None
         return m, d, index, die_geoms, (sg if sg >= 0 else None)
@@ -245,27 +256,29 @@ class MujocoWorld:
                 f'<geom name="spinner" type="mesh" mesh="spinner" {_TRAY_BITS} '
                 f"{contact[SPINNER].attributes()}/></body>"
             )
+        hulls: dict[tuple[float, float], str] = {}
         for o in owners:
             spec = self.dice[o]
             core = spec.half - spec.edge_radius
+            shape = (spec.size, spec.edge_radius)
+            if shape not in hulls:
+                hulls[shape] = f"die_hull{len(hulls)}"
+                assets.append(
+                    f'<mesh name="{hulls[shape]}" vertex="{_v(np.ravel(rounded_cube_points(spec, 5)))}"/>'
+                )
+            box_bits, hull_bits = (
+                (_DIE_BITS, _HULL_BITS) if par.die_shape == "box" else (_OFF_BITS, _ALL_BITS)
+            )
             world.append(
                 f'<body name="die:{o}"><freejoint name="die:{o}"/>'
                 f'<inertial pos="0 0 0" mass="{spec.mass:.9g}" diaginertia="{_v([spec.inertia] * 3)}"/>'
                 f'<geom name="die:{o}" type="box" size="{_v([core] * 3)}" margin="{spec.edge_radius:.9g}" '
-                f"{_DIE_BITS} {contact[DIE].attributes()}/></body>"
+                f"{box_bits} {contact[DIE].attributes()}/>"
+                f'<geom name="die_hull:{o}" type="mesh" mesh="{hulls[shape]}" {hull_bits} '
+                f"{contact[DIE].attributes()}/></body>"
             )
         world += bodies  # after the dice: qpos holds the dice (7 each), then the spinner's angle
-        dd = contact[DIE]
-        pairs = []
-        for i, a in enumerate(owners):
-            for b in owners[i + 1 :]:
-                margin = self.dice[a].edge_radius + self.dice[b].edge_radius
-                f = dd.friction
-                pairs.append(
-                    f'<pair geom1="die:{a}" geom2="die:{b}" condim="{dd.condim}" margin="{margin:.9g}" '
-                    f'friction="{_v((f[0], f[0], f[1], f[2], f[2]))}" solref="{_v(dd.solref)}" '
-                    f'solimp="{_v(dd.solimp)}"/>'
-                )
+        pairs: list[str] = []
         gravity = f"0 0 {-self.settings.gravity:.9g}"
         flags = '<flag sleep="enable"/>' if par.sleep else ""
         return (
@@ -394,10 +407,10 @@ class MujocoWorld:
 
     def penetration(self, a: str, b: str, reach: float = 0.0) -> float:
         """Signed distance between dice ``a`` and ``b`` (m; negative = overlapping), or ``reach`` if farther."""
-        ga, gb = self._die_geoms[self.index[a]], self._die_geoms[self.index[b]]
-        margin = self.dice[a].edge_radius + self.dice[b].edge_radius
-        dist = self.mj.mj_geomDistance(self.model, self.data, int(ga), int(gb), reach + margin, None)
-        return min(float(dist) - margin, reach)
+        m = self.model
+        ga, gb = (self.mj.mj_name2id(m, self.mj.mjtObj.mjOBJ_GEOM, f"die_hull:{o}") for o in (a, b))
+        dist = self.mj.mj_geomDistance(m, self.data, ga, gb, reach, None)
+        return min(float(dist), reach)
 
     def with_params(self, **changes) -> MujocoWorld:
         """A new world of the same board with some :class:`MujocoParams` changed."""
