@@ -73,3 +73,30 @@ def test_chi_square_and_ks_p_values():
     same = [ks_2samp(rng.normal(size=300), rng.normal(size=300))[1] for _ in range(200)]
     assert 0.02 < np.mean(np.array(same) < 0.05) < 0.09  # about 5 % false alarms
     assert ks_2samp(rng.normal(size=300), rng.normal(0.5, size=300))[1] < 1e-4
+
+
+def test_bench_engines_json_and_plot(tmp_path, capsys):
+    pytest.importorskip("mujoco")
+    png = tmp_path / "engines.png"
+    assert main(["bench", "engines", "--throws", "2", "--json", "--out", str(png)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["format"] == "doppelx-bench-engines/1" and out["throws"] == 2
+    assert set(out["engines"]) == {"pybullet", "mujoco"}
+    for e in out["engines"].values():
+        assert sum(e["kinds"].values()) == 4 and e["throws_per_s"] > 0
+        assert len(e["travel_mm"]["values"]) == 4 and len(e["validation"]["drop"]) == 5
+    mj = out["engines"]["mujoco"]["validation"]
+    assert all(abs(r["e_measured"] - r["e_material"]) < 0.03 for r in mj["drop"])
+    assert {t["metric"] for t in out["tests"]} == {"kinds", "faces", "hole", "off", "settle_s", "travel_mm"}
+    assert all(0.0 <= t["p"] <= 1.0 for t in out["tests"])
+    assert png.stat().st_size > 10_000
+
+
+def test_bench_suite_in_mujoco(capsys):
+    pytest.importorskip("mujoco")
+    assert main(["bench", "--quick", "--engine", "mujoco", "--scene", "drop", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"] == "mujoco" and out["scenes"] == ["drop"]
+    assert {r["verdict"] for r in out["rows"]} == {"new"}  # no mujoco section in the baseline yet
+    assert main(["bench", "--quick", "--engine", "mujoco", "--scene", "pile"]) == 2
+    assert "runs only drop, incline, tray, speed" in capsys.readouterr().err
