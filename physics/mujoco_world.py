@@ -426,16 +426,10 @@ class MujocoWorld:
 
 
 def import_mujoco():
-    """Import mujoco, or a user error naming the extra that installs it."""
-    try:
-        import mujoco
-    except ImportError:
-        from physics.engine import EngineError
+    """Import mujoco, or a one-line user error naming the extra that installs it."""
+    from rules.optional import import_optional
 
-        raise EngineError(
-            "the MuJoCo engine needs the mujoco package: pip install 'doppelx[mujoco]'"
-        ) from None
-    return mujoco
+    return import_optional("mujoco", "mujoco", "the MuJoCo engine (--engine mujoco)")
 
 
 def _wxyz(q) -> tuple[float, float, float, float]:

@@ -100,3 +100,12 @@ def test_bench_suite_in_mujoco(capsys):
     assert {r["verdict"] for r in out["rows"]} == {"new"}  # no mujoco section in the baseline yet
     assert main(["bench", "--quick", "--engine", "mujoco", "--scene", "pile"]) == 2
     assert "runs only drop, incline, tray, speed" in capsys.readouterr().err
+
+
+def test_missing_mujoco_is_one_line_naming_the_extra(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "mujoco", None)  # as if not installed
+    assert main(["throw", "--board", "I", "--seed", "1", "--engine", "mujoco"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "doppelx[mujoco]" in err
