@@ -168,11 +168,12 @@ def run(args: argparse.Namespace) -> int:
 def run_sweep(args: argparse.Namespace) -> int:
     from doppelx.bench.sweep import format_points, plot
     from doppelx.bench.sweep import run_sweep as sweep
+    from rules.errors import DoppelXError
 
+    if args.engine != "pybullet":
+        raise DoppelXError("bench sweep varies PyBullet's solver settings; it has no --engine mujoco")
     quick, as_json = args.sweep_quick or args.quick, args.sweep_json or args.json
     if not args.out.lower().endswith(".png"):
-        from rules.errors import DoppelXError
-
         raise DoppelXError(f"the plot is a PNG: --out must end in .png, got {args.out!r}")
     _check_writable(args.out)
     if args.data:
