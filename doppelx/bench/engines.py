@@ -14,7 +14,8 @@ and between the engines a chi-square test of homogeneity (kinds, faces, hole, of
 two-sample Kolmogorov–Smirnov test (settle times, travel), each with its p-value
 (:mod:`doppelx.bench.twosample`). Where an engine differs beyond chance, the validation
 scenes judge which is right; they run in both engines here too: a die dropped flat onto
-the playfield (rebound ratio against the die–cardboard restitution) and a die sliding on
+the playfield (rebound ratio against the die–cardboard restitution), two dice meeting face
+to face in the air (against the die–die restitution) and a die sliding on
 the tilted playfield (acceleration against ``g (sin θ − μ cos θ)``, creep below atan μ).
 """
 
@@ -26,7 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from doppelx.bench.common import SPOT, time_step
+from doppelx.bench.common import SPOT, set_gravity, time_step
 from doppelx.bench.twosample import chi2_homogeneity, ks_2samp
 
 ENGINES = ("pybullet", "mujoco")
@@ -71,6 +72,27 @@ def rebound(world, speed: float, gap: float = 0.001) -> float:
     return best / speed
 
 
+def head_on(world, speed: float) -> float:
+    """Restitution of two dice meeting face to face at relative ``speed`` m/s, gravity off.
+
+    Blue and red fly at each other along x, 2 mm apart, high above side I's playfield; the
+    ratio is the relative speed after the impact over the one before.
+    """
+    from physics.throw import DieRelease
+
+    half = world.dice["blue"].half
+    z = 0.05
+    gap = 0.002
+    a = DieRelease("blue", (-half - gap / 2, 0.0, z), (0, 0, 0, 1), (speed / 2, 0.0, 0.0), (0, 0, 0))
+    b = DieRelease("red", (half + gap / 2, 0.0, z), (0, 0, 0, 1), (-speed / 2, 0.0, 0.0), (0, 0, 0))
+    world.reset({}, 0.0, (a, b))
+    set_gravity(world, (0.0, 0.0, 0.0))
+    for _ in range(int(0.02 / time_step(world))):
+        world.step()
+    va, vb = world.velocity("blue")[0][0], world.velocity("red")[0][0]
+    return (vb - va) / speed
+
+
 def validation(world) -> dict:
     """The drop and incline figures of one engine's world of side I."""
     from doppelx.bench.common import Tally
@@ -82,6 +104,8 @@ def validation(world) -> dict:
         {"speed": v, "e_measured": round(rebound(world, v), 4), "e_material": pair.restitution}
         for v in DROP_SPEEDS
     ]
+    e_dd = world.materials.pair("die").restitution
+    dice = [{"speed": v, "e_measured": round(head_on(world, v), 4), "e_material": e_dd} for v in DROP_SPEEDS]
     mu = pair.friction
     slides = []
     for d in INCLINE_OFFSETS:
@@ -98,7 +122,7 @@ def validation(world) -> dict:
                 }
             )
         slides.append(row)
-    return {"drop": drops, "incline": slides}
+    return {"drop": drops, "die_die": dice, "incline": slides}
 
 
 def run_engines(throws: int, progress: Callable[[str], None] | None = None) -> dict:
@@ -287,6 +311,13 @@ def format_result(res: dict) -> str:
             f"  {a['speed']:.1f} m/s: pybullet {a['e_measured']:.3f}  mujoco {b['e_measured']:.3f}  "
             f"material {a['e_material']:.3f}"
         )
+    lines.append("validation: two dice head-on, face to face, gravity off: restitution / die-die coefficient")
+    for k in range(len(DROP_SPEEDS)):
+        a, b = pb["validation"]["die_die"][k], mj["validation"]["die_die"][k]
+        lines.append(
+            f"  {a['speed']:.1f} m/s: pybullet {a['e_measured']:.3f}  mujoco {b['e_measured']:.3f}  "
+            f"material {a['e_material']:.3f}"
+        )
     lines.append("validation (side I): incline, acceleration m/s² (creep mm below atan μ)")
     for k in range(len(INCLINE_OFFSETS)):
         a, b = pb["validation"]["incline"][k], mj["validation"]["incline"][k]
@@ -352,11 +383,29 @@ def plot(res: dict, path: str) -> None:
     a = ax[1, 1]
     for name in ENGINES:
         d = e[name]["validation"]["drop"]
-        a.plot([r["speed"] for r in d], [r["e_measured"] for r in d], "o-", label=name, color=colours[name])
-    mat = e["pybullet"]["validation"]["drop"][0]["e_material"]
-    a.axhline(mat, color="k", ls="--", lw=1, label=f"material e = {mat:g}")
+        a.plot(
+            [r["speed"] for r in d],
+            [r["e_measured"] for r in d],
+            "o-",
+            label=f"{name}, die–playfield",
+            color=colours[name],
+        )
+        d = e[name]["validation"]["die_die"]
+        a.plot(
+            [r["speed"] for r in d],
+            [r["e_measured"] for r in d],
+            "s:",
+            label=f"{name}, die–die",
+            color=colours[name],
+        )
+    for key, label in (("drop", "die–cardboard"), ("die_die", "die–die")):
+        mat = e["pybullet"]["validation"][key][0]["e_material"]
+        a.axhline(mat, color="k", ls="--", lw=1)
+        a.annotate(
+            f"{label} e = {mat:g}", (DROP_SPEEDS[-1], mat), textcoords="offset points", xytext=(-90, 4)
+        )
     a.set_xlabel("impact speed (m/s)")
-    a.set_title("validation: flat drop rebound ratio")
+    a.set_title("validation: rebound ratio, flat drop and head-on")
     a.legend()
     a = ax[1, 2]
     for name in ENGINES:
