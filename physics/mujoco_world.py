@@ -11,9 +11,11 @@ Rounded dice: a die is a box of half edge ``half − edge_radius`` with a contac
 ``edge_radius``. MuJoCo detects contacts closer than the margin and its contact spring acts
 on ``distance − margin``, so the die touches the world as the Minkowski sum of the smaller
 box and a sphere of the edge radius: flat faces where the real die is flat, edges and
-corners rounded with the real radius (as Bullet's collision margin does). Two dice touch
-through explicit contact pairs whose margin is twice the radius (MuJoCo would take the
-larger of the two geoms' margins, not their sum).
+corners rounded with the real radius (as Bullet's collision margin does). Dice touch each
+other through a second geom, the convex hull of the rounded cube
+(:func:`physics.world.rounded_cube_points`) without margin: MuJoCo takes the larger of two
+geoms' margins, not their sum, and margin-based die–die pairs were found millimetres deep
+by the box–box collider (docs/physics.md).
 
 A compiled model holds the dice of one throw (the thrown ones and the lying ones); models
 are compiled once per set of owners and kept. :meth:`MujocoWorld.reset` resets the data
@@ -39,7 +41,7 @@ from rules.box import BoxSpec, load_box
 from rules.dice import DiceSet, load_dice
 from rules.outcome import Pose
 
-#: Contact type bits: dice collide with the tray (and, through explicit pairs, with each other).
+#: Contact type bits: the dice's boxes collide with the tray ...
 _DIE_BITS = 'contype="1" conaffinity="2"'
 _TRAY_BITS = 'contype="2" conaffinity="1"'
 #: ... and dice meet each other through their rounded hulls only.
@@ -63,9 +65,12 @@ class MujocoParams:
         tolerance: solver tolerance.
         cone: ``elliptic`` (exact Coulomb cone) or ``pyramidal``.
         integrator: ``implicitfast`` (MuJoCo's recommended default) or ``Euler``.
+        condim: contact dimensionality (6: sliding, torsional and rolling friction).
+        die_shape: ``"box"`` (a margin-rounded box against the tray, the hull against other
+            dice) or ``"hull"`` (the rounded hull against everything).
         sleep: MuJoCo's island sleeping (``<flag sleep="enable"/>``, MuJoCo 4): bodies
             that stay slower than ``sleep_tolerance`` are frozen until something touches
-            them, as Bullet's sleeping does; a standard turn runs about 8× faster.
+            them, as Bullet's sleeping does; a standard turn runs about 6× faster.
     """
 
     time_step: float = 0.00025
@@ -77,6 +82,12 @@ class MujocoParams:
     sleep: bool = True
     condim: int = 6
     die_shape: str = "box"
+
+    def __post_init__(self) -> None:
+        if self.die_shape not in ("box", "hull"):
+            raise ValueError(f"die_shape must be 'box' or 'hull', got {self.die_shape!r}")
+        if self.time_constant < 2 * self.time_step:
+            raise ValueError("time_constant must span at least two steps (MuJoCo's own limit)")
 
 
 class MujocoWorld:
@@ -278,7 +289,6 @@ class MujocoWorld:
                 f"{contact[DIE].attributes()}/></body>"
             )
         world += bodies  # after the dice: qpos holds the dice (7 each), then the spinner's angle
-        pairs: list[str] = []
         gravity = f"0 0 {-self.settings.gravity:.9g}"
         flags = '<flag sleep="enable"/>' if par.sleep else ""
         return (
@@ -289,7 +299,6 @@ class MujocoWorld:
             f'solver="Newton">{flags}</option>'
             f"<asset>{''.join(assets)}</asset>"
             f"<worldbody>{''.join(world)}</worldbody>"
-            f"<contact>{''.join(pairs)}</contact>"
             "</mujoco>"
         )
 
