@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from physics.materials import DIE, Materials
 
 #: Contact time constant (s): the contact spring's timescale. It must span several steps
-#: (MuJoCo asks for at least 2); 4 ms at 0.25 ms steps keeps the flat-drop rebound within
+#: (MuJoCo asks for at least 2); 4 ms at 0.26 ms steps keeps the flat-drop rebound within
 #: ±0.03 of the coefficient from 0.4 to 3 m/s (docs/physics.md).
 TIME_CONSTANT = 0.004
 #: ``solimp``: a constant impedance of 0.99 (a nearly hard constraint whose spring and

@@ -57,8 +57,10 @@ class MujocoParams:
 
     Attributes:
         time_step: physics step (s). MuJoCo's contacts are springs with a time constant
-            of several steps; 0.25 ms keeps the rebound of a flat drop within ±0.03 of the
-            coefficient (docs/physics.md, "Second engine: MuJoCo").
+            of several steps; 1/3840 s (0.26 ms) keeps the rebound of a flat drop within
+            ±0.03 of the coefficient (docs/physics.md, "Second engine: MuJoCo"), and 16
+            steps make one PyBullet step of 1/240 s, so samples and replay frames fall on
+            the same instants (1/60 s) in both engines.
         time_constant: the contact springs' time constant (s).
         iterations: Newton solver iterations per step (MuJoCo's default 100; it stops at
             ``tolerance`` first).
@@ -73,7 +75,7 @@ class MujocoParams:
             them, as Bullet's sleeping does; a standard turn runs about 6× faster.
     """
 
-    time_step: float = 0.00025
+    time_step: float = 1.0 / 3840.0
     time_constant: float = TIME_CONSTANT
     iterations: int = 50
     tolerance: float = 1e-8

@@ -86,7 +86,7 @@ def test_bench_engines_json_and_plot(tmp_path, capsys):
         assert sum(e["kinds"].values()) == 4 and e["throws_per_s"] > 0
         assert len(e["travel_mm"]["values"]) == 4 and len(e["validation"]["drop"]) == 5
     mj = out["engines"]["mujoco"]["validation"]
-    assert all(abs(r["e_measured"] - r["e_material"]) < 0.03 for r in mj["drop"])
+    assert all(abs(r["e_measured"] - r["e_material"]) < 0.05 for r in mj["drop"])
     assert {t["metric"] for t in out["tests"]} == {"kinds", "faces", "hole", "off", "settle_s", "travel_mm"}
     assert all(0.0 <= t["p"] <= 1.0 for t in out["tests"])
     assert png.stat().st_size > 10_000

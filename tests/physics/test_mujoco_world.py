@@ -82,10 +82,12 @@ def test_same_seed_same_outcome_in_a_fresh_world(world_iii):
 
 
 def test_flat_drop_rebounds_with_the_material_restitution():
+    # within ±0.05 at every speed (issue 11's aim); the onset of the contact within a step
+    # moves it by up to ±0.04 from speed to speed (docs/physics.md)
     w = MujocoWorld(load_board("I"))
     e = w.materials.pair("cardboard").restitution
-    for speed in (0.5, 2.0, 4.0):
-        assert rebound(w, speed) == pytest.approx(e, abs=0.03)
+    for speed in (0.5, 1.3, 2.0, 3.7):
+        assert rebound(w, speed) == pytest.approx(e, abs=0.05)
     w.close()
 
 
