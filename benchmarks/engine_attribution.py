@@ -5,7 +5,7 @@
 ``doppelx bench engines`` finds the dice travelling farther in MuJoCo (and more of them
 off the box) than in PyBullet, while the drop validation finds PyBullet's rebound falling
 far below the die–cardboard restitution at impact speeds above 1 m/s (0.14 at 2 m/s,
-against 0.40) and MuJoCo's within 0.02 of it at every speed. This script tests whether
+against 0.40) and MuJoCo's within 0.04 of it at every speed. This script tests whether
 that restitution gap explains the difference: it runs the tray scene's standard turns in
 
 1. PyBullet (the project's settings),

@@ -31,7 +31,7 @@ from physics.materials import DIE, Materials
 
 #: Contact time constant (s): the contact spring's timescale. It must span several steps
 #: (MuJoCo asks for at least 2); 4 ms at 0.26 ms steps keeps the flat-drop rebound within
-#: ±0.03 of the coefficient from 0.4 to 3 m/s (docs/physics.md).
+#: ±0.04 of the coefficient from 0.3 to 5 m/s (docs/physics.md).
 TIME_CONSTANT = 0.004
 #: ``solimp``: a constant impedance of 0.99 (a nearly hard constraint whose spring and
 #: damper are the solref's), reached at once (width 0.1 mm).

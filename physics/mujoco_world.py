@@ -58,7 +58,7 @@ class MujocoParams:
     Attributes:
         time_step: physics step (s). MuJoCo's contacts are springs with a time constant
             of several steps; 1/3840 s (0.26 ms) keeps the rebound of a flat drop within
-            ±0.03 of the coefficient (docs/physics.md, "Second engine: MuJoCo"), and 16
+            ±0.04 of the coefficient (docs/physics.md, "Second engine: MuJoCo"), and 16
             steps make one PyBullet step of 1/240 s, so samples and replay frames fall on
             the same instants (1/60 s) in both engines.
         time_constant: the contact springs' time constant (s).
@@ -72,7 +72,7 @@ class MujocoParams:
             dice) or ``"hull"`` (the rounded hull against everything).
         sleep: MuJoCo's island sleeping (``<flag sleep="enable"/>``, MuJoCo 4): bodies
             that stay slower than ``sleep_tolerance`` are frozen until something touches
-            them, as Bullet's sleeping does; a standard turn runs about 6× faster.
+            them, as Bullet's sleeping does; a standard turn runs about 7× faster.
     """
 
     time_step: float = 1.0 / 3840.0
