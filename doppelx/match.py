@@ -90,15 +90,16 @@ class DoppelXMatch:
         dice: DiceSet | None = None,
         spinner: bool = True,
         record: bool = False,
+        engine: str = "pybullet",
     ) -> DoppelXMatch:
         """A match of bots only: ``players`` is a count (first colours of the dice file) or colours."""
         from doppelx.bots import bots_for
-        from physics.world import World
+        from physics.engine import make_world
 
         dice = dice or load_dice()
         colours = list(dice.player_colours[:players]) if isinstance(players, int) else list(players)
         game = DoppelXGame(colours, board, dice, cards=cards, options=options)
-        world = World(board, dice=dice, spinner=spinner)
+        world = make_world(board, dice=dice, spinner=spinner, engine=engine)
         return cls(game, bots_for(colours, skill), seed, world, record)
 
     # -- state --------------------------------------------------------------------------

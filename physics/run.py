@@ -77,6 +77,10 @@ def run_throw(
         record: keep replay frames at the sample rate.
         watch: run the tunnel watch.
     """
+    if getattr(world, "engine", "pybullet") == "mujoco":  # the second engine (physics.engine)
+        from physics.mujoco_run import run_throw as run_mujoco
+
+        return run_mujoco(world, throw, lying, spinner_angle, record=record, watch=watch)
     lying = dict(lying or {})
     clash = set(lying) & set(throw.owners)
     if clash:

@@ -33,14 +33,15 @@ def table_specs(params: dict):
 
 @functools.lru_cache(maxsize=4)
 def _world(key: str):
-    from physics.world import World
+    from physics.engine import make_world
 
     params = json.loads(key)
     board, dice = table_specs(params)
-    return World(board, dice=dice, spinner=bool(params.get("spinner", True)))
+    engine = params.get("engine") or "pybullet"
+    return make_world(board, dice=dice, spinner=bool(params.get("spinner", True)), engine=engine)
 
 
 def world_for(params: dict):
     """The cached world of these parameters in this process."""
-    keys = ("board", "dice", "hole_delta_mm", "faces", "cocked_deg", "spinner")
+    keys = ("board", "dice", "hole_delta_mm", "faces", "cocked_deg", "spinner", "engine")
     return _world(json.dumps({k: params.get(k) for k in keys}, sort_keys=True))

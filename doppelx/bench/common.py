@@ -131,7 +131,15 @@ def corners(quaternion, half: float) -> np.ndarray:
 
 def set_gravity(world, vector) -> None:
     """Point gravity along ``vector`` (3,) m/s² until the next reset (a tilted playfield, or none)."""
+    if hasattr(world, "set_gravity"):  # the MuJoCo world (physics.engine)
+        world.set_gravity(vector)
+        return
     world.p.setGravity(*map(float, vector), physicsClientId=world.client)
+
+
+def time_step(world) -> float:
+    """The physics step of ``world`` (s): MuJoCo's own, or the PyBullet settings'."""
+    return float(getattr(world, "time_step", world.settings.time_step))
 
 
 def free_spinner(world) -> None:

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from doppelx.bench.common import SPOT, Profile, Tally, corners, quat_axis_angle, quat_mul
+from doppelx.bench.common import SPOT, Profile, Tally, corners, quat_axis_angle, quat_mul, time_step
 from doppelx.bench.impulse import Free, Static, collide
 from doppelx.bench.metrics import Check, Metric
 
@@ -65,14 +65,14 @@ def ball_rest_time(h: float, e: float, threshold: float, hold: float, g: float) 
     return t + hold
 
 
-def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
+def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet") -> list[Metric]:
     """The drop metrics (see the module docstring)."""
+    from physics.engine import make_world
     from physics.run import run_throw
     from physics.throw import DieRelease, Throw
-    from physics.world import World
     from rules.board_file import load_board
 
-    world = World(load_board("I"), settings=settings)
+    world = make_world(load_board("I"), settings=settings, engine=engine)
     s = world.settings
     spec = world.dice["blue"]
     pair = world.materials.pair("cardboard")
@@ -121,7 +121,7 @@ def _first_rise(world, release, zc: float, h: float, tally: Tally) -> float:
     """Rise (m) of the die's centre above its touch-down height at the first bounce's apex."""
     world.reset({}, 0.0, (release,))
     g = world.settings.gravity
-    cap = int(math.ceil((math.sqrt(2 * h / g) * 3 + 0.2) / world.settings.time_step))
+    cap = int(math.ceil((math.sqrt(2 * h / g) * 3 + 0.2) / time_step(world)))
     bounced = False
     prev_vz = 0.0
     for i in range(cap):

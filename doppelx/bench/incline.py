@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from doppelx.bench.common import Profile, Tally, set_gravity
+from doppelx.bench.common import Profile, Tally, set_gravity, time_step
 from doppelx.bench.metrics import Check, Metric
 
 NAME = "incline"
@@ -46,14 +46,15 @@ def slide(world, theta: float, tally: Tally, window: float = WINDOW) -> tuple[np
         ),
     )
     set_gravity(world, (s.gravity * math.sin(theta), 0.0, -s.gravity * math.cos(theta)))
-    n = int(round(window / s.time_step))
+    dt = time_step(world)
+    n = int(round(window / dt))
     xs = np.empty(n)
     for i in range(n):
         world.step()
         xs[i] = world.pose("blue")[0][0] - START[0]
     tally.steps += n
     tally.runs += 1
-    return np.arange(1, n + 1) * s.time_step, xs
+    return np.arange(1, n + 1) * dt, xs
 
 
 def fit_acceleration(t: np.ndarray, x: np.ndarray) -> float:
@@ -65,12 +66,12 @@ def fit_acceleration(t: np.ndarray, x: np.ndarray) -> float:
     return float(np.linalg.lstsq(a, x[use], rcond=None)[0][2])
 
 
-def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
+def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet") -> list[Metric]:
     """The incline metrics (see the module docstring)."""
-    from physics.world import World
+    from physics.engine import make_world
     from rules.board_file import load_board
 
-    world = World(load_board("I"), settings=settings)
+    world = make_world(load_board("I"), settings=settings, engine=engine)
     mu = world.materials.pair("cardboard").friction
     g = world.settings.gravity
     angle = math.atan(mu)

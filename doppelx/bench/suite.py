@@ -7,6 +7,7 @@ prints the rows that :func:`doppelx.bench.baseline.compare` judged.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import time
 from collections.abc import Callable, Sequence
@@ -19,6 +20,8 @@ from doppelx.bench.metrics import FAILING, INFO, Metric, Row
 SCENES: tuple[str, ...] = ("drop", "incline", "pile", "impact", "spinner", "tray")
 #: Every scene name ``--scene`` accepts; ``speed`` times the others.
 ALL: tuple[str, ...] = (*SCENES, "speed")
+#: The scenes each engine runs (the others use PyBullet's own API: contact points, joint motors).
+ENGINE_SCENES: dict[str, tuple[str, ...]] = {"pybullet": ALL, "mujoco": ("drop", "incline", "tray", "speed")}
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ def run_suite(
     scenes: Sequence[str] = ALL,
     settings=None,
     progress: Callable[[str], None] | None = None,
+    engine: str = "pybullet",
 ) -> SuiteResult:
     """Run ``scenes`` of ``profile``; ``speed`` alone times every measuring scene.
 
@@ -50,6 +54,7 @@ def run_suite(
         scenes: names from :data:`ALL`.
         settings: simulation settings (default: the project's).
         progress: called with a line after each scene.
+        engine: ``pybullet`` or ``mujoco`` (:data:`ENGINE_SCENES` says which scenes it runs).
     """
     from doppelx.bench.speed import NAME as SPEED
     from doppelx.bench.speed import speed_metrics, timed
@@ -58,7 +63,8 @@ def run_suite(
     if unknown:
         raise ValueError(f"no scene {unknown[0]!r}; scenes are {', '.join(ALL)}")
     with_speed = SPEED in scenes
-    chosen = [s for s in SCENES if s in scenes] or list(SCENES)
+    able = ENGINE_SCENES[engine]
+    chosen = [s for s in SCENES if s in scenes and s in able] or [s for s in SCENES if s in able]
     metrics: list[Metric] = []
     speed_rows: list[Metric] = []
     refs: list[float] = []
@@ -66,6 +72,8 @@ def run_suite(
     for name in chosen:
         t0 = time.perf_counter()
         run = scene_runner(name)
+        if engine != "pybullet":
+            run = functools.partial(run, engine=engine)
         if with_speed:
             out, tally, ref = timed(run, profile, settings)
             speed_rows += speed_metrics(name, tally, ref, profile)

@@ -52,11 +52,11 @@ def pose_bytes(outcome) -> bytes:
     return b"".join(struct.pack("<7d", *d.pose.position, *d.pose.quaternion) for d in outcome.dice)
 
 
-def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
+def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet") -> list[Metric]:
     """The tray metrics (see the module docstring)."""
     from doppelx.bench.throws import up_axis
+    from physics.engine import make_world
     from physics.run import run_throw
-    from physics.world import World
     from rules.dice import load_dice
     from rules.outcome import Status
 
@@ -68,7 +68,7 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
     first: list[tuple] = []
     flagged: list[str] = []
     for side, board, items in scenes(profile.tray_per_side):
-        world = World(board, settings=settings)
+        world = make_world(board, settings=settings, engine=engine)
         for i, (lying, throw) in enumerate(items):
             with tally.timing():
                 r = run_throw(world, throw, lying)
@@ -95,7 +95,7 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
                     counts[axis] += 1
                     cocked += tilt > cocked_angle
         world.close()
-    mismatches = _rerun(first, settings, tally)
+    mismatches = _rerun(first, settings, tally, engine)
     return _metrics(
         counts,
         np.array(times),
@@ -111,13 +111,13 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
     )
 
 
-def _rerun(first, settings, tally: Tally) -> int:
+def _rerun(first, settings, tally: Tally, engine: str = "pybullet") -> int:
     """Run the kept throws again in a fresh world, in reverse order; how many came out different."""
+    from physics.engine import make_world
     from physics.run import run_throw
-    from physics.world import World
     from rules.board_file import load_board
 
-    world = World(load_board("I"), settings=settings)
+    world = make_world(load_board("I"), settings=settings, engine=engine)
     bad = 0
     for lying, throw, expected in reversed(first):
         with tally.timing():

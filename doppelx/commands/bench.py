@@ -3,6 +3,7 @@
     doppelx bench [--quick] [--scene NAME ...] [--json] [--out FILE.json]
                   [--baseline FILE.json] [--update-baseline]
     doppelx bench sweep [--quick] [--out FILE.png] [--data FILE.json] [--json]
+    doppelx bench engines [--throws N] [--json] [--out FILE.png]
 
 Runs the seeded scenes (drop, incline, pile, impact, spinner, tray, speed; all by default),
 prints a table — scene, metric, value, analytic expectation, baseline, change, verdict —
@@ -12,7 +13,10 @@ or broke an absolute requirement (``FAIL``: tunnelling, determinism, momentum), 
 baseline with this run's values on purpose; absolute requirements still fail the run
 (exit 1), since no baseline can accept them.
 ``sweep`` runs a grid of solver settings and plots speed against accuracy with the Pareto
-front (PNG). What each scene measures and why the tolerances are what they are:
+front (PNG). ``engines`` sends the same seeded standard turns through PyBullet and MuJoCo
+and compares them side by side (:mod:`doppelx.bench.engines`). ``--engine mujoco`` runs the
+scenes that work in MuJoCo (drop, incline, tray) against the baseline section
+``<profile>@mujoco``. What each scene measures and why the tolerances are what they are:
 ``benchmarks/README.md``.
 """
 
@@ -21,6 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
+from doppelx import argtypes
+from physics.engine import add_engine_argument
 
 SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
 
@@ -55,8 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="rewrite the baseline with this run's values (on purpose)",
     )
+    add_engine_argument(p)
     p.set_defaults(func=run)
-    sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep}")
+    sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep,engines}")
     s = sweep_sub.add_parser(
         "sweep",
         help="grid of solver settings: speed against accuracy, Pareto front (PNG)",
@@ -79,6 +87,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print every point as JSON instead of the table",
     )
     s.set_defaults(func=run_sweep)
+    e = sweep_sub.add_parser(
+        "engines",
+        help="the same seeded throws through PyBullet and MuJoCo, side by side (PNG)",
+        description="Send the same seeded standard turns through both engines and compare "
+        "throughput, resting field kinds, hole/off rates, faces, settle times and travel, with "
+        "chi-square and KS p-values, plus the drop and incline validation scenes in both.",
+    )
+    e.add_argument(
+        "--throws", type=argtypes.positive, default=200, metavar="N", help="standard turns (default 200)"
+    )
+    e.add_argument("--json", dest="engines_json", action="store_true", help="print the result as JSON")
+    e.add_argument(
+        "--out",
+        dest="engines_out",
+        default="engines.png",
+        metavar="FILE.png",
+        help="the plot (default engines.png)",
+    )
+    e.set_defaults(func=run_engines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,12 +123,16 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out:
         _check_writable(args.out)
-    result = run_suite(profile, scenes, progress=progress)
-    rows = bl.compare(result.metrics, data, profile.name)
+    section = profile.name if args.engine == "pybullet" else f"{profile.name}@{args.engine}"
+    if args.engine != "pybullet":
+        scenes = _engine_scenes(args.engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)
+    result = run_suite(profile, scenes, progress=progress, engine=args.engine)
+    rows = bl.compare(result.metrics, data, section)
     bad = failed(rows)
     out = {
         "format": "doppelx-bench-result/1",
         "profile": profile.name,
+        "engine": args.engine,
         "scenes": list(result.seconds),
         "seconds": result.seconds,
         "baseline": str(path),
@@ -116,14 +147,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_table(rows))
         print()
-        print(
-            f"{summary(rows)}  ({profile.name} profile, {sum(result.seconds.values()):.1f} s, baseline {path})"
-        )
+        print(f"{summary(rows)}  ({section} profile, {sum(result.seconds.values()):.1f} s, baseline {path})")
     if args.update_baseline:
-        _write(path, bl.dumps(bl.updated(data, result.metrics, profile.name)))
-        print(
-            f"bench: baseline {path} updated ({profile.name}: {len(result.metrics)} metrics)", file=sys.stderr
-        )
+        _write(path, bl.dumps(bl.updated(data, result.metrics, section)))
+        print(f"bench: baseline {path} updated ({section}: {len(result.metrics)} metrics)", file=sys.stderr)
         bad = [r for r in rows if r.verdict == "FAIL"]  # absolute requirements hold whatever the baseline
     if bad:
         print(f"bench: {len(bad)} metric(s) failed:", file=sys.stderr)
@@ -141,11 +168,12 @@ def run(args: argparse.Namespace) -> int:
 def run_sweep(args: argparse.Namespace) -> int:
     from doppelx.bench.sweep import format_points, plot
     from doppelx.bench.sweep import run_sweep as sweep
+    from rules.errors import DoppelXError
 
+    if args.engine != "pybullet":
+        raise DoppelXError("bench sweep varies PyBullet's solver settings; it has no --engine mujoco")
     quick, as_json = args.sweep_quick or args.quick, args.sweep_json or args.json
     if not args.out.lower().endswith(".png"):
-        from rules.errors import DoppelXError
-
         raise DoppelXError(f"the plot is a PNG: --out must end in .png, got {args.out!r}")
     _check_writable(args.out)
     if args.data:
@@ -165,6 +193,41 @@ def run_sweep(args: argparse.Namespace) -> int:
     else:
         print(format_points(points))
         print(f"\nplot: {args.out}")
+    return 0
+
+
+def _engine_scenes(engine: str, asked) -> tuple[str, ...]:
+    """The scenes ``engine`` runs (all it can by default); a scene it cannot run is a user error."""
+    from doppelx.bench.suite import ENGINE_SCENES
+    from rules.errors import DoppelXError
+
+    able = ENGINE_SCENES[engine]
+    if asked is None:
+        return able
+    bad = [s for s in asked if s not in able]
+    if bad:
+        raise DoppelXError(f"--scene {bad[0]}: the {engine} engine runs only {', '.join(able)}")
+    return asked
+
+
+def run_engines(args: argparse.Namespace) -> int:
+    from doppelx.bench.engines import format_result, plot
+    from doppelx.bench.engines import run_engines as compare
+    from physics.mujoco_world import import_mujoco
+    from rules.errors import DoppelXError
+
+    if not args.engines_out.lower().endswith(".png"):
+        raise DoppelXError(f"the plot is a PNG: --out must end in .png, got {args.engines_out!r}")
+    _check_writable(args.engines_out)
+    import_mujoco()
+    res = compare(args.throws, progress=lambda line: print(f"engines: {line}", file=sys.stderr, flush=True))
+    plot(res, args.engines_out)
+    res["plot"] = args.engines_out
+    if args.engines_json:
+        print(json.dumps(res, indent=2))
+    else:
+        print(format_result(res))
+        print(f"\nplot: {args.engines_out}")
     return 0
 
 

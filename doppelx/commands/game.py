@@ -1,7 +1,7 @@
 """``doppelx game``: a whole DoppelX game of bots through the physics world.
 
     doppelx game --players 4 --board I --seed N [--skill medium] [--cards A,B,C,D]
-                 [--no-spinner] [--max-throws N] [--json]
+                 [--no-spinner] [--max-throws N] [--json] [--engine pybullet|mujoco]
 
 Prints the log (every throw: who threw, the bets, each die's status, face and field, each
 player's change and total) and the result. The same seed gives the same game.
@@ -13,6 +13,7 @@ import argparse
 import json
 
 from doppelx import argtypes
+from physics.engine import add_engine_argument
 
 SKILL_NAMES = ("easy", "medium", "hard")
 
@@ -63,6 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="stop with an error if the game has not ended after N throws (default 2000)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_engine_argument(p)
     p.set_defaults(func=run)
 
 
@@ -72,7 +74,13 @@ def run(args: argparse.Namespace) -> int:
 
     board = load_board(args.board)
     match = DoppelXMatch.with_bots(
-        args.players, board, args.seed, skill=args.skill, cards=args.cards, spinner=not args.no_spinner
+        args.players,
+        board,
+        args.seed,
+        skill=args.skill,
+        cards=args.cards,
+        spinner=not args.no_spinner,
+        engine=args.engine,
     )
     try:
         summary = match.play(args.max_throws)

@@ -15,6 +15,7 @@ import argparse
 import json
 
 from doppelx import argtypes
+from physics.engine import add_engine_argument
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -45,6 +46,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace a different run in --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_engine_argument(p)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -115,6 +117,8 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
         "skill": args.skill,
         "policy": args.policy,
     }
+    if args.engine != "pybullet":  # runs of the default engine keep their parameters (resume)
+        params["engine"] = args.engine
     if kind == "throws":
         params["lying"] = args.lying
     else:
@@ -132,6 +136,10 @@ def check_params(params: dict, kind: str) -> None:
     from rules.rng import make_rng
 
     board, dice = table_specs(params)
+    if params.get("engine") == "mujoco":
+        from physics.mujoco_world import import_mujoco
+
+        import_mujoco()  # not installed: one line naming the extra, before any worker starts
     try:
         from physics.throw_model import SKILLS
 

@@ -2,6 +2,7 @@
 
     doppelx throw --board I --seed N [--dice blue,white] [--lying K] [--skill medium]
                   [--target X,Y] [--strength S] [--side S|E|N|W] [--replay OUT.npz] [--json]
+                  [--engine pybullet|mujoco]
 
 The dice are thrown by the bot throw model (``--skill``) at the bot's best spot of the
 board, or at ``--target`` (mm; write ``--target=-60,75`` when X is negative). ``--lying K`` first scatters K other player dice flat on
@@ -20,6 +21,7 @@ import json
 import math
 
 from doppelx import argtypes
+from physics.engine import add_engine_argument
 
 SKILL_NAMES = ("easy", "medium", "hard")
 SIDE_NAMES = ("S", "E", "N", "W")
@@ -101,16 +103,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     p.add_argument("--replay", metavar="OUT.npz", help="save the trajectory (60 frames per second)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_engine_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from doppelx.bots import DoppelXBot
     from doppelx.commands.score import format_report, score_report
+    from physics.engine import make_world
     from physics.run import run_throw
     from physics.scene import scatter_lying
     from physics.throw_model import Aim, aimed_throw
-    from physics.world import World
     from rules.board_file import load_board
     from rules.box import load_box
     from rules.dice import WHITE, load_dice
@@ -140,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         args.side,
     )
     throw = aimed_throw(box, aim, args.dice, bot.throw.skill, rng, dice[first].size)
-    with World(board, box, dice, spinner=not args.no_spinner) as world:
+    with make_world(board, box, dice, engine=args.engine, spinner=not args.no_spinner) as world:
         result = run_throw(world, throw, lying, record=bool(args.replay))
     if args.replay:
         result.trajectory.save(args.replay)
@@ -161,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         "tunnelled": list(result.tunnel_events),
         "spinner_angle": round(result.spinner_angle, 6),
         "hand_over_rim": result.outcome.hand_over_rim,
+        "engine": args.engine,
     }
     if args.json:
         out = {

@@ -1,0 +1,98 @@
+"""The physics engines behind one world interface, and the factory that picks one.
+
+Two engines build the same tray from the same :class:`~physics.geometry.Layout`:
+PyBullet (:class:`physics.world.World`, the default) and MuJoCo
+(:class:`physics.mujoco_world.MujocoWorld`). Both satisfy :class:`PhysicsWorld`, and
+:func:`physics.run.run_throw` runs a throw to rest in either, returning the same
+:class:`~rules.outcome.ThrowOutcome`, so scoring, batch rows and replays do not care
+which engine produced it. ``--engine pybullet|mujoco`` on the commands goes through
+:func:`make_world`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
+
+from rules.errors import DoppelXError
+
+#: Engine names, the default first.
+ENGINES: tuple[str, ...] = ("pybullet", "mujoco")
+DEFAULT_ENGINE = ENGINES[0]
+
+
+class PhysicsWorld(Protocol):
+    """What the run loop, the benches and the commands use of a world (both engines)."""
+
+    engine: str
+    board: object
+    box: object
+    dice: object
+    materials: object
+    settings: object
+    layout: object
+    zones: object
+
+    def reset(
+        self, lying: Mapping | None = None, spinner_angle: float = 0.0, releases: Sequence = ()
+    ) -> None:
+        """Rebuild the tray with the lying and the released dice (results depend only on inputs)."""
+
+    def step(self) -> None:
+        """Advance one physics step."""
+
+    def pose(self, owner: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
+        """Position (m) and quaternion ``(x, y, z, w)`` of a die."""
+
+    def velocity(self, owner: str) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        """Linear (m/s) and angular (rad/s) velocity of a die, board frame."""
+
+    def spinner_angle(self) -> float:
+        """The spinner's angle about its pin (rad)."""
+
+    def set_gravity(self, vector: Iterable[float]) -> None:
+        """Gravity (3,) m/s² until the next reset."""
+
+    def close(self) -> None:
+        """Release the engine's resources."""
+
+
+class EngineError(DoppelXError):
+    """An unknown engine name."""
+
+
+def check_engine(name: str) -> str:
+    """``name`` if it is an engine (:data:`ENGINES`), else :class:`EngineError`."""
+    if name not in ENGINES:
+        raise EngineError(f"unknown physics engine {name!r}; engines are {', '.join(ENGINES)}")
+    return name
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """``--engine pybullet|mujoco`` (default pybullet) on a command's parser."""
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=DEFAULT_ENGINE,
+        help=f"physics engine (default {DEFAULT_ENGINE}; see docs/physics.md, 'Second engine: MuJoCo')",
+    )
+
+
+def make_world(
+    board, box=None, dice=None, materials=None, settings=None, *, engine: str = DEFAULT_ENGINE, **kw
+):
+    """A world of ``board`` in ``engine`` (``pybullet`` or ``mujoco``); other arguments as :class:`World`."""
+    check_engine(engine)
+    if engine == "mujoco":
+        from physics.mujoco_world import MujocoWorld
+
+        return MujocoWorld(board, box, dice, materials, settings, **kw)
+    from physics.world import World
+
+    return World(board, box, dice, materials, settings, **kw)
+
+
+def engine_of(world) -> str:
+    """The engine name of a world (PyBullet worlds predate the attribute)."""
+    return getattr(world, "engine", DEFAULT_ENGINE)

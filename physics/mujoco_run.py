@@ -1,0 +1,147 @@
+"""Run a throw to rest in the MuJoCo world: the settle test of :mod:`physics.run`, on numpy arrays.
+
+The same rules as the PyBullet run loop (:func:`physics.run.run_throw`, which hands MuJoCo
+worlds to :func:`run_throw` here): a sample every ``settings.sample_dt`` seconds; a die is
+still once it stayed within ``settle_distance``/``settle_angle`` of one pose for
+``settle_hold``; dice whose status can no longer change are set aside; the spinner must be
+still too; contacts with the spinner card are checked every step; the tunnel watch compares
+centres between samples; the throw ends at ``time_cap`` otherwise. MuJoCo has no sleeping
+bodies here, so a lying die that never left its pose (its anchor never moved) is reported
+at its exact lying pose, as the PyBullet world reports a die that never woke.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from physics.run import ThrowResult, _check_pairs
+from physics.status import TunnelWatch
+from physics.throw import Throw
+from physics.trajectory import Recorder
+from rules.outcome import DieOutcome, Pose, ThrowOutcome
+
+
+def run_throw(
+    world,
+    throw: Throw,
+    lying: Mapping[str, Pose] | None = None,
+    spinner_angle: float = 0.0,
+    *,
+    record: bool = False,
+    watch: bool = True,
+) -> ThrowResult:
+    """Simulate ``throw`` in a :class:`~physics.mujoco_world.MujocoWorld` (arguments as :func:`physics.run.run_throw`)."""
+    lying = dict(lying or {})
+    clash = set(lying) & set(throw.owners)
+    if clash:
+        raise ValueError(f"die {sorted(clash)[0]!r} is both thrown and lying (lift it before the throw)")
+    world.reset(lying, spinner_angle, throw.releases)
+    owners = (*throw.owners, *lying)
+    thrown = len(throw.owners)
+    s = world.settings
+    cols = np.array([world.index[o] for o in owners])  # world order → our order
+    halves = [world.dice[o].half for o in owners]
+    zones = world.zones
+    tw = TunnelWatch(zones, max(world.dice[o].size for o in owners)) if watch else None
+    spinner = world.spinner_id is not None
+    every = world.sample_every
+    dt = world.time_step * every
+    d2 = s.settle_distance**2
+    cos_half = math.cos(s.settle_angle / 2)
+    n = len(owners)
+    pos, quat = (a[cols] for a in world.poses())
+    anchor_p, anchor_q = pos.copy(), quat.copy()
+    since = np.zeros(n)
+    spin_anchor, spin_since = world.spinner_angle(), 0.0
+    moved = np.array([i < thrown for i in range(n)])
+    undecided = np.ones(n, dtype=bool)
+    touched: set[str] = set()
+    recorder = Recorder(owners) if record else None
+    if recorder is not None:
+        _record(recorder, world, cols, 0.0, pos, quat)
+    t, steps, settled = 0.0, 0, False
+    max_samples = int(math.ceil(s.time_cap / s.sample_dt))
+    for _ in range(max_samples):
+        if spinner:
+            for _k in range(every):
+                world.step()
+                touched |= world.spinner_touching()
+        else:
+            world.steps(every)
+        steps += every
+        t += dt
+        new_p, new_q = (a[cols] for a in world.poses())
+        far = ((new_p - anchor_p) ** 2).sum(axis=1) > d2
+        turned = np.abs((new_q * anchor_q).sum(axis=1)) < cos_half
+        left = far | turned
+        anchor_p[left], anchor_q[left], since[left] = new_p[left], new_q[left], t
+        moved |= left
+        if tw is not None:
+            idx = np.nonzero(np.any(new_p != pos, axis=1))[0]
+            changed = {int(i): (tuple(new_p[i]), tuple(new_q[i])) for i in idx}
+            old = [tuple(p) for p in pos]
+            for i, (position, _) in changed.items():
+                tw.check(owners[i], old[i], position)
+            if changed and n > 1:
+                _check_pairs(tw, owners, old, changed, halves)
+        pos, quat = new_p, new_q
+        for i in np.nonzero(undecided)[0]:
+            if zones.decided(tuple(pos[i]), tuple(quat[i]), halves[i]) is not None:
+                undecided[i] = False
+        if spinner:
+            angle = world.spinner_angle()
+            if abs(angle - spin_anchor) > s.settle_angle:
+                spin_anchor, spin_since = angle, t
+        if recorder is not None:
+            _record(recorder, world, cols, t, pos, quat)
+        limit = t - s.settle_hold + 1e-9
+        if np.all(since[undecided] <= limit) and (not spinner or spin_since <= limit):
+            settled = True
+            break
+    limit = t - s.settle_hold + 1e-9
+    unsettled = () if settled else tuple(owners[i] for i in np.nonzero(undecided & (since > limit))[0])
+    dice = []
+    for i, owner in enumerate(owners):
+        if not moved[i]:
+            pose = lying[owner]
+        else:
+            pose = Pose(tuple(map(float, pos[i])), tuple(map(float, quat[i])))  # type: ignore[arg-type]
+        dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
+    if tw is not None:
+        for i in range(n):
+            for j in range(i + 1, n):
+                a, b = dice[i].pose.position, dice[j].pose.position
+                if sum((a[k] - b[k]) ** 2 for k in range(3)) < (1.8 * tw.size) ** 2:
+                    if world.penetration(owners[i], owners[j]) < -0.002:
+                        tw.events.append((owners[i], f"die:{owners[j]}"))
+    angle = world.spinner_angle()
+    info = {
+        "sim_time": t,
+        "steps": steps,
+        "settled": settled,
+        "unsettled": list(unsettled),
+        "spinner_angle": angle,
+        "tunnelled": [f"{o}:{what}" for o, what in tw.events] if tw else [],
+        "engine": "mujoco",
+    }
+    outcome = ThrowOutcome(tuple(dice), hand_over_rim=throw.hand_over_rim(world.box), info=info)
+    events = tuple(f"{o}:{what}" for o, what in tw.events) if tw else ()
+    return ThrowResult(
+        outcome,
+        t,
+        steps,
+        settled,
+        unsettled,
+        tw.owners() if tw else (),
+        events,
+        angle,
+        recorder.finish() if recorder is not None else None,
+    )
+
+
+def _record(recorder: Recorder, world, cols, t: float, pos, quat) -> None:
+    vel = world.data.qvel[: 6 * len(world.owners)].reshape(-1, 6)[cols, :3]
+    recorder.add(t, pos.tolist(), quat.tolist(), vel.tolist(), world.spinner_angle())
