@@ -1,8 +1,20 @@
-"""Locate the shipped data files in the ``assets`` package; read TOML and JSON files with good errors."""
+"""Locate the shipped data files in the ``assets`` package; read TOML and JSON files with good errors.
+
+Every input file is read through :func:`read_text`, which bounds what it reads: a file over
+:data:`MAX_FILE_BYTES` is refused before it is read (``/dev/zero`` or a pipe that never ends
+is refused after that many bytes), a folder is named as one, a UTF-8 byte-order mark is
+skipped. :func:`read_json` also bounds the nesting depth (:data:`MAX_JSON_DEPTH`) and the
+length of a number (:data:`MAX_NUMBER_CHARS`) and refuses ``NaN``/``Infinity``, so no
+malformed file reaches Python's recursion or integer-size limits.
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import re
+import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -16,15 +28,47 @@ def asset_path(*parts: str) -> Path:
     return Path(str(resources.files("assets").joinpath(*parts)))
 
 
+#: Largest input file read (bytes): boards and states are a few kB, a long save a few MB.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+#: Deepest nesting of arrays and objects accepted in a JSON file (the formats need 6).
+MAX_JSON_DEPTH = 64
+#: Longest number accepted in a JSON file (characters; a float's 17 digits need ~25).
+MAX_NUMBER_CHARS = 40
+#: Longest file name shown in an error message.
+MAX_NAME_SHOWN = 120
+
+
+def shown_name(path: Path | str) -> str:
+    """``path`` as text, shortened for an error message if it is very long."""
+    text = str(path)
+    if len(text) <= MAX_NAME_SHOWN:
+        return text
+    return f"{text[: MAX_NAME_SHOWN // 2]}…{text[-MAX_NAME_SHOWN // 2 :]} ({len(text)} characters)"
+
+
 def read_text(path: Path | str, missing: str = "file not found") -> str:
-    """A UTF-8 file's text; a missing or unreadable file becomes a :class:`SpecError`."""
-    path = Path(path)
+    """A UTF-8 file's text (a byte-order mark skipped); any failure becomes a :class:`SpecError`."""
+    source = shown_name(path)
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            info = os.fstat(f.fileno())
+            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+                raise SpecError(
+                    source, "", f"file too large ({info.st_size} bytes; at most {MAX_FILE_BYTES})"
+                )
+            data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise SpecError(str(path), "", missing) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(str(path), "", f"cannot read file ({exc})") from None
+        raise SpecError(source, "", missing) from None
+    except IsADirectoryError:
+        raise SpecError(source, "", "is a folder, not a file") from None
+    except OSError as exc:
+        raise SpecError(source, "", f"cannot read file ({exc.strerror or exc})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecError(source, "", f"more than {MAX_FILE_BYTES} bytes; not a data file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SpecError(source, f"byte {exc.start}", "not UTF-8 text") from None
 
 
 def read_toml(path: Path | str) -> dict[str, Any]:
@@ -33,13 +77,58 @@ def read_toml(path: Path | str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SpecError(str(path), "", f"bad TOML: {exc}") from None
+        raise SpecError(shown_name(path), "", f"bad TOML: {exc}") from None
+    except RecursionError:
+        raise SpecError(shown_name(path), "", "bad TOML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise SpecError(shown_name(path), "", f"bad TOML: {exc}") from None
+
+
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays/objects in JSON ``text`` (strings skipped)."""
+    depth = deepest = 0
+    for m in _JSON_TOKENS.finditer(text):
+        tok = m.group()
+        if tok in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif tok in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse JSON ``text`` from ``source`` strictly (depth, number length, no NaN), or :class:`SpecError`."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise SpecError(source, "", f"bad JSON: nested more than {MAX_JSON_DEPTH} levels deep")
+
+    def number(kind):
+        def parse(s: str):
+            if len(s) > MAX_NUMBER_CHARS:
+                raise SpecError(
+                    source, "", f"bad JSON: a number of {len(s)} characters (at most {MAX_NUMBER_CHARS})"
+                )
+            value = kind(s)
+            if kind is float and not math.isfinite(value):
+                raise SpecError(source, "", f"bad JSON: {s} is out of range for a number")
+            return value
+
+        return parse
+
+    def constant(s: str):
+        raise SpecError(source, "", f"bad JSON: {s} is not a number JSON allows")
+
+    try:
+        return json.loads(text, parse_int=number(int), parse_float=number(float), parse_constant=constant)
+    except json.JSONDecodeError as exc:
+        raise SpecError(source, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    except RecursionError:
+        raise SpecError(source, "", "bad JSON: nested too deeply") from None
 
 
 def read_json(path: Path | str, missing: str = "file not found") -> Any:
     """Parse a JSON file; a missing file or a syntax error becomes a :class:`SpecError` with the line."""
-    text = read_text(path, missing)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SpecError(str(path), f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    return parse_json(read_text(path, missing), shown_name(path))

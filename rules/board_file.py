@@ -14,7 +14,7 @@ import shapely
 from shapely.geometry import Point, Polygon
 from shapely.validation import explain_validity
 
-from rules.assets import asset_path, read_toml
+from rules.assets import asset_path, read_toml, shown_name
 from rules.board import BoardSide, Field, FieldKind, Hole, Obstacle, SpinnerMount
 from rules.errors import SpecError
 from rules.schema import Table
@@ -26,6 +26,14 @@ MM = 1e-3
 AREA_TOLERANCE_MM2 = 1e-2
 #: Circles are stored as polygons with this many segments per quarter circle.
 CIRCLE_QUAD_SEGS = 32
+#: Largest coordinate or length in a board file (mm): a box is 270 mm wide.
+MAX_SIZE_MM = 1000.0
+#: Tallest obstacle or spinner (mm); the box's rim check (rules.box) is stricter.
+MAX_HEIGHT_MM = 100.0
+#: Largest share of the playfield obstacles may cover.
+MAX_OBSTACLE_SHARE = 0.25
+#: Longest board name or path accepted (characters).
+MAX_NAME_CHARS = 1024
 
 
 def builtin_board_path(name: str) -> Path:
@@ -38,15 +46,27 @@ def resolve_board(name_or_path: str | Path) -> Path:
     text = str(name_or_path)
     if text.upper() in BUILTIN_SIDES:
         return builtin_board_path(text.upper())
+    if len(text) > MAX_NAME_CHARS or "\0" in text or not text.strip():
+        raise SpecError(
+            shown_name(text), "", f"not a built-in side ({', '.join(BUILTIN_SIDES)}) nor a usable file name"
+        )
     path = Path(text)
-    if path.suffix.lower() != ".toml" and not path.exists():
+    try:
+        exists = path.exists()
+    except OSError:
+        exists = False
+    if path.suffix.lower() != ".toml" and not exists:
         raise SpecError(text, "", f"not a built-in side ({', '.join(BUILTIN_SIDES)}) and no such file")
     return path
 
 
 @functools.lru_cache(maxsize=64)
 def _load_cached(path: str, mtime_ns: int) -> BoardSide:
-    return parse_board(read_toml(path), path)
+    from rules.box import load_box
+
+    board = parse_board(read_toml(path), path)
+    load_box().check_board(board)
+    return board
 
 
 def load_board(name_or_path: str | Path) -> BoardSide:
@@ -56,6 +76,8 @@ def load_board(name_or_path: str | Path) -> BoardSide:
         mtime = path.stat().st_mtime_ns
     except FileNotFoundError:
         raise SpecError(str(path), "", "file not found") from None
+    except OSError as exc:
+        raise SpecError(shown_name(path), "", f"cannot read file ({exc.strerror or exc})") from None
     return _load_cached(str(path), mtime)
 
 
@@ -91,7 +113,7 @@ def parse_board(data: dict, source: str) -> BoardSide:
     fields = _fields(top, outline)
     holes = _holes(top, outline)
     spinner = _spinner(top, outline, holes)
-    obstacles = _obstacles(top, outline)
+    obstacles = _obstacles(top, outline, holes, spinner)
 
     scale = functools.partial(shapely.transform, transformation=lambda c: c * MM)
     return BoardSide(
@@ -210,12 +232,16 @@ def _spinner(top: Table, outline: Polygon, holes: list) -> SpinnerMount | None:
         return None
     t.check_keys({"center", "arm_length", "thickness", "height", "pin_radius"})
     cx, cy = t.vector("center", 2)
-    arm = t.number("arm_length", positive=True)
-    thickness = t.number("thickness", positive=True)
-    height = t.number("height", positive=True)
-    pin = t.number("pin_radius", positive=True)
+    arm = t.number("arm_length", positive=True, maximum=MAX_SIZE_MM)
+    thickness = t.number("thickness", positive=True, maximum=MAX_HEIGHT_MM)
+    height = t.number("height", positive=True, maximum=MAX_HEIGHT_MM)
+    pin = t.number("pin_radius", positive=True, maximum=MAX_SIZE_MM)
     if pin >= arm:
         raise t.error("pin_radius", "must be smaller than arm_length")
+    if thickness > height:
+        raise t.error(
+            "thickness", f"the arms ({thickness:g} mm thick) cannot be thicker than height ({height:g} mm)"
+        )
     sweep = Point(cx, cy).buffer(arm)
     if not sweep.within(outline):
         raise t.error("center", "the spinner's sweep circle does not fit inside the outline")
@@ -225,14 +251,37 @@ def _spinner(top: Table, outline: Polygon, holes: list) -> SpinnerMount | None:
     return SpinnerMount((cx * MM, cy * MM), arm * MM, thickness * MM, height * MM, pin * MM)
 
 
-def _obstacles(top: Table, outline: Polygon) -> list[tuple[str, Polygon, float]]:
+def _obstacles(
+    top: Table, outline: Polygon, holes: list, spinner: SpinnerMount | None
+) -> list[tuple[str, Polygon, float]]:
     seen: set[str] = set()
-    result = []
+    result: list[tuple[str, Polygon, float]] = []
+    sweep = None
+    if spinner is not None:
+        sweep = Point(spinner.center[0] / MM, spinner.center[1] / MM).buffer(spinner.arm_length / MM)
     for t in top.tables("obstacles"):
         t.check_keys({"id", "polygon", "height"})
         oid = _ident(t, seen)
         poly = _polygon(t, "polygon")
         if not poly.within(outline):
             raise t.error("polygon", "obstacle is not inside the board outline")
-        result.append((oid, poly, t.number("height", positive=True)))
+        for other_id, other, _ in result:
+            overlap = poly.intersection(other).area
+            if overlap > AREA_TOLERANCE_MM2:
+                raise t.error(
+                    "polygon", f"obstacle {oid!r} overlaps obstacle {other_id!r} by {overlap:.1f} mm²"
+                )
+        for hid, shape, _ in holes:
+            if poly.intersection(shape).area > AREA_TOLERANCE_MM2:
+                raise t.error("polygon", f"obstacle {oid!r} covers part of hole {hid!r}")
+        if sweep is not None and poly.intersection(sweep).area > AREA_TOLERANCE_MM2:
+            raise t.error("polygon", f"obstacle {oid!r} stands inside the spinner's sweep circle")
+        result.append((oid, poly, t.number("height", positive=True, maximum=MAX_HEIGHT_MM)))
+    covered = sum(p.area for _, p, _ in result)
+    if covered > MAX_OBSTACLE_SHARE * outline.area:
+        raise top.error(
+            "obstacles",
+            f"obstacles cover {100 * covered / outline.area:.0f}% of the playfield; "
+            f"at most {100 * MAX_OBSTACLE_SHARE:.0f}% leaves room to play",
+        )
     return result

@@ -62,7 +62,7 @@ class BoxSpec:
         return sx * hx, sy * hy
 
     def check_board(self, board: BoardSide) -> None:
-        """The board's outline must fit inside the box."""
+        """The board's outline must fit inside the box, and what stands on it below the rim."""
         minx, miny, maxx, maxy = board.bounds
         hx, hy = self.inner_size[0] / 2 + 1e-9, self.inner_size[1] / 2 + 1e-9
         if minx < -hx or maxx > hx or miny < -hy or maxy > hy:
@@ -71,6 +71,20 @@ class BoxSpec:
                 "outline",
                 f"the playfield does not fit into the box "
                 f"({self.inner_size[0] * 1e3:.0f} × {self.inner_size[1] * 1e3:.0f} mm)",
+            )
+        for ob in board.obstacles:
+            if ob.height > self.rim_z:
+                raise SpecError(
+                    board.source,
+                    f"obstacles.{ob.id}.height",
+                    f"{ob.height * 1e3:g} mm stands above the box's rim ({self.rim_z * 1e3:g} mm over the playfield)",
+                )
+        if board.spinner is not None and board.spinner.height > self.rim_z:
+            raise SpecError(
+                board.source,
+                "spinner.height",
+                f"{board.spinner.height * 1e3:g} mm stands above the box's rim "
+                f"({self.rim_z * 1e3:g} mm over the playfield)",
             )
 
 

@@ -1,6 +1,7 @@
 """Project errors: every user mistake becomes one of these, with where and what.
 
-The CLI turns any :class:`DoppelXError` into one line on stderr and exit code 2.
+The CLI turns any :class:`DoppelXError` into one line on stderr and exit code 2. Every
+error pickles, so one raised in a pool or Ray worker reaches the parent intact.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ class SpecError(DoppelXError):
         self.problem = problem
         where = f"{self.source}: {element}" if element else self.source
         super().__init__(f"{where}: {problem}")
+
+    def __reduce__(self):
+        # rebuilt from its three parts, so the error crosses a process boundary intact
+        return (type(self), (self.source, self.element, self.problem))
 
 
 class RulesError(DoppelXError):

@@ -13,6 +13,8 @@ from typing import Any
 from rules.errors import SpecError
 
 _MISSING = object()
+#: Largest magnitude of any number in a data file (ints beyond it cannot become floats sanely).
+MAX_MAGNITUDE = 1e15
 
 
 class Table:
@@ -96,12 +98,25 @@ class Table:
             value, self.source, self.where(key), positive=positive, minimum=minimum, maximum=maximum
         )
 
-    def integer(self, key: str, default: Any = _MISSING, *, minimum: int | None = None) -> int:
+    def integer(
+        self,
+        key: str,
+        default: Any = _MISSING,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+    ) -> int:
         value = self.raw(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(key, f"expected an integer, got {_type(value)}")
+            if isinstance(value, float) and value.is_integer() and abs(value) < MAX_MAGNITUDE:
+                raise self.error(key, f"expected a whole number written without a point, got {value}")
+            raise self.error(key, f"expected a whole number, got {_type(value)}")
+        if abs(value) > MAX_MAGNITUDE:
+            raise self.error(key, f"number out of range (more than {MAX_MAGNITUDE:.0e} in size)")
         if minimum is not None and value < minimum:
             raise self.error(key, f"must be at least {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise self.error(key, f"must be at most {maximum}, got {value}")
         return value
 
     def vector(self, key: str, length: int, default: Any = _MISSING) -> tuple[float, ...]:
@@ -127,8 +142,12 @@ def check_number(
     maximum: float | None = None,
 ) -> float:
     """``value`` as a finite float, or a :class:`SpecError` saying why not."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise SpecError(source, where, f"expected a number, got {_type(value)}")
+    if isinstance(value, int) and abs(value) > MAX_MAGNITUDE:
+        raise SpecError(source, where, f"number out of range (more than {MAX_MAGNITUDE:.0e} in size)")
+    if not math.isfinite(value):
+        raise SpecError(source, where, f"expected a finite number, got {value}")
     if positive and value <= 0:
         raise SpecError(source, where, f"must be positive, got {value}")
     if minimum is not None and value < minimum:
@@ -152,6 +171,8 @@ def _type(value: Any) -> str:
         return f"string {value!r}"
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
+    if isinstance(value, int) and abs(value) > MAX_MAGNITUDE:
+        return f"a number of {len(str(abs(value)))} digits"
     if isinstance(value, (int, float)):
         return f"number {value}"
     if isinstance(value, list):

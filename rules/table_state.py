@@ -14,8 +14,11 @@ from pathlib import Path
 
 from rules.assets import read_json
 from rules.bets import DEFAULT_CARDS, BetCard, check_bets, choose_cards
+from rules.board import BoardSide
 from rules.dice import WHITE, DiceSet
+from rules.errors import SpecError
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.placement import check_resting
 from rules.schema import Table
 
 FORMAT = "doppelx-state/1"
@@ -72,8 +75,34 @@ def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
     outcome = _outcome(top, dice, seats)
     bets = _bets(top, seats, active, outcome)
     check_bets(bets, cards, source)
+    if active is not None:
+        listed = {d.owner for d in outcome.dice}
+        for needed in (active, WHITE):
+            if needed not in listed:
+                raise top.error(
+                    "dice",
+                    f"in a turn the active player's die ({active}) and the white die are thrown (D24); "
+                    f"the {needed} die is missing (give it with status hole or off if it left the board)",
+                )
     board = top.string("board") if top.has("board") else None
     return TableState(seats, active, cards, bets, chips, outcome, board)
+
+
+def check_on_board(state: TableState, board: BoardSide, dice: DiceSet, source: str) -> None:
+    """Check the state against the board it is scored on: dice rest where a die can rest
+    (:func:`rules.placement.check_resting`), and only a side with a spinner has dice that
+    touched it."""
+    where = {d.owner: f"dice[{i}]" for i, d in enumerate(state.outcome.dice)}
+    poses = {d.owner: d.pose for d in state.outcome.dice if d.status is Status.BOARD and d.pose is not None}
+    check_resting(poses, board, dice, source, where)
+    if board.spinner is None:
+        for d in state.outcome.dice:
+            if d.touched_spinner:
+                raise SpecError(
+                    source,
+                    f"{where[d.owner]}.touched_spinner",
+                    f"side {board.name} has no spinner, so no die can have touched it",
+                )
 
 
 def _seats(top: Table, dice: DiceSet) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from rules.dice import load_dice
     from rules.errors import SpecError
     from rules.scoring import score_throw
-    from rules.table_state import load_table_state
+    from rules.table_state import check_on_board, load_table_state
 
     dice = load_dice(args.dice)
     state = load_table_state(args.state, dice)
@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if board_name is None:
         raise SpecError(args.state, "board", 'no board: pass --board or put "board" in the state')
     board = load_board(board_name)
+    check_on_board(state, board, dice, args.state)
     score = score_throw(
         state.outcome,
         board,

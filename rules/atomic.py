@@ -1,0 +1,173 @@
+"""Write output files atomically: a temporary file in the target's folder, fsync, rename.
+
+Every file the project writes (pictures, replays, saves, reports, Parquet chunks) goes
+through :func:`atomic_write`, so the target is either the old file, untouched, or the
+complete new one — never a truncated file after a full disk, a crash or ``kill -9``.
+
+On Linux the temporary file is an unnamed ``O_TMPFILE`` inode that only gets a name (for
+the instant before the rename) once it is complete, so even a killed process leaves no
+stray ``.tmp`` file behind; elsewhere a hidden ``.NAME.*.tmp`` file is used and removed on
+every failure Python sees. Problems a user can cause (a missing or read-only folder, a
+path that is a folder, a full disk) raise :class:`OutputError`: one line naming the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from rules.errors import DoppelXError
+
+
+class OutputError(DoppelXError):
+    """An output file or folder cannot be written (the message names it and why)."""
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror.lower() if exc.strerror else str(exc)
+
+
+def check_output_file(path: Path | str, what: str = "output file") -> Path:
+    """``path`` as a :class:`Path` whose folder exists and is writable; else :class:`OutputError`.
+
+    Checks what can be checked before a long run starts; :func:`atomic_write` still
+    handles everything that goes wrong later (a full disk).
+    """
+    text = str(path)
+    if not text or "\0" in text:
+        raise OutputError(f"{what} {text!r}: not a valid file name")
+    path = Path(text)
+    try:
+        if path.is_dir():
+            raise OutputError(f"cannot write {what} {path}: it is a folder; give a file name inside it")
+        folder = path.parent
+        if not folder.exists():
+            raise OutputError(f"cannot write {what} {path}: folder {folder} does not exist")
+        if not folder.is_dir():
+            raise OutputError(f"cannot write {what} {path}: {folder} is not a folder")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write {what} {path}: folder {folder} is not writable")
+    except OSError as exc:  # name too long, loops of links, …
+        raise OutputError(f"cannot write {what} {text[:200]}: {_reason(exc)}") from None
+    return path
+
+
+def prepare_output_dir(path: Path | str, what: str = "output folder") -> Path:
+    """Create the folder ``path`` (and its parents) if needed; any failure is an :class:`OutputError`."""
+    text = str(path)
+    if not text or "\0" in text:
+        raise OutputError(f"{what} {text!r}: not a valid folder name")
+    path = Path(text)
+    try:
+        if path.exists() and not path.is_dir():
+            raise OutputError(f"cannot use {what} {path}: it is a file, not a folder")
+        for parent in path.parents:
+            if parent.exists() and not parent.is_dir():
+                raise OutputError(f"cannot use {what} {path}: {parent} is a file, not a folder")
+            if parent.exists():
+                break
+        path.mkdir(parents=True, exist_ok=True)
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot use {what} {path}: it is not writable")
+    except OSError as exc:
+        raise OutputError(f"cannot create {what} {text[:200]}: {_reason(exc)}") from None
+    return path
+
+
+@contextlib.contextmanager
+def atomic_write(
+    path: Path | str, mode: str = "wb", *, encoding: str | None = None, what: str = "output file"
+) -> Iterator[IO[Any]]:
+    """Open a temporary file for writing; on a clean exit it replaces ``path`` atomically.
+
+    Args:
+        path: the target; its folder must exist (:func:`check_output_file`).
+        mode: ``"wb"`` or ``"w"`` (text, UTF-8 unless ``encoding`` is given).
+        what: how the file is named in an error (``"save file"``, ``"picture"``).
+
+    If the body raises, or writing fails, the target is untouched and the temporary file
+    is gone. A failing write (a full disk) raises :class:`OutputError`.
+    """
+    if mode not in ("wb", "w"):
+        raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
+    path = check_output_file(path, what)
+    folder = path.parent
+    try:
+        mode_bits = os.stat(path).st_mode & 0o777
+    except OSError:
+        mode_bits = None
+    try:
+        fd, named = _open_temp(folder, path.name)
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} {path}: {_reason(exc)}") from None
+    committed = False
+    try:
+        if mode_bits is not None:
+            os.fchmod(fd, mode_bits)
+        elif named is not None:  # mkstemp makes 0600; give it the usual mode
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
+        with os.fdopen(fd, mode, encoding=(encoding or "utf-8") if mode == "w" else None, closefd=False) as f:
+            yield f
+            f.flush()
+        os.fsync(fd)
+        if named is None:  # O_TMPFILE: give the inode a name, then move it over the target
+            named = str(folder / f".{path.name}.{secrets.token_hex(4)}.tmp")
+            os.link(f"/proc/self/fd/{fd}", named, follow_symlinks=True)
+        os.replace(named, path)
+        committed = True
+        _fsync_dir(folder)
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} {path}: {_reason(exc)}") from None
+    finally:
+        os.close(fd)
+        if not committed and named is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(named)
+
+
+def write_bytes(path: Path | str, data: bytes, what: str = "output file") -> Path:
+    """Write ``data`` to ``path`` atomically; returns the path."""
+    with atomic_write(path, "wb", what=what) as f:
+        f.write(data)
+    return Path(path)
+
+
+def write_text(path: Path | str, text: str, what: str = "output file") -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically; returns the path."""
+    return write_bytes(path, text.encode("utf-8"), what)
+
+
+def _open_temp(folder: Path, name: str) -> tuple[int, str | None]:
+    """A writable descriptor in ``folder``: unnamed (``O_TMPFILE``) if possible, else a hidden file."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if flag and os.path.isdir("/proc/self/fd"):
+        try:
+            return os.open(folder, flag | os.O_RDWR, 0o666), None
+        except OSError as exc:
+            if exc.errno in (13, 30, 28, 122):  # EACCES, EROFS, ENOSPC, EDQUOT: a real failure
+                raise
+            # the file system does not support O_TMPFILE: fall back to a named file
+    import tempfile
+
+    fd, named = tempfile.mkstemp(prefix=f".{name[:100]}.", suffix=".tmp", dir=folder)
+    return fd, named
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename durable (best effort: not every platform can open a folder)."""
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)

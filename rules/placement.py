@@ -1,0 +1,139 @@
+"""Physical sense of dice said to rest on the playfield: on it, resting on something, apart.
+
+A state file or a save may claim any pose; :func:`check_resting` refuses what no table
+could show, with the element named:
+
+- the centre must lie over the playfield (inside the board outline); coordinates that
+  fit only when read as millimetres get a hint that the unit is the metre;
+- the centre must not hang over the middle of a hole (nothing would hold the die there);
+- the die may not sink into the playfield (its lowest corner at most
+  :data:`SINK_TOLERANCE` below it, unless it leans into a hole), nor float above
+  everything it could rest on (the playfield, an obstacle, the spinner, another die);
+- no two dice may overlap (their cuboids, shrunk by :data:`OVERLAP_TOLERANCE`, are
+  disjoint by the separating-axis test).
+
+Tolerances cover what the physics engine leaves after running to rest (contacts a
+fraction of a millimetre deep), so every outcome of a real throw passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import shapely
+from shapely.geometry import Point
+
+from rules.board import BoardSide
+from rules.dice import DiceSet
+from rules.errors import SpecError
+from rules.outcome import Pose
+
+#: How deep a die's lowest corner may lie below the playfield (m).
+SINK_TOLERANCE = 0.002
+#: How far two dice may interpenetrate (m).
+OVERLAP_TOLERANCE = 0.001
+#: How far above its highest possible support a die's lowest corner may be (m).
+FLOAT_TOLERANCE = 0.004
+
+
+def check_resting(
+    poses: Mapping[str, Pose], board: BoardSide, dice: DiceSet, source: str, where: Mapping[str, str]
+) -> None:
+    """Refuse poses no resting die could have (see the module docstring).
+
+    Args:
+        poses: resting pose by die owner (board frame, m).
+        where: element path by owner for the error (``dice[2]``, ``game.on_board.red``).
+
+    Raises:
+        SpecError: naming ``source``, the die's element and what is wrong.
+    """
+    outline = board.outline
+    supports = [0.0, *(o.height for o in board.obstacles)]
+    if board.spinner is not None:
+        supports.append(board.spinner.height)
+    tallest_die = max((d.size for d in dice.dice.values()), default=0.0)
+    top_support = max(supports) + tallest_die
+    boxes = {}
+    for owner, pose in poses.items():
+        half = dice[owner].half
+        x, y, z = pose.position
+        el = where.get(owner, owner)
+        if not shapely.contains_xy(outline.buffer(0.001), x, y):
+            minx, miny, maxx, maxy = outline.bounds
+            hint = ""
+            if shapely.contains_xy(outline, x / 1000, y / 1000):
+                hint = "; positions are in metres, this looks like millimetres"
+            raise SpecError(
+                source,
+                f"{el}.position",
+                f"({x:g}, {y:g}) m is not on the playfield (x {minx:g}…{maxx:g}, y {miny:g}…{maxy:g} m)"
+                f"{hint}",
+            )
+        rot = pose.rotation()
+        reach = np.abs(rot[2]) @ np.full(3, half)  # centre to lowest corner, vertically
+        low = z - reach
+        over_hole = None
+        for h in board.holes:
+            if h.shape.buffer(-half).contains(Point(x, y)):
+                raise SpecError(
+                    source,
+                    f"{el}.position",
+                    f"the die's centre ({x:g}, {y:g}) m is over the middle of hole {h.id!r}: "
+                    'nothing holds it there (a die in a hole has status "hole")',
+                )
+            if over_hole is None and h.shape.contains(Point(x, y)):
+                over_hole = h.id
+        if z < 0:
+            raise SpecError(
+                source,
+                f"{el}.position",
+                f"the die's centre is {-z * 1e3:.1f} mm below the playfield; "
+                'a die that sank into a hole has status "hole"',
+            )
+        if low < -SINK_TOLERANCE and over_hole is None:
+            hint = "; positions are in metres, this looks like millimetres" if z > 1 else ""
+            raise SpecError(
+                source, f"{el}.position", f"the die is sunk {-low * 1e3:.1f} mm into the playfield{hint}"
+            )
+        if low > top_support + FLOAT_TOLERANCE:
+            hint = "; positions are in metres, this looks like millimetres" if z > 1 else ""
+            raise SpecError(
+                source,
+                f"{el}.position",
+                f"the die floats {low * 1e3:.1f} mm above the playfield, higher than anything "
+                f"it could rest on ({top_support * 1e3:.1f} mm){hint}",
+            )
+        boxes[owner] = (np.asarray(pose.position, dtype=float), rot, half - OVERLAP_TOLERANCE)
+    owners = list(boxes)
+    for i, a in enumerate(owners):
+        for b in owners[i + 1 :]:
+            if _boxes_overlap(boxes[a], boxes[b]):
+                raise SpecError(
+                    source,
+                    where.get(b, b),
+                    f"the {b} die overlaps the {a} die ({where.get(a, a)}); two dice cannot share a place",
+                )
+
+
+def _boxes_overlap(a, b) -> bool:
+    """Whether two cubes ``(centre, rotation, half edge)`` overlap (separating-axis test)."""
+    ca, ra, ha = a
+    cb, rb, hb = b
+    d = cb - ca
+    if np.dot(d, d) > 3 * (ha + hb) ** 2:
+        return False
+    axes = [ra[:, i] for i in range(3)] + [rb[:, i] for i in range(3)]
+    for i in range(3):
+        for j in range(3):
+            c = np.cross(ra[:, i], rb[:, j])
+            n = np.linalg.norm(c)
+            if n > 1e-9:
+                axes.append(c / n)
+    for axis in axes:
+        pa = ha * np.abs(ra.T @ axis).sum()
+        pb = hb * np.abs(rb.T @ axis).sum()
+        if abs(np.dot(d, axis)) > pa + pb:
+            return False
+    return True
