@@ -1,4 +1,5 @@
-"""Argument types shared by the commands: whole numbers in a range, seeds, lists of names.
+"""Argument types shared by the commands: whole numbers and finite numbers in a range, seeds,
+lists of names, points in millimetres.
 
 Each returns a function for argparse's ``type=`` that raises ``ArgumentTypeError`` with a
 message naming what was expected, so a bad argument is one line and exit code 2.
@@ -7,7 +8,18 @@ message naming what was expected, so a bad argument is one line and exit code 2.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Sequence
+
+#: Longest argument text quoted back in an error message.
+MAX_SHOWN = 60
+
+
+def shown(text: str) -> str:
+    """``repr(text)``, cut short for an error message."""
+    if len(text) <= MAX_SHOWN:
+        return repr(text)
+    return f"{text[: MAX_SHOWN - 10]!r}… ({len(text)} characters)"
 
 
 def whole(
@@ -17,9 +29,11 @@ def whole(
 
     def parse(text: str) -> int:
         try:
+            if len(text.strip()) > 30:
+                raise ValueError
             n = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected {what}, got {shown(text)}") from None
         if (minimum is not None and n < minimum) or (maximum is not None and n > maximum):
             if maximum is None:
                 bound = f">= {minimum}"
@@ -27,16 +41,52 @@ def whole(
                 bound = f"<= {maximum}"
             else:
                 bound = f"from {minimum} to {maximum}"
-            raise argparse.ArgumentTypeError(f"expected {what} {bound}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected {what} {bound}, got {shown(text)}")
         return n
 
     return parse
 
 
-#: A count of at least 1.
-positive = whole(1)
-#: A seed: a whole number >= 0.
-seed = whole(0)
+def number(minimum: float, maximum: float, what: str = "a number") -> Callable[[str], float]:
+    """A finite number within ``[minimum, maximum]``."""
+
+    def parse(text: str) -> float:
+        try:
+            if len(text.strip()) > 40:
+                raise ValueError
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {shown(text)}") from None
+        if not math.isfinite(v) or not minimum <= v <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"expected {what} from {minimum:g} to {maximum:g}, got {shown(text)}"
+            )
+        return v
+
+    return parse
+
+
+def point_mm(text: str, limit: float = 1000.0) -> tuple[float, float]:
+    """``X,Y`` in millimetres (finite, within ±``limit``) → metres."""
+    try:
+        if len(text) > 80:
+            raise ValueError
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in mm, e.g. -60,75, got {shown(text)}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise argparse.ArgumentTypeError(f"expected finite numbers X,Y in mm, got {shown(text)}")
+    if abs(x) > limit or abs(y) > limit:
+        raise argparse.ArgumentTypeError(f"X,Y in mm must lie within ±{limit:g} mm, got {shown(text)}")
+    return x / 1000.0, y / 1000.0
+
+
+#: Largest count any command takes unless it names a smaller bound of its own.
+MAX_COUNT = 1_000_000_000
+#: A count of at least 1 (at most :data:`MAX_COUNT`).
+positive = whole(1, MAX_COUNT)
+#: A seed: a whole number >= 0 that fits 64 bits.
+seed = whole(0, 2**63 - 1, "a seed (a whole number)")
 
 
 def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], list[str]]:
@@ -48,7 +98,7 @@ def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], l
         if not items or bad or (count is not None and len(items) != count):
             n = f"{count} of " if count is not None else ""
             raise argparse.ArgumentTypeError(
-                f"expected a comma-separated list of {n}{', '.join(allowed)}, got {text!r}"
+                f"expected a comma-separated list of {n}{', '.join(allowed)}, got {shown(text)}"
             )
         return items
 

@@ -4,18 +4,19 @@ Every file the project writes (pictures, replays, saves, reports, Parquet chunks
 through :func:`atomic_write`, so the target is either the old file, untouched, or the
 complete new one — never a truncated file after a full disk, a crash or ``kill -9``.
 
-On Linux the temporary file is an unnamed ``O_TMPFILE`` inode that only gets a name (for
-the instant before the rename) once it is complete, so even a killed process leaves no
-stray ``.tmp`` file behind; elsewhere a hidden ``.NAME.*.tmp`` file is used and removed on
-every failure Python sees. Problems a user can cause (a missing or read-only folder, a
-path that is a folder, a full disk) raise :class:`OutputError`: one line naming the file.
+The temporary file is hidden, ``.NAME.PID.RANDOM.tmp``, and is removed on every failure
+Python sees; one left by a process that was killed outright (``kill -9``, power loss) is
+removed by the next write of the same file once its process is gone. Problems a user can
+cause (a missing or read-only folder, a path that is a folder, a full disk) raise
+:class:`OutputError`: one line naming the file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
-import secrets
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -100,25 +101,22 @@ def atomic_write(
         mode_bits = os.stat(path).st_mode & 0o777
     except OSError:
         mode_bits = None
+    _remove_stale_temps(folder, path.name)
     try:
-        fd, named = _open_temp(folder, path.name)
+        fd, named = tempfile.mkstemp(prefix=f".{path.name[:100]}.{os.getpid()}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise OutputError(f"cannot write {what} {path}: {_reason(exc)}") from None
     committed = False
     try:
-        if mode_bits is not None:
-            os.fchmod(fd, mode_bits)
-        elif named is not None:  # mkstemp makes 0600; give it the usual mode
+        if mode_bits is None:  # mkstemp makes 0600; give a new file the usual mode
             umask = os.umask(0)
             os.umask(umask)
-            os.fchmod(fd, 0o666 & ~umask)
+            mode_bits = 0o666 & ~umask
+        os.fchmod(fd, mode_bits)
         with os.fdopen(fd, mode, encoding=(encoding or "utf-8") if mode == "w" else None, closefd=False) as f:
             yield f
             f.flush()
         os.fsync(fd)
-        if named is None:  # O_TMPFILE: give the inode a name, then move it over the target
-            named = str(folder / f".{path.name}.{secrets.token_hex(4)}.tmp")
-            os.link(f"/proc/self/fd/{fd}", named, follow_symlinks=True)
         os.replace(named, path)
         committed = True
         _fsync_dir(folder)
@@ -126,7 +124,7 @@ def atomic_write(
         raise OutputError(f"cannot write {what} {path}: {_reason(exc)}") from None
     finally:
         os.close(fd)
-        if not committed and named is not None:
+        if not committed:
             with contextlib.suppress(OSError):
                 os.unlink(named)
 
@@ -143,20 +141,26 @@ def write_text(path: Path | str, text: str, what: str = "output file") -> Path:
     return write_bytes(path, text.encode("utf-8"), what)
 
 
-def _open_temp(folder: Path, name: str) -> tuple[int, str | None]:
-    """A writable descriptor in ``folder``: unnamed (``O_TMPFILE``) if possible, else a hidden file."""
-    flag = getattr(os, "O_TMPFILE", 0)
-    if flag and os.path.isdir("/proc/self/fd"):
+def _remove_stale_temps(folder: Path, name: str) -> None:
+    """Remove temporary files of ``name`` left by writers that no longer run (killed outright)."""
+    try:
+        leftovers = list(folder.glob(f".{glob.escape(name[:100])}.*.tmp"))
+    except OSError:
+        return
+    for tmp in leftovers:
+        parts = tmp.name[len(name[:100]) + 2 :].split(".")
+        if len(parts) != 3 or not parts[0].isdigit():
+            continue
+        pid = int(parts[0])
+        if pid == os.getpid():
+            continue
         try:
-            return os.open(folder, flag | os.O_RDWR, 0o666), None
-        except OSError as exc:
-            if exc.errno in (13, 30, 28, 122):  # EACCES, EROFS, ENOSPC, EDQUOT: a real failure
-                raise
-            # the file system does not support O_TMPFILE: fall back to a named file
-    import tempfile
-
-    fd, named = tempfile.mkstemp(prefix=f".{name[:100]}.", suffix=".tmp", dir=folder)
-    return fd, named
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        except OSError:
+            pass
 
 
 def _fsync_dir(folder: Path) -> None:

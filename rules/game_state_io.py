@@ -25,11 +25,14 @@ from rules.dice import DiceSet
 from rules.errors import RulesError, SpecError
 from rules.game import MAX_PLAYERS, MIN_PLAYERS, DoppelXGame, GameOptions, Phase, ThrowRecord
 from rules.outcome import Pose, Status
+from rules.placement import check_resting
 from rules.reading import DieReading
 from rules.schema import Table
 from rules.scoring import PlayerScore, ThrowScore
 
 FORMAT = "doppelx-game/1"
+#: Most chips (a target or a player's count) a saved game may hold.
+MAX_CHIPS = 1_000_000
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -155,12 +158,12 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     opts.check_keys({"target", "rethrow_cocked", "rim_penalty", "first_seat"})
     target_opt = opts.raw("target", None)
     if target_opt is not None:
-        target_opt = opts.integer("target", minimum=1)
+        target_opt = opts.integer("target", minimum=1, maximum=MAX_CHIPS)
     options = GameOptions(
         target_opt,
         opts.boolean("rethrow_cocked"),
         opts.boolean("rim_penalty"),
-        opts.integer("first_seat", minimum=0),
+        opts.integer("first_seat", minimum=0, maximum=MAX_PLAYERS - 1),
     )
     cards = top.raw("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
@@ -169,13 +172,14 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
         game = DoppelXGame(seats, board, dice, cards=cards, options=options, names=names)
     except RulesError as exc:
         raise top.error("seats", str(exc)) from None
-    game.target = top.integer("target", minimum=1)
+    game.target = top.integer("target", minimum=1, maximum=MAX_CHIPS)
     game.chips = _counts(top, "chips", seats, exact=True)
     game.phase = Phase(top.string("phase", choices=tuple(p.value for p in Phase)))
     game.active_seat = top.integer("active_seat", minimum=0)
     if game.active_seat >= len(seats):
         raise top.error("active_seat", f"must be a seat 0–{len(seats) - 1}, got {game.active_seat}")
     game.on_board = _poses(top, "on_board", seats)
+    check_resting(game.on_board, board, dice, source, {o: f"on_board.{o}" for o in game.on_board})
     game.bets = _bets(top, game)
     winner = top.raw("winner", None)
     if winner is not None and winner not in seats:
@@ -226,7 +230,7 @@ def _counts(top: Table, key: str, allowed: list[str], exact: bool = False) -> di
         missing = [c for c in allowed if not t.has(c)]
         if missing:
             raise t.error(missing[0], "missing")
-    return {c: t.integer(c, minimum=0) for c in allowed if t.has(c)}
+    return {c: t.integer(c, minimum=0, maximum=MAX_CHIPS) for c in allowed if t.has(c)}
 
 
 def _poses(top: Table, key: str, seats: list[str]) -> dict[str, Pose]:

@@ -9,8 +9,9 @@ could show, with the element named:
 - the die may not sink into the playfield (its lowest corner at most
   :data:`SINK_TOLERANCE` below it, unless it leans into a hole), nor float above
   everything it could rest on (the playfield, an obstacle, the spinner, another die);
-- no two dice may overlap (their cuboids, shrunk by :data:`OVERLAP_TOLERANCE`, are
-  disjoint by the separating-axis test).
+- no two dice may overlap: cubes inside each rounded die (the core grown by the cube
+  inscribed in the edge sphere, less :data:`OVERLAP_TOLERANCE`) are disjoint by the
+  separating-axis test.
 
 Tolerances cover what the physics engine leaves after running to rest (contacts a
 fraction of a millimetre deep), so every outcome of a real throw passes.
@@ -105,7 +106,11 @@ def check_resting(
                 f"the die floats {low * 1e3:.1f} mm above the playfield, higher than anything "
                 f"it could rest on ({top_support * 1e3:.1f} mm){hint}",
             )
-        boxes[owner] = (np.asarray(pose.position, dtype=float), rot, half - OVERLAP_TOLERANCE)
+        # the rounded cube's core (half - r) grown by the cube inscribed in its edge sphere:
+        # inside the real die everywhere, so dice that merely touch are never refused
+        r = dice[owner].edge_radius
+        inner = half - r + r / np.sqrt(3) - OVERLAP_TOLERANCE
+        boxes[owner] = (np.asarray(pose.position, dtype=float), rot, inner)
     owners = list(boxes)
     for i, a in enumerate(owners):
         for b in owners[i + 1 :]:

@@ -36,6 +36,7 @@ from rules.game_state_io import (
     score_from_table,
     score_to_dict,
 )
+from rules.placement import check_resting
 from rules.schema import Table
 
 FORMAT = "doppelx-save/1"
@@ -111,11 +112,12 @@ def load_game(path: str | Path):
         if lt is not None:
             lt.check_keys({"number", "kind", "thrower", "bets", "score", "throw", "lying", "spinner_before"})
             lying_t = lt.table("lying")
-            try:
-                throw = Throw.from_dict(lt.raw("throw"))
-            except (KeyError, TypeError, ValueError) as exc:
-                raise lt.error("throw", f"expected release parameters ({exc})") from None
+            throw = Throw.from_dict(_release_data(lt.table("throw"), game.seats))
+            thrower = lt.raw("thrower", None)
+            if thrower is not None and thrower not in game.seats:
+                raise lt.error("thrower", f"{thrower!r} is not one of the seats")
             bets_t = lt.table("bets")
+            bets_t.check_keys(set(game.seats))
             last = ShownThrow(
                 lt.integer("number", minimum=1),
                 lt.string("kind", choices=("setup", "turn", "decider")),
@@ -123,13 +125,63 @@ def load_game(path: str | Path):
                 {c: bets_t.string(c) for c in bets_t.data},
                 score_from_table(lt.table("score"), game.seats, game.dice),
                 throw,
-                {o: pose_from_table(lying_t, o) for o in lying_t.data},
+                _lying(lying_t, game, source),
                 lt.number("spinner_before"),
             )
     except BaseException:
         match.close()
         raise
     return setup, match, last, throws
+
+
+#: Fastest release speed (m/s) and spin (rad/s) a saved throw may have; a hand throws far slower.
+MAX_SPEED = 50.0
+MAX_SPIN = 2000.0
+
+
+def _release_data(t: Table, seats) -> dict[str, Any]:
+    """The ``last_throw.throw`` table checked element by element, as :meth:`Throw.from_dict` reads it."""
+    t.check_keys({"releases"})
+    releases = []
+    seen: set[str] = set()
+    for r in t.tables("releases", required=True):
+        r.check_keys({"owner", "position", "quaternion", "velocity", "angular_velocity"})
+        owner = r.string("owner", choices=(*seats, "white"))
+        if owner in seen:
+            raise r.error("owner", f"die {owner!r} is released twice")
+        seen.add(owner)
+        position = r.vector("position", 3)
+        if max(abs(v) for v in position) > 2.0:
+            raise r.error("position", "a release point lies within 2 m of the box (metres)")
+        q = r.vector("quaternion", 4)
+        if abs(sum(v * v for v in q) - 1.0) > 1e-3:
+            raise r.error("quaternion", "must be a unit quaternion [x, y, z, w]")
+        velocity = r.vector("velocity", 3)
+        if sum(v * v for v in velocity) > MAX_SPEED**2:
+            raise r.error("velocity", f"faster than {MAX_SPEED:g} m/s")
+        spin = r.vector("angular_velocity", 3)
+        if sum(v * v for v in spin) > MAX_SPIN**2:
+            raise r.error("angular_velocity", f"faster than {MAX_SPIN:g} rad/s")
+        releases.append(
+            {
+                "owner": owner,
+                "position": list(position),
+                "quaternion": list(q),
+                "velocity": list(velocity),
+                "angular_velocity": list(spin),
+            }
+        )
+    if not releases:
+        raise t.error("releases", "a throw releases at least one die")
+    return {"releases": releases}
+
+
+def _lying(t: Table, game, source: str) -> dict:
+    """The dice lying before the last throw: owners of the game, resting where a die can rest."""
+    t.check_keys({*game.seats, "white"})
+    lying = {o: pose_from_table(t, o) for o in t.data}
+    check_resting(lying, game.board, game.dice, source, {o: t.where(o) for o in lying})
+    return lying
 
 
 def _rng_state(rng) -> dict[str, Any]:

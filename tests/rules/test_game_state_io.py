@@ -13,6 +13,7 @@ from rules.errors import SpecError
 from rules.game import DoppelXGame, GameOptions, Phase
 from rules.game_state_io import FORMAT, game_from_dict, game_to_dict, games_equal
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.placement import check_resting
 from rules.rng import make_rng
 from tests.conftest import flat, gone
 
@@ -39,6 +40,12 @@ def random_outcome(game: DoppelXGame, dice, rng) -> ThrowOutcome:
                 (pose.position[0], pose.position[1], pose.position[2] + 0.002),
                 _normalise((q[0] + 0.2, q[1], q[2], q[3])),
             )
+        placed = {d.owner: d.pose for d in out if d.pose is not None} | dict(req.lying)
+        try:  # a die cannot rest inside another or over the middle of a hole
+            check_resting({**placed, owner: pose}, game.board, dice, "test", {})
+        except SpecError:
+            out.append(DieOutcome(owner, Status.HOLE))
+            continue
         out.append(DieOutcome(owner, Status.BOARD, pose, bool(rng.random() < 0.1)))
     out.extend(DieOutcome(o, Status.BOARD, p, bool(rng.random() < 0.1)) for o, p in req.lying.items())
     return ThrowOutcome(tuple(out))
