@@ -22,6 +22,7 @@ from matplotlib.path import Path as MplPath  # noqa: E402
 from shapely.ops import polylabel  # noqa: E402
 from shapely.geometry.base import BaseGeometry  # noqa: E402
 
+from rules.atomic import save_figure  # noqa: E402
 from rules.board import BoardSide  # noqa: E402
 from rules.fieldmap import field_map  # noqa: E402
 from rules.style import load_style  # noqa: E402
@@ -164,8 +165,7 @@ def save_board_png(
         overlay(ax)
     ax.set_title(title or f"DoppelX — {board.title}", fontsize=13)
     fig.tight_layout()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=dpi)
+    save_figure(fig, out, dpi=dpi)
     fig.canvas.draw()
     width, height = fig.canvas.get_width_height()
     scale = dpi / fig.dpi

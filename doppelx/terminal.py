@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rules.assets import read_json
+from rules.atomic import write_text
 from rules.errors import SpecError
 
 _ANSI = {
@@ -284,10 +285,7 @@ class TerminalMatch:
 
 def save_json(path: Path | str, data: dict[str, Any]) -> None:
     """Write ``data`` atomically (temp file + rename), so a crash never leaves half a save."""
-    path = Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
+    write_text(path, json.dumps(data, indent=1, sort_keys=True), what="save file")
 
 
 def load_json(path: Path | str) -> dict[str, Any]:

@@ -175,3 +175,11 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(dfd)
+
+
+def save_figure(fig: Any, path: Path | str, *, dpi: float, what: str = "picture") -> Path:
+    """Save a matplotlib figure to ``path`` atomically, in the format its suffix names (PNG by default)."""
+    fmt = Path(str(path)).suffix.lstrip(".").lower() or "png"
+    with atomic_write(path, "wb", what=what) as f:
+        fig.savefig(f, format=fmt, dpi=dpi)
+    return Path(path)

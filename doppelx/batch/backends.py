@@ -9,6 +9,7 @@ interrupted run resumes from them, and nothing finished is run or counted twice.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import sys
@@ -88,16 +89,19 @@ def _run_pool(
     left = set(pending)
     restarts = 0
     while left:
+        pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=ctx, initializer=die_with_parent, initargs=(os.getpid(),)
+        )
         try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                futures = {pool.submit(execute_chunk, spec_json, i) for i in sorted(left)}
-                while futures:
-                    ready, futures = wait(futures, return_when=FIRST_COMPLETED)
-                    for f in ready:
-                        index, rows = f.result()
-                        finished(index, rows)
-                        left.discard(index)
+            futures = {pool.submit(execute_chunk, spec_json, i) for i in sorted(left)}
+            while futures:
+                ready, futures = wait(futures, return_when=FIRST_COMPLETED)
+                for f in ready:
+                    index, rows = f.result()
+                    finished(index, rows)
+                    left.discard(index)
         except BrokenProcessPool:
+            pool.shutdown(wait=True, cancel_futures=True)
             restarts += 1
             if restarts > MAX_POOL_RESTARTS:
                 raise DoppelXError(
@@ -105,6 +109,93 @@ def _run_pool(
                     "Run the same command again to resume."
                 ) from None
             print(f"doppelx: a worker died; re-running {len(left)} unfinished chunk(s)", file=sys.stderr)
+        except BaseException:
+            # an error raised in a worker (a bad board, …) or Ctrl+C: stop at once, run nothing more
+            _stop_pool(pool)
+            raise
+        else:
+            pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers now (finished chunks are on disk)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join(timeout=5)
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Pool worker initialiser: end this worker when the parent process ends, even by ``kill -9``.
+
+    On Linux the kernel sends SIGKILL when the parent dies (``PR_SET_PDEATHSIG``); everywhere
+    a daemon thread also polls the parent's pid once a second. Without this a killed
+    ``doppelx simulate`` would leave its workers (and through their open pipes the
+    multiprocessing resource tracker) running.
+    """
+    import signal
+    import threading
+    import time
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the line above ran
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="doppelx-parent-watch", daemon=True).start()
+
+
+#: Seconds to wait for a Ray cluster's address to answer before giving up.
+RAY_CONNECT_TIMEOUT = 5.0
+
+
+def check_address(address: str) -> None:
+    """A Ray cluster address (``HOST:PORT``, ``ray://HOST:PORT`` or ``auto``) that answers.
+
+    Ray itself retries an address that does not answer for minutes; this checks that a
+    TCP connection opens within :data:`RAY_CONNECT_TIMEOUT` seconds first.
+    """
+    import socket
+
+    from doppelx.argtypes import shown
+
+    if address == "auto":
+        return
+    text = address[len("ray://") :] if address.startswith("ray://") else address
+    host, sep, port_text = text.rpartition(":")
+    host = host.strip("[]")
+    if (
+        not sep
+        or not host
+        or not port_text.isdigit()
+        or not 0 < int(port_text) < 65536
+        or any(c.isspace() for c in host)
+    ):
+        raise DoppelXError(f"--address {shown(address)}: expected HOST:PORT, e.g. 10.0.0.5:6379, or auto")
+    try:
+        with socket.create_connection((host, int(port_text)), timeout=RAY_CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc)).lower()
+        raise DoppelXError(
+            f"--address {shown(address)}: cannot reach a Ray cluster there ({reason} within "
+            f"{RAY_CONNECT_TIMEOUT:g} s); start one with `ray start --head` or leave out --address"
+        ) from None
 
 
 def _run_ray(
@@ -113,27 +204,57 @@ def _run_ray(
     from rules.optional import import_optional
 
     ray = import_optional("ray", "cluster", "the ray backend")
+    if address is not None:
+        check_address(address)
     started = not ray.is_initialized()
-    if started:
-        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
-        if address:
-            ray.init(address=address, runtime_env=env, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env)
-    try:
-        task = ray.remote(max_retries=RAY_RETRIES, num_cpus=1)(execute_chunk)
-        spec_json = spec.to_json()
-        refs = [task.remote(spec_json, i) for i in pending]
-        while refs:
-            ready, refs = ray.wait(refs, num_returns=1)
-            try:
-                index, rows = ray.get(ready[0])
-            except ray.exceptions.WorkerCrashedError as exc:
-                raise DoppelXError(
-                    f"a chunk's worker died {RAY_RETRIES + 1} times: {exc}; "
-                    "run the same command again to resume"
-                ) from None
-            finished(index, rows)
-    finally:
+    with _stdout_to_stderr():  # Ray's messages must not mix with --json output
         if started:
-            ray.shutdown()
+            env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
+            if address:
+                ray.init(address=address, runtime_env=env, log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env)
+        try:
+            task = ray.remote(max_retries=RAY_RETRIES, num_cpus=1)(execute_chunk)
+            spec_json = spec.to_json()
+            refs = [task.remote(spec_json, i) for i in pending]
+            while refs:
+                ready, refs = ray.wait(refs, num_returns=1)
+                try:
+                    index, rows = ray.get(ready[0])
+                except ray.exceptions.RayTaskError as exc:
+                    for ref in refs:
+                        ray.cancel(ref, force=True)
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, DoppelXError):
+                        raise cause from None
+                    raise DoppelXError(
+                        f"a chunk failed in a Ray worker: {type(cause).__name__}: {cause}"
+                    ) from None
+                except ray.exceptions.WorkerCrashedError as exc:
+                    raise DoppelXError(
+                        f"a chunk's worker died {RAY_RETRIES + 1} times: {exc}; "
+                        "run the same command again to resume"
+                    ) from None
+                finished(index, rows)
+        finally:
+            if started:
+                ray.shutdown()
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """Send everything written to file descriptor 1 (by Ray and its helpers) to stderr meanwhile."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)

@@ -40,10 +40,18 @@ class RunSpec:
     params: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for name in ("count", "seed", "chunk_size"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, got {value!r}")
         if self.count < 1:
             raise ValueError(f"count must be at least 1, got {self.count}")
         if self.chunk_size < 1:
             raise ValueError(f"chunk_size must be at least 1, got {self.chunk_size}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be at least 0, got {self.seed}")
+        if not isinstance(self.kind, str) or not isinstance(self.params, dict):
+            raise ValueError("kind must be a string and params an object")
 
     @property
     def n_chunks(self) -> int:
@@ -61,9 +69,32 @@ class RunSpec:
     def from_json(cls, text: str) -> RunSpec:
         return cls(**json.loads(text))
 
+    @classmethod
+    def read(cls, path) -> RunSpec:
+        """The spec in a run folder's ``run.json``; a damaged file is a :class:`SpecError` naming it."""
+        from rules.assets import read_json
+        from rules.errors import SpecError
+
+        data = read_json(path)
+        fields = {"kind", "count", "seed", "chunk_size", "params"}
+        if not isinstance(data, dict) or set(data) != fields:
+            raise SpecError(str(path), "", f"not a run file (expected the keys {', '.join(sorted(fields))})")
+        try:
+            return cls(**data)
+        except ValueError as exc:
+            raise SpecError(str(path), "", f"damaged run file: {exc}") from None
+
     def fingerprint(self) -> str:
         """Identity of the run's results (same fingerprint ⇒ same rows)."""
         return hashlib.sha256(self.to_json().encode()).hexdigest()[:16]
+
+
+def default_chunk_size(kind: str, count: int) -> int:
+    """Items per chunk when ``--chunk`` is not given: from the count alone (never the worker
+    count), so an interrupted run resumes with any ``--workers``. About 8 chunks for small
+    runs, at most 50 throws or 5 games per chunk."""
+    cap = 50 if kind == "throws" else 5
+    return max(1, min(cap, count // 8 or 1))
 
 
 def chunk_function(kind: str) -> Callable[[RunSpec, int], list[dict[str, Any]]]:

@@ -22,6 +22,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.stats import mean, proportion  # noqa: E402
 from doppelx.board_picture import save_board_png  # noqa: E402
+from rules.atomic import save_figure, write_text  # noqa: E402
 from rules.bets import load_bet_cards  # noqa: E402
 from rules.board_file import load_board  # noqa: E402
 
@@ -126,7 +127,7 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
             f"{proportion(sum(v > 0 for v in pays), n).fmt(percent=True, digits=1)} | {mean(pays).fmt()} |"
         )
     path = out / "report.md"
-    path.write_text("\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n", what="report")
     return path
 
 
@@ -144,7 +145,7 @@ def _bar_fields(t: dict, n: int, path: Path) -> None:
     ax.set_title("Where the active player's dice end")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    save_figure(fig, path, dpi=90)
     plt.close(fig)
 
 
@@ -185,9 +186,9 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     axes[1].set_xlabel("throws per game")
     axes[1].set_ylabel("games")
     fig.tight_layout()
-    fig.savefig(out / "games.png", dpi=90)
+    save_figure(fig, out / "games.png", dpi=90)
     plt.close(fig)
     lines += ["", "![games](games.png)", ""]
     path = out / "report.md"
-    path.write_text("\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n", what="report")
     return path

@@ -3,14 +3,14 @@
 Layout of an output folder::
 
     run.json                the RunSpec (a resumed run must match it)
-    chunks/<kind>-00012.parquet   one file per finished chunk
+    chunks/<kind>-00012.parquet   one file per finished chunk, with the run's fingerprint
+                            and its chunk number in the metadata (checked on resume)
     <kind>.parquet          all rows in item order, the spec in the file's metadata
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from doppelx.batch.plan import RunSpec
-from rules.errors import DoppelXError
+from rules.atomic import atomic_write, prepare_output_dir, write_text
+from rules.errors import DoppelXError, SpecError
 
 METADATA_KEY = b"doppelx"
 
@@ -33,36 +34,85 @@ class RunStore:
         self.chunk_dir = self.out / "chunks"
 
     def open(self, overwrite: bool = False) -> None:
-        """Create the folder, or check that an existing one belongs to the same run."""
+        """Create the folder, or check that an existing one belongs to the same run.
+
+        The same run always resumes from its finished chunks. A folder holding a different
+        run is refused, or with ``overwrite`` emptied of that run's chunks, merged table
+        and run file first. A damaged ``run.json`` is refused (``overwrite`` replaces it).
+        """
+        prepare_output_dir(self.out)
         spec_file = self.out / "run.json"
-        if spec_file.exists() and not overwrite:
-            old = RunSpec.from_json(spec_file.read_text())
-            if old.fingerprint() != self.spec.fingerprint():
+        if spec_file.exists():
+            try:
+                same = RunSpec.read(spec_file).fingerprint() == self.spec.fingerprint()
+            except SpecError:
+                if not overwrite:
+                    raise
+                same = False
+            if not same:
+                if not overwrite:
+                    raise DoppelXError(
+                        f"{self.out}: holds a different run (run.json differs); "
+                        "use another --out or pass --overwrite"
+                    )
+                self._clear()
+        elif self.chunk_dir.exists() and any(self.chunk_dir.glob("*.parquet")):
+            if not overwrite:
                 raise DoppelXError(
-                    f"{self.out}: holds a different run (run.json differs); "
+                    f"{self.out}: has chunks but no run.json (not a complete run folder); "
                     "use another --out or pass --overwrite"
                 )
-        elif overwrite and self.chunk_dir.exists():
-            for f in self.chunk_dir.glob("*.parquet"):
+            self._clear()
+        prepare_output_dir(self.chunk_dir)
+        write_text(spec_file, self.spec.to_json(), what="run file")
+
+    def _clear(self) -> None:
+        for f in [*self.chunk_dir.glob("*.parquet"), *self.out.glob("*.parquet")]:
+            try:
                 f.unlink()
-        self.chunk_dir.mkdir(parents=True, exist_ok=True)
-        _atomic_write_text(spec_file, self.spec.to_json())
+            except OSError as exc:
+                raise DoppelXError(f"cannot remove {f}: {exc.strerror or exc}") from None
 
     def chunk_path(self, index: int) -> Path:
         return self.chunk_dir / f"{self.name}-{index:05d}.parquet"
 
     def done(self) -> set[int]:
-        """Chunks already written (complete files only: writes are atomic)."""
-        return {i for i in range(self.spec.n_chunks) if self.chunk_path(i).exists()}
+        """Chunks already written, each checked to belong to this run (:meth:`check_chunk`)."""
+        found = set()
+        for i in range(self.spec.n_chunks):
+            if self.chunk_path(i).exists():
+                self.check_chunk(i)
+                found.add(i)
+        return found
+
+    def check_chunk(self, index: int) -> None:
+        """A chunk file on disk must be readable, carry this run's fingerprint and hold its items."""
+        path = self.chunk_path(index)
+        hint = "remove it (the chunk is run again) or pass --overwrite"
+        try:
+            schema = pq.read_schema(path)
+            meta = json.loads((schema.metadata or {}).get(METADATA_KEY, b"{}"))
+            items = pq.read_table(path, columns=["item"]).column("item").to_pylist()
+        except (OSError, ValueError, KeyError, pa.ArrowException) as exc:
+            raise DoppelXError(
+                f"{path}: not a readable chunk ({str(exc).splitlines()[0][:120]}); {hint}"
+            ) from None
+        if meta.get("fingerprint") != self.spec.fingerprint() or meta.get("chunk") != index:
+            raise DoppelXError(f"{path}: belongs to another run (its fingerprint differs); {hint}")
+        if items != list(self.spec.chunk(index)):
+            raise DoppelXError(f"{path}: holds items other than chunk {index}'s; {hint}")
 
     def write_chunk(self, index: int, rows: list[dict[str, Any]]) -> None:
         expected = len(self.spec.chunk(index))
         if len(rows) != expected:
             raise RuntimeError(f"chunk {index} returned {len(rows)} rows, expected {expected}")
         table = pa.Table.from_pylist(rows)
-        tmp = self.chunk_path(index).with_suffix(".tmp")
-        pq.write_table(table, tmp)
-        os.replace(tmp, self.chunk_path(index))
+        identity = {"fingerprint": self.spec.fingerprint(), "chunk": index}
+        table = table.replace_schema_metadata(
+            {**(table.schema.metadata or {}), METADATA_KEY: json.dumps(identity).encode()}
+        )
+        with atomic_write(self.chunk_path(index), what="chunk") as f:
+            pq.write_table(table, f)
 
     def merge(self) -> Path:
         """One Parquet file with every row in item order and the spec as metadata."""
@@ -74,9 +124,8 @@ class RunStore:
         ).encode()
         table = table.replace_schema_metadata(meta)
         path = self.out / f"{self.name}.parquet"
-        tmp = path.with_suffix(".tmp")
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
+        with atomic_write(path, what="table") as f:
+            pq.write_table(table, f)
         return path
 
 
@@ -84,9 +133,3 @@ def read_run_metadata(path: Path | str) -> dict[str, Any]:
     """The run spec stored in a merged Parquet file."""
     meta = pq.read_schema(path).metadata or {}
     return json.loads(meta[METADATA_KEY])
-
-
-def _atomic_write_text(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)

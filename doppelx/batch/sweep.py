@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
+import sys
 from pathlib import Path
 
 import matplotlib
@@ -22,7 +24,13 @@ import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.stats import Estimate, mean, proportion  # noqa: E402
+from rules.atomic import save_figure, write_text  # noqa: E402
+from doppelx.argtypes import shown  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
+
+#: Most values one --vary may list, and most variants a sweep may run.
+MAX_VALUES = 20
+MAX_VARIANTS = 100
 
 VARY = {
     "board": str,
@@ -39,14 +47,23 @@ def parse_vary(items: list[str]) -> list[tuple[str, list]]:
     if not items:
         raise DoppelXError(f"--vary: give at least one NAME=V1,V2 (names: {', '.join(VARY)})")
     out = []
+    seen: set[str] = set()
     for item in items:
         name, sep, values = item.partition("=")
         if not sep or name not in VARY or not values:
-            raise DoppelXError(f"--vary {item!r}: write NAME=V1,V2 with NAME one of {', '.join(VARY)}")
+            raise DoppelXError(f"--vary {shown(item)}: write NAME=V1,V2 with NAME one of {', '.join(VARY)}")
+        if name in seen:
+            raise DoppelXError(f"--vary {name} is given twice; list all its values in one --vary")
+        seen.add(name)
         try:
-            out.append((name, [VARY[name](v) for v in values.split(",")]))
+            parsed = [VARY[name](v) for v in values.split(",")]
         except ValueError:
-            raise DoppelXError(f"--vary {item!r}: {name} takes numbers") from None
+            raise DoppelXError(f"--vary {shown(item)}: {name} takes numbers") from None
+        if any(isinstance(v, float) and not math.isfinite(v) for v in parsed):
+            raise DoppelXError(f"--vary {shown(item)}: {name} takes finite numbers")
+        if len(parsed) > MAX_VALUES:
+            raise DoppelXError(f"--vary {shown(item)}: at most {MAX_VALUES} values per name")
+        out.append((name, parsed))
     return out
 
 
@@ -84,28 +101,33 @@ def summarise(kind: str, table: Path) -> dict[str, Estimate]:
 
 def run_sweep(args: argparse.Namespace, params: dict) -> int:
     from doppelx.batch.backends import run_plan
-    from doppelx.batch.plan import RunSpec
-    from doppelx.commands.simulate import check_params
+    from doppelx.batch.plan import RunSpec, default_chunk_size
+    from doppelx.commands.simulate import check_params, check_run_args
 
     grid = parse_vary(args.vary)
     names = [n for n, _ in grid]
     variants = [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in grid))]
+    if len(variants) > MAX_VARIANTS:
+        raise DoppelXError(f"--vary: {len(variants)} variants; a sweep runs at most {MAX_VARIANTS}")
     out = Path(args.out)
     count = args.throws if args.kind == "throws" else args.games
+    per_variant = [apply_variant(params, variant) for variant in variants]
+    for variant, p in zip(variants, per_variant):  # every variant is checked before any runs
+        try:
+            check_params(p, args.kind)
+        except DoppelXError as exc:
+            raise DoppelXError(f"--vary variant {variant}: {exc}") from None
+    workers = check_run_args(args)
     rows = []
-    for k, variant in enumerate(variants):
-        p = apply_variant(params, variant)
-        check_params(p, args.kind)
-        chunk = args.chunk or max(
-            1, min(50 if args.kind == "throws" else 5, count // (4 * args.workers) or 1)
-        )
+    for k, (variant, p) in enumerate(zip(variants, per_variant)):
+        chunk = args.chunk or default_chunk_size(args.kind, count)
         spec = RunSpec(args.kind, count, args.seed, chunk, p)
         if not args.quiet:
-            print(f"variant {k + 1}/{len(variants)}: {variant}", flush=True)
+            print(f"variant {k + 1}/{len(variants)}: {variant}", file=sys.stderr, flush=True)
         table = run_plan(
             spec,
             out / f"variant-{k:02d}",
-            workers=args.workers,
+            workers=workers,
             backend=args.backend,
             address=args.address,
             progress=not args.quiet,
@@ -135,7 +157,7 @@ def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path
         cells = [s[m].fmt(percent="rate" in m, digits=1 if "rate" in m else 2) for m in metrics]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     md = out / "comparison.md"
-    md.write_text("\n".join(lines) + "\n")
+    write_text(md, "\n".join(lines) + "\n", what="comparison")
     shown = [m for m in metrics if not m.startswith("fair")]
     fig, axes = plt.subplots(1, len(shown), figsize=(3.6 * len(shown), 3.8), squeeze=False)
     for ax, m in zip(axes[0], shown):
@@ -148,6 +170,6 @@ def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path
         ax.grid(alpha=0.3)
     fig.tight_layout()
     png = out / "comparison.png"
-    fig.savefig(png, dpi=90)
+    save_figure(fig, png, dpi=90)
     plt.close(fig)
     return md, png

@@ -36,10 +36,9 @@ def load(path: str | Path) -> dict:
     path = Path(path)
     if not path.exists():
         return {"format": FORMAT, "profiles": {}}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SpecError(str(path), "", f"not a readable JSON baseline ({exc})") from None
+    from rules.assets import read_json
+
+    data = read_json(path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SpecError(str(path), "format", f"expected {FORMAT!r}")
     profiles = data.get("profiles")

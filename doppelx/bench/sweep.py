@@ -373,5 +373,7 @@ def plot(points: list[Point], out: str) -> None:
     fig.suptitle(
         "DoppelX contact solver: speed against accuracy (faster = right, more accurate = down)", fontsize=12
     )
-    fig.savefig(out, dpi=110)
+    from rules.atomic import save_figure
+
+    save_figure(fig, out, dpi=110)
     plt.close(fig)

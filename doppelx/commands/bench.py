@@ -115,6 +115,17 @@ def run(args: argparse.Namespace) -> int:
 
     profile = PROFILES["quick" if args.quick else "full"]
     path = args.baseline or bl.default_path()
+    if args.baseline and not args.update_baseline:
+        from pathlib import Path
+
+        from rules.errors import SpecError
+
+        if not Path(args.baseline).is_file():
+            raise SpecError(
+                args.baseline, "", "no such baseline file (pass --update-baseline to create one there)"
+            )
+    if args.update_baseline:
+        _check_writable(str(path))
     data = bl.load(path)  # a malformed file stops here (exit 2)
     scenes = tuple(dict.fromkeys(args.scene)) if args.scene else ALL
 
@@ -233,22 +244,13 @@ def run_engines(args: argparse.Namespace) -> int:
 
 def _check_writable(path: str) -> None:
     """Fail early (exit 2) if ``path`` cannot be written, before a long run."""
-    from pathlib import Path
+    from rules.atomic import check_output_file
 
-    from rules.errors import DoppelXError
-
-    parent = Path(path).resolve().parent
-    if not parent.is_dir():
-        raise DoppelXError(f"cannot write {path}: no directory {parent}")
+    check_output_file(path)
 
 
 def _write(path, text: str) -> None:
-    """Write ``text`` to ``path``; an unwritable path is a user error (exit 2)."""
-    from pathlib import Path
+    """Write ``text`` to ``path`` atomically; an unwritable path is a user error (exit 2)."""
+    from rules.atomic import write_text
 
-    from rules.errors import DoppelXError
-
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise DoppelXError(f"cannot write {path}: {exc.strerror or exc}") from None
+    write_text(path, text)

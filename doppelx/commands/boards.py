@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import argparse
 
+from doppelx import argtypes
+
+#: Resolutions ``boards show`` accepts: below 20 the labels are unreadable; 600 dpi is a 4300-pixel picture.
+MIN_DPI, MAX_DPI = 20, 600
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -26,7 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     show = verbs.add_parser("show", help="draw a side to a PNG")
     show.add_argument("board", metavar="BOARD", help="built-in side I–IV or a board file")
     show.add_argument("--out", required=True, metavar="PNG", help="PNG file to write")
-    show.add_argument("--dpi", type=int, default=110, help="resolution (default 110)")
+    show.add_argument(
+        "--dpi",
+        type=argtypes.whole(MIN_DPI, MAX_DPI, "a resolution in dots per inch"),
+        default=110,
+        help=f"resolution, {MIN_DPI}–{MAX_DPI} (default 110)",
+    )
     show.set_defaults(func=_show)
 
 
@@ -63,8 +73,10 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from rules.atomic import check_output_file
     from rules.board_file import load_board
 
+    check_output_file(args.out, "picture")
     board = load_board(args.board)
     from doppelx.board_picture import save_board_png
 

@@ -17,6 +17,18 @@ import json
 from doppelx import argtypes
 from physics.engine import add_engine_argument
 
+#: Bounds of the counts (a run beyond them would not finish in days on a workstation).
+MAX_THROWS = 10_000_000
+MAX_GAMES = 1_000_000
+MAX_CHUNK = 100_000
+MAX_WORKERS = 1024
+MAX_HOLE_DELTA_MM = 10.0
+
+_throws = argtypes.whole(1, MAX_THROWS, "a number of throws")
+_games = argtypes.whole(1, MAX_GAMES, "a number of games")
+_players = argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)")
+_lying = argtypes.whole(0, 7, "a number of lying dice")
+
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", default=None, metavar="BOARD", help="side I–IV or a board file")
@@ -29,7 +41,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="OWNER=F1,..,F6",
         help="give a die other faces, e.g. white=1,2,3,X,X,2 (axis order +x -x +y -y +z -z)",
     )
-    p.add_argument("--hole-delta-mm", type=float, default=0.0, metavar="MM", help="widen every hole's radius")
+    p.add_argument(
+        "--hole-delta-mm",
+        type=argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change of the holes' radius in mm"),
+        default=0.0,
+        metavar="MM",
+        help=f"widen every hole's radius (±{MAX_HOLE_DELTA_MM:g} mm)",
+    )
     p.add_argument("--skill", default="medium", choices=("easy", "medium", "hard"))
     p.add_argument(
         "--policy",
@@ -38,12 +56,27 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="throw policy: greedy, random, field:3x|2x|1x, point:X,Y (mm)",
     )
     p.add_argument("--seed", type=argtypes.seed, default=0)
-    p.add_argument("--workers", type=argtypes.positive, default=1)
+    p.add_argument(
+        "--workers",
+        type=argtypes.whole(1, MAX_WORKERS, "a number of workers"),
+        default=1,
+        help="worker processes (the pool uses at most one per core)",
+    )
     p.add_argument("--backend", choices=("pool", "ray"), default="pool")
     p.add_argument("--address", default=None, help="Ray cluster address (default: start a local one)")
-    p.add_argument("--chunk", type=argtypes.positive, default=None, metavar="N", help="items per chunk")
+    p.add_argument(
+        "--chunk",
+        type=argtypes.whole(1, MAX_CHUNK, "a chunk size"),
+        default=None,
+        metavar="N",
+        help="items per chunk (default: from the count alone, so a run resumes with any --workers)",
+    )
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (resumable)")
-    p.add_argument("--overwrite", action="store_true", help="replace a different run in --out")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a different run in --out (the same run always resumes)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     add_engine_argument(p)
@@ -58,13 +91,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     kinds = p.add_subparsers(dest="kind", metavar="KIND")
     kinds.required = True
     t = kinds.add_parser("throws", help="active-player turns (coloured + white die)")
-    t.add_argument("--throws", type=argtypes.positive, required=True, metavar="N")
-    t.add_argument("--lying", type=int, default=0, metavar="K", help="other dice lying on the board (0–7)")
+    t.add_argument("--throws", type=_throws, required=True, metavar="N", help=f"1–{MAX_THROWS:,}")
+    t.add_argument("--lying", type=_lying, default=0, metavar="K", help="other dice lying on the board (0–7)")
     _common(t)
     t.set_defaults(func=run_simulate, count_attr="throws")
     g = kinds.add_parser("games", help="whole games of bots")
-    g.add_argument("--games", type=argtypes.positive, required=True, metavar="N")
-    g.add_argument("--players", type=int, default=4, metavar="N", help="3–8 players")
+    g.add_argument("--games", type=_games, required=True, metavar="N", help=f"1–{MAX_GAMES:,}")
+    g.add_argument("--players", type=_players, default=4, metavar="N", help="3–8 players")
     g.add_argument("--cards", default="A,B,C,D", help="the 4 bet cards in play")
     g.add_argument("--bet", default="best", choices=("best", "random", "never"), help="bet policy")
     g.add_argument(
@@ -80,10 +113,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and write a comparison table and plot.",
     )
     s.add_argument("kind", choices=("throws", "games"))
-    s.add_argument("--throws", type=argtypes.positive, default=200, metavar="N", help="throws per variant")
-    s.add_argument("--games", type=argtypes.positive, default=20, metavar="N", help="games per variant")
-    s.add_argument("--players", type=int, default=4)
-    s.add_argument("--lying", type=int, default=0)
+    s.add_argument("--throws", type=_throws, default=200, metavar="N", help="throws per variant")
+    s.add_argument("--games", type=_games, default=20, metavar="N", help="games per variant")
+    s.add_argument("--players", type=_players, default=4)
+    s.add_argument("--lying", type=_lying, default=0)
     s.add_argument("--cards", default="A,B,C,D")
     s.add_argument("--bet", default="best", choices=("best", "random", "never"))
     s.add_argument("--target", type=argtypes.positive, default=None)
@@ -106,7 +139,7 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
     for item in args.faces:
         owner, sep, value = item.partition("=")
         if not sep:
-            raise DoppelXError(f"--faces {item!r}: write OWNER=F1,F2,F3,F4,F5,F6")
+            raise DoppelXError(f"--faces {argtypes.shown(item)}: write OWNER=F1,F2,F3,F4,F5,F6")
         faces[owner] = value
     params = {
         "board": args.board or ("I" if kind == "throws" else "III"),
@@ -128,22 +161,61 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
 
 
 def check_params(params: dict, kind: str) -> None:
-    """Fail early, with one clear line, on anything a worker would trip over."""
+    """Fail early, with one clear line naming the argument, on anything a worker would trip over."""
+    import math
+
+    import shapely
+
     from doppelx.batch.world_cache import table_specs
     from doppelx.bots import throw_policy
+    from physics.throw_model import SKILLS
     from rules.bets import choose_cards
-    from rules.errors import DoppelXError
+    from rules.board_file import load_board
+    from rules.dice import load_dice
+    from rules.errors import DoppelXError, SpecError
     from rules.rng import make_rng
+    from rules.variants import widen_holes, with_faces
 
+    if params["skill"] not in SKILLS:
+        raise DoppelXError(f"skill {params['skill']!r}: expected one of {', '.join(SKILLS)}")
+    dice = load_dice(params.get("dice"))
+    for owner, faces in (params.get("faces") or {}).items():
+        if owner not in dice.dice:
+            raise DoppelXError(f"--faces {owner}={faces}: no die {owner!r}; dice are {', '.join(dice.dice)}")
+        try:
+            with_faces(dice, owner, faces)
+        except SpecError as exc:
+            raise DoppelXError(f"--faces {owner}={faces}: {exc.problem}") from None
+    cocked = params.get("cocked_deg")
+    if cocked is not None and not (
+        isinstance(cocked, (int, float)) and math.isfinite(cocked) and 0 < cocked < 90
+    ):
+        raise DoppelXError(f"cocked_deg {cocked!r}: expected an angle between 0 and 90 degrees")
+    delta = params.get("hole_delta_mm") or 0.0
+    if not (isinstance(delta, (int, float)) and math.isfinite(delta)):
+        raise DoppelXError(f"hole_delta_mm {delta!r}: expected a finite number of mm")
+    board = load_board(params["board"])
+    try:
+        widen_holes(board, float(delta) / 1e3)
+    except SpecError as exc:
+        raise DoppelXError(f"hole_delta_mm {delta:g}: {exc.element}: {exc.problem}") from None
     board, dice = table_specs(params)
     if params.get("engine") == "mujoco":
         from physics.mujoco_world import import_mujoco
 
         import_mujoco()  # not installed: one line naming the extra, before any worker starts
+    policy_name = params["policy"]
+    if policy_name.startswith("point:"):
+        try:
+            x, y = argtypes.point_mm(policy_name[6:])
+        except argparse.ArgumentTypeError as exc:
+            raise DoppelXError(f"--policy {argtypes.shown(policy_name)}: {exc}") from None
+        if not shapely.contains_xy(board.outline, x, y):
+            raise DoppelXError(
+                f"--policy {policy_name}: ({x * 1e3:g}, {y * 1e3:g}) mm is not on the playfield of side {board.name}"
+            )
     try:
-        from physics.throw_model import SKILLS
-
-        policy = throw_policy(params["policy"], SKILLS[params["skill"]], make_rng(0))
+        policy = throw_policy(policy_name, SKILLS[params["skill"]], make_rng(0))
         policy.aim(board, dice[dice.player_colours[0]])
     except ValueError as exc:
         raise DoppelXError(f"--policy: {exc}") from None
@@ -155,28 +227,54 @@ def check_params(params: dict, kind: str) -> None:
         choose_cards(params["cards"], "--cards")
 
 
+def check_run_args(args: argparse.Namespace) -> int:
+    """Check the output folder and the Ray address before anything runs; returns the worker count.
+
+    More pool workers than cores would only compete for them: the pool is capped at the
+    core count, with a word on stderr (results do not depend on the number of workers).
+    """
+    import os
+    import sys
+
+    from doppelx.batch.backends import check_address
+    from rules.atomic import prepare_output_dir
+
+    prepare_output_dir(args.out)
+    workers = args.workers
+    if args.backend == "ray":
+        if args.address is not None:
+            check_address(args.address)
+        return workers
+    if args.address is not None:
+        from rules.errors import DoppelXError
+
+        raise DoppelXError("--address is for --backend ray")
+    cores = os.cpu_count() or 1
+    if workers > cores:
+        print(f"doppelx: --workers {workers} is more than the {cores} cores; using {cores}", file=sys.stderr)
+        workers = cores
+    return workers
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     from rules.optional import import_optional
 
     import_optional("pyarrow", "analysis", "doppelx simulate (Parquet result files)")
     from doppelx.batch.backends import run_plan
-    from doppelx.batch.plan import RunSpec
+    from doppelx.batch.plan import RunSpec, default_chunk_size
     from doppelx.batch.report import games_report, throws_report
 
     kind = args.kind
     params = params_from_args(args, kind)
     check_params(params, kind)
     count = getattr(args, args.count_attr)
-    chunk = args.chunk or (
-        max(1, min(50, count // (4 * args.workers) or 1))
-        if kind == "throws"
-        else max(1, min(5, count // (4 * args.workers) or 1))
-    )
+    workers = check_run_args(args)
+    chunk = args.chunk or default_chunk_size(kind, count)
     spec = RunSpec(kind, count, args.seed, chunk, params)
     table = run_plan(
         spec,
         args.out,
-        workers=args.workers,
+        workers=workers,
         backend=args.backend,
         address=args.address,
         progress=not args.quiet,

@@ -37,13 +37,7 @@ def _owners(text: str) -> list[str]:
 
 
 def _point(text: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y in mm, e.g. -60,75, got {text!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise argparse.ArgumentTypeError(f"expected finite numbers, got {text!r}")
-    return x / 1000.0, y / 1000.0
+    return argtypes.point_mm(text)
 
 
 def _unit(text: str) -> float:
@@ -124,6 +118,20 @@ def run(args: argparse.Namespace) -> int:
     board = load_board(args.board)
     box = load_box()
     box.check_board(board)
+    if args.replay:
+        from rules.atomic import check_output_file
+
+        check_output_file(args.replay, "replay file")
+    if args.target is not None:
+        import shapely
+
+        tx, ty = args.target
+        if not shapely.contains_xy(board.outline, tx, ty):
+            minx, miny, maxx, maxy = (v * 1e3 for v in board.outline.bounds)
+            raise RulesError(
+                f"--target {tx * 1e3:g},{ty * 1e3:g} mm is not on the playfield of side {board.name} "
+                f"(x {minx:g}…{maxx:g}, y {miny:g}…{maxy:g} mm)"
+            )
     dice = load_dice()
     unknown = [o for o in args.dice if o not in dice.dice]
     if unknown:
@@ -146,7 +154,10 @@ def run(args: argparse.Namespace) -> int:
     with make_world(board, box, dice, engine=args.engine, spinner=not args.no_spinner) as world:
         result = run_throw(world, throw, lying, record=bool(args.replay))
     if args.replay:
-        result.trajectory.save(args.replay)
+        from rules.atomic import atomic_write
+
+        with atomic_write(args.replay, what="replay file") as f:
+            result.trajectory.save(f)
 
     seats = list(dict.fromkeys([*coloured, *lying]))
     seats += [c for c in dice.player_colours if c not in seats][: max(0, 3 - len(seats))]
