@@ -65,7 +65,7 @@ def check_resting(
             minx, miny, maxx, maxy = outline.bounds
             hint = ""
             if shapely.contains_xy(outline, x / 1000, y / 1000):
-                hint = "; positions are in metres, this looks like millimetres"
+                hint = "; positions are in metres (if these are millimetres, divide by 1000)"
             raise SpecError(
                 source,
                 f"{el}.position",
@@ -94,12 +94,12 @@ def check_resting(
                 'a die that sank into a hole has status "hole"',
             )
         if low < -SINK_TOLERANCE and over_hole is None:
-            hint = "; positions are in metres, this looks like millimetres" if z > 1 else ""
+            hint = "; positions are in metres (if these are millimetres, divide by 1000)" if z > 1 else ""
             raise SpecError(
                 source, f"{el}.position", f"the die is sunk {-low * 1e3:.1f} mm into the playfield{hint}"
             )
         if low > top_support + FLOAT_TOLERANCE:
-            hint = "; positions are in metres, this looks like millimetres" if z > 1 else ""
+            hint = "; positions are in metres (if these are millimetres, divide by 1000)" if z > 1 else ""
             raise SpecError(
                 source,
                 f"{el}.position",
