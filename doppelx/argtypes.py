@@ -86,7 +86,7 @@ MAX_COUNT = 1_000_000_000
 #: A count of at least 1 (at most :data:`MAX_COUNT`).
 positive = whole(1, MAX_COUNT)
 #: A seed: a whole number >= 0 that fits 64 bits.
-seed = whole(0, 2**63 - 1, "a seed (a whole number)")
+seed = whole(0, 2**63 - 1)
 
 
 def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], list[str]]:
@@ -103,3 +103,21 @@ def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], l
         return items
 
     return parse
+
+
+def output_file(text: str) -> str:
+    """A file to write: its folder exists and is writable, it is not a folder (checked before any work)."""
+    from rules.atomic import OutputError, check_output_file
+
+    try:
+        check_output_file(text)
+    except OutputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def output_path(text: str):
+    """:func:`output_file` as a :class:`pathlib.Path`."""
+    from pathlib import Path
+
+    return Path(output_file(text))

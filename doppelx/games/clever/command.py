@@ -52,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--save",
         metavar="FILE",
+        type=argtypes.output_file,
         default=None,
         help="file that save/quit/end of input write (default: clever-save.json, or the --resume file)",
     )
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from pathlib import Path
 
-    from doppelx.terminal import Terminal
+    from doppelx.terminal import Terminal, check_new_save
     from rules.errors import DoppelXError
 
     if not args.bots_only:
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         if "human" not in kinds and not args.resume:
             raise DoppelXError("no human player: use --bots-only for bots-only games")
         seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
+        if not args.resume:
+            check_new_save(args.save)
         term = Terminal(colour=args.colour)
         return run_match(
             kinds,

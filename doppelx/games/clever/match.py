@@ -25,7 +25,7 @@ from doppelx.games.clever.view import (
     render_dice,
     render_sheet,
 )
-from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
 from rules.clever.actions import Action
 from rules.clever.game import (
     ACTIVE_PICK,
@@ -140,6 +140,12 @@ class CleverMatch(TerminalMatch):
         data = load_json(path)
         if data.get("format") != SAVE_FORMAT:
             raise SpecError(str(path), "format", f"not a Doppelt so clever save (expected {SAVE_FORMAT!r})")
+        check_save(
+            data,
+            path,
+            {"format", "players", "seed", "dice_rng", "bot_rngs", "game"},
+            {"seed": (0, 2**63 - 1)},
+        )
         try:
             kinds = parse_players(",".join(data["players"]))
             match = cls(kinds, int(data["seed"]), term, save_path or path)

@@ -38,7 +38,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--bot-starts", action="store_true", help="the opponent takes the first turn")
     p.add_argument("--seed", type=argtypes.seed, help="seed of the dice (default: a fresh random seed)")
     p.add_argument(
-        "--save", type=Path, help="save the game here on 'save', 'quit' and at the end of the input"
+        "--save",
+        type=argtypes.output_path,
+        help="save the game here on 'save', 'quit' and at the end of the input",
     )
     p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
     p.add_argument(
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     import numpy as np
 
-    from doppelx.terminal import Terminal
+    from doppelx.terminal import Terminal, check_new_save
     from rules.doppelspiel import default_spec
     from rules.errors import RulesError
 
@@ -121,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return session.run()
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    check_new_save(args.save)
     other = "Player 2" if args.opponent == "human" else f"Bot ({args.opponent})"
     seats = [Seat(args.name, "human"), Seat(other, args.opponent)]
     state = DoppelState(spec, first_player=1 if args.bot_starts else 0)

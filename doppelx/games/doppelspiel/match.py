@@ -21,7 +21,7 @@ import numpy as np
 
 from doppelx.games.doppelspiel.bots import make_bot
 from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
-from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
 from rules.doppelspiel import (
     Action,
     ActivateJoker,
@@ -493,6 +493,7 @@ def load_session(path: Path, term: Terminal) -> DoppelMatch:
     data = load_json(path)
     if data.get("format") != SAVE_FORMAT:
         raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx doppel' save)")
+    check_save(data, path, {"format", "seed", "seats", "game", "rng"}, {"seed": (0, 2**63 - 1)})
     try:
         seats = [Seat(str(s["name"]), str(s["kind"])) for s in data["seats"]]
         seed = int(data["seed"])

@@ -7,6 +7,8 @@ import json
 import secrets
 from pathlib import Path
 
+from doppelx import argtypes
+
 DEFAULT_GAMES = 100
 
 
@@ -54,7 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=_whole(1), default=None, help="games in a bots-only batch (default 100)")
     p.add_argument("--json", action="store_true", help="bots-only: print the statistics as JSON")
     p.add_argument(
-        "--save", type=Path, default=None, help="save the game here when you quit or the input ends"
+        "--save",
+        type=argtypes.output_path,
+        default=None,
+        help="save the game here when you quit or the input ends",
     )
     p.add_argument("--resume", type=Path, default=None, help="continue a saved game")
     colour = p.add_mutually_exclusive_group()
@@ -73,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from doppelx.games.oder_nichts.tournament import parse_lineup, run_batch
-    from doppelx.terminal import Terminal
+    from doppelx.terminal import Terminal, check_new_save
     from rules.errors import DoppelXError
     from rules.oder_nichts.state import GameConfig
 
@@ -92,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         return resume(term, args.resume, args.save).run()
     config = GameConfig(args.players, args.target, args.rounds, args.first_game)
     config.check()
+    if not args.bots_only:
+        check_new_save(args.save)
     seats = args.players if args.bots_only else args.players - 1
     try:
         bots = parse_lineup(args.bots or "basic", seats)

@@ -24,7 +24,7 @@ from doppelx.games.oder_nichts.view import (
     status_text,
     table_lines,
 )
-from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
 from rules.contract import chance_step
 from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
@@ -366,6 +366,18 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatc
     data = load_json(path)
     if data.get("game") != "oder_nichts":
         raise SpecError(str(path), "game", "not a Doppelt oder nichts save")
+    check_save(
+        data,
+        path,
+        {"game", "version", "config", "bots", "seed", "rng_state", "log"},
+        {
+            "seed": (0, 2**63 - 1),
+            "config.players": (2, 8),
+            "config.target_points": (1, 100_000),
+            "config.max_rounds": (1, 100_000),
+        },
+        optional={"version"},
+    )
     try:
         config = GameConfig.from_json(data["config"])
         bots = [str(b) for b in data["bots"]]

@@ -114,7 +114,7 @@ def test_analyse_text(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--bots-only", "--games", "0"], "whole number >= 1"),
+        (["--bots-only", "--games", "0"], "whole number from 1"),
         (["--bots-only", "--bots", "easy,expert"], "comma-separated list"),
         (["--bots-only", "--bots", "easy,easy,easy,easy,easy,easy,easy,easy"], "2-7 players"),
         (["--bots-only", "--bots", "easy,hard", "--whites-per-black", "3"], "one number per player"),
@@ -125,7 +125,7 @@ def test_analyse_text(capsys):
         (["--bots-only", "--analyse"], "not allowed with"),
         (["--white", "4"], "invalid choice"),
         (["--analyse", "--white", "3"], "--white does not go with --analyse"),
-        (["--seed", "-3"], "whole number >= 0"),
+        (["--seed", "-3"], "whole number from 0"),
         (["--bots-only", "--dice", "/nonexistent/wb.toml"], "file not found"),
     ],
 )
