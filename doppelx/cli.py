@@ -10,7 +10,8 @@ the function that runs, so ``doppelx --help`` and the rules-only commands start 
 need no physics or GL stack.
 
 Errors a user can cause (:class:`rules.errors.DoppelXError`) are printed as one line on
-stderr and exit with code 2; argparse already does the same for bad arguments.
+stderr and exit with code 2; a bad argument too (:class:`OneLineParser` prints argparse's
+error without the usage block, pointing to ``--help``).
 """
 
 from __future__ import annotations
@@ -41,11 +42,22 @@ COMMAND_MODULES: tuple[str, ...] = (
 EXIT_USAGE = 2
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``doppelx throw: error: … (see --help)``.
+
+    Sub-command parsers are made by the same class (argparse's default ``parser_class``).
+    """
+
+    def error(self, message: str):  # type: ignore[override]
+        message = " ".join(message.split())
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered sub-command."""
     from doppelx import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="doppelx",
         description="DoppelX dice-tray simulator: boards, referee, physics, games.",
     )

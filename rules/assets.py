@@ -81,7 +81,8 @@ def read_toml(path: Path | str) -> dict[str, Any]:
     except RecursionError:
         raise SpecError(shown_name(path), "", "bad TOML: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer with thousands of digits
-        raise SpecError(shown_name(path), "", f"bad TOML: {exc}") from None
+        problem = "a number with thousands of digits" if "digits" in str(exc) else str(exc)
+        raise SpecError(shown_name(path), "", f"bad TOML: {problem}") from None
 
 
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')

@@ -51,7 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--json", action="store_true", help="print the result as one JSON object instead of the table"
     )
-    p.add_argument("--out", metavar="FILE.json", help="also write the result JSON to this file")
+    p.add_argument(
+        "--out",
+        type=argtypes.output_file,
+        metavar="FILE.json",
+        help="also write the result JSON to this file",
+    )
     p.add_argument(
         "--baseline",
         metavar="FILE.json",
@@ -79,7 +84,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--out", default="solver_sweep.png", metavar="FILE.png", help="the plot (default solver_sweep.png)"
     )
-    s.add_argument("--data", metavar="FILE.json", help="also write every point as JSON")
+    s.add_argument(
+        "--data", type=argtypes.output_file, metavar="FILE.json", help="also write every point as JSON"
+    )
     s.add_argument(
         "--json",
         dest="sweep_json",

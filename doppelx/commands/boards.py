@@ -30,7 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.set_defaults(func=_check)
     show = verbs.add_parser("show", help="draw a side to a PNG")
     show.add_argument("board", metavar="BOARD", help="built-in side I–IV or a board file")
-    show.add_argument("--out", required=True, metavar="PNG", help="PNG file to write")
+    show.add_argument(
+        "--out",
+        required=True,
+        type=argtypes.output_file,
+        metavar="PNG",
+        help="PNG file to write (its folder must exist)",
+    )
     show.add_argument(
         "--dpi",
         type=argtypes.whole(MIN_DPI, MAX_DPI, "a resolution in dots per inch"),

@@ -40,9 +40,9 @@ def _size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         w = h = 0
-    if w < 640 or h < 480:
+    if w < 640 or h < 480 or w > 7680 or h > 4320:
         raise argparse.ArgumentTypeError(
-            f"expected a window size like 1280x800 (at least 640x480), got {text!r}"
+            f"expected a window size like 1280x800 (640x480 to 7680x4320), got {argtypes.shown(text)}"
         )
     return w, h
 
@@ -86,7 +86,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="quit once N throws have come to rest (or the game is over)",
     )
     p.add_argument(
-        "--screenshot", metavar="FILE.png", help="save the window to FILE.png when quitting after N throws"
+        "--screenshot",
+        type=argtypes.output_file,
+        metavar="FILE.png",
+        help="save the window to FILE.png when quitting after N throws",
     )
     p.add_argument(
         "--speed", type=_speed, default=1.0, metavar="F", help="play F times faster than real time"
@@ -95,6 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--save-file",
         default="doppelx-save.json",
+        type=argtypes.output_file,
         metavar="FILE",
         help="where Ctrl+S saves and Ctrl+O loads (default doppelx-save.json)",
     )
@@ -147,6 +151,10 @@ def run(args: argparse.Namespace) -> int:
         from rules.board_file import load_board
 
         load_board(setup.board)
+    else:  # a bad save is refused in one line before a window opens
+        from doppelx.play.savegame import load_game
+
+        load_game(args.load)[1].close()
     from rules.optional import import_optional
 
     import_optional("pyglet", "window", "doppelx play (the desktop window)")

@@ -239,16 +239,17 @@ def check_run_args(args: argparse.Namespace) -> int:
     from doppelx.batch.backends import check_address
     from rules.atomic import prepare_output_dir
 
-    prepare_output_dir(args.out)
     workers = args.workers
     if args.backend == "ray":
         if args.address is not None:
             check_address(args.address)
+        prepare_output_dir(args.out)
         return workers
     if args.address is not None:
         from rules.errors import DoppelXError
 
         raise DoppelXError("--address is for --backend ray")
+    prepare_output_dir(args.out)
     cores = os.cpu_count() or 1
     if workers > cores:
         print(f"doppelx: --workers {workers} is more than the {cores} cores; using {cores}", file=sys.stderr)

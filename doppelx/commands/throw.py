@@ -95,7 +95,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--strength", type=_unit, metavar="S", help="throw strength 0…1 (default: the bot's)")
     p.add_argument("--side", choices=SIDE_NAMES, help="wall to throw from (default: the gentlest throw)")
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
-    p.add_argument("--replay", metavar="OUT.npz", help="save the trajectory (60 frames per second)")
+    p.add_argument(
+        "--replay",
+        type=argtypes.output_file,
+        metavar="OUT.npz",
+        help="save the trajectory (60 frames per second)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_engine_argument(p)
     p.set_defaults(func=run)

@@ -1,0 +1,134 @@
+"""Damaged run folders, foreign chunks, errors inside workers, resuming with other ``--workers``."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from doppelx.batch.backends import run_plan
+from doppelx.batch.plan import RunSpec, default_chunk_size
+from rules.errors import DoppelXError, SpecError
+from tests.badinput.conftest import assert_refused, run_cli
+
+KIND = "tests.doppelx.batch_fake:run_chunk"
+
+
+def values(path):
+    return pq.read_table(path).column("value").to_pylist()
+
+
+def test_chunk_size_does_not_depend_on_the_workers():
+    assert default_chunk_size("throws", 200) == 25 and default_chunk_size("games", 20) == 2
+    assert default_chunk_size("throws", 1) == 1 and default_chunk_size("throws", 10**6) == 50
+
+
+def test_a_run_resumes_with_another_worker_count(tmp_path):
+    """Killed with 1 worker, resumed with 2: the same rows as one clean run."""
+    spec = RunSpec(KIND, 12, 4, default_chunk_size("throws", 12))
+    out = tmp_path / "run"
+    run_plan(spec, out, workers=1, progress=False)
+    clean = values(out / "items.parquet")
+    for f in sorted((out / "chunks").glob("*.parquet"))[1::2]:
+        f.unlink()  # as if killed half-way
+    run_plan(spec, out, workers=2, progress=False)
+    assert values(out / "items.parquet") == clean
+
+
+def test_overwrite_keeps_the_same_runs_chunks_and_replaces_another_run(tmp_path):
+    out = tmp_path / "run"
+    spec = RunSpec(KIND, 6, 1, 2)
+    run_plan(spec, out, progress=False)
+    stamp = {f.name: f.stat().st_mtime_ns for f in (out / "chunks").glob("*.parquet")}
+    run_plan(spec, out, progress=False, overwrite=True)  # same run: nothing thrown away
+    assert {f.name: f.stat().st_mtime_ns for f in (out / "chunks").glob("*.parquet")} == stamp
+    other = RunSpec(KIND, 4, 2, 2)
+    with pytest.raises(DoppelXError, match="different run"):
+        run_plan(other, out, progress=False)
+    run_plan(other, out, progress=False, overwrite=True)
+    assert len(list((out / "chunks").glob("*.parquet"))) == 2
+    assert pq.read_table(out / "items.parquet").num_rows == 4
+
+
+def test_a_chunk_from_another_run_is_refused(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    run_plan(RunSpec(KIND, 6, 1, 2), a, progress=False)
+    run_plan(RunSpec(KIND, 6, 2, 2), b, progress=False)
+    (a / "chunks" / "items-00001.parquet").write_bytes((b / "chunks" / "items-00001.parquet").read_bytes())
+    with pytest.raises(DoppelXError, match="items-00001.parquet: belongs to another run"):
+        run_plan(RunSpec(KIND, 6, 1, 2), a, progress=False)
+
+
+def test_a_chunk_without_identity_or_with_wrong_items_is_refused(tmp_path):
+    out = tmp_path / "a"
+    spec = RunSpec(KIND, 6, 1, 2)
+    run_plan(spec, out, progress=False)
+    path = out / "chunks" / "items-00002.parquet"
+    pq.write_table(pa.Table.from_pylist([{"item": 4, "value": 1}, {"item": 5, "value": 2}]), path)
+    with pytest.raises(DoppelXError, match="belongs to another run"):
+        run_plan(spec, out, progress=False)
+    t = pq.read_table(out / "chunks" / "items-00000.parquet")
+    pq.write_table(t, path)  # chunk 0's file, identity and all, under chunk 2's name
+    with pytest.raises(DoppelXError, match="items-00002.parquet"):
+        run_plan(spec, out, progress=False)
+
+
+@pytest.mark.parametrize(
+    "damage, words",
+    [
+        (lambda out: (out / "run.json").write_text((out / "run.json").read_text()[:20]), "bad JSON"),
+        (
+            lambda out: (out / "run.json").write_text(
+                json.dumps({**json.loads((out / "run.json").read_text()), "chunk_size": 0})
+            ),
+            "chunk_size must be at least 1",
+        ),
+        (
+            lambda out: (out / "run.json").write_text(
+                json.dumps({**json.loads((out / "run.json").read_text()), "count": "many"})
+            ),
+            "count must be a whole number",
+        ),
+        (lambda out: (out / "run.json").write_text("[]"), "not a run file"),
+        (lambda out: (out / "chunks" / "throws-00001.parquet").write_text("garbage"), "not a readable chunk"),
+        (lambda out: (out / "chunks" / "throws-00001.parquet").write_bytes(b""), "not a readable chunk"),
+    ],
+    ids=["truncated-run-json", "chunk-size-0", "count-text", "run-json-list", "garbage-chunk", "empty-chunk"],
+)
+def test_a_damaged_run_folder_is_one_clear_line(tmp_path, capsys, monkeypatch, damage, words):
+    """The run folder is prepared without physics (the chunks and run.json of a tiny run)."""
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "r"
+    argv = ["simulate", "throws", "--throws", "4", "--chunk", "2", "--seed", "1", "--out", "r", "--quiet"]
+    from doppelx.batch.store import RunStore
+    from doppelx.commands import simulate as sim
+
+    args = sim_args(argv)
+    spec = RunSpec("throws", 4, 1, 2, sim.params_from_args(args, "throws"))
+    store = RunStore(out, spec)
+    store.open()
+    for i in range(spec.n_chunks):
+        store.write_chunk(i, [{"item": j, "value": j} for j in spec.chunk(i)])
+    damage(out)
+    before = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    res = run_cli(argv, capsys)
+    assert_refused(res, words)
+    assert {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def sim_args(argv):
+    from doppelx.cli import build_parser
+
+    return build_parser().parse_args(argv)
+
+
+def test_an_error_inside_a_pool_worker_is_printed_once(tmp_path, capsys):
+    """A board the workers cannot load: its own message, once, not "a worker died" again and again."""
+    spec = RunSpec(
+        "throws", 4, 1, 2, {"board": str(tmp_path / "gone.toml"), "skill": "medium", "policy": "greedy"}
+    )
+    with pytest.raises(SpecError, match="gone.toml: file not found"):
+        run_plan(spec, tmp_path / "run", workers=2, progress=False)
+    assert "worker died" not in capsys.readouterr().err
