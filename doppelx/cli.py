@@ -40,6 +40,8 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 EXIT_USAGE = 2
+#: Longest error message printed (user values quoted in it can be huge).
+MAX_MESSAGE = 500
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -84,7 +86,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except DoppelXError as exc:
-        print(f"doppelx: error: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split())  # one line, whatever the error holds
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 12] + "… (cut short)"
+        print(f"doppelx: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("doppelx: interrupted", file=sys.stderr)

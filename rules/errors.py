@@ -21,15 +21,21 @@ class SpecError(DoppelXError):
     """
 
     def __init__(self, source: str, element: str, problem: str):
-        self.source = str(source)
-        self.element = element
-        self.problem = problem
+        self.source = _cap(str(source), 200)
+        self.element = _cap(element, 160)
+        self.problem = _cap(problem, 320)
         where = f"{self.source}: {element}" if element else self.source
         super().__init__(f"{where}: {problem}")
 
     def __reduce__(self):
         # rebuilt from its three parts, so the error crosses a process boundary intact
         return (type(self), (self.source, self.element, self.problem))
+
+
+def _cap(text: str, limit: int) -> str:
+    """``text`` on one line and at most about ``limit`` characters (user values can be huge)."""
+    text = " ".join(str(text).split()) if "\n" in str(text) else str(text)
+    return text if len(text) <= limit else f"{text[: limit - 12]}… (cut short)"
 
 
 class RulesError(DoppelXError):

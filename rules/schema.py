@@ -34,6 +34,7 @@ class Table:
             return self.path or "top level"
         if isinstance(key, int):
             return f"{self.path}[{key}]"
+        key = _short(key)
         return f"{self.path}.{key}" if self.path else key
 
     def error(self, key: str | None, problem: str) -> SpecError:
@@ -75,7 +76,7 @@ class Table:
         if not isinstance(value, str) or not value:
             raise self.error(key, f"expected a non-empty string, got {_type(value)}")
         if choices is not None and value not in choices:
-            raise self.error(key, f"unknown value {value!r}; expected one of {', '.join(choices)}")
+            raise self.error(key, f"unknown value {_short(value)!r}; expected one of {', '.join(choices)}")
         return value
 
     def boolean(self, key: str, default: Any = _MISSING) -> bool:
@@ -164,11 +165,17 @@ def check_vector(value: Any, length: int, source: str, where: str) -> tuple[floa
     return tuple(check_number(v, source, f"{where}[{i}]") for i, v in enumerate(value))
 
 
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for an error message (its length named)."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[: limit - 10]}…({len(text)} chars)"
+
+
 def _type(value: Any) -> str:
     if value is _MISSING:
         return "nothing"
     if isinstance(value, str):
-        return f"string {value!r}"
+        return f"string {_short(value)!r}"
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
     if isinstance(value, int) and abs(value) > MAX_MAGNITUDE:

@@ -201,5 +201,5 @@ def _set_rng_state(rng, state: Any, source: str) -> None:
         )
     try:
         rng.bit_generator.state = state
-    except (TypeError, ValueError, KeyError) as exc:
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
         raise SpecError(source, "match.rng", f"not a generator state ({exc})") from None

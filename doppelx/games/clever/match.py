@@ -153,7 +153,7 @@ class CleverMatch(TerminalMatch):
             match.dice.bit_generator.state = data["dice_rng"]
             for g, st in zip(match.bot_rngs, data["bot_rngs"], strict=True):
                 g.bit_generator.state = st
-        except (KeyError, TypeError, ValueError, RulesError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError, RulesError) as exc:
             raise SpecError(str(path), "", f"damaged save: {exc}") from None
         if len(match.state.sheets) != len(kinds):
             raise SpecError(str(path), "players", "does not match the saved game")

@@ -509,6 +509,6 @@ def load_session(path: Path, term: Terminal) -> DoppelMatch:
     rng = np.random.Generator(np.random.PCG64())
     try:
         rng.bit_generator.state = rng_state
-    except (TypeError, ValueError, KeyError) as exc:
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
         raise SpecError(str(path), "rng", f"bad generator state ({exc})") from None
     return DoppelMatch(term, state, seats, rng, seed, path)

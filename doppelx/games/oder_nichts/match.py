@@ -396,6 +396,6 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatc
     rng = make_rng(seed)
     try:
         rng.bit_generator.state = data["rng_state"]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise SpecError(str(path), "rng_state", f"malformed: {exc}") from None
     return OderNichtsMatch(term, state, bots, rng, seed, save_path if save_path is not None else path)
