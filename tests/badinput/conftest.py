@@ -31,11 +31,13 @@ class Result:
 
 def run_cli(argv: list[str], capsys) -> Result:
     """``doppelx ARGV`` in this process; argparse's ``SystemExit`` becomes the exit code."""
+    capsys.readouterr()  # nothing left over from an earlier call
     try:
         code = main(argv)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
-    captured = capsys.readouterr()
+    finally:
+        captured = capsys.readouterr()
     return Result(int(code), captured.out, captured.err)
 
 

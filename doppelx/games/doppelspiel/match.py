@@ -493,7 +493,12 @@ def load_session(path: Path, term: Terminal) -> DoppelMatch:
     data = load_json(path)
     if data.get("format") != SAVE_FORMAT:
         raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx doppel' save)")
-    check_save(data, path, {"format", "seed", "seats", "game", "rng"}, {"seed": (0, 2**63 - 1)})
+    check_save(
+        data,
+        path,
+        {"format", "seed", "seats", "game", "rng"},
+        {"seed": (0, 2**63 - 1), "game.first_player": (0, 1)},
+    )
     try:
         seats = [Seat(str(s["name"]), str(s["kind"])) for s in data["seats"]]
         seed = int(data["seed"])
