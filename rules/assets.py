@@ -32,8 +32,8 @@ def asset_path(*parts: str) -> Path:
 MAX_FILE_BYTES = 32 * 1024 * 1024
 #: Deepest nesting of arrays and objects accepted in a JSON file (the formats need 6).
 MAX_JSON_DEPTH = 64
-#: Longest number accepted in a JSON file (characters; a float's 17 digits need ~25).
-MAX_NUMBER_CHARS = 40
+#: Longest number accepted in a JSON file (characters; a float needs ~25, a 128-bit generator state 39).
+MAX_NUMBER_CHARS = 50
 #: Longest file name shown in an error message.
 MAX_NAME_SHOWN = 120
 

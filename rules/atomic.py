@@ -24,8 +24,16 @@ from typing import IO, Any
 from rules.errors import DoppelXError
 
 
-class OutputError(DoppelXError):
-    """An output file or folder cannot be written (the message names it and why)."""
+class OutputError(DoppelXError, OSError):
+    """An output file or folder cannot be written (the message names it and why).
+
+    Also an :class:`OSError`, so code that already handles failed writes that way keeps
+    working; ``strerror`` holds the whole message.
+    """
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.strerror = message
 
 
 def _reason(exc: OSError) -> str:

@@ -244,17 +244,19 @@ def _run_ray(
 
 @contextlib.contextmanager
 def _stdout_to_stderr():
-    """Send everything written to file descriptor 1 (by Ray and its helpers) to stderr meanwhile."""
+    """Send everything Ray and its helpers print (``sys.stdout`` and file descriptor 1) to stderr meanwhile."""
     sys.stdout.flush()
     try:
         saved = os.dup(1)
     except OSError:
-        yield
-        return
+        saved = None
     try:
-        os.dup2(2, 1)
-        yield
+        if saved is not None:
+            os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
     finally:
         sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)

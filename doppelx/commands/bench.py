@@ -53,7 +53,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--out",
-        type=argtypes.output_file,
         metavar="FILE.json",
         help="also write the result JSON to this file",
     )
@@ -84,9 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--out", default="solver_sweep.png", metavar="FILE.png", help="the plot (default solver_sweep.png)"
     )
-    s.add_argument(
-        "--data", type=argtypes.output_file, metavar="FILE.json", help="also write every point as JSON"
-    )
+    s.add_argument("--data", metavar="FILE.json", help="also write every point as JSON")
     s.add_argument(
         "--json",
         dest="sweep_json",
@@ -121,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
     from doppelx.bench.suite import ALL, failed, format_table, run_suite, summary
 
     profile = PROFILES["quick" if args.quick else "full"]
+    if args.out:  # before anything runs
+        _check_writable(args.out)
     path = args.baseline or bl.default_path()
     if args.baseline and not args.update_baseline:
         from pathlib import Path
@@ -139,8 +138,6 @@ def run(args: argparse.Namespace) -> int:
     def progress(line: str) -> None:
         print(f"bench: {line}", file=sys.stderr, flush=True)
 
-    if args.out:
-        _check_writable(args.out)
     section = profile.name if args.engine == "pybullet" else f"{profile.name}@{args.engine}"
     if args.engine != "pybullet":
         scenes = _engine_scenes(args.engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)

@@ -98,7 +98,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--save-file",
         default="doppelx-save.json",
-        type=argtypes.output_file,
         metavar="FILE",
         help="where Ctrl+S saves and Ctrl+O loads (default doppelx-save.json)",
     )

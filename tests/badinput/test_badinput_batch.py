@@ -132,3 +132,46 @@ def test_an_error_inside_a_pool_worker_is_printed_once(tmp_path, capsys):
     with pytest.raises(SpecError, match="gone.toml: file not found"):
         run_plan(spec, tmp_path / "run", workers=2, progress=False)
     assert "worker died" not in capsys.readouterr().err
+
+
+def test_an_error_inside_a_ray_task_is_printed_as_that_error(tmp_path, monkeypatch, capsys):
+    """Ray wraps a task's exception in ``RayTaskError``; the run raises the project error inside."""
+    import sys
+    import types
+
+    class RayTaskError(Exception):
+        def __init__(self, cause):
+            super().__init__(f"RayTaskError(SpecError): traceback ...\n{cause}")
+            self.cause = cause
+
+    class WorkerCrashedError(Exception):
+        pass
+
+    class Ref:
+        def __init__(self, fn, args):
+            self.fn, self.args = fn, args
+
+    fake = types.ModuleType("ray")
+    fake.exceptions = types.SimpleNamespace(RayTaskError=RayTaskError, WorkerCrashedError=WorkerCrashedError)
+    fake.is_initialized = lambda: False
+    fake.init = lambda **kw: print("2026 INFO worker.py -- Started a local Ray instance.")  # Ray's chatter
+    fake.shutdown = lambda: None
+    fake.cancel = lambda ref, force=False: None
+    fake.wait = lambda refs, num_returns=1: (refs[:1], refs[1:])
+
+    def get(ref):
+        try:
+            return ref.fn(*ref.args)
+        except Exception as exc:
+            raise RayTaskError(exc) from None
+
+    fake.get = get
+    fake.remote = lambda **opts: lambda fn: types.SimpleNamespace(remote=lambda *a: Ref(fn, a))
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    spec = RunSpec(
+        "throws", 4, 1, 2, {"board": str(tmp_path / "gone.toml"), "skill": "medium", "policy": "greedy"}
+    )
+    with pytest.raises(SpecError) as info:
+        run_plan(spec, tmp_path / "run", workers=1, backend="ray", progress=False)
+    assert str(info.value) == f"{tmp_path / 'gone.toml'}: file not found"
+    assert "Started a local Ray instance" not in capsys.readouterr().out  # Ray's prints go to stderr

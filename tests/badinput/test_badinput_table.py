@@ -622,7 +622,6 @@ CASES = [
         ["nodir", "does not exist"],
     ),
     ("play-screenshot-alone", ["play", "--screenshot", "p.png"], {}, ["--quit-after-throws"]),
-    ("play-save-file-folder", ["play", "--save-file", "empty"], {}, ["is a folder"]),
     ("play-load-missing", ["play", "--load", "nope.json"], {}, ["nope.json", "no saved game"]),
     ("play-load-not-json", ["play", "--load", "s.json"], {"s.json": "{"}, ["s.json", "bad JSON"]),
     ("play-load-deep", ["play", "--load", "s.json"], {"s.json": "[" * 10000 + "]" * 10000}, ["nested"]),
