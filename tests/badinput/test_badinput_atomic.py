@@ -12,6 +12,7 @@ import pytest
 from rules import atomic
 from rules.atomic import OutputError, atomic_write, check_output_file, prepare_output_dir, write_text
 from rules.errors import DoppelXError, RulesError, SpecError
+from rules.optional import MissingExtraError
 
 
 def test_writes_the_whole_file_and_keeps_the_mode(tmp_path):
@@ -106,6 +107,7 @@ def test_output_folders_are_made_but_never_over_a_file(tmp_path):
         RulesError("no die 'mauve'"),
         DoppelXError("plain"),
         OutputError("cannot write x"),
+        MissingExtraError("ray", "cluster", "the ray backend"),
     ],
 )
 def test_every_project_error_crosses_a_process_boundary_intact(error):
