@@ -175,3 +175,14 @@ def test_an_error_inside_a_ray_task_is_printed_as_that_error(tmp_path, monkeypat
         run_plan(spec, tmp_path / "run", workers=1, backend="ray", progress=False)
     assert str(info.value) == f"{tmp_path / 'gone.toml'}: file not found"
     assert "Started a local Ray instance" not in capsys.readouterr().out  # Ray's prints go to stderr
+
+
+def test_more_workers_than_cores_are_capped_with_a_word(tmp_path, monkeypatch, capsys):
+    import os
+
+    from doppelx.commands.simulate import check_run_args
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    args = sim_args(["simulate", "throws", "--throws", "4", "--workers", "64", "--out", str(tmp_path / "r")])
+    assert check_run_args(args) == 2
+    assert "--workers 64 is more than the 2 cores; using 2" in capsys.readouterr().err
