@@ -362,6 +362,7 @@ def terminal_saves(tmp_path_factory):
             "clever": _terminal_save(tmp_path_factory, mp, ["clever", "--seed", "1"], "clever"),
             "doppel": _terminal_save(tmp_path_factory, mp, ["doppel", "--seed", "1"], "doppel"),
             "oder-nichts": _terminal_save(tmp_path_factory, mp, ["oder-nichts", "--seed", "1"], "oder"),
+            "blitz": _terminal_save(tmp_path_factory, mp, ["blitz", "--seed", "1"], "blitz"),
         }
     finally:
         mp.undo()
@@ -372,7 +373,7 @@ def terminal_saves(tmp_path_factory):
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-@given(game=st.sampled_from(["clever", "doppel", "oder-nichts"]), data=st.data())
+@given(game=st.sampled_from(["clever", "doppel", "oder-nichts", "blitz"]), data=st.data())
 def test_mutated_terminal_saves_resume_or_are_refused(
     terminal_saves, tmp_path, monkeypatch, capsys, game, data
 ):
@@ -393,8 +394,9 @@ def test_mutated_terminal_saves_resume_or_are_refused(
         ("doppel", lambda d: d.update(seed="7"), "seed"),
         ("oder-nichts", lambda d: d["config"].update(target_points=1.5), "target_points"),
         ("oder-nichts", lambda d: d["config"].update(target_points=-5), "target_points"),
+        ("blitz", lambda d: d.update(seed=2.5), "seed"),
     ],
-    ids=["clever-seed", "clever-key", "doppel-seed", "oder-target-float", "oder-target-neg"],
+    ids=["clever-seed", "clever-key", "doppel-seed", "oder-target-float", "oder-target-neg", "blitz-seed"],
 )
 def test_bad_terminal_saves_are_one_line(terminal_saves, tmp_path, monkeypatch, capsys, game, change, words):
     save = copy.deepcopy(terminal_saves[game])

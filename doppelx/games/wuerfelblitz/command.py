@@ -88,7 +88,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the batch or analysis result as JSON")
     p.add_argument(
-        "--save", type=Path, help="save your game here on 'save', 'quit' and at the end of the input"
+        "--save",
+        type=argtypes.output_path,
+        help="save your game here on 'save', 'quit' and at the end of the input",
     )
     p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
     p.add_argument(
@@ -205,7 +207,7 @@ def _batch(spec: Any, args: argparse.Namespace) -> int:
 
 def _play(spec: Any, args: argparse.Namespace) -> int:
     from doppelx.games.wuerfelblitz.match import BlitzMatch, resume
-    from doppelx.terminal import Terminal
+    from doppelx.terminal import Terminal, check_new_save
     from rules.rng import make_rng
 
     term = Terminal(sys.stdin, sys.stdout, colour=False if args.no_colour else None)
@@ -216,6 +218,7 @@ def _play(spec: Any, args: argparse.Namespace) -> int:
     bots = _make_bots(args.bots or ["medium", "medium"])
     config = _config(spec, len(bots) + 1, args)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    check_new_save(args.save)
     match = BlitzMatch(
         term, spec, config, bots, make_rng(seed), save_path=args.save, seed=seed, dice_file=args.dice
     )

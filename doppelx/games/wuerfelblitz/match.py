@@ -21,7 +21,7 @@ import numpy as np
 from doppelx.games.wuerfelblitz.bots import BlitzBot, skill
 from doppelx.games.wuerfelblitz.tournament import bot_calls
 from doppelx.games.wuerfelblitz.view import explain, legend, render_throw, standings
-from doppelx.terminal import Command, Terminal, TerminalMatch, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
 from rules.errors import RulesError, SpecError
 from rules.rng import make_rng
 from rules.wuerfelblitz import (
@@ -239,6 +239,7 @@ def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMa
     data = load_json(path)
     if data.get("format") != SAVE_FORMAT:
         raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx blitz' save)")
+    check_save(data, path, {"format", "seed", "dice", "bots", "game", "rng"}, {"seed": (0, 2**63 - 1)})
     try:
         spec = load_spec(data["dice"])
         bots = make_bots([str(s) for s in data["bots"]])
@@ -246,7 +247,7 @@ def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMa
         seed = data["seed"]
         rng = make_rng(0)
         rng.bit_generator.state = data["rng"]
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, RulesError) as exc:
         raise SpecError(str(path), "", f"damaged save: {exc}") from None
     return BlitzMatch(
         term,
