@@ -14,6 +14,7 @@ a whole game through the prompt with scripted lines.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -25,7 +26,7 @@ from typing import Any, TextIO
 
 from rules.assets import read_json
 from rules.atomic import write_text
-from rules.errors import SpecError
+from rules.errors import DoppelXError, SpecError
 
 _ANSI = {
     "reset": "0",
@@ -323,6 +324,19 @@ def check_save(
             raise SpecError(source, dotted, f"expected a whole number, got {value!r}")
         if not low <= value <= high:
             raise SpecError(source, dotted, f"expected {low}–{high}, got {value}")
+
+
+@contextlib.contextmanager
+def naming_save(path: Path | str):
+    """Around loading a save: any project error is reported as one about ``path`` (the save)."""
+    try:
+        yield
+    except SpecError as exc:
+        if exc.source == str(path):
+            raise
+        raise SpecError(str(path), "", str(exc)) from None
+    except DoppelXError as exc:
+        raise SpecError(str(path), "", str(exc)) from None
 
 
 def check_new_save(path: Path | str | None) -> None:

@@ -49,6 +49,8 @@ def shown_name(path: Path | str) -> str:
 def read_text(path: Path | str, missing: str = "file not found") -> str:
     """A UTF-8 file's text (a byte-order mark skipped); any failure becomes a :class:`SpecError`."""
     source = shown_name(path)
+    if not isinstance(path, (str, os.PathLike)):  # open(0) would read standard input
+        raise SpecError(source, "", "not a file name")
     try:
         with open(path, "rb") as f:
             info = os.fstat(f.fileno())

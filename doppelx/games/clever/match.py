@@ -25,7 +25,7 @@ from doppelx.games.clever.view import (
     render_dice,
     render_sheet,
 )
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, naming_save
 from rules.clever.actions import Action
 from rules.clever.game import (
     ACTIVE_PICK,
@@ -234,9 +234,9 @@ def run_match(
     kinds: Sequence[str], seed: int, term: Terminal, save_path: Path | None, resume_path: Path | None
 ) -> int:
     """Start or resume a match and play it; ``quit`` and the end of input save and stop cleanly."""
-    match = (
-        CleverMatch.resume(resume_path, term, save_path)
-        if resume_path
-        else CleverMatch(kinds, seed, term, save_path)
-    )
+    if resume_path:
+        with naming_save(resume_path):
+            match = CleverMatch.resume(resume_path, term, save_path)
+    else:
+        match = CleverMatch(kinds, seed, term, save_path)
     return match.run()

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     import numpy as np
 
-    from doppelx.terminal import Terminal, check_new_save
+    from doppelx.terminal import Terminal, check_new_save, naming_save
     from rules.doppelspiel import default_spec
     from rules.errors import RulesError
 
@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
 
     term = Terminal(colour=args.colour)
     if args.resume is not None:
-        session = load_session(args.resume, term)
+        with naming_save(args.resume):
+            session = load_session(args.resume, term)
         if args.save is not None:
             session.save_path = args.save
         term.say(

@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from doppelx.games.oder_nichts.tournament import parse_lineup, run_batch
-    from doppelx.terminal import Terminal, check_new_save
+    from doppelx.terminal import Terminal, check_new_save, naming_save
     from rules.errors import DoppelXError
     from rules.oder_nichts.state import GameConfig
 
@@ -94,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
         from doppelx.games.oder_nichts.match import resume
 
-        return resume(term, args.resume, args.save).run()
+        with naming_save(args.resume):
+            match = resume(term, args.resume, args.save)
+        return match.run()
     config = GameConfig(args.players, args.target, args.rounds, args.first_game)
     config.check()
     if not args.bots_only:

@@ -207,12 +207,13 @@ def _batch(spec: Any, args: argparse.Namespace) -> int:
 
 def _play(spec: Any, args: argparse.Namespace) -> int:
     from doppelx.games.wuerfelblitz.match import BlitzMatch, resume
-    from doppelx.terminal import Terminal, check_new_save
+    from doppelx.terminal import Terminal, check_new_save, naming_save
     from rules.rng import make_rng
 
     term = Terminal(sys.stdin, sys.stdout, colour=False if args.no_colour else None)
     if args.resume is not None:
-        match = resume(term, args.resume, args.save)
+        with naming_save(args.resume):
+            match = resume(term, args.resume, args.save)
         term.say(f"Würfelblitz — resumed from {args.resume} in round {match.state.round_number}.")
         return match.run()
     bots = _make_bots(args.bots or ["medium", "medium"])

@@ -240,23 +240,28 @@ def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMa
     if data.get("format") != SAVE_FORMAT:
         raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx blitz' save)")
     check_save(data, path, {"format", "seed", "dice", "bots", "game", "rng"}, {"seed": (0, 2**63 - 1)})
+    if data["dice"] is not None and (not isinstance(data["dice"], str) or not data["dice"]):
+        raise SpecError(str(path), "dice", "expected the dice file's name or null")
     try:
         spec = load_spec(data["dice"])
+    except SpecError as exc:
+        raise SpecError(str(path), "dice", f"the saved game's dice file: {exc}") from None
+    try:
         bots = make_bots([str(s) for s in data["bots"]])
         state = replay_game(data["game"], spec, str(path))
         seed = data["seed"]
         rng = make_rng(0)
         rng.bit_generator.state = data["rng"]
+        return BlitzMatch(
+            term,
+            spec,
+            state.config,
+            bots,
+            rng,
+            save_path=save_path if save_path is not None else path,
+            seed=seed,
+            dice_file=data["dice"],
+            state=state,
+        )
     except (KeyError, TypeError, ValueError, OverflowError, RulesError) as exc:
         raise SpecError(str(path), "", f"damaged save: {exc}") from None
-    return BlitzMatch(
-        term,
-        spec,
-        state.config,
-        bots,
-        rng,
-        save_path=save_path if save_path is not None else path,
-        seed=seed,
-        dice_file=data["dice"],
-        state=state,
-    )
