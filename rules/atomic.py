@@ -36,6 +36,11 @@ class OutputError(DoppelXError, OSError):
         self.strerror = message
 
 
+def _label(what: str, path) -> str:
+    """``"picture board.png"``, or just the path when ``what`` is empty."""
+    return f"{what} {path}" if what else str(path)
+
+
 def _reason(exc: OSError) -> str:
     return exc.strerror.lower() if exc.strerror else str(exc)
 
@@ -48,20 +53,22 @@ def check_output_file(path: Path | str, what: str = "output file") -> Path:
     """
     text = str(path)
     if not text or "\0" in text:
-        raise OutputError(f"{what} {text!r}: not a valid file name")
+        raise OutputError(f"cannot write {_label(what, text)}: not a valid file name")
     path = Path(text)
     try:
         if path.is_dir():
-            raise OutputError(f"cannot write {what} {path}: it is a folder; give a file name inside it")
+            raise OutputError(
+                f"cannot write {_label(what, path)}: it is a folder; give a file name inside it"
+            )
         folder = path.parent
         if not folder.exists():
-            raise OutputError(f"cannot write {what} {path}: folder {folder} does not exist")
+            raise OutputError(f"cannot write {_label(what, path)}: folder {folder} does not exist")
         if not folder.is_dir():
-            raise OutputError(f"cannot write {what} {path}: {folder} is not a folder")
+            raise OutputError(f"cannot write {_label(what, path)}: {folder} is not a folder")
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise OutputError(f"cannot write {what} {path}: folder {folder} is not writable")
+            raise OutputError(f"cannot write {_label(what, path)}: folder {folder} is not writable")
     except OSError as exc:  # name too long, loops of links, …
-        raise OutputError(f"cannot write {what} {text[:200]}: {_reason(exc)}") from None
+        raise OutputError(f"cannot write {_label(what, text[:200])}: {_reason(exc)}") from None
     return path
 
 
@@ -113,7 +120,7 @@ def atomic_write(
     try:
         fd, named = tempfile.mkstemp(prefix=f".{path.name[:100]}.{os.getpid()}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise OutputError(f"cannot write {what} {path}: {_reason(exc)}") from None
+        raise OutputError(f"cannot write {_label(what, path)}: {_reason(exc)}") from None
     committed = False
     try:
         if mode_bits is None:  # mkstemp makes 0600; give a new file the usual mode
@@ -129,7 +136,7 @@ def atomic_write(
         committed = True
         _fsync_dir(folder)
     except OSError as exc:
-        raise OutputError(f"cannot write {what} {path}: {_reason(exc)}") from None
+        raise OutputError(f"cannot write {_label(what, path)}: {_reason(exc)}") from None
     finally:
         os.close(fd)
         if not committed:
