@@ -110,7 +110,7 @@ def output_file(text: str) -> str:
     from rules.atomic import OutputError, check_output_file
 
     try:
-        check_output_file(text)
+        check_output_file(text, what="")
     except OutputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text

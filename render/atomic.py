@@ -24,6 +24,8 @@ def write_atomic(path: str | Path, data: bytes) -> Path:
         FileWriteError: the folder cannot be made, ``path`` is a folder, or writing failed.
     """
     path = Path(path)
+    if "\0" not in str(path) and path.is_dir():
+        raise FileWriteError(f"cannot write {path}: it is a folder")
     try:
         if "\0" not in str(path) and not path.parent.exists():
             path.parent.mkdir(parents=True, exist_ok=True)

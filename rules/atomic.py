@@ -28,12 +28,12 @@ class OutputError(DoppelXError, OSError):
     """An output file or folder cannot be written (the message names it and why).
 
     Also an :class:`OSError`, so code that already handles failed writes that way keeps
-    working; ``strerror`` holds the whole message.
+    working; ``strerror`` holds the reason (the message after the file's name).
     """
 
     def __init__(self, message: str):
         super().__init__(message)
-        self.strerror = message
+        self.strerror = message.split(": ", 1)[-1]  # the reason, as an OSError's strerror
 
 
 def _label(what: str, path) -> str:
@@ -67,6 +67,8 @@ def check_output_file(path: Path | str, what: str = "output file") -> Path:
             raise OutputError(f"cannot write {_label(what, path)}: {folder} is not a folder")
         if not os.access(folder, os.W_OK | os.X_OK):
             raise OutputError(f"cannot write {_label(what, path)}: folder {folder} is not writable")
+    except OutputError:
+        raise
     except OSError as exc:  # name too long, loops of links, …
         raise OutputError(f"cannot write {_label(what, text[:200])}: {_reason(exc)}") from None
     return path
@@ -89,6 +91,8 @@ def prepare_output_dir(path: Path | str, what: str = "output folder") -> Path:
         path.mkdir(parents=True, exist_ok=True)
         if not os.access(path, os.W_OK | os.X_OK):
             raise OutputError(f"cannot use {what} {path}: it is not writable")
+    except OutputError:
+        raise
     except OSError as exc:
         raise OutputError(f"cannot create {what} {text[:200]}: {_reason(exc)}") from None
     return path
@@ -135,6 +139,8 @@ def atomic_write(
         os.replace(named, path)
         committed = True
         _fsync_dir(folder)
+    except OutputError:
+        raise
     except OSError as exc:
         raise OutputError(f"cannot write {_label(what, path)}: {_reason(exc)}") from None
     finally:
