@@ -10,6 +10,8 @@ carried out and the game continues with the (original) target's turn.
 
 from __future__ import annotations
 
+from functools import partial
+
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS
 from rules.oder_nichts.matching import identical_plays, stack_plays
@@ -23,6 +25,13 @@ class AttackFlow(TableOps):
 
     #: who takes the next turn after an attack was carried out
     after_attack: int | None = None
+
+    @property
+    def _att(self) -> Attack:
+        """The attack in progress (the methods that read it run only while there is one)."""
+        att = self.t.attack
+        assert att is not None, "no attack in progress"
+        return att
 
     # ---- starting and extending -------------------------------------------------------
     def _offensive_laid(self, player: int, ids: list[int]) -> None:
@@ -39,8 +48,11 @@ class AttackFlow(TableOps):
             att.owner = player
             att.brown_open = True
             att.last_redirect = None
-        t.attack.target = self._next_target(player)
-        self._ev("{0} attacks {1} with " + self.describe(t.attack), player, t.attack.target)
+        target = self._next_target(player)
+        # the layer's next player, or (interjecting) the current target, is always there
+        assert target is not None
+        t.attack.target = target
+        self._ev("{0} attacks {1} with " + self.describe(t.attack), player, target)
 
     def describe(self, att: Attack) -> str:
         """The attack's kind and size in words, e.g. ``+3 (6 cards)``."""
@@ -73,7 +85,7 @@ class AttackFlow(TableOps):
                 "attack",
                 tuple(legal),
                 {"attack": att.to_json()},
-                explain=lambda act, p=target: self._explain_attack(p, act),
+                explain=partial(self._explain_attack, target),
             )
             if a.kind == "accept":
                 self._ev("{0} accepts the attack", target)
@@ -120,7 +132,7 @@ class AttackFlow(TableOps):
 
     def _target_options(self, target: int) -> list[Action]:
         t = self.t
-        att = t.attack
+        att = self._att
         hand = t.hands[target]
         legal: list[Action] = [Action("accept")]
         if self._next_target(target) is not None:
@@ -142,7 +154,7 @@ class AttackFlow(TableOps):
         return legal
 
     def _dodge_target(self, player: int) -> int | None:
-        att = self.t.attack
+        att = self._att
         att.absent.add(player)
         try:
             return self._next_target(player)
@@ -151,7 +163,7 @@ class AttackFlow(TableOps):
 
     def _explain_attack(self, player: int, a: Action) -> str:
         t = self.t
-        att = t.attack
+        att = self._att
         name = t.spec.kinds[att.symbol].name
         if a.kind not in ("accept", "stack", "defend", "brown"):
             return (
@@ -168,6 +180,7 @@ class AttackFlow(TableOps):
         if not a.cards and a.kind != "accept":
             return "name the card to lay"
         card = t.card(a.cards[0]) if a.cards else None
+        assert card is not None  # only "accept" has no cards, and it is always legal
         if a.kind == "stack":
             if card.kind != att.symbol:
                 return f"only a {name} card (any colour) passes this attack on; {card.label} does not"
@@ -187,7 +200,7 @@ class AttackFlow(TableOps):
         return self._explain_brown(player, card.kind, a)
 
     def _explain_brown(self, player: int, kind: str, a: Action) -> str:
-        att = self.t.attack
+        att = self._att
         if player == att.owner:
             return "a brown card may not be laid on an offensive card you laid yourself"
         if not att.brown_open:
@@ -203,7 +216,7 @@ class AttackFlow(TableOps):
         Returns True if somebody did (the attack changed), else False.
         """
         t = self.t
-        att = t.attack
+        att = self._att
         for q in t.in_order(att.target)[1:]:
             if q == att.owner or not t.present(q) or not t.hands[q]:
                 continue
@@ -221,7 +234,7 @@ class AttackFlow(TableOps):
                 "window",
                 tuple(legal),
                 {"attack": att.to_json()},
-                explain=lambda act, p=q: self._explain_window(p, act),
+                explain=partial(self._explain_window, q),
             )
             if a.kind == "interject":
                 self._ev("{0} interjects", q)
@@ -256,15 +269,18 @@ class AttackFlow(TableOps):
 
     def _defend(self, player: int, a: Action) -> Step:
         t = self.t
-        att = t.attack
+        att = self._att
         cid = a.cards[0]
         card = t.card(cid)
         self._under_pile(player, cid)
         att.last_redirect = player
         if card.kind == "dodge":
             att.absent.add(player)
-            att.target = self._next_target(player)
+            nxt = self._next_target(player)
+            assert nxt is not None  # dodging is offered only when somebody is left
+            att.target = nxt
         elif card.kind == "you":
+            assert a.target is not None  # every legal "you!" names the new target
             att.target = a.target
         elif card.kind == "mirror":
             t.direction = -t.direction
@@ -276,12 +292,13 @@ class AttackFlow(TableOps):
 
     def _brown(self, player: int, a: Action) -> Step:
         t = self.t
-        att = t.attack
+        att = self._att
         cid = a.cards[0]
         card = t.card(cid)
         self._under_pile(player, cid)
         att.brown_open = False
         if card.kind == "hijack":
+            assert a.target is not None  # every legal hijack names the new target
             att.owner = player
             att.target = a.target
             att.absent.clear()
@@ -312,6 +329,7 @@ class AttackFlow(TableOps):
                 a = yield Decision(
                     q, "gesture", tuple(Action("gesture", choice=g) for g in GESTURES), {"group": list(group)}
                 )
+                assert a.choice is not None  # every legal gesture is a choice
                 gestures[q] = a.choice
             smaller = minority(gestures)
             if smaller is None:
@@ -321,7 +339,7 @@ class AttackFlow(TableOps):
         if len(group) == 1:
             return group[0]
         while True:
-            signs = []
+            signs: list[tuple[int, str]] = []
             for q in group:
                 a = yield Decision(
                     q,
@@ -329,6 +347,7 @@ class AttackFlow(TableOps):
                     tuple(Action("rps", choice=s) for s in RPS),
                     {"opponent": group[1] if q == group[0] else group[0]},
                 )
+                assert a.choice is not None  # every legal sign is a choice
                 signs.append((q, a.choice))
             loser = rps_loser(signs[0], signs[1])
             if loser is not None:
@@ -350,7 +369,7 @@ class AttackFlow(TableOps):
                 self._ev(f"{{0}} gets {att.amount} minus points", q)
             elif att.symbol == "afk":
                 t.away[q] += att.amount + (1 if t.away[q] == 0 else 0)
-                texts = "; ".join(t.spec.tasks[t.card(c).task].text for c in att.cards)
+                texts = "; ".join(t.spec.tasks[key].text for key in self._task_keys(att))
                 self._ev(f"{{0}} is away from the keyboard for {att.amount} turn(s): " + texts, q)
             elif att.symbol == "magnet":
                 yield from self._magnet(q, att.amount)
@@ -376,6 +395,15 @@ class AttackFlow(TableOps):
             out[r] = out.get(r, 0) + att.turns
         return out
 
+    def _task_keys(self, att: Attack) -> list[str]:
+        """The printed tasks of the attack's cards (afk and draw cards all carry one)."""
+        keys: list[str] = []
+        for c in att.cards:
+            key = self.t.card(c).task
+            assert key is not None, f"card {c} carries no task"
+            keys.append(key)
+        return keys
+
     def _opponent(self, att: Attack, q: int, not_me: int | None) -> int:
         if att.owner != q:
             return att.owner
@@ -386,7 +414,7 @@ class AttackFlow(TableOps):
 
     def _draw_or_task(self, att: Attack, q: int, not_me: int | None) -> Step:
         t = self.t
-        tasks = [t.card(c).task for c in att.cards]
+        tasks = self._task_keys(att)
         a = yield Decision(
             q,
             "task",
@@ -430,11 +458,7 @@ class AttackFlow(TableOps):
                 "magnet",
                 legal,
                 {"named": list(t.named)},
-                explain=lambda act, nums=tuple(numbers): (
-                    f"name a number 1-9 not named yet this round: {list(nums)}"
-                    if nums
-                    else "all numbers 1-9 were named: name a colour"
-                ),
+                explain=partial(_explain_magnet, tuple(numbers)),
             )
             taken: list[int] = []
             for r in range(t.n):
@@ -449,5 +473,14 @@ class AttackFlow(TableOps):
                 taken.extend(grab)
             t.hands[q].extend(taken)
             what = str(a.number) if a.number is not None else a.colour
-            t.named.append(a.number if a.number is not None else a.colour)
+            named = a.number if a.number is not None else a.colour
+            assert named is not None  # every legal naming gives a number or a colour
+            t.named.append(named)
             self._ev(f"{{0}} names {what} and pulls {len(taken)} card(s) from the others", q)
+
+
+def _explain_magnet(numbers: tuple[int, ...], action: Action) -> str:
+    """Why a magnet naming was refused, given the numbers still free this round."""
+    if numbers:
+        return f"name a number 1-9 not named yet this round: {list(numbers)}"
+    return "all numbers 1-9 were named: name a colour"

@@ -200,6 +200,7 @@ def _int_value(table: Table, key: str, default: Any = ...) -> int:
 
 def _parse_kinds(top: Table) -> dict[str, KindInfo]:
     kinds_tab = top.table("kinds")
+    assert kinds_tab is not None  # no default: a missing table raises
     unknown = sorted(set(kinds_tab.data) - set(KIND_CATEGORIES))
     if unknown:
         raise kinds_tab.error(unknown[0], f"unknown card kind; known: {', '.join(KIND_CATEGORIES)}")
@@ -209,6 +210,7 @@ def _parse_kinds(top: Table) -> dict[str, KindInfo]:
     kinds: dict[str, KindInfo] = {}
     for key in kinds_tab.data:
         tab = kinds_tab.table(key)
+        assert tab is not None
         category = tab.string("category")
         if category != KIND_CATEGORIES[key]:
             raise tab.error("category", f"{key!r} is a {KIND_CATEGORIES[key]} card, not {category!r}")
@@ -232,8 +234,10 @@ def _parse_kinds(top: Table) -> dict[str, KindInfo]:
 def _parse_tasks(top: Table) -> dict[str, Task]:
     tasks: dict[str, Task] = {}
     tasks_tab = top.table("tasks", {})
+    assert tasks_tab is not None  # the default is a table
     for key in tasks_tab.data:
         tab = tasks_tab.table(key)
+        assert tab is not None
         text = tab.string("text")
         success = tab.number("success")
         if not 0.0 <= success <= 1.0:
@@ -256,6 +260,7 @@ def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
     raising :class:`SpecError` naming the element on any problem."""
     top = Table(data, source)
     game = top.table("game")
+    assert game is not None  # no default: a missing table raises
     name = game.string("name")
     total = _int_value(game, "total_cards")
     hand_size = game.integer("hand_size", minimum=1)

@@ -9,6 +9,7 @@ returns when the game is over. Attacks are in :mod:`rules.oder_nichts.attacks`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.attacks import AttackFlow
@@ -146,7 +147,7 @@ class Flow(AttackFlow):
                 "turn",
                 tuple(options),
                 {"top": t.discard[-1], "allowed": list(t.allowed)},
-                explain=lambda act, pl=p, ps=tuple(plays): self._explain_turn(pl, ps, act),
+                explain=partial(self._explain_turn, p, tuple(plays)),
             )
             if a.kind != "exchange":
                 break
@@ -186,8 +187,8 @@ class Flow(AttackFlow):
                 return problem
             card = t.card(a.cards[0])
             if card.kind == "colour_change":
-                options = [o.colour for o in plays if o.cards == a.cards]
-                return f"after this colour change the colour to follow is {' or '.join(options)}"
+                colours = [o.colour for o in plays if o.cards == a.cards and o.colour is not None]
+                return f"after this colour change the colour to follow is {' or '.join(colours)}"
             return "that play is not allowed"
         if a.kind in ("draw", "pass") and plays:
             return f"you must play when you can ({t.card(plays[0].cards[0]).label} fits)"
@@ -291,7 +292,7 @@ class Flow(AttackFlow):
                 "window",
                 tuple(legal),
                 {"attack": None},
-                explain=lambda act, pl=q: self._explain_window(pl, act),
+                explain=partial(self._explain_window, q),
             )
             if a.kind == "interject":
                 self._ev("{0} interjects", q)
@@ -337,5 +338,6 @@ class Flow(AttackFlow):
             p, "hand_swap", legal, {}, explain=lambda act: "you must swap hands with another player"
         )
         q = a.target
+        assert q is not None  # every legal swap names the partner
         t.hands[p], t.hands[q] = t.hands[q], t.hands[p]
         self._ev("{0} swaps hands with {1}", p, q)
