@@ -32,6 +32,18 @@ class Action:
     value: int | None = None
     slot: int | None = None
 
+    @property
+    def picked(self) -> str:
+        """The die of an action that takes or returns one (asserts it names one)."""
+        assert self.die is not None, f"{self.kind} action names no die"
+        return self.die
+
+    @property
+    def entry(self) -> tuple[str, int, int | None]:
+        """``(area, value, slot)`` of an action that marks the sheet (asserts it names one)."""
+        assert self.area is not None and self.value is not None, f"{self.kind} action marks nothing"
+        return self.area, self.value, self.slot
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data without the ``None`` fields (for logs and saves)."""
         return {k: v for k, v in asdict(self).items() if v is not None}

@@ -87,7 +87,7 @@ Readings where the texts are unclear (also in ``docs/games/clever.md``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -353,7 +353,7 @@ class CleverState:
                 for value, slot in sheet.free_entries(area)
             ]
         _, die, value = item
-        rows = range(4)
+        rows: Sequence[int] = range(4)
         if die in self.spec.silver_rows:
             rows = (self.spec.silver_rows.index(die),)
         marks = [Action("mark", die, "silver", value, r) for r in rows if r in sheet.slots("silver", value)]
@@ -374,10 +374,9 @@ class CleverState:
     # ---------------------------------------------------------------- legal actions
     def _compute_legal(self) -> list[Action]:
         phase, p = self.phase, self.decider
-        sheet = self.sheets[p] if self.sheets else None
         if phase == ACTIVE_PICK:
             acts = self.choices_for(p, self.hand)
-            if sheet.rerolls > 0:
+            if self.sheets[p].rerolls > 0:
                 acts.append(REROLL)
             return acts + [PASS]
         if phase == BEFORE_ROLL:
@@ -415,7 +414,7 @@ class CleverState:
                 opts = ", ".join(f"{a} {v}" for a, v in usable)
                 return f"the {action.die} die counts as {opts}, not {action.area} {action.value}"
             sheet = self.sheets[self.decider]
-            return f"{who}: " + sheet._why_not(action.area, action.value, action.slot)
+            return f"{who}: " + sheet._why_not(*action.entry)
         if action.kind == "mark":
             if phase != PENDING:
                 return f"nothing is pending to mark (phase {phase})"
@@ -461,23 +460,29 @@ class CleverState:
         self._next = "before_roll"
         if action.kind == "pass":
             return
-        die = action.die
-        value = self.values[die]
+        die = action.picked
+        value = self._rolled(die)
         self.hand.remove(die)
         self.fields = self._ordered(self.fields + [die])
-        sent = [d for d in self.hand if self.values[d] < value]
+        sent = [d for d in self.hand if self._rolled(d) < value]
         self.hand = [d for d in self.hand if d not in sent]
         self.platter = self._ordered(self.platter + sent)
         self.pending_owner = self.active
         if action.area == "silver":
             self.pending.extend(("platter", d, self.values[d]) for d in sent)
-        self._enter(self.active, action.area, action.value, action.slot)
+        self._enter(self.active, *action.entry)
+
+    def _rolled(self, die: str) -> int:
+        """The face of ``die``; dice are picked and compared only after they were rolled."""
+        value = self.values[die]
+        assert value is not None, f"the {die} die was not rolled"
+        return value
 
     def _do_before_roll(self, action: Action) -> None:
         if action.kind == "return":
             self.sheets[self.active].returns -= 1
-            self.platter.remove(action.die)
-            self.hand = self._ordered(self.hand + [action.die])
+            self.platter.remove(action.picked)
+            self.hand = self._ordered(self.hand + [action.picked])
             self._next = "before_roll"
         elif action.kind == "roll":
             self._next = "roll"
@@ -486,14 +491,14 @@ class CleverState:
 
     def _do_passive_pick(self, action: Action) -> None:
         if action.kind == "choose":
-            self._enter(self.decider, action.area, action.value, action.slot)
+            self._enter(self.decider, *action.entry)
         self._next = "passive"
 
     def _do_plus_one(self, action: Action) -> None:
         if action.kind == "choose":
             self.sheets[self.decider].plus_ones -= 1
-            self._plus_used.add(action.die)
-            self._enter(self.decider, action.area, action.value, action.slot)
+            self._plus_used.add(action.picked)
+            self._enter(self.decider, *action.entry)
         else:
             self._plus_queue.pop(0)
             self._plus_used = set()
@@ -502,7 +507,7 @@ class CleverState:
     def _do_pending(self, action: Action) -> None:
         self.pending.pop(0)
         if action.kind == "mark":
-            self._enter(self.decider, action.area, action.value, action.slot)
+            self._enter(self.decider, *action.entry)
 
     # ---------------------------------------------------------------- automatic steps
     def _advance(self) -> None:
@@ -632,7 +637,8 @@ def replay(data: dict[str, Any], spec: CleverSpec | None = None) -> CleverState:
     """
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
         raise RulesError(f"not a Doppelt so clever log (expected format {LOG_FORMAT!r})")
-    state = CleverGame(data.get("players"), spec).new_initial_state()
+    # CleverGame checks the player count and names a wrong one
+    state = CleverGame(cast(int, data.get("players")), spec).new_initial_state()
     entries = data.get("log")
     if not isinstance(entries, list):
         raise RulesError("the log must be a list")

@@ -155,11 +155,13 @@ class Sheet:
         spec = self.spec
         earned: list[str] = []
         if area == "silver":
+            assert slot is not None  # _why_not above refuses a silver entry without a row
             self.silver[slot] |= 1 << (value - 1)
             bit = 1 << (value - 1)
             if all(row & bit for row in self.silver):
                 earned.append(spec.silver_column_bonuses[value - 1])
         elif area == "yellow":
+            assert slot is not None  # _why_not above refuses a yellow entry without a cell
             self.yellow[slot] += 1
             if self.yellow[slot] == 1:
                 cell = spec.yellow_cells[slot]

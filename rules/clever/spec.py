@@ -129,6 +129,7 @@ class CleverSpec:
 def _table(parent: Table, key: str, keys: set[str]) -> Table:
     """The sub-table ``key`` with exactly ``keys``."""
     table = parent.table(key)
+    assert table is not None  # no default: a missing table raises
     _exact_keys(table, keys)
     return table
 
