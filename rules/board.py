@@ -118,4 +118,4 @@ class BoardSide:
     @property
     def bounds(self) -> tuple[float, float, float, float]:
         """``(min_x, min_y, max_x, max_y)`` of the outline, m."""
-        return tuple(self.outline.bounds)  # type: ignore[return-value]
+        return tuple(self.outline.bounds)

@@ -22,6 +22,7 @@ import json
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -96,12 +97,12 @@ class _Checker:
             legal = list(state.legal_actions())
             stale = [a for a in seen if a not in legal][:3]
             for a in stale:
-                self.refused(state, lambda a=a: state.apply_action(a), f"the action {a!r}, not legal now")
+                self.refused(state, partial(state.apply_action, a), f"the action {a!r}, not legal now")
             if outcome is not None:
                 self.refused(state, lambda: state.apply_chance(outcome), "a chance outcome at a decision")
             if self.illegal_actions is not None:
                 for a in self.illegal_actions(state):
-                    self.refused(state, lambda a=a: state.apply_action(a), f"the illegal action {a!r}")
+                    self.refused(state, partial(state.apply_action, a), f"the illegal action {a!r}")
         elif cp in (CHANCE, TERMINAL) and seen:
             self.refused(state, lambda: state.apply_action(seen[-1]), f"a player's action at node {cp}")
         if cp == TERMINAL and outcome is not None:

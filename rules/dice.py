@@ -131,7 +131,8 @@ def parse_dice(data: dict, source: str) -> DiceSet:
     return DiceSet(dice, math.radians(cocked), source)
 
 
-def _faces(t: Table) -> tuple[str, ...]:
+def _faces(t: Table | None) -> tuple[str, ...]:
+    assert t is not None  # read without a default: a missing table raises
     t.check_keys(set(AXES))
     return tuple(t.string(axis, choices=FACE_LABELS) for axis in AXES)
 

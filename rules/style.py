@@ -25,12 +25,15 @@ def load_style() -> Style:
     path = asset_path("style.toml")
     top = Table(read_toml(path), str(path))
     kinds = top.table("kinds")
+    assert kinds is not None  # no default: a missing table raises
     fill, label = {}, {}
     for kind in FieldKind:
         t = kinds.table(kind.value)
+        assert t is not None
         fill[kind] = t.string("fill")
         label[kind] = t.string("label")
     board_t = top.table("board")
+    assert board_t is not None
     board = {k: board_t.string(k) for k in board_t.data}
     return Style(fill, label, board)
 

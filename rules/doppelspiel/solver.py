@@ -271,7 +271,8 @@ def _plan(ctx: WriteContext, a, b, choice, utility: float, with_split: bool) -> 
     groups = [(a, ta, da), (b, tb, db)]
     if first == 1:
         groups.reverse()
-    entries, actions = [], []
+    entries: list[Entry] = []
+    actions: list[Action] = []
     if with_split:
         actions.append(Split(groups[0][0]))
     for g, t, d in groups:
@@ -289,12 +290,12 @@ def ten_plans(state: DoppelState, offsets: np.ndarray | None = None) -> list[Wri
     out = []
     for action in state.write_starts():
         if isinstance(action, WriteTen):
-            total = sum(state.dice)
+            total = sum(state.thrown)
             off = 0.0 if offsets is None else float(offsets[action.column, spec.ten_index])
             ref = FieldRef(action.column, spec.fields[spec.ten_index].key)
             out.append(
                 WritePlan(
-                    (action,), (Entry(tuple(sorted(state.dice)), "write", ref, total),), total, total + off
+                    (action,), (Entry(tuple(sorted(state.thrown)), "write", ref, total),), total, total + off
                 )
             )
     return out
@@ -331,6 +332,7 @@ def best_writes(
                         bestv, bestc = m[0, i], (i, kind)
             if ctx.skip_left and ctx.skip_value > bestv:
                 bestv, bestc = ctx.skip_value, (SKIP, 0)
+            assert bestc is not None  # the split was allowed only with a target for this group
             e, p = _entry(ctx, b, *bestc)
             plans.append(WritePlan((p,), (e,), e.value, float(bestv)))
         return plans

@@ -96,14 +96,17 @@ class FieldSpec:
         counts = Counter(group)
         total = sum(group)
         if self.kind == "pattern":
+            assert self.pair is not None and self.single is not None  # the loader sets both
             if self.pair == self.single:
                 ok = counts[self.pair] >= 3
             else:
                 ok = counts[self.pair] >= 2 and counts[self.single] >= 1
             return total if ok else None
         if self.kind == "count":
+            assert self.face is not None  # the loader sets it
             return self.face * counts[self.face] if counts[self.face] else None
         if self.kind == "of_a_kind":
+            assert self.n is not None  # the loader sets it
             if max(counts.values()) < self.n:
                 return None
             return self.score if self.score is not None else total
@@ -283,8 +286,10 @@ def _check_int(value: Any, source: str, where: str, lo: int, hi: int | None = No
     return value
 
 
-def _exact(table: Table, keys: set[str]) -> Table:
-    """``table`` after checking it has exactly ``keys``."""
+def _exact(table: Table | None, keys: set[str]) -> Table:
+    """``table`` after checking it has exactly ``keys`` (``None`` only comes from a default of
+    ``None``, which no caller gives)."""
+    assert table is not None
     table.check_keys(keys)
     missing = keys - set(table.data)
     if missing:
@@ -342,6 +347,7 @@ def _field(raw: Table, faces: int, group_size: int, dice: int) -> FieldSpec:
         runs=runs,
         **ints,
     )
+    best: int | None
     if spec.is_ten:
         best = faces * dice
     else:

@@ -108,6 +108,12 @@ class DoppelState:
     def is_chance_node(self) -> bool:
         return self.phase == "chance"
 
+    @property
+    def thrown(self) -> tuple[int, ...]:
+        """The faces on the table; only read once the turn's first throw has landed."""
+        assert self.dice is not None, "no dice were thrown this turn"
+        return self.dice
+
     def chance_dice(self) -> tuple[int, ...]:
         """Positions of the dice being thrown (only at a chance node)."""
         return self.pending
@@ -164,7 +170,7 @@ class DoppelState:
         if phase == "throw":
             return self._throw_actions()
         if phase == "place":
-            return self.place_options(self.groups[self.placed])
+            return list(self.place_options(self.groups[self.placed]))
         if phase == "zwang":
             return [Pass(), *self.zwang_options()]
         return []
@@ -186,7 +192,7 @@ class DoppelState:
 
     def _throw_actions(self) -> list[Action]:
         out: list[Action] = []
-        sheet, dice = self.sheet, self.dice
+        sheet, dice = self.sheet, self.thrown
         if self.throws < self.spec.throws_per_turn:
             out += [Roll(s) for s in self._subsets()]
         if sheet.free_available() > 0:
@@ -363,7 +369,7 @@ class DoppelState:
             raise RulesError(f"die positions must be distinct and 1..{self.spec.dice}")
 
     def _apply_throw(self, action: Action) -> None:
-        sheet, dice = self.sheet, self.dice
+        sheet, dice = self.sheet, self.thrown
         if isinstance(action, Roll):
             if self.throws >= self.spec.throws_per_turn:
                 raise RulesError(f"all {self.spec.throws_per_turn} throws of this turn are taken")
@@ -416,7 +422,7 @@ class DoppelState:
             raise RulesError("a Zwang binds this turn to " + ", ".join(map(str, marks)))
         if not sheet.is_open(column, ten):
             raise RulesError(f"the 10er of column {column + 1} is already filled")
-        sheet.write(column, ten, sum(self.dice))
+        sheet.write(column, ten, sum(self.thrown))
         self._finish_write()
 
     def _split(self, group: tuple[int, ...]) -> None:
@@ -424,11 +430,11 @@ class DoppelState:
         group = as_group(group)
         if len(group) != spec.group_size:
             raise RulesError(f"a group has {spec.group_size} dice")
-        rest = Counter(self.dice)
+        rest = Counter(self.thrown)
         rest.subtract(group)
         if any(v < 0 for v in rest.values()):
             raise RulesError(
-                f"the dice {''.join(map(str, sorted(self.dice)))} do not hold {''.join(map(str, group))}"
+                f"the dice {''.join(map(str, sorted(self.thrown)))} do not hold {''.join(map(str, group))}"
             )
         if len(self.marks[self.player]) == 1:
             raise RulesError("a Zwang binds this turn to the 10er " + str(self.marks[self.player][0]))

@@ -276,6 +276,7 @@ class BlitzState:
                 self.black[p] += 1
                 exchanged.append(p)
 
+        assert self.throw is not None  # the calling step only follows a throw
         result = RoundResult(
             self.round_number,
             self.thrower,

@@ -162,6 +162,7 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
         raise top.error("coloured", "expected one [[coloured]] die per colour, in the order of colours")
 
     white = top.table("white")
+    assert white is not None  # no default: a missing table raises
     white.check_keys({"in_box", "faces"})
     in_box = white.integer("in_box", minimum=2)
     wf = white.raw("faces")
@@ -169,6 +170,7 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
         raise white.error("faces", "expected six distinct dot colours from colours")
 
     rules = top.table("rules")
+    assert rules is not None  # no default: a missing table raises
     rules.check_keys({"white_dice", "variant"})
     white_dice = rules.integer("white_dice", minimum=2)
     if white_dice > 3:
@@ -178,8 +180,10 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
     variant = rules.boolean("variant")
 
     discs = top.table("discs")
+    assert discs is not None  # no default: a missing table raises
     discs.check_keys({"white_per_black", "black_to_win", "white_in_box", "black_in_box"})
     calls = top.table("calls")
+    assert calls is not None  # no default: a missing table raises
     calls.check_keys({"tie_window_s"})
     tie = calls.number("tie_window_s", minimum=0)
 
