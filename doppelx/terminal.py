@@ -271,7 +271,8 @@ class TerminalMatch:
         try:
             self.play()
         except (Quit, EOFError, KeyboardInterrupt) as exc:
-            why = {Quit: "you quit", EOFError: "input ended"}.get(type(exc), "interrupted")
+            reasons: dict[type[BaseException], str] = {Quit: "you quit", EOFError: "input ended"}
+            why = reasons.get(type(exc), "interrupted")
             self.term.say("")
             self.stopped(why)
             path = self.save_file()

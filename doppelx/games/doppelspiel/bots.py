@@ -139,7 +139,9 @@ class StrongBot:
         o = odds(spec)
         r = min(rolls, len(o.ten) - 1)
         keep_at = o.ten[r - 1] if r > 0 else 0.0
-        expect = sum(d if d >= keep_at else o.ten[r - 1] for d in state.dice) if r > 0 else sum(state.dice)
+        expect = (
+            sum(d if d >= keep_at else o.ten[r - 1] for d in state.thrown) if r > 0 else sum(state.thrown)
+        )
         c = max(cols, key=lambda c: offsets[c, ten])
         return expect + offsets[c, ten], c
 
@@ -180,7 +182,7 @@ class StrongBot:
         baseline: float | None = None,
     ) -> tuple[int, ...]:
         """Positions to throw again with ``rolls`` re-throws planned; empty to stop."""
-        dice = state.dice
+        dice = state.thrown
         best = -np.inf
         keep: Counter = Counter(dice)
         if splittable:
@@ -209,7 +211,7 @@ class StrongBot:
         return tuple(out)
 
     def _best_swap(self, state: DoppelState, ctx: WriteContext, now: float) -> Action | None:
-        sheet, dice = state.sheet, state.dice
+        sheet, dice = state.sheet, state.thrown
         faces = range(1, state.spec.faces + 1)
         free = [f for f in faces if f not in sheet.swaps]
         if len(free) < 2:
@@ -241,7 +243,7 @@ class StrongBot:
         return float(best.max())
 
     def _best_repeat(self, state: DoppelState, ctx: WriteContext, o, now: float) -> Action | None:
-        sheet, dice = state.sheet, state.dice
+        sheet, dice = state.sheet, state.thrown
         table = ctx.table
         pairs = [(a, b) for a, b in split_groups(dice, state.spec.group_size) if a <= b]
         ia = np.array([table.index[a] for a, _ in pairs], dtype=np.intp)

@@ -151,7 +151,7 @@ class DoppelMatch(TerminalMatch):
             self.term.say(line)
 
     def show_dice(self, fresh: tuple[int, ...] = ()) -> None:
-        for line in dice_lines(self.term, self.state.dice, fresh):
+        for line in dice_lines(self.term, self.state.thrown, fresh):
             self.term.say(line)
 
     # --- the loop -----------------------------------------------------------------------
@@ -169,8 +169,8 @@ class DoppelMatch(TerminalMatch):
                 self._turn_banner()
             if state.is_chance_node():
                 pending = state.chance_dice()
-                action = state.sample_chance(self.rng)
-                state.apply_action(action)
+                faces = state.sample_chance(self.rng)
+                state.apply_action(faces)
                 self.show_dice(pending)
                 continue
             bot = self.bots[state.current_player()]
@@ -221,16 +221,19 @@ class DoppelMatch(TerminalMatch):
                 else "throws " + " ".join(str(before_dice[i]) for i in action.dice) + " again"
             )
         elif isinstance(action, FreeThrow):
+            assert before_dice is not None  # a free throw follows the turn's first throw
             text = "takes a free throw with " + " ".join(str(before_dice[i]) for i in action.dice)
         elif isinstance(action, Repeat):
             text = f"Wiederholen: throws every {action.face} again"
         elif isinstance(action, Swap):
+            assert before_dice is not None  # a swap follows the turn's first throw
             text = f"Tauschen: a {before_dice[action.die]} becomes a {action.face}"
         elif isinstance(action, Zwang):
             text = "Zwang: the opponent must fill " + " and ".join(map(str, action.targets)) + " next turn"
         elif isinstance(action, Pass):
             text = "uses no Zwang"
         elif isinstance(action, Place):
+            assert group is not None  # a Place is applied in the place phase
             g = "".join(map(str, group))
             if action.mode == "skip":
                 text = f"sets {g} aside (Aussetzen)"
@@ -320,7 +323,7 @@ class DoppelMatch(TerminalMatch):
         ]
         if sheet.free_available():
             extras.append(f"free throws {sheet.free_available()} (free)")
-        rep = [f for f in sorted(set(state.dice)) if f not in sheet.repeats]
+        rep = [f for f in sorted(set(state.thrown)) if f not in sheet.repeats]
         if rep:
             extras.append("repeat " + "/".join(map(str, rep)))
         swaps = [f for f in range(1, spec.faces + 1) if f not in sheet.swaps]
@@ -339,7 +342,7 @@ class DoppelMatch(TerminalMatch):
             raise ValueError(f"{verb} takes the faces of dice, e.g. {verb} 1 1 4")
         wanted = Counter(int(c) for c in digits)
         positions = []
-        for i, d in enumerate(self.state.dice):
+        for i, d in enumerate(self.state.thrown):
             if wanted[d] > 0:
                 wanted[d] -= 1
                 positions.append(i)
@@ -403,8 +406,10 @@ class DoppelMatch(TerminalMatch):
             + (f"   (other group {other})" if state.placed == 0 else "")
             + note
         )
-        options = [p for p in state.legal_actions() if not p.doubled]
-        doubled = {p.target for p in state.legal_actions() if p.doubled}
+        # in the place phase the legal actions are exactly the group's placements
+        places = state.place_options(state.groups[state.placed])
+        options = [p for p in places if not p.doubled]
+        doubled = {p.target for p in places if p.doubled}
         plan = best_writes(state)[0]
         self.term.say(f"  suggestion: {plan}")
         cells = []
@@ -426,6 +431,7 @@ class DoppelMatch(TerminalMatch):
         if place.mode != "write":
             return None
         state = self.state
+        assert place.target is not None  # a write names its field
         base = base_value(state.spec.field(place.target.key), state.groups[state.placed])
         return base
 
