@@ -64,6 +64,12 @@ class Action:
     number: int | None = None
     choice: str | None = None
 
+    @property
+    def target_player(self) -> int:
+        """The player an action aims at (a new target, seat or swap partner; asserts it names one)."""
+        assert self.target is not None, f"{self.kind} action names no player"
+        return self.target
+
     def to_json(self) -> dict[str, Any]:
         """The action as a small JSON object (empty fields left out)."""
         out: dict[str, Any] = {"kind": self.kind}

@@ -150,7 +150,7 @@ class Evaluator:
         and the number of foxes still expected."""
         p, spec = self.p, self.spec
         b = self.bonus
-        out = sheet.area_scores()
+        out: dict[str, float] = dict(sheet.area_scores())
         share = p.share
         tau = min(1.0, remaining / 24.0)
         cc = p.col_chance
@@ -366,6 +366,12 @@ class StrongBot:
         self._ev: Evaluator | None = None
 
     # ------------------------------------------------------------------ valuation
+    @property
+    def _live_ev(self) -> Evaluator:
+        """The evaluator :meth:`act` set up for the game being played."""
+        assert self._ev is not None, "act() sets the evaluator up first"
+        return self._ev
+
     def _evaluator(self, spec: CleverSpec) -> Evaluator:
         if self._ev is None or self._ev.spec is not spec:
             self._ev = Evaluator(spec, self.params, self.weights)
@@ -387,7 +393,7 @@ class StrongBot:
         """``(value, base, features, sheet after, gain of "?" bonuses)`` of entering ``(area, value,
         slot)`` on a copy of ``sheet``, with the platter marks of ``sent`` (dice showing ``values``)
         and the best resolution of the "?" bonuses earned."""
-        ev = self._ev
+        ev = self._live_ev
         spec = ev.spec
         after = sheet.copy()
         free = after.enter(area, value, slot)
@@ -412,7 +418,7 @@ class StrongBot:
         self, sheet: Sheet, bonus: str, remaining: float, now: float, hand: int, picks_left: int
     ) -> float:
         """Gain of resolving free bonus ``bonus`` at its best (one level deep)."""
-        ev = self._ev
+        ev = self._live_ev
         area = AREA_OF_FREE.get(bonus)
         areas = ev.spec.areas if area is None else (area,)
         best = 0.0
@@ -452,13 +458,13 @@ class StrongBot:
                         picks_left,
                     )
                     out.append((v, base, phi, Action("choose", die, area, value, slot), after, rest, gain))
-        v, base, phi = self._ev.value(sheet, remaining, len(hand), picks_left)
+        v, base, phi = self._live_ev.value(sheet, remaining, len(hand), picks_left)
         out.append((v, base, phi, PASS, sheet, list(hand), 0.0))
         return out
 
     def _sample_faces(self, count: int) -> list[dict]:
         """``count`` random faces for all six dice (shared by every option compared)."""
-        dice = self._ev.spec.dice
+        dice = self._live_ev.spec.dice
         rolls = self.rng.integers(1, 7, size=(count, len(dice)))
         return [dict(zip(dice, (int(v) for v in row))) for row in rolls]
 
@@ -537,12 +543,13 @@ class StrongBot:
         returns = [a for a in legal if a.kind == "return"]
         picks_left = state.spec.picks_per_turn - state.picks
         hand = len(state.hand)
-        gain = self._ev.pick_value(hand + 1, picks_left) - self._ev.pick_value(hand, picks_left)
+        ev = self._live_ev
+        gain = ev.pick_value(hand + 1, picks_left) - ev.pick_value(hand, picks_left)
         remaining = remaining_entries(state, state.decider)
         cost = min(1.0, remaining / 24.0) * self.params.hold["return"]
         if returns and gain > cost:
             prefer = {d: i for i, d in enumerate(("white", "yellow", "blue", "pink", "green", "silver"))}
-            return min(returns, key=lambda a: prefer[a.die])
+            return min(returns, key=lambda a: prefer[a.picked])
         return ROLL if ROLL in legal else PASS
 
     def _entry_options(self, state: CleverState, legal: list[Action]) -> list[tuple]:
@@ -555,15 +562,12 @@ class StrongBot:
         if plus:
             start = sheet.copy()
             start.plus_ones -= 1
-        out = []
+        out: list[tuple] = []
         for action in legal:
             if action.kind in ("choose", "mark"):
-                out.append(
-                    self._option(state.values, start, action.area, action.value, action.slot, remaining)[:3]
-                    + (action,)
-                )
+                out.append(self._option(state.values, start, *action.entry, remaining)[:3] + (action,))
             else:
-                out.append(self._ev.value(sheet, remaining) + (action,))
+                out.append(self._live_ev.value(sheet, remaining) + (action,))
         return out
 
 

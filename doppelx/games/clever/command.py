@@ -92,7 +92,11 @@ def run(args: argparse.Namespace) -> int:
             raise DoppelXError("--resume continues the saved players; leave out --players")
         if "human" not in kinds and not args.resume:
             raise DoppelXError("no human player: use --bots-only for bots-only games")
-        seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**32))
+        seed = args.seed
+        if seed is None:
+            entropy = np.random.SeedSequence().entropy
+            assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
+            seed = int(entropy % (2**32))
         if not args.resume:
             check_new_save(args.save)
         term = Terminal(colour=args.colour)

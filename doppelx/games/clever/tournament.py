@@ -18,7 +18,9 @@ def game_generators(seed: int, index: int, seats: int) -> list[np.random.Generat
     All are children of ``child_rng(seed, index)``, so the dice do not depend on the bots'
     own random draws.
     """
-    streams = child_rng(seed, index).bit_generator.seed_seq.spawn(seats + 1)
+    seq = child_rng(seed, index).bit_generator.seed_seq
+    assert isinstance(seq, np.random.SeedSequence)  # child_rng seeds from a SeedSequence
+    streams = seq.spawn(seats + 1)
     return [np.random.Generator(np.random.PCG64(s)) for s in streams]
 
 

@@ -167,8 +167,10 @@ def describe_entry(state: CleverState, area: str, value: int, slot: int | None, 
     """An entry in words, e.g. ``yellow: circle 4 (row 3)``."""
     spec = state.spec
     if area == "silver":
+        assert slot is not None  # a silver entry names its row
         return f"silver: mark {value} in the {spec.silver_rows[slot]} row"
     if area == "yellow":
+        assert slot is not None  # a yellow entry names its cell
         cell = spec.yellow_cells[slot]
         verb = "cross" if sheet.yellow[slot] == 1 else "circle"
         return f"yellow: {verb} {value} (row {cell.row + 1}, column {cell.column + 1})"
@@ -199,16 +201,14 @@ def describe_action(state: CleverState, action: Action) -> str:
     """A legal ``action`` of the current decision in words."""
     sheet = state.sheets[state.decider]
     if action.kind == "choose":
-        face = state.values[action.die]
+        face = f"{state.values[action.picked]}"
         if action.area == "blue" and action.die == "blue":
             face = f"{face} + white {state.values['white']}"
         elif action.area == "blue":
             face = f"{face} + blue {state.values['blue']}"
-        return (
-            f"{action.die} {face} -> {describe_entry(state, action.area, action.value, action.slot, sheet)}"
-        )
+        return f"{action.die} {face} -> {describe_entry(state, *action.entry, sheet)}"
     if action.kind == "mark":
-        return describe_entry(state, action.area, action.value, action.slot, sheet)
+        return describe_entry(state, *action.entry, sheet)
     if action.kind == "reroll":
         return f"reroll the dice just rolled (uses 1 of {sheet.rerolls} rerolls)"
     if action.kind == "return":

@@ -123,7 +123,11 @@ def run(args: argparse.Namespace) -> int:
             f"Das Doppel Spiel - resumed from {args.resume}: {session.names[0]} against {session.names[1]}"
         )
         return session.run()
-    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    seed = args.seed
+    if seed is None:
+        entropy = np.random.SeedSequence().entropy
+        assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
+        seed = int(entropy % 2**32)
     check_new_save(args.save)
     other = "Player 2" if args.opponent == "human" else f"Bot ({args.opponent})"
     seats = [Seat(args.name, "human"), Seat(other, args.opponent)]

@@ -69,7 +69,7 @@ class BasicBot:
         if kind == "magnet":
             return self._magnet(view, legal, spec)
         if kind == "hand_swap":
-            return min(legal, key=lambda a: (view.hand_sizes[a.target], a.target))
+            return min(legal, key=lambda a: (view.hand_sizes[a.target_player], a.target_player))
         if kind == "half_hand":
             return Action("halve", choice="yes")
         if kind == "seat":
@@ -121,7 +121,7 @@ class BasicBot:
         best = min(order[spec.card(a.cards[0]).kind] for a in browns)
         options = [a for a in browns if order[spec.card(a.cards[0]).kind] == best]
         if best == 1:
-            leader = self._leader(view, [a.target for a in options])
+            leader = self._leader(view, [a.target_player for a in options])
             return next(a for a in options if a.target == leader)
         return options[0]
 
@@ -138,19 +138,19 @@ class BasicBot:
             best = min(order[spec.card(a.cards[0]).kind] for a in defends)
             options = [a for a in defends if order[spec.card(a.cards[0]).kind] == best]
             if best == 0:
-                leader = self._leader(view, [a.target for a in options])
+                leader = self._leader(view, [a.target_player for a in options])
                 return next(a for a in options if a.target == leader)
             return options[0]
         return Action("accept")
 
     def _magnet(self, view: PlayerView, legal: tuple[Action, ...], spec: DeckSpec) -> Action:
-        seen = Counter()
+        seen: Counter[tuple[str, int | str | None]] = Counter()
         for cid in list(view.hand) + list(view.discard):
             card = spec.card(cid)
             seen[("n", card.number)] += 1
             for c in card.colours:
                 seen[("c", c)] += 1
-        total = Counter()
+        total: Counter[tuple[str, int | str | None]] = Counter()
         for card in spec.cards:
             total[("n", card.number)] += 1
             for c in card.colours:

@@ -235,7 +235,7 @@ class OderNichtsMatch(TerminalMatch):
                 ),
             )
         if k == "hand_swap":
-            others = [a.target for a in d.legal]
+            others = [a.target_player for a in d.legal]
             return self.read(
                 "Hand swap: swap hands with which player number? ",
                 lambda s: Action("swap", target=self.player_number(s, others)),
@@ -346,11 +346,13 @@ class OderNichtsMatch(TerminalMatch):
                 else:
                     chance_step(state, self.rng)
                 continue
+            assert pending is not None  # a game that is not over waits for a decision
             if pending.player == HUMAN:
                 self.flush_events()
                 state.apply_action(self.decide(pending))
             else:
                 bot = self.policies[pending.player]
+                assert bot is not None  # every seat but the human's has a bot
                 state.apply_action(bot.act(state.view(pending.player), pending, state.spec, self.rng))
 
 

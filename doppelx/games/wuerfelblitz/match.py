@@ -177,6 +177,7 @@ class BlitzMatch(TerminalMatch):
             if c.player == 0:
                 first = result.calls[0] if result.calls else None
                 by = next((x for x in result.calls if x.player in result.winners), first)
+                assert by is not None  # a call is late only after a right one was made
                 say(
                     f"  you called {c.value} after {c.time:.2f} s — too late, "
                     f"{self.names[by.player]} had it after {by.time:.2f} s"
@@ -219,6 +220,7 @@ class BlitzMatch(TerminalMatch):
         st.apply_chance(self.throw_source(st, self.rng))
         calls = bot_calls(st, self.bots, self.rng)
         term.say("Drei!")
+        assert st.throw is not None  # apply_chance just put it on the table
         for line in render_throw(term, st.throw):
             term.say(line)
         start = self.clock()

@@ -14,9 +14,11 @@ from rules.wuerfelblitz import BlitzSpec, BlitzState, Call, GameConfig, new_game
 
 def bot_calls(state: BlitzState, bots: dict[int, BlitzBot], rng: np.random.Generator) -> list[Call]:
     """Every bot's call on the throw on the table, in seat order."""
+    throw = state.throw
+    assert throw is not None  # called once the throw is on the table
     calls = []
     for seat in sorted(bots):
-        c = bots[seat].call(seat, state.throw, state.config.variant, rng)
+        c = bots[seat].call(seat, throw, state.config.variant, rng)
         if c is not None:
             calls.append(c)
     return calls
