@@ -116,7 +116,7 @@ class ThrowAim:
         hx, hy = self.box.inner_size[0] / 2, self.box.inner_size[1] / 2
         # the side whose outward distance is largest relative to the box's half size
         scores = {"S": -y / hy, "N": y / hy, "E": x / hx, "W": -x / hx}
-        side = max(scores, key=scores.get)
+        side = max(scores, key=scores.__getitem__)
         right = _RIGHT[side]
         self.side = side
         self.along = float(np.clip(x * right[0] + y * right[1], -self.half_length(), self.half_length()))
@@ -229,14 +229,15 @@ class ThrowAim:
         speed = min(speed, lim.max_speed)
         vel = (float(direction[0] * speed), float(direction[1] * speed), 0.0)
         axis = np.array([-direction[1], direction[0], 0.0])  # z × direction: a forward roll
-        spin = tuple(float(c) for c in axis * self.spin)
+        sx, sy, sz = (float(c) for c in axis * self.spin)
+        px, py, pz = (float(c) for c in self.release_point())
         return ThrowIntent(
             self.side,
             float(self.along),
             float(self.height),
-            tuple(float(c) for c in self.release_point()),
+            (px, py, pz),
             vel,
-            spin,
+            (sx, sy, sz),
             target,
             power,
-        )  # type: ignore[arg-type]
+        )

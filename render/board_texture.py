@@ -16,7 +16,7 @@ from shapely.geometry import Point
 from shapely.ops import polylabel
 
 from render.raster import fill_geometry, polygons, text_centred, text_width
-from rules.board import BoardSide
+from rules.board import BoardSide, FieldKind
 from rules.box import BoxSpec
 from rules.fieldmap import field_map
 from rules.style import load_style
@@ -58,7 +58,7 @@ def board_image(board: BoardSide, box: BoxSpec, size: int = 2048, supersample: i
             px = int(px * 0.9)
         xy = to_px(np.array([[x, y]]))[0]
         text_centred(img, (xy[0], xy[1]), text, px, style.kind_label[kind])
-    img = img.resize((cols, rows), Image.LANCZOS)
+    img = img.resize((cols, rows), Image.Resampling.LANCZOS)
     rgb = np.asarray(img, dtype=np.float32)
     rgb *= _wall_shade(cols, rows, scale)[..., None]
     rgb += _grain(rows, cols)[..., None]
@@ -70,7 +70,7 @@ def board_image(board: BoardSide, box: BoxSpec, size: int = 2048, supersample: i
 
 
 @functools.lru_cache(maxsize=8)
-def label_spots(board: BoardSide) -> tuple[tuple[float, float, float, str, object, float], ...]:
+def label_spots(board: BoardSide) -> tuple[tuple[float, float, float, str, FieldKind, float], ...]:
     """Where the print labels the fields: ``(x, y, text height m, text, kind, widest m)`` on each field's
     (up to 3) largest parts clear of holes and the pin (also used to keep die labels off them)."""
     out = []
@@ -112,4 +112,4 @@ def _hole_alpha(board: BoardSide, cols: int, rows: int, supersample: int, to_px)
     mask = Image.new("L", (cols * supersample, rows * supersample), 255)
     for h in board.holes:
         fill_geometry(mask, h.shape, 0, to_px)
-    return np.asarray(mask.resize((cols, rows), Image.BILINEAR), dtype=np.uint8)
+    return np.asarray(mask.resize((cols, rows), Image.Resampling.BILINEAR), dtype=np.uint8)

@@ -16,6 +16,8 @@ an intent is allowed: the window only sends what the snapshot's ``input`` asks f
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +30,14 @@ from rules.errors import DoppelXError
 import pyglet.window  # noqa: E402  (after render.backend set the options)
 from pyglet.window import key, mouse  # noqa: E402
 
+if TYPE_CHECKING:
+    from render.aim import ThrowAim
+    from render.audio import Clatter
+    from render.camera import Camera
+    from render.hud import Hud
+    from render.intents import Intent
+    from render.snapshot import Snapshot
+
 #: Walking speed along the box (m/s) while an arrow key is held; Shift: 3×.
 WALK_SPEED = 0.12
 #: A press and release closer than this (px, |dx| + |dy|) is a click, not a flick.
@@ -36,6 +46,32 @@ CLICK_PX = 6
 
 class Controls:
     """Event handlers mixed into the window (which provides camera, aim, hud, keys, emit, say)."""
+
+    if TYPE_CHECKING:
+        # What the handlers use of :class:`render.window.TableWindow` (and its pyglet window).
+        # Declared for the type checker only: at run time the window's own members are used.
+        width: int
+        camera: Camera
+        hud: Hud
+        aim: ThrowAim | None
+        keys: key.KeyStateHandler
+        clatter: Clatter
+        sound_device: bool
+        follow: bool
+        referee: bool
+        help: bool
+        show_log: bool
+        screenshot_dir: Path
+        _current: Snapshot | None
+        _drag: str | None
+        _flick: list[tuple[float, float, float]]
+        _press: tuple[float, float] | None
+
+        def get_framebuffer_size(self) -> tuple[int, int]: ...
+        def input_time(self) -> float: ...
+        def emit(self, intent: Intent) -> None: ...
+        def say(self, hint: str, seconds: float = 3.0) -> None: ...
+        def save_screenshot(self, path: str | Path) -> Path: ...
 
     # --- input: mouse ---------------------------------------------------------------------
     def _plane_point(self, x: float, y: float, z: float) -> np.ndarray | None:
@@ -85,6 +121,7 @@ class Controls:
 
     def _over_box(self, x: float, y: float) -> bool:
         """Whether the window point shows the box (its rim plane is hit inside the outer walls)."""
+        assert self._current is not None  # asked only while a throw is shown
         box = self._current.table.box
         p = self._plane_point(x, y, box.rim_z)
         if p is None:
@@ -95,6 +132,7 @@ class Controls:
         )
 
     def _flick_sample(self, x: float, y: float) -> None:
+        assert self.aim is not None  # a flick starts only with an aim
         p = self._plane_point(x, y, float(self.aim.release_point()[2]))
         if p is None:  # the pointer looks above the horizon: no point on the plane, skip it
             return

@@ -41,7 +41,7 @@ def wood_image(size: int = 1024) -> np.ndarray:
 def _smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
     """Smooth value noise in [-1, 1] with ``cells`` random values per side, stretched along x."""
     grid = rng.uniform(-1, 1, (cells, max(2, cells // 6))).astype(np.float32)
-    img = Image.fromarray(grid, mode="F").resize((size, size), Image.BICUBIC)
+    img = Image.fromarray(grid, mode="F").resize((size, size), Image.Resampling.BICUBIC)
     return np.asarray(img, dtype=np.float32)
 
 

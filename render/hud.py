@@ -17,7 +17,9 @@ each other, the dice and the printed field labels, with a leader line when moved
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from render.backend import pyglet
 from render.labels import Rect, place
@@ -123,7 +125,7 @@ class Hud:
 
     BUTTONS = (("referee", "Referee view", "Tab"), ("sound", "Sound", "M"), ("help", "Help", "H"))
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.batch = pyglet.graphics.Batch()
         self.back = pyglet.graphics.Group(order=0)
         self.front = pyglet.graphics.Group(order=1)
@@ -150,7 +152,7 @@ class Hud:
 
     # --- building -------------------------------------------------------------------------
     def update(
-        self, snap: Snapshot | None, state: HudState, anchors: list[Anchor], obstacles: list[Rect] = ()
+        self, snap: Snapshot | None, state: HudState, anchors: list[Anchor], obstacles: Sequence[Rect] = ()
     ) -> None:
         """Bring the overlay up to date with ``snap``, ``state`` and the anchored labels.
 
@@ -185,8 +187,8 @@ class Hud:
         size: float,
         colour=TEXT,
         bold: bool = False,
-        anchor_x: str = "left",
-        anchor_y: str = "baseline",
+        anchor_x: Literal["left", "center", "right"] = "left",
+        anchor_y: Literal["top", "bottom", "center", "baseline"] = "baseline",
         max_width: float | None = None,
         **kw,
     ) -> pyglet.text.Label:
@@ -401,7 +403,11 @@ class Hud:
         col_w = (box_w - 3 * m) / 2 if wide else box_w - 2 * m
         for size in (12 * s, 11 * s, 10 * s, 9 * s, 8 * s, 7 * s, 6.5):
             docs = [self._doc("Controls", keys, size), self._doc("How DoppelX scores", rules, size)]
-            layouts = [pyglet.text.layout.TextLayout(d, width=col_w, multiline=True) for d in docs]
+            # pyglet annotates the width as int, but lays text out in floats: a fractional width is fine
+            layouts = [
+                pyglet.text.layout.TextLayout(d, width=col_w, multiline=True)  # type: ignore[arg-type]
+                for d in docs
+            ]
             heights = [lay.content_height for lay in layouts]
             for lay in layouts:
                 lay.delete()
@@ -416,7 +422,7 @@ class Hud:
                 doc,
                 x=x,
                 y=y,
-                width=col_w,
+                width=col_w,  # type: ignore[arg-type]  # (a fractional width: see above)
                 multiline=True,
                 anchor_y="top",
                 batch=self.batch,

@@ -19,7 +19,7 @@ ToPixel = Callable[[np.ndarray], np.ndarray]
 
 
 @functools.lru_cache(maxsize=32)
-def bold_font(size_px: int) -> ImageFont.FreeTypeFont:
+def bold_font(size_px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """DejaVu Sans Bold at ``size_px`` pixels (matplotlib's copy; Pillow's default otherwise)."""
     import matplotlib
 
@@ -69,13 +69,14 @@ def text_centred(
 ) -> None:
     """Draw ``text`` centred on pixel ``xy``, turned counter-clockwise by ``angle_deg``."""
     font = bold_font(size_px)
-    left, top, right, bottom = font.getbbox(text)
+    # whole pixels (Pillow's stubs type a FreeType box as floats; its values are integers)
+    left, top, right, bottom = (int(v) for v in font.getbbox(text))
     w, h = right - left, bottom - top
     pad = 4
     tile = Image.new("L", (w + 2 * pad, h + 2 * pad), 0)
     ImageDraw.Draw(tile).text((pad - left, pad - top), text, font=font, fill=255)
     if angle_deg:
-        tile = tile.rotate(angle_deg, resample=Image.BICUBIC, expand=True)
+        tile = tile.rotate(angle_deg, resample=Image.Resampling.BICUBIC, expand=True)
     x = int(round(xy[0] - tile.width / 2))
     y = int(round(xy[1] - tile.height / 2))
     img.paste(Image.new(img.mode, tile.size, colour), (x, y), tile)
@@ -84,7 +85,7 @@ def text_centred(
 def text_width(text: str, size_px: int) -> int:
     """Width in px of ``text`` at ``size_px``."""
     left, _, right, _ = bold_font(size_px).getbbox(text)
-    return right - left
+    return int(right - left)
 
 
 def to_array(img: Image.Image) -> np.ndarray:

@@ -58,7 +58,7 @@ _SIDES = ("S", "E", "N", "W")
 def side_of(x: float, y: float, hx: float, hy: float) -> str:
     """The wall (S, E, N, W) a point (x, y) of the box's outline belongs to."""
     scores = {"S": -y / hy, "E": x / hx, "N": y / hy, "W": -x / hx}
-    return max(scores, key=scores.get)
+    return max(scores, key=scores.__getitem__)
 
 
 def split_by_side(mesh: Mesh, hx: float, hy: float) -> dict[str, Mesh]:
@@ -150,6 +150,7 @@ class Scene:
         front: list[_Part] = []
         if table.has_spinner:
             sp = board.spinner
+            assert sp is not None  # has_spinner: the board has a mount
             self.blade = GpuMesh(parts_mesh.spinner_blade(sp))
             self.pin = GpuMesh(parts_mesh.spinner_pin(sp))
             front.append(_Part(self.pin, "MODE_COLOUR", rgb(PIN)))
@@ -227,7 +228,9 @@ class Scene:
         dice = self.dice_poses(snap)
         blade_m = None
         if self.blade is not None:
-            cx, cy = self.table.board.spinner.center
+            spinner = self.table.board.spinner
+            assert spinner is not None  # a blade is made only for a board with a spinner
+            cx, cy = spinner.center
             blade_m = translation(cx, cy, 0.0) @ rotation_z(snap.spinner_angle)
         gl.glViewport(0, 0, width, height)
         gl.glClearColor(*BACKGROUND, 1.0)
@@ -256,7 +259,7 @@ class Scene:
         self._ready = set()
         gl.glActiveTexture(gl.GL_TEXTURE0)
         self._draw_dice(dice)
-        if blade_m is not None:
+        if self.blade is not None and blade_m is not None:
             p = self._use("MODE_COLOUR")
             p.set("u_colour", (*self.spinner_colour, 1.0))
             p.set("u_model", blade_m)
@@ -366,7 +369,7 @@ class Scene:
         for pose in inside:
             p.set("u_model", self.board_shadow @ pose_matrix(pose.position, pose.quaternion))
             self.die.draw()
-        if blade_m is not None:
+        if self.blade is not None and blade_m is not None:
             p.set("u_model", self.board_shadow @ blade_m)
             self.blade.draw()
         p.set("u_model", self.board_shadow)

@@ -341,10 +341,11 @@ class TableWindow(Controls, pyglet.window.Window):
         else:
             target = self._target(width, height)
             offscreen = target is not None and target.begin(width, height)
-            sw, sh = target.scene_size(width, height) if offscreen else (width, height)
+            on_target = target if offscreen else None
+            sw, sh = on_target.scene_size(width, height) if on_target is not None else (width, height)
             self.scene.draw(snap, self.camera, sw, sh, referee=self.referee, marker=self._marker(snap))
-            if offscreen:
-                target.end()
+            if on_target is not None:
+                on_target.end()
         gl.glViewport(0, 0, width, height)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
@@ -428,7 +429,7 @@ class TableWindow(Controls, pyglet.window.Window):
             ndc = clip[:, :3] / clip[:, 3:4]
             return (ndc + 1) / 2 * scale
 
-        out = []
+        out: list[Anchor] = []
         texts = [(f.text, f.position, f.colour, 14.0, False) for f in snap.floating]
         if self.referee:
             texts += [(lab.text, lab.position, lab.colour, 10.0, True) for lab in self.scene.referee_labels]
@@ -437,7 +438,7 @@ class TableWindow(Controls, pyglet.window.Window):
         for (text, _, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
             if 0.0 < depth < 1.0:
                 out.append(Anchor(text, float(x), float(y), colour, size, boxed))
-        obstacles = []
+        obstacles: list[Rect] = []
         dice = self.scene.dice_poses(snap)
         if dice:
             offsets = np.array([(0, 0, 0), (1.5, 0, 0), (0, 1.5, 0), (0, 0, 1.5)], dtype=float)
@@ -449,8 +450,8 @@ class TableWindow(Controls, pyglet.window.Window):
                     obstacles.append(centred(float(q[0, 0]), float(q[0, 1]), 2 * r, 2 * r))
         spots = label_spots(snap.table.board)
         if spots:
-            pts = [((x, y, 0.0), (x + 0.3 * h * len(t), y + 0.5 * h, 0.0)) for x, y, h, t, _, _ in spots]
-            proj = to_window(np.array(pts).reshape(-1, 3)).reshape(len(spots), 2, 3)
+            ends = [((x, y, 0.0), (x + 0.3 * h * len(t), y + 0.5 * h, 0.0)) for x, y, h, t, _, _ in spots]
+            proj = to_window(np.array(ends).reshape(-1, 3)).reshape(len(spots), 2, 3)
             for c, e in proj:
                 obstacles.append(
                     centred(float(c[0]), float(c[1]), 2 * abs(e[0] - c[0]) + 4, 2 * abs(e[1] - c[1]) + 4)
@@ -463,7 +464,8 @@ class TableWindow(Controls, pyglet.window.Window):
         colour = "#ffffff"
         if snap.thrower and snap.thrower in snap.table.dice.dice:
             colour = snap.table.dice[snap.thrower].colour
-        pos = tuple(float(v) for v in self.aim.release_point())
+        rx, ry, rz = (float(v) for v in self.aim.release_point())
+        pos = (rx, ry, rz)
         if self._drag == "flick" and len(self._flick) >= 2:
             preview = self.aim.preview(self._flick)
             if preview is not None and preview[0] > 0.0:
@@ -483,7 +485,7 @@ class TableWindow(Controls, pyglet.window.Window):
         gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
         buf = (gl.GLubyte * (width * height * 3))()
         gl.glReadPixels(0, 0, width, height, gl.GL_RGB, gl.GL_UNSIGNED_BYTE, buf)
-        return np.frombuffer(buf, dtype=np.uint8).reshape(height, width, 3)[::-1].copy()
+        return np.frombuffer(memoryview(buf), dtype=np.uint8).reshape(height, width, 3)[::-1].copy()
 
     def save_screenshot(self, path: str | Path) -> Path:
         """Render a frame and save it as a PNG at ``path``; returns the path."""
