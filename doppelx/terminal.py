@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -295,7 +296,7 @@ def check_save(
     path: Path | str,
     keys: set[str],
     whole: dict[str, tuple[int, int]] | None = None,
-    optional: set[str] = frozenset(),
+    optional: AbstractSet[str] = frozenset(),
 ) -> None:
     """Check a terminal game's save: no unknown or missing keys, whole numbers where they belong.
 
