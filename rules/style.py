@@ -41,4 +41,4 @@ def load_style() -> Style:
 def hex_to_rgb(colour: str) -> tuple[float, float, float]:
     """``"#rrggbb"`` → floats in [0, 1]."""
     c = colour.lstrip("#")
-    return tuple(int(c[i : i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+    return (int(c[0:2], 16) / 255.0, int(c[2:4], 16) / 255.0, int(c[4:6], 16) / 255.0)
