@@ -50,7 +50,7 @@ class OneLineParser(argparse.ArgumentParser):
     Sub-command parsers are made by the same class (argparse's default ``parser_class``).
     """
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         message = " ".join(message.split())
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, overload
 
 from rules.errors import SpecError
 
@@ -57,7 +57,14 @@ class Table:
             return default
         return self.data[key]
 
+    @overload
+    def table(self, key: str) -> Table: ...
+    @overload
+    def table(self, key: str, default: None) -> Table | None: ...
+    @overload
+    def table(self, key: str, default: dict[str, Any]) -> Table: ...
     def table(self, key: str, default: Any = _MISSING) -> Table | None:
+        """The sub-table ``key``; ``None`` only when absent and the default is ``None``."""
         value = self.raw(key, default)
         if value is None and default is None:
             return None

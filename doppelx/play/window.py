@@ -145,7 +145,8 @@ class PlayWindow(TableWindow):
 
         def cancel() -> None:
             self.close_dialog()
-            on_cancel()
+            if on_cancel is not None:  # the form offers Cancel only when there is one
+                on_cancel()
 
         self.dialog = NewGameDialog(
             setup, start, cancel if on_cancel is not None else None, lambda: self.dispatch_event("on_close")
