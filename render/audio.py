@@ -8,11 +8,14 @@ driver; any audio failure switches the clatter off instead of stopping the game.
 from __future__ import annotations
 
 import io
+import logging
 import wave
 
 import numpy as np
 
 from render.backend import pyglet
+
+log = logging.getLogger(__name__)
 
 RATE = 44100
 #: At most this many clicks start within :data:`BURST_WINDOW` seconds.
@@ -86,7 +89,8 @@ class Clatter:
         if self._source is None and self.available:
             try:
                 self._source = pyglet.media.load("click.wav", file=io.BytesIO(click_wav()), streaming=False)
-            except Exception:  # no decoder / no driver: stay silent
+            except Exception as exc:  # no decoder / no driver: stay silent
+                log.info("no sound: %s", exc)
                 self.available = False
         return self._source
 

@@ -11,6 +11,7 @@ malformed file reaches Python's recursion or integer-size limits.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import re
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rules.errors import SpecError
+
+log = logging.getLogger(__name__)
 
 
 def asset_path(*parts: str) -> Path:
@@ -67,6 +70,7 @@ def read_text(path: Path | str, missing: str = "file not found") -> str:
         raise SpecError(source, "", f"cannot read file ({exc.strerror or exc})") from None
     if len(data) > MAX_FILE_BYTES:
         raise SpecError(source, "", f"more than {MAX_FILE_BYTES} bytes; not a data file")
+    log.debug("read %s (%d bytes)", source, len(data))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

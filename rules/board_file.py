@@ -8,6 +8,7 @@ accepted. Every mistake raises :class:`SpecError` naming the file and the elemen
 from __future__ import annotations
 
 import functools
+import logging
 from pathlib import Path
 
 import shapely
@@ -18,6 +19,8 @@ from rules.assets import asset_path, read_toml, shown_name
 from rules.board import BoardSide, Field, FieldKind, Hole, Obstacle, SpinnerMount
 from rules.errors import SpecError
 from rules.schema import Table
+
+log = logging.getLogger(__name__)
 
 FORMAT = "doppelx-board/1"
 BUILTIN_SIDES = ("I", "II", "III", "IV")
@@ -66,6 +69,7 @@ def _load_cached(path: str, mtime_ns: int) -> BoardSide:
 
     board = parse_board(read_toml(path), path)
     load_box().check_board(board)
+    log.info("loaded board %s from %s", board.name, path)
     return board
 
 
