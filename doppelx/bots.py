@@ -191,24 +191,34 @@ class BestCardBet:
             die: a die like the active player's (for the X chance).
             dice_on_board_after: about how many dice will lie on the board after the throw.
         """
-        shares = field_shares(board)
-        p_x = die.faces.count("X") / len(die.faces)
-        k = max(0, dice_on_board_after)
-        p_doppel = 1.0 - (1 - p_x) ** k - k * p_x * (1 - p_x) ** max(k - 1, 0)
-        stay = 1.0 - LOSS_CHANCE
+        pays = expected_payouts(board, cards, die, dice_on_board_after)
+        return max(
+            cards.values(), key=lambda card: (pays[card.letter], -list(cards).index(card.letter))
+        ).letter
 
-        def expected(card: BetCard) -> float:
-            c = card.condition
-            if c == "doppel_x":
-                return card.payout * p_doppel
-            if c == "hole_or_off":
-                return card.payout * 2 * LOSS_CHANCE * (1 - p_doppel)
-            if c == "spinner_fling":
-                return card.payout * (FLING_CHANCE if board.spinner is not None else 0.0) * (1 - p_doppel)
-            kind = PER_DIE_FIELD[c]
-            return card.payout * 2 * stay * shares.get(kind, 0.0) * (1 - p_doppel)
 
-        return max(cards.values(), key=lambda card: (expected(card), -list(cards).index(card.letter))).letter
+def expected_payouts(
+    board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec, dice_on_board_after: int
+) -> dict[str, float]:
+    """Each card's expected pay-out by the rough chances of :class:`BestCardBet` (module docstring)."""
+    shares = field_shares(board)
+    p_x = die.faces.count("X") / len(die.faces)
+    k = max(0, dice_on_board_after)
+    p_doppel = 1.0 - (1 - p_x) ** k - k * p_x * (1 - p_x) ** max(k - 1, 0)
+    stay = 1.0 - LOSS_CHANCE
+
+    def expected(card: BetCard) -> float:
+        c = card.condition
+        if c == "doppel_x":
+            return card.payout * p_doppel
+        if c == "hole_or_off":
+            return card.payout * 2 * LOSS_CHANCE * (1 - p_doppel)
+        if c == "spinner_fling":
+            return card.payout * (FLING_CHANCE if board.spinner is not None else 0.0) * (1 - p_doppel)
+        kind = PER_DIE_FIELD[c]
+        return card.payout * 2 * stay * shares.get(kind, 0.0) * (1 - p_doppel)
+
+    return {letter: expected(card) for letter, card in cards.items()}
 
 
 @functools.lru_cache(maxsize=64)
@@ -289,14 +299,36 @@ class DoppelXBot:
     bet: object = BestCardBet()
 
     @classmethod
-    def of_skill(cls, name: str) -> DoppelXBot:
-        """A bot of skill ``easy``, ``medium`` or ``hard``."""
+    def of_skill(cls, name: str, think: int | None = None) -> DoppelXBot:
+        """A bot of skill ``easy``, ``medium``, ``hard`` or ``expert`` (:mod:`doppelx.planner.expert`;
+        ``think`` rollouts per decision, default :data:`~doppelx.planner.expert.DEFAULT_ROLLOUTS`)."""
+        if name == EXPERT:
+            from doppelx.planner.expert import DEFAULT_ROLLOUTS, expert_bot
+
+            return expert_bot(think or DEFAULT_ROLLOUTS)  # type: ignore[return-value]
         if name not in SKILLS:
-            raise ValueError(f"skill must be one of {', '.join(SKILLS)}, got {name!r}")
+            raise ValueError(f"skill must be one of {', '.join(BOT_SKILLS)}, got {name!r}")
         return cls(AimAtBestField(SKILLS[name]))
 
 
-def bots_for(colours: Sequence[str], skill: str = "medium") -> dict[str, DoppelXBot]:
-    """One bot of ``skill`` per colour."""
-    bot = DoppelXBot.of_skill(skill)
-    return {c: bot for c in colours}
+#: The skill of the bot that plans with physics (beside the throwing skills of :data:`SKILLS`).
+EXPERT = "expert"
+#: Every bot skill by name.
+BOT_SKILLS = (*SKILLS, EXPERT)
+
+
+def bots_for(
+    colours: Sequence[str], skill: str | Sequence[str] = "medium", think: int | None = None
+) -> dict[str, DoppelXBot]:
+    """One bot per colour: all of ``skill``, or ``skill[i]`` for seat ``i`` (a thinking bot each its own)."""
+    skills = [skill] * len(colours) if isinstance(skill, str) else list(skill)
+    if len(skills) != len(colours):
+        raise ValueError(f"{len(colours)} seats need {len(colours)} skills, got {len(skills)}")
+    made: dict[str, DoppelXBot] = {}
+    out = {}
+    for c, s in zip(colours, skills):
+        if s == EXPERT:
+            out[c] = DoppelXBot.of_skill(s, think)
+        else:
+            out[c] = made.setdefault(s, DoppelXBot.of_skill(s))
+    return out

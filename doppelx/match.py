@@ -84,7 +84,8 @@ class DoppelXMatch:
         board: BoardSide,
         seed: int,
         *,
-        skill: str = "medium",
+        skill: str | Sequence[str] = "medium",
+        think: int | None = None,
         cards: Sequence[str] = ("A", "B", "C", "D"),
         options: GameOptions | None = None,
         dice: DiceSet | None = None,
@@ -92,7 +93,10 @@ class DoppelXMatch:
         record: bool = False,
         engine: str = "pybullet",
     ) -> DoppelXMatch:
-        """A match of bots only: ``players`` is a count (first colours of the dice file) or colours."""
+        """A match of bots only: ``players`` is a count (first colours of the dice file) or colours.
+
+        ``skill`` is one skill for all seats or one per seat; ``think`` is an expert's rollouts per decision.
+        """
         from doppelx.bots import bots_for
         from physics.engine import make_world
 
@@ -100,7 +104,7 @@ class DoppelXMatch:
         colours = list(dice.player_colours[:players]) if isinstance(players, int) else list(players)
         game = DoppelXGame(colours, board, dice, cards=cards, options=options)
         world = make_world(board, dice=dice, spinner=spinner, engine=engine)
-        return cls(game, bots_for(colours, skill), seed, world, record)
+        return cls(game, bots_for(colours, skill, think), seed, world, record)
 
     # -- state --------------------------------------------------------------------------
     @property
@@ -135,8 +139,13 @@ class DoppelXMatch:
             bot = self.bots.get(colour)
             if bot is None or colour in game.bets:
                 continue
-            after = len(game.on_board) + 2
-            letter = bot.bet.choose(game.board, game.cards, game.dice[colour], after)  # type: ignore[attr-defined]
+            if hasattr(bot.bet, "think"):  # a thinking bettor simulates the coming throw
+                from doppelx.planner.table import table_of
+
+                letter = bot.bet.think(table_of(self, self.request()), colour)  # type: ignore[attr-defined]
+            else:
+                after = len(game.on_board) + 2
+                letter = bot.bet.choose(game.board, game.cards, game.dice[colour], after)  # type: ignore[attr-defined]
             if letter is not None:  # a policy may pass
                 game.place_bet(colour, letter)
         return dict(game.bets)
@@ -159,7 +168,12 @@ class DoppelXMatch:
 
         assert req.thrower is not None
         bot = self._bot(req.thrower)
-        aim = bot.throw.aim(game.board, game.dice[req.thrower], box)
+        if hasattr(bot.throw, "think"):  # a thinking bot plans the throw with rollouts
+            from doppelx.planner.table import table_of
+
+            aim = bot.throw.think(table_of(self, req))
+        else:
+            aim = bot.throw.aim(game.board, game.dice[req.thrower], box)
         return aimed_throw(box, aim, list(req.dice), bot.throw.skill, self.rng, game.dice[req.thrower].size)
 
     def hand_throw(

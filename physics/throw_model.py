@@ -41,13 +41,16 @@ class Aim:
     """What a player wants: first impact at ``target`` (x, y) m, thrown with ``strength`` 0…1.
 
     ``side``/``along`` fix where the player stands; by default the wall with the gentlest
-    throw (see :func:`plan`), straight across from the target.
+    throw (see :func:`plan`), straight across from the target. ``spin`` is a chosen roll
+    rate about the forward-roll axis (rad/s; negative = backspin); by default the dice
+    tumble at a random rate within the skill's range.
     """
 
     target: tuple[float, float]
     strength: float = 0.4
     side: str | None = None
     along: float | None = None
+    spin: float | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.strength <= 1.0:
@@ -176,7 +179,7 @@ def aimed_throw(
     height = max(0.01, skill.height + skill.height_sd * rng.standard_normal())
     noisy = _scatter(box, aim, skill, rng, die_size / 2, height)
     pos, vel = plan(box, noisy, height, die_size / 2)
-    spin = _spin_about_travel(vel, rng, skill)
+    spin = _spin_about_travel(vel, rng, skill, aim.spin)
     return hand_throw(owners, pos, vel, spin, rng, spacing=1.4 * die_size)
 
 
@@ -199,7 +202,7 @@ def _scatter(
     along = along + skill.along_sd * rng.standard_normal()
     limit = (box.inner_size[0] if side in ("S", "N") else box.inner_size[1]) / 2
     along = float(np.clip(along, -limit, limit))
-    return Aim((float(target[0]), float(target[1])), strength, side, along)
+    return Aim((float(target[0]), float(target[1])), strength, side, along, aim.spin)
 
 
 def _side_of(box: BoxSpec, pos) -> str:
@@ -210,14 +213,24 @@ def _side_of(box: BoxSpec, pos) -> str:
     return "N" if y > 0 else "S"
 
 
-def _spin_about_travel(vel: Sequence[float], rng: np.random.Generator, skill: Skill) -> np.ndarray:
-    """Tumbling at release: mostly a forward roll about ``z × direction``, plus a random part."""
+def _spin_about_travel(
+    vel: Sequence[float], rng: np.random.Generator, skill: Skill, chosen: float | None = None
+) -> np.ndarray:
+    """Tumbling at release: mostly a forward roll about ``z × direction``, plus a random part.
+
+    The rate is uniform in the skill's range, or the ``chosen`` signed rate (rad/s; negative
+    rolls backwards) scattered by the skill's relative strength error.
+    """
     d = np.array([vel[0], vel[1], 0.0])
     n = np.linalg.norm(d)
     roll_axis = np.cross([0.0, 0.0, 1.0], d / n) if n > 1e-9 else np.array([1.0, 0.0, 0.0])
+    if chosen is not None and chosen < 0:
+        roll_axis = -roll_axis
     axis = roll_axis + 0.8 * rng.standard_normal(3)
     axis /= np.linalg.norm(axis)
-    return axis * rng.uniform(*skill.spin)
+    if chosen is None:
+        return axis * rng.uniform(*skill.spin)
+    return axis * abs(chosen) * max(0.0, 1.0 + skill.strength_sd * rng.standard_normal())
 
 
 def setup_throw(

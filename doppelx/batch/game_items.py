@@ -1,7 +1,10 @@
 """Batch item ``games``: one whole game of bots through physics, one row per game.
 
 Columns (``docs/batch.md``): players, board, winner and the winner's seat, throws, decider
-rounds, Doppel X count, each seat's final chips.
+rounds, Doppel X count, each seat's final chips, and per seat its skill, the chips it won
+on each of its own throws and how many rivals' dice each of its throws sent into a hole or
+off the box. With ``skills`` every seat has its own skill; with ``rotate`` game ``i``
+shifts them by ``i`` seats (an expert seat goes round the table).
 """
 
 from __future__ import annotations
@@ -23,12 +26,41 @@ DEFAULTS: dict[str, Any] = {
     "cards": ["A", "B", "C", "D"],
     "spinner": True,
     "target": None,
+    "skills": None,
+    "rotate": False,
+    "think": None,
 }
+
+
+def seat_skills(p: dict[str, Any], players: int, item: int) -> list[str]:
+    """The skill of every seat in game ``item`` (``skills`` rotated by ``item`` with ``rotate``)."""
+    skills = list(p["skills"] or [p["skill"]] * players)
+    if p["rotate"]:
+        k = item % players
+        skills = skills[-k:] + skills[:-k] if k else skills
+    return skills
+
+
+def own_throw_figures(match, colours) -> tuple[list[list[int]], list[list[int]]]:
+    """Per seat: its chip change on each of its own turns, and the rivals' dice each sent into a hole or off."""
+    changes: dict[str, list[int]] = {c: [] for c in colours}
+    knocked: dict[str, list[int]] = {c: [] for c in colours}
+    for rec in match.log:
+        me = rec.request.thrower
+        if rec.request.kind != "turn" or me is None or rec.score.rethrow:
+            continue
+        changes[me].append(int(rec.score.players[me].change))
+        out = 0
+        for r in rec.score.readings:
+            if r.owner in rec.request.lying and r.owner in colours and r.status.value in ("hole", "off"):
+                out += 1
+        knocked[me].append(out)
+    return [changes[c] for c in colours], [knocked[c] for c in colours]
 
 
 def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     """The rows of chunk ``index`` of a games run."""
-    from doppelx.bots import DoppelXBot, bet_policy, throw_policy
+    from doppelx.bots import EXPERT, DoppelXBot, bet_policy, throw_policy
     from doppelx.match import DoppelXMatch
     from physics.throw_model import SKILLS
     from rules.game import DoppelXGame, GameOptions
@@ -41,20 +73,27 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     for i in spec.chunk(index):
         rng = child_rng(spec.seed, i)
         match_seed = int(rng.integers(2**63))
+        skills = seat_skills(p, len(colours), i)
         bots = {
-            c: DoppelXBot(throw_policy(p["policy"], SKILLS[p["skill"]], rng), bet_policy(p["bet"], rng))
-            for c in colours
+            c: DoppelXBot.of_skill(EXPERT, p["think"])
+            if s == EXPERT
+            else DoppelXBot(throw_policy(p["policy"], SKILLS[s], rng), bet_policy(p["bet"], rng))
+            for c, s in zip(colours, skills)
         }
         game = DoppelXGame(colours, board, dice, cards=p["cards"], options=GameOptions(target=p["target"]))
         match = DoppelXMatch(game, bots, match_seed, world)
         summary = match.play()
         doppel = sum(rec.score.doppel_x for rec in match.log)
+        own_changes, own_knocked = own_throw_figures(match, colours)
         rows.append(
             {
                 "item": i,
                 "board": p["board"],
                 "players": len(colours),
-                "skill": p["skill"],
+                "skill": p["skill"] if not p["skills"] else ",".join(p["skills"]),
+                "seat_skills": skills,
+                "own_changes": own_changes,
+                "own_knocked": own_knocked,
                 "policy": p["policy"],
                 "bet": p["bet"],
                 "winner": summary["winner"],

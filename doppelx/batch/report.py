@@ -2,7 +2,9 @@
 
 From a throws table: a heatmap of resting positions over the playfield, hit rates per
 field with 95 % intervals, chips per throw, each bet card's hit rate and expected pay-out,
-Doppel X frequency. From a games table: game length and win rate by seat.
+Doppel X frequency. From a games table: game length, win rate by seat, and by skill the
+win rate, chips per own throw and how often an own throw sent a rival's die into a hole
+or off the box.
 Column names are those written by :mod:`doppelx.batch.throw_items` and
 :mod:`doppelx.batch.game_items` (documented in ``docs/batch.md``).
 """
@@ -189,6 +191,56 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     save_figure(fig, out / "games.png", dpi=90)
     plt.close(fig)
     lines += ["", "![games](games.png)", ""]
+    if "seat_skills" in t:
+        lines += skill_table(t)
     path = out / "report.md"
     write_text(path, "\n".join(lines) + "\n", what="report")
     return path
+
+
+def skill_figures(t: dict) -> dict[str, dict]:
+    """By skill, over every seat of every game: seat-games, wins, own-throw chips and knock-outs.
+
+    Returns ``{skill: {"seats", "wins", "win_rate", "chips", "knock_share", "knocked"}}``
+    (estimates with 95 % intervals: Wilson for shares, normal for means).
+    """
+    acc: dict[str, dict] = {}
+    for g in range(len(t["item"])):
+        for seat, skill in enumerate(t["seat_skills"][g]):
+            a = acc.setdefault(skill, {"seats": 0, "wins": 0, "chips": [], "knocked": []})
+            a["seats"] += 1
+            a["wins"] += int(t["winner_seat"][g] == seat)
+            a["chips"] += list(t["own_changes"][g][seat])
+            a["knocked"] += list(t["own_knocked"][g][seat])
+    return {
+        skill: {
+            "seats": a["seats"],
+            "wins": a["wins"],
+            "win_rate": proportion(a["wins"], a["seats"]),
+            "chips": mean(a["chips"]),
+            "knock_share": proportion(sum(k > 0 for k in a["knocked"]), len(a["knocked"])),
+            "knocked": mean(a["knocked"]),
+        }
+        for skill, a in acc.items()
+    }
+
+
+def skill_table(t: dict) -> list[str]:
+    """The report's section "By skill" (Markdown lines)."""
+    lines = [
+        "## By skill (95 % intervals)",
+        "",
+        "Over every seat of every game. Chips per own throw: the thrower's change of chips on its "
+        "own turns. Knock-out throws: the share of its own throws that sent a rival's die into a "
+        "hole or off the box.",
+        "",
+        "| skill | seat-games | wins | win rate | chips per own throw | knock-out throws | "
+        "rival dice out per throw |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for skill, f in skill_figures(t).items():
+        lines.append(
+            f"| {skill} | {f['seats']} | {f['wins']} | {f['win_rate'].fmt(percent=True, digits=1)} | "
+            f"{f['chips'].fmt()} | {f['knock_share'].fmt(percent=True, digits=1)} | {f['knocked'].fmt(digits=3)} |"
+        )
+    return [*lines, ""]

@@ -2,6 +2,8 @@
 
     doppelx simulate throws --board I --throws 200 --workers 2 --seed 3 --out DIR
     doppelx simulate games --players 4 --board III --games 20 --workers 2 --seed 3 --out DIR
+    doppelx simulate games --players 4 --board I --games 40 --skills expert,medium,medium,medium \
+        --rotate --think 100 --workers 2 --out DIR
     doppelx sweep throws --board I --throws 200 --vary hole_delta_mm=0,2,4 --out DIR
 
 Results: ``DIR/throws.parquet`` or ``DIR/games.parquet`` (the run's parameters and seed in
@@ -48,7 +50,9 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="MM",
         help=f"widen every hole's radius (±{MAX_HOLE_DELTA_MM:g} mm)",
     )
-    p.add_argument("--skill", default="medium", choices=("easy", "medium", "hard"))
+    p.add_argument(
+        "--skill", default="medium", choices=("easy", "medium", "hard", "expert"), help="every bot's skill"
+    )
     p.add_argument(
         "--policy",
         default="greedy",
@@ -82,6 +86,28 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_engine_argument(p)
 
 
+def _seat_options(p: argparse.ArgumentParser) -> None:
+    from doppelx.bots import BOT_SKILLS
+
+    p.add_argument(
+        "--skills",
+        type=argtypes.names(BOT_SKILLS),
+        default=None,
+        metavar="S1,S2,...",
+        help="one skill per seat (easy, medium, hard, expert); overrides --skill",
+    )
+    p.add_argument(
+        "--rotate", action="store_true", help="game i shifts the --skills by i seats (a seat goes round)"
+    )
+    p.add_argument(
+        "--think",
+        type=argtypes.whole(12, None, "a number of rollouts"),
+        default=None,
+        metavar="N",
+        help="an expert's rollouts per decision (default 100)",
+    )
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",
@@ -103,6 +129,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument(
         "--target", type=argtypes.positive, default=None, help="chips that end the game (default 50/70)"
     )
+    _seat_options(g)
     _common(g)
     g.set_defaults(func=run_simulate, count_attr="games")
 
@@ -157,6 +184,9 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
     else:
         cards = [c.strip().upper() for c in args.cards.split(",")]
         params.update({"players": args.players, "cards": cards, "bet": args.bet, "target": args.target})
+        for name in ("skills", "rotate", "think"):  # only when given: older runs keep their fingerprint
+            if getattr(args, name, None):
+                params[name] = getattr(args, name)
     return params
 
 
@@ -176,8 +206,10 @@ def check_params(params: dict, kind: str) -> None:
     from rules.rng import make_rng
     from rules.variants import widen_holes, with_faces
 
-    if params["skill"] not in SKILLS:
-        raise DoppelXError(f"skill {params['skill']!r}: expected one of {', '.join(SKILLS)}")
+    if params["skill"] not in (*SKILLS, "expert"):
+        raise DoppelXError(f"skill {params['skill']!r}: expected one of {', '.join(SKILLS)}, expert")
+    if kind == "throws" and params["skill"] == "expert":
+        raise DoppelXError("--skill expert plans whole turns: use it with `simulate games`")
     dice = load_dice(params.get("dice"))
     for owner, faces in (params.get("faces") or {}).items():
         if owner not in dice.dice:
@@ -215,7 +247,8 @@ def check_params(params: dict, kind: str) -> None:
                 f"--policy {policy_name}: ({x * 1e3:g}, {y * 1e3:g}) mm is not on the playfield of side {board.name}"
             )
     try:
-        policy = throw_policy(policy_name, SKILLS[params["skill"]], make_rng(0))
+        skill = "hard" if params["skill"] == "expert" else params["skill"]  # the expert's hand
+        policy = throw_policy(policy_name, SKILLS[skill], make_rng(0))
         policy.aim(board, dice[dice.player_colours[0]])
     except ValueError as exc:
         raise DoppelXError(f"--policy: {exc}") from None
@@ -225,6 +258,9 @@ def check_params(params: dict, kind: str) -> None:
         if not 3 <= params["players"] <= len(dice.player_colours):
             raise DoppelXError(f"--players must be 3–{len(dice.player_colours)}, got {params['players']}")
         choose_cards(params["cards"], "--cards")
+        skills = params.get("skills")
+        if skills and len(skills) != params["players"]:
+            raise DoppelXError(f"--skills names {len(skills)} skills for {params['players']} players")
 
 
 def check_run_args(args: argparse.Namespace) -> int:

@@ -1,0 +1,154 @@
+"""The expert bot against the field-aiming bots: win rate, chips per own throw, rivals knocked out.
+
+    python benchmarks/bots.py [--games 400] [--think 100] [--workers 2] [--out runs/bots] [--json]
+
+Four-player games on side I. In game ``i`` one expert sits at seat ``i mod 4`` (it goes
+round the table) against three medium bots, and — a second run — against three hard
+bots. For each, the same games (same seeds) are also played with all four seats of the
+opponents' skill: the rotating seat's figures there are those of the bot the expert
+replaced. Printed per opponent skill: the rotating seat's win rate with its 95 % Wilson
+interval, its chips per own throw and the rival dice its throws sent into a hole or off
+the box per throw (means with 95 % intervals), for the expert and for the replaced bot.
+Runs go through the batch machinery (chunks under ``--out``, resumable: a killed run
+continues when the same command is given again) with ``--workers`` processes. The aim
+(issue 13): expert win rate ≥ 0.5 against medium bots, ≥ 0.4 against hard bots (an equal
+seat wins 0.25).
+"""
+
+# ruff: noqa: I001  (imports are ordered on purpose: the repository goes on the path first)
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pyarrow.parquet as pq  # noqa: E402
+
+from doppelx.batch.backends import run_plan  # noqa: E402
+from doppelx.batch.plan import RunSpec  # noqa: E402
+from doppelx.batch.stats import mean, proportion  # noqa: E402
+
+PLAYERS = 4
+
+
+def seat_figures(table: Path, players: int = PLAYERS) -> dict:
+    """Figures of the rotating seat (seat ``item mod players``) of every game of ``table``."""
+    t = pq.read_table(table).to_pydict()
+    wins, chips, knocked, n = 0, [], [], len(t["item"])
+    for g in range(n):
+        seat = t["item"][g] % players
+        wins += int(t["winner_seat"][g] == seat)
+        chips += list(t["own_changes"][g][seat])
+        knocked += list(t["own_knocked"][g][seat])
+    return {
+        "games": n,
+        "wins": wins,
+        "win_rate": proportion(wins, n),
+        "chips_per_throw": mean(chips),
+        "knocked_per_throw": mean(knocked),
+        "throws": len(chips),
+    }
+
+
+def run(
+    kind_skills: list[str], games: int, seed: int, think: int, out: Path, workers: int, chunk: int
+) -> Path:
+    params = {
+        "board": "I",
+        "players": PLAYERS,
+        "skill": "medium",
+        "skills": kind_skills,
+        "rotate": True,
+        "think": think,
+        "spinner": True,
+    }
+    spec = RunSpec("games", games, seed, chunk, params)
+    return run_plan(spec, out, workers=workers, progress=sys.stderr.isatty())
+
+
+def _json(e) -> dict:
+    return {"value": e.value, "low": e.low, "high": e.high, "n": e.n}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=400, help="games per opponent skill (default 400)")
+    ap.add_argument("--think", type=int, default=100, help="the expert's rollouts per decision (default 100)")
+    ap.add_argument("--against", default="medium,hard", help="opponent skills (default medium,hard)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--chunk", type=int, default=5, help="games per chunk (the unit of resume)")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--out", default="runs/bots", help="folder of the resumable runs")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    out = Path(args.out)
+    load = os.getloadavg()
+    cpu = subprocess.run(["uname", "-m"], capture_output=True, text=True).stdout.strip()
+    result = {
+        "games": args.games,
+        "think": args.think,
+        "seed": args.seed,
+        "machine": f"{os.cpu_count()} cores {cpu}",
+        "load_at_start": load,
+    }
+    for skill in args.against.split(","):
+        t0 = time.perf_counter()
+        expert = run(
+            ["expert"] + [skill] * (PLAYERS - 1), args.games, args.seed, args.think,
+            out / f"expert-vs-{skill}", args.workers, args.chunk,
+        )  # fmt: skip
+        t_expert = time.perf_counter() - t0
+        base = run(
+            [skill] * PLAYERS,
+            args.games,
+            args.seed,
+            args.think,
+            out / f"all-{skill}",
+            args.workers,
+            args.chunk,
+        )
+        result[skill] = {
+            "expert": seat_figures(expert),
+            "replaced": seat_figures(base),
+            "seconds_expert_run": t_expert,
+        }
+    result["load_at_end"] = os.getloadavg()
+    if args.json:
+        print(
+            json.dumps(
+                result,
+                indent=2,
+                default=lambda o: _json(o) if hasattr(o, "low") else str(o),
+            )
+        )
+        return 0
+    print(
+        f"expert bot vs field-aiming bots: {args.games} four-player games per opponent skill on side I, "
+        f"expert seat rotating, {args.think} rollouts per decision, seed {args.seed}"
+    )
+    print(
+        f"machine: {result['machine']}, load average at start {load[0]:.2f}, at end {result['load_at_end'][0]:.2f}"
+    )
+    for skill in args.against.split(","):
+        r = result[skill]
+        print(f"\nagainst three {skill} bots (expert run {r['seconds_expert_run']:.0f} s wall clock):")
+        print(
+            f"  {'seat':<22} {'win rate (95 % Wilson)':<28} {'chips per own throw':<24} rival dice out per throw"
+        )
+        for name, f in (("expert", r["expert"]), (f"{skill} (replaced)", r["replaced"])):
+            print(
+                f"  {name:<22} {f['wins']}/{f['games']} = {f['win_rate'].fmt(digits=3):<18} "
+                f"{f['chips_per_throw'].fmt():<24} {f['knocked_per_throw'].fmt(digits=3)}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The expert bot's planner: table snapshots, physics rollouts, rollout scoring, the search."""
