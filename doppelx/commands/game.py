@@ -1,7 +1,7 @@
 """``doppelx game``: a whole DoppelX game of bots through the physics world.
 
-    doppelx game --players 4 --board I --seed N [--skill medium] [--cards A,B,C,D]
-                 [--no-spinner] [--max-throws N] [--json] [--engine pybullet|mujoco]
+    doppelx game --players 4 --board I --seed N [--skill medium | --skills S1,S2,...] [--think N]
+                 [--cards A,B,C,D] [--no-spinner] [--max-throws N] [--json] [--engine pybullet|mujoco]
 
 Prints the log (every throw: who threw, the bets, each die's status, face and field, each
 player's change and total) and the result. The same seed gives the same game.
@@ -15,7 +15,7 @@ import json
 from doppelx import argtypes
 from physics.engine import add_engine_argument
 
-SKILL_NAMES = ("easy", "medium", "hard")
+SKILL_NAMES = ("easy", "medium", "hard", "expert")
 
 
 def _cards(text: str) -> list[str]:
@@ -49,6 +49,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="the bots' skill (default medium)")
     p.add_argument(
+        "--skills",
+        type=argtypes.names(SKILL_NAMES),
+        default=None,
+        metavar="S1,S2,...",
+        help="one skill per seat (easy, medium, hard, expert); overrides --skill",
+    )
+    p.add_argument(
+        "--think",
+        type=argtypes.whole(12, None, "a number of rollouts"),
+        default=None,
+        metavar="N",
+        help="an expert's rollouts per decision (default 100)",
+    )
+    p.add_argument(
         "--cards",
         type=_cards,
         default=["A", "B", "C", "D"],
@@ -71,13 +85,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from doppelx.match import DoppelXMatch, turn_summary
     from rules.board_file import load_board
+    from rules.errors import RulesError
 
+    if args.skills is not None and len(args.skills) != args.players:
+        raise RulesError(f"--skills names {len(args.skills)} skills for {args.players} players")
     board = load_board(args.board)
+    skill = args.skills or args.skill
     match = DoppelXMatch.with_bots(
         args.players,
         board,
         args.seed,
-        skill=args.skill,
+        skill=skill,
+        think=args.think,
         cards=args.cards,
         spinner=not args.no_spinner,
         engine=args.engine,
@@ -90,7 +109,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(
             json.dumps(
-                {"board": board.name, "seed": args.seed, "skill": args.skill, "summary": summary, "log": log},
+                {
+                    "board": board.name,
+                    "seed": args.seed,
+                    "skill": args.skill,
+                    "skills": list(args.skills or [args.skill] * args.players),
+                    "summary": summary,
+                    "log": log,
+                },
                 indent=2,
             )
         )

@@ -2,6 +2,7 @@
 
     doppelx play                                   # the new-game form opens
     doppelx play --players 4 --humans 1 --board III --cards A,B,C,D --skill medium --seed 7
+    doppelx play --players 4 --humans 1 --skills medium,expert,hard,expert
     doppelx play --autoplay --players 4 --seed 1 --quit-after-throws 6 --screenshot play.png
     doppelx play --load doppelx-save.json
 
@@ -22,7 +23,18 @@ from doppelx.commands.game import SKILL_NAMES, _cards
 _players = argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)")
 
 #: Options that describe the game; giving any of them skips the new-game form.
-GAME_OPTIONS = ("players", "humans", "board", "cards", "no_spinner", "skill", "names", "colours", "target")
+GAME_OPTIONS = (
+    "players",
+    "humans",
+    "board",
+    "cards",
+    "no_spinner",
+    "skill",
+    "skills",
+    "names",
+    "colours",
+    "target",
+)
 
 
 def _speed(text: str) -> float:
@@ -71,6 +83,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", type=_cards, metavar="A,B,C,D", help="the 4 bet cards (default A,B,C,D)")
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     p.add_argument("--skill", choices=SKILL_NAMES, help="the bots' skill (default medium)")
+    p.add_argument(
+        "--skills",
+        type=argtypes.names(SKILL_NAMES),
+        metavar="S1,S2,...",
+        help="one skill per seat (easy, medium, hard, expert); overrides --skill",
+    )
     p.add_argument(
         "--target",
         type=argtypes.positive,
@@ -130,6 +148,7 @@ def setup_from_args(args: argparse.Namespace):
         target=args.target,
         names=args.names or (),
         colours=args.colours or (),
+        skills=args.skills or (),
     )
 
 

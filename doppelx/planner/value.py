@@ -1,10 +1,14 @@
 """What a rollout is worth to the thrower: the change of its standing in chips against the others.
 
 A rollout of the thrower's turn ends with every die at rest. :func:`standing_change`
-scores it by the rules (:func:`rules.scoring.score_throw`: its own die and the white die,
-the lying dice of everybody, -1 fields, Doppel X, the bets placed on this throw) and adds
-what the dice left lying will still bring before their owners throw again (D15: a lying
-die scores after every throw):
+scores it by the rules (D11–D20, D29–D35: its own die and the white die, the lying dice of
+everybody, -1 fields, Doppel X, the bets placed on this throw). Where a thrown die comes to
+rest follows the aim; which face it shows is chaos. So the thrown dice's faces are taken
+in expectation — every combination of "shows X" / "shows the mean of its other faces" of
+the two thrown dice, weighted by its chance — which removes most of a rollout's noise
+while Doppel X (two X on the board) stays exact. The lying dice count as they came to rest.
+To that it adds what the dice left lying will still bring before their owners throw again
+(D15: a lying die scores after every throw):
 
 - a die left lying is worth its chips per coming throw (an X face lying is a Doppel X in
   waiting: :data:`X_WAITING` chips per throw), discounted by :data:`SURVIVAL` per throw for
@@ -27,11 +31,11 @@ from collections.abc import Mapping
 
 from doppelx.planner.table import Table
 from rules.bets import BetCard, card_pays
-from rules.board import BoardSide
+from rules.board import BoardSide, FieldKind
 from rules.dice import WHITE, DieSpec
 from rules.outcome import Status
 from rules.reading import chips_for
-from rules.scoring import DOPPEL_X_CHIPS, read_outcome, score_throw
+from rules.scoring import DOPPEL_X_CHIPS, read_outcome
 
 #: Chance that a lying die keeps its field through one more throw of another player.
 #: Measured with medium bots on side I: 4530 of 4830 lying dice kept field and face (docs/bots.md).
@@ -62,41 +66,106 @@ def lying_worth(reading) -> float:
 
 def standing_change(table: Table, outcome, hand_value: float) -> float:
     """The thrower's expected change of standing after ``outcome`` (see the module docstring)."""
+    readings = read_outcome(outcome, table.board, table.dice)
+    faces = {o: face_chances(table.dice[o]) for o in table.thrown}
     if table.kind == "decider":
-        return decider_points(table, outcome)
-    score = score_throw(
-        outcome,
-        table.board,
-        table.dice,
-        seats=table.seats,
-        active=table.thrower,
-        chips=table.chips,
-        bets=table.bets,
-        cards=table.cards,
-        lying_before=set(table.lying),
-    )
-    total = {c: float(p.change) for c, p in score.players.items()}
-    lies = {}
-    for r in score.readings:
-        if r.owner == WHITE or r.status is not Status.BOARD:
-            continue
-        if score.doppel_x and r.top == "X":
-            continue  # D20: back to the owner
-        lies[r.owner] = r
+        return sum(p * decider_points(table, readings, xs) for p, xs in face_cases(readings, faces))
+    flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
+    return sum(p * _standing(table, readings, xs, flung, hand_value) for p, xs in face_cases(readings, faces))
+
+
+def face_chances(die: DieSpec) -> tuple[float, float]:
+    """A die's chance of showing X and its mean pips when it does not."""
+    xs = die.faces.count("X")
+    pips = [int(f) for f in die.faces if f != "X"]
+    return xs / len(die.faces), (sum(pips) / len(pips) if pips else 0.0)
+
+
+def face_cases(readings, faces: Mapping[str, tuple[float, float]]):
+    """``(chance, thrown dice showing X)`` for every combination of X / not X of the thrown dice on the board."""
+    on = [r.owner for r in readings if r.owner in faces and r.status is Status.BOARD]
+    for mask in range(1 << len(on)):
+        xs = frozenset(o for k, o in enumerate(on) if mask >> k & 1)
+        p = 1.0
+        for o in on:
+            p *= faces[o][0] if o in xs else 1.0 - faces[o][0]
+        if p > 0:
+            yield p, xs
+
+
+def die_chips(reading, x_face: bool, mean_pips: float | None) -> float:
+    """Chips of a die outside a Doppel X (D11–D14), the face either as read or (thrown dice) X / mean pips."""
+    if mean_pips is None:
+        return float(chips_for(reading))
+    if reading.status is not Status.BOARD or reading.field is None:
+        return 0.0
+    if reading.field is FieldKind.MINUS_ONE:
+        return -1.0
+    if x_face or reading.field is FieldKind.X:
+        return 0.0
+    return reading.field.multiplier * mean_pips
+
+
+def chip_changes(table: Table, readings, xs: frozenset, flung) -> tuple[dict[str, float], bool]:
+    """Every player's chip change by this throw (D11–D20, D29–D35) and whether it is a Doppel X,
+    with the thrown dice showing X exactly on ``xs`` and their other faces at their mean pips."""
+    me = table.thrower
+    thrown = set(table.thrown)
+
+    def owner(r) -> str | None:
+        return me if r.owner == WHITE else (r.owner if r.owner in table.seats else None)
+
+    x_dice = [r for r in readings if shows_x(r, xs, thrown)]
+    doppel = len(x_dice) >= 2
+    total = {c: 0.0 for c in table.seats}
+    if doppel:
+        for c in {owner(r) for r in x_dice} - {None}:
+            total[c] += DOPPEL_X_CHIPS
+    else:
+        for r in readings:
+            c = owner(r)
+            if c is not None:
+                pips = face_chances(table.dice[r.owner])[1] if r.owner in thrown else None
+                total[c] += die_chips(r, r.owner in xs, pips)
+    if table.bets:
+        active = [r for r in readings if r.owner in thrown]
+        for c, letter in table.bets.items():
+            total[c] += card_pays(
+                table.cards[letter], doppel_x=doppel, active_dice=active, flung_by_spinner=flung
+            )
+    return {c: max(0.0, table.chips[c] + total[c]) - table.chips[c] for c in table.seats}, doppel
+
+
+def shows_x(reading, xs: frozenset, thrown) -> bool:
+    """The die shows X on the board: a thrown die if it is in ``xs``, a lying one as read."""
+    if reading.status is not Status.BOARD:
+        return False
+    return reading.owner in xs if reading.owner in thrown else reading.top == "X"
+
+
+def _standing(table: Table, readings, xs: frozenset, flung, hand_value: float) -> float:
+    """Standing change of one case of the thrown dice's faces (X on the dice ``xs``)."""
+    me = table.thrower
+    thrown = set(table.thrown)
+    total, doppel = chip_changes(table, readings, xs, flung)
+    after = {c: table.chips[c] + total[c] for c in table.seats}
     for c in table.seats:
         throws = coming_throws(table, c)
         if throws == 0:
             continue
-        r = lies.get(c)
-        if r is None:
+        r = next((r for r in readings if r.owner == c), None)
+        if r is None or r.status is not Status.BOARD or (doppel and shows_x(r, xs, thrown)):
             total[c] += hand_value * throws
+            continue
+        w = future_weight(throws)
+        if r.owner in thrown:
+            x_face = r.owner in xs
+            worth = die_chips(r, x_face, face_chances(table.dice[c])[1]) + (X_WAITING if x_face else 0.0)
         else:
-            w = future_weight(throws)
-            total[c] += lying_worth(r) * w + hand_value * (throws - w)
-    me = table.thrower
+            worth = lying_worth(r)
+        total[c] += worth * w + hand_value * (throws - w)
     others = [c for c in table.seats if c != me]
     value = total[me] - sum(total[c] for c in others) / len(others)
-    after = {c: p.after for c, p in score.players.items()}
     top = max(after.values())
     if top >= table.target:
         leaders = [c for c in table.seats if after[c] == top]
@@ -105,12 +174,15 @@ def standing_change(table: Table, outcome, hand_value: float) -> float:
     return value
 
 
-def decider_points(table: Table, outcome) -> float:
-    """The thrower's points of a decider throw (D37): its two dice, a Doppel X 10."""
-    readings = read_outcome(outcome, table.board, table.dice)
-    if sum(r.status is Status.BOARD and r.top == "X" for r in readings) >= 2:
+def decider_points(table: Table, readings, xs: frozenset) -> float:
+    """The thrower's points of a decider throw (D37) with X on the thrown dice ``xs``: a Doppel X 10."""
+    if len(xs) >= 2:
         return float(DOPPEL_X_CHIPS)
-    return float(sum(chips_for(r) for r in readings if r.owner in table.thrown))
+    return sum(
+        die_chips(r, r.owner in xs, face_chances(table.dice[r.owner])[1])
+        for r in readings
+        if r.owner in table.thrown
+    )
 
 
 def card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[str, int]:

@@ -13,7 +13,10 @@ A game moves through stages (:class:`Stage`):
   already; people are asked one after another in seat order.
 - ``throw``: a person throws by a flick (:class:`~render.intents.ThrowIntent`); in the setup
   throw every person flicks their own die, then all dice leave the hands together.
-- ``wait``: a short pause before a bot throws, so everybody sees whose turn it is.
+- ``wait``: a short pause before a bot throws, so everybody sees whose turn it is. A bot
+  that thinks (skill ``expert``) decides its bet or throw here on a worker thread
+  (:class:`doppelx.play.thinking.Thinker`) while the table keeps drawing and the HUD says
+  "… is thinking… 40 %"; its throw then plays back like any other.
 - ``flight``: the throw has been simulated to rest at once and its recorded trajectory now
   plays back frame by frame — dice clatter on impacts, each die shows its chips as it comes
   to rest, a Doppel X is announced.
@@ -40,11 +43,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from doppelx.planner.expert import thinking
 from doppelx.play import view
 from doppelx.play.newgame import GameSetup, start_match, table_spec
 from doppelx.play.playback import Playback, ShownThrow
 from doppelx.play.savegame import load_game, save_game
 from doppelx.play.ui import GameUi
+from doppelx.play.thinking import Thinker
 from physics.settings import SimSettings
 from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.placement import bet_die_poses
@@ -128,6 +133,8 @@ class PlayController:
         self.hinted = False
         #: Where the game was autosaved when the window closed (``None``: nothing to save).
         self.autosaved: Path | None = None
+        self.thinker = Thinker()
+        self._bets_thought = False  # the thinking bots have bet on the coming throw
 
     # --- games ----------------------------------------------------------------------------
     def new_game(self, setup: GameSetup) -> None:
@@ -171,6 +178,8 @@ class PlayController:
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
         self.passed, self.hands = set(), {}
+        self.thinker.drop()
+        self._bets_thought = False
         self.throws_shown = 0
         self.history, self.summary = [], ()
         if last is not None:
@@ -191,6 +200,7 @@ class PlayController:
 
     def close(self) -> None:
         """Release the physics world of the current game."""
+        self.thinker.close()
         if self.match is not None:
             self.match.close()
             self.match = None
@@ -207,6 +217,7 @@ class PlayController:
     def step(self) -> Snapshot:
         """Advance the game by :attr:`frame_dt` and return what the window shows now."""
         if self.match is not None and not self.paused():
+            self.thinker.poll(self.match)
             self.time += self.frame_dt
             if self.stage is Stage.FLIGHT and self.playback is not None:
                 self.playback.advance()
@@ -234,6 +245,16 @@ class PlayController:
         req = m.request()
         humans = set(self.setup.humans)
         if req.kind == "turn":
+            slow = [
+                c
+                for c in m.game.eligible_bettors()
+                if c not in humans and c not in m.game.bets and thinking(m.bots.get(c))
+            ]
+            if slow and not self._bets_thought:
+                self.stage = Stage.WAIT
+                who = " and ".join(m.game.names.get(c, c) for c in slow)
+                self.thinker.start(m.place_bot_bets, self._bets_ready, who, m.bots[slow[0]].bet, m)
+                return
             m.place_bot_bets()
             waiting = [
                 c
@@ -255,7 +276,18 @@ class PlayController:
             self._person_throws(req.thrower)
             return
         self.stage = Stage.WAIT
-        self._after(BOT_PAUSE, self._throw_now)
+        self._after(BOT_PAUSE, self._think_throw if thinking(m.bots.get(req.thrower)) else self._throw_now)
+
+    def _bets_ready(self, _bets) -> None:
+        self._bets_thought = True
+        self._next()
+
+    def _think_throw(self) -> None:
+        """A thinking bot plans its throw on the worker; it is thrown when the plan is done."""
+        m = self.match
+        req = m.request()
+        who = m.game.names.get(req.thrower, req.thrower)
+        self.thinker.start(lambda: m.bot_throw(req), self._throw_now, who, m.bots[req.thrower].throw, m)
 
     def _person_throws(self, colour: str) -> None:
         from physics.throw import seat_places
@@ -288,6 +320,7 @@ class PlayController:
         )
         self.passed, self.hands = set(), {}
         self.summary = ()
+        self._bets_thought = False
         self._fly(self.last, replay=False)
 
     def _fly(self, shown: ShownThrow, replay: bool) -> None:
@@ -508,7 +541,7 @@ class PlayController:
             else:
                 turn = f"{view.thrown_by(req.kind, req.thrower, names)} throws"
             message = ""
-            activity = "Getting ready to throw…"
+            activity = self.thinker.status() or "Getting ready to throw…"
         return Snapshot(
             table=table,
             dice=dice,

@@ -19,7 +19,7 @@ from rules.errors import RulesError
 from rules.game import MAX_PLAYERS, MIN_PLAYERS
 from rules.schema import Table
 
-SKILLS: tuple[str, ...] = ("easy", "medium", "hard")
+SKILLS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 SIDES: tuple[str, ...] = ("I", "II", "III", "IV")
 CARD_LETTERS = "ABCDEFGH"
 #: Longest name the scoreboard shows in full.
@@ -79,14 +79,19 @@ class GameSetup:
         names: Sequence[str] = (),
         colours: Sequence[str] = (),
         dice: DiceSet | None = None,
+        skills: Sequence[str] = (),
     ) -> GameSetup:
         """``players`` seats, the first ``humans`` of them people, the rest bots of ``skill``.
 
-        ``names``/``colours`` override the first seats' defaults (the dice file's colour order).
+        ``names``/``colours`` override the first seats' defaults (the dice file's colour order);
+        ``skills`` gives every seat its own skill (one per seat; a person's seat keeps it for
+        when it is switched to a bot).
         """
         dice = dice or load_dice()
         if not 0 <= humans <= players:
             raise RulesError(f"--humans must be 0–{players} for {players} players, got {humans}")
+        if skills and len(skills) != players:
+            raise RulesError(f"--skills names {len(skills)} skills for {players} players")
         if len(names) > players or len(colours) > players:
             raise RulesError(f"more names or colours than the {players} players")
         unknown = [c for c in colours if c not in dice.player_colours]
@@ -98,7 +103,7 @@ class GameSetup:
         for i in range(players):
             human = i < humans
             name = names[i] if i < len(names) else default_name(palette[i], human, seats)
-            seats.append(SeatSetup(name, palette[i], human, skill))
+            seats.append(SeatSetup(name, palette[i], human, skills[i] if skills else skill))
         setup = cls(seats, board, list(cards), spinner, seed, target)
         setup.check(dice)
         return setup
@@ -185,7 +190,7 @@ class GameSetup:
         self.seats[i] = replace(s, human=not s.human, name=name)
 
     def next_skill(self, i: int) -> None:
-        """Seat ``i``'s bot gets the next skill level (easy → medium → hard → easy)."""
+        """Seat ``i``'s bot gets the next skill level (easy → medium → hard → expert → easy)."""
         s = self.seats[i]
         self.seats[i] = replace(s, skill=SKILLS[(SKILLS.index(s.skill) + 1) % len(SKILLS)])
 
@@ -257,7 +262,6 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
     Raises:
         DoppelXError: the board cannot be loaded or the setup is no game.
     """
-    from doppelx.bots import DoppelXBot
     from doppelx.match import DoppelXMatch
     from physics.world import World
     from rules.board_file import load_board
@@ -274,9 +278,20 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
         options=GameOptions(target=setup.target),
         names=setup.names(),
     )
-    bots = {s.colour: DoppelXBot.of_skill(s.skill) for s in setup.seats if not s.human}
+    bots = {s.colour: _bot(s.skill) for s in setup.seats if not s.human}
     world = World(board, dice=dice, spinner=setup.spinner)
     return DoppelXMatch(game, bots, setup.seed, world, record=True)
+
+
+def _bot(skill: str):
+    """A seat's bot; an expert thinks within the window's time limit per decision."""
+    from doppelx.bots import EXPERT, DoppelXBot
+
+    if skill == EXPERT:
+        from doppelx.planner.expert import DEFAULT_ROLLOUTS, WINDOW_SECONDS, expert_bot
+
+        return expert_bot(DEFAULT_ROLLOUTS, WINDOW_SECONDS)
+    return DoppelXBot.of_skill(skill)
 
 
 def table_spec(match, spinner: bool):

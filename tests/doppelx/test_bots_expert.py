@@ -1,0 +1,210 @@
+"""The expert bot: what a rollout scores, the search's determinism, betting, seats with own skills."""
+
+from __future__ import annotations
+
+import pytest
+import shapely
+
+from doppelx.bots import DoppelXBot, bots_for
+from doppelx.match import DoppelXMatch
+from doppelx.planner.expert import RolloutBet, ThinkingThrow
+from doppelx.planner.search import Budget, search
+from doppelx.planner.table import Table, table_of
+from doppelx.planner.value import (
+    SURVIVAL,
+    X_WAITING,
+    chip_changes,
+    coming_throws,
+    face_cases,
+    face_chances,
+    future_weight,
+    standing_change,
+)
+from physics.throw_model import SKILLS, Aim
+from rules.bets import choose_cards
+from rules.board import FieldKind
+from rules.board_file import load_board
+from rules.box import load_box
+from rules.dice import load_dice
+from rules.game import GameOptions
+from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.scoring import read_outcome, score_throw
+from rules.variants import with_faces
+
+BOARD = load_board("I")
+DICE = load_dice()
+SEATS = ("blue", "red", "yellow", "green")
+
+
+def spot(kind: FieldKind, k: int = 0) -> tuple[float, float]:
+    """A point where a flat die lies wholly inside a field of ``kind`` (the k-th such field)."""
+    holes = shapely.union_all([h.shape.buffer(0.013) for h in BOARD.holes])
+    inner = [f.shape.buffer(-0.013).difference(holes) for f in BOARD.fields if f.kind is kind]
+    inner = sorted((g for g in inner if not g.is_empty), key=lambda g: -g.area)
+    p = inner[k % len(inner)].representative_point()
+    return p.x, p.y
+
+
+def table(dice=DICE, lying=None, chips=None, bets=None, thrower="blue", kind="turn") -> Table:
+    return Table(
+        board=BOARD,
+        dice=dice,
+        box=load_box(),
+        spinner=False,
+        seats=SEATS,
+        kind=kind,
+        thrower=thrower,
+        thrown=(thrower, "white"),
+        lying=lying or {},
+        spinner_angle=0.0,
+        chips=chips or {c: 0 for c in SEATS},
+        target=50,
+        bets=bets or {},
+        cards=choose_cards("ABCD"),
+        policies={},
+        seed=(1, 5),
+    )
+
+
+def resting(owner, kind, top, dice=DICE, k=0):
+    x, y = spot(kind, k)
+    return DieOutcome(owner, Status.BOARD, Pose.resting(dice[owner], x, y, 0.3, top))
+
+
+def test_face_cases_cover_every_combination_of_the_thrown_dice():
+    t = table()
+    out = ThrowOutcome((resting("blue", FieldKind.THREE, "3"), resting("white", FieldKind.ONE, "2")))
+    readings = read_outcome(out, BOARD, DICE)
+    cases = list(face_cases(readings, {o: face_chances(DICE[o]) for o in t.thrown}))
+    assert len(cases) == 4 and sum(p for p, _ in cases) == pytest.approx(1.0)
+    assert face_chances(DICE["blue"]) == (pytest.approx(1 / 6), pytest.approx(9 / 5))
+
+
+@pytest.mark.parametrize("faces, top", [("3,3,3,3,3,3", "3"), ("X,X,X,X,X,X", "X")])
+def test_chip_changes_agree_with_the_rules_when_the_faces_are_certain(faces, top):
+    dice = with_faces(with_faces(DICE, "blue", faces), "white", faces)
+    lying = {
+        "red": resting("red", FieldKind.TWO, "2").pose,
+        "yellow": resting("yellow", FieldKind.ONE, "X").pose,
+    }
+    t = table(dice, lying, chips={"blue": 4, "red": 1, "yellow": 0, "green": 7}, bets={"green": "D"})
+    out = ThrowOutcome(
+        (
+            resting("blue", FieldKind.THREE, top, dice),
+            resting("white", FieldKind.MINUS_ONE, top, dice),
+            DieOutcome("red", Status.BOARD, lying["red"]),
+            DieOutcome("yellow", Status.BOARD, lying["yellow"]),
+        )
+    )
+    readings = read_outcome(out, BOARD, dice)
+    ((p, xs),) = list(face_cases(readings, {o: face_chances(dice[o]) for o in t.thrown}))
+    changes, doppel = chip_changes(t, readings, xs, [])
+    rules = score_throw(
+        out,
+        BOARD,
+        dice,
+        seats=SEATS,
+        active="blue",
+        chips=t.chips,
+        bets=t.bets,
+        cards=t.cards,
+        lying_before=set(lying),
+    )
+    assert p == 1.0 and doppel == rules.doppel_x
+    assert changes == {c: pl.change for c, pl in rules.players.items()}
+
+
+def test_a_rival_knocked_into_a_hole_and_an_own_die_on_3x_raise_the_standing():
+    lying = {"yellow": resting("yellow", FieldKind.THREE, "3", k=1).pose}
+    t = table(lying=lying)
+    mine = resting("blue", FieldKind.ONE, "1")
+    white = resting("white", FieldKind.ONE, "1", k=1)
+    stays = ThrowOutcome((mine, white, DieOutcome("yellow", Status.BOARD, lying["yellow"])))
+    knocked = ThrowOutcome((mine, white, DieOutcome("yellow", Status.HOLE)))
+    better = ThrowOutcome((resting("blue", FieldKind.THREE, "1"), white, DieOutcome("yellow", Status.HOLE)))
+    v_stays, v_knocked, v_better = (standing_change(t, o, 0.5) for o in (stays, knocked, better))
+    assert v_knocked > v_stays + 4  # yellow loses 9 now and 9 on red's throw
+    assert v_better > v_knocked
+    # a bet on "a die of the active player in a hole" pays the bettor when the thrower loses a die
+    lost = ThrowOutcome((DieOutcome("blue", Status.OFF), white, DieOutcome("yellow", Status.HOLE)))
+    assert standing_change(table(lying=lying, bets={"green": "B"}), lost, 0.5) < standing_change(t, lost, 0.5)
+
+
+def test_lying_dice_count_through_the_throws_before_their_owner_throws_again():
+    t = table(thrower="red")
+    assert [coming_throws(t, c) for c in SEATS] == [2, 3, 0, 1]
+    assert future_weight(3) == pytest.approx(SURVIVAL + SURVIVAL**2 + SURVIVAL**3)
+    assert 2.5 < X_WAITING < 3.5
+
+
+def test_a_decider_counts_only_the_throwers_points():
+    t = table(kind="decider")
+    out = ThrowOutcome((resting("blue", FieldKind.THREE, "3"), resting("white", FieldKind.TWO, "2")))
+    pips = face_chances(DICE["blue"])[1]
+    # no X: 3 × mean pips + 2 × mean pips; one X: that die 0; two X: 10
+    p = 1 / 6
+    expected = (1 - p) ** 2 * 5 * pips + p * (1 - p) * (3 * pips + 2 * pips) + p * p * 10
+    assert standing_change(t, out, 0.0) == pytest.approx(expected)
+
+
+def played(n: int, skills, seed: int = 3, think: int = 12):
+    m = DoppelXMatch.with_bots(4, BOARD, seed, skill=skills, think=think, options=GameOptions(target=200))
+    for _ in range(n):
+        m.play_throw()
+    return m
+
+
+def test_the_search_is_deterministic_by_seed_and_throws_its_best_candidate():
+    m = played(5, ["medium"] * 4)
+    try:
+        req = m.request()
+        t = table_of(m, req)
+        start = Aim((0.0, 0.0), 0.1)
+        a = search(t, SKILLS["hard"], start, Budget(24))
+        b = search(t, SKILLS["hard"], start, Budget(24))
+        assert a.aim == b.aim and a.value == b.value and a.rollouts == b.rollouts <= 24
+        finalists = [c for c in a.candidates if len(c.values) == max(len(c.values) for c in a.candidates)]
+        assert a.value == max(c.mean for c in finalists)
+    finally:
+        m.close()
+
+
+def test_a_game_with_an_expert_seat_is_the_same_game_for_the_same_seed():
+    skills = ["expert", "medium", "hard", "medium"]
+    runs = [played(9, skills) for _ in range(2)]
+    try:
+        a, b = runs
+        assert [r.score.players for r in a.log] == [r.score.players for r in b.log]
+        expert = a.bots["blue"]
+        assert isinstance(expert.throw, ThinkingThrow) and isinstance(expert.bet, RolloutBet)
+        assert expert.throw.last is not None and expert.throw.last.rollouts == 12
+        assert expert.throw.progress == 1.0
+    finally:
+        for m in runs:
+            m.close()
+
+
+def test_the_expert_bets_on_the_card_its_rollouts_pay_best():
+    m = played(6, ["medium", "expert", "medium", "medium"])
+    try:
+        while "red" not in m.game.eligible_bettors():
+            m.play_throw()
+        req = m.request()
+        t = table_of(m, req)
+        letter = RolloutBet(12).think(t, "red")
+        assert letter in t.cards
+        assert RolloutBet(12).think(t, "red") == letter  # the same rollouts, the same card
+    finally:
+        m.close()
+
+
+def test_seats_have_their_own_skills():
+    colours = list(SEATS)
+    bots = bots_for(colours, ["easy", "expert", "hard", "expert"], think=20)
+    assert bots["blue"].throw.skill is SKILLS["easy"] and bots["yellow"].throw.skill is SKILLS["hard"]
+    assert bots["red"] is not bots["green"] and bots["red"].throw.budget.rollouts == 20
+    assert DoppelXBot.of_skill("expert").throw.skill is SKILLS["hard"]  # the hard hand, a thinking head
+    with pytest.raises(ValueError, match="4 seats need 4 skills"):
+        bots_for(colours, ["easy", "hard"])
+    with pytest.raises(ValueError, match="at least 12 rollouts"):
+        Budget(5)
