@@ -37,8 +37,10 @@ from doppelx.planner.value import hand_value_of, standing_change
 from physics.throw import RELEASE_OUT, SIDES, side_axes
 from physics.throw_model import Aim, Skill, plan
 
-#: Shares of the budget spent on the three rounds.
-SPREAD, REFINE = 0.40, 0.35
+#: Rollouts of every candidate in the spread round, and at most this many candidates.
+FIRST_ROLLOUTS, MAX_FIRST = 4, 16
+#: A candidate replaces the incumbent only if its paired gain exceeds this many standard errors.
+SWITCH_Z = 1.0
 #: Spread of the Gaussians around an elite in the refine round.
 SD_TARGET, SD_ALONG, SD_STRENGTH, SD_SPIN = 0.02, 0.02, 0.08, 5.0
 #: Largest chosen spin (rad/s) and the strength range of the spread round.
@@ -151,6 +153,72 @@ def perturb(table: Table, aim: Aim, rng: np.random.Generator) -> Aim:
     )
 
 
+def paired_gain(c: Candidate, base: Candidate) -> tuple[float, float]:
+    """Mean and standard error of ``c``'s advantage over ``base`` on their common rollouts (same noise)."""
+    n = min(len(c.values), len(base.values))
+    if n < 2:
+        return -math.inf, math.inf
+    d = np.array(c.values[:n]) - np.array(base.values[:n])
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(n))
+
+
+def first_candidates(table: Table, skill: Skill, start: Aim, rng: np.random.Generator, n: int) -> list[Aim]:
+    """The spread round: the incumbent, its variations, knocks at the most valuable rival dice, random throws."""
+    from doppelx.planner.value import coming_throws
+    from rules.reading import read_die
+
+    inc = explicit(table, start, skill)
+    out = [inc]
+    for strength, spin in ((inc.strength / 2, None), (inc.strength * 2, None), (inc.strength, -MAX_SPIN / 2)):
+        out.append(Aim(inc.target, float(np.clip(strength, 0.0, 1.0)), inc.side, inc.along, spin))
+    worth = {}
+    for owner, pose in table.lying.items():
+        if owner == table.thrower or owner not in table.seats:
+            continue
+        from rules.outcome import DieOutcome, Status
+
+        r = read_die(
+            DieOutcome(owner, Status.BOARD, pose), table.dice[owner], table.board, table.dice.cocked_angle
+        )
+        from doppelx.planner.value import lying_worth
+
+        worth[owner] = lying_worth(r) * (1 + coming_throws(table, owner))
+    for owner in sorted(worth, key=lambda o: -worth[o]):
+        for strength in (0.35, 0.6):
+            out.append(
+                knock_aim(table, table.lying[owner].position, strength, float(rng.uniform(0, MAX_SPIN)))
+            )
+    out = out[: max(1, n - 2)]
+    while len(out) < n:
+        out.append(random_aim(table, rng))
+    return out
+
+
+def cem_children(table: Table, elites: list[Candidate], rng: np.random.Generator, n: int) -> list[Aim]:
+    """The cross-entropy step: ``n`` aims drawn from a Gaussian fitted to the elites of the best one's wall."""
+    side = elites[0].aim.side
+    same = [c.aim for c in elites if c.aim.side == side]
+    x = np.array([[*a.target, a.strength, a.along, a.spin or 0.0] for a in same])
+    mu = x.mean(axis=0)
+    floor = np.array([SD_TARGET / 2, SD_TARGET / 2, SD_STRENGTH / 2, SD_ALONG / 2, SD_SPIN / 2])
+    sd = np.maximum(x.std(axis=0), floor) if len(same) > 1 else 2 * floor
+    x0, y0, x1, y1 = table.board.bounds
+    lim = along_limit(table.box, side)
+    kids = []
+    for _ in range(n):
+        v = mu + sd * rng.standard_normal(5)
+        kids.append(
+            Aim(
+                (float(np.clip(v[0], x0, x1)), float(np.clip(v[1], y0, y1))),
+                float(np.clip(v[2], 0.0, 1.0)),
+                side,
+                float(np.clip(v[3], -lim, lim)),
+                float(np.clip(v[4], -MAX_SPIN, MAX_SPIN)),
+            )
+        )
+    return kids
+
+
 def search(
     table: Table,
     skill: Skill,
@@ -161,7 +229,7 @@ def search(
     """The best throw for ``table``'s thrower of ``skill`` (see the module docstring).
 
     Args:
-        start: the field-aiming bot's aim (always among the candidates).
+        start: the incumbent, the field-aiming bot's aim (always among the candidates).
         progress: called with the share of the budget used, after every rollout.
     """
     rng = table.rng(0)
@@ -187,44 +255,47 @@ def search(
                 progress(min(1.0, used / b))
         return True
 
-    # 1. spread
-    r0 = max(2, b // 100)
-    n0 = max(4, int(b * SPREAD) // r0)
-    first = [explicit(table, start, skill)]
-    spin = float(rng.uniform(-MAX_SPIN, MAX_SPIN))
-    for owner, pose in table.lying.items():
-        if owner != table.thrower:
-            for strength in (0.35, 0.6):
-                first.append(knock_aim(table, pose.position, strength, spin))
-    first = first[: max(1, n0 // 2)]
-    while len(first) < n0:
-        first.append(random_aim(table, rng))
-    pool = [Candidate(a) for a in first]
-    for c in pool:
-        if not evaluate(c, r0):
-            break
-    # 2. refine around the elites
-    r1 = r0 + 1
-    done = [c for c in pool if len(c.values) >= r0]
-    if done and used < b and not out_of_time():
-        elites = sorted(done, key=lambda c: -c.mean)[: max(2, len(done) // 4)]
-        n1 = max(2, int(b * REFINE) // r1)
-        children = [Candidate(perturb(table, elites[i % len(elites)].aim, rng)) for i in range(n1)]
-        for c in [*elites, *children]:
-            if not evaluate(c, r1):
+    n0 = max(4, min(MAX_FIRST, b // FIRST_ROLLOUTS // 3))
+    pool = [Candidate(a) for a in first_candidates(table, skill, start, rng, n0)]
+    incumbent = pool[0]
+    alive = list(pool)
+    r = FIRST_ROLLOUTS
+    rounds = max(1, math.ceil(math.log2(n0)))
+    share = b / (rounds + 1)
+    for k in range(rounds + 1):
+        for c in alive:
+            if not evaluate(c, r):
                 break
-        pool += children
-    # 3. decide among the best three
-    ranked = sorted((c for c in pool if c.values), key=lambda c: -c.mean)
-    finalists = ranked[:3]
-    if finalists and used < b and not out_of_time():
-        per = len(finalists[0].values) + max(1, (b - used) // len(finalists))
-        for c in finalists:
+        if used >= b or out_of_time():
+            break
+        ranked = sorted(alive, key=lambda c: -c.mean)
+        if k == 0:  # the cross-entropy step: children of the elites join with the same rollouts
+            elites = ranked[: max(2, len(ranked) // 4)]
+            kids = [Candidate(a) for a in cem_children(table, elites, rng, max(1, len(ranked) // 4))]
+            for c in kids:
+                evaluate(c, r)
+            pool += kids
+            ranked = sorted(alive + kids, key=lambda c: -c.mean)
+        keep = ranked[: max(1, len(ranked) // 2)]
+        if incumbent not in keep:
+            keep.append(incumbent)
+        alive = keep
+        if len(alive) <= 2 and k > 0:
+            break
+        left = b - used
+        r = len(alive[0].values) + max(1, int(min(share, left) // len(alive)))
+    # spend what is left on the last two, then switch from the incumbent only on clear evidence
+    if used < b and not out_of_time():
+        per = max(len(c.values) for c in alive) + (b - used) // len(alive)
+        for c in alive:
             evaluate(c, per)
-        # only finalists with the full count compete (an unfinished one is not favoured by luck)
-        full = [c for c in finalists if len(c.values) == max(len(f.values) for f in finalists)]
-        finalists = full
-    best = max(finalists, key=lambda c: c.mean) if finalists else Candidate(first[0], [0.0])
+    best = incumbent
+    for c in alive:
+        if c is incumbent:
+            continue
+        gain, se = paired_gain(c, incumbent)
+        if gain > SWITCH_Z * se and gain > paired_gain(best, incumbent)[0]:
+            best = c
     if progress is not None:
         progress(1.0)
     return Decision(best.aim, best.mean, used, pool)
