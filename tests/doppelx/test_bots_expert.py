@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import shapely
 
 from doppelx.bots import DoppelXBot, bots_for
 from doppelx.match import DoppelXMatch
-from doppelx.planner.expert import RolloutBet, ThinkingThrow
+from doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
+from doppelx.planner.rollout import rollout
 from doppelx.planner.search import Budget, search
 from doppelx.planner.table import Table, table_of
 from doppelx.planner.value import (
     SURVIVAL,
     X_WAITING,
+    card_payouts,
     chip_changes,
     coming_throws,
     face_cases,
@@ -148,7 +152,7 @@ def test_a_decider_counts_only_the_throwers_points():
 
 
 def played(n: int, skills, seed: int = 3, think: int = 12):
-    m = DoppelXMatch.with_bots(4, BOARD, seed, skill=skills, think=think, options=GameOptions(target=200))
+    m = DoppelXMatch.with_bots(4, BOARD, seed, skill=skills, think=think, options=GameOptions(target=100))
     for _ in range(n):
         m.play_throw()
     return m
@@ -185,15 +189,25 @@ def test_a_game_with_an_expert_seat_is_the_same_game_for_the_same_seed():
 
 
 def test_the_expert_bets_on_the_card_its_rollouts_pay_best():
-    m = played(6, ["medium", "expert", "medium", "medium"])
+    m = played(5, ["medium", "expert", "medium", "medium"])
     try:
-        while "red" not in m.game.eligible_bettors():
-            m.play_throw()
-        req = m.request()
-        t = table_of(m, req)
-        letter = RolloutBet(12).think(t, "red")
-        assert letter in t.cards
+        t = table_of(m, m.request())
+        assert t.thrower == "blue"
+        t = dataclasses.replace(
+            t, lying={o: p for o, p in t.lying.items() if o != "red"}
+        )  # red's die in hand
+        bet = RolloutBet(12)
+        letter = bet.think(t, "red")
+        assert letter in t.cards and bet.progress == 1.0
         assert RolloutBet(12).think(t, "red") == letter  # the same rollouts, the same card
+        # the card is the best mean pay-out over those rollouts of blue's predicted throw
+        skill, aim = predicted_aim(t.policies["blue"], t)
+        pays = {x: 0 for x in t.cards}
+        for j in range(12):
+            out = rollout(t, aim, skill, t.rng(2, t.seat("red"), j)).outcome
+            for x, v in card_payouts(t, out, t.cards).items():
+                pays[x] += v
+        assert pays[letter] == max(pays.values())
     finally:
         m.close()
 
