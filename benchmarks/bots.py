@@ -10,7 +10,10 @@ replaced. Printed per opponent skill: the rotating seat's win rate with its 95 %
 interval, its chips per own throw and the rival dice its throws sent into a hole or off
 the box per throw (means with 95 % intervals), for the expert and for the replaced bot.
 Runs go through the batch machinery (chunks under ``--out``, resumable: a killed run
-continues when the same command is given again) with ``--workers`` processes. The aim
+continues when the same command is given again) with ``--workers`` processes. A full run
+takes long on a small machine (docs/bots.md); ``--against medium`` and ``--against hard``
+may run side by side, and ``--finished`` reports the games finished so far (the baselines
+are cheap and always complete). The aim
 (issue 13): expert win rate ≥ 0.5 against medium bots, ≥ 0.4 against hard bots (an equal
 seat wins 0.25).
 """
@@ -29,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.backends import run_plan  # noqa: E402
@@ -38,11 +42,21 @@ from doppelx.batch.stats import mean, proportion  # noqa: E402
 PLAYERS = 4
 
 
-def seat_figures(table: Path, players: int = PLAYERS) -> dict:
-    """Figures of the rotating seat (seat ``item mod players``) of every game of ``table``."""
-    t = pq.read_table(table).to_pydict()
-    wins, chips, knocked, n = 0, [], [], len(t["item"])
-    for g in range(n):
+def finished_rows(out: Path) -> dict:
+    """The rows of the finished chunks of a (possibly unfinished) run folder, as columns."""
+    files = sorted((out / "chunks").glob("*.parquet"))
+    if not files:
+        return {"item": []}
+    return pa.concat_tables([pq.read_table(f) for f in files]).to_pydict()
+
+
+def seat_figures(t: dict, players: int = PLAYERS, items: set[int] | None = None) -> dict:
+    """Figures of the rotating seat (seat ``item mod players``) of the games of ``t`` (only ``items``)."""
+    wins, chips, knocked, n = 0, [], [], 0
+    for g in range(len(t["item"])):
+        if items is not None and t["item"][g] not in items:
+            continue
+        n += 1
         seat = t["item"][g] % players
         wins += int(t["winner_seat"][g] == seat)
         chips += list(t["own_changes"][g][seat])
@@ -86,6 +100,11 @@ def main() -> int:
     ap.add_argument("--chunk", type=int, default=5, help="games per chunk (the unit of resume)")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--out", default="runs/bots", help="folder of the resumable runs")
+    ap.add_argument(
+        "--finished",
+        action="store_true",
+        help="run only the (cheap) baselines; report the expert games finished so far in --out",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out = Path(args.out)
@@ -100,12 +119,14 @@ def main() -> int:
     }
     for skill in args.against.split(","):
         t0 = time.perf_counter()
-        expert = run(
-            ["expert"] + [skill] * (PLAYERS - 1), args.games, args.seed, args.think,
-            out / f"expert-vs-{skill}", args.workers, args.chunk,
-        )  # fmt: skip
+        if not args.finished:
+            run(
+                ["expert"] + [skill] * (PLAYERS - 1), args.games, args.seed, args.think,
+                out / f"expert-vs-{skill}", args.workers, args.chunk,
+            )  # fmt: skip
         t_expert = time.perf_counter() - t0
-        base = run(
+        expert = finished_rows(out / f"expert-vs-{skill}")
+        base_run = run(
             [skill] * PLAYERS,
             args.games,
             args.seed,
@@ -114,9 +135,11 @@ def main() -> int:
             args.workers,
             args.chunk,
         )
+        base = pq.read_table(base_run).to_pydict()
+        done = set(expert["item"])  # the replaced seat over the same games (same seeds)
         result[skill] = {
             "expert": seat_figures(expert),
-            "replaced": seat_figures(base),
+            "replaced": seat_figures(base, items=done),
             "seconds_expert_run": t_expert,
         }
     result["load_at_end"] = os.getloadavg()
@@ -138,7 +161,10 @@ def main() -> int:
     )
     for skill in args.against.split(","):
         r = result[skill]
-        print(f"\nagainst three {skill} bots (expert run {r['seconds_expert_run']:.0f} s wall clock):")
+        when = (
+            "finished so far" if args.finished else f"expert run {r['seconds_expert_run']:.0f} s wall clock"
+        )
+        print(f"\nagainst three {skill} bots ({r['expert']['games']} games, {when}):")
         print(
             f"  {'seat':<22} {'win rate (95 % Wilson)':<28} {'chips per own throw':<24} rival dice out per throw"
         )
