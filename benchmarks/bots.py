@@ -1,6 +1,7 @@
 """The expert bot against the field-aiming bots: win rate, chips per own throw, rivals knocked out.
 
     python benchmarks/bots.py [--games 400] [--think 100] [--workers 2] [--out runs/bots] [--json]
+    python benchmarks/bots.py --time-decisions 20 [--think 100]     # seconds per decision, one core
 
 Four-player games on side I. In game ``i`` one expert sits at seat ``i mod 4`` (it goes
 round the table) against three medium bots, and — a second run — against three hard
@@ -87,6 +88,40 @@ def run(
     return run_plan(spec, out, workers=workers, progress=sys.stderr.isatty())
 
 
+def decision_times(decisions: int, think: int, seed: int) -> dict:
+    """Wall-clock seconds of ``decisions`` expert throw decisions (``think`` rollouts each, one core)."""
+    from doppelx.bots import DoppelXBot
+    from doppelx.match import DoppelXMatch
+    from doppelx.planner.table import table_of
+    from rules.board_file import load_board
+    from rules.game import GameOptions
+
+    times, rollouts = [], 0
+    k = 0
+    while len(times) < decisions:
+        m = DoppelXMatch.with_bots(4, load_board("I"), seed + k, options=GameOptions(target=100))
+        k += 1
+        expert = DoppelXBot.of_skill("expert", think).throw
+        try:
+            for _ in range(4 + k % 5):
+                m.play_throw()
+            t = table_of(m, m.request())
+            t0 = time.perf_counter()
+            expert.think(t)
+            times.append(time.perf_counter() - t0)
+            rollouts += expert.last.rollouts
+        finally:
+            m.close()
+    times.sort()
+    return {
+        "decisions": decisions,
+        "think": think,
+        "median_s": times[len(times) // 2],
+        "max_s": times[-1],
+        "rollouts_per_s": rollouts / sum(times),
+    }
+
+
 def _json(e) -> dict:
     return {"value": e.value, "low": e.low, "high": e.high, "n": e.n}
 
@@ -105,8 +140,28 @@ def main() -> int:
         action="store_true",
         help="run only the (cheap) baselines; report the expert games finished so far in --out",
     )
+    ap.add_argument(
+        "--time-decisions",
+        type=int,
+        default=0,
+        metavar="K",
+        help="only time K expert decisions of --think rollouts on one core (the window's budget)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.time_decisions:
+        load = os.getloadavg()[0]
+        r = decision_times(args.time_decisions, args.think, args.seed)
+        r["load_at_start"], r["load_at_end"] = load, os.getloadavg()[0]
+        if args.json:
+            print(json.dumps(r, indent=2))
+        else:
+            print(
+                f"{r['decisions']} expert decisions of {r['think']} rollouts on one core ({os.cpu_count()} cores, "
+                f"load average {load:.2f} → {r['load_at_end']:.2f}): median {r['median_s']:.2f} s, "
+                f"longest {r['max_s']:.2f} s, {r['rollouts_per_s']:.0f} rollouts/s"
+            )
+        return 0
     out = Path(args.out)
     load = os.getloadavg()
     cpu = subprocess.run(["uname", "-m"], capture_output=True, text=True).stdout.strip()
