@@ -8,6 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from doppelx.cli import main
+from rules.errors import DoppelXError
 
 
 def test_game_seats_with_their_own_skills_and_an_expert(capsys):
@@ -71,3 +72,20 @@ def test_simulate_games_rotates_the_seats_and_reports_by_skill(tmp_path):
         assert all(k >= 0 for ks in r["own_knocked"] for k in ks)
     report = (out / "report.md").read_text()
     assert "## By skill" in report and "| expert | 3 |" in report and "| medium | 6 |" in report
+
+
+def test_play_seats_with_their_own_skills():
+    import argparse
+
+    from doppelx.commands import play
+
+    parser = argparse.ArgumentParser()
+    play.register(parser.add_subparsers())
+    args = parser.parse_args(
+        ["play", "--players", "4", "--humans", "1", "--skills", "hard,expert,easy,expert"]
+    )
+    setup = play.setup_from_args(args)
+    assert [s.skill for s in setup.seats] == ["hard", "expert", "easy", "expert"] and setup.seats[0].human
+    args = parser.parse_args(["play", "--players", "3", "--skills", "hard,expert"])
+    with pytest.raises(DoppelXError, match="2 skills for 3 players"):
+        play.setup_from_args(args)
