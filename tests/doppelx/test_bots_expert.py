@@ -222,3 +222,22 @@ def test_seats_have_their_own_skills():
         bots_for(colours, ["easy", "hard"])
     with pytest.raises(ValueError, match="at least 12 rollouts"):
         Budget(5)
+
+
+@pytest.mark.parametrize("spin", [-20.0, 20.0])
+def test_a_chosen_spin_rolls_the_dice_forwards_or_backwards(spin):
+    import numpy as np
+
+    from physics.throw_model import aimed_throw
+    from rules.rng import make_rng
+
+    dots = []
+    for seed in range(30):
+        th = aimed_throw(
+            load_box(), Aim((0.0, 0.05), 0.2, "S", 0.0, spin), ["blue"], SKILLS["hard"], make_rng(seed), 0.016
+        )
+        r = th.releases[0]
+        d = np.array([r.velocity[0], r.velocity[1], 0.0])
+        roll = np.cross([0.0, 0.0, 1.0], d / np.linalg.norm(d))
+        dots.append(float(np.dot(r.angular_velocity, roll)))
+    assert np.sign(np.mean(dots)) == np.sign(spin) and abs(np.mean(dots)) > 0.4 * abs(spin)
