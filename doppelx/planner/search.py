@@ -7,16 +7,21 @@ of several rollouts, each with the thrower's own skill noise. Rollout ``j`` of e
 candidate draws its noise from the same stream ``j`` (common random numbers), so two
 candidates are compared on the same luck.
 
-A decision with a budget of ``B`` rollouts (:class:`Budget`) runs three rounds:
+A decision with a budget of ``B`` rollouts (:class:`Budget`):
 
-1. **Spread** (40 % of ``B``): the field-aiming bot's aim, throws at every rival die lying
-   on the board from the wall behind it as seen from its nearest hole (it is knocked
-   towards that hole), and random throws from random walls.
-2. **Refine** (35 %): the cross-entropy step — the best quarter (the elites) are the centres
-   of Gaussians (target ±2 cm, along ±2 cm, strength ±0.08, spin ±5 rad/s); new candidates
-   are drawn from them, with one more rollout each.
-3. **Decide** (25 %): the three best candidates so far get the rest of the rollouts; the
-   best mean over all its rollouts is thrown.
+1. **Spread**: the incumbent — the field-aiming bot's aim — and its variations (half and
+   double the strength, backspin), throws at the rival dice worth most from the wall
+   behind each as seen from its nearest hole (it is knocked towards that hole), and random
+   throws from random walls: at most :data:`MAX_FIRST` candidates, :data:`FIRST_ROLLOUTS`
+   rollouts each.
+2. **Cross-entropy step**: a Gaussian fitted to the elites (the best quarter) on the best
+   one's wall — target, strength, place along the wall, spin — gives new candidates, which
+   join with the same number of rollouts.
+3. **Successive halving**: the better half (the incumbent always stays) gets more
+   rollouts, round by round, until two or three are left; they get the rest of the budget.
+4. **Decision**: a challenger replaces the incumbent only if its paired gain (the mean
+   difference over the same rollouts) exceeds :data:`SWITCH_Z` standard errors — small
+   samples otherwise pick lucky throws that are worse than the field aim (docs/bots.md).
 
 An optional time limit stops the search early (the decision then depends on the machine's
 speed; with the rollout budget alone it is deterministic by seed).
@@ -33,15 +38,17 @@ import numpy as np
 
 from doppelx.planner.rollout import rollout
 from doppelx.planner.table import Table
-from doppelx.planner.value import hand_value_of, standing_change
+from doppelx.planner.value import coming_throws, hand_value_of, lying_worth, standing_change
 from physics.throw import RELEASE_OUT, SIDES, side_axes
 from physics.throw_model import Aim, Skill, plan
+from rules.outcome import DieOutcome, Status
+from rules.reading import read_die
 
 #: Rollouts of every candidate in the spread round, and at most this many candidates.
 FIRST_ROLLOUTS, MAX_FIRST = 4, 16
 #: A candidate replaces the incumbent only if its paired gain exceeds this many standard errors.
 SWITCH_Z = 1.0
-#: Spread of the Gaussians around an elite in the refine round.
+#: Floors (× 1/2) of the cross-entropy Gaussian's spread.
 SD_TARGET, SD_ALONG, SD_STRENGTH, SD_SPIN = 0.02, 0.02, 0.08, 5.0
 #: Largest chosen spin (rad/s) and the strength range of the spread round.
 MAX_SPIN = 30.0
@@ -139,20 +146,6 @@ def random_aim(table: Table, rng: np.random.Generator) -> Aim:
     )
 
 
-def perturb(table: Table, aim: Aim, rng: np.random.Generator) -> Aim:
-    """A child of an elite: its Gaussian of the refine round, clipped to the box and the ranges."""
-    x0, y0, x1, y1 = table.board.bounds
-    t = np.asarray(aim.target) + SD_TARGET * rng.standard_normal(2)
-    lim = along_limit(table.box, aim.side)
-    return Aim(
-        (float(np.clip(t[0], x0, x1)), float(np.clip(t[1], y0, y1))),
-        float(np.clip(aim.strength + SD_STRENGTH * rng.standard_normal(), 0.0, 1.0)),
-        aim.side,
-        float(np.clip(aim.along + SD_ALONG * rng.standard_normal(), -lim, lim)),
-        float(np.clip((aim.spin or 0.0) + SD_SPIN * rng.standard_normal(), -MAX_SPIN, MAX_SPIN)),
-    )
-
-
 def paired_gain(c: Candidate, base: Candidate) -> tuple[float, float]:
     """Mean and standard error of ``c``'s advantage over ``base`` on their common rollouts (same noise)."""
     n = min(len(c.values), len(base.values))
@@ -164,9 +157,6 @@ def paired_gain(c: Candidate, base: Candidate) -> tuple[float, float]:
 
 def first_candidates(table: Table, skill: Skill, start: Aim, rng: np.random.Generator, n: int) -> list[Aim]:
     """The spread round: the incumbent, its variations, knocks at the most valuable rival dice, random throws."""
-    from doppelx.planner.value import coming_throws
-    from rules.reading import read_die
-
     inc = explicit(table, start, skill)
     out = [inc]
     for strength, spin in ((inc.strength / 2, None), (inc.strength * 2, None), (inc.strength, -MAX_SPIN / 2)):
@@ -175,13 +165,9 @@ def first_candidates(table: Table, skill: Skill, start: Aim, rng: np.random.Gene
     for owner, pose in table.lying.items():
         if owner == table.thrower or owner not in table.seats:
             continue
-        from rules.outcome import DieOutcome, Status
-
         r = read_die(
             DieOutcome(owner, Status.BOARD, pose), table.dice[owner], table.board, table.dice.cocked_angle
         )
-        from doppelx.planner.value import lying_worth
-
         worth[owner] = lying_worth(r) * (1 + coming_throws(table, owner))
     for owner in sorted(worth, key=lambda o: -worth[o]):
         for strength in (0.35, 0.6):
