@@ -61,3 +61,35 @@ def test_the_new_game_form_cycles_through_expert():
         GameSetup.from_dict(GameSetup.standard(3, 0, skills=("expert",) * 3).to_dict()).seats[0].skill
         == "expert"
     )
+
+
+def test_a_decision_for_another_game_or_a_dropped_one_is_not_used():
+    import threading
+
+    from doppelx.play.thinking import Thinker
+
+    class Policy:
+        progress = 0.25
+
+    gate, got = threading.Event(), []
+    t = Thinker()
+    try:
+        t.start(lambda: gate.wait(5) and "throw", got.append, "Blue", Policy(), "game 1")
+        assert t.busy and t.status() == "Blue is thinking… 25 %"
+        t.poll("game 1")
+        assert got == [] and t.busy  # not done yet: nothing happens
+        gate.set()
+        while t.busy:
+            t.poll("game 2")  # a result of game 1 is dropped when game 2 asks
+        assert got == [] and t.status() == ""
+        gate.clear()
+        t.start(lambda: "bet", got.append, "Red", Policy(), "game 2")
+        while t.busy:
+            t.poll("game 2")
+        assert got == ["bet"]
+        t.start(lambda: "late", got.append, "Red", Policy(), "game 2")
+        t.drop()
+        t.poll("game 2")
+        assert got == ["bet"] and not t.busy
+    finally:
+        t.close()
