@@ -1,6 +1,7 @@
 """Rollouts: the coming throw played out in the planner's own physics world.
 
-The planner keeps one :class:`physics.world.World` per table configuration and process
+The planner keeps one world (:func:`physics.engine.make_world`, the match's engine) per
+table configuration and process
 (built once, every throw rebuilds the simulation inside it, so a rollout is exactly what
 the real throw would be with the same release). :func:`rollout` turns an aim into a throw
 with a player's skill noise drawn from a given stream, runs it to rest from the table's
@@ -22,14 +23,16 @@ _LOCK = threading.Lock()
 
 
 def world_of(table: Table):
-    """The planner's world for ``table``'s board, box, dice and spinner (one per process)."""
-    from physics.world import World
+    """The planner's world for ``table``'s board, box, dice, spinner and engine (one per process)."""
+    from physics.engine import make_world
 
-    key = (table.board, table.box, table.spinner, id(table.dice))
+    key = (table.board, table.box, table.spinner, id(table.dice), table.engine)
     with _LOCK:
         hit = _WORLDS.get(key)
         if hit is None:
-            world = World(table.board, box=table.box, dice=table.dice, spinner=table.spinner)
+            world = make_world(
+                table.board, box=table.box, dice=table.dice, spinner=table.spinner, engine=table.engine
+            )
             hit = _WORLDS[key] = (world, table.dice)  # the dice are kept so their id stays theirs
     return hit[0]
 

@@ -38,6 +38,7 @@ class Table:
         bets: bets already on the cards for this throw; ``cards`` the cards in play.
         policies: each bot seat's throw policy (people have none).
         seed: the decision's seed sequence entropy (match seed, throw number).
+        engine: the physics engine of the match (rollouts use the same).
     """
 
     board: BoardSide
@@ -56,6 +57,7 @@ class Table:
     cards: Mapping[str, BetCard]
     policies: Mapping[str, object]
     seed: tuple[int, ...]
+    engine: str = "pybullet"
 
     def rng(self, *key: int) -> np.random.Generator:
         """A random stream of this decision, independent for every ``key``."""
@@ -67,6 +69,8 @@ class Table:
 
 def table_of(match, request) -> Table:
     """The :class:`Table` of ``match`` before the throw it waits for (``request``)."""
+    from physics.engine import engine_of
+
     game = match.game
     world = match._world()
     return Table(
@@ -86,4 +90,5 @@ def table_of(match, request) -> Table:
         cards=dict(game.cards),
         policies={c: b.throw for c, b in match.bots.items()},
         seed=(int(match.seed), len(match.log)),
+        engine=engine_of(world),
     )

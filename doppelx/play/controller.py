@@ -48,8 +48,8 @@ from doppelx.play import view
 from doppelx.play.newgame import GameSetup, start_match, table_spec
 from doppelx.play.playback import Playback, ShownThrow
 from doppelx.play.savegame import load_game, save_game
-from doppelx.play.ui import GameUi
 from doppelx.play.thinking import Thinker
+from doppelx.play.ui import GameUi
 from physics.settings import SimSettings
 from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.placement import bet_die_poses

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from doppelx.match import DoppelXMatch
 from doppelx.play.controller import PlayController, Stage
 from doppelx.play.newgame import GameSetup
@@ -28,8 +30,9 @@ def test_an_expert_thinks_off_the_frame_loop_and_its_throw_plays_back(monkeypatc
             seen.add(ctrl.stage)
             if ctrl.thinker.busy:
                 thinking_frames += 1  # step() came back while the decision was still running
-                assert ctrl.stage is Stage.WAIT and "is thinking…" in snap.message
-                statuses.add(snap.message.split(" is thinking")[0])
+                assert ctrl.stage is Stage.WAIT and "is thinking…" in snap.activity
+                statuses.add(snap.activity.split(" is thinking")[0])
+                time.sleep(0.002)  # pace the loop like frames do, so the worker gets the interpreter
         assert ctrl.stage is Stage.OVER
         assert thinking_frames > 0 and statuses <= {"Blue", "Yellow", "Blue and Yellow"}
         assert {Stage.FLIGHT, Stage.RESULT} <= seen and ctrl.throws_shown == len(ctrl.match.log)
