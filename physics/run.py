@@ -37,7 +37,7 @@ class ThrowResult:
     Attributes:
         outcome: every die on the table afterwards (thrown first, then the lying ones).
         sim_time: simulated seconds until rest or the cap.
-        steps: physics steps taken.
+        steps: physics steps taken (a step cut into sub-steps counts each sub-step).
         settled: all dice came to rest before the cap.
         unsettled: dice still moving at the cap.
         tunnelled: dice the tunnel watch flagged (should always be empty).
@@ -104,6 +104,7 @@ def run_throw(
     pos = [pq[0] for pq in poses]
     anchor = list(poses)  # pose each die has stayed near ...
     since = [0.0] * n  # ... since this time
+    hold = [s.settle_hold] * n  # ... and must stay for this long (longer unless lying flat)
     spin_anchor, spin_since = world.spinner_angle(), 0.0
     moved = [i < thrown for i in range(n)]
     undecided = list(range(n))
@@ -113,19 +114,41 @@ def run_throw(
         _record(recorder, world, bodies, 0.0)
     t, steps, settled = 0.0, 0, False
     max_samples = int(math.ceil(s.time_cap / s.sample_dt))
+    adaptive = s.max_travel > 0
+    # speed margin: what gravity adds over one sample
+    margin = s.gravity * s.sample_dt
+    corner = [math.sqrt(3) * h for h in halves]  # centre-to-corner distance (m)
+    fastest = max(
+        (
+            math.sqrt(sum(x * x for x in r.velocity))
+            + math.sqrt(sum(x * x for x in r.angular_velocity)) * corner[i]
+            for i, r in enumerate(throw.releases)
+        ),
+        default=0.0,
+    )
     for _ in range(max_samples):
+        if adaptive:
+            world.set_substeps(s.substeps(fastest + margin))
+        k = world.substeps
         for _k in range(s.sample_every):
-            step(physicsClientId=cid)
+            for _j in range(k):
+                step(physicsClientId=cid)
             if spinner:
                 touched |= world.spinner_touching()
-        steps += s.sample_every
+        steps += s.sample_every * k
         t += s.sample_dt
         new = {}
+        fastest = 0.0
         for i in range(n):
             v, w = getvel(bodies[i], physicsClientId=cid)
             if not (v[0] or v[1] or v[2] or w[0] or w[1] or w[2]):
                 continue  # asleep: exactly where it was
             moved[i] = True
+            v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+            w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
+            reach = math.sqrt(v2) + math.sqrt(w2) * corner[i]  # fastest point of the die
+            if reach > fastest:
+                fastest = reach
             position, quat = getpose(bodies[i], physicsClientId=cid)
             new[i] = (position, quat)
             a_pos, a_q = anchor[i]
@@ -134,12 +157,9 @@ def run_throw(
             if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
                 anchor[i] = (position, quat)
                 since[i] = t
-            if (
-                s.sleep_still
-                and v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < speed2
-                and w[0] * w[0] + w[1] * w[1] + w[2] * w[2] < spin2
-                and is_flat(position, quat, halves[i])
-            ):
+            flat = is_flat(position, quat, halves[i]) or is_flat(position, quat, halves[i], zones.table_z)
+            hold[i] = s.settle_hold if flat else s.settle_hold_leaning
+            if s.sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])
         if tw is not None:
             for i, (position, _) in new.items():
@@ -156,12 +176,12 @@ def run_throw(
                 spin_anchor, spin_since = angle, t
         if recorder is not None:
             _record(recorder, world, bodies, t)
-        limit = t - s.settle_hold + 1e-9
-        if all(since[i] <= limit for i in undecided) and (not spinner or spin_since <= limit):
+        if all(since[i] + hold[i] <= t + 1e-9 for i in undecided) and (
+            not spinner or spin_since + s.settle_hold <= t + 1e-9
+        ):
             settled = True
             break
-    limit = t - s.settle_hold + 1e-9
-    unsettled = () if settled else tuple(owners[i] for i in undecided if since[i] > limit)
+    unsettled = () if settled else tuple(owners[i] for i in undecided if since[i] + hold[i] > t + 1e-9)
     dice = []
     for i, owner in enumerate(owners):
         if not moved[i]:

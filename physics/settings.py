@@ -6,6 +6,7 @@ gives the baseline the throughput benchmark compares against (PyBullet's default
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 #: Ways to build the static board: boxes (the fast path) or one concave triangle mesh.
@@ -26,14 +27,27 @@ class SimSettings:
         time_cap: a throw ends after this much simulated time even if dice still move (s).
         settle_distance: a die is still once its centre stays within this distance (m) ...
         settle_angle: ... and its orientation within this angle (rad) of one pose ...
-        settle_hold: ... for this long (s); the spinner likewise by its angle.
+        settle_hold: ... for this long (s) if it lies flat on the playfield or the table;
+            the spinner likewise by its angle ...
+        settle_hold_leaning: ... and for this long (s) otherwise (leaning, cocked, on
+            another die): such a die may creep before it slides or topples.
         settle_speed: a die lying flat on the playfield slower than this (m/s) ...
         settle_spin: ... and turning slower than this (rad/s) is put to sleep at once.
-        ccd: continuous collision detection on the dice (swept sphere).
+        max_travel: adaptive sub-steps: a step is cut into ``k`` equal sub-steps so that
+            the fastest die moves at most this far in one (m); ``0`` turns them off. This,
+            not Bullet's CCD, keeps fast dice from passing through thin parts and each
+            other: a box–box contact is found once the boxes overlap, and is pushed the
+            right way while the overlap is under half the thinner body.
+        max_substeps: the most sub-steps a step is cut into (a die faster than
+            ``max_travel · max_substeps / time_step`` moves farther per sub-step).
+        ccd: Bullet's continuous collision detection on the dice (swept sphere). Off by
+            default: the contact it makes before an impact has no restitution (impacts
+            faster than ~0.8 m/s at 240 Hz lost their bounce), and two dice whose swept
+            spheres start inside each other freeze in mid-air; see docs/physics.md.
         ccd_radius: swept-sphere radius as a fraction of the die's half edge.
         ccd_allowed_penetration: Bullet ignores a swept-sphere hit whose motion into the
             surface is less than this per step (m). Bullet's default, 0.04 m, is a
-            motion of 9.6 m/s at 240 Hz and turns CCD off for dice; see docs/physics.md.
+            motion of 9.6 m/s at 240 Hz and turns CCD off for dice.
         sleep_lying: dice lying from earlier throws start asleep (woken when touched).
         sleep_still: a die found lying flat on the playfield and still at a sample is put to
             sleep at once (Bullet's own sleeping waits 2 s); it wakes when touched.
@@ -71,9 +85,12 @@ class SimSettings:
     settle_distance: float = 0.0005
     settle_angle: float = 0.0175
     settle_hold: float = 0.15
+    settle_hold_leaning: float = 0.5
     settle_speed: float = 0.004
     settle_spin: float = 0.15
-    ccd: bool = True
+    max_travel: float = 0.003
+    max_substeps: int = 16
+    ccd: bool = False
     ccd_radius: float = 0.8
     ccd_allowed_penetration: float = 0.0005
     sleep_lying: bool = True
@@ -100,6 +117,8 @@ class SimSettings:
             )
         if self.time_step <= 0 or self.sample_every < 1 or self.solver_iterations < 1 or self.time_cap <= 0:
             raise ValueError("time_step, sample_every, solver_iterations and time_cap must be positive")
+        if self.max_travel < 0 or self.max_substeps < 1:
+            raise ValueError("max_travel must be >= 0 and max_substeps >= 1")
         if self.hole_segments < 6:
             raise ValueError("hole_segments must be at least 6")
         if not 0.0 < self.contact_erp <= 1.0:
@@ -110,11 +129,18 @@ class SimSettings:
         """Simulated time between two samples (s)."""
         return self.time_step * self.sample_every
 
+    def substeps(self, speed: float) -> int:
+        """Sub-steps per step while the fastest die moves at ``speed`` (m/s); 1 = none."""
+        if self.max_travel <= 0:
+            return 1
+        return max(1, min(self.max_substeps, math.ceil(speed * self.time_step / self.max_travel - 1e-9)))
+
     @classmethod
     def naive(cls) -> SimSettings:
         """The baseline: board as one concave mesh, every body awake, PyBullet's default solver."""
         return cls(
             solver_iterations=50,
+            max_travel=0.0,
             ccd=False,
             ccd_allowed_penetration=0.04,
             sleep_lying=False,

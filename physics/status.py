@@ -9,8 +9,10 @@ Statuses from a resting pose (D6), by the die's centre in the board frame:
 * ``board``: otherwise (on the playfield, leaning, on another die or on an obstacle).
 
 During a throw a die is *decided* early when nothing can change its status any more:
-fully below the insert (it can only be in the cavity) or outside the walls below the rim
-(on its way to the table). Decided dice no longer hold up the settle test.
+fully below the insert (it can only be in the cavity) or below the table top outside the
+box (it fell off the table's edge). Decided dice no longer hold up the settle test. A die
+that leaves the box is not decided: it falls onto the table and must come to rest there
+like any other (its resting pose on the table is part of the outcome and of the replay).
 
 The :class:`TunnelWatch` compares consecutive samples of each die's centre and flags a die
 that crossed the insert's mid-plane away from every hole opening, a wall's mid-plane below
@@ -58,8 +60,8 @@ class Zones:
     def decided(self, position, quaternion, half: float) -> Status | None:
         """``hole`` or ``off`` if that status can no longer change, else ``None``."""
         x, y, z = position
-        if (abs(x) > self.hx + self.t or abs(y) > self.hy + self.t) and z < self.rim_z:
-            return Status.OFF
+        if (abs(x) > self.hx + self.t or abs(y) > self.hy + self.t) and z < self.table_z:
+            return Status.OFF  # below the table top outside the box: it fell off the table
         if abs(x) <= self.hx and abs(y) <= self.hy:
             qx, qy, qz, qw = quaternion
             r20 = 2 * (qx * qz - qy * qw)

@@ -89,6 +89,7 @@ class World:
         self.spinner_id: int | None = None
         self.static_ids: list[int] = []
         self._die_shape: dict[tuple[float, float, str], int] = {}
+        self._substeps = 1
 
     # -- life cycle -----------------------------------------------------------------------
     def close(self) -> None:
@@ -139,6 +140,7 @@ class World:
             splitImpulsePenetrationThreshold=s.split_impulse_threshold,
             physicsClientId=c,
         )
+        self._substeps = 1
         self.body_of, self.owner_of, self.static_ids = {}, {}, []
         self._die_shape = {}
         self.spinner_id = None
@@ -421,8 +423,33 @@ class World:
 
     # -- stepping and reading -------------------------------------------------------------
     def step(self) -> None:
-        """Advance one physics step."""
-        self.p.stepSimulation(physicsClientId=self.client)
+        """Advance one physics step, cut into sub-steps by the fastest die's speed (``settings.max_travel``)."""
+        s, p, c = self.settings, self.p, self.client
+        if s.max_travel > 0 and self.body_of:
+            fastest = 0.0
+            for owner, body in self.body_of.items():
+                v, w = p.getBaseVelocity(body, physicsClientId=c)
+                reach = math.hypot(*v) + math.hypot(*w) * math.sqrt(3) * self.dice[owner].half
+                fastest = max(fastest, reach)
+            self.set_substeps(s.substeps(fastest + s.gravity * s.time_step))
+        for _ in range(self._substeps):
+            p.stepSimulation(physicsClientId=c)
+
+    @property
+    def substeps(self) -> int:
+        """Sub-steps of one step now (1: whole steps); each is ``time_step / substeps`` long."""
+        return self._substeps
+
+    def set_substeps(self, k: int) -> None:
+        """Cut the following steps into ``k`` sub-steps (1: whole steps), until changed or reset.
+
+        The caller then calls ``stepSimulation`` ``k`` times per step (as :meth:`step` does).
+        """
+        if k != self._substeps:
+            self.p.setPhysicsEngineParameter(
+                fixedTimeStep=self.settings.time_step / k, physicsClientId=self.client
+            )
+            self._substeps = k
 
     def pose(self, owner: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         """Position (m) and quaternion (x, y, z, w) of a die."""
@@ -505,9 +532,12 @@ def _is_flat(pose: Pose, spec: DieSpec) -> bool:
     return is_flat(pose.position, pose.quaternion, spec.half)
 
 
-def is_flat(position, quaternion, half: float) -> bool:
-    """A die with centre ``position`` and orientation ``quaternion`` lies flat on the playfield."""
-    if abs(position[2] - half) > FLAT_HEIGHT_TOL:
+def is_flat(position, quaternion, half: float, surface: float = 0.0) -> bool:
+    """A die with centre ``position`` and orientation ``quaternion`` lies flat on the playfield.
+
+    ``surface``: the height (m) of the surface instead (the table top is below the playfield).
+    """
+    if abs(position[2] - surface - half) > FLAT_HEIGHT_TOL:
         return False
     x, y, z, w = quaternion
     n2 = x * x + y * y + z * z + w * w
