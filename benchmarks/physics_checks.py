@@ -1,20 +1,24 @@
 """Large physics checks: tunnelling over many throws, face uniformity, and the settle test.
 
     python benchmarks/physics_checks.py [--throws 10000] [--faces 6000] [--settle 1000]
-                                        [--seed S] [--json]
+                                        [--seed S] [--seeds S1,S2,...] [--workers N] [--json]
 
 1. Tunnelling: ``--throws`` throws spread over the four sides — standard turns (0–6 dice
    lying, blue and white thrown at a random point with a random strength and skill),
-   setup throws (3–8 players from their seats) and violent throws (full strength from
-   high up). The tunnel watch flags any die that passed through the insert, a wall, the
+   setup throws (3–8 players from their seats), violent throws (full strength from
+   high up) and hurled throws (5 m/s straight at the board). The tunnel watch flags any die that passed through the insert, a wall, the
    floor, the table or another die; the count must be 0.
 2. Faces: ``--faces`` single throws of a symmetric die on side I from random orientations;
    the resting top axis is counted and compared with the uniform distribution by a
    chi-square test (5 degrees of freedom).
 3. Settle test: ``--settle`` random throws on side I are run to rest and then simulated
-   one more second; a die on the board that then moves more than 1 mm, leaves the board
-   or shows another face counts as a false settle (dice in the cavity or off the box may
-   roll on: their status cannot change).
+   one more second; a die on the board, the rim, a card or the table that then moves more
+   than 1 mm, changes status or shows another face counts as a false settle (dice in the
+   cavity may roll on: their status cannot change).
+
+``--seeds`` runs checks 1 and 3 for several seeds (``--throws`` and ``--settle`` each);
+``--workers`` spreads them over processes (each throw's random stream depends only on
+its seed and index, so the figures do not depend on the split).
 
 Figures are printed (one JSON object with ``--json``), never asserted.
 """
@@ -50,13 +54,14 @@ BOX = load_box()
 DICE = load_dice()
 
 
-def check_tunnelling(throws: int, seed: int) -> dict:
+def check_tunnelling(throws: int, seed: int, start: int = 0) -> dict:
+    """Throws ``start`` … ``throws - 1`` of ``seed`` (each throw's stream depends only on its index)."""
     worlds = {side: World(load_board(side)) for side in BUILTIN_SIDES}
     flagged, parts, kinds, statuses = 0, Counter(), Counter(), Counter()
     unsettled, sim, steps = 0, 0.0, 0
     examples = []
-    start = time.perf_counter()
-    for i in range(throws):
+    t0 = time.perf_counter()
+    for i in range(start, throws):
         side = BUILTIN_SIDES[i % 4]
         rng = child_rng(seed, i)
         kind, lying, throw = random_scene(worlds[side].board, rng)
@@ -70,21 +75,40 @@ def check_tunnelling(throws: int, seed: int) -> dict:
             flagged += 1
             parts.update(e.split(":")[1] for e in r.tunnel_events)
             if len(examples) < 10:
-                examples.append({"throw": i, "side": side, "kind": kind, "events": list(r.tunnel_events)})
-    wall = time.perf_counter() - start
+                examples.append(
+                    {"seed": seed, "throw": i, "side": side, "kind": kind, "events": list(r.tunnel_events)}
+                )
+    wall = time.perf_counter() - t0
     for w in worlds.values():
         w.close()
+    n = throws - start
     return {
-        "throws": throws,
+        "throws": n,
         "tunnelled_throws": flagged,
         "tunnel_parts": dict(parts),
         "examples": examples,
         "kinds": dict(kinds),
         "statuses": dict(statuses),
         "unsettled": unsettled,
-        "sim_s_per_throw": round(sim / throws, 3),
-        "throws_per_s": round(throws / wall, 1),
+        "sim_s": sim,
+        "wall_s": wall,
     }
+
+
+def _merge(parts: list[dict]) -> dict:
+    """Sum the figures of several runs of the same check."""
+    out: dict = {}
+    for part in parts:
+        for key, value in part.items():
+            if isinstance(value, dict):
+                c = Counter(out.get(key, {}))
+                c.update(value)
+                out[key] = dict(c)
+            elif isinstance(value, list):
+                out[key] = (out.get(key, []) + value)[:10]
+            else:
+                out[key] = out.get(key, 0) + value
+    return out
 
 
 def check_faces(throws: int, seed: int) -> dict:
@@ -118,68 +142,126 @@ def check_faces(throws: int, seed: int) -> dict:
     }
 
 
-def check_settle(throws: int, seed: int) -> dict:
+def check_settle(throws: int, seed: int, start: int = 0) -> dict:
+    """Run throws ``start`` … ``throws - 1`` to rest, then one more second: did a die read at rest move on?"""
     world = World(load_board("I"))
-    false_settles = 0
+    false_settles = checked = 0
     examples: list[dict] = []
-    for i in range(throws):
+    for i in range(start, throws):
         rng = child_rng(seed + 2, i)
         kind, lying, throw = random_scene(world.board, rng)
         r = run_throw(world, throw, lying, watch=False)
         if not r.settled:
             continue
+        checked += 1
         for _ in range(240):
             world.step()
         for d in r.outcome.dice:
-            if d.status is not Status.BOARD:
-                continue  # dice in the cavity or off may roll on; their status cannot change
+            if d.status is Status.HOLE:
+                continue  # dice in the cavity may roll on; their status cannot change
             pos, q = world.pose(d.owner)
             now = Pose(pos, q)
             if (
                 math.dist(pos, d.pose.position) > 0.001
-                or world.zones.status(pos) is not Status.BOARD
+                or world.zones.status(pos) is not d.status
                 or top_face(now, DICE[d.owner])[0] != top_face(d.pose, DICE[d.owner])[0]
             ):
                 false_settles += 1
                 examples.append(
-                    {"throw": i, "die": d.owner, "moved_mm": round(math.dist(pos, d.pose.position) * 1e3, 2)}
+                    {
+                        "seed": seed,
+                        "throw": i,
+                        "kind": kind,
+                        "die": d.owner,
+                        "status": d.status.value,
+                        "moved_mm": round(math.dist(pos, d.pose.position) * 1e3, 2),
+                    }
                 )
                 break
     world.close()
-    return {"throws": throws, "false_settles": false_settles, "examples": examples[:10]}
+    return {
+        "throws": throws - start,
+        "settled_throws": checked,
+        "false_settles": false_settles,
+        "examples": examples,
+    }
+
+
+def _job(job: tuple[str, int, int, int]) -> tuple[str, dict]:
+    what, seed, start, stop = job
+    fn = check_tunnelling if what == "tunnelling" else check_settle
+    return what, fn(stop, seed, start)
+
+
+def run_checks(throws: int, settle: int, seeds: list[int], workers: int, chunk: int = 500) -> dict:
+    """The tunnelling and settle checks over ``seeds``, split into chunks over ``workers`` processes."""
+    jobs = []
+    for seed in seeds:
+        for what, n in (("tunnelling", throws), ("settle", settle)):
+            jobs += [(what, seed, a, min(a + chunk, n)) for a in range(0, n, chunk)]
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            done = pool.map(_job, jobs, chunksize=1)
+    else:
+        done = [_job(j) for j in jobs]
+    out = {}
+    for what in ("tunnelling", "settle"):
+        out[what] = _merge([r for w, r in done if w == what])
+        out[what]["seeds"] = seeds
+    t = out["tunnelling"]
+    if t.get("throws"):
+        t["sim_s_per_throw"] = round(t.pop("sim_s") / t["throws"], 3)
+        t["throws_per_cpu_s"] = round(t["throws"] / max(t.pop("wall_s"), 1e-9), 1)
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
-        "--throws", type=int, default=10000, help="throws for the tunnelling count (default 10000)"
+        "--throws", type=int, default=10000, help="throws for the tunnelling count, per seed (default 10000)"
     )
     ap.add_argument("--faces", type=int, default=6000, help="throws for face uniformity (default 6000)")
-    ap.add_argument("--settle", type=int, default=1000, help="throws for the settle check (default 1000)")
+    ap.add_argument(
+        "--settle", type=int, default=1000, help="throws for the settle check, per seed (default 1000)"
+    )
     ap.add_argument("--seed", type=int, default=7, help="seed (default 7)")
+    ap.add_argument(
+        "--seeds", help="comma-separated seeds for the tunnelling and settle checks (default: --seed)"
+    )
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]
     start = time.perf_counter()
-    result = {
-        "tunnelling": check_tunnelling(args.throws, args.seed),
-        "faces": check_faces(args.faces, args.seed),
-        "settle": check_settle(args.settle, args.seed),
-    }
+    result = run_checks(args.throws, args.settle, seeds, max(1, args.workers))
+    if args.faces:
+        result["faces"] = check_faces(args.faces, args.seed)
     result["wall_s"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        t, f, s = result["tunnelling"], result["faces"], result["settle"]
+        t, s = result["tunnelling"], result["settle"]
         print(
-            f"tunnelling: {t['tunnelled_throws']} of {t['throws']} throws flagged {t['tunnel_parts']}; "
-            f"kinds {t['kinds']}; statuses {t['statuses']}; unsettled {t['unsettled']}; "
-            f"{t['throws_per_s']} throws/s"
+            f"tunnelling: {t.get('tunnelled_throws', 0)} of {t.get('throws', 0)} throws flagged "
+            f"{t.get('tunnel_parts', {})} (seeds {seeds}); kinds {t.get('kinds')}; statuses {t.get('statuses')}; "
+            f"unsettled {t.get('unsettled', 0)}; {t.get('throws_per_cpu_s')} throws per process-second"
         )
+        for e in t.get("examples", []):
+            print(f"  {e}")
+        if "faces" in result:
+            f = result["faces"]
+            print(
+                f"faces: {f['axis_counts']} of {f['on_board']} on the board ({f['lost']} lost, "
+                f"{f['cocked']} cocked); chi² {f['chi2']} (5 df), p = {f['p_value']}"
+            )
         print(
-            f"faces: {f['axis_counts']} of {f['on_board']} on the board ({f['lost']} lost, {f['cocked']} cocked); "
-            f"chi² {f['chi2']} (5 df), p = {f['p_value']}"
+            f"settle: {s.get('false_settles', 0)} false settles in {s.get('settled_throws', 0)} settled "
+            f"of {s.get('throws', 0)} throws"
         )
-        print(f"settle: {s['false_settles']} false settles in {s['throws']} throws")
+        for e in s.get("examples", []):
+            print(f"  {e}")
         print(f"wall time {result['wall_s']} s")
     return 0
 

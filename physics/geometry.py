@@ -39,6 +39,10 @@ CARDBOARD, TABLE, SPINNER = "cardboard", "table", "spinner"
 #: Table top extent around the box (m): dice that leave the box land here and are off.
 TABLE_HALF = 1.5
 TABLE_THICKNESS = 0.05
+#: The room's floor: this far below the table top (m), this wide each way from the box (m).
+#: A die that slides off the table's edge comes to rest there (status ``off``).
+GROUND_DROP = 0.75
+GROUND_HALF = 10.0
 #: Gap between the top of the pin and the underside of the spinner triangle (m).
 PIN_GAP = 0.001
 _AREA_TOL = 1e-10
@@ -198,7 +202,7 @@ def hole_opening(hole, segments: int) -> Polygon:
 
 
 def _shell(box: BoxSpec) -> list[BoxPiece]:
-    """Box floor, walls to the rim, and the table top under the box."""
+    """Box floor, walls to the rim, the table top under the box and the room's floor under the table."""
     hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
     t = box.wall_thickness
     floor_z, rim_z = box.floor_z, box.rim_z
@@ -214,6 +218,12 @@ def _shell(box: BoxSpec) -> list[BoxPiece]:
             "table",
             (TABLE_HALF, TABLE_HALF, TABLE_THICKNESS / 2),
             (0.0, 0.0, floor_z - t - TABLE_THICKNESS / 2),
+            material=TABLE,
+        ),
+        BoxPiece(
+            "table:ground",
+            (GROUND_HALF, GROUND_HALF, TABLE_THICKNESS / 2),
+            (0.0, 0.0, floor_z - t - GROUND_DROP - TABLE_THICKNESS / 2),
             material=TABLE,
         ),
     ]

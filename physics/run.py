@@ -1,20 +1,25 @@
 """Run a throw to rest: step, test for rest, read every die's outcome.
 
 :func:`run_throw` rebuilds the world (:meth:`physics.world.World.reset`) with the lying
-dice and the spinner's angle, releases the thrown dice and steps. Every
+dice and the spinner's angle, releases the thrown dice and steps. Each step is cut into
+sub-steps while dice move fast (``settings.max_travel``: the fastest point of any die moves
+at most that far per sub-step; the speed is read at every sample). Every
 ``settings.sample_every`` steps it takes a *sample*: dice still moving are read, dice whose
-status can no longer change (fully in the cavity, or outside the walls below the rim) are
-set aside, the tunnel watch compares centres, and, when asked, a replay frame is recorded.
+status can no longer change (fully in the cavity) are set aside, the tunnel watch compares
+centres, and, when asked, a replay frame is recorded. Dice that leave the box fall onto
+the table (or off its edge onto the room's floor) and must come to rest there too.
 
 The settle test looks at poses, not velocities: a die is still once it has stayed within
-``settle_distance`` and ``settle_angle`` of one pose for ``settle_hold`` seconds (Bullet
-reports velocities of a few mm/s for dice resting on hulls or leaning in the cavity that
-never move them). The throw has come to rest when every die not set aside — and the
-spinner — is still; it ends at ``time_cap`` otherwise, with ``settled = False`` and the
-dice still moving named, and every die still gets a status from where it is then. A die
-found lying flat on the playfield slower than ``settle_speed``/``settle_spin`` is put to
-sleep at once (it wakes when touched). Contacts with the spinner card are checked every
-step (bet G needs them).
+``settle_distance`` and ``settle_angle`` of one pose for ``settle_hold`` seconds if it lies
+flat (on the playfield, the table or the floor), ``settle_hold_leaning`` otherwise (a die
+leaning on a wall or another die can creep for a while before it slides or topples);
+Bullet reports velocities of a few mm/s for dice resting on hulls or leaning in the
+cavity that never move them. The throw has come to rest when every die not set aside —
+and the spinner — is still; it ends at ``time_cap`` otherwise, with ``settled = False``
+and the dice still moving named, and every die still gets a status from where it is then.
+A die found lying flat slower than ``settle_speed``/``settle_spin`` is put to sleep at
+once (it wakes when touched). Contacts with the spinner card are checked every sub-step
+(bet G needs them).
 """
 
 from __future__ import annotations
@@ -133,8 +138,8 @@ def run_throw(
         for _k in range(s.sample_every):
             for _j in range(k):
                 step(physicsClientId=cid)
-            if spinner:
-                touched |= world.spinner_touching()
+                if spinner:
+                    touched |= world.spinner_touching()
         steps += s.sample_every * k
         t += s.sample_dt
         new = {}
@@ -157,7 +162,11 @@ def run_throw(
             if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
                 anchor[i] = (position, quat)
                 since[i] = t
-            flat = is_flat(position, quat, halves[i]) or is_flat(position, quat, halves[i], zones.table_z)
+            flat = (
+                is_flat(position, quat, halves[i])
+                or is_flat(position, quat, halves[i], zones.table_z)
+                or is_flat(position, quat, halves[i], zones.ground_z)
+            )
             hold[i] = s.settle_hold if flat else s.settle_hold_leaning
             if s.sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])

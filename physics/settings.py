@@ -79,7 +79,7 @@ class SimSettings:
     """
 
     time_step: float = 1.0 / 240.0
-    solver_iterations: int = 10
+    solver_iterations: int = 50
     sample_every: int = 4
     time_cap: float = 10.0
     settle_distance: float = 0.0005

@@ -9,21 +9,22 @@ Statuses from a resting pose (D6), by the die's centre in the board frame:
 * ``board``: otherwise (on the playfield, leaning, on another die or on an obstacle).
 
 During a throw a die is *decided* early when nothing can change its status any more:
-fully below the insert (it can only be in the cavity) or below the table top outside the
-box (it fell off the table's edge). Decided dice no longer hold up the settle test. A die
-that leaves the box is not decided: it falls onto the table and must come to rest there
-like any other (its resting pose on the table is part of the outcome and of the replay).
+fully below the insert (it can only be in the cavity). Decided dice no longer hold up the
+settle test. A die that leaves the box is not decided: it falls onto the table and must
+come to rest there like any other (its resting pose on the table is part of the outcome
+and of the replay); one that slides off the table's edge rests on the room's floor.
 
 The :class:`TunnelWatch` compares consecutive samples of each die's centre and flags a die
 that crossed the insert's mid-plane away from every hole opening, a wall's mid-plane below
-the rim, the box floor or the table top, or another die's centre closer than half an edge.
+the rim, the box floor, the table top or the room's floor, or another die's centre closer
+than half an edge.
 """
 
 from __future__ import annotations
 
 import shapely
 
-from physics.geometry import Layout
+from physics.geometry import GROUND_DROP, TABLE_HALF, Layout
 from rules.box import BoxSpec
 from rules.outcome import Status
 
@@ -43,6 +44,7 @@ class Zones:
         self.floor_z = box.floor_z
         self.insert_bottom = -box.insert_thickness
         self.table_z = box.floor_z - box.wall_thickness
+        self.ground_z = self.table_z - GROUND_DROP
         openings = list(layout.openings.values())
         self.openings = shapely.union_all(openings).buffer(HOLE_CROSSING_TOL) if openings else None
         if self.openings is not None:
@@ -58,10 +60,8 @@ class Zones:
         return Status.BOARD
 
     def decided(self, position, quaternion, half: float) -> Status | None:
-        """``hole`` or ``off`` if that status can no longer change, else ``None``."""
+        """``hole`` if that status can no longer change, else ``None``."""
         x, y, z = position
-        if (abs(x) > self.hx + self.t or abs(y) > self.hy + self.t) and z < self.table_z:
-            return Status.OFF  # below the table top outside the box: it fell off the table
         if abs(x) <= self.hx and abs(y) <= self.hy:
             qx, qy, qz, qw = quaternion
             r20 = 2 * (qx * qz - qy * qw)
@@ -106,7 +106,12 @@ class TunnelWatch:
                     if abs(other) <= span and zc < z.rim_z:
                         self.events.append((owner, "wall"))
         inside = abs(bx) < z.hx + z.t and abs(by) < z.hy + z.t
-        if (inside and bz < z.floor_z) or (not inside and bz < z.table_z):
+        on_table = abs(bx) < TABLE_HALF and abs(by) < TABLE_HALF
+        if (
+            (inside and az >= z.floor_z > bz)  # down through the box floor
+            or (on_table and az >= z.table_z > bz)  # down through the table top
+            or bz < z.ground_z  # below the room's floor
+        ):
             self.events.append((owner, "floor"))
 
     def check_pair(self, owner: str, other: str, a0, a1, b0, b1) -> None:

@@ -244,8 +244,8 @@ class World:
         body = p.createMultiBody(0.0, shape, useMaximalCoordinates=True, physicsClientId=c)
         self._material(body, CARDBOARD)
         self.static_ids.append(body)
-        for piece in self.layout.boxes:  # the table stays a box
-            if piece.name == "table":
+        for piece in self.layout.boxes:  # the table and the room's floor stay boxes
+            if piece.name.startswith("table"):
                 shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=piece.half_extents, physicsClientId=c)
                 body = p.createMultiBody(
                     0.0, shape, basePosition=piece.position, useMaximalCoordinates=True, physicsClientId=c
@@ -524,6 +524,8 @@ def _group_of(name: str) -> str:
         return "insert"
     if name.startswith("hole:"):
         return name.rsplit(":", 1)[0]
+    if name.startswith("table"):
+        return "table"  # the table top and the room's floor: one compound
     return name
 
 

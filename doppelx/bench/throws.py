@@ -18,6 +18,8 @@ from physics.throw_model import SKILLS, Aim, Skill, aimed_throw, setup_throw
 LYING = ("red", "yellow", "green", "purple", "orange", "pink")
 #: Full-strength throws from high up with fast tumbling (the tunnelling stress case).
 VIOLENT = Skill("violent", 0.03, 0.0, 0.15, 0.03, 0.03, (20.0, 45.0))
+#: Release speed of a hurled throw (m/s): the violent end of real hand throws.
+HURL_SPEED = 5.0
 
 
 def standard_turns(n: int, rng: np.random.Generator, side: str = "I"):
@@ -75,8 +77,10 @@ def random_scene(board, rng: np.random.Generator):
     """A random throw on ``board``: ``(kind, lying poses, throw)``.
 
     Kinds: ``setup`` (15 %: 3–8 players from their seats), ``violent`` (15 %: full strength
-    from high up, 0–6 dice lying), ``turn`` (70 %: blue and white at a random point with a
-    random strength and skill, 0–6 dice lying).
+    from high up, 0–6 dice lying), ``hurled`` (5 %: blue and white hurled from a random
+    wall at :data:`HURL_SPEED` straight at a random point, tumbling fast, 0–6 dice lying),
+    ``turn`` (65 %: blue and white at a random point with a random strength and skill, 0–6
+    dice lying).
     """
     from physics.scene import scatter_lying
     from rules.box import load_box
@@ -99,11 +103,30 @@ def random_scene(board, rng: np.random.Generator):
     lying = scatter_lying(board, box, dice, others[: int(rng.integers(0, 7))], rng)
     if u < 0.30:
         return "violent", lying, aimed_throw(box, Aim(target, 1.0), ["blue", "white"], VIOLENT, rng, 0.016)
+    if u < 0.35:
+        return "hurled", lying, hurled_throw(box, target, ["blue", "white"], rng)
     return (
         "turn",
         lying,
         aimed_throw(box, Aim(target, float(rng.uniform(0, 1))), ["blue", "white"], skill, rng, 0.016),
     )
+
+
+def hurled_throw(box, target, owners, rng: np.random.Generator, speed: float = 0.0):
+    """Dice hurled from 10 cm above the rim of a random wall straight at ``target`` (x, y) m.
+
+    ``speed`` (m/s, default :data:`HURL_SPEED`) is the release speed; the dice hit the
+    playfield a little faster still, tumbling at 20–45 rad/s.
+    """
+    from physics.throw import SIDES, hand_throw, random_spin, release_point
+
+    side = SIDES[int(rng.integers(4))]
+    along = float(rng.uniform(-0.1, 0.1))
+    start = np.array(release_point(box, side, along, 0.10))
+    aim = np.array([target[0], target[1], 0.008])
+    direction = (aim - start) / np.linalg.norm(aim - start)
+    velocity = direction * (speed or HURL_SPEED)
+    return hand_throw(owners, start, velocity, random_spin(rng, 20.0, 45.0), rng, spacing=0.022)
 
 
 def up_axis(pose) -> tuple[int, float]:

@@ -60,8 +60,9 @@ def _bounce(world, h0: float) -> float:
         world.step()
         zs.append(world.pose("blue")[0][2])
     zs = np.array(zs)
-    low = int(np.argmin(zs[:200]))
-    return math.sqrt((zs[low:].max() - 0.008) / h0)
+    low = int(np.argmax(np.diff(zs) > 0))  # the first impact
+    top = low + int(np.argmax(np.diff(zs[low:]) < 0))  # the first bounce's apex
+    return math.sqrt((zs[top] - 0.008) / h0)
 
 
 @pytest.mark.parametrize("h0", [0.05, 0.1])
