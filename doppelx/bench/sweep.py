@@ -2,12 +2,14 @@
 
 Every point is one :class:`~physics.settings.SimSettings` variant of the project's settings:
 
-* a full grid of time step (120, 240, 480 Hz) × solver iterations (5, 10, 20, 50) × CCD
-  on/off, and 960 Hz with 10 iterations (CCD on/off);
-* one change at a time from the project's settings: contact ERP (0.02, 0.2, 0.5), split
-  impulse off / for every penetration (threshold 0), and the sleeping thresholds (a die
-  flat and slower than ``settle_speed``/``settle_spin`` is put to sleep: halved, doubled,
-  quadrupled, or no early sleeping);
+* a full grid of time step (120, 240, 480 Hz) × solver iterations (5, 10, 20, 50) ×
+  adaptive sub-steps on/off, and 960 Hz with 10 iterations (on/off);
+* one change at a time from the project's settings: Bullet's CCD instead of sub-steps (the
+  old default, at 10 and 50 iterations), the sub-step travel limit (2–6 mm), contact ERP
+  (0.02, 0.2, 0.5), split impulse off / for every penetration (threshold 0) / beyond
+  0.5 mm, and the sleeping thresholds (a die flat and slower than
+  ``settle_speed``/``settle_spin`` is put to sleep: halved, doubled, quadrupled, or no
+  early sleeping);
 * the project's settings measured a second time, last, to show how far speed wanders
   between two measurements of the same point.
 
@@ -18,8 +20,10 @@ Each point is measured on the same seeded inputs:
   (:func:`doppelx.bench.throws.random_scene`: turns, setup throws, violent throws);
 * tunnelling: of those throws, how many the tunnel watch flagged (per 1000 throws);
 * penetration: the worst contact penetration of the resting pile (:mod:`doppelx.bench.pile`);
-* restitution error: mean |e − e_model| over drops flat/edge/corner from 50–400 mm and
-  head-on die–die impacts at 0.5–3 m/s (:mod:`doppelx.bench.drop`, :mod:`doppelx.bench.impact`);
+* restitution error: mean |e − e_model| over drops flat/edge/corner from 50–400 mm,
+  head-on die–die impacts at 0.5–3 m/s and the restitution scene's flat drops onto the
+  playfield and onto a die at 0.5–5 m/s (:mod:`doppelx.bench.drop`,
+  :mod:`doppelx.bench.impact`, :mod:`doppelx.bench.restitution`);
 * resting creep: the pile's largest die speed over the second half of its rest.
 
 A point is on a panel's Pareto front if no other point is at least as fast and at least as
@@ -111,34 +115,52 @@ class Point:
 
 def grid(quick: bool = False) -> list[Config]:
     """The settings variants; the project's own settings come first."""
-    project = Config("project (240 Hz, 10 it, CCD)", "project")
+    from physics.settings import SimSettings
+
+    base = SimSettings()
+    project = Config(
+        f"project ({1 / base.time_step:g} Hz, {base.solver_iterations} it, "
+        f"sub-steps {base.max_travel * 1000:g} mm)",
+        "project",
+    )
     if quick:
         return [
             project,
             Config(
-                "120 Hz, 5 it, no CCD",
-                "grid-noccd",
-                {"time_step": 1 / 120, "solver_iterations": 5, "ccd": False},
+                "120 Hz, 5 it, no sub-steps",
+                "grid-nosub",
+                {"time_step": 1 / 120, "solver_iterations": 5, "max_travel": 0.0},
             ),
             Config("split impulse everywhere", "split", {"split_impulse_threshold": 0.0}),
         ]
     out = [project]
     for hz, iters in [(h, i) for h in (120, 240, 480) for i in (5, 10, 20, 50)] + [(960, 10)]:
-        for ccd in (True, False):
-            if (hz, iters, ccd) == (240, 10, True):
+        for sub in (True, False):
+            changes = {"time_step": 1 / hz, "solver_iterations": iters}
+            if changes == {"time_step": base.time_step, "solver_iterations": base.solver_iterations} and sub:
                 continue
-            label = f"{hz} Hz, {iters} it" + ("" if ccd else ", no CCD")
-            out.append(
-                Config(
-                    label,
-                    "grid" if ccd else "grid-noccd",
-                    {"time_step": 1 / hz, "solver_iterations": iters, "ccd": ccd},
-                )
-            )
+            if not sub:
+                changes["max_travel"] = 0.0
+            label = f"{hz} Hz, {iters} it" + ("" if sub else ", no sub-steps")
+            out.append(Config(label, "grid" if sub else "grid-nosub", changes))
+    out += [
+        Config(
+            f"Bullet CCD, no sub-steps, {it} it",
+            "ccd",
+            {"ccd": True, "max_travel": 0.0, "solver_iterations": it},
+        )
+        for it in (10, 50)
+    ]
+    out += [
+        Config(f"sub-steps {mm:g} mm", "substeps", {"max_travel": mm / 1000})
+        for mm in (2.0, 3.0, 4.0, 5.0, 6.0)
+        if abs(mm / 1000 - base.max_travel) > 1e-9
+    ]
     out += [Config(f"contact ERP {e:g}", "erp", {"contact_erp": e}) for e in (0.02, 0.2, 0.5)]
     out += [
         Config("split impulse off", "split", {"split_impulse": False}),
         Config("split impulse everywhere", "split", {"split_impulse_threshold": 0.0}),
+        Config("split impulse beyond 0.5 mm", "split", {"split_impulse_threshold": -0.0005}),
     ]
     out += [
         Config(f"sleep thresholds ×{f:g}", "sleep", {"settle_speed": 0.004 * f, "settle_spin": 0.15 * f})
@@ -150,9 +172,9 @@ def grid(quick: bool = False) -> list[Config]:
     return out
 
 
-def measure(config: Config, throws: int, pile_seconds: float, heights, speeds) -> Point:
+def measure(config: Config, throws: int, pile_seconds: float, heights, speeds, drop_speeds=()) -> Point:
     """Measure one settings variant (see the module docstring)."""
-    from doppelx.bench import drop, impact, pile
+    from doppelx.bench import drop, impact, pile, restitution
     from doppelx.bench.throws import random_scene
     from physics.run import run_throw
     from physics.world import World
@@ -185,7 +207,9 @@ def measure(config: Config, throws: int, pile_seconds: float, heights, speeds) -
         if m.name.startswith("e.") and m.expected is not None and m.name != "e.mean_abs_error"
     ]
     errors += [m for m in impact.run(profile, scratch, s) if m.name.endswith(".e")]
-    err = float(np.mean([abs(m.value - m.expected) for m in errors]))
+    gaps = [abs(m.value - m.expected) for m in errors]
+    gaps += [abs(r.e_measured - r.e_material) for r in restitution.run(drop_speeds, s)]
+    err = float(np.mean(gaps))
     cpu = max(tally.cpu, 1e-9)
     return Point(
         config,
@@ -242,13 +266,14 @@ def pareto(points: list[Point]) -> list[Point]:
 def run_sweep(quick: bool = False, progress: Callable[[str], None] | None = None) -> list[Point]:
     """Measure every point of the grid (``quick``: 3 points on small scenes)."""
     if quick:
-        throws, pile_s, heights, speeds = 12, 1.0, (0.1, 0.4), (1.0, 3.0)
+        throws, pile_s, heights, speeds, drops = 12, 1.0, (0.1, 0.4), (1.0, 3.0), (2.0,)
     else:
         throws, pile_s, heights, speeds = 400, 4.0, (0.05, 0.1, 0.2, 0.3, 0.4), (0.5, 1.0, 2.0, 3.0)
+        drops = (0.5, 1.0, 2.0, 3.0, 4.0, 5.0)
     configs = grid(quick)
     points = []
     for k, c in enumerate(configs, 1):
-        pt = measure(c, throws, pile_s, heights, speeds)
+        pt = measure(c, throws, pile_s, heights, speeds, drops)
         points.append(pt)
         if progress is not None:
             progress(
@@ -286,7 +311,9 @@ _STYLE = {
     "project": ("*", "black"),
     "repeat": ("*", "silver"),
     "grid": ("o", "tab:blue"),
-    "grid-noccd": ("x", "tab:red"),
+    "grid-nosub": ("x", "tab:red"),
+    "ccd": ("P", "tab:brown"),
+    "substeps": ("v", "tab:cyan"),
     "erp": ("s", "tab:green"),
     "split": ("D", "tab:purple"),
     "sleep": ("^", "tab:orange"),
@@ -294,8 +321,10 @@ _STYLE = {
 _GROUP_LABEL = {
     "project": "project's settings",
     "repeat": "project's settings, measured again",
-    "grid": "time step × iterations, CCD on",
-    "grid-noccd": "time step × iterations, CCD off",
+    "grid": "time step × iterations, sub-steps on",
+    "grid-nosub": "time step × iterations, no sub-steps",
+    "ccd": "Bullet's CCD instead of sub-steps (the old way)",
+    "substeps": "sub-step travel limit",
     "erp": "contact ERP",
     "split": "split impulse",
     "sleep": "sleeping thresholds",
