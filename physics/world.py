@@ -124,22 +124,7 @@ class World:
         """
         p, c, s = self.p, self.client, self.settings
         p.resetSimulation(physicsClientId=c)
-        p.setGravity(0.0, 0.0, -s.gravity, physicsClientId=c)
-        # every parameter explicitly on every reset: some live in process-wide variables
-        p.setPhysicsEngineParameter(
-            fixedTimeStep=s.time_step,
-            numSubSteps=0,
-            numSolverIterations=s.solver_iterations,
-            deterministicOverlappingPairs=1,
-            restitutionVelocityThreshold=s.restitution_threshold,
-            contactBreakingThreshold=s.contact_threshold,
-            allowedCcdPenetration=s.ccd_allowed_penetration,
-            enableConeFriction=int(s.cone_friction),
-            contactERP=s.contact_erp,
-            useSplitImpulse=int(s.split_impulse),
-            splitImpulsePenetrationThreshold=s.split_impulse_threshold,
-            physicsClientId=c,
-        )
+        set_engine_parameters(p, c, s)
         self._substeps = 1
         self.body_of, self.owner_of, self.static_ids = {}, {}, []
         self._die_shape = {}
@@ -490,6 +475,26 @@ class World:
         """Signed distance between dice ``a`` and ``b`` (m; negative = overlapping), or ``reach`` if farther."""
         pts = self.p.getClosestPoints(self.body_of[a], self.body_of[b], reach, physicsClientId=self.client)
         return min((pt[8] for pt in pts), default=reach)
+
+
+def set_engine_parameters(p, client: int, s: SimSettings) -> None:
+    """Gravity and every solver parameter of ``s`` on a freshly reset client (whole steps)."""
+    p.setGravity(0.0, 0.0, -s.gravity, physicsClientId=client)
+    # every parameter explicitly on every reset: some live in process-wide variables
+    p.setPhysicsEngineParameter(
+        fixedTimeStep=s.time_step,
+        numSubSteps=0,
+        numSolverIterations=s.solver_iterations,
+        deterministicOverlappingPairs=1,
+        restitutionVelocityThreshold=s.restitution_threshold,
+        contactBreakingThreshold=s.contact_threshold,
+        allowedCcdPenetration=s.ccd_allowed_penetration,
+        enableConeFriction=int(s.cone_friction),
+        contactERP=s.contact_erp,
+        useSplitImpulse=int(s.split_impulse),
+        splitImpulsePenetrationThreshold=s.split_impulse_threshold,
+        physicsClientId=client,
+    )
 
 
 def import_pybullet():

@@ -2,8 +2,11 @@
 
     doppelx bench [--quick] [--scene NAME ...] [--json] [--out FILE.json]
                   [--baseline FILE.json] [--update-baseline]
+                  [--record-speed] [--speed-record FILE.json]
     doppelx bench sweep [--quick] [--out FILE.png] [--data FILE.json] [--json]
     doppelx bench engines [--throws N] [--json] [--out FILE.png]
+    doppelx bench restitution [--speeds V1,V2,...] [--json]
+    doppelx bench cuboid [--ratios R1,R2,...] [--throws N] [--seed S] [--json] [--plot FILE.png]
 
 Runs the seeded scenes (drop, incline, pile, impact, spinner, tray, speed; all by default),
 prints a table — scene, metric, value, analytic expectation, baseline, change, verdict —
@@ -11,7 +14,12 @@ and exits 1 when a metric left its tolerance around the baseline (``WORSE``, ``C
 or broke an absolute requirement (``FAIL``: tunnelling, determinism, momentum), else 0.
 ``--quick`` is the CI size (its own baseline section). ``--update-baseline`` rewrites the
 baseline with this run's values on purpose; absolute requirements still fail the run
-(exit 1), since no baseline can accept them.
+(exit 1), since no baseline can accept them. Speed is judged only against figures
+recorded on the same machine (``--record-speed``, :mod:`doppelx.bench.speedrecord`);
+without them it is shown as information. A ``--baseline`` file that does not exist is an
+error (exit 2) unless ``--update-baseline`` is to create it. ``restitution`` and
+``cuboid`` are the validation scenes (:mod:`doppelx.bench.restitution`,
+:mod:`doppelx.bench.cuboid`).
 ``sweep`` runs a grid of solver settings and plots speed against accuracy with the Pareto
 front (PNG). ``engines`` sends the same seeded standard turns through PyBullet and MuJoCo
 and compares them side by side (:mod:`doppelx.bench.engines`). ``--engine mujoco`` runs the
@@ -66,14 +74,24 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="rewrite the baseline with this run's values (on purpose)",
     )
+    p.add_argument(
+        "--record-speed",
+        action="store_true",
+        help="record this run's speed figures as this machine's (later runs judge speed against them)",
+    )
+    p.add_argument(
+        "--speed-record",
+        metavar="FILE.json",
+        help="the local speed record (default ~/.cache/doppelx/bench-speed.json)",
+    )
     add_engine_argument(p)
     p.set_defaults(func=run)
-    sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep,engines}")
+    sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep,engines,restitution,cuboid}")
     s = sweep_sub.add_parser(
         "sweep",
         help="grid of solver settings: speed against accuracy, Pareto front (PNG)",
         description="Run a grid of solver settings (time step, solver iterations, contact "
-        "ERP, split impulse, CCD, sleeping thresholds) and plot speed against "
+        "ERP, split impulse, sub-steps or CCD, sleeping thresholds) and plot speed against "
         "accuracy with the Pareto front.",
     )
     # own dests: a sub-command's defaults would overwrite ``doppelx bench --quick sweep``
@@ -110,12 +128,77 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the plot (default engines.png)",
     )
     e.set_defaults(func=run_engines)
+    r = sweep_sub.add_parser(
+        "restitution",
+        help="a die dropped flat onto the playfield and onto a die at 0.3-5 m/s: rebound against the material",
+        description="Drop a die flat onto side I's playfield and onto a resting die at each impact "
+        "speed; print the measured rebound ratio beside the material's coefficient. Exit 1 if a "
+        "ratio above the restitution threshold is more than 0.05 off, or anything tunnelled.",
+    )
+    r.add_argument(
+        "--speeds",
+        type=_floats("--speeds", positive=True),
+        metavar="V1,V2,...",
+        help="impact speeds in m/s (default 0.3,0.5,1,2,3,4,5)",
+    )
+    r.add_argument("--json", dest="restitution_json", action="store_true", help="print one JSON object")
+    r.set_defaults(func=run_restitution)
+    cu = sweep_sub.add_parser(
+        "cuboid",
+        help="cuboid dice against real-dice experiments and the solid-angle model",
+        description="Throw a homogeneous cuboid die (two square y×y faces, four x×y faces) onto a "
+        "flat hard surface, many times per ratio x/y; print the probability of a square face with "
+        "its Wilson 95 %% interval beside Budden's real steel dice and the solid-angle model.",
+    )
+    cu.add_argument(
+        "--ratios",
+        type=_floats("--ratios", positive=True),
+        metavar="R1,R2,...",
+        help="ratios x/y (default: the 15 of Budden's experiment, 0.47-2.65)",
+    )
+    cu.add_argument("--throws", type=_positive_int, default=1000, help="throws per ratio (default 1000)")
+    cu.add_argument("--seed", type=int, default=2026, help="seed (default 2026)")
+    cu.add_argument("--json", dest="cuboid_json", action="store_true", help="print one JSON object")
+    cu.add_argument("--plot", metavar="FILE.png", help="also draw simulation, experiment and model (PNG)")
+    cu.set_defaults(func=run_cuboid)
+
+
+def _floats(flag: str, positive: bool = False):
+    """An argparse type: comma-separated numbers (each > 0 with ``positive``)."""
+
+    def parse(text: str) -> tuple[float, ...]:
+        try:
+            values = tuple(float(v) for v in text.split(",") if v.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{flag} takes numbers separated by commas, got {text!r}"
+            ) from None
+        if not values or (positive and any(not v > 0 for v in values)):
+            raise argparse.ArgumentTypeError(
+                f"{flag} takes positive numbers separated by commas, got {text!r}"
+            )
+        return values
+
+    return parse
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
     from doppelx.bench import baseline as bl
+    from doppelx.bench import speedrecord as sr
     from doppelx.bench.common import PROFILES
+    from doppelx.bench.speed import NAME as SPEED
     from doppelx.bench.suite import ALL, failed, format_table, run_suite, summary
+    from rules.errors import DoppelXError
 
     profile = PROFILES["quick" if args.quick else "full"]
     if args.out:  # before anything runs
@@ -141,9 +224,22 @@ def run(args: argparse.Namespace) -> int:
     section = profile.name if args.engine == "pybullet" else f"{profile.name}@{args.engine}"
     if args.engine != "pybullet":
         scenes = _engine_scenes(args.engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)
+    if args.record_speed and SPEED not in scenes:
+        raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
+    speed_path = args.speed_record or sr.default_path()
+    speed_data = sr.load(speed_path)  # a malformed record stops here too (exit 2)
     result = run_suite(profile, scenes, progress=progress, engine=args.engine)
-    rows = bl.compare(result.metrics, data, section)
+    physics = [m for m in result.metrics if m.scene != SPEED]
+    speed = [m for m in result.metrics if m.scene == SPEED]
+    rows = bl.compare(physics, data, section) + sr.compare(speed, speed_data, section)
     bad = failed(rows)
+    speed_note = (
+        f"speed judged against this machine's record ({speed_path})"
+        if speed and sr.section(speed_data, section) is not None
+        else "speed shown as information (no record of this machine; `doppelx bench --record-speed`)"
+        if speed
+        else ""
+    )
     out = {
         "format": "doppelx-bench-result/1",
         "profile": profile.name,
@@ -151,6 +247,8 @@ def run(args: argparse.Namespace) -> int:
         "scenes": list(result.seconds),
         "seconds": result.seconds,
         "baseline": str(path),
+        "speed_record": str(speed_path) if speed else None,
+        "machine": sr.fingerprint(),
         "environment": bl.environment(),
         "passed": not bad,
         "rows": [r.to_dict() for r in rows],
@@ -163,10 +261,26 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(rows))
         print()
         print(f"{summary(rows)}  ({section} profile, {sum(result.seconds.values()):.1f} s, baseline {path})")
+        if speed_note:
+            print(speed_note)
     if args.update_baseline:
-        _write(path, bl.dumps(bl.updated(data, result.metrics, section)))
-        print(f"bench: baseline {path} updated ({section}: {len(result.metrics)} metrics)", file=sys.stderr)
-        bad = [r for r in rows if r.verdict == "FAIL"]  # absolute requirements hold whatever the baseline
+        _write(path, bl.dumps(bl.updated(data, physics, section)))
+        print(f"bench: baseline {path} updated ({section}: {len(physics)} metrics)", file=sys.stderr)
+    if args.record_speed:
+        try:
+            sr.save(speed_path, sr.recorded(speed_data, speed, section))
+        except OSError as exc:
+            raise DoppelXError(f"cannot write {speed_path}: {exc.strerror or exc}") from None
+        print(f"bench: speed of this machine recorded in {speed_path} ({section})", file=sys.stderr)
+    if args.update_baseline or args.record_speed:
+        # absolute requirements hold whatever the baseline; a recorded speed is not judged
+        bad = [
+            r
+            for r in bad
+            if r.verdict == "FAIL"
+            or (not args.update_baseline and r.metric.scene != SPEED)
+            or (not args.record_speed and r.metric.scene == SPEED)
+        ]
     if bad:
         print(f"bench: {len(bad)} metric(s) failed:", file=sys.stderr)
         for r in bad:
@@ -243,6 +357,67 @@ def run_engines(args: argparse.Namespace) -> int:
     else:
         print(format_result(res))
         print(f"\nplot: {args.engines_out}")
+    return 0
+
+
+def _pybullet_only(args: argparse.Namespace, name: str) -> None:
+    from rules.errors import DoppelXError
+
+    if getattr(args, "engine", "pybullet") != "pybullet":
+        raise DoppelXError(f"bench {name} runs PyBullet's world; it has no --engine {args.engine}")
+
+
+def run_restitution(args: argparse.Namespace) -> int:
+    from doppelx.bench import restitution as rs
+    from physics.settings import SimSettings
+
+    _pybullet_only(args, "restitution")
+
+    speeds = args.speeds or rs.SPEEDS
+    rows = rs.run(speeds)
+    threshold = SimSettings().restitution_threshold
+    if args.restitution_json:
+        print(json.dumps({"rows": [r.to_dict() for r in rows]}, indent=2))
+    else:
+        print(rs.format_rows(rows, threshold))
+    bad = [r for r in rows if rs.verdict(r, threshold) in ("MISS", "TUNNELLED")]
+    if bad:
+        print(
+            f"bench restitution: {len(bad)} of {len(rows)} drops missed the aim (±{rs.AIM} above "
+            f"{threshold} m/s, nothing tunnelling)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def run_cuboid(args: argparse.Namespace) -> int:
+    from doppelx.bench import cuboid as cb
+
+    _pybullet_only(args, "cuboid")
+
+    if args.plot:
+        if not args.plot.lower().endswith(".png"):
+            from rules.errors import DoppelXError
+
+            raise DoppelXError(f"the plot is a PNG: --plot must end in .png, got {args.plot!r}")
+        _check_writable(args.plot)
+    ratios = args.ratios or cb.RATIOS
+    results = cb.run(ratios, args.throws, args.seed)
+    if args.cuboid_json:
+        print(json.dumps({"ratios": [r.to_dict() for r in results]}, indent=2))
+    else:
+        print(cb.format_results(results))
+        c = cb.compare(results)
+        if c["compared"]:
+            print(
+                f"\nagainst Budden's dice: inside their 95 % interval at {c['inside']} of {c['compared']} "
+                f"ratios ({c['inside_fraction']:.0%}; aim {cb.AIM_INSIDE:.0%}), mean absolute error "
+                f"{c['mae']:.3f} (aim {cb.AIM_MAE}); the solid-angle model's error {c['model_mae']:.3f}"
+            )
+    if args.plot:
+        cb.plot(results, args.plot)
+        print(f"plot: {args.plot}", file=sys.stderr)
     return 0
 
 
