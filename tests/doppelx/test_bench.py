@@ -115,8 +115,8 @@ def test_a_changed_pose_hash_fails_the_tray(tmp_path, capsys):
 
 
 def test_a_bad_solver_setting_is_caught():
-    """Without CCD the 400 mm drop falls through the insert: the drop metrics leave their tolerance."""
-    result = run_suite(PROFILES["quick"], ["drop"], settings=SimSettings(ccd=False))
+    """Bullet's CCD instead of sub-steps kills the 400 mm drop's bounce: the drop metrics leave their tolerance."""
+    result = run_suite(PROFILES["quick"], ["drop"], settings=SimSettings(ccd=True, max_travel=0.0))
     rows = bl.compare(result.metrics, bl.load(bl.default_path()), "quick")
     failing = {r.metric.name for r in rows if r.verdict in ("WORSE", "CHANGED", "FAIL")}
     assert "e.flat.400mm" in failing or "rest.flat.400mm" in failing
@@ -170,10 +170,134 @@ def test_quick_sweep_writes_the_plot_and_the_points(tmp_path, capsys):
     assert len(points) == 3 and sum(p["chosen"] for p in points) == 1
     assert all(p["throws_per_s"] > 0 and p["restitution_error"] >= 0 for p in points)
     assert any("all" in p["pareto"] for p in points)
-    # 120 Hz without CCD lets dice through the insert; the project's settings do not
-    by_label = {p["label"]: p for p in points}
-    assert by_label["project (240 Hz, 10 it, CCD)"]["tunnelled"] == 0
+    # the project's settings let nothing through
+    assert next(p for p in points if p["chosen"])["tunnelled"] == 0
     assert "project" in capsys.readouterr().out
+
+
+def test_a_missing_baseline_file_is_an_error_not_a_silent_pass(tmp_path, capsys):
+    missing = tmp_path / "basline.json"
+    assert main(["bench", "--quick", "--scene", "incline", "--baseline", str(missing)]) == 2
+    assert "basline.json" in capsys.readouterr().err
+    assert not missing.exists()
+
+
+def test_speed_is_information_without_a_record_of_this_machine_and_judged_with_one(tmp_path, capsys):
+    record = tmp_path / "speed.json"
+    argv = ["bench", "--quick", "--scene", "incline", "speed", "--json", "--speed-record", str(record)]
+    assert main(argv) == 0  # no record: speed never fails
+    rows = [r for r in json.loads(capsys.readouterr().out)["rows"] if r["scene"] == "speed"]
+    assert rows and {r["verdict"] for r in rows} == {"info"}
+    assert not record.exists()
+    assert main([*argv, "--record-speed"]) == 0
+    data = json.loads(record.read_text(encoding="utf-8"))
+    (entry,) = data["machines"].values()
+    assert entry["machine"]["cores"] and "speed/incline.steps_ratio" in entry["profiles"]["quick"]
+    capsys.readouterr()
+    # judged against the record: halve the recorded ratios and the same run is "better" ...
+    for key in list(entry["profiles"]["quick"]):
+        if key.endswith("_ratio"):
+            entry["profiles"]["quick"][key] /= 1000.0
+    record.write_text(json.dumps(data), encoding="utf-8")
+    main(argv)
+    verdicts = {r["metric"]: r["verdict"] for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert verdicts["incline.steps_ratio"] == "better" and verdicts["incline.steps_per_s"] == "info"
+    # ... multiply them and it is WORSE: the run fails on speed, on this machine only
+    for key in list(entry["profiles"]["quick"]):
+        if key.endswith("_ratio"):
+            entry["profiles"]["quick"][key] *= 1e6
+    record.write_text(json.dumps(data), encoding="utf-8")
+    assert main(argv) == 1
+    verdicts = {r["metric"]: r["verdict"] for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert verdicts["incline.steps_ratio"] == "WORSE"
+    # another machine's record is not this machine's
+    data["machines"] = {"0000000000000000": entry}
+    record.write_text(json.dumps(data), encoding="utf-8")
+    assert main(argv) == 0
+
+
+def test_record_speed_needs_the_speed_scene(tmp_path):
+    argv = [
+        "bench",
+        "--quick",
+        "--scene",
+        "incline",
+        "--record-speed",
+        "--speed-record",
+        str(tmp_path / "s.json"),
+    ]
+    assert main(argv) == 2
+
+
+def test_the_committed_baseline_holds_no_speed_figures():
+    data = bl.load(bl.default_path())
+    assert all(not k.startswith("speed/") for sec in data["profiles"].values() for k in sec["metrics"])
+
+
+# -- the validation scenes --------------------------------------------------------------------
+
+
+def test_restitution_json_rows_and_the_aim_at_every_speed(capsys):
+    assert main(["bench", "restitution", "--speeds", "0.5,3,5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["rows"]
+    rows = out["rows"]
+    assert [(r["pair"], r["speed"]) for r in rows] == [
+        (pair, v) for pair in ("die-cardboard", "die-die") for v in (0.5, 3.0, 5.0)
+    ]
+    assert all(set(r) == {"pair", "speed", "e_measured", "e_material"} for r in rows)
+    assert {r["pair"]: r["e_material"] for r in rows} == {"die-cardboard": 0.4, "die-die": 0.6}
+    assert all(abs(r["e_measured"] - r["e_material"]) <= 0.05 for r in rows)
+
+
+def test_restitution_misses_the_aim_with_bullets_ccd():
+    from doppelx.bench import restitution as rs
+
+    rows = rs.run((3.0,), settings=SimSettings(ccd=True, max_travel=0.0))
+    assert all(rs.verdict(r, 0.2) in ("MISS", "TUNNELLED") for r in rows)
+
+
+def test_cuboid_json_shape_and_intervals(capsys, tmp_path):
+    png = tmp_path / "cuboid.png"
+    argv = [
+        "bench",
+        "cuboid",
+        "--ratios",
+        "0.6,1.6",
+        "--throws",
+        "40",
+        "--seed",
+        "3",
+        "--json",
+        "--plot",
+        str(png),
+    ]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["ratios"]
+    rows = out["ratios"]
+    assert [r["x_over_y"] for r in rows] == [0.6, 1.6]
+    for r in rows:
+        assert set(r) == {"x_over_y", "p_square", "lo", "hi", "throws"}
+        assert 0 < r["throws"] <= 40 and r["lo"] <= r["p_square"] <= r["hi"]
+    assert rows[0]["p_square"] > rows[1]["p_square"]  # flat dice land on a square face, long ones not
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(argv) == 0 and json.loads(capsys.readouterr().out)["ratios"] == rows  # same seed, same result
+
+
+def test_cuboid_models_and_intervals():
+    from doppelx.bench import cuboid as cb
+
+    assert cb.solid_angle_model(1.0) == pytest.approx(1 / 3)
+    ps = [cb.solid_angle_model(r) for r in (0.5, 0.8, 1.0, 1.5, 2.5)]
+    assert ps == sorted(ps, reverse=True)
+    lo, hi = cb.wilson(30, 100)
+    assert lo == pytest.approx(0.2189, abs=1e-3) and hi == pytest.approx(0.3958, abs=1e-3)
+    assert cb.wilson(0, 50)[0] == 0.0 and cb.wilson(50, 50)[1] == pytest.approx(1.0)
+    assert len(cb.BUDDEN) == 15 and cb.experiment(1.44) == (0.052, 654)
+    res = [cb.Result(r, round(p * 1000), 1000, 0) for r, p, _ in cb.BUDDEN]
+    c = cb.compare(res)
+    assert c["inside"] == 15 and c["mae"] < 0.001
 
 
 # -- the verdict rules ------------------------------------------------------------------------

@@ -174,3 +174,85 @@ def test_no_pass_through_a_lying_die(world_i):
         or abs(r.outcome.get("blue").pose.position[1] - r.outcome.get("red").pose.position[1]) > 0.008
     )
     assert math.dist(r.outcome.get("red").pose.position, lying["red"].position) > 0.005  # it was hit
+
+
+def test_a_die_leaving_the_box_lands_and_rests_on_the_table(world_i, box):
+    """It is not set aside in mid-air: the outcome and the replay's last frame show it lying on the table."""
+    hx = box.inner_size[0] / 2
+    r = run_throw(world_i, throw_of(drop("white", 0.0, -hx - 0.05, 0.04, vy=-0.3, tilt=0.3)), record=True)
+    white = r.outcome.get("white")
+    assert r.settled and white.status is Status.OFF
+    table_top = world_i.zones.table_z
+    assert white.pose.position[2] == pytest.approx(table_top + DICE["white"].half, abs=0.001)
+    assert white.pose.position[1] < -hx - 0.05  # it fell and moved on, outside the wall
+    last = r.trajectory.frame(len(r.trajectory) - 1)["white"]
+    assert last.position == pytest.approx(white.pose.position)
+    first = r.trajectory.positions[0, 0, 2]
+    assert first - white.pose.position[2] > 0.05  # the replay shows the fall
+
+
+def test_a_die_sliding_off_the_table_rests_on_the_floor_below(world_i):
+    from physics.geometry import TABLE_HALF
+
+    r = run_throw(world_i, throw_of(drop("blue", TABLE_HALF - 0.05, 0.0, 0.0, vx=1.0)))
+    blue = r.outcome.get("blue")
+    assert r.settled and blue.status is Status.OFF and r.tunnel_events == ()
+    assert blue.pose.position[2] == pytest.approx(world_i.zones.ground_z + DICE["blue"].half, abs=0.001)
+
+
+@pytest.mark.parametrize("speed", [2.0, 3.0, 4.0])
+def test_fast_impacts_keep_their_bounce(world_i, speed):
+    """Bullet's CCD made a zero-restitution contact before every impact faster than ~0.8 m/s."""
+    from doppelx.bench.restitution import drop as drop_at
+
+    for pair in ("die-cardboard", "die-die"):
+        row = drop_at(world_i, pair, speed)
+        assert not row.tunnelled
+        assert row.e_measured == pytest.approx(row.e_material, abs=0.05)
+
+
+def test_fast_dice_are_stepped_in_sub_steps(world_i):
+    s = world_i.settings
+    assert s.substeps(0.0) == 1
+    assert s.substeps(s.max_travel / s.time_step * 0.99) == 1
+    assert s.substeps(5.0) == math.ceil(5.0 * s.time_step / s.max_travel)
+    assert s.substeps(1e6) == s.max_substeps
+    assert SimSettings(max_travel=0.0).substeps(5.0) == 1
+    world_i.reset({}, 0.0, throw_of(drop("blue", 0.0, 0.0, 0.1, vz=-4.0)).releases)
+    world_i.step()
+    assert world_i.substeps == s.substeps(4.0 + s.gravity * s.time_step + 1e-12) > 1
+    r = run_throw(world_i, throw_of(drop("blue", 0.0, 0.0, 0.1, vz=-4.0)))
+    assert r.steps > r.sim_time / s.time_step  # sub-steps counted
+
+
+def test_two_dice_meeting_in_flight_neither_freeze_nor_pass_through():
+    """Setup throw 9561 of seed 2026 on side II: with Bullet's CCD the swept spheres of blue and
+    yellow started inside each other, both dice froze in mid-air and were read as resting."""
+    from doppelx.bench.throws import random_scene
+    from rules.rng import child_rng
+
+    with World(load_board("II")) as w:
+        kind, lying, throw = random_scene(w.board, child_rng(2026, 9561))
+        assert kind == "setup"
+        r = run_throw(w, throw, lying)
+    assert r.tunnel_events == () and r.settled
+    for d in r.outcome.dice:
+        if d.status is Status.BOARD:
+            assert d.pose.position[2] < 0.03  # on the playfield (or a die), not hanging above it
+
+
+def test_a_die_leaning_on_the_wall_is_read_only_once_it_has_rested(box):
+    """Seed 2026, settle throw 217: a die leaning on the wall crept at 0.8 mm/s for 0.3 s, then
+    toppled; the 0.15 s hold read it before. Afterwards nothing moves by more than 1 mm."""
+    from doppelx.bench.throws import random_scene
+    from rules.rng import child_rng
+
+    with World(BOARD_I) as w:
+        _, lying, throw = random_scene(w.board, child_rng(2028, 217))
+        r = run_throw(w, throw, lying, watch=False)
+        assert r.settled
+        for _ in range(240):
+            w.step()
+        for d in r.outcome.dice:
+            if d.status is not Status.HOLE:
+                assert math.dist(w.pose(d.owner)[0], d.pose.position) < 0.001
