@@ -193,19 +193,34 @@ def _job(job: tuple[str, int, int, int]) -> tuple[str, dict]:
     return what, fn(stop, seed, start)
 
 
-def run_checks(throws: int, settle: int, seeds: list[int], workers: int, chunk: int = 500) -> dict:
-    """The tunnelling and settle checks over ``seeds``, split into chunks over ``workers`` processes."""
+def run_checks(
+    throws: int, settle: int, seeds: list[int], workers: int, chunk: int = 500, progress: str | None = None
+) -> dict:
+    """The tunnelling and settle checks over ``seeds``, split into chunks over ``workers`` processes.
+
+    ``progress``: a file to which every finished chunk is appended as one JSON line.
+    """
     jobs = []
     for seed in seeds:
         for what, n in (("tunnelling", throws), ("settle", settle)):
             jobs += [(what, seed, a, min(a + chunk, n)) for a in range(0, n, chunk)]
+    done = []
+
+    def keep(item) -> None:
+        done.append(item)
+        if progress:
+            with open(progress, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"check": item[0], **item[1]}) + "\n")
+
     if workers > 1:
         import multiprocessing
 
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            done = pool.map(_job, jobs, chunksize=1)
+            for item in pool.imap_unordered(_job, jobs, chunksize=1):
+                keep(item)
     else:
-        done = [_job(j) for j in jobs]
+        for job in jobs:
+            keep(_job(job))
     out = {}
     for what in ("tunnelling", "settle"):
         out[what] = _merge([r for w, r in done if w == what])
@@ -231,11 +246,14 @@ def main(argv=None) -> int:
         "--seeds", help="comma-separated seeds for the tunnelling and settle checks (default: --seed)"
     )
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument(
+        "--progress", metavar="FILE", help="append each finished chunk's figures to FILE (JSON lines)"
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]
     start = time.perf_counter()
-    result = run_checks(args.throws, args.settle, seeds, max(1, args.workers))
+    result = run_checks(args.throws, args.settle, seeds, max(1, args.workers), progress=args.progress)
     if args.faces:
         result["faces"] = check_faces(args.faces, args.seed)
     result["wall_s"] = round(time.perf_counter() - start, 1)
