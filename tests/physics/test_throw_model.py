@@ -133,3 +133,19 @@ def test_setup_throw_releases_every_colour_from_its_seat():
     for r, side in zip(t.releases, sides):
         n, _ = side_axes(side)
         assert np.dot(r.position[:2], n) > OUTER - 1e-9
+
+
+def test_setup_throw_never_releases_two_dice_inside_each_other():
+    """Seed 1, throw 5003 of the mixed scenes: two neighbours' hands scattered to one spot
+    released pink and black 1 mm apart; the later die is now held higher."""
+    import itertools
+    import math
+
+    from doppelx.bench.throws import random_scene
+    from rules.board_file import load_board
+    from rules.rng import child_rng
+
+    kind, _, throw = random_scene(load_board("IV"), child_rng(1, 5003))
+    assert kind == "setup" and len(throw.releases) == 8
+    gaps = [math.dist(a.position, b.position) for a, b in itertools.combinations(throw.releases, 2)]
+    assert min(gaps) >= 1.8 * 0.016 - 1e-12
