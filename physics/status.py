@@ -9,8 +9,8 @@ Statuses from a resting pose (D6), by the die's centre in the board frame:
 * ``board``: otherwise (on the playfield, leaning, on another die or on an obstacle).
 
 During a throw a die is *decided* early when nothing can change its status any more:
-fully below the insert (it can only be in the cavity). Decided dice no longer hold up the
-settle test. A die that leaves the box is not decided: it falls onto the table and must
+fully below the insert (it can only be in the cavity), or more than 1 m below the room's
+floor (it went over the floor's edge). Decided dice no longer hold up the settle test. A die that leaves the box is not decided: it falls onto the table and must
 come to rest there like any other (its resting pose on the table is part of the outcome
 and of the replay); one that slides off the table's edge rests on the room's floor.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import shapely
 
-from physics.geometry import GROUND_DROP, TABLE_HALF, Layout
+from physics.geometry import GROUND_DROP, GROUND_HALF, TABLE_HALF, Layout
 from rules.box import BoxSpec
 from rules.outcome import Status
 
@@ -60,8 +60,10 @@ class Zones:
         return Status.BOARD
 
     def decided(self, position, quaternion, half: float) -> Status | None:
-        """``hole`` if that status can no longer change, else ``None``."""
+        """``hole`` or ``off`` if that status can no longer change, else ``None``."""
         x, y, z = position
+        if z < self.ground_z - 1.0:
+            return Status.OFF  # fell off the edge of the room's floor: nothing below
         if abs(x) <= self.hx and abs(y) <= self.hy:
             qx, qy, qz, qw = quaternion
             r20 = 2 * (qx * qz - qy * qw)
@@ -107,10 +109,11 @@ class TunnelWatch:
                         self.events.append((owner, "wall"))
         inside = abs(bx) < z.hx + z.t and abs(by) < z.hy + z.t
         on_table = abs(bx) < TABLE_HALF and abs(by) < TABLE_HALF
+        on_ground = abs(bx) < GROUND_HALF and abs(by) < GROUND_HALF
         if (
             (inside and az >= z.floor_z > bz)  # down through the box floor
             or (on_table and az >= z.table_z > bz)  # down through the table top
-            or bz < z.ground_z  # below the room's floor
+            or (on_ground and bz < z.ground_z)  # below the room's floor
         ):
             self.events.append((owner, "floor"))
 

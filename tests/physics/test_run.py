@@ -253,3 +253,20 @@ def test_a_die_not_lying_flat_must_stay_still_longer(world_i):
     assert r.sim_time >= s.settle_hold_leaning
     flat = run_throw(world_i, throw_of(drop("blue", 0.05, -0.02, DICE["blue"].half + 0.0005)))
     assert flat.settled and flat.sim_time < s.settle_hold_leaning
+
+
+def test_the_room_floor_ends_somewhere_and_a_die_beyond_it_is_no_tunnel(world_i):
+    from physics.geometry import GROUND_HALF
+    from physics.status import TunnelWatch
+
+    z = world_i.zones
+    flat = (0.0, 0.0, 0.0, 1.0)
+    assert z.decided((GROUND_HALF + 1, 0.0, z.ground_z - 2.0), flat, 0.008) is Status.OFF
+    assert (
+        z.decided((2.0, 0.0, z.ground_z + 0.008), flat, 0.008) is None
+    )  # resting on the floor: it must settle
+    watch = TunnelWatch(z, 0.016)
+    watch.check("blue", (GROUND_HALF + 1, 0.0, z.ground_z - 0.5), (GROUND_HALF + 1, 0.0, z.ground_z - 0.6))
+    assert watch.events == []
+    watch.check("blue", (2.0, 0.0, z.ground_z + 0.01), (2.0, 0.0, z.ground_z - 0.01))  # through the floor
+    assert watch.events == [("blue", "floor")]
