@@ -59,7 +59,7 @@ def check_tunnelling(throws: int, seed: int, start: int = 0) -> dict:
     worlds = {side: World(load_board(side)) for side in BUILTIN_SIDES}
     flagged, parts, kinds, statuses = 0, Counter(), Counter(), Counter()
     unsettled, sim, steps = 0, 0.0, 0
-    examples = []
+    examples, stuck = [], []
     t0 = time.perf_counter()
     for i in range(start, throws):
         side = BUILTIN_SIDES[i % 4]
@@ -70,6 +70,8 @@ def check_tunnelling(throws: int, seed: int, start: int = 0) -> dict:
         sim += r.sim_time
         steps += r.steps
         unsettled += not r.settled
+        if not r.settled and len(stuck) < 10:
+            stuck.append({"seed": seed, "throw": i, "side": side, "kind": kind, "moving": list(r.unsettled)})
         statuses.update(d.status.value for d in r.outcome.dice)
         if r.tunnel_events:
             flagged += 1
@@ -90,6 +92,7 @@ def check_tunnelling(throws: int, seed: int, start: int = 0) -> dict:
         "kinds": dict(kinds),
         "statuses": dict(statuses),
         "unsettled": unsettled,
+        "unsettled_examples": stuck,
         "sim_s": sim,
         "wall_s": wall,
     }
@@ -266,7 +269,7 @@ def main(argv=None) -> int:
             f"{t.get('tunnel_parts', {})} (seeds {seeds}); kinds {t.get('kinds')}; statuses {t.get('statuses')}; "
             f"unsettled {t.get('unsettled', 0)}; {t.get('throws_per_cpu_s')} throws per process-second"
         )
-        for e in t.get("examples", []):
+        for e in t.get("examples", []) + t.get("unsettled_examples", []):
             print(f"  {e}")
         if "faces" in result:
             f = result["faces"]
