@@ -10,7 +10,10 @@ centres, and, when asked, a replay frame is recorded. Dice that leave the box fa
 the table (or off its edge onto the room's floor) and must come to rest there too.
 
 The settle test looks at poses, not velocities: a die is still once it has stayed within
-``settle_distance`` and ``settle_angle`` of one pose for ``settle_hold`` seconds if it lies
+``settle_distance`` and ``settle_angle`` of one pose (a die whose status is ``off`` —
+on the rim, a bet card, the table — by its centre alone: the rules read no face of it, and
+on the single-point contact of a card's hull a die can rock in place for ever) for
+``settle_hold`` seconds if it lies
 flat (on the playfield, the table or the floor), ``settle_hold_leaning`` otherwise (a die
 leaning on a wall or another die can creep for a while before it slides or topples);
 Bullet reports velocities of a few mm/s for dice resting on hulls or leaning in the
@@ -32,7 +35,7 @@ from physics.status import TunnelWatch
 from physics.throw import Throw
 from physics.trajectory import Recorder, Trajectory
 from physics.world import World, is_flat
-from rules.outcome import DieOutcome, Pose, ThrowOutcome
+from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,8 @@ def run_throw(
             a_pos, a_q = anchor[i]
             dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
             dot = abs(quat[0] * a_q[0] + quat[1] * a_q[1] + quat[2] * a_q[2] + quat[3] * a_q[3])
+            if dot < cos_half and zones.status(position) is Status.OFF:
+                dot = 1.0  # off (rim, card, table): no face is read, only where it lies counts
             if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
                 anchor[i] = (position, quat)
                 since[i] = t

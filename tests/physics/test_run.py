@@ -270,3 +270,18 @@ def test_the_room_floor_ends_somewhere_and_a_die_beyond_it_is_no_tunnel(world_i)
     assert watch.events == []
     watch.check("blue", (2.0, 0.0, z.ground_z + 0.01), (2.0, 0.0, z.ground_z - 0.01))  # through the floor
     assert watch.events == [("blue", "floor")]
+
+
+def test_a_die_off_the_board_is_still_by_where_it_lies():
+    """Seed 3, throw 4895 of the mixed scenes: blue came to lie on a bet card and rocked there
+    in place (a single-point hull contact) until the 10 s cap. Off dice show no face, so only
+    their position counts for the settle test."""
+    from doppelx.bench.throws import random_scene
+    from rules.rng import child_rng
+
+    with World(load_board("IV")) as w:
+        kind, lying, throw = random_scene(w.board, child_rng(3, 4895))
+        r = run_throw(w, throw, lying)
+        blue = r.outcome.get("blue")
+        assert r.settled and r.sim_time < 2.0
+        assert blue.status is Status.OFF and blue.pose.position[2] > w.box.rim_z
