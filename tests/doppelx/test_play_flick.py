@@ -54,7 +54,8 @@ def test_gentle_to_strong_flicks_reach_the_playfield_and_stronger_rolls_further(
         for seed in range(1, 7):
             status, y, intent = throw_blue(seed, speed)
             assert intent.target is not None
-            assert status is not Status.OFF, (speed, seed)  # reaches the box, never dropped in front of it
+            # reaches the box, never dropped in front of it (a hard one may bounce out over the far wall)
+            assert status is not Status.OFF or y > 0.27 / 2, (speed, seed)
             ys.append(y)
         finals[speed] = float(np.median(ys))
     # Ann throws from the south wall: further into the box is larger y. (The other players'
