@@ -11,7 +11,7 @@ from doppelx.bots import DoppelXBot, bots_for
 from doppelx.match import DoppelXMatch
 from doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
 from doppelx.planner.rollout import rollout
-from doppelx.planner.search import Budget, search
+from doppelx.planner.search import SWITCH_Z, Budget, paired_gain, search
 from doppelx.planner.table import Table, table_of
 from doppelx.planner.value import (
     SURVIVAL,
@@ -168,7 +168,18 @@ def test_the_search_is_deterministic_by_seed_and_throws_its_best_candidate():
         b = search(t, SKILLS["hard"], start, Budget(24))
         assert a.aim == b.aim and a.value == b.value and a.rollouts == b.rollouts <= 24
         finalists = [c for c in a.candidates if len(c.values) == max(len(c.values) for c in a.candidates)]
-        assert a.value == max(c.mean for c in finalists)
+        chosen = next(c for c in a.candidates if c.aim == a.aim)
+        assert a.value == chosen.mean
+        # the incumbent (the field aim, first) is kept unless a finalist beats it clearly
+        incumbent = a.candidates[0]
+        if chosen is not incumbent:
+            gain, se = paired_gain(chosen, incumbent)
+            assert chosen in finalists and gain > SWITCH_Z * se
+        for c in finalists:
+            if c is not incumbent and c is not chosen:
+                assert paired_gain(c, incumbent)[0] <= SWITCH_Z * paired_gain(c, incumbent)[1] or (
+                    paired_gain(c, incumbent)[0] <= paired_gain(chosen, incumbent)[0]
+                )
     finally:
         m.close()
 
