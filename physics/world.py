@@ -91,6 +91,8 @@ class World:
         self.spinner_id: int | None = None
         self.static_ids: list[int] = []
         self._die_shape: dict[tuple[float, float, str], int] = {}
+        self._tray_plan: list[tuple] | None = None
+        self._material_kws: dict[str, dict] = {}
 
     # -- life cycle -----------------------------------------------------------------------
     def close(self) -> None:
@@ -171,6 +173,12 @@ class World:
                     )
 
     def _material_kw(self, name: str) -> dict:
+        kw = self._material_kws.get(name)
+        if kw is None:
+            kw = self._material_kws[name] = self._material_kw_of(name)
+        return kw
+
+    def _material_kw_of(self, name: str) -> dict:
         m = self.materials.bodies[name]
         return {
             "lateralFriction": m.friction,
@@ -192,6 +200,41 @@ class World:
         are split.
         """
         p, c = self.p, self.client
+        if self._tray_plan is None:
+            self._tray_plan = self._plan_tray()
+        for material, box, compound in self._tray_plan:
+            if box is not None:
+                half_extents, position, quaternion = box
+                shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half_extents, physicsClientId=c)
+                body = p.createMultiBody(
+                    0.0,
+                    shape,
+                    basePosition=position,
+                    baseOrientation=quaternion,
+                    useMaximalCoordinates=True,
+                    physicsClientId=c,
+                )
+            else:
+                centre, halves, frames, turns = compound
+                shape = p.createCollisionShapeArray(
+                    [p.GEOM_BOX] * len(halves),
+                    halfExtents=halves,
+                    collisionFramePositions=frames,
+                    collisionFrameOrientations=turns,
+                    physicsClientId=c,
+                )
+                body = p.createMultiBody(
+                    0.0, shape, basePosition=centre, useMaximalCoordinates=True, physicsClientId=c
+                )
+            self._material(body, material)
+            self.static_ids.append(body)
+
+    def _plan_tray(self) -> list[tuple]:
+        """The tray's static bodies as ``(material, box, compound)``, worked out once per world.
+
+        ``box`` is ``(half_extents, position, quaternion)`` of a lone box, ``compound`` is
+        ``(centre, half extents, child positions, child quaternions)``; one of them is ``None``.
+        """
         groups: dict[tuple[str, str], list[BoxPiece]] = {}
         for piece in self.layout.boxes:
             if piece.name == "spinner:pin":
@@ -204,36 +247,24 @@ class World:
             and len(groups[shell]) + len(groups[insert]) <= MAX_COMPOUND_CHILDREN
         ):
             groups[shell] += groups.pop(insert)  # one body less to create
+        plan: list[tuple] = []
         for (_, material), pieces in groups.items():
             for k in range(0, len(pieces), MAX_COMPOUND_CHILDREN):
                 chunk = pieces[k : k + MAX_COMPOUND_CHILDREN]
                 if len(chunk) == 1:
                     b = chunk[0]
-                    shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=b.half_extents, physicsClientId=c)
-                    body = p.createMultiBody(
-                        0.0,
-                        shape,
-                        basePosition=b.position,
-                        baseOrientation=b.quaternion,
-                        useMaximalCoordinates=True,
-                        physicsClientId=c,
-                    )
+                    plan.append((material, (b.half_extents, b.position, b.quaternion), None))
                 else:
                     centre = tuple(float(v) for v in np.mean([b.position for b in chunk], axis=0))
-                    shape = p.createCollisionShapeArray(
-                        [p.GEOM_BOX] * len(chunk),
-                        halfExtents=[b.half_extents for b in chunk],
-                        collisionFramePositions=[
-                            tuple(b.position[i] - centre[i] for i in range(3)) for b in chunk
-                        ],
-                        collisionFrameOrientations=[b.quaternion for b in chunk],
-                        physicsClientId=c,
+                    frames = [tuple(b.position[i] - centre[i] for i in range(3)) for b in chunk]
+                    compound = (
+                        centre,
+                        [b.half_extents for b in chunk],
+                        frames,
+                        [b.quaternion for b in chunk],
                     )
-                    body = p.createMultiBody(
-                        0.0, shape, basePosition=centre, useMaximalCoordinates=True, physicsClientId=c
-                    )
-                self._material(body, material)
-                self.static_ids.append(body)
+                    plan.append((material, None, compound))
+        return plan
 
     def _build_mesh_board(self) -> None:
         p, c = self.p, self.client
