@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from doppelx.batch.plan import RunSpec
-from doppelx.batch.world_cache import table_specs, world_for
+from doppelx.batch.world_cache import service_for, table_specs
 from rules.rng import child_rng
 
 DEFAULTS: dict[str, Any] = {
@@ -67,7 +67,7 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
 
     p = {**DEFAULTS, **spec.params}
     board, dice = table_specs(p)
-    world = world_for(p)
+    world = service_for(p).world
     colours = list(dice.player_colours[: p["players"]])
     rows = []
     for i in spec.chunk(index):
