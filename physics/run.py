@@ -114,6 +114,7 @@ def run_throw(
     if recorder is not None:
         _record(recorder, world, bodies, 0.0)
     still = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    rim_z = zones.rim_z
     pairs = tw is not None and n > 1
     t, steps, settled = 0.0, 0, False
     max_samples = int(math.ceil(s.time_cap / sample_dt))
@@ -152,7 +153,9 @@ def run_throw(
         if new:
             if tw is not None:
                 for i, pq in new.items():
-                    tw.check(owners[i], pos[i], pq[0])
+                    a, b = pos[i], pq[0]
+                    if a[2] <= rim_z or b[2] <= rim_z:  # wholly above the rim it crosses nothing
+                        tw.check(owners[i], a, b)
                 if pairs:
                     _check_pairs(tw, owners, pos, new, halves)
             for i, pq in new.items():
