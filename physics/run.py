@@ -94,6 +94,7 @@ def run_throw(
     halves = [world.dice[o].half for o in owners]
     zones = world.zones
     tw = TunnelWatch(zones, max(world.dice[o].size for o in owners)) if watch else None
+    # positional client ids: PyBullet parses them faster than keywords (~0.1 µs a call)
     getpose, getvel, step = p.getBasePositionAndOrientation, p.getBaseVelocity, p.stepSimulation
     spinner = world.spinner_id is not None
     speed2, spin2 = s.settle_speed**2, s.settle_spin**2
@@ -121,20 +122,20 @@ def run_throw(
     for _ in range(max_samples):
         if spinner:
             for _k in range(sample_every):
-                step(physicsClientId=cid)
+                step(cid)
                 touched |= world.spinner_touching()
         else:
             for _k in range(sample_every):
-                step(physicsClientId=cid)
+                step(cid)
         steps += sample_every
         t += sample_dt
         new = {}
         for i in index:
-            vw = getvel(bodies[i], physicsClientId=cid)
+            vw = getvel(bodies[i], cid)
             if vw == still:
                 continue  # asleep: exactly where it was
             moved[i] = True
-            position, quat = pq = getpose(bodies[i], physicsClientId=cid)
+            position, quat = pq = getpose(bodies[i], cid)
             new[i] = pq
             a_pos, a_q = anchor[i]
             dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
