@@ -14,8 +14,12 @@ and new ones follow. Reported:
   the time between the first and the last chunk (start-up excluded), and
   ``throws_per_s_incl_start`` from the command's start;
 * ``hours_for_a_million`` at the steady rate (the goal: ≤ 1 h, i.e. ≥ 278 throws/s);
-* per worker: RSS at its first sample, its last and its largest (MiB) — flat memory
-  means last ≈ first, and every worker under 1 GiB;
+* ``throws_per_worker_cpu_s`` — throws per CPU second the workers used, and what the
+  workers would do if each had a core to itself (on a busy shared machine the wall-clock
+  rate says more about the other users than about the program);
+* per worker: RSS at its first sample (still importing), after a quarter of the stretch,
+  at its last and its largest (MiB) — flat memory means last ≈ a quarter in, and every
+  worker under 1 GiB;
 * the last progress line the command printed (rate and ETA), the load average.
 
 ``--lying 0`` is the command as the issue writes it (the active player's two dice alone);
@@ -68,6 +72,15 @@ def rss_mib(pid: int) -> float | None:
     return None
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of ``pid`` so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def is_worker(pid: int) -> bool:
     try:
         cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
@@ -83,6 +96,7 @@ def run_for(cmd: list[str], seconds: float, out: Path, log: Path) -> dict:
     with open(log, "w") as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True, cwd=ROOT)
     workers: dict[int, list[float]] = {}
+    cpu: dict[int, float] = {}
     main_rss: list[float] = []
     seen: dict[str, float] = {}
     try:
@@ -97,6 +111,9 @@ def run_for(cmd: list[str], seconds: float, out: Path, log: Path) -> dict:
                     r = rss_mib(c)
                     if r is not None:
                         workers.setdefault(c, []).append(r)
+                    t = cpu_seconds(c)
+                    if t is not None:
+                        cpu[c] = t
             if chunk_dir.exists():
                 for f in chunk_dir.glob("*.parquet"):
                     seen.setdefault(f.name, now)
@@ -106,7 +123,13 @@ def run_for(cmd: list[str], seconds: float, out: Path, log: Path) -> dict:
         except ProcessLookupError:
             pass
         proc.wait()
-    return {"workers": workers, "main_rss": main_rss, "chunks": seen, "elapsed": time.perf_counter() - t0}
+    return {
+        "workers": workers,
+        "cpu": cpu,
+        "main_rss": main_rss,
+        "chunks": seen,
+        "elapsed": time.perf_counter() - t0,
+    }
 
 
 def last_progress(log: Path) -> str:
@@ -159,12 +182,15 @@ def main(argv=None) -> int:
     workers = [
         {
             "first_mib": round(v[0], 1),
+            "after_a_quarter_mib": round(v[len(v) // 4], 1),
             "last_mib": round(v[-1], 1),
             "max_mib": round(max(v), 1),
             "samples": len(v),
         }
         for v in first["workers"].values()
     ]
+    worker_cpu = sum(first["cpu"].values())
+    per_cpu_s = len(times) * chunk_size / worker_cpu if worker_cpu else float("nan")
     result = {
         "command": " ".join(cmd[2:]).replace(str(out), "OUT"),
         "seconds": round(first["elapsed"], 1),
@@ -174,6 +200,8 @@ def main(argv=None) -> int:
         "throws_per_s": round(steady, 1),
         "throws_per_s_incl_start": round(len(times) * chunk_size / first["elapsed"], 1),
         "hours_for_a_million": round(1e6 / steady / 3600, 2) if steady == steady else None,
+        "throws_per_worker_cpu_s": round(per_cpu_s, 1),
+        "throws_per_s_if_each_worker_had_a_core": round(args.workers * per_cpu_s, 1),
         "workers": workers,
         "main_max_mib": round(max(first["main_rss"]), 1) if first["main_rss"] else None,
         "progress_line": progress,
