@@ -89,10 +89,10 @@ def whole(world, items, tally: Tally, with_lying: bool = True) -> list[int]:
 
 def engine_only(world, items, steps: list[int], tally: Tally) -> None:
     """The world built for each throw (untimed), then its ``steps`` steps and nothing between them."""
-    p, cid = world.p, world.client
-    step = p.stepSimulation
+    step = world.p.stepSimulation
     for (lying, throw), n in zip(items, steps):
         world.reset(lying, 0.0, throw.releases)
+        cid = world.client  # after the reset: a world may renew its client
         w0, c0 = time.perf_counter(), time.process_time()
         for _ in range(n):
             step(physicsClientId=cid)
