@@ -22,6 +22,7 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -31,6 +32,10 @@ from rules.bets import PER_DIE_FIELD, BetCard
 from rules.board import BoardSide, FieldKind
 from rules.box import BoxSpec, load_box
 from rules.dice import DieSpec
+
+if TYPE_CHECKING:
+    from doppelx.match import BetPolicy
+    from doppelx.throw_service import ThrowPolicy
 
 #: Scatter of a die's resting place around its first impact (m): bouncing and rolling.
 #: Measured on side I with exact throws at strength 0.1–0.2: 5–6 cm per axis.
@@ -295,8 +300,8 @@ def bet_policy(name: str, rng: np.random.Generator):
 class DoppelXBot:
     """A computer player: a throw policy and a bet policy (``choose`` may return ``None``: no bet)."""
 
-    throw: object = AimAtBestField()
-    bet: object = BestCardBet()
+    throw: ThrowPolicy = AimAtBestField()
+    bet: BetPolicy = BestCardBet()
 
     @classmethod
     def of_skill(cls, name: str, think: int | None = None) -> DoppelXBot:

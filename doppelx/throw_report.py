@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
 
 def _pose(d: DieOutcome) -> dict[str, list[float]]:
-    return {"position": list(d.pose.position), "quaternion": list(d.pose.quaternion)}
+    pose = d.pose
+    assert pose is not None, f"die {d.owner} has no pose"  # physics outcomes always carry one
+    return {"position": list(pose.position), "quaternion": list(pose.quaternion)}
 
 
 def _reading(r: DieReading) -> dict[str, Any]:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from physics.run import ThrowResult
     from physics.throw import Throw
     from physics.throw_model import Aim, Skill
+    from physics.world import World
     from rules.bets import BetCard
     from rules.board import BoardSide
     from rules.box import BoxSpec
@@ -45,7 +46,8 @@ if TYPE_CHECKING:
 class ThrowPolicy(Protocol):
     """Where a bot throws (:mod:`doppelx.bots`): an aim for a die on a board, and the thrower's skill."""
 
-    skill: Skill
+    @property
+    def skill(self) -> Skill: ...
 
     def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim: ...
 
@@ -157,7 +159,8 @@ class ThrowService:
         """Run ``throw`` onto the table with the ``lying`` dice until everything rests."""
         from physics.run import run_throw
 
-        return run_throw(self.world, throw, dict(lying or {}), spinner_angle, record=record, watch=watch)
+        world = cast("World", self.world)  # either engine: run_throw hands a MuJoCo world on
+        return run_throw(world, throw, dict(lying or {}), spinner_angle, record=record, watch=watch)
 
     def read(self, outcome: ThrowOutcome) -> tuple[DieReading, ...]:
         """Every die of ``outcome`` read from above (once per throw)."""

@@ -185,7 +185,7 @@ def run_throw(
             pose = lying[owner]
         else:
             position, quat = getpose(bodies[i], physicsClientId=cid)
-            pose = Pose(tuple(position), tuple(quat))  # type: ignore[arg-type]
+            pose = Pose(tuple(position), tuple(quat))
         dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
     if tw is not None:
         _final_overlaps(tw, world, owners, dice)

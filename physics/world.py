@@ -321,6 +321,7 @@ class World:
 
     def _build_mesh_board(self) -> None:
         p, c = self.p, self.client
+        assert self._mesh is not None
         verts, faces = self._mesh
         shape = p.createCollisionShape(
             p.GEOM_MESH, vertices=verts, indices=faces, flags=p.GEOM_FORCE_CONCAVE_TRIMESH, physicsClientId=c
