@@ -11,7 +11,7 @@ from doppelx.bots import DoppelXBot, bots_for
 from doppelx.match import DoppelXMatch
 from doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
 from doppelx.planner.rollout import rollout
-from doppelx.planner.search import Budget, search
+from doppelx.planner.search import SWITCH_Z, Budget, paired_gain, search
 from doppelx.planner.table import Table, table_of
 from doppelx.planner.value import (
     SURVIVAL,
@@ -168,7 +168,13 @@ def test_the_search_is_deterministic_by_seed_and_throws_its_best_candidate():
         b = search(t, SKILLS["hard"], start, Budget(24))
         assert a.aim == b.aim and a.value == b.value and a.rollouts == b.rollouts <= 24
         finalists = [c for c in a.candidates if len(c.values) == max(len(c.values) for c in a.candidates)]
-        assert a.value == max(c.mean for c in finalists)
+        chosen = [c for c in finalists if c.aim == a.aim]
+        assert chosen and a.value == chosen[0].mean
+        # the search keeps its incumbent unless a finalist beats it on clear evidence (SWITCH_Z
+        # standard errors of the paired gain): no finalist beats the choice that clearly
+        for c in finalists:
+            gain, se = paired_gain(c, chosen[0])
+            assert not gain > SWITCH_Z * se
     finally:
         m.close()
 
