@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -303,37 +303,8 @@ class DoppelXBot:
     throw: ThrowPolicy = AimAtBestField()
     bet: BetPolicy = BestCardBet()
 
-    @classmethod
-    def of_skill(cls, name: str, think: int | None = None) -> DoppelXBot:
-        """A bot of skill ``easy``, ``medium``, ``hard`` or ``expert`` (:mod:`doppelx.planner.expert`;
-        ``think`` rollouts per decision, default :data:`~doppelx.planner.expert.DEFAULT_ROLLOUTS`)."""
-        if name == EXPERT:
-            from doppelx.planner.expert import DEFAULT_ROLLOUTS, expert_bot
-
-            return expert_bot(think or DEFAULT_ROLLOUTS)  # type: ignore[return-value]
-        if name not in SKILLS:
-            raise ValueError(f"skill must be one of {', '.join(BOT_SKILLS)}, got {name!r}")
-        return cls(AimAtBestField(SKILLS[name]))
-
 
 #: The skill of the bot that plans with physics (beside the throwing skills of :data:`SKILLS`).
 EXPERT = "expert"
 #: Every bot skill by name.
 BOT_SKILLS = (*SKILLS, EXPERT)
-
-
-def bots_for(
-    colours: Sequence[str], skill: str | Sequence[str] = "medium", think: int | None = None
-) -> dict[str, DoppelXBot]:
-    """One bot per colour: all of ``skill``, or ``skill[i]`` for seat ``i`` (a thinking bot each its own)."""
-    skills = [skill] * len(colours) if isinstance(skill, str) else list(skill)
-    if len(skills) != len(colours):
-        raise ValueError(f"{len(colours)} seats need {len(colours)} skills, got {len(skills)}")
-    made: dict[str, DoppelXBot] = {}
-    out = {}
-    for c, s in zip(colours, skills):
-        if s == EXPERT:
-            out[c] = DoppelXBot.of_skill(s, think)
-        else:
-            out[c] = made.setdefault(s, DoppelXBot.of_skill(s))
-    return out

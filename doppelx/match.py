@@ -130,7 +130,7 @@ class DoppelXMatch:
 
         ``skill`` is one skill for all seats or one per seat; ``think`` is an expert's rollouts per decision.
         """
-        from doppelx.bots import bots_for
+        from doppelx.seats import bots_for
         from physics.engine import make_world
 
         dice = dice or load_dice()

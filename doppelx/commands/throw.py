@@ -107,7 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.bots import DoppelXBot
+    from doppelx.seats import bot_of_skill
     from doppelx.throw_report import format_report, outcome_json, score_report, sim_json, state_json
     from doppelx.throw_service import Seating, ThrowService
     from physics.engine import make_world
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     seats += [c for c in dice.player_colours if c not in seats][: max(0, 3 - len(seats))]
     active = (coloured[0] if coloured else seats[0]) if WHITE in args.dice else None
     chips = {c: 0 for c in seats}
-    bot = DoppelXBot.of_skill(args.skill)
+    bot = bot_of_skill(args.skill)
     first = coloured[0] if coloured else args.dice[0]
     with make_world(board, box, dice, engine=args.engine, spinner=not args.no_spinner) as world:
         service = ThrowService(world)

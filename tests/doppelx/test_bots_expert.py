@@ -7,7 +7,6 @@ import dataclasses
 import pytest
 import shapely
 
-from doppelx.bots import DoppelXBot, bots_for
 from doppelx.match import DoppelXMatch
 from doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
 from doppelx.planner.rollout import rollout
@@ -24,6 +23,7 @@ from doppelx.planner.value import (
     future_weight,
     standing_change,
 )
+from doppelx.seats import bot_of_skill, bots_for
 from physics.throw_model import SKILLS, Aim
 from rules.bets import choose_cards
 from rules.board import FieldKind
@@ -223,7 +223,7 @@ def test_seats_have_their_own_skills():
     bots = bots_for(colours, ["easy", "expert", "hard", "expert"], think=20)
     assert bots["blue"].throw.skill is SKILLS["easy"] and bots["yellow"].throw.skill is SKILLS["hard"]
     assert bots["red"] is not bots["green"] and bots["red"].throw.budget.rollouts == 20
-    assert DoppelXBot.of_skill("expert").throw.skill is SKILLS["hard"]  # the hard hand, a thinking head
+    assert bot_of_skill("expert").throw.skill is SKILLS["hard"]  # the hard hand, a thinking head
     with pytest.raises(ValueError, match="4 seats need 4 skills"):
         bots_for(colours, ["easy", "hard"])
     with pytest.raises(ValueError, match="at least 12 rollouts"):
