@@ -90,7 +90,7 @@ def run(
 
 def decision_times(decisions: int, think: int, seed: int) -> dict:
     """Wall-clock seconds of ``decisions`` expert throw decisions (``think`` rollouts each, one core)."""
-    from doppelx.bots import DoppelXBot
+    from doppelx.seats import bot_of_skill
     from doppelx.match import DoppelXMatch
     from doppelx.planner.table import table_of
     from rules.board_file import load_board
@@ -101,7 +101,7 @@ def decision_times(decisions: int, think: int, seed: int) -> dict:
     while len(times) < decisions:
         m = DoppelXMatch.with_bots(4, load_board("I"), seed + k, options=GameOptions(target=100))
         k += 1
-        expert = DoppelXBot.of_skill("expert", think).throw
+        expert = bot_of_skill("expert", think).throw
         try:
             for _ in range(4 + k % 5):
                 m.play_throw()

@@ -1,6 +1,6 @@
-"""Physics throughput of a standard DoppelX turn, against the naive baseline in the same run.
+"""Physics throughput of a standard DoppelX turn: the whole throw, the engine alone, the naive baseline.
 
-    python benchmarks/throughput.py [--throws N] [--naive-throws M] [--seed S] [--json]
+    python benchmarks/throughput.py [--throws N] [--naive-throws M] [--rounds R] [--seed S] [--json]
 
 The standard-turn scene: side I, six dice lying flat on the board from earlier throws
 (random free places, faces and turns), the active player's two dice (blue and white)
@@ -8,11 +8,22 @@ thrown by the medium bot's throw model at its best spot. The scenes are drawn fi
 the seed; the clock then runs over ``run_throw`` alone — rebuilding the world, stepping to
 rest, reading the outcome, with the tunnel watch on — in this one process (one core).
 
-Reported: throws per second, physics steps per second, simulated seconds per throw,
-throws the tunnel watch flagged; the same two dice with nothing lying on the board
-(``alone_throws_per_s``); and the naive baseline on the same scenes — the board as one
-concave triangle mesh, every body awake, PyBullet's default solver (50 iterations), no
-CCD — with the ratio. Figures are printed, never asserted.
+Measured in the same run, interleaved in ``--rounds`` rounds so that a change of the
+machine's load touches every figure alike:
+
+* ``throws_per_s``: whole standard-turn throws (``run_throw``);
+* ``alone_throws_per_s``: the same two dice with nothing lying on the board;
+  ``standard_over_alone`` is the ratio (what the six lying dice cost);
+* ``engine_only_throws_per_s``: the engine's own limit for this work — for each throw
+  the world is built (untimed) and then stepped exactly as many times as the whole throw
+  took, with nothing between the steps; ``overhead_share`` = 1 − whole rate / engine-only
+  rate is the share of a throw spent outside ``stepSimulation`` (rebuild, sampling,
+  reading);
+* the naive baseline on the first scenes — the board as one concave triangle mesh, every
+  body awake, PyBullet's default solver (50 iterations), no CCD — and ``ratio`` to it.
+
+Wall-clock rates, plus the CPU seconds of the process (``cpu_throws_per_s``), and the
+machine's load average. Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ import json
 import os
 import platform
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,6 +47,114 @@ def scenes(n: int, seed: int):
     return standard_turns(n, make_rng(seed), "I")
 
 
+class Tally:
+    """Wall and CPU seconds, throws, steps, simulated seconds, flags of one kind of run."""
+
+    def __init__(self) -> None:
+        self.wall = self.cpu = self.sim = 0.0
+        self.throws = self.steps = self.tunnelled = self.unsettled = 0
+
+    def figures(self) -> dict:
+        n = max(self.throws, 1)
+        return {
+            "throws": self.throws,
+            "throws_per_s": self.throws / self.wall,
+            "cpu_throws_per_s": self.throws / self.cpu,
+            "steps_per_s": self.steps / self.wall,
+            "sim_s_per_throw": self.sim / n,
+            "steps_per_throw": self.steps / n,
+            "tunnelled": self.tunnelled,
+            "unsettled": self.unsettled,
+        }
+
+
+def whole(world, items, tally: Tally, with_lying: bool = True) -> list[int]:
+    """Run ``items`` through ``run_throw``; returns each throw's steps."""
+    from physics.run import run_throw
+
+    steps = []
+    w0, c0 = time.perf_counter(), time.process_time()
+    for lying, throw in items:
+        r = run_throw(world, throw, lying if with_lying else {})
+        steps.append(r.steps)
+        tally.sim += r.sim_time
+        tally.tunnelled += bool(r.tunnelled)
+        tally.unsettled += not r.settled
+    tally.wall += time.perf_counter() - w0
+    tally.cpu += time.process_time() - c0
+    tally.throws += len(items)
+    tally.steps += sum(steps)
+    return steps
+
+
+def engine_only(world, items, steps: list[int], tally: Tally) -> None:
+    """The world built for each throw (untimed), then its ``steps`` steps and nothing between them."""
+    step = world.p.stepSimulation
+    for (lying, throw), n in zip(items, steps):
+        world.reset(lying, 0.0, throw.releases)
+        cid = world.client  # after the reset: a world may renew its client
+        w0, c0 = time.perf_counter(), time.process_time()
+        for _ in range(n):
+            step(physicsClientId=cid)
+        tally.wall += time.perf_counter() - w0
+        tally.cpu += time.process_time() - c0
+        tally.throws += 1
+        tally.steps += n
+
+
+def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
+    from physics.settings import SimSettings
+    from physics.world import World
+
+    board, items = scenes(n, seed)
+    world = World(board)
+    naive_world = World(board, settings=SimSettings.naive())
+    tuned, alone, engine, naive = Tally(), Tally(), Tally(), Tally()
+    whole(world, items[: min(20, n)], Tally())  # warm-up: imports, first allocations
+    rounds = max(1, min(rounds, n))
+    for r in range(rounds):
+        part = items[r * n // rounds : (r + 1) * n // rounds]
+        steps = whole(world, part, tuned)
+        whole(world, part, alone, with_lying=False)
+        engine_only(world, part, steps, engine)
+        whole(naive_world, items[r * naive_n // rounds : (r + 1) * naive_n // rounds], naive)
+    world.close()
+    naive_world.close()
+    t, a, e, nv = tuned.figures(), alone.figures(), engine.figures(), naive.figures()
+    return {
+        "throws": t["throws"],
+        "throws_per_s": round(t["throws_per_s"], 1),
+        "cpu_throws_per_s": round(t["cpu_throws_per_s"], 1),
+        "steps_per_s": round(t["steps_per_s"]),
+        "steps_per_throw": round(t["steps_per_throw"], 1),
+        "sim_s_per_throw": round(t["sim_s_per_throw"], 3),
+        "tunnelled": t["tunnelled"],
+        "unsettled": t["unsettled"],
+        "engine_only_throws_per_s": round(e["throws_per_s"], 1),
+        "engine_only_cpu_throws_per_s": round(e["cpu_throws_per_s"], 1),
+        "overhead_share": round(1.0 - t["throws_per_s"] / e["throws_per_s"], 3),
+        "alone_throws_per_s": round(a["throws_per_s"], 1),
+        "alone_sim_s_per_throw": round(a["sim_s_per_throw"], 3),
+        "standard_over_alone": round(t["throws_per_s"] / a["throws_per_s"], 3),
+        "naive_throws": nv["throws"],
+        "naive_throws_per_s": round(nv["throws_per_s"], 2),
+        "naive_steps_per_s": round(nv["steps_per_s"]),
+        "naive_sim_s_per_throw": round(nv["sim_s_per_throw"], 3),
+        "naive_unsettled": nv["unsettled"],
+        "naive_tunnelled": nv["tunnelled"],
+        "ratio": round(t["throws_per_s"] / nv["throws_per_s"], 1),
+    }
+
+
+def machine() -> dict:
+    return {
+        "cpu": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "load_avg_1min": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+    }
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--throws", type=int, default=1000, help="standard-turn throws (default 1000)")
@@ -44,61 +164,44 @@ def main(argv=None) -> int:
         default=None,
         help="throws of the naive baseline (default: throws/10, at least 20)",
     )
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     ap.add_argument("--seed", type=int, default=2024, help="scene seed (default 2024)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     if args.throws < 1:
         ap.error("--throws must be at least 1")
-    from doppelx.bench.throws import measure
-    from physics.settings import SimSettings
-
-    board, items = scenes(args.throws, args.seed)
-    naive_n = args.naive_throws or max(20, args.throws // 10)
-    tuned = measure(board, items)
-    alone = measure(board, items, with_lying=False)
-    naive = measure(board, items[:naive_n], SimSettings.naive())
-    result = {
-        "throws": tuned["throws"],
-        "throws_per_s": round(tuned["throws_per_s"], 1),
-        "steps_per_s": round(tuned["steps_per_s"]),
-        "sim_s_per_throw": round(tuned["sim_s_per_throw"], 3),
-        "tunnelled": tuned["tunnelled"],
-        "unsettled": tuned["unsettled"],
-        "alone_throws_per_s": round(alone["throws_per_s"], 1),
-        "alone_sim_s_per_throw": round(alone["sim_s_per_throw"], 3),
-        "naive_throws": naive["throws"],
-        "naive_throws_per_s": round(naive["throws_per_s"], 2),
-        "naive_steps_per_s": round(naive["steps_per_s"]),
-        "naive_sim_s_per_throw": round(naive["sim_s_per_throw"], 3),
-        "naive_unsettled": naive["unsettled"],
-        "naive_tunnelled": naive["tunnelled"],
-        "ratio": round(tuned["throws_per_s"] / naive["throws_per_s"], 1),
-        "seed": args.seed,
-        "machine": {
-            "cpu": platform.processor() or platform.machine(),
-            "cores": os.cpu_count(),
-            "load_avg_1min": round(os.getloadavg()[0], 2),
-            "python": platform.python_version(),
-        },
-    }
+    naive_n = min(args.throws, args.naive_throws or max(20, args.throws // 10))
+    load_before = os.getloadavg()[0]
+    result = measure(args.throws, naive_n, args.rounds, args.seed)
+    result["seed"] = args.seed
+    result["machine"] = {**machine(), "load_avg_1min_before": round(load_before, 2)}
     if args.json:
         print(json.dumps(result, indent=2))
-    else:
-        print(f"standard turn, side I, 6 dice lying, 2 thrown ({result['throws']} throws, one core)")
-        print(
-            f"  tuned:  {result['throws_per_s']:8.1f} throws/s  {result['steps_per_s']:8d} steps/s  "
-            f"{result['sim_s_per_throw']:.3f} s simulated per throw  tunnelled {result['tunnelled']}  "
-            f"unsettled {result['unsettled']}"
-        )
-        print(f"  alone:  {result['alone_throws_per_s']:8.1f} throws/s  (same two dice, nothing lying)")
-        print(
-            f"  naive:  {result['naive_throws_per_s']:8.2f} throws/s  {result['naive_steps_per_s']:8d} steps/s  "
-            f"{result['naive_sim_s_per_throw']:.3f} s simulated per throw  ({result['naive_throws']} throws, "
-            f"unsettled {result['naive_unsettled']})"
-        )
-        print(
-            f"  ratio tuned/naive: {result['ratio']}×   (load average {result['machine']['load_avg_1min']})"
-        )
+        return 0
+    m = result["machine"]
+    print(f"standard turn, side I, 6 dice lying, 2 thrown ({result['throws']} throws, one core)")
+    print(
+        f"  whole throw: {result['throws_per_s']:8.1f} throws/s  ({result['cpu_throws_per_s']:.1f} per CPU s)  "
+        f"{result['steps_per_s']:8d} steps/s  {result['sim_s_per_throw']:.3f} s simulated per throw  "
+        f"tunnelled {result['tunnelled']}  unsettled {result['unsettled']}"
+    )
+    print(
+        f"  engine only: {result['engine_only_throws_per_s']:8.1f} throws/s  (same steps, world built, "
+        f"nothing between steps)  overhead share {result['overhead_share']:.2f} (aim ≤ 0.2)"
+    )
+    print(
+        f"  alone:       {result['alone_throws_per_s']:8.1f} throws/s  (same two dice, nothing lying)  "
+        f"standard / alone {result['standard_over_alone']:.2f} (aim ≥ 0.8)"
+    )
+    print(
+        f"  naive:       {result['naive_throws_per_s']:8.2f} throws/s  {result['naive_steps_per_s']:8d} steps/s  "
+        f"{result['naive_sim_s_per_throw']:.3f} s simulated per throw  ({result['naive_throws']} throws, "
+        f"unsettled {result['naive_unsettled']})"
+    )
+    print(
+        f"  ratio whole/naive: {result['ratio']}×   (load average {m['load_avg_1min_before']} before, "
+        f"{m['load_avg_1min']} after, {m['cores']} cores)"
+    )
     return 0
 
 

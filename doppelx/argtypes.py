@@ -121,3 +121,19 @@ def output_path(text: str):
     from pathlib import Path
 
     return Path(output_file(text))
+
+
+#: The bots' skills, weakest first (physics' ``SKILLS``).
+SKILL_NAMES = ("easy", "medium", "hard", "expert")
+
+
+def cards(text: str) -> list[str]:
+    """The 4 bet cards in play: four different letters A–H, comma-separated (``A,B,C,D``)."""
+    letters = [s.strip().upper() for s in text.split(",") if s.strip()]
+    if (
+        len(letters) != 4
+        or len(set(letters)) != 4
+        or any(x not in "ABCDEFGH" or len(x) != 1 for x in letters)
+    ):
+        raise argparse.ArgumentTypeError(f"expected 4 different card letters A–H, e.g. A,B,C,D, got {text!r}")
+    return letters

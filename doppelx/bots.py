@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -31,6 +32,10 @@ from rules.bets import PER_DIE_FIELD, BetCard
 from rules.board import BoardSide, FieldKind
 from rules.box import BoxSpec, load_box
 from rules.dice import DieSpec
+
+if TYPE_CHECKING:
+    from doppelx.match import BetPolicy
+    from doppelx.throw_service import ThrowPolicy
 
 #: Scatter of a die's resting place around its first impact (m): bouncing and rolling.
 #: Measured on side I with exact throws at strength 0.1–0.2: 5–6 cm per axis.
@@ -295,40 +300,11 @@ def bet_policy(name: str, rng: np.random.Generator):
 class DoppelXBot:
     """A computer player: a throw policy and a bet policy (``choose`` may return ``None``: no bet)."""
 
-    throw: object = AimAtBestField()
-    bet: object = BestCardBet()
-
-    @classmethod
-    def of_skill(cls, name: str, think: int | None = None) -> DoppelXBot:
-        """A bot of skill ``easy``, ``medium``, ``hard`` or ``expert`` (:mod:`doppelx.planner.expert`;
-        ``think`` rollouts per decision, default :data:`~doppelx.planner.expert.DEFAULT_ROLLOUTS`)."""
-        if name == EXPERT:
-            from doppelx.planner.expert import DEFAULT_ROLLOUTS, expert_bot
-
-            return expert_bot(think or DEFAULT_ROLLOUTS)  # type: ignore[return-value]
-        if name not in SKILLS:
-            raise ValueError(f"skill must be one of {', '.join(BOT_SKILLS)}, got {name!r}")
-        return cls(AimAtBestField(SKILLS[name]))
+    throw: ThrowPolicy = AimAtBestField()
+    bet: BetPolicy = BestCardBet()
 
 
 #: The skill of the bot that plans with physics (beside the throwing skills of :data:`SKILLS`).
 EXPERT = "expert"
 #: Every bot skill by name.
 BOT_SKILLS = (*SKILLS, EXPERT)
-
-
-def bots_for(
-    colours: Sequence[str], skill: str | Sequence[str] = "medium", think: int | None = None
-) -> dict[str, DoppelXBot]:
-    """One bot per colour: all of ``skill``, or ``skill[i]`` for seat ``i`` (a thinking bot each its own)."""
-    skills = [skill] * len(colours) if isinstance(skill, str) else list(skill)
-    if len(skills) != len(colours):
-        raise ValueError(f"{len(colours)} seats need {len(colours)} skills, got {len(skills)}")
-    made: dict[str, DoppelXBot] = {}
-    out = {}
-    for c, s in zip(colours, skills):
-        if s == EXPERT:
-            out[c] = DoppelXBot.of_skill(s, think)
-        else:
-            out[c] = made.setdefault(s, DoppelXBot.of_skill(s))
-    return out

@@ -6,8 +6,9 @@ which throw comes next, lets the bots place their bets, builds the throw (a bot'
 through the physics throw model, or a throw handed in from outside, e.g. a person's flick
 made into a throw by :meth:`DoppelXMatch.hand_throw`; :meth:`DoppelXMatch.setup_throw` mixes
 people's and bots' dice in the setup throw),
-runs it to rest in the :class:`physics.world.World`, applies the outcome and keeps a log
-of :class:`TurnRecord`. The spinner stays where it stopped: its angle is carried from
+runs it to rest in the physics world (:mod:`physics.engine`: PyBullet or MuJoCo), applies the outcome and keeps a log
+of :class:`TurnRecord`. Every step of a throw — aim, release, run to rest, read — goes
+through :class:`doppelx.throw_service.ThrowService`; the game scores the readings. The spinner stays where it stopped: its angle is carried from
 throw to throw. One seeded random stream drives all throws, so the same seed and players
 give the same game.
 """
@@ -16,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
+from doppelx.throw_report import turn_summary
+from doppelx.throw_service import ThrowPolicy, ThrowService
 from rules.board import BoardSide
 from rules.dice import DiceSet, load_dice
 from rules.errors import RulesError
@@ -24,8 +28,36 @@ from rules.game import DoppelXGame, GameOptions, ThrowRequest
 from rules.rng import make_rng
 from rules.scoring import ThrowScore
 
+if TYPE_CHECKING:
+    from physics.engine import PhysicsWorld
+    from physics.run import ThrowResult
+    from physics.throw import Throw
+    from rules.bets import BetCard
+    from rules.dice import DieSpec
+    from rules.outcome import Pose
+
+__all__ = ["MAX_THROWS", "BetPolicy", "Bot", "DoppelXMatch", "TurnRecord", "turn_summary"]
+
 #: A game ends long before this many throws; the cap guards batch runs against a bug.
 MAX_THROWS = 5000
+
+
+class BetPolicy(Protocol):
+    """Which card a passive bot bets on (``None``: no bet); see :mod:`doppelx.bots`."""
+
+    def choose(
+        self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec, dice_on_board_after: int
+    ) -> str | None: ...
+
+
+class Bot(Protocol):
+    """A computer player: where it throws and how it bets (:class:`doppelx.bots.DoppelXBot`)."""
+
+    @property
+    def throw(self) -> ThrowPolicy: ...
+
+    @property
+    def bet(self) -> BetPolicy: ...
 
 
 @dataclass
@@ -46,8 +78,8 @@ class TurnRecord:
     number: int
     request: ThrowRequest
     bets: dict[str, str]
-    throw: object
-    result: object
+    throw: Throw
+    result: ThrowResult
     score: ThrowScore
     spinner_before: float = 0.0
 
@@ -67,12 +99,13 @@ class DoppelXMatch:
     """
 
     game: DoppelXGame
-    bots: Mapping[str, object] = field(default_factory=dict)
+    bots: Mapping[str, Bot] = field(default_factory=dict)
     seed: int = 0
-    world: object | None = None
+    world: PhysicsWorld | None = None
     record: bool = False
     log: list[TurnRecord] = field(default_factory=list)
     spinner_angle: float = 0.0
+    _service: ThrowService | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.rng = make_rng(self.seed)
@@ -97,7 +130,7 @@ class DoppelXMatch:
 
         ``skill`` is one skill for all seats or one per seat; ``think`` is an expert's rollouts per decision.
         """
-        from doppelx.bots import bots_for
+        from doppelx.seats import bots_for
         from physics.engine import make_world
 
         dice = dice or load_dice()
@@ -118,14 +151,22 @@ class DoppelXMatch:
     def close(self) -> None:
         """Release the physics client."""
         if self.world is not None:
-            self.world.close()  # type: ignore[attr-defined]
+            self.world.close()
 
-    def _world(self):
+    def _world(self) -> PhysicsWorld:
+        """The physics world (made on first use)."""
+        return self.service.world
+
+    @property
+    def service(self) -> ThrowService:
+        """The throw service on the match's world (the world is made on first use)."""
         if self.world is None:
-            from physics.world import World
+            from physics.engine import make_world
 
-            self.world = World(self.game.board, dice=self.game.dice)  # type: ignore[assignment]
-        return self.world
+            self.world = make_world(self.game.board, dice=self.game.dice)
+        if self._service is None or self._service.world is not self.world:
+            self._service = ThrowService(self.world)
+        return self._service
 
     # -- bets ---------------------------------------------------------------------------
     def place_bet(self, colour: str, letter: str) -> None:
@@ -139,42 +180,40 @@ class DoppelXMatch:
             bot = self.bots.get(colour)
             if bot is None or colour in game.bets:
                 continue
-            if hasattr(bot.bet, "think"):  # a thinking bettor simulates the coming throw
+            think = getattr(bot.bet, "think", None)
+            if think is not None:  # a thinking bettor simulates the coming throw
                 from doppelx.planner.table import table_of
 
-                letter = bot.bet.think(table_of(self, self.request()), colour)  # type: ignore[attr-defined]
+                letter = think(table_of(self, self.request()), colour)
             else:
                 after = len(game.on_board) + 2
-                letter = bot.bet.choose(game.board, game.cards, game.dice[colour], after)  # type: ignore[attr-defined]
+                letter = bot.bet.choose(game.board, game.cards, game.dice[colour], after)
             if letter is not None:  # a policy may pass
                 game.place_bet(colour, letter)
         return dict(game.bets)
 
     # -- throws -------------------------------------------------------------------------
-    def bot_throw(self, request: ThrowRequest | None = None):
+    def bot_throw(self, request: ThrowRequest | None = None) -> Throw:
         """The throw the bots make for ``request`` (a setup throw: every player from their seat)."""
-        from physics.throw_model import setup_throw
-
         req = request or self.request()
-        game, box = self.game, self._world().box
+        game, service = self.game, self.service
         if req.kind == "setup":
             aims, skills = {}, {}
             for colour in req.dice:
                 bot = self._bot(colour)
-                aims[colour] = bot.throw.aim(game.board, game.dice[colour], box)
+                aims[colour] = service.aim(bot.throw, colour)
                 skills[colour] = bot.throw.skill
-            return setup_throw(box, req.dice, aims, skills, self.rng, game.dice[req.dice[0]].size)
-        from physics.throw_model import aimed_throw
-
+            return service.setup(req.dice, aims, skills, self.rng, game.dice[req.dice[0]].size)
         assert req.thrower is not None
         bot = self._bot(req.thrower)
-        if hasattr(bot.throw, "think"):  # a thinking bot plans the throw with rollouts
+        think = getattr(bot.throw, "think", None)
+        if think is not None:  # a thinking bot plans the throw with rollouts
             from doppelx.planner.table import table_of
 
-            aim = bot.throw.think(table_of(self, req))
+            aim = think(table_of(self, req))
         else:
-            aim = bot.throw.aim(game.board, game.dice[req.thrower], box)
-        return aimed_throw(box, aim, list(req.dice), bot.throw.skill, self.rng, game.dice[req.thrower].size)
+            aim = service.aim(bot.throw, req.thrower)
+        return service.release(aim, req.dice, bot.throw.skill, self.rng, game.dice[req.thrower].size)
 
     def hand_throw(
         self,
@@ -182,7 +221,7 @@ class DoppelXMatch:
         release: Sequence[float],
         velocity: Sequence[float],
         spin: Sequence[float],
-    ):
+    ) -> Throw:
         """A person's throw (e.g. a flick in the window): the dice ``owners`` leave one hand.
 
         Args:
@@ -194,11 +233,9 @@ class DoppelXMatch:
         Returns:
             The :class:`physics.throw.Throw` (each die turned at random from the match's stream).
         """
-        from physics.throw import hand_throw
+        return self.service.hand(owners, release, velocity, spin, self.rng)
 
-        return hand_throw(list(owners), release, velocity, spin, self.rng)
-
-    def setup_throw(self, hands: Mapping[str, object] | None = None):
+    def setup_throw(self, hands: Mapping[str, Throw] | None = None) -> Throw:
         """The setup throw (D22): the dice in ``hands`` as their people threw them, the others by their bots.
 
         Args:
@@ -215,36 +252,34 @@ class DoppelXMatch:
         unknown = set(hands) - set(req.dice)
         if unknown:
             raise RulesError(f"{sorted(unknown)[0]} is not a player of this game")
-        from physics.throw import seat_places
-        from physics.throw_model import Aim, aimed_throw
+        from physics.throw_model import Aim
 
-        game, box = self.game, self._world().box
-        total = None
-        for colour, (side, along) in zip(req.dice, seat_places(len(req.dice), box)):
+        game, service = self.game, self.service
+        total: Throw | None = None
+        for colour in req.dice:
             one = hands.get(colour)
             if one is None:
                 bot = self._bot(colour)
-                aim = bot.throw.aim(game.board, game.dice[colour], box)
-                one = aimed_throw(
-                    box,
+                aim = service.aim(bot.throw, colour)
+                side, along = service.seat(req.dice, colour)
+                one = service.release(
                     Aim(aim.target, aim.strength, side, along),
                     [colour],
                     bot.throw.skill,
                     self.rng,
                     game.dice[colour].size,
                 )
-            elif tuple(one.owners) != (colour,):  # type: ignore[attr-defined]
+            elif tuple(one.owners) != (colour,):
                 raise RulesError(f"{colour}'s hand must throw exactly the {colour} die")
             total = one if total is None else total + one
+        assert total is not None
         return total
 
-    def rerun(self, throw, lying: Mapping[str, object], spinner_angle: float):
+    def rerun(self, throw: Throw, lying: Mapping[str, Pose], spinner_angle: float) -> ThrowResult:
         """Simulate an earlier throw again with its trajectory (a replay): it ends exactly as before,
         because the world is rebuilt from scratch for every throw. Returns the
         :class:`physics.run.ThrowResult`; the game is not touched."""
-        from physics.run import run_throw
-
-        return run_throw(self._world(), throw, dict(lying), spinner_angle, record=True)
+        return self.service.run(throw, lying, spinner_angle, record=True)
 
     def _bot(self, colour: str):
         bot = self.bots.get(colour)
@@ -252,14 +287,12 @@ class DoppelXMatch:
             raise RulesError(f"{colour} is not a bot: hand in their throw")
         return bot
 
-    def play_throw(self, throw=None) -> TurnRecord:
-        """Bets by the bots, then one throw (``throw`` or the bots' own) to rest, scored.
+    def play_throw(self, throw: Throw | None = None) -> TurnRecord:
+        """Bets by the bots, then one throw (``throw`` or the bots' own) to rest, read once, scored.
 
         Args:
             throw: release parameters for the requested dice; ``None`` lets the bots throw.
         """
-        from physics.run import run_throw
-
         if self.finished:
             raise RulesError("the game is over; no more throws")
         req = self.request()
@@ -273,9 +306,10 @@ class DoppelXMatch:
                 f"this throw needs the dice {', '.join(req.dice)}, got {', '.join(throw.owners)}"
             )
         before = self.spinner_angle
-        result = run_throw(self._world(), throw, req.lying, before, record=self.record)
+        service = self.service
+        result = service.run(throw, req.lying, before, record=self.record)
         self.spinner_angle = result.spinner_angle
-        score = self.game.apply_throw(result.outcome)
+        score = self.game.apply_throw(result.outcome, service.read(result.outcome))
         record = TurnRecord(len(self.log) + 1, req, bets, throw, result, score, before)
         self.log.append(record)
         return record
@@ -291,39 +325,3 @@ class DoppelXMatch:
                 raise RulesError(f"the game did not end within {max_throws} throws")
             self.play_throw()
         return self.game.summary()
-
-
-def turn_summary(rec: TurnRecord) -> dict:
-    """A JSON-ready summary of one throw: dice, scoring per player, bets, physics figures."""
-    score = rec.score
-    dice = []
-    for r in score.readings:
-        dice.append(
-            {
-                "owner": r.owner,
-                "status": r.status.value,
-                "top": r.top,
-                "field": None if r.field is None else r.field.value,
-                "field_id": r.field_id,
-                "cocked": r.cocked,
-            }
-        )
-    players = {
-        c: {"dice": p.dice, "bets": p.bets, "doppel_x": p.doppel_x, "after": p.after, "change": p.change}
-        for c, p in score.players.items()
-    }
-    res = rec.result
-    return {
-        "number": rec.number,
-        "kind": rec.request.kind,
-        "thrower": rec.request.thrower,
-        "thrown": list(rec.request.dice),
-        "bets": rec.bets,
-        "doppel_x": score.doppel_x,
-        "rethrow": score.rethrow,
-        "dice": dice,
-        "players": players,
-        "touched_spinner": [d.owner for d in res.outcome.dice if d.touched_spinner],  # type: ignore[attr-defined]
-        "sim_time": round(res.sim_time, 4),
-        "settled": res.settled,
-    }  # type: ignore[attr-defined]

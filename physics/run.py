@@ -102,29 +102,34 @@ def run_throw(
     halves = [world.dice[o].half for o in owners]
     zones = world.zones
     tw = TunnelWatch(zones, max(world.dice[o].size for o in owners)) if watch else None
+    # positional client ids: PyBullet parses them faster than keywords (~0.1 µs a call)
     getpose, getvel, step = p.getBasePositionAndOrientation, p.getBaseVelocity, p.stepSimulation
     spinner = world.spinner_id is not None
     speed2, spin2 = s.settle_speed**2, s.settle_spin**2
     d2 = s.settle_distance**2
     cos_half = math.cos(s.settle_angle / 2)
+    sleep_still, sample_every, sample_dt = s.sleep_still, s.sample_every, s.sample_dt
     n = len(owners)
+    index = range(n)
     poses = [getpose(b, physicsClientId=cid) for b in bodies]
     pos = [pq[0] for pq in poses]
     anchor = list(poses)  # pose each die has stayed near ...
     since = [0.0] * n  # ... since this time
     hold = [s.settle_hold] * n  # ... and must stay for this long (longer unless lying flat)
     spin_anchor, spin_since = world.spinner_angle(), 0.0
-    moved = [i < thrown for i in range(n)]
-    undecided = list(range(n))
+    moved = [i < thrown for i in index]
+    undecided = list(index)
     touched: set[str] = set()
     recorder = Recorder(owners) if record else None
     if recorder is not None:
         _record(recorder, world, bodies, 0.0)
+    still = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    rim_z = zones.rim_z
+    pairs = tw is not None and n > 1
     t, steps, settled = 0.0, 0, False
-    max_samples = int(math.ceil(s.time_cap / s.sample_dt))
+    max_samples = int(math.ceil(s.time_cap / sample_dt))
     adaptive = s.max_travel > 0
-    # speed margin: what gravity adds over one sample
-    margin = s.gravity * s.sample_dt
+    margin = s.gravity * sample_dt  # what gravity adds to a speed over one sample
     corner = [math.sqrt(3) * h for h in halves]  # centre-to-corner distance (m)
     fastest = max(
         (
@@ -134,67 +139,77 @@ def run_throw(
         ),
         default=0.0,
     )
+    table_z, ground_z = zones.table_z, zones.ground_z
     for _ in range(max_samples):
         if adaptive:
             world.set_substeps(s.substeps(fastest + margin))
         k = world.substeps
-        for _k in range(s.sample_every):
-            for _j in range(k):
-                step(physicsClientId=cid)
-                if spinner:
-                    touched |= world.spinner_touching()
-        steps += s.sample_every * k
-        t += s.sample_dt
+        if spinner:
+            for _k in range(sample_every * k):
+                step(cid)
+                touched |= world.spinner_touching()
+        else:
+            for _k in range(sample_every * k):
+                step(cid)
+        steps += sample_every * k
+        t += sample_dt
         new = {}
         fastest = 0.0
-        for i in range(n):
-            v, w = getvel(bodies[i], physicsClientId=cid)
-            if not (v[0] or v[1] or v[2] or w[0] or w[1] or w[2]):
+        for i in index:
+            vw = getvel(bodies[i], cid)
+            if vw == still:
                 continue  # asleep: exactly where it was
             moved[i] = True
+            v, w = vw
             v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
             w2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2]
             reach = math.sqrt(v2) + math.sqrt(w2) * corner[i]  # fastest point of the die
             if reach > fastest:
                 fastest = reach
-            position, quat = getpose(bodies[i], physicsClientId=cid)
-            new[i] = (position, quat)
+            position, quat = pq = getpose(bodies[i], cid)
+            new[i] = pq
             a_pos, a_q = anchor[i]
             dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
             dot = abs(quat[0] * a_q[0] + quat[1] * a_q[1] + quat[2] * a_q[2] + quat[3] * a_q[3])
             if dot < cos_half and zones.status(position) is Status.OFF:
                 dot = 1.0  # off (rim, card, table): no face is read, only where it lies counts
             if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
-                anchor[i] = (position, quat)
+                anchor[i] = pq
                 since[i] = t
             flat = (
                 is_flat(position, quat, halves[i])
-                or is_flat(position, quat, halves[i], zones.table_z)
-                or is_flat(position, quat, halves[i], zones.ground_z)
+                or is_flat(position, quat, halves[i], table_z)
+                or is_flat(position, quat, halves[i], ground_z)
             )
             hold[i] = s.settle_hold if flat else s.settle_hold_leaning
-            if s.sleep_still and flat and v2 < speed2 and w2 < spin2:
+            if sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])
-        if tw is not None:
-            for i, (position, _) in new.items():
-                tw.check(owners[i], pos[i], position)
-            if new and n > 1:
-                _check_pairs(tw, owners, pos, new, halves)
-        for i, (position, quat) in new.items():
-            pos[i] = position
-            if i in undecided and zones.decided(position, quat, halves[i]) is not None:
-                undecided.remove(i)
+        if new:
+            if tw is not None:
+                for i, pq in new.items():
+                    a, b = pos[i], pq[0]
+                    if a[2] <= rim_z or b[2] <= rim_z:  # wholly above the rim it crosses nothing
+                        tw.check(owners[i], a, b)
+                if pairs:
+                    _check_pairs(tw, owners, pos, new, halves)
+            for i, pq in new.items():
+                position = pos[i] = pq[0]
+                if i in undecided and zones.decided(position, pq[1], halves[i]) is not None:
+                    undecided.remove(i)
         if spinner:
             angle = world.spinner_angle()
             if abs(angle - spin_anchor) > s.settle_angle:
                 spin_anchor, spin_since = angle, t
         if recorder is not None:
             _record(recorder, world, bodies, t)
-        if all(since[i] + hold[i] <= t + 1e-9 for i in undecided) and (
-            not spinner or spin_since + s.settle_hold <= t + 1e-9
-        ):
-            settled = True
-            break
+        now = t + 1e-9
+        for i in undecided:
+            if since[i] + hold[i] > now:
+                break
+        else:
+            if not spinner or spin_since + s.settle_hold <= now:
+                settled = True
+                break
     unsettled = () if settled else tuple(owners[i] for i in undecided if since[i] + hold[i] > t + 1e-9)
     dice = []
     for i, owner in enumerate(owners):
@@ -202,7 +217,7 @@ def run_throw(
             pose = lying[owner]
         else:
             position, quat = getpose(bodies[i], physicsClientId=cid)
-            pose = Pose(tuple(position), tuple(quat))  # type: ignore[arg-type]
+            pose = Pose(tuple(position), tuple(quat))
         dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
     if tw is not None:
         _final_overlaps(tw, world, owners, dice)
@@ -233,26 +248,37 @@ def run_throw(
 def _check_pairs(tw: TunnelWatch, owners, pos, new, halves) -> None:
     """Pass-through test for dice that moved more than half an edge since the last sample."""
     reach = 0.5 * tw.size
-    for i, (position, _) in new.items():
+    n = len(owners)
+    for i, pq in new.items():
+        position = pq[0]
         a0 = pos[i]
-        if (position[0] - a0[0]) ** 2 + (position[1] - a0[1]) ** 2 + (position[2] - a0[2]) ** 2 < halves[
-            i
-        ] ** 2:
+        x1, y1, z1 = position
+        x0, y0, z0 = a0
+        if (x1 - x0) ** 2 + (y1 - y0) ** 2 + (z1 - z0) ** 2 < halves[i] ** 2:
             continue
-        lo = [min(a0[k], position[k]) - reach for k in range(3)]
-        hi = [max(a0[k], position[k]) + reach for k in range(3)]
-        for j in range(len(owners)):
+        lox, hix = (x0, x1) if x0 < x1 else (x1, x0)
+        loy, hiy = (y0, y1) if y0 < y1 else (y1, y0)
+        loz, hiz = (z0, z1) if z0 < z1 else (z1, z0)
+        lox, loy, loz, hix, hiy, hiz = (
+            lox - reach,
+            loy - reach,
+            loz - reach,
+            hix + reach,
+            hiy + reach,
+            hiz + reach,
+        )
+        for j in range(n):
             if j == i:
                 continue
             b0 = pos[j]
             b1 = new[j][0] if j in new else b0
             if (
-                max(b0[0], b1[0]) < lo[0]
-                or min(b0[0], b1[0]) > hi[0]
-                or max(b0[1], b1[1]) < lo[1]
-                or min(b0[1], b1[1]) > hi[1]
-                or max(b0[2], b1[2]) < lo[2]
-                or min(b0[2], b1[2]) > hi[2]
+                max(b0[0], b1[0]) < lox
+                or min(b0[0], b1[0]) > hix
+                or max(b0[1], b1[1]) < loy
+                or min(b0[1], b1[1]) > hiy
+                or max(b0[2], b1[2]) < loz
+                or min(b0[2], b1[2]) > hiz
             ):
                 continue
             tw.check_pair(owners[i], owners[j], a0, position, b0, b1)

@@ -84,12 +84,20 @@ class World:
         self.client = pybullet.connect(pybullet.GUI if gui else pybullet.DIRECT)
         if self.client < 0:
             raise RuntimeError("could not start a PyBullet client")
+        if not gui:
+            _drop_renderer(pybullet, self.client)
+        self.gui = gui
+        #: rebuilds since the client was (re)connected (see :data:`RENEW_CLIENT_EVERY`)
+        self.rebuilds = 0
         self.body_of: dict[str, int] = {}
         self.owner_of: dict[int, str] = {}
         self.spinner_id: int | None = None
         self.static_ids: list[int] = []
         self._die_shape: dict[tuple[float, float, str], int] = {}
         self._substeps = 1
+        self._tray_plan: list[tuple] | None = None
+        self._material_kws: dict[str, dict] = {}
+        self._vertex_lists: dict[tuple, list[list[float]]] = {}
 
     # -- life cycle -----------------------------------------------------------------------
     def close(self) -> None:
@@ -122,6 +130,9 @@ class World:
             spinner_angle: the spinner's angle about its pin (rad, 0 = a tip along +y).
             releases: dice leaving the hand now (pose and velocities at release).
         """
+        if not self.gui and self.rebuilds >= RENEW_CLIENT_EVERY:
+            self._renew_client()
+        self.rebuilds += 1
         p, c, s = self.p, self.client, self.settings
         p.resetSimulation(physicsClientId=c)
         set_engine_parameters(p, c, s)
@@ -140,6 +151,8 @@ class World:
             if not (self._mesh is not None and h.name.startswith(("hole:", "obstacle:")))
         ]
         self._build_hulls(hulls)
+        if s.sleep_lying:
+            self._sleep_statics()
         if self.layout.spinner is not None:
             self._build_spinner(spinner_angle)
         lying = dict(lying or {})
@@ -155,7 +168,57 @@ class World:
                         self.body_of[owner], -1, activationState=p.ACTIVATION_STATE_SLEEP, physicsClientId=c
                     )
 
+    def _vertex_list(self, vertices) -> list[list[float]]:
+        """The same list object for the same hull on every rebuild.
+
+        PyBullet keeps a reference to each point of the ``vertices`` a mesh shape is made
+        from (a reference leak in its C code: 14 objects a bet-card hull), so a new list on
+        every rebuild grew a worker by ~0.6 KB a throw (tracemalloc); handing it the same
+        list only raises reference counts.
+        """
+        key = tuple(tuple(v) for v in vertices)
+        found = self._vertex_lists.get(key)
+        if found is None:
+            found = self._vertex_lists[key] = [list(v) for v in key]
+        return found
+
+    def _renew_client(self) -> None:
+        """A fresh ``DIRECT`` client in place of this one (same state a new process starts from).
+
+        ``resetSimulation`` leaves about 0.7 KB behind in PyBullet on every rebuild (measured:
+        RSS +0.07 MiB per 100 rebuilds, the same at d0dbfd1), which a worker running a
+        million throws would pile up; a fresh client frees it. A rebuild does not depend on
+        what ran before it, so results are unchanged (tests/physics/test_world_renew.py).
+        """
+        self.p.disconnect(physicsClientId=self.client)
+        self.client = self.p.connect(self.p.DIRECT)
+        if self.client < 0:
+            raise RuntimeError("could not start a PyBullet client")
+        _drop_renderer(self.p, self.client)
+        self.rebuilds = 0
+
+    def _sleep_statics(self) -> None:
+        """Mark the static bodies asleep, so that a sleeping die lying on them costs nothing.
+
+        Bullet runs the narrow phase for a pair unless both bodies are inactive, and a new
+        static body counts as active: every die lying asleep on the playfield was collided
+        with the tray's compounds at every step (about 1 µs per die and step, as much as the
+        rest of the step). A static body never moves and Bullet never wakes it; a die in
+        motion still collides with it (one of the two is active), and a sleeping die's
+        contacts are not solved anyway. What changes is only when a lying die's contact
+        manifold is made: when it wakes, not at the first step.
+        """
+        p, c = self.p, self.client
+        for body in self.static_ids:
+            p.changeDynamics(body, -1, activationState=p.ACTIVATION_STATE_SLEEP, physicsClientId=c)
+
     def _material_kw(self, name: str) -> dict:
+        kw = self._material_kws.get(name)
+        if kw is None:
+            kw = self._material_kws[name] = self._material_kw_of(name)
+        return kw
+
+    def _material_kw_of(self, name: str) -> dict:
         m = self.materials.bodies[name]
         return {
             "lateralFriction": m.friction,
@@ -177,6 +240,41 @@ class World:
         are split.
         """
         p, c = self.p, self.client
+        if self._tray_plan is None:
+            self._tray_plan = self._plan_tray()
+        for material, box, compound in self._tray_plan:
+            if box is not None:
+                half_extents, position, quaternion = box
+                shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half_extents, physicsClientId=c)
+                body = p.createMultiBody(
+                    0.0,
+                    shape,
+                    basePosition=position,
+                    baseOrientation=quaternion,
+                    useMaximalCoordinates=True,
+                    physicsClientId=c,
+                )
+            else:
+                centre, halves, frames, turns = compound
+                shape = p.createCollisionShapeArray(
+                    [p.GEOM_BOX] * len(halves),
+                    halfExtents=halves,
+                    collisionFramePositions=frames,
+                    collisionFrameOrientations=turns,
+                    physicsClientId=c,
+                )
+                body = p.createMultiBody(
+                    0.0, shape, basePosition=centre, useMaximalCoordinates=True, physicsClientId=c
+                )
+            self._material(body, material)
+            self.static_ids.append(body)
+
+    def _plan_tray(self) -> list[tuple]:
+        """The tray's static bodies as ``(material, box, compound)``, worked out once per world.
+
+        ``box`` is ``(half_extents, position, quaternion)`` of a lone box, ``compound`` is
+        ``(centre, half extents, child positions, child quaternions)``; one of them is ``None``.
+        """
         groups: dict[tuple[str, str], list[BoxPiece]] = {}
         for piece in self.layout.boxes:
             if piece.name == "spinner:pin":
@@ -189,39 +287,28 @@ class World:
             and len(groups[shell]) + len(groups[insert]) <= MAX_COMPOUND_CHILDREN
         ):
             groups[shell] += groups.pop(insert)  # one body less to create
+        plan: list[tuple] = []
         for (_, material), pieces in groups.items():
             for k in range(0, len(pieces), MAX_COMPOUND_CHILDREN):
                 chunk = pieces[k : k + MAX_COMPOUND_CHILDREN]
                 if len(chunk) == 1:
                     b = chunk[0]
-                    shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=b.half_extents, physicsClientId=c)
-                    body = p.createMultiBody(
-                        0.0,
-                        shape,
-                        basePosition=b.position,
-                        baseOrientation=b.quaternion,
-                        useMaximalCoordinates=True,
-                        physicsClientId=c,
-                    )
+                    plan.append((material, (b.half_extents, b.position, b.quaternion), None))
                 else:
                     centre = tuple(float(v) for v in np.mean([b.position for b in chunk], axis=0))
-                    shape = p.createCollisionShapeArray(
-                        [p.GEOM_BOX] * len(chunk),
-                        halfExtents=[b.half_extents for b in chunk],
-                        collisionFramePositions=[
-                            tuple(b.position[i] - centre[i] for i in range(3)) for b in chunk
-                        ],
-                        collisionFrameOrientations=[b.quaternion for b in chunk],
-                        physicsClientId=c,
+                    frames = [tuple(b.position[i] - centre[i] for i in range(3)) for b in chunk]
+                    compound = (
+                        centre,
+                        [b.half_extents for b in chunk],
+                        frames,
+                        [b.quaternion for b in chunk],
                     )
-                    body = p.createMultiBody(
-                        0.0, shape, basePosition=centre, useMaximalCoordinates=True, physicsClientId=c
-                    )
-                self._material(body, material)
-                self.static_ids.append(body)
+                    plan.append((material, None, compound))
+        return plan
 
     def _build_mesh_board(self) -> None:
         p, c = self.p, self.client
+        assert self._mesh is not None
         verts, faces = self._mesh
         shape = p.createCollisionShape(
             p.GEOM_MESH, vertices=verts, indices=faces, flags=p.GEOM_FORCE_CONCAVE_TRIMESH, physicsClientId=c
@@ -245,7 +332,7 @@ class World:
         for h in hulls:
             by_shape.setdefault((h.vertices, h.material), []).append(h)
         for (verts, material), group in by_shape.items():
-            shape = p.createCollisionShape(p.GEOM_MESH, vertices=[list(v) for v in verts], physicsClientId=c)
+            shape = p.createCollisionShape(p.GEOM_MESH, vertices=self._vertex_list(verts), physicsClientId=c)
             if len(group) == 1:
                 ids = [
                     p.createMultiBody(
@@ -281,7 +368,7 @@ class World:
         pin = g.pin
         pin_shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c)
         tri_shape = p.createCollisionShape(
-            p.GEOM_MESH, vertices=[list(v) for v in g.vertices], physicsClientId=c
+            p.GEOM_MESH, vertices=self._vertex_list(g.vertices), physicsClientId=c
         )
         thickness = g.z_high - g.z_low
         body = p.createMultiBody(
@@ -330,7 +417,9 @@ class World:
                 shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=[spec.half] * 3, physicsClientId=c)
             else:
                 shape = p.createCollisionShape(
-                    p.GEOM_MESH, vertices=rounded_cube_points(spec).tolist(), physicsClientId=c
+                    p.GEOM_MESH,
+                    vertices=self._vertex_list(tuple(map(tuple, rounded_cube_points(spec).tolist()))),
+                    physicsClientId=c,
                 )
             self._die_shape[key] = shape
         return self._die_shape[key]
@@ -519,6 +608,21 @@ def import_pybullet():
         os.dup2(saved, fd)
         os.close(saved)
     return pybullet
+
+
+#: A ``DIRECT`` world takes a fresh client after this many rebuilds (bounded memory).
+RENEW_CLIENT_EVERY = 5000
+#: PyBullet's software renderer, loaded into every client; without a window nothing draws
+#: through it, yet it makes a visual copy of every body created and frees them all on
+#: ``resetSimulation`` — about a third of the cost of a rebuild (py-spy, benchmarks/README.md).
+RENDERER_PLUGIN = "tinyRendererPlugin"
+
+
+def _drop_renderer(pybullet, client: int) -> None:
+    """Unload the software renderer from a ``DIRECT`` client (physics is unchanged: it only draws)."""
+    plugin = pybullet.loadPlugin(RENDERER_PLUGIN, physicsClientId=client)
+    if plugin >= 0:
+        pybullet.unloadPlugin(plugin, physicsClientId=client)
 
 
 def _group_of(name: str) -> str:

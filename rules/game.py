@@ -32,7 +32,7 @@ from rules.chips import breakdown, supply_after
 from rules.dice import WHITE, DiceSet, load_dice
 from rules.errors import RulesError
 from rules.outcome import Pose, Status, ThrowOutcome
-from rules.reading import chips_for
+from rules.reading import DieReading, chips_for
 from rules.scoring import DOPPEL_X_CHIPS, PlayerScore, ThrowScore, read_outcome, score_throw
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
@@ -221,18 +221,21 @@ class DoppelXGame:
         self.bets.pop(colour, None)
 
     # -- a throw ------------------------------------------------------------------------------
-    def apply_throw(self, outcome: ThrowOutcome) -> ThrowScore:
+    def apply_throw(self, outcome: ThrowOutcome, readings: Sequence[DieReading] | None = None) -> ThrowScore:
         """Score ``outcome`` for the current request and move the game on.
+
+        ``readings`` are the dice of ``outcome`` already read (:func:`rules.scoring.read_outcome`,
+        in its order); without them the outcome is read here — once, either way.
 
         Raises:
             RulesError: the outcome does not hold exactly the thrown and the lying dice.
         """
         req = self.request()
         self._check_outcome(outcome, req)
+        readings = read_outcome(outcome, self.board, self.dice) if readings is None else tuple(readings)
         if self.phase is Phase.DECIDER:
-            return self._apply_decider(outcome, req)
+            return self._apply_decider(readings, req)
 
-        readings = read_outcome(outcome, self.board, self.dice)
         if (
             self.phase is Phase.TURN
             and self.options.rethrow_cocked
@@ -251,6 +254,7 @@ class DoppelXGame:
             bets=self.bets,
             cards=self.cards,
             lying_before=set(req.lying),
+            readings=readings,
         )
         after = {c: p.after for c, p in score.players.items()}
         penalty = {}
@@ -316,8 +320,7 @@ class DoppelXGame:
         self.on_board = {}
         self.bets = {}
 
-    def _apply_decider(self, outcome: ThrowOutcome, req: ThrowRequest) -> ThrowScore:
-        readings = read_outcome(outcome, self.board, self.dice)
+    def _apply_decider(self, readings: tuple[DieReading, ...], req: ThrowRequest) -> ThrowScore:
         xs = sum(r.status is Status.BOARD and r.top == "X" for r in readings)
         doppel = xs >= 2
         points = DOPPEL_X_CHIPS if doppel else sum(chips_for(r) for r in readings)

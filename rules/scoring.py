@@ -1,7 +1,9 @@
 """Score one throw (D15–D20, D29–D35): dice chips, Doppel X and bets, for every player.
 
 A pure function of the outcome and the table: it does not change any state. The game
-(:mod:`rules.game`) and ``doppelx score`` both call :func:`score_throw`.
+(:mod:`rules.game`) and ``doppelx score`` both call :func:`score_throw`. Each die is read
+once per throw: a caller that has read the outcome already (the game, the throw service
+``doppelx.throw_service``) hands its readings in.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ def score_throw(
     bets: Mapping[str, str] | None = None,
     cards: Mapping[str, BetCard] | None = None,
     lying_before: Collection[str] = (),
+    readings: Sequence[DieReading] | None = None,
 ) -> ThrowScore:
     """Score a throw for every seated player.
 
@@ -94,13 +97,15 @@ def score_throw(
         bets: ``{colour: card letter}`` of passive players betting (D29).
         cards: the bet cards in play by letter.
         lying_before: owners whose dice lay on the board before this throw (bet G).
+        readings: the dice of ``outcome`` already read (:func:`read_outcome`), in its order;
+            read here if not given.
 
     Returns:
         The :class:`ThrowScore`; chips after = max(0, before + dice + bets + Doppel X).
     """
     bets = dict(bets or {})
     cards = dict(cards or {})
-    readings = read_outcome(outcome, board, dice)
+    readings = read_outcome(outcome, board, dice) if readings is None else tuple(readings)
     by_owner = {r.owner: r for r in readings}
     doppel_x = is_doppel_x(readings)
 

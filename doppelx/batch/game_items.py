@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from doppelx.batch.plan import RunSpec
-from doppelx.batch.world_cache import table_specs, world_for
+from doppelx.batch.world_cache import service_for, table_specs
 from rules.rng import child_rng
 
 DEFAULTS: dict[str, Any] = {
@@ -62,12 +62,13 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     """The rows of chunk ``index`` of a games run."""
     from doppelx.bots import EXPERT, DoppelXBot, bet_policy, throw_policy
     from doppelx.match import DoppelXMatch
+    from doppelx.seats import bot_of_skill
     from physics.throw_model import SKILLS
     from rules.game import DoppelXGame, GameOptions
 
     p = {**DEFAULTS, **spec.params}
     board, dice = table_specs(p)
-    world = world_for(p)
+    world = service_for(p).world
     colours = list(dice.player_colours[: p["players"]])
     rows = []
     for i in spec.chunk(index):
@@ -75,7 +76,7 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
         match_seed = int(rng.integers(2**63))
         skills = seat_skills(p, len(colours), i)
         bots = {
-            c: DoppelXBot.of_skill(EXPERT, p["think"])
+            c: bot_of_skill(EXPERT, p["think"])
             if s == EXPERT
             else DoppelXBot(throw_policy(p["policy"], SKILLS[s], rng), bet_policy(p["bet"], rng))
             for c, s in zip(colours, skills)

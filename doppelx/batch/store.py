@@ -22,6 +22,8 @@ from rules.atomic import atomic_write, prepare_output_dir, write_text
 from rules.errors import DoppelXError, SpecError
 
 METADATA_KEY = b"doppelx"
+#: Rows per row group of a merged file (and at most held in memory while merging).
+MERGE_ROWS = 65536
 
 
 class RunStore:
@@ -115,18 +117,46 @@ class RunStore:
             pq.write_table(table, f)
 
     def merge(self) -> Path:
-        """One Parquet file with every row in item order and the spec as metadata."""
-        tables = [pq.read_table(self.chunk_path(i)) for i in range(self.spec.n_chunks)]
-        table = pa.concat_tables(tables, promote_options="default")
-        meta = dict(table.schema.metadata or {})
+        """One Parquet file with every row in item order and the spec as metadata.
+
+        The chunks are streamed through in item order, :data:`MERGE_ROWS` rows per row
+        group, so merging a million rows holds a few row groups in memory, not the table.
+        """
+        paths = [self.chunk_path(i) for i in range(self.spec.n_chunks)]
+        schema = pa.unify_schemas([pq.read_schema(p) for p in paths], promote_options="default")
+        meta = dict(schema.metadata or {})
         meta[METADATA_KEY] = json.dumps(
             {"spec": json.loads(self.spec.to_json()), "fingerprint": self.spec.fingerprint()}
         ).encode()
-        table = table.replace_schema_metadata(meta)
+        schema = schema.with_metadata(meta)
         path = self.out / f"{self.name}.parquet"
-        with atomic_write(path, what="table") as f:
-            pq.write_table(table, f)
+        with atomic_write(path, what="table") as f, pq.ParquetWriter(f, schema) as writer:
+            pending: list[pa.Table] = []
+            rows = 0
+            for p in paths:
+                table = pq.read_table(p)
+                pending.append(table)
+                rows += table.num_rows
+                if rows >= MERGE_ROWS:
+                    writer.write_table(_concat(pending, schema))
+                    pending, rows = [], 0
+            if pending:
+                writer.write_table(_concat(pending, schema))
         return path
+
+
+def _concat(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:
+    """The tables as one in ``schema`` (columns a chunk lacks, or holds only nulls of, are filled)."""
+    out = []
+    for t in tables:
+        cols = []
+        for f in schema:
+            if f.name in t.column_names:
+                cols.append(t.column(f.name).cast(f.type))
+            else:
+                cols.append(pa.nulls(t.num_rows, f.type))
+        out.append(pa.Table.from_arrays(cols, schema=schema))
+    return pa.concat_tables(out)
 
 
 def read_run_metadata(path: Path | str) -> dict[str, Any]:

@@ -9,11 +9,11 @@ compare the variants' key figures with 95 % intervals.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -99,48 +99,88 @@ def summarise(kind: str, table: Path) -> dict[str, Estimate]:
     }
 
 
-def run_sweep(args: argparse.Namespace, params: dict) -> int:
-    from doppelx.batch.backends import run_plan
-    from doppelx.batch.plan import RunSpec, default_chunk_size
-    from doppelx.commands.simulate import check_params, check_run_args
+@dataclass(frozen=True)
+class SweepOptions:
+    """How a sweep runs.
 
-    grid = parse_vary(args.vary)
+    Attributes:
+        kind: ``"throws"`` or ``"games"``.
+        count: items per variant.
+        seed: the seed of every variant (all see the same random throws).
+        vary: ``NAME=V1,V2`` items (see :func:`parse_vary`).
+        out: the output folder (``OUT/variant-NN/`` per variant).
+        workers, backend, address: where the batches run (:func:`doppelx.batch.backends.run_plan`;
+            the CLI has checked them).
+        chunk: items per chunk (default: :func:`doppelx.batch.plan.default_chunk_size`).
+        overwrite: replace a different run in a variant's folder.
+        quiet: no progress lines and bars.
+        json: print the result as JSON.
+    """
+
+    kind: str
+    count: int
+    seed: int
+    vary: tuple[str, ...]
+    out: Path | str
+    workers: int = 1
+    backend: str = "pool"
+    address: str | None = None
+    chunk: int | None = None
+    overwrite: bool = False
+    quiet: bool = False
+    json: bool = False
+
+
+def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[dict, dict]]:
+    """``(variant, parameters)`` of every combination of ``vary``, each checked before any runs."""
+    from doppelx.batch.params import check_params
+
+    grid = parse_vary(list(vary))
     names = [n for n, _ in grid]
     variants = [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in grid))]
     if len(variants) > MAX_VARIANTS:
         raise DoppelXError(f"--vary: {len(variants)} variants; a sweep runs at most {MAX_VARIANTS}")
-    out = Path(args.out)
-    count = args.throws if args.kind == "throws" else args.games
     per_variant = [apply_variant(params, variant) for variant in variants]
-    for variant, p in zip(variants, per_variant):  # every variant is checked before any runs
+    for variant, p in zip(variants, per_variant):
         try:
-            check_params(p, args.kind)
+            check_params(p, kind)
         except DoppelXError as exc:
             raise DoppelXError(f"--vary variant {variant}: {exc}") from None
-    workers = check_run_args(args)
+    return list(zip(variants, per_variant))
+
+
+def run_sweep(options: SweepOptions, params: dict) -> int:
+    """Run a batch of ``params`` for every combination of ``options.vary``, then compare them."""
+    from doppelx.batch.backends import run_plan
+    from doppelx.batch.plan import RunSpec, default_chunk_size
+
+    o = options
+    planned = plan_variants(o.vary, params, o.kind)
+    out = Path(o.out)
+    count = o.count
     rows = []
-    for k, (variant, p) in enumerate(zip(variants, per_variant)):
-        chunk = args.chunk or default_chunk_size(args.kind, count)
-        spec = RunSpec(args.kind, count, args.seed, chunk, p)
-        if not args.quiet:
-            print(f"variant {k + 1}/{len(variants)}: {variant}", file=sys.stderr, flush=True)
+    for k, (variant, p) in enumerate(planned):
+        chunk = o.chunk or default_chunk_size(o.kind, count)
+        spec = RunSpec(o.kind, count, o.seed, chunk, p)
+        if not o.quiet:
+            print(f"variant {k + 1}/{len(planned)}: {variant}", file=sys.stderr, flush=True)
         table = run_plan(
             spec,
             out / f"variant-{k:02d}",
-            workers=workers,
-            backend=args.backend,
-            address=args.address,
-            progress=not args.quiet,
-            overwrite=args.overwrite,
+            workers=o.workers,
+            backend=o.backend,
+            address=o.address,
+            progress=not o.quiet,
+            overwrite=o.overwrite,
         )
-        rows.append((variant, summarise(args.kind, table)))
-    md, png = write_comparison(rows, out, args.kind, count)
+        rows.append((variant, summarise(o.kind, table)))
+    md, png = write_comparison(rows, out, o.kind, count)
     result = {
         "variants": [{"variant": v, **{m: e.value for m, e in s.items()}} for v, s in rows],
         "comparison": str(md),
         "plot": str(png),
     }
-    print(json.dumps(result, indent=2) if args.json else f"wrote {md}\nwrote {png}")
+    print(json.dumps(result, indent=2) if o.json else f"wrote {md}\nwrote {png}")
     return 0
 
 

@@ -8,16 +8,15 @@ active player's chips, Doppel X, and what each of the 8 bet cards would pay a be
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from doppelx.batch.plan import RunSpec
-from doppelx.batch.world_cache import table_specs, world_for
+from doppelx.batch.world_cache import service_for, table_specs
+from doppelx.throw_report import reading_columns
 from rules.bets import card_pays, load_bet_cards
 from rules.dice import WHITE
 from rules.outcome import Status
 from rules.rng import child_rng
-from rules.scoring import score_throw
 
 DEFAULTS: dict[str, Any] = {
     "board": "I",
@@ -32,14 +31,14 @@ DEFAULTS: dict[str, Any] = {
 def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     """The rows of chunk ``index`` of a throws run."""
     from doppelx.bots import throw_policy
-    from physics.run import run_throw
+    from doppelx.throw_service import Seating
     from physics.scene import scatter_lying
-    from physics.throw_model import SKILLS, aimed_throw
+    from physics.throw_model import SKILLS
 
     p = {**DEFAULTS, **spec.params}
     board, dice = table_specs(p)
-    world = world_for(p)
-    box = world.box
+    service = service_for(p)
+    box = service.box
     colour = p["thrower"]
     die = dice[colour]
     skill = SKILLS[p["skill"]]
@@ -49,13 +48,12 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     for i in spec.chunk(index):
         rng = child_rng(spec.seed, i)
         lying = scatter_lying(board, box, dice, spare[: p["lying"]], rng) if p["lying"] else {}
-        aim = throw_policy(p["policy"], skill, rng).aim(board, die, box)
-        throw = aimed_throw(box, aim, [colour, WHITE], skill, rng, die.size)
-        result = run_throw(world, throw, lying, watch=True)
+        aim = service.aim(throw_policy(p["policy"], skill, rng), colour)
+        throw = service.release(aim, [colour, WHITE], skill, rng, die.size)
         seats = list(dict.fromkeys([colour, *lying, *spare]))[: max(3, 1 + len(lying))]
-        score = score_throw(
-            result.outcome, board, dice, seats=seats, active=colour, chips={}, lying_before=set(lying)
-        )
+        seating = Seating(tuple(seats), colour, {}, lying_before=frozenset(lying))
+        turn = service.play(throw, lying, seating, watch=True)
+        result, score = turn.result, turn.score
         active = [score.reading(colour), score.reading(WHITE)]
         flung = [
             r for r in score.readings if r.owner in lying and result.outcome.get(r.owner).touched_spinner
@@ -71,19 +69,8 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
             "aim_y": aim.target[1],
             "strength": aim.strength,
         }
-        for prefix, r in (("c", active[0]), ("w", active[1])):
-            row.update(
-                {
-                    f"{prefix}_status": r.status.value,
-                    f"{prefix}_x": r.x,
-                    f"{prefix}_y": r.y,
-                    f"{prefix}_top": r.top,
-                    f"{prefix}_field": None if r.field is None else r.field.value,
-                    f"{prefix}_cocked": r.cocked,
-                    f"{prefix}_tilt_deg": None if r.tilt is None else math.degrees(r.tilt),
-                    f"{prefix}_chips": 0 if score.doppel_x else _chips(r),
-                }
-            )
+        row.update(reading_columns("c", active[0], score.doppel_x))
+        row.update(reading_columns("w", active[1], score.doppel_x))
         row["chips"] = score.players[colour].dice + score.players[colour].doppel_x
         row["doppel_x"] = score.doppel_x
         row["lying_moved_to_hole"] = sum(r.owner in lying and r.status is Status.HOLE for r in score.readings)
@@ -101,9 +88,3 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
         )
         rows.append(row)
     return rows
-
-
-def _chips(reading) -> int:
-    from rules.reading import chips_for
-
-    return chips_for(reading)

@@ -41,7 +41,22 @@ def _world(key: str):
     return make_world(board, dice=dice, spinner=bool(params.get("spinner", True)), engine=engine)
 
 
+#: The parameters that make a world different.
+WORLD_KEYS = ("board", "dice", "hole_delta_mm", "faces", "cocked_deg", "spinner", "engine")
+
+
 def world_for(params: dict):
     """The cached world of these parameters in this process."""
-    keys = ("board", "dice", "hole_delta_mm", "faces", "cocked_deg", "spinner", "engine")
-    return _world(json.dumps({k: params.get(k) for k in keys}, sort_keys=True))
+    return _world(json.dumps({k: params.get(k) for k in WORLD_KEYS}, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=4)
+def _service(key: str):
+    from doppelx.throw_service import ThrowService
+
+    return ThrowService(_world(key))
+
+
+def service_for(params: dict):
+    """The :class:`doppelx.throw_service.ThrowService` on the cached world of these parameters."""
+    return _service(json.dumps({k: params.get(k) for k in WORLD_KEYS}, sort_keys=True))

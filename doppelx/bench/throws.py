@@ -28,14 +28,14 @@ def standard_turns(n: int, rng: np.random.Generator, side: str = "I"):
     Six dice lie flat at random free places (random faces and turns); blue and white are
     thrown by the medium bot's throw model at its best spot of the board.
     """
-    from doppelx.bots import DoppelXBot
+    from doppelx.seats import bot_of_skill
     from physics.scene import scatter_lying
     from rules.board_file import load_board
     from rules.box import load_box
     from rules.dice import load_dice
 
     board, box, dice = load_board(side), load_box(), load_dice()
-    bot = DoppelXBot.of_skill("medium")
+    bot = bot_of_skill("medium")
     aim = bot.throw.aim(board, dice["blue"], box)
     out = []
     for _ in range(n):

@@ -15,18 +15,7 @@ import json
 from doppelx import argtypes
 from physics.engine import add_engine_argument
 
-SKILL_NAMES = ("easy", "medium", "hard", "expert")
-
-
-def _cards(text: str) -> list[str]:
-    letters = [s.strip().upper() for s in text.split(",") if s.strip()]
-    if (
-        len(letters) != 4
-        or len(set(letters)) != 4
-        or any(x not in "ABCDEFGH" or len(x) != 1 for x in letters)
-    ):
-        raise argparse.ArgumentTypeError(f"expected 4 different card letters A–H, e.g. A,B,C,D, got {text!r}")
-    return letters
+SKILL_NAMES = argtypes.SKILL_NAMES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--cards",
-        type=_cards,
+        type=argtypes.cards,
         default=["A", "B", "C", "D"],
         metavar="A,B,C,D",
         help="the 4 bet cards in play (default A,B,C,D)",
@@ -83,7 +72,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.match import DoppelXMatch, turn_summary
+    from doppelx.match import DoppelXMatch
+    from doppelx.throw_report import turn_summary
     from rules.board_file import load_board
     from rules.errors import RulesError
 

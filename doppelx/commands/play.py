@@ -18,7 +18,7 @@ import random
 import sys
 
 from doppelx import argtypes
-from doppelx.commands.game import SKILL_NAMES, _cards
+from doppelx.argtypes import SKILL_NAMES
 
 _players = argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)")
 
@@ -80,7 +80,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--names", type=_list, metavar="A,B,...", help="names of the first seats")
     p.add_argument("--colours", type=_list, metavar="C1,C2,...", help="die colours of the first seats")
     p.add_argument("--board", metavar="BOARD", help="side I–IV or a board file (default I)")
-    p.add_argument("--cards", type=_cards, metavar="A,B,C,D", help="the 4 bet cards (default A,B,C,D)")
+    p.add_argument(
+        "--cards", type=argtypes.cards, metavar="A,B,C,D", help="the 4 bet cards (default A,B,C,D)"
+    )
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     p.add_argument("--skill", choices=SKILL_NAMES, help="the bots' skill (default medium)")
     p.add_argument(

@@ -190,79 +190,6 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
     return params
 
 
-def check_params(params: dict, kind: str) -> None:
-    """Fail early, with one clear line naming the argument, on anything a worker would trip over."""
-    import math
-
-    import shapely
-
-    from doppelx.batch.world_cache import table_specs
-    from doppelx.bots import throw_policy
-    from physics.throw_model import SKILLS
-    from rules.bets import choose_cards
-    from rules.board_file import load_board
-    from rules.dice import load_dice
-    from rules.errors import DoppelXError, SpecError
-    from rules.rng import make_rng
-    from rules.variants import widen_holes, with_faces
-
-    if params["skill"] not in (*SKILLS, "expert"):
-        raise DoppelXError(f"skill {params['skill']!r}: expected one of {', '.join(SKILLS)}, expert")
-    if kind == "throws" and params["skill"] == "expert":
-        raise DoppelXError("--skill expert plans whole turns: use it with `simulate games`")
-    dice = load_dice(params.get("dice"))
-    for owner, faces in (params.get("faces") or {}).items():
-        if owner not in dice.dice:
-            raise DoppelXError(f"--faces {owner}={faces}: no die {owner!r}; dice are {', '.join(dice.dice)}")
-        try:
-            with_faces(dice, owner, faces)
-        except SpecError as exc:
-            raise DoppelXError(f"--faces {owner}={faces}: {exc.problem}") from None
-    cocked = params.get("cocked_deg")
-    if cocked is not None and not (
-        isinstance(cocked, (int, float)) and math.isfinite(cocked) and 0 < cocked < 90
-    ):
-        raise DoppelXError(f"cocked_deg {cocked!r}: expected an angle between 0 and 90 degrees")
-    delta = params.get("hole_delta_mm") or 0.0
-    if not (isinstance(delta, (int, float)) and math.isfinite(delta)):
-        raise DoppelXError(f"hole_delta_mm {delta!r}: expected a finite number of mm")
-    board = load_board(params["board"])
-    try:
-        widen_holes(board, float(delta) / 1e3)
-    except SpecError as exc:
-        raise DoppelXError(f"hole_delta_mm {delta:g}: {exc.element}: {exc.problem}") from None
-    board, dice = table_specs(params)
-    if params.get("engine") == "mujoco":
-        from physics.mujoco_world import import_mujoco
-
-        import_mujoco()  # not installed: one line naming the extra, before any worker starts
-    policy_name = params["policy"]
-    if policy_name.startswith("point:"):
-        try:
-            x, y = argtypes.point_mm(policy_name[6:])
-        except argparse.ArgumentTypeError as exc:
-            raise DoppelXError(f"--policy {argtypes.shown(policy_name)}: {exc}") from None
-        if not shapely.contains_xy(board.outline, x, y):
-            raise DoppelXError(
-                f"--policy {policy_name}: ({x * 1e3:g}, {y * 1e3:g}) mm is not on the playfield of side {board.name}"
-            )
-    try:
-        skill = "hard" if params["skill"] == "expert" else params["skill"]  # the expert's hand
-        policy = throw_policy(policy_name, SKILLS[skill], make_rng(0))
-        policy.aim(board, dice[dice.player_colours[0]])
-    except ValueError as exc:
-        raise DoppelXError(f"--policy: {exc}") from None
-    if kind == "throws" and not 0 <= params["lying"] <= len(dice.player_colours) - 1:
-        raise DoppelXError(f"--lying must be 0–{len(dice.player_colours) - 1}, got {params['lying']}")
-    if kind == "games":
-        if not 3 <= params["players"] <= len(dice.player_colours):
-            raise DoppelXError(f"--players must be 3–{len(dice.player_colours)}, got {params['players']}")
-        choose_cards(params["cards"], "--cards")
-        skills = params.get("skills")
-        if skills and len(skills) != params["players"]:
-            raise DoppelXError(f"--skills names {len(skills)} skills for {params['players']} players")
-
-
 def check_run_args(args: argparse.Namespace) -> int:
     """Check the output folder and the Ray address before anything runs; returns the worker count.
 
@@ -298,6 +225,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     import_optional("pyarrow", "analysis", "doppelx simulate (Parquet result files)")
     from doppelx.batch.backends import run_plan
+    from doppelx.batch.params import check_params
     from doppelx.batch.plan import RunSpec, default_chunk_size
     from doppelx.batch.report import games_report, throws_report
 
@@ -327,6 +255,23 @@ def run_sweep(args: argparse.Namespace) -> int:
     from rules.optional import import_optional
 
     import_optional("pyarrow", "analysis", "doppelx sweep (Parquet result files)")
+    from doppelx.batch.sweep import SweepOptions, plan_variants
     from doppelx.batch.sweep import run_sweep as sweep
 
-    return sweep(args, params_from_args(args, args.kind))
+    params = params_from_args(args, args.kind)
+    plan_variants(tuple(args.vary), params, args.kind)  # every variant checked before the run's arguments
+    options = SweepOptions(
+        kind=args.kind,
+        count=args.throws if args.kind == "throws" else args.games,
+        seed=args.seed,
+        vary=tuple(args.vary),
+        out=args.out,
+        workers=check_run_args(args),
+        backend=args.backend,
+        address=args.address,
+        chunk=args.chunk,
+        overwrite=args.overwrite,
+        quiet=args.quiet,
+        json=args.json,
+    )
+    return sweep(options, params)

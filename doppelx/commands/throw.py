@@ -23,7 +23,7 @@ import math
 from doppelx import argtypes
 from physics.engine import add_engine_argument
 
-SKILL_NAMES = ("easy", "medium", "hard")
+SKILL_NAMES = ("easy", "medium", "hard")  # a single throw: no "expert", which plans whole turns
 SIDE_NAMES = ("S", "E", "N", "W")
 
 
@@ -107,18 +107,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.bots import DoppelXBot
-    from doppelx.commands.score import format_report, score_report
+    from doppelx.seats import bot_of_skill
+    from doppelx.throw_report import format_report, outcome_json, score_report, sim_json, state_json
+    from doppelx.throw_service import Seating, ThrowService
     from physics.engine import make_world
-    from physics.run import run_throw
     from physics.scene import scatter_lying
-    from physics.throw_model import Aim, aimed_throw
+    from physics.throw_model import Aim
     from rules.board_file import load_board
     from rules.box import load_box
     from rules.dice import WHITE, load_dice
     from rules.errors import RulesError
     from rules.rng import make_rng
-    from rules.scoring import score_throw
 
     board = load_board(args.board)
     box = load_box()
@@ -147,41 +146,30 @@ def run(args: argparse.Namespace) -> int:
         raise RulesError(f"only {len(spare)} other dice can lie on the board")
     rng = make_rng(args.seed)
     lying = scatter_lying(board, box, dice, spare[: args.lying], rng) if args.lying else {}
-    bot = DoppelXBot.of_skill(args.skill)
+    seats = list(dict.fromkeys([*coloured, *lying]))
+    seats += [c for c in dice.player_colours if c not in seats][: max(0, 3 - len(seats))]
+    active = (coloured[0] if coloured else seats[0]) if WHITE in args.dice else None
+    chips = {c: 0 for c in seats}
+    bot = bot_of_skill(args.skill)
     first = coloured[0] if coloured else args.dice[0]
-    aim = bot.throw.aim(board, dice[first], box)
-    aim = Aim(
-        args.target if args.target is not None else aim.target,
-        args.strength if args.strength is not None else aim.strength,
-        args.side,
-    )
-    throw = aimed_throw(box, aim, args.dice, bot.throw.skill, rng, dice[first].size)
     with make_world(board, box, dice, engine=args.engine, spinner=not args.no_spinner) as world:
-        result = run_throw(world, throw, lying, record=bool(args.replay))
+        service = ThrowService(world)
+        aim = service.aim(bot.throw, first)
+        aim = Aim(
+            args.target if args.target is not None else aim.target,
+            args.strength if args.strength is not None else aim.strength,
+            args.side,
+        )
+        throw = service.release(aim, args.dice, bot.throw.skill, rng, dice[first].size)
+        seating = Seating(tuple(seats), active, chips, lying_before=frozenset(lying))
+        turn = service.play(throw, lying, seating, record=bool(args.replay))
+    result = turn.result
     if args.replay:
         from rules.atomic import atomic_write
 
         with atomic_write(args.replay, what="replay file") as f:
             result.trajectory.save(f)
-
-    seats = list(dict.fromkeys([*coloured, *lying]))
-    seats += [c for c in dice.player_colours if c not in seats][: max(0, 3 - len(seats))]
-    active = (coloured[0] if coloured else seats[0]) if WHITE in args.dice else None
-    chips = {c: 0 for c in seats}
-    score = score_throw(
-        result.outcome, board, dice, seats=seats, active=active, chips=chips, lying_before=set(lying)
-    )
-    report = score_report(score, board, {})
-    sim = {
-        "sim_time": round(result.sim_time, 4),
-        "steps": result.steps,
-        "settled": result.settled,
-        "unsettled": list(result.unsettled),
-        "tunnelled": list(result.tunnel_events),
-        "spinner_angle": round(result.spinner_angle, 6),
-        "hand_over_rim": result.outcome.hand_over_rim,
-        "engine": args.engine,
-    }
+    report = score_report(turn.score, board, {})
     if args.json:
         out = {
             "board": board.name,
@@ -192,9 +180,9 @@ def run(args: argparse.Namespace) -> int:
                 "side": aim.side,
             },
             "throw": throw.to_dict(),
-            "sim": sim,
-            "outcome": [_die_json(d) for d in result.outcome.dice],
-            "state": _state(board.name, seats, active, chips, result.outcome),
+            "sim": sim_json(result, engine=args.engine),
+            "outcome": outcome_json(result.outcome),
+            "state": state_json(board.name, seats, active, chips, result.outcome),
             "score": report,
         }
         if args.replay:
@@ -205,36 +193,6 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(format_report(report))
     return 0
-
-
-def _die_json(d) -> dict:
-    return {
-        "owner": d.owner,
-        "status": d.status.value,
-        "position": list(d.pose.position),
-        "quaternion": list(d.pose.quaternion),
-        "touched_spinner": d.touched_spinner,
-    }
-
-
-def _state(board: str, seats, active, chips, outcome) -> dict:
-    """The outcome as a ``doppelx-state/1`` table state (``doppelx score --state`` reads it)."""
-    dice = []
-    for d in outcome.dice:
-        entry = {"owner": d.owner, "status": d.status.value, "touched_spinner": d.touched_spinner}
-        if d.status.value == "board":
-            entry["position"] = list(d.pose.position)
-            entry["quaternion"] = list(d.pose.quaternion)
-        dice.append(entry)
-    return {
-        "format": "doppelx-state/1",
-        "board": board,
-        "seats": list(seats),
-        "active": active,
-        "chips": dict(chips),
-        "dice": dice,
-        "hand_over_rim": outcome.hand_over_rim,
-    }
 
 
 def _describe(throw, result, aim) -> str:

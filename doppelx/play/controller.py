@@ -290,11 +290,8 @@ class PlayController:
         self.thinker.start(lambda: m.bot_throw(req), self._throw_now, who, m.bots[req.thrower].throw, m)
 
     def _person_throws(self, colour: str) -> None:
-        from physics.throw import seat_places
-
         self.stage, self.thrower = Stage.THROW, colour
-        seats = self.match.game.seats
-        side, along = seat_places(len(seats), self.match.world.box)[seats.index(colour)]
+        side, along = self.match.service.seat(self.match.game.seats, colour)
         if self.ui is not None:
             self.ui.stand(side, along)
 

@@ -285,13 +285,14 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
 
 def _bot(skill: str):
     """A seat's bot; an expert thinks within the window's time limit per decision."""
-    from doppelx.bots import EXPERT, DoppelXBot
+    from doppelx.bots import EXPERT
+    from doppelx.seats import bot_of_skill
 
     if skill == EXPERT:
         from doppelx.planner.expert import DEFAULT_ROLLOUTS, WINDOW_SECONDS, expert_bot
 
         return expert_bot(DEFAULT_ROLLOUTS, WINDOW_SECONDS)
-    return DoppelXBot.of_skill(skill)
+    return bot_of_skill(skill)
 
 
 def table_spec(match, spinner: bool):

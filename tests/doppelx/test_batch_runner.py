@@ -60,3 +60,29 @@ def test_ray_backend_gives_the_same_rows(tmp_path):
     a = run_plan(RunSpec(KIND, 9, 5, 2), tmp_path / "pool", workers=2, progress=False)
     b = run_plan(RunSpec(KIND, 9, 5, 2), tmp_path / "ray", workers=2, backend="ray", progress=False)
     assert values(a) == values(b)
+
+
+def test_merge_streams_chunks_and_promotes_columns(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    from doppelx.batch import store
+    from doppelx.batch.plan import RunSpec
+    from doppelx.batch.store import RunStore, read_run_metadata
+
+    monkeypatch.setattr(store, "MERGE_ROWS", 2)  # several row groups from three chunks
+    spec = RunSpec("throws", 5, 1, 2, {})
+    st = RunStore(tmp_path / "run", spec)
+    st.open()
+    st.write_chunk(0, [{"item": 0, "a": None, "b": 1.0}, {"item": 1, "a": None, "b": 2.0}])
+    st.write_chunk(1, [{"item": 2, "a": "x", "b": None}, {"item": 3, "a": None, "b": 3.0}])
+    st.write_chunk(2, [{"item": 4, "a": "y", "b": 4.0, "c": 7}])
+    path = st.merge()
+    assert pq.read_table(path).to_pylist() == [
+        {"item": 0, "a": None, "b": 1.0, "c": None},
+        {"item": 1, "a": None, "b": 2.0, "c": None},
+        {"item": 2, "a": "x", "b": None, "c": None},
+        {"item": 3, "a": None, "b": 3.0, "c": None},
+        {"item": 4, "a": "y", "b": 4.0, "c": 7},
+    ]
+    assert pq.ParquetFile(path).num_row_groups > 1
+    assert read_run_metadata(path)["fingerprint"] == spec.fingerprint()

@@ -11,12 +11,12 @@ from doppelx.bots import (
     BOUNCE_SD,
     AimAtBestField,
     BestCardBet,
-    DoppelXBot,
     _gauss_matrix,
     best_spot,
     field_shares,
     value_map,
 )
+from doppelx.seats import bot_of_skill
 from physics.throw_model import SKILLS
 from rules.bets import choose_cards
 from rules.board import FieldKind
@@ -73,6 +73,6 @@ def test_bet_picks_the_best_expected_card():
 
 
 def test_skill_names():
-    assert DoppelXBot.of_skill("hard").throw.skill is SKILLS["hard"]
+    assert bot_of_skill("hard").throw.skill is SKILLS["hard"]
     with pytest.raises(ValueError):
-        DoppelXBot.of_skill("pro")
+        bot_of_skill("pro")

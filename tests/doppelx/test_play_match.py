@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from doppelx.bots import bots_for
 from doppelx.match import DoppelXMatch
+from doppelx.seats import bots_for
 from physics.throw import release_point, seat_places
 from rules.board_file import load_board
 from rules.errors import RulesError

@@ -1,0 +1,87 @@
+"""A batch run's parameters checked before any worker starts.
+
+The CLI (``doppelx simulate``, ``doppelx sweep``) builds the JSON-ready parameters; this
+module says, in one line naming the argument, what a worker would trip over — an unknown
+skill or policy, faces or a hole widening that do not fit, too many dice lying, a player
+count or card list out of range — so a bad run fails at once. It belongs to the batch
+layer (the sweep calls it for every variant); no batch module imports a command module.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from doppelx import argtypes
+
+
+def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check after another)
+    """Fail early, with one clear line naming the argument, on anything a worker would trip over."""
+    import math
+
+    import shapely
+
+    from doppelx.batch.world_cache import table_specs
+    from doppelx.bots import throw_policy
+    from physics.throw_model import SKILLS
+    from rules.bets import choose_cards
+    from rules.board_file import load_board
+    from rules.dice import load_dice
+    from rules.errors import DoppelXError, SpecError
+    from rules.rng import make_rng
+    from rules.variants import widen_holes, with_faces
+
+    if params["skill"] not in (*SKILLS, "expert"):
+        raise DoppelXError(f"skill {params['skill']!r}: expected one of {', '.join(SKILLS)}, expert")
+    if kind == "throws" and params["skill"] == "expert":
+        raise DoppelXError("--skill expert plans whole turns: use it with `simulate games`")
+    dice = load_dice(params.get("dice"))
+    for owner, faces in (params.get("faces") or {}).items():
+        if owner not in dice.dice:
+            raise DoppelXError(f"--faces {owner}={faces}: no die {owner!r}; dice are {', '.join(dice.dice)}")
+        try:
+            with_faces(dice, owner, faces)
+        except SpecError as exc:
+            raise DoppelXError(f"--faces {owner}={faces}: {exc.problem}") from None
+    cocked = params.get("cocked_deg")
+    if cocked is not None and not (
+        isinstance(cocked, (int, float)) and math.isfinite(cocked) and 0 < cocked < 90
+    ):
+        raise DoppelXError(f"cocked_deg {cocked!r}: expected an angle between 0 and 90 degrees")
+    delta = params.get("hole_delta_mm") or 0.0
+    if not (isinstance(delta, (int, float)) and math.isfinite(delta)):
+        raise DoppelXError(f"hole_delta_mm {delta!r}: expected a finite number of mm")
+    board = load_board(params["board"])
+    try:
+        widen_holes(board, float(delta) / 1e3)
+    except SpecError as exc:
+        raise DoppelXError(f"hole_delta_mm {delta:g}: {exc.element}: {exc.problem}") from None
+    board, dice = table_specs(params)
+    if params.get("engine") == "mujoco":
+        from physics.mujoco_world import import_mujoco
+
+        import_mujoco()  # not installed: one line naming the extra, before any worker starts
+    policy_name = params["policy"]
+    if policy_name.startswith("point:"):
+        try:
+            x, y = argtypes.point_mm(policy_name[6:])
+        except argparse.ArgumentTypeError as exc:
+            raise DoppelXError(f"--policy {argtypes.shown(policy_name)}: {exc}") from None
+        if not shapely.contains_xy(board.outline, x, y):
+            raise DoppelXError(
+                f"--policy {policy_name}: ({x * 1e3:g}, {y * 1e3:g}) mm is not on the playfield of side {board.name}"
+            )
+    try:
+        skill = "hard" if params["skill"] == "expert" else params["skill"]  # the expert's hand
+        policy = throw_policy(policy_name, SKILLS[skill], make_rng(0))
+        policy.aim(board, dice[dice.player_colours[0]])
+    except ValueError as exc:
+        raise DoppelXError(f"--policy: {exc}") from None
+    if kind == "throws" and not 0 <= params["lying"] <= len(dice.player_colours) - 1:
+        raise DoppelXError(f"--lying must be 0–{len(dice.player_colours) - 1}, got {params['lying']}")
+    if kind == "games":
+        if not 3 <= params["players"] <= len(dice.player_colours):
+            raise DoppelXError(f"--players must be 3–{len(dice.player_colours)}, got {params['players']}")
+        choose_cards(params["cards"], "--cards")
+        skills = params.get("skills")
+        if skills and len(skills) != params["players"]:
+            raise DoppelXError(f"--skills names {len(skills)} skills for {params['players']} players")

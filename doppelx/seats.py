@@ -1,0 +1,47 @@
+"""Seats: a DoppelX bot by skill name, one per seat.
+
+The throwing skills (easy, medium, hard) aim at the best field (:mod:`doppelx.bots`); the
+``expert`` plans with physics (:mod:`doppelx.planner.expert`). This module sits above both,
+so the planner can build on the field-aiming policies without an import circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from doppelx.bots import BOT_SKILLS, EXPERT, AimAtBestField, DoppelXBot
+from physics.throw_model import SKILLS
+
+
+def bot_of_skill(name: str, think: int | None = None) -> DoppelXBot:
+    """A bot of skill ``easy``, ``medium``, ``hard`` or ``expert``.
+
+    Args:
+        name: the skill.
+        think: the expert's rollouts per decision (default
+            :data:`doppelx.planner.expert.DEFAULT_ROLLOUTS`); ignored by the other skills.
+    """
+    if name == EXPERT:
+        from doppelx.planner.expert import DEFAULT_ROLLOUTS, expert_bot
+
+        return expert_bot(think or DEFAULT_ROLLOUTS)
+    if name not in SKILLS:
+        raise ValueError(f"skill must be one of {', '.join(BOT_SKILLS)}, got {name!r}")
+    return DoppelXBot(AimAtBestField(SKILLS[name]))
+
+
+def bots_for(
+    colours: Sequence[str], skill: str | Sequence[str] = "medium", think: int | None = None
+) -> dict[str, DoppelXBot]:
+    """One bot per colour: all of ``skill``, or ``skill[i]`` for seat ``i`` (a thinking bot each its own)."""
+    skills = [skill] * len(colours) if isinstance(skill, str) else list(skill)
+    if len(skills) != len(colours):
+        raise ValueError(f"{len(colours)} seats need {len(colours)} skills, got {len(skills)}")
+    made: dict[str, DoppelXBot] = {}
+    out = {}
+    for c, s in zip(colours, skills):
+        if s == EXPERT:
+            out[c] = bot_of_skill(s, think)
+        else:
+            out[c] = made.setdefault(s, bot_of_skill(s))
+    return out
