@@ -42,6 +42,7 @@ import enum
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doppelx.planner.expert import thinking
 from doppelx.play import view
@@ -55,6 +56,9 @@ from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.placement import bet_die_poses
 from render.snapshot import InputMode, Snapshot, TableSpec
 from rules.errors import DoppelXError
+
+if TYPE_CHECKING:
+    from doppelx.match import DoppelXMatch
 
 #: Game time per step (s): one recorded trajectory frame.
 FRAME_DT = SimSettings().sample_dt
@@ -109,7 +113,7 @@ class PlayController:
         self.save_path = Path(save_path)
         self.frame_dt = frame_dt
         self.setup: GameSetup | None = None
-        self.match = None
+        self.match: DoppelXMatch | None = None
         self.table: TableSpec | None = None
         self.stage = Stage.IDLE
         self.time = 0.0
@@ -233,17 +237,38 @@ class PlayController:
         self._until = self.time + seconds
         self._then = then
 
+    @property
+    def live(self) -> DoppelXMatch:
+        """The match in play; only asked for while a game is on (a bug otherwise)."""
+        if self.match is None:
+            raise RuntimeError("no game in progress")
+        return self.match
+
+    @property
+    def seats(self) -> GameSetup:
+        """The setup of the game in play."""
+        if self.setup is None:
+            raise RuntimeError("no game in progress")
+        return self.setup
+
+    @property
+    def table_spec(self) -> TableSpec:
+        """What the window draws of the game in play."""
+        if self.table is None:
+            raise RuntimeError("no game in progress")
+        return self.table
+
     # --- deciding what comes next ---------------------------------------------------------
     def _next(self) -> None:
         """Find the next decision: a person's bet, a person's throw, or a bot's throw."""
-        m = self.match
+        m = self.live
         self.bettor = self.thrower = None
         self._then = None
         if m.finished:
             self._over()
             return
         req = m.request()
-        humans = set(self.setup.humans)
+        humans = set(self.seats.humans)
         if req.kind == "turn":
             slow = [
                 c
@@ -284,20 +309,20 @@ class PlayController:
 
     def _think_throw(self) -> None:
         """A thinking bot plans its throw on the worker; it is thrown when the plan is done."""
-        m = self.match
+        m = self.live
         req = m.request()
         who = m.game.names.get(req.thrower, req.thrower)
         self.thinker.start(lambda: m.bot_throw(req), self._throw_now, who, m.bots[req.thrower].throw, m)
 
     def _person_throws(self, colour: str) -> None:
         self.stage, self.thrower = Stage.THROW, colour
-        side, along = self.match.service.seat(self.match.game.seats, colour)
+        side, along = self.live.service.seat(self.live.game.seats, colour)
         if self.ui is not None:
             self.ui.stand(side, along)
 
     def _throw_now(self, throw=None) -> None:
         """Run the requested throw (``throw``, the setup throw with people's hands, or the bot's)."""
-        m = self.match
+        m = self.live
         req = m.request()
         if throw is None and req.kind == "setup":
             throw = m.setup_throw(self.hands)
@@ -332,7 +357,7 @@ class PlayController:
             self._after(REPLAY_HOLD, self._end_replay)
         else:
             self.throws_shown += 1
-            names = self.match.game.names
+            names = self.live.game.names
             self.summary = view.result_lines(self.last.score, self.last.bets, names)
             self.history = (self.history + [self._log_line(self.last)])[-LOG_LENGTH:]
             if self.throws_shown == HINT_AFTER and not self.hinted:
@@ -341,7 +366,7 @@ class PlayController:
             self._after(RESULT_HOLD, self._next)
 
     def _log_line(self, shown: ShownThrow) -> str:
-        names = self.match.game.names
+        names = self.live.game.names
         return f"{shown.number}. {view.thrown_by(shown.kind, shown.thrower, names)}: " + view.throw_summary(
             shown.score, names, limit=200
         )
@@ -360,8 +385,8 @@ class PlayController:
 
     def _over(self) -> None:
         self.stage = Stage.OVER
-        game = self.match.game
-        rows = [(name, self.table.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
+        game = self.live.game
+        rows = [(name, self.table_spec.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
         if self.ui is not None:
             self.ui.show_panel(
                 "Final standings", rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit"
@@ -385,14 +410,14 @@ class PlayController:
             if self.stage is not Stage.BET or self.bettor is None:
                 self._say("no bets now")
                 return
-            self.match.place_bet(self.bettor, intent.letter)
+            self.live.place_bet(self.bettor, intent.letter)
             self.passed.add(self.bettor)
             self._next()
         elif isinstance(intent, ThrowIntent):
             if self.stage is not Stage.THROW or self.thrower is None:
                 self._say("it is not your throw now")
                 return
-            req = self.match.request()
+            req = self.live.request()
             owners = (self.thrower,) if req.kind == "setup" else req.dice
             throw = self._flick_throw(intent, owners)
             if req.kind == "setup":
@@ -409,10 +434,10 @@ class PlayController:
         if intent.target is not None:
             from physics.throw_model import Aim, plan
 
-            die = next(iter(self.match.game.dice.dice.values()))
+            die = next(iter(self.live.game.dice.dice.values()))
             aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.side, intent.along)
-            release, velocity = plan(self.match.world.box, aim, intent.height, die.half)
-        return self.match.hand_throw(owners, release, velocity, intent.spin)
+            release, velocity = plan(self.live.world.box, aim, intent.height, die.half)
+        return self.live.hand_throw(owners, release, velocity, intent.spin)
 
     def _command(self, command: Command) -> None:
         if command is Command.QUIT:
@@ -444,7 +469,7 @@ class PlayController:
             return
         last = self.last
         if last.trajectory is None:
-            result = self.match.rerun(last.throw, last.lying, last.spinner_before)
+            result = self.live.rerun(last.throw, last.lying, last.spinner_before)
             last.trajectory = result.trajectory
         if not self.replaying:  # a replay of a replay goes back to where the first one started
             remaining = max(0.0, self._until - self.time)
@@ -470,12 +495,12 @@ class PlayController:
                     self.setup.board if self.setup and self.setup.board in ("I", "II", "III", "IV") else "I"
                 )
             return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
-        game, table, names = self.match.game, self.table, self.match.game.names
+        game, table, names = self.live.game, self.table_spec, self.live.game.names
         colours = {o: d.colour for o, d in table.dice.dice.items()}
-        kinds = {s.colour: ("person" if s.human else s.skill) for s in self.setup.seats}
+        kinds = {s.colour: ("person" if s.human else s.skill) for s in self.seats.seats}
         stage = self.stage
         dice, bets, floating, notes = dict(game.on_board), dict(game.bets), (), {}
-        spinner, impacts, banner, message, turn = self.match.spinner_angle, (), "", "", ""
+        spinner, impacts, banner, message, turn = self.live.spinner_angle, (), "", "", ""
         active = game.active
         shown = self.last
         chips = dict(game.chips)
@@ -523,7 +548,7 @@ class PlayController:
             message = f"{view.who(self.bettor, names)}: click a bet card, or Enter for no bet"
             active = self.bettor
         elif stage is Stage.THROW:
-            req = self.match.request()
+            req = self.live.request()
             who = view.who(self.thrower, names)
             if req.kind == "setup":
                 turn = f"Setup throw: {who} throws their die"
@@ -532,7 +557,7 @@ class PlayController:
             message = "Drag towards the box and let go while moving (H: help)"
             active = self.thrower
         elif stage is Stage.WAIT:
-            req = self.match.request()
+            req = self.live.request()
             if req.kind == "setup":
                 turn = "Setup throw: everybody throws their own die"
             else:
