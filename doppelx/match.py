@@ -30,7 +30,7 @@ from rules.scoring import ThrowScore
 
 if TYPE_CHECKING:
     from physics.engine import PhysicsWorld
-    from physics.run import ThrowResult
+    from physics.result import ThrowResult
     from physics.throw import Throw
     from rules.bets import BetCard
     from rules.dice import DieSpec

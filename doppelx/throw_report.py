@@ -28,7 +28,7 @@ from rules.reading import DieReading, chips_for
 
 if TYPE_CHECKING:
     from doppelx.match import TurnRecord
-    from physics.run import ThrowResult
+    from physics.result import ThrowResult
     from rules.board import BoardSide
     from rules.outcome import DieOutcome, ThrowOutcome
     from rules.scoring import ThrowScore

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from physics.engine import PhysicsWorld
-    from physics.run import ThrowResult
+    from physics.result import ThrowResult
     from physics.throw import Throw
     from physics.throw_model import Aim, Skill
     from physics.world import World

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from physics.settings import GRAVITY
 from rules.assets import asset_path, read_toml
 from rules.errors import SpecError
 from rules.schema import Table
@@ -95,7 +96,7 @@ class Materials:
             out[surface] = BodyMaterial(f, p.restitution / e_die, max(r, 0.0), max(s, 0.0))
         return out
 
-    def bearing_torque(self, spinner_mass: float, pin_radius: float, gravity: float = 9.81) -> float:
+    def bearing_torque(self, spinner_mass: float, pin_radius: float, gravity: float = GRAVITY) -> float:
         """Coulomb friction torque of the spinner's bearing (N m): ``μ m g r_pin``."""
         return self.bearing_friction * spinner_mass * gravity * pin_radius
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from physics.run import ThrowResult, _check_pairs
-from physics.status import TunnelWatch
+from physics.result import ThrowResult
+from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
 from rules.outcome import DieOutcome, Pose, ThrowOutcome
@@ -86,7 +86,7 @@ def run_throw(
             for i, (position, _) in changed.items():
                 tw.check(owners[i], old[i], position)
             if changed and n > 1:
-                _check_pairs(tw, owners, old, changed, halves)
+                check_pairs(tw, owners, old, changed, halves)
         pos, quat = new_p, new_q
         for i in np.nonzero(undecided)[0]:
             if zones.decided(tuple(pos[i]), tuple(quat[i]), halves[i]) is not None:

@@ -29,41 +29,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from physics.status import TunnelWatch
+from physics.result import ThrowResult
+from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
-from physics.trajectory import Recorder, Trajectory
+from physics.trajectory import Recorder
 from physics.world import World, is_flat
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
-
-
-@dataclass(frozen=True)
-class ThrowResult:
-    """What a throw produced.
-
-    Attributes:
-        outcome: every die on the table afterwards (thrown first, then the lying ones).
-        sim_time: simulated seconds until rest or the cap.
-        steps: physics steps taken (a step cut into sub-steps counts each sub-step).
-        settled: all dice came to rest before the cap.
-        unsettled: dice still moving at the cap.
-        tunnelled: dice the tunnel watch flagged (should always be empty).
-        tunnel_events: what the watch saw, as ``"owner:part"`` (part ``insert``, ``wall``,
-            ``floor`` or ``die:<other>``).
-        spinner_angle: the spinner's angle at the end (rad), 0 without a spinner.
-        trajectory: replay frames if recorded.
-    """
-
-    outcome: ThrowOutcome
-    sim_time: float
-    steps: int
-    settled: bool
-    unsettled: tuple[str, ...]
-    tunnelled: tuple[str, ...]
-    tunnel_events: tuple[str, ...]
-    spinner_angle: float
-    trajectory: Trajectory | None = None
 
 
 def run_throw(
@@ -191,7 +163,7 @@ def run_throw(
                     if a[2] <= rim_z or b[2] <= rim_z:  # wholly above the rim it crosses nothing
                         tw.check(owners[i], a, b)
                 if pairs:
-                    _check_pairs(tw, owners, pos, new, halves)
+                    check_pairs(tw, owners, pos, new, halves)
             for i, pq in new.items():
                 position = pos[i] = pq[0]
                 if i in undecided and zones.decided(position, pq[1], halves[i]) is not None:
@@ -243,45 +215,6 @@ def run_throw(
         angle,
         recorder.finish() if recorder is not None else None,
     )
-
-
-def _check_pairs(tw: TunnelWatch, owners, pos, new, halves) -> None:
-    """Pass-through test for dice that moved more than half an edge since the last sample."""
-    reach = 0.5 * tw.size
-    n = len(owners)
-    for i, pq in new.items():
-        position = pq[0]
-        a0 = pos[i]
-        x1, y1, z1 = position
-        x0, y0, z0 = a0
-        if (x1 - x0) ** 2 + (y1 - y0) ** 2 + (z1 - z0) ** 2 < halves[i] ** 2:
-            continue
-        lox, hix = (x0, x1) if x0 < x1 else (x1, x0)
-        loy, hiy = (y0, y1) if y0 < y1 else (y1, y0)
-        loz, hiz = (z0, z1) if z0 < z1 else (z1, z0)
-        lox, loy, loz, hix, hiy, hiz = (
-            lox - reach,
-            loy - reach,
-            loz - reach,
-            hix + reach,
-            hiy + reach,
-            hiz + reach,
-        )
-        for j in range(n):
-            if j == i:
-                continue
-            b0 = pos[j]
-            b1 = new[j][0] if j in new else b0
-            if (
-                max(b0[0], b1[0]) < lox
-                or min(b0[0], b1[0]) > hix
-                or max(b0[1], b1[1]) < loy
-                or min(b0[1], b1[1]) > hiy
-                or max(b0[2], b1[2]) < loz
-                or min(b0[2], b1[2]) > hiz
-            ):
-                continue
-            tw.check_pair(owners[i], owners[j], a0, position, b0, b1)
 
 
 def _final_overlaps(tw: TunnelWatch, world: World, owners, dice) -> None:

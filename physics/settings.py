@@ -9,6 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+#: Standard gravity (m/s²), the one value every part of the physics uses.
+GRAVITY = 9.81
+
 #: Ways to build the static board: boxes (the fast path) or one concave triangle mesh.
 BOARD_COLLISIONS = ("boxes", "mesh")
 #: Die collision shapes: a box whose margin is the edge radius, or a hull of the rounded cube.
@@ -106,7 +109,7 @@ class SimSettings:
     contact_threshold: float = 0.002
     cone_friction: bool = False
     hull_margin: float = 0.0003
-    gravity: float = 9.81
+    gravity: float = GRAVITY
 
     def __post_init__(self) -> None:
         if self.die_collision not in DIE_COLLISIONS:

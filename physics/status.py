@@ -143,3 +143,42 @@ class TunnelWatch:
         for owner, _ in self.events:
             seen.setdefault(owner, None)
         return tuple(seen)
+
+
+def check_pairs(tw: TunnelWatch, owners, pos, new, halves) -> None:
+    """Pass-through test for dice that moved more than half an edge since the last sample."""
+    reach = 0.5 * tw.size
+    n = len(owners)
+    for i, pq in new.items():
+        position = pq[0]
+        a0 = pos[i]
+        x1, y1, z1 = position
+        x0, y0, z0 = a0
+        if (x1 - x0) ** 2 + (y1 - y0) ** 2 + (z1 - z0) ** 2 < halves[i] ** 2:
+            continue
+        lox, hix = (x0, x1) if x0 < x1 else (x1, x0)
+        loy, hiy = (y0, y1) if y0 < y1 else (y1, y0)
+        loz, hiz = (z0, z1) if z0 < z1 else (z1, z0)
+        lox, loy, loz, hix, hiy, hiz = (
+            lox - reach,
+            loy - reach,
+            loz - reach,
+            hix + reach,
+            hiy + reach,
+            hiz + reach,
+        )
+        for j in range(n):
+            if j == i:
+                continue
+            b0 = pos[j]
+            b1 = new[j][0] if j in new else b0
+            if (
+                max(b0[0], b1[0]) < lox
+                or min(b0[0], b1[0]) > hix
+                or max(b0[1], b1[1]) < loy
+                or min(b0[1], b1[1]) > hiy
+                or max(b0[2], b1[2]) < loz
+                or min(b0[2], b1[2]) > hiz
+            ):
+                continue
+            tw.check_pair(owners[i], owners[j], a0, position, b0, b1)

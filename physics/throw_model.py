@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from physics.settings import GRAVITY
 from physics.throw import RELEASE_OUT, SIDES, Throw, hand_throw, release_point, seat_places, side_axes
 from rules.box import BoxSpec
 
@@ -33,7 +34,6 @@ TARGET_WALL_GAP = 0.010
 #: Longest flight a throw plans (s): an arc over the rim onto a point right behind the
 #: thrower's own wall would otherwise need an absurd lob; 0.8 s is an apex ~0.8 m up.
 MAX_FLIGHT = 0.8
-GRAVITY = 9.81
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from physics.settings import GRAVITY
 from rules.outcome import Pose
 
 
@@ -43,7 +44,7 @@ class Trajectory:
         A die's velocity change beyond free fall larger than ``threshold`` counts as one impact.
         """
         out: list[list[float]] = [[]]
-        g = np.array([0.0, 0.0, -9.81])
+        g = np.array([0.0, 0.0, -GRAVITY])
         for k in range(1, len(self.times)):
             dt = self.times[k] - self.times[k - 1]
             dv = self.velocities[k] - self.velocities[k - 1] - g * dt

@@ -1,6 +1,7 @@
-"""Style is checked by machines: ruff's linter and formatter over the whole tree.
+"""Style is checked by machines: ruff's linter and formatter over the whole tree, mypy
+over the packages (configured in pyproject.toml, with its list of modules still to type).
 
-Run ``ruff check --fix . && ruff format .`` to bring a change in line before committing.
+Run ``ruff check --fix . && ruff format . && mypy`` to bring a change in line before committing.
 """
 
 from __future__ import annotations
@@ -15,17 +16,26 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _ruff() -> list[str]:
-    exe = Path(sys.executable).with_name("ruff")
+def _tool(name: str) -> list[str]:
+    exe = Path(sys.executable).with_name(name)
     if exe.exists():
         return [str(exe)]
-    found = shutil.which("ruff")
+    found = shutil.which(name)
     if found is None:
-        pytest.fail("ruff is not installed: pip install -e '.[test]'")
+        pytest.fail(f"{name} is not installed: pip install -e '.[test]'")
     return [found]
+
+
+def _ruff() -> list[str]:
+    return _tool("ruff")
 
 
 @pytest.mark.parametrize("args", [["check", "."], ["format", "--check", "."]], ids=["lint", "format"])
 def test_ruff_is_clean(args):
     out = subprocess.run(_ruff() + args, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_mypy_is_clean():
+    out = subprocess.run(_tool("mypy"), cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]

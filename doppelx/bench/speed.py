@@ -34,6 +34,7 @@ def reference_rate(seconds: float) -> float:
     """Steps per second of the frozen reference workload, best of repetitions filling ``seconds``."""
     import math
 
+    from physics.settings import GRAVITY
     from physics.world import import_pybullet
 
     p = import_pybullet()
@@ -43,7 +44,7 @@ def reference_rate(seconds: float) -> float:
     try:
         while spent < seconds or best == 0.0:
             p.resetSimulation(physicsClientId=c)
-            p.setGravity(0.0, 0.0, -9.81, physicsClientId=c)
+            p.setGravity(0.0, 0.0, -GRAVITY, physicsClientId=c)
             p.setPhysicsEngineParameter(
                 fixedTimeStep=1.0 / 240.0,
                 numSubSteps=0,
