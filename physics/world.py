@@ -14,6 +14,7 @@ the edge radius, or hulls of the rounded cube.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +29,8 @@ from rules.board import BoardSide
 from rules.box import BoxSpec, load_box
 from rules.dice import DiceSet, DieSpec, load_dice
 from rules.outcome import Pose
+
+log = logging.getLogger(__name__)
 
 #: PyBullet drops the children of a compound shape beyond this many (silently).
 MAX_COMPOUND_CHILDREN = 16
@@ -195,6 +198,7 @@ class World:
         if self.client < 0:
             raise RuntimeError("could not start a PyBullet client")
         _drop_renderer(self.p, self.client)
+        log.debug("fresh PyBullet client %d after %d rebuilds", self.client, self.rebuilds)
         self.rebuilds = 0
 
     def _sleep_statics(self) -> None:

@@ -10,6 +10,7 @@ interrupted run resumes from them, and nothing finished is run or counted twice.
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import os
 import sys
@@ -25,6 +26,8 @@ from rules.errors import DoppelXError
 BACKENDS = ("pool", "ray")
 #: How often a broken pool is rebuilt before the run gives up.
 MAX_POOL_RESTARTS = 5
+log = logging.getLogger(__name__)
+
 #: How often Ray retries a chunk whose worker died.
 RAY_RETRIES = 3
 
@@ -52,6 +55,15 @@ def run_plan(
     store.open(overwrite)
     done = store.done()
     pending = [i for i in range(spec.n_chunks) if i not in done]
+    log.info(
+        "%s: %d of %d chunks to run on %d %s worker(s) (%d done before)",
+        out,
+        len(pending),
+        spec.n_chunks,
+        workers,
+        backend,
+        len(done),
+    )
     bar = _progress(spec, sum(len(spec.chunk(i)) for i in done), progress)
 
     def finished(index: int, rows: list) -> None:
@@ -109,6 +121,7 @@ def _run_pool(
                     "Run the same command again to resume."
                 ) from None
             print(f"doppelx: a worker died; re-running {len(left)} unfinished chunk(s)", file=sys.stderr)
+            log.info("pool restarted after a worker died; %d chunk(s) left", len(left))
         except BaseException:
             # an error raised in a worker (a bad board, …) or Ctrl+C: stop at once, run nothing more
             _stop_pool(pool)
