@@ -14,6 +14,7 @@ a whole game through the prompt with scripted lines.
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import json
 import os
@@ -143,7 +144,7 @@ class Command:
     text: str
 
 
-class TerminalMatch:
+class TerminalMatch(abc.ABC):
     """Base of the terminal games: the prompt loop, status bar, help, save and quit.
 
     A game subclasses it and provides :meth:`play` (the game until its end),
@@ -166,12 +167,13 @@ class TerminalMatch:
         self.save_path = save_path
 
     # -- what a game provides -------------------------------------------------------------
+    @abc.abstractmethod
     def play(self) -> None:
         """Play until the game is over (raises :class:`Quit` or ``EOFError`` to stop early)."""
-        raise NotImplementedError
 
     def finished(self) -> None:
-        """Show the result once the game is over."""
+        """Show the result once the game is over (an optional hook: nothing by default)."""
+        return None
 
     def status_line(self) -> str:
         """The one-line status shown above every prompt."""
@@ -185,12 +187,16 @@ class TerminalMatch:
         """Extra words answered at every prompt (e.g. ``sheet``): word -> what to do."""
         return {}
 
+    @abc.abstractmethod
     def to_save(self) -> dict[str, Any]:
         """The game as JSON-able save data."""
-        raise NotImplementedError
 
     def stopped(self, why: str) -> None:
-        """Say what the game looked like when it was stopped early (``why``: "you quit", …)."""
+        """Say what the game looked like when it was stopped early (``why``: "you quit", …).
+
+        An optional hook: nothing by default.
+        """
+        return None
 
     # -- the prompt -----------------------------------------------------------------------
     def shared_commands(self) -> list[Command]:
