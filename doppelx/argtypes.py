@@ -123,8 +123,27 @@ def output_path(text: str):
     return Path(output_file(text))
 
 
-#: The bots' skills, weakest first (physics' ``SKILLS``).
+#: The bots' skills, weakest first (physics' ``SKILLS``, then the planning expert).
 SKILL_NAMES = ("easy", "medium", "hard", "expert")
+
+
+def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
+    """``--skills S1,S2,...`` (one bot skill per seat) and, with ``think``, ``--think N``."""
+    p.add_argument(
+        "--skills",
+        type=names(SKILL_NAMES),
+        default=None,
+        metavar="S1,S2,...",
+        help=f"one skill per seat ({', '.join(SKILL_NAMES)}); overrides --skill",
+    )
+    if think:
+        p.add_argument(
+            "--think",
+            type=whole(12, None, "a number of rollouts"),
+            default=None,
+            metavar="N",
+            help="an expert's rollouts per decision (default 100)",
+        )
 
 
 def cards(text: str) -> list[str]:

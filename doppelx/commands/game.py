@@ -37,20 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)"
     )
     p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="the bots' skill (default medium)")
-    p.add_argument(
-        "--skills",
-        type=argtypes.names(SKILL_NAMES),
-        default=None,
-        metavar="S1,S2,...",
-        help="one skill per seat (easy, medium, hard, expert); overrides --skill",
-    )
-    p.add_argument(
-        "--think",
-        type=argtypes.whole(12, None, "a number of rollouts"),
-        default=None,
-        metavar="N",
-        help="an expert's rollouts per decision (default 100)",
-    )
+    argtypes.add_seat_skills(p, think=True)
     p.add_argument(
         "--cards",
         type=argtypes.cards,

@@ -85,12 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     p.add_argument("--skill", choices=SKILL_NAMES, help="the bots' skill (default medium)")
-    p.add_argument(
-        "--skills",
-        type=argtypes.names(SKILL_NAMES),
-        metavar="S1,S2,...",
-        help="one skill per seat (easy, medium, hard, expert); overrides --skill",
-    )
+    argtypes.add_seat_skills(p)
     p.add_argument(
         "--target",
         type=argtypes.positive,

@@ -50,9 +50,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="MM",
         help=f"widen every hole's radius (±{MAX_HOLE_DELTA_MM:g} mm)",
     )
-    p.add_argument(
-        "--skill", default="medium", choices=("easy", "medium", "hard", "expert"), help="every bot's skill"
-    )
+    p.add_argument("--skill", default="medium", choices=argtypes.SKILL_NAMES, help="every bot's skill")
     p.add_argument(
         "--policy",
         default="greedy",
@@ -87,24 +85,9 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _seat_options(p: argparse.ArgumentParser) -> None:
-    from doppelx.bots import BOT_SKILLS
-
-    p.add_argument(
-        "--skills",
-        type=argtypes.names(BOT_SKILLS),
-        default=None,
-        metavar="S1,S2,...",
-        help="one skill per seat (easy, medium, hard, expert); overrides --skill",
-    )
+    argtypes.add_seat_skills(p, think=True)
     p.add_argument(
         "--rotate", action="store_true", help="game i shifts the --skills by i seats (a seat goes round)"
-    )
-    p.add_argument(
-        "--think",
-        type=argtypes.whole(12, None, "a number of rollouts"),
-        default=None,
-        metavar="N",
-        help="an expert's rollouts per decision (default 100)",
     )
 
 

@@ -76,3 +76,10 @@ def test_skill_names():
     assert bot_of_skill("hard").throw.skill is SKILLS["hard"]
     with pytest.raises(ValueError):
         bot_of_skill("pro")
+
+
+def test_the_command_line_offers_exactly_the_bot_skills():
+    from doppelx.argtypes import SKILL_NAMES
+    from doppelx.bots import BOT_SKILLS
+
+    assert SKILL_NAMES == BOT_SKILLS
