@@ -1,10 +1,13 @@
-"""The PyBullet world of one board in the box: one client, rebuilt from scratch for every throw.
+"""The PyBullet world of one board in the box: one client, its static tray built once, the rest every throw.
 
 A :class:`World` owns one PyBullet client (``DIRECT`` unless ``gui=True`` is asked for
-explicitly). :meth:`World.reset` wipes the simulation (``resetSimulation``) and builds the
-static tray from the :class:`~physics.geometry.Layout`, the spinner at a given angle and
-the dice lying from earlier throws, so a throw's result depends only on its inputs — the
-same in a fresh world, after a thousand other throws, or in another process.
+explicitly). Its first :meth:`World.reset` builds the static tray from the
+:class:`~physics.geometry.Layout` (boxes, hulls, the table); every reset removes the
+spinner and the dice of the last throw and builds them again — the spinner at a given
+angle, the dice lying from earlier throws, the thrown ones — so a throw's result depends
+only on its inputs: the same in a fresh world, after a thousand other throws, or in another
+process (the simple broadphase and newest-first removal make that so; see
+:meth:`World._build_statics`, tests/physics/test_world_reuse.py).
 
 Bodies: static boxes and hulls (see :mod:`physics.geometry`); the spinner as a multibody
 with a fixed pin and a revolute link whose bearing friction is a velocity motor with a
@@ -96,6 +99,9 @@ class World:
         self.owner_of: dict[int, str] = {}
         self.spinner_id: int | None = None
         self.static_ids: list[int] = []
+        #: the spinner and the dice in creation order (removed newest first by the next reset)
+        self._moving: list[int] = []
+        self._spinner_shapes: tuple[int, int] | None = None
         self._die_shape: dict[tuple[float, float, str], int] = {}
         self._substeps = 1
         self._tray_plan: list[tuple] | None = None
@@ -124,7 +130,7 @@ class World:
         spinner_angle: float = 0.0,
         releases: Sequence[DieRelease] = (),
     ) -> None:
-        """Wipe the simulation and build the tray, the spinner, the ``lying`` dice and the thrown ones.
+        """Set the world up for a throw: the tray (built once), the spinner, the ``lying`` dice and the thrown ones.
 
         Args:
             lying: dice lying from earlier throws, by owner, at their resting poses. Dice
@@ -137,25 +143,14 @@ class World:
             self._renew_client()
         self.rebuilds += 1
         p, c, s = self.p, self.client, self.settings
-        p.resetSimulation(physicsClientId=c)
+        if self.static_ids:
+            self._remove_moving()
+        else:
+            self._build_statics()
         set_engine_parameters(p, c, s)
         self._substeps = 1
-        self.body_of, self.owner_of, self.static_ids = {}, {}, []
-        self._die_shape = {}
+        self.body_of, self.owner_of = {}, {}
         self.spinner_id = None
-        if self._mesh is not None:
-            self._build_mesh_board()
-        else:
-            self._build_tray()
-        # the naive mesh already holds the insert and the obstacles
-        hulls = [
-            h
-            for h in self.layout.hulls
-            if not (self._mesh is not None and h.name.startswith(("hole:", "obstacle:")))
-        ]
-        self._build_hulls(hulls)
-        if s.sleep_lying:
-            self._sleep_statics()
         if self.layout.spinner is not None:
             self._build_spinner(spinner_angle)
         lying = dict(lying or {})
@@ -185,6 +180,49 @@ class World:
             found = self._vertex_lists[key] = [list(v) for v in key]
         return found
 
+    def _build_statics(self) -> None:
+        """Wipe the client and build the static bodies: tray, hulls, table (the first reset, or a fresh client).
+
+        The world uses Bullet's simple broadphase (``RESET_USE_SIMPLE_BROADPHASE``): it finds
+        exactly the pairs whose boxes overlap now, from the bodies in creation order, and
+        keeps no state between steps. The default tree broadphase remembers which stale pairs
+        it has cleaned up (a cursor that runs on across throws) and rebalances its trees
+        over time, so a world that kept its static bodies would throw differently after a
+        thousand throws than in a fresh process; with the simple one it throws the same.
+        """
+        p, c, s = self.p, self.client, self.settings
+        p.resetSimulation(p.RESET_USE_SIMPLE_BROADPHASE, physicsClientId=c)
+        set_engine_parameters(p, c, s)
+        self.static_ids, self._moving = [], []
+        self._die_shape, self._spinner_shapes = {}, None
+        if self._mesh is not None:
+            self._build_mesh_board()
+        else:
+            self._build_tray()
+        # the naive mesh already holds the insert and the obstacles
+        hulls = [
+            h
+            for h in self.layout.hulls
+            if not (self._mesh is not None and h.name.startswith(("hole:", "obstacle:")))
+        ]
+        self._build_hulls(hulls)
+        if s.sleep_lying:
+            self._sleep_statics()
+
+    def _remove_moving(self) -> None:
+        """Remove the spinner and the dice, newest first, leaving the client as the static build left it.
+
+        Newest first, every list Bullet and PyBullet keep (bodies, broadphase handles, body
+        ids) shrinks from its end, so the next throw's bodies get the same places and ids
+        as in a fresh world; tests/physics/test_world_reuse.py compares a throw made after
+        a thousand others with the same throw in a fresh process, byte for byte. Bodies
+        are only ever made through the world's methods, which keep that list.
+        """
+        p, c = self.p, self.client
+        for body in reversed(self._moving):
+            p.removeBody(body, physicsClientId=c)
+        self._moving = []
+
     def _renew_client(self) -> None:
         """A fresh ``DIRECT`` client in place of this one (same state a new process starts from).
 
@@ -198,6 +236,7 @@ class World:
         if self.client < 0:
             raise RuntimeError("could not start a PyBullet client")
         _drop_renderer(self.p, self.client)
+        self.static_ids, self._moving = [], []  # the next reset builds everything in the new client
         log.debug("fresh PyBullet client %d after %d rebuilds", self.client, self.rebuilds)
         self.rebuilds = 0
 
@@ -370,10 +409,14 @@ class World:
         g = self.layout.spinner
         assert g is not None and g.pin is not None
         pin = g.pin
-        pin_shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c)
-        tri_shape = p.createCollisionShape(
-            p.GEOM_MESH, vertices=self._vertex_list(g.vertices), physicsClientId=c
-        )
+        if self._spinner_shapes is None:  # the shapes outlive the bodies: made once per static build
+            self._spinner_shapes = (
+                p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c),
+                p.createCollisionShape(
+                    p.GEOM_MESH, vertices=self._vertex_list(g.vertices), physicsClientId=c
+                ),
+            )
+        pin_shape, tri_shape = self._spinner_shapes
         thickness = g.z_high - g.z_low
         body = p.createMultiBody(
             baseMass=0.0,
@@ -392,6 +435,7 @@ class World:
             useMaximalCoordinates=False,
             physicsClientId=c,
         )
+        self._moving.append(body)
         self._material(body, CARDBOARD)
         self._material(body, SPINNER, link=0)
         p.changeDynamics(
@@ -475,6 +519,7 @@ class World:
                         physicsClientId=c,
                     )
                 )
+            self._moving += ids
             for body, (owner, position, quaternion, velocity, angular) in zip(ids, group):
                 spec = self.dice[owner]
                 if len(group) > 1:
