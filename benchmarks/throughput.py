@@ -15,10 +15,14 @@ machine's load touches every figure alike:
 * ``alone_throws_per_s``: the same two dice with nothing lying on the board;
   ``standard_over_alone`` is the ratio (what the six lying dice cost);
 * ``engine_only_throws_per_s``: the engine's own limit for this work — for each throw
-  the world is built (untimed) and then stepped exactly as many times as the whole throw
-  took, with nothing between the steps; ``overhead_share`` = 1 − whole rate / engine-only
-  rate is the share of a throw spent outside ``stepSimulation`` (rebuild, sampling,
-  reading);
+  the world is set up (untimed) and then the engine is asked for exactly what the whole
+  throw asked of it, sample by sample: the same number of ``stepSimulation`` calls, the
+  same sub-step count, the same dice put to sleep (the run records this schedule,
+  ``run_throw(schedule=...)``, in a pass of its own), with nothing between — no reading,
+  no settle test, no tunnel watch. ``engine_only_same_end`` counts the replays that ended
+  with every die exactly (bit for bit) where the whole throw left it: all of them, or the
+  replay was not the same work. ``overhead_share`` = 1 − whole rate / engine-only rate is
+  the share of a throw spent outside the engine (setting the world up, sampling, reading);
 * the naive baseline on the first scenes — the board as one concave triangle mesh, every
   body awake, PyBullet's default solver (50 iterations), no CCD — and ``ratio`` to it.
 
@@ -68,38 +72,69 @@ class Tally:
         }
 
 
-def whole(world, items, tally: Tally, with_lying: bool = True) -> list[int]:
-    """Run ``items`` through ``run_throw``; returns each throw's steps."""
-    from physics.run import run_throw
+def whole(world, items, tally: Tally, with_lying: bool = True, schedules: list | None = None) -> list:
+    """Run ``items`` through ``run_throw``; returns each throw's final dice ``(owner, pose)``.
 
-    steps = []
+    With ``schedules``, each throw's :class:`~physics.run.EngineSchedule` is appended to it
+    (the benchmark records them in a pass of its own, untimed).
+    """
+    from physics.run import EngineSchedule, run_throw
+
+    finals = []
     w0, c0 = time.perf_counter(), time.process_time()
     for lying, throw in items:
-        r = run_throw(world, throw, lying if with_lying else {})
-        steps.append(r.steps)
+        schedule = EngineSchedule() if schedules is not None else None
+        r = run_throw(world, throw, lying if with_lying else {}, schedule=schedule)
+        finals.append([(d.owner, d.pose) for d in r.outcome.dice])
+        if schedules is not None:
+            schedules.append(schedule)
+        tally.steps += r.steps
         tally.sim += r.sim_time
         tally.tunnelled += bool(r.tunnelled)
         tally.unsettled += not r.settled
     tally.wall += time.perf_counter() - w0
     tally.cpu += time.process_time() - c0
     tally.throws += len(items)
-    tally.steps += sum(steps)
-    return steps
+    return finals
 
 
-def engine_only(world, items, steps: list[int], tally: Tally) -> None:
-    """The world built for each throw (untimed), then its ``steps`` steps and nothing between them."""
-    step = world.p.stepSimulation
-    for (lying, throw), n in zip(items, steps):
+def engine_only(world, items, schedules: list, finals: list, tally: Tally) -> int:
+    """The engine's work of each throw alone: the same steps, sub-steps and sleeps, nothing else.
+
+    For each throw the world is set up (untimed); then, sample by sample, the throw's
+    recorded schedule is replayed — the sub-step count set, ``sample_every × k`` calls of
+    ``stepSimulation``, the dice the run put to sleep put to sleep — with no reading,
+    settle test or tunnel watch between. Returns how many replays ended with every die exactly
+    where the whole throw left it (all of them, if the replay is the same work).
+    """
+    from rules.outcome import Pose
+
+    p = world.p
+    step, sample_every = p.stepSimulation, world.settings.sample_every
+    same = 0
+    for (lying, throw), schedule, final in zip(items, schedules, finals):
         world.reset(lying, 0.0, throw.releases)
-        cid = world.client  # after the reset: a world may renew its client
+        cid, body_of = world.client, world.body_of  # after the reset: a world may renew its client
+        set_substeps, sleep = world.set_substeps, world.sleep
+        steps = 0
         w0, c0 = time.perf_counter(), time.process_time()
-        for _ in range(n):
-            step(physicsClientId=cid)
+        for k, slept in schedule.samples:
+            set_substeps(k)
+            for _ in range(sample_every * k):
+                step(cid)
+            for owner in slept:
+                sleep(owner)
+            steps += sample_every * k
         tally.wall += time.perf_counter() - w0
         tally.cpu += time.process_time() - c0
         tally.throws += 1
-        tally.steps += n
+        tally.steps += steps
+        same += all(  # a die the throw never moved reports its given pose, not the engine's
+            Pose(*map(tuple, p.getBasePositionAndOrientation(body_of[owner], cid))) == pose
+            for owner, pose in final
+            if pose != lying.get(owner)
+        )
+    return same
 
 
 def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
@@ -112,11 +147,14 @@ def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
     tuned, alone, engine, naive = Tally(), Tally(), Tally(), Tally()
     whole(world, items[: min(20, n)], Tally())  # warm-up: imports, first allocations
     rounds = max(1, min(rounds, n))
+    replayed = 0
     for r in range(rounds):
         part = items[r * n // rounds : (r + 1) * n // rounds]
-        steps = whole(world, part, tuned)
+        whole(world, part, tuned)
         whole(world, part, alone, with_lying=False)
-        engine_only(world, part, steps, engine)
+        schedules: list = []
+        finals = whole(world, part, Tally(), schedules=schedules)  # untimed: what the engine was asked
+        replayed += engine_only(world, part, schedules, finals, engine)
         whole(naive_world, items[r * naive_n // rounds : (r + 1) * naive_n // rounds], naive)
     world.close()
     naive_world.close()
@@ -133,6 +171,7 @@ def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
         "engine_only_throws_per_s": round(e["throws_per_s"], 1),
         "engine_only_cpu_throws_per_s": round(e["cpu_throws_per_s"], 1),
         "overhead_share": round(1.0 - t["throws_per_s"] / e["throws_per_s"], 3),
+        "engine_only_same_end": f"{replayed}/{e['throws']}",
         "alone_throws_per_s": round(a["throws_per_s"], 1),
         "alone_sim_s_per_throw": round(a["sim_s_per_throw"], 3),
         "standard_over_alone": round(t["throws_per_s"] / a["throws_per_s"], 3),
@@ -186,8 +225,9 @@ def main(argv=None) -> int:
         f"tunnelled {result['tunnelled']}  unsettled {result['unsettled']}"
     )
     print(
-        f"  engine only: {result['engine_only_throws_per_s']:8.1f} throws/s  (same steps, world built, "
-        f"nothing between steps)  overhead share {result['overhead_share']:.2f} (aim ≤ 0.2)"
+        f"  engine only: {result['engine_only_throws_per_s']:8.1f} throws/s  (world set up, the same steps, "
+        f"sub-steps and sleeps, nothing else; {result['engine_only_same_end']} ended where the throws did)  "
+        f"overhead share {result['overhead_share']:.2f} (aim ≤ 0.2)"
     )
     print(
         f"  alone:       {result['alone_throws_per_s']:8.1f} throws/s  (same two dice, nothing lying)  "

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from physics.result import ThrowResult
 from physics.status import TunnelWatch, check_pairs
@@ -46,6 +47,7 @@ def run_throw(
     *,
     record: bool = False,
     watch: bool = True,
+    schedule: EngineSchedule | None = None,
 ) -> ThrowResult:
     """Simulate ``throw`` onto the table with the ``lying`` dice until everything rests.
 
@@ -56,6 +58,9 @@ def run_throw(
         spinner_angle: where the spinner points before the throw (rad).
         record: keep replay frames at the sample rate.
         watch: run the tunnel watch.
+        schedule: if given, filled with what the engine was asked to do (see
+            :class:`EngineSchedule`), so that ``benchmarks/throughput.py`` can replay the
+            same engine work alone.
     """
     if getattr(world, "engine", "pybullet") == "mujoco":  # the second engine (physics.engine)
         from physics.mujoco_run import run_throw as run_mujoco
@@ -127,6 +132,7 @@ def run_throw(
         t += sample_dt
         new = {}
         fastest = 0.0
+        slept: list[str] = []
         for i in index:
             vw = getvel(bodies[i], cid)
             if vw == still:
@@ -156,6 +162,9 @@ def run_throw(
             hold[i] = s.settle_hold if flat else s.settle_hold_leaning
             if sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])
+                slept.append(owners[i])
+        if schedule is not None:
+            schedule.samples.append((k, tuple(slept)))
         if new:
             if tw is not None:
                 for i, pq in new.items():
@@ -215,6 +224,17 @@ def run_throw(
         angle,
         recorder.finish() if recorder is not None else None,
     )
+
+
+@dataclass
+class EngineSchedule:
+    """What one throw asked of the engine, to replay it alone (``run_throw(schedule=...)``).
+
+    ``samples``: per sample, the sub-steps per step it ran with and the dice put to sleep
+    at its end.
+    """
+
+    samples: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
 
 def _final_overlaps(tw: TunnelWatch, world: World, owners, dice) -> None:
