@@ -37,7 +37,7 @@ class PhysicsWorld(Protocol):
     def reset(
         self, lying: Mapping | None = None, spinner_angle: float = 0.0, releases: Sequence = ()
     ) -> None:
-        """Rebuild the tray with the lying and the released dice (results depend only on inputs)."""
+        """Set the world up for a throw: the tray, the lying and the released dice (results depend only on inputs)."""
 
     def step(self) -> None:
         """Advance one physics step."""

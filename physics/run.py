@@ -1,6 +1,6 @@
 """Run a throw to rest: step, test for rest, read every die's outcome.
 
-:func:`run_throw` rebuilds the world (:meth:`physics.world.World.reset`) with the lying
+:func:`run_throw` sets the world up (:meth:`physics.world.World.reset`) with the lying
 dice and the spinner's angle, releases the thrown dice and steps. Each step is cut into
 sub-steps while dice move fast (``settings.max_travel``: the fastest point of any die moves
 at most that far per sub-step; the speed is read at every sample). Every
@@ -52,7 +52,7 @@ def run_throw(
     """Simulate ``throw`` onto the table with the ``lying`` dice until everything rests.
 
     Args:
-        world: the world of the board (rebuilt here from scratch).
+        world: the world of the board (set up here for this throw: its static tray is kept).
         throw: the dice released and how.
         lying: dice lying on the board from earlier throws (not among the thrown ones).
         spinner_angle: where the spinner points before the throw (rad).
