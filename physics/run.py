@@ -35,7 +35,7 @@ from physics.result import ThrowResult
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from physics.world import World, is_flat
+from physics.world import FLAT_HEIGHT_TOL, World, is_flat
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
 
 
@@ -101,11 +101,11 @@ def run_throw(
     if recorder is not None:
         _record(recorder, world, bodies, 0.0)
     still = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
-    rim_z = zones.rim_z
+    rim_z, hx, hy, mid_insert = zones.rim_z, zones.hx, zones.hy, zones.insert_bottom / 2
     pairs = tw is not None and n > 1
     t, steps, settled = 0.0, 0, False
     max_samples = int(math.ceil(s.time_cap / sample_dt))
-    adaptive = s.max_travel > 0
+    adaptive, max_substeps = s.max_travel > 0, s.max_substeps
     margin = s.gravity * sample_dt  # what gravity adds to a speed over one sample
     corner = [math.sqrt(3) * h for h in halves]  # centre-to-corner distance (m)
     fastest = max(
@@ -117,9 +117,13 @@ def run_throw(
         default=0.0,
     )
     table_z, ground_z = zones.table_z, zones.ground_z
+    insert_bottom = zones.insert_bottom
     for _ in range(max_samples):
         if adaptive:
-            world.set_substeps(s.substeps(fastest + margin))
+            k = math.ceil((fastest + margin) * s.time_step / s.max_travel - 1e-9)  # SimSettings.substeps
+            k = 1 if k < 1 else max_substeps if k > max_substeps else k
+            if k != world.substeps:
+                world.set_substeps(k)
         k = world.substeps
         if spinner:
             for _k in range(sample_every * k):
@@ -154,11 +158,13 @@ def run_throw(
             if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
                 anchor[i] = pq
                 since[i] = t
-            flat = (
-                is_flat(position, quat, halves[i])
-                or is_flat(position, quat, halves[i], table_z)
-                or is_flat(position, quat, halves[i], ground_z)
-            )
+            z, h = position[2], halves[i]  # flat on the playfield, the table or the floor: height first
+            if abs(z - h) <= FLAT_HEIGHT_TOL:
+                flat = is_flat(position, quat, h)
+            elif abs(z - table_z - h) <= FLAT_HEIGHT_TOL:
+                flat = is_flat(position, quat, h, table_z)
+            else:
+                flat = abs(z - ground_z - h) <= FLAT_HEIGHT_TOL and is_flat(position, quat, h, ground_z)
             hold[i] = s.settle_hold if flat else s.settle_hold_leaning
             if sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])
@@ -169,14 +175,26 @@ def run_throw(
             if tw is not None:
                 for i, pq in new.items():
                     a, b = pos[i], pq[0]
-                    if a[2] <= rim_z or b[2] <= rim_z:  # wholly above the rim it crosses nothing
-                        tw.check(owners[i], a, b)
+                    if a[2] > rim_z and b[2] > rim_z:
+                        continue  # wholly above the rim it crosses nothing
+                    if (
+                        a[2] > mid_insert
+                        and b[2] > mid_insert
+                        and abs(a[0]) < hx
+                        and abs(b[0]) < hx
+                        and abs(a[1]) < hy
+                        and abs(b[1]) < hy
+                    ):
+                        continue  # above the insert, inside the walls: nothing to cross (TunnelWatch.check)
+                    tw.check(owners[i], a, b)
                 if pairs:
                     check_pairs(tw, owners, pos, new, halves)
             for i, pq in new.items():
                 position = pos[i] = pq[0]
-                if i in undecided and zones.decided(position, pq[1], halves[i]) is not None:
-                    undecided.remove(i)
+                # Zones.decided says yes only below the insert (in the cavity, or off the room's floor)
+                if position[2] < insert_bottom and i in undecided:
+                    if zones.decided(position, pq[1], halves[i]) is not None:
+                        undecided.remove(i)
         if spinner:
             angle = world.spinner_angle()
             if abs(angle - spin_anchor) > s.settle_angle:
