@@ -91,15 +91,15 @@ class ThrowService:
 
     @property
     def board(self) -> BoardSide:
-        return cast("BoardSide", self.world.board)  # the engines' Protocol types specs as object
+        return self.world.board
 
     @property
     def dice(self) -> DiceSet:
-        return cast("DiceSet", self.world.dice)
+        return self.world.dice
 
     @property
     def box(self) -> BoxSpec:
-        return cast("BoxSpec", self.world.box)
+        return self.world.box
 
     # -- aim and release -----------------------------------------------------------------
     def aim(self, policy: ThrowPolicy, colour: str) -> Aim:

@@ -13,9 +13,18 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rules.errors import DoppelXError
+
+if TYPE_CHECKING:
+    from physics.geometry import Layout
+    from physics.materials import Materials
+    from physics.settings import SimSettings
+    from physics.status import Zones
+    from rules.board import BoardSide
+    from rules.box import BoxSpec
+    from rules.dice import DiceSet
 
 #: Engine names, the default first.
 ENGINES: tuple[str, ...] = ("pybullet", "mujoco")
@@ -25,14 +34,23 @@ DEFAULT_ENGINE = ENGINES[0]
 class PhysicsWorld(Protocol):
     """What the run loop, the benches and the commands use of a world (both engines)."""
 
-    engine: str
-    board: object
-    box: object
-    dice: object
-    materials: object
-    settings: object
-    layout: object
-    zones: object
+    # read-only members, so that a world's plain attributes of these types satisfy them
+    @property
+    def engine(self) -> str: ...
+    @property
+    def board(self) -> BoardSide: ...
+    @property
+    def box(self) -> BoxSpec: ...
+    @property
+    def dice(self) -> DiceSet: ...
+    @property
+    def materials(self) -> Materials: ...
+    @property
+    def settings(self) -> SimSettings: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def zones(self) -> Zones: ...
 
     def reset(
         self, lying: Mapping | None = None, spinner_angle: float = 0.0, releases: Sequence = ()
@@ -93,6 +111,6 @@ def make_world(
     return World(board, box, dice, materials, settings, **kw)
 
 
-def engine_of(world) -> str:
-    """The engine name of a world (PyBullet worlds predate the attribute)."""
-    return getattr(world, "engine", DEFAULT_ENGINE)
+def engine_of(world: PhysicsWorld) -> str:
+    """The engine name of a world."""
+    return world.engine

@@ -62,7 +62,7 @@ def run_throw(
             :class:`EngineSchedule`), so that ``benchmarks/throughput.py`` can replay the
             same engine work alone.
     """
-    if getattr(world, "engine", "pybullet") == "mujoco":  # the second engine (physics.engine)
+    if world.engine == "mujoco":  # the second engine (physics.engine)
         from physics.mujoco_run import run_throw as run_mujoco
 
         return run_mujoco(world, throw, lying, spinner_angle, record=record, watch=watch)

@@ -50,11 +50,21 @@ class DieRelease:
     def from_dict(cls, d: dict) -> DieRelease:
         return cls(
             str(d["owner"]),
-            tuple(map(float, d["position"])),
-            tuple(map(float, d["quaternion"])),  # type: ignore[arg-type]
-            tuple(map(float, d["velocity"])),
-            tuple(map(float, d["angular_velocity"])),
-        )  # type: ignore[arg-type]
+            _triple(d["position"]),
+            _quad(d["quaternion"]),
+            _triple(d["velocity"]),
+            _triple(d["angular_velocity"]),
+        )
+
+
+def _triple(values) -> tuple[float, float, float]:
+    x, y, z = map(float, values)
+    return (x, y, z)
+
+
+def _quad(values) -> tuple[float, float, float, float]:
+    x, y, z, w = map(float, values)
+    return (x, y, z, w)
 
 
 @dataclass(frozen=True)
@@ -129,7 +139,7 @@ def hand_throw(
     owners: Sequence[str],
     position: Sequence[float],
     velocity: Sequence[float],
-    spin: Sequence[float],
+    spin: Sequence[float] | np.ndarray,
     rng: np.random.Generator,
     *,
     spacing: float = 0.022,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -52,8 +53,8 @@ class Trajectory:
             out.append([float(s) for s in speeds if s > threshold])
         return out
 
-    def save(self, path: str | Path) -> None:
-        """Write an ``.npz`` file."""
+    def save(self, path: str | Path | IO[bytes]) -> None:
+        """Write an ``.npz`` file (to a path, or to a binary file open for writing)."""
         np.savez_compressed(
             path,
             owners=np.array(self.owners),

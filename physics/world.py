@@ -52,6 +52,9 @@ class World:
         spinner: put the spinner on boards that have a mount (optional on III/IV, D39).
     """
 
+    #: the engine's name (:data:`physics.engine.ENGINES`)
+    engine = "pybullet"
+
     def __init__(
         self,
         board: BoardSide,
@@ -600,6 +603,11 @@ class World:
             return set()
         pts = self.p.getContactPoints(bodyA=self.spinner_id, linkIndexA=0, physicsClientId=self.client)
         return {self.owner_of[pt[2]] for pt in pts if pt[2] in self.owner_of and pt[8] <= 1e-4}
+
+    def set_gravity(self, vector: Iterable[float]) -> None:
+        """Point gravity along ``vector`` (3,) m/s² until the next reset (a tilted playfield, or none)."""
+        x, y, z = map(float, vector)
+        self.p.setGravity(x, y, z, physicsClientId=self.client)
 
     def sleep(self, owner: str) -> None:
         """Stop a die resting on the board and put it to sleep (it wakes when something comes near)."""

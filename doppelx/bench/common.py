@@ -131,10 +131,7 @@ def corners(quaternion, half: float) -> np.ndarray:
 
 def set_gravity(world, vector) -> None:
     """Point gravity along ``vector`` (3,) m/s² until the next reset (a tilted playfield, or none)."""
-    if hasattr(world, "set_gravity"):  # the MuJoCo world (physics.engine)
-        world.set_gravity(vector)
-        return
-    world.p.setGravity(*map(float, vector), physicsClientId=world.client)
+    world.set_gravity(vector)
 
 
 def time_step(world) -> float:

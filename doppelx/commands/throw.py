@@ -167,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replay:
         from rules.atomic import atomic_write
 
+        assert result.trajectory is not None  # played with record=True
         with atomic_write(args.replay, what="replay file") as f:
             result.trajectory.save(f)
     report = score_report(turn.score, board, {})
