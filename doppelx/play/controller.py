@@ -54,11 +54,12 @@ from doppelx.play.ui import GameUi
 from physics.settings import SimSettings
 from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.placement import bet_die_poses
-from render.snapshot import InputMode, Snapshot, TableSpec
+from render.snapshot import FloatingText, InputMode, Snapshot, TableSpec
 from rules.errors import DoppelXError
 
 if TYPE_CHECKING:
     from doppelx.match import DoppelXMatch
+    from physics.throw import Throw
 
 #: Game time per step (s): one recorded trajectory frame.
 FRAME_DT = SimSettings().sample_dt
@@ -125,7 +126,7 @@ class PlayController:
         self.bettor: str | None = None
         self.thrower: str | None = None
         self.passed: set[str] = set()
-        self.hands: dict[str, object] = {}
+        self.hands: dict[str, Throw] = {}
         self.numbers = 0  # throws made in this game (for numbering)
         self._until = 0.0
         self._then: Callable[[], None] | None = None
@@ -301,6 +302,7 @@ class PlayController:
             self._person_throws(req.thrower)
             return
         self.stage = Stage.WAIT
+        assert req.thrower is not None  # a turn or a decider has its thrower
         self._after(BOT_PAUSE, self._think_throw if thinking(m.bots.get(req.thrower)) else self._throw_now)
 
     def _bets_ready(self, _bets) -> None:
@@ -311,8 +313,10 @@ class PlayController:
         """A thinking bot plans its throw on the worker; it is thrown when the plan is done."""
         m = self.live
         req = m.request()
-        who = m.game.names.get(req.thrower, req.thrower)
-        self.thinker.start(lambda: m.bot_throw(req), self._throw_now, who, m.bots[req.thrower].throw, m)
+        thrower = req.thrower
+        assert thrower is not None  # only a turn's or a decider's bot thinks about its throw
+        who = m.game.names.get(thrower, thrower)
+        self.thinker.start(lambda: m.bot_throw(req), self._throw_now, who, m.bots[thrower].throw, m)
 
     def _person_throws(self, colour: str) -> None:
         self.stage, self.thrower = Stage.THROW, colour
@@ -346,6 +350,7 @@ class PlayController:
         self._fly(self.last, replay=False)
 
     def _fly(self, shown: ShownThrow, replay: bool) -> None:
+        assert shown.trajectory is not None  # recorded when thrown, simulated again for a replay
         self.playback = Playback(shown.trajectory)
         self.replaying = replay
         self.stage = Stage.FLIGHT
@@ -358,8 +363,10 @@ class PlayController:
         else:
             self.throws_shown += 1
             names = self.live.game.names
-            self.summary = view.result_lines(self.last.score, self.last.bets, names)
-            self.history = (self.history + [self._log_line(self.last)])[-LOG_LENGTH:]
+            shown = self.last
+            assert shown is not None  # a throw in flight is the last one
+            self.summary = view.result_lines(shown.score, shown.bets, names)
+            self.history = (self.history + [self._log_line(shown)])[-LOG_LENGTH:]
             if self.throws_shown == HINT_AFTER and not self.hinted:
                 self.hinted = True
                 self._say("Tab: see why — the referee view shows the field each die counts for", 8.0)
@@ -373,6 +380,7 @@ class PlayController:
 
     def _end_replay(self) -> None:
         self.replaying = False
+        assert self._resume is not None  # set when the replay started
         stage, bettor, thrower, remaining, then = self._resume
         self._resume = None
         self.stage, self.bettor, self.thrower = stage, bettor, thrower
@@ -436,7 +444,7 @@ class PlayController:
 
             die = next(iter(self.live.game.dice.dice.values()))
             aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.side, intent.along)
-            release, velocity = plan(self.live.world.box, aim, intent.height, die.half)
+            release, velocity = plan(self.live.service.box, aim, intent.height, die.half)
         return self.live.hand_throw(owners, release, velocity, intent.spin)
 
     def _command(self, command: Command) -> None:
@@ -499,8 +507,10 @@ class PlayController:
         colours = {o: d.colour for o, d in table.dice.dice.items()}
         kinds = {s.colour: ("person" if s.human else s.skill) for s in self.seats.seats}
         stage = self.stage
-        dice, bets, floating, notes = dict(game.on_board), dict(game.bets), (), {}
-        spinner, impacts, banner, message, turn = self.live.spinner_angle, (), "", "", ""
+        dice, bets, notes = dict(game.on_board), dict(game.bets), {}
+        floating: tuple[FloatingText, ...] = ()
+        impacts: tuple[float, ...] = ()
+        spinner, banner, message, turn = self.live.spinner_angle, "", "", ""
         active = game.active
         shown = self.last
         chips = dict(game.chips)
@@ -515,6 +525,7 @@ class PlayController:
             stage is Stage.OVER and shown is not None and self.playback is not None
         ):
             pb = self.playback
+            assert pb is not None and shown is not None  # in flight or resting: the last throw plays
             dice = pb.poses()
             bets = dict(shown.bets)
             spinner = pb.spinner_angle()
@@ -539,16 +550,19 @@ class PlayController:
                 message = "Replay of the last throw (R)"
                 activity = "Replay"
         if stage is Stage.OVER:
+            assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
             banner, floating, message = f"{winner} wins!", (), ""
             turn = f"Game over after {self.numbers} throws"
             active = game.winner
         elif stage is Stage.BET:
+            assert self.bettor is not None and game.active is not None  # a turn's bets: both named
             turn = f"{view.who(game.active, names)} throws next"
             message = f"{view.who(self.bettor, names)}: click a bet card, or Enter for no bet"
             active = self.bettor
         elif stage is Stage.THROW:
             req = self.live.request()
+            assert self.thrower is not None  # the stage of a person's throw names them
             who = view.who(self.thrower, names)
             if req.kind == "setup":
                 turn = f"Setup throw: {who} throws their die"

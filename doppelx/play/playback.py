@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rules.outcome import Pose
 from rules.scoring import ThrowScore
+
+if TYPE_CHECKING:
+    from physics.throw import Throw
+    from physics.trajectory import Trajectory
 
 #: A die whose centre stays within this distance (m) ...
 REST_DISTANCE = 0.001
@@ -31,7 +36,7 @@ class Playback:
         trajectory: the recorded throw (:class:`physics.trajectory.Trajectory`).
     """
 
-    def __init__(self, trajectory):
+    def __init__(self, trajectory: Trajectory):
         self.trajectory = trajectory
         self.frame = 0
         self.impacts = trajectory.impacts()
@@ -111,7 +116,7 @@ class ShownThrow:
     thrower: str | None
     bets: dict[str, str]
     score: ThrowScore
-    throw: object
+    throw: Throw
     lying: dict[str, Pose]
     spinner_before: float
-    trajectory: object | None = None
+    trajectory: Trajectory | None = None
