@@ -137,8 +137,8 @@ def random_spin(rng: np.random.Generator, low: float, high: float) -> np.ndarray
 
 def hand_throw(
     owners: Sequence[str],
-    position: Sequence[float],
-    velocity: Sequence[float],
+    position: Sequence[float] | np.ndarray,
+    velocity: Sequence[float] | np.ndarray,
     spin: Sequence[float] | np.ndarray,
     rng: np.random.Generator,
     *,

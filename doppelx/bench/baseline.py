@@ -61,14 +61,14 @@ def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
 
 def updated(data: dict, metrics: list[Metric], profile: str) -> dict:
     """``data`` with the ``profile`` section's values replaced by ``metrics`` (others kept)."""
-    out = {"format": FORMAT, "profiles": dict(data.get("profiles", {}))}
-    section = dict(out["profiles"].get(profile, {}))
+    profiles: dict[str, dict] = dict(data.get("profiles", {}))
+    section = dict(profiles.get(profile, {}))
     values = dict(section.get("metrics", {}))
     values.update({m.key: m.value for m in metrics})
     section["metrics"] = dict(sorted(values.items()))
     section["measured"] = environment()
-    out["profiles"][profile] = section
-    return out
+    profiles[profile] = section
+    return {"format": FORMAT, "profiles": profiles}
 
 
 def environment() -> dict:

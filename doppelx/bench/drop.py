@@ -52,6 +52,7 @@ def predicted_restitution(
     low = c[np.isclose(c[:, 2], zmin, atol=1e-9)].mean(axis=0)
     die = Free(mass, np.eye(3) * inertia, np.zeros(3), np.array([0.0, 0.0, -1.0]), np.zeros(3))
     col = collide(die, Static(), low, (0.0, 0.0, 1.0), restitution, friction)
+    assert isinstance(col.a, Free)  # the die is the free body
     return float(col.a.velocity[2]), -zmin
 
 

@@ -44,8 +44,8 @@ def collide_dice(world, v_a, v_b, tally: Tally) -> dict:
         {},
         0.0,
         (
-            DieRelease(A, pa, q, tuple(map(float, v_a)), (0.0, 0.0, 0.0)),
-            DieRelease(B, pb, q, tuple(map(float, v_b)), (0.0, 0.0, 0.0)),
+            DieRelease(A, pa, q, _vector(v_a), (0.0, 0.0, 0.0)),
+            DieRelease(B, pb, q, _vector(v_b), (0.0, 0.0, 0.0)),
         ),
     )
     set_gravity(world, (0.0, 0.0, 0.0))
@@ -89,6 +89,7 @@ def _case(
         b0 = Free(m, inertia, np.array([h, 0.0, HEIGHT]), v_b, np.zeros(3))
         col = collide(b0, a0, np.array([0.0, 0.0, HEIGHT]), (1.0, 0.0, 0.0), pair.restitution, pair.friction)
         b1, a1 = col.a, col.b
+        assert isinstance(a1, Free) and isinstance(b1, Free)  # two free bodies stay free
         err = (
             max(
                 np.linalg.norm(va - a1.velocity),
@@ -142,3 +143,8 @@ def _angular_momentum(xa, xb, va, vb, wa, wb, m: float, inertia: float) -> np.nd
     """Angular momentum (3,) kg m²/s of two equal dice about their centre of mass."""
     com = (xa + xb) / 2
     return np.cross(xa - com, m * va) + np.cross(xb - com, m * vb) + inertia * (wa + wb)
+
+
+def _vector(v) -> tuple[float, float, float]:
+    x, y, z = map(float, v)
+    return (x, y, z)

@@ -67,7 +67,8 @@ class Check:
                 if p
             )
             parts.append(
-                band + ({"lower": " (lower is better)", "higher": " (higher is better)"}.get(self.better, ""))
+                band
+                + {"lower": " (lower is better)", "higher": " (higher is better)"}.get(self.better or "", "")
             )
         if self.limit is not None:
             parts.append(f"must be {self.limit[0]} {self.limit[1]:.3g}")

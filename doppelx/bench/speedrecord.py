@@ -113,14 +113,14 @@ def recorded(data: dict, metrics: list[Metric], profile: str) -> dict:
     """``data`` with this machine's ``profile`` speed figures replaced by ``metrics``."""
     info = machine()
     key = fingerprint(info)
-    out = {"format": FORMAT, "machines": dict(data.get("machines", {}))}
-    entry = dict(out["machines"].get(key, {}))
+    machines: dict[str, dict] = dict(data.get("machines", {}))
+    entry = dict(machines.get(key, {}))
     entry["machine"] = info
     profiles = dict(entry.get("profiles", {}))
     profiles[profile] = {m.key: m.value for m in metrics}
     entry["profiles"] = profiles
-    out["machines"][key] = entry
-    return out
+    machines[key] = entry
+    return {"format": FORMAT, "machines": machines}
 
 
 def save(path: str | Path, data: dict) -> None:

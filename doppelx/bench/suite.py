@@ -138,6 +138,6 @@ def _num(v) -> str:
 def _change(r: Row) -> str:
     if r.change is None:
         return "—"
-    if r.baseline:
+    if r.baseline and not isinstance(r.baseline, str):
         return f"{r.change / abs(r.baseline):+.1%}"
     return f"{r.change:+.3g}"

@@ -207,7 +207,7 @@ def measure(config: Config, throws: int, pile_seconds: float, heights, speeds, d
         if m.name.startswith("e.") and m.expected is not None and m.name != "e.mean_abs_error"
     ]
     errors += [m for m in impact.run(profile, scratch, s) if m.name.endswith(".e")]
-    gaps = [abs(m.value - m.expected) for m in errors]
+    gaps = [abs(float(m.value) - m.expected) for m in errors if m.expected is not None]
     gaps += [abs(r.e_measured - r.e_material) for r in restitution.run(drop_speeds, s)]
     err = float(np.mean(gaps))
     cpu = max(tally.cpu, 1e-9)
@@ -265,6 +265,9 @@ def pareto(points: list[Point]) -> list[Point]:
 
 def run_sweep(quick: bool = False, progress: Callable[[str], None] | None = None) -> list[Point]:
     """Measure every point of the grid (``quick``: 3 points on small scenes)."""
+    heights: tuple[float, ...]
+    speeds: tuple[float, ...]
+    drops: tuple[float, ...]
     if quick:
         throws, pile_s, heights, speeds, drops = 12, 1.0, (0.1, 0.4), (1.0, 3.0), (2.0,)
     else:

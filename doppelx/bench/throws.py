@@ -51,7 +51,8 @@ def measure(board, items, settings=None, with_lying: bool = True) -> dict:
     from physics.world import World
 
     world = World(board, settings=settings)
-    steps = sim = tunnelled = unsettled = 0
+    steps = tunnelled = unsettled = 0
+    sim = 0.0
     start = time.perf_counter()
     for lying, throw in items:
         r = run_throw(world, throw, lying if with_lying else {})

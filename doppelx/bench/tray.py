@@ -85,6 +85,7 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
                 flagged.append(f"side {side} throw {i}: {', '.join(events)}")
             for owner in THROWN:
                 d = r.outcome.get(owner)
+                assert d is not None  # every thrown die has an outcome
                 dice += 1
                 if d.status is Status.HOLE:
                     holes += 1
