@@ -30,7 +30,7 @@ counted as neither and left out.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -114,14 +114,71 @@ def experiment(r: float) -> tuple[float, int] | None:
     return None
 
 
-def throw_of(rng: np.random.Generator) -> tuple[tuple, tuple, tuple, tuple]:
+@dataclass(frozen=True)
+class Scene:
+    """The experiment's conditions: the die–surface contact and the hand's throw.
+
+    Attributes:
+        friction, restitution: Coulomb coefficient and coefficient of restitution of the
+            die on the surface.
+        rolling_friction, spinning_friction: rolling and spinning resistance (m).
+        height: release height of the die's lowest point above the surface (m), uniform in range ...
+        speed: ... sideways speed (m/s) in a random direction ...
+        spin: ... and tumbling rate (rad/s) about a random axis.
+        edge: edge of the square faces (m).
+    """
+
+    friction: float
+    restitution: float
+    rolling_friction: float
+    spinning_friction: float
+    height: tuple[float, float]
+    speed: tuple[float, float]
+    spin: tuple[float, float]
+    edge: float = EDGE
+
+    def with_(self, **changes) -> Scene:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+#: The scene's defaults: Budden's steel dice rolled by hand on a wooden desk (docs/physics.md,
+#: "Cuboid dice"): steel on dry wood, μ 0.3 (kinetic) and e 0.4; a brisk hand roll.
+SCENE = Scene(
+    friction=0.3,
+    restitution=0.4,
+    rolling_friction=0.00001,
+    spinning_friction=0.0008,
+    height=(0.20, 0.40),
+    speed=(1.0, 2.5),
+    spin=(20.0, 45.0),
+)
+
+
+def project_scene() -> Scene:
+    """The scene with the project's die–table material and the throw model's gentler ranges."""
+    from physics.materials import load_materials
+
+    pair = load_materials().pair("table")
+    return SCENE.with_(
+        friction=pair.friction,
+        restitution=pair.restitution,
+        rolling_friction=pair.rolling_friction,
+        spinning_friction=pair.spinning_friction,
+        height=(0.10, 0.20),
+        speed=(0.2, 1.5),
+        spin=(8.0, 30.0),
+    )
+
+
+def throw_of(rng: np.random.Generator, scene: Scene = SCENE) -> tuple[tuple, tuple, tuple, tuple]:
     """A hand-like throw: ``(position, quaternion, velocity, angular velocity)`` above the surface."""
     from physics.throw import random_quaternion, random_spin
 
-    height = float(rng.uniform(0.10, 0.20))
+    height = float(rng.uniform(*scene.height))
     heading = float(rng.uniform(0.0, 2 * math.pi))
-    speed = float(rng.uniform(0.2, 1.5))
-    spin = random_spin(rng, 8.0, 30.0)
+    speed = float(rng.uniform(*scene.speed))
+    spin = random_spin(rng, *scene.spin)
     return (
         (0.0, 0.0, height),
         random_quaternion(rng),
@@ -130,30 +187,49 @@ def throw_of(rng: np.random.Generator) -> tuple[tuple, tuple, tuple, tuple]:
     )
 
 
+def cuboid_body(
+    r: float, scene: Scene
+) -> tuple[tuple[float, float, float], float, tuple[float, float, float]]:
+    """Half extents (m; x along the stretched axis z), mass (kg) and principal inertia of ratio ``r``."""
+    from rules.dice import load_dice
+
+    spec = next(iter(load_dice().dice.values()))
+    density = spec.mass / spec.size**3
+    h = (scene.edge / 2, scene.edge / 2, r * scene.edge / 2)
+    mass = density * 8 * h[0] * h[1] * h[2]
+    inertia = (
+        mass / 3 * (h[1] ** 2 + h[2] ** 2),
+        mass / 3 * (h[0] ** 2 + h[2] ** 2),
+        mass / 3 * (h[0] ** 2 + h[1] ** 2),
+    )
+    return h, mass, inertia
+
+
+def face_up(up: np.ndarray) -> int | None:
+    """1 a square face up, 0 a long face, ``None`` cocked, from world z in the die's frame."""
+    axis = int(np.argmax(np.abs(up)))
+    if math.acos(min(1.0, abs(float(up[axis])))) > COCKED:
+        return None
+    return int(axis == 2)
+
+
 class CuboidTable:
     """One PyBullet client: a flat table top and one cuboid die, rebuilt for every throw.
 
     Args:
         settings: the solver (default the project's).
-        materials: the contact materials (default the shipped file); the die–table pair is used.
-        friction, restitution, rolling: override the pair's values (sensitivity studies).
+        scene: the material and the throw (default :data:`SCENE`).
     """
 
-    def __init__(self, settings=None, materials=None, *, friction=None, restitution=None, rolling=None):
-        from physics.materials import load_materials
+    engine = "pybullet"
+
+    def __init__(self, settings=None, scene: Scene | None = None):
         from physics.settings import SimSettings
         from physics.world import import_pybullet
-        from rules.dice import load_dice
 
         self.p = import_pybullet()
         self.s = settings or SimSettings()
-        pair = (materials or load_materials()).pair("table")
-        self.friction = pair.friction if friction is None else friction
-        self.restitution = pair.restitution if restitution is None else restitution
-        self.rolling = pair.rolling_friction if rolling is None else rolling
-        self.spinning = pair.spinning_friction
-        spec = next(iter(load_dice().dice.values()))
-        self.density = spec.mass / spec.size**3
+        self.scene = scene or SCENE
         self.client = self.p.connect(self.p.DIRECT)
 
     def close(self) -> None:
@@ -169,30 +245,28 @@ class CuboidTable:
         """Throw a cuboid of ratio ``r`` once: (1 square face up, 0 a long face, None cocked; sim s)."""
         from physics.world import set_engine_parameters
 
-        p, c, s = self.p, self.client, self.s
+        p, c, s, sc = self.p, self.client, self.s, self.scene
         p.resetSimulation(physicsClientId=c)
         set_engine_parameters(p, c, s)
         table = p.createCollisionShape(p.GEOM_BOX, halfExtents=[10.0, 10.0, 0.025], physicsClientId=c)
         floor = p.createMultiBody(0.0, table, basePosition=(0.0, 0.0, -0.025), physicsClientId=c)
+        # Bullet multiplies the two bodies' friction and restitution: the table carries 1, the die the pair's
         p.changeDynamics(
             floor, -1, lateralFriction=1.0, restitution=1.0, rollingFriction=0.0, spinningFriction=0.0,
             physicsClientId=c,
         )  # fmt: skip
-        half = (EDGE / 2, EDGE / 2, r * EDGE / 2)
-        mass = self.density * 8 * half[0] * half[1] * half[2]
-        inertia = [mass / 3 * (half[1] ** 2 + half[2] ** 2), mass / 3 * (half[0] ** 2 + half[2] ** 2)]
-        inertia.append(mass / 3 * (half[0] ** 2 + half[1] ** 2))
+        half, mass, inertia = cuboid_body(r, sc)
         shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half, physicsClientId=c)
-        position, quaternion, velocity, spin = throw_of(rng)
+        position, quaternion, velocity, spin = throw_of(rng, sc)
         lowest = max(half)  # keep the whole die above the table at release
         position = (position[0], position[1], position[2] + lowest)
         die = p.createMultiBody(
             mass, shape, basePosition=position, baseOrientation=quaternion, physicsClientId=c
         )
         p.changeDynamics(
-            die, -1, mass=mass, localInertiaDiagonal=inertia, lateralFriction=self.friction,
-            restitution=self.restitution, rollingFriction=self.rolling, spinningFriction=self.spinning,
-            linearDamping=0.0, angularDamping=0.0, physicsClientId=c,
+            die, -1, mass=mass, localInertiaDiagonal=list(inertia), lateralFriction=sc.friction,
+            restitution=sc.restitution, rollingFriction=sc.rolling_friction,
+            spinningFriction=sc.spinning_friction, linearDamping=0.0, angularDamping=0.0, physicsClientId=c,
         )  # fmt: skip
         p.resetBaseVelocity(die, velocity, spin, physicsClientId=c)
         corner = math.sqrt(sum(h * h for h in half))
@@ -218,22 +292,110 @@ class CuboidTable:
             elif t - since >= s.settle_hold_leaning:
                 break
         _, q = p.getBasePositionAndOrientation(die, physicsClientId=c)
-        up = np.array(p.getMatrixFromQuaternion(q)).reshape(3, 3)[2, :]  # world z in the die frame
-        axis = int(np.argmax(np.abs(up)))
-        if math.acos(min(1.0, abs(float(up[axis])))) > COCKED:
-            return None, t
-        return int(axis == 2), t
+        return face_up(np.array(p.getMatrixFromQuaternion(q)).reshape(3, 3)[2, :]), t
 
 
-def run(ratios=RATIOS, throws: int = 1000, seed: int = 2026, settings=None, **overrides) -> list[Result]:
-    """``throws`` throws per ratio; ratio ``k`` draws from ``child_rng(seed, k)``.
+class MujocoCuboidTable:
+    """The same scene in MuJoCo: a plane and one sharp-edged box die, MuJoCo's soft contact.
 
-    ``overrides``: ``friction``, ``restitution``, ``rolling`` for :class:`CuboidTable`.
+    The material maps as in :mod:`physics.mujoco_materials` (μ one to one, e through the
+    damping ratio of the contact spring); solver and step are :class:`~physics.mujoco_world.MujocoParams`'.
+    A model is compiled once per ratio; every throw resets its data.
     """
+
+    engine = "mujoco"
+
+    def __init__(self, settings=None, scene: Scene | None = None, params=None):
+        from physics.mujoco_world import MujocoParams, import_mujoco
+        from physics.settings import SimSettings
+
+        self.mj = import_mujoco()
+        self.s = settings or SimSettings()
+        self.scene = scene or SCENE
+        self.params = params or MujocoParams()
+        self._models: dict[float, tuple] = {}
+
+    def close(self) -> None:
+        self._models.clear()
+
+    def __enter__(self) -> MujocoCuboidTable:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def mjcf(self, r: float) -> str:
+        """The MJCF text of the table and a cuboid die of ratio ``r``."""
+        from physics.mujoco_materials import SOLIMP, MujocoContact, damping_ratio
+
+        sc, par = self.scene, self.params
+        solref = (par.time_constant, damping_ratio(min(max(sc.restitution, 1e-3), 0.999)))
+        friction = (sc.friction, sc.spinning_friction, sc.rolling_friction)
+        table = MujocoContact(friction, solref, SOLIMP, par.condim, 1)
+        die = MujocoContact(friction, solref, SOLIMP, par.condim, 0)
+        half, mass, inertia = cuboid_body(r, sc)
+        v = " ".join
+        return (
+            '<mujoco model="cuboid">'
+            f'<option timestep="{par.time_step:.9g}" gravity="0 0 {-self.s.gravity:.9g}" '
+            f'iterations="{par.iterations}" tolerance="{par.tolerance:.3g}" cone="{par.cone}" '
+            f'integrator="{par.integrator}" solver="Newton"/>'
+            f'<worldbody><geom name="table" type="plane" size="10 10 0.1" {table.attributes()}/>'
+            '<body name="die"><freejoint/>'
+            f'<inertial pos="0 0 0" mass="{mass:.9g}" diaginertia="{v(f"{i:.9g}" for i in inertia)}"/>'
+            f'<geom name="die" type="box" size="{v(f"{h:.9g}" for h in half)}" {die.attributes()}/>'
+            "</body></worldbody></mujoco>"
+        )
+
+    def throw(self, r: float, rng: np.random.Generator) -> tuple[int | None, float]:
+        """As :meth:`CuboidTable.throw`, in MuJoCo."""
+        from physics.mujoco_world import _quat_matrix_wxyz
+
+        mj, s = self.mj, self.s
+        if r not in self._models:
+            m = mj.MjModel.from_xml_string(self.mjcf(r))
+            self._models[r] = (m, mj.MjData(m))
+        m, d = self._models[r]
+        half, _, _ = cuboid_body(r, self.scene)
+        position, (qx, qy, qz, qw), velocity, spin = throw_of(rng, self.scene)
+        mj.mj_resetData(m, d)
+        q = np.array([qw, qx, qy, qz], dtype=float)
+        q /= np.linalg.norm(q)
+        d.qpos[:3] = (position[0], position[1], position[2] + max(half))
+        d.qpos[3:7] = q
+        d.qvel[:3] = velocity
+        d.qvel[3:6] = _quat_matrix_wxyz(q).T @ np.asarray(spin)  # a free joint's spin is in the body frame
+        every = max(1, round(s.sample_dt / m.opt.timestep))
+        d2, cos_half = s.settle_distance**2, math.cos(s.settle_angle / 2)
+        a_pos, a_q = d.qpos[:3].copy(), d.qpos[3:7].copy()
+        since = t = 0.0
+        while t < s.time_cap:
+            mj.mj_step(m, d, nstep=every)
+            t += s.sample_dt
+            pos, qq = d.qpos[:3], d.qpos[3:7]
+            if float(np.sum((pos - a_pos) ** 2)) > d2 or abs(float(np.dot(qq, a_q))) < cos_half:
+                a_pos, a_q, since = pos.copy(), qq.copy(), t
+            elif t - since >= s.settle_hold_leaning:
+                break
+        return face_up(_quat_matrix_wxyz(d.qpos[3:7])[2, :]), t
+
+
+def run(
+    ratios=RATIOS,
+    throws: int = 1000,
+    seed: int = 2026,
+    settings=None,
+    scene: Scene | None = None,
+    engine: str = "pybullet",
+) -> list[Result]:
+    """``throws`` throws per ratio in ``engine``; ratio ``k`` draws from ``child_rng(seed, k)``."""
+    from physics.engine import check_engine
     from rules.rng import child_rng
 
+    check_engine(engine)
+    table_of = MujocoCuboidTable if engine == "mujoco" else CuboidTable
     out = []
-    with CuboidTable(settings, **overrides) as table:
+    with table_of(settings, scene) as table:
         for k, r in enumerate(ratios):
             rng = child_rng(seed, k)
             square = counted = left = 0
@@ -284,7 +446,7 @@ def format_results(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
-def plot(results: list[Result], out: str, title: str = "") -> None:
+def plot(results: list[Result], out: str, title: str = "", engine: str = "pybullet") -> None:
     """Simulation, Budden's experiment and the solid-angle model on one picture (PNG)."""
     import matplotlib
 
@@ -312,7 +474,7 @@ def plot(results: list[Result], out: str, title: str = "") -> None:
     sci = np.array([res.interval for res in results])
     ax.errorbar(
         sr + 0.012, sp, yerr=[sp - sci[:, 0], sci[:, 1] - sp], fmt="o", color="tab:blue", ms=5, capsize=3,
-        label=f"simulation (this project, {results[0].throws if results else 0}+ throws each), 95 %",
+        label=f"simulation ({engine}, {results[0].throws if results else 0}+ throws each), 95 %",
     )  # fmt: skip
     ax.axhline(1 / 3, color="silver", ls=":", lw=1)
     ax.set_xlabel("x / y (stretched edge over square edge)")

@@ -7,6 +7,7 @@
     doppelx bench engines [--throws N] [--json] [--out FILE.png]
     doppelx bench restitution [--speeds V1,V2,...] [--json]
     doppelx bench cuboid [--ratios R1,R2,...] [--throws N] [--seed S] [--json] [--plot FILE.png]
+                         [--engine pybullet|mujoco]
 
 Runs the seeded scenes (drop, incline, pile, impact, spinner, tray, speed; all by default),
 prints a table — scene, metric, value, analytic expectation, baseline, change, verdict —
@@ -35,7 +36,7 @@ import json
 import sys
 
 from doppelx import argtypes
-from physics.engine import add_engine_argument
+from physics.engine import ENGINES, add_engine_argument
 
 SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
 
@@ -160,6 +161,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     cu.add_argument("--seed", type=int, default=2026, help="seed (default 2026)")
     cu.add_argument("--json", dest="cuboid_json", action="store_true", help="print one JSON object")
     cu.add_argument("--plot", metavar="FILE.png", help="also draw simulation, experiment and model (PNG)")
+    cu.add_argument(
+        "--engine",
+        dest="cuboid_engine",
+        choices=ENGINES,
+        help="physics engine (default: bench's --engine, pybullet)",
+    )
     cu.set_defaults(func=run_cuboid)
 
 
@@ -394,8 +401,7 @@ def run_restitution(args: argparse.Namespace) -> int:
 def run_cuboid(args: argparse.Namespace) -> int:
     from doppelx.bench import cuboid as cb
 
-    _pybullet_only(args, "cuboid")
-
+    engine = args.cuboid_engine or args.engine
     if args.plot:
         if not args.plot.lower().endswith(".png"):
             from rules.errors import DoppelXError
@@ -403,7 +409,7 @@ def run_cuboid(args: argparse.Namespace) -> int:
             raise DoppelXError(f"the plot is a PNG: --plot must end in .png, got {args.plot!r}")
         _check_writable(args.plot)
     ratios = args.ratios or cb.RATIOS
-    results = cb.run(ratios, args.throws, args.seed)
+    results = cb.run(ratios, args.throws, args.seed, engine=engine)
     if args.cuboid_json:
         print(json.dumps({"ratios": [r.to_dict() for r in results]}, indent=2))
     else:
@@ -416,7 +422,7 @@ def run_cuboid(args: argparse.Namespace) -> int:
                 f"{c['mae']:.3f} (aim {cb.AIM_MAE}); the solid-angle model's error {c['model_mae']:.3f}"
             )
     if args.plot:
-        cb.plot(results, args.plot)
+        cb.plot(results, args.plot, engine=engine)
         print(f"plot: {args.plot}", file=sys.stderr)
     return 0
 

@@ -300,6 +300,81 @@ def test_cuboid_models_and_intervals():
     assert c["inside"] == 15 and c["mae"] < 0.001
 
 
+def test_cuboid_scene_throws_within_its_ranges():
+    from doppelx.bench import cuboid as cb
+
+    scene = cb.SCENE.with_(height=(0.3, 0.31), speed=(2.0, 2.1), spin=(40.0, 41.0))
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        position, q, v, w = cb.throw_of(rng, scene)
+        assert 0.3 <= position[2] <= 0.31 and v[2] == 0.0
+        assert 2.0 <= math.hypot(v[0], v[1]) <= 2.1 and 40.0 <= math.hypot(*w) <= 41.0
+        assert sum(c * c for c in q) == pytest.approx(1.0)
+    assert cb.face_up(np.array([0.0, 0.0, 1.0])) == 1 and cb.face_up(np.array([0.0, -1.0, 0.0])) == 0
+    assert cb.face_up(np.array([math.sin(0.7), 0.0, math.cos(0.7)])) is None  # 40° from every face
+    h, mass, inertia = cb.cuboid_body(2.0, cb.SCENE)
+    assert h[2] == pytest.approx(2 * h[0]) and inertia[0] == inertia[1] > inertia[2]
+
+
+def test_cuboid_project_scene_is_the_shipped_die_table_pair():
+    from doppelx.bench import cuboid as cb
+    from physics.materials import load_materials
+
+    pair, scene = load_materials().pair("table"), cb.project_scene()
+    assert (scene.friction, scene.restitution) == (pair.friction, pair.restitution)
+    assert (scene.rolling_friction, scene.spinning_friction) == (
+        pair.rolling_friction,
+        pair.spinning_friction,
+    )
+    assert scene.edge == cb.SCENE.edge == cb.EDGE
+
+
+def test_cuboid_scene_material_reaches_both_engines():
+    from doppelx.bench import cuboid as cb
+    from physics.mujoco_materials import damping_ratio
+
+    scene = cb.SCENE.with_(friction=0.123, restitution=0.35)
+    xml = cb.MujocoCuboidTable(scene=scene).mjcf(1.5) if _has_mujoco() else ""
+    if xml:
+        assert 'friction="0.123' in xml and f"{damping_ratio(0.35):.6g}"[:6] in xml
+    with cb.CuboidTable(scene=scene.with_(height=(0.0, 0.0), speed=(0.0, 0.0), spin=(0.0, 0.0))) as table:
+        face, t = table.throw(0.5, np.random.default_rng(1))
+        info = table.p.getDynamicsInfo(1, -1, physicsClientId=table.client)  # the die (the table is 0)
+    assert face in (0, 1) and 0 < t < 10
+    assert info[1] == pytest.approx(0.123) and info[5] == pytest.approx(0.35)  # friction, restitution
+
+
+def _has_mujoco() -> bool:
+    try:
+        import mujoco  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_cuboid_engine_mujoco_json_is_deterministic(capsys):
+    pytest.importorskip("mujoco")
+    argv = [
+        "bench",
+        "cuboid",
+        "--ratios",
+        "0.5,2.5",
+        "--throws",
+        "12",
+        "--seed",
+        "4",
+        "--engine",
+        "mujoco",
+        "--json",
+    ]
+    assert main(argv) == 0
+    rows = json.loads(capsys.readouterr().out)["ratios"]
+    assert [set(r) for r in rows] == [{"x_over_y", "p_square", "lo", "hi", "throws"}] * 2
+    assert rows[0]["p_square"] > rows[1]["p_square"]
+    assert main(["bench", "--engine", "mujoco", *argv[1:-3], "--json"]) == 0  # the bench-wide flag works too
+    assert json.loads(capsys.readouterr().out)["ratios"] == rows
+
+
 # -- the verdict rules ------------------------------------------------------------------------
 
 
