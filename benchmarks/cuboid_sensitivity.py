@@ -111,6 +111,10 @@ def _score(results, ratios) -> tuple[float, int, int]:
     return c["mae"], c["inside"], c["compared"]
 
 
+def _chi2(results) -> float:
+    return cuboid.compare(results)["chi2"]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--throws", type=int, default=300, help="throws per ratio and variant (default 300)")
@@ -134,6 +138,7 @@ def main(argv=None) -> int:
                 "variant": label,
                 "p_square": {f"{r:g}": round(by_ratio[r], 3) for r in SHOWN},
                 "mae": round(mae, 4),
+                "chi2": round(_chi2(results), 1),
                 "inside": inside,
                 "compared": n,
                 "even": {"mae": round(e_mae, 4), "inside": e_in, "compared": e_n},
@@ -144,7 +149,7 @@ def main(argv=None) -> int:
         if not args.json:
             shown = "  ".join(f"{k}: {v:.3f}" for k, v in rows[-1]["p_square"].items())
             print(
-                f"{label:48} {shown}  MAE {mae:.3f}  inside {inside}/{n}  "
+                f"{label:48} {shown}  MAE {mae:.3f}  χ² {_chi2(results):5.1f}  inside {inside}/{n}  "
                 f"even {e_mae:.3f} {e_in}/{e_n}  odd {o_mae:.3f} {o_in}/{o_n}",
                 flush=True,
             )

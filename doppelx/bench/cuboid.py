@@ -16,15 +16,20 @@ Beside it:
   the solid angle it subtends from the centre of mass:
   ``p_square = (2/π) atan(1 / (r √(2 + r²)))`` for ``r = x/y`` (1/3 for the cube).
 
-The throw is a hand-like throw (:func:`throw_of`): uniformly random orientation, released
-10–20 cm above the surface, 0.2–1.5 m/s sideways in a random direction, tumbling at
-8–30 rad/s about a random axis — the throw model's ranges. The die has the edge
-``y`` = :data:`EDGE` of the project's dice, their density, and the die–table material
-(varnished wood: the "flat hard surface"); the solver is the project's
-(:class:`~physics.settings.SimSettings`, sub-steps included). A throw ends when the die
-has stayed within 0.5 mm and 1° of one pose for ``settle_hold_leaning``; a die that ends
-tilted by more than 25° from every face (leaning on nothing: balanced on an edge) is
-counted as neither and left out.
+The scene is the experiment's, the contact model the project's (:data:`SCENE`, see
+docs/physics.md, "Cuboid dice", for the sources): a die with the square edge ``y`` =
+:data:`EDGE` of the project's dice and their density, sharp-edged like Budden's dice sawn
+from a bar, on a flat table top with the material of steel on a wooden desk (μ 0.3, e
+0.4), thrown by a brisk hand roll (:func:`throw_of`): uniformly random orientation,
+released 20–40 cm above the table, 1–2.5 m/s sideways in a random direction, tumbling at
+20–45 rad/s about a random axis — impacts at 2.2–3.8 m/s, the speeds of real hand throws.
+:func:`project_scene` is the same scene with the project's die–table material and the
+game's gentler throws (the scene's first defaults). The solver is the project's
+(:class:`~physics.settings.SimSettings`, sub-steps included) or, with ``engine="mujoco"``,
+MuJoCo's soft contact (:class:`MujocoCuboidTable`). A throw ends when the die has stayed
+within 0.5 mm and 1° of one pose for ``settle_hold_leaning``; a die that ends tilted by
+more than 25° from every face (leaning on nothing: balanced on an edge) is counted as
+neither and left out.
 """
 
 from __future__ import annotations
@@ -411,8 +416,13 @@ def run(
 
 
 def compare(results: list[Result]) -> dict:
-    """Against Budden's dice (the ratios that have one): inside the 95 % interval, mean absolute error."""
-    inside, errors = 0, []
+    """Against Budden's dice (the ratios that have one): inside the 95 % interval, mean absolute error.
+
+    ``chi2``: the two-sample χ² of simulation and experiment, ``Σ (p_sim − p_exp)² / (v_sim + v_exp)``
+    with the binomial variances ``v = max(p (1 − p), 0.001) / n`` of both (the floor keeps a
+    ratio that never came up square from dividing by zero); about one per ratio if they agree.
+    """
+    inside, errors, chi2 = 0, [], 0.0
     for res in results:
         e = experiment(res.x_over_y)
         if e is None:
@@ -421,12 +431,15 @@ def compare(results: list[Result]) -> dict:
         lo, hi = wilson(round(p * n), n)
         inside += lo <= res.p_square <= hi
         errors.append(abs(res.p_square - p))
+        q = res.p_square
+        chi2 += (q - p) ** 2 / (max(q * (1 - q), 1e-3) / res.throws + max(p * (1 - p), 1e-3) / n)
     n = len(errors)
     return {
         "compared": n,
         "inside": inside,
         "inside_fraction": inside / n if n else float("nan"),
         "mae": float(np.mean(errors)) if errors else float("nan"),
+        "chi2": chi2 if errors else float("nan"),
         "model_mae": float(np.mean([abs(solid_angle_model(r) - p) for r, p, _ in BUDDEN])),
     }
 
@@ -465,15 +478,17 @@ def plot(results: list[Result], out: str, title: str = "", engine: str = "pybull
     er = np.array([r for r, _, _ in BUDDEN])
     ep = np.array([p for _, p, _ in BUDDEN])
     eci = np.array([wilson(round(p * n), n) for _, p, n in BUDDEN])
+    e_err = np.clip([ep - eci[:, 0], eci[:, 1] - ep], 0.0, None)  # Wilson's bound at k = 0 may round above 0
     ax.errorbar(
-        er, ep, yerr=[ep - eci[:, 0], eci[:, 1] - ep], fmt="s", color="tab:red", ms=5, capsize=3,
+        er, ep, yerr=e_err, fmt="s", color="tab:red", ms=5, capsize=3,
         label="real steel dice (Budden 1980, via Mungan 2013), 95 %",
     )  # fmt: skip
     sr = np.array([res.x_over_y for res in results])
     sp = np.array([res.p_square for res in results])
     sci = np.array([res.interval for res in results])
+    s_err = np.clip([sp - sci[:, 0], sci[:, 1] - sp], 0.0, None)
     ax.errorbar(
-        sr + 0.012, sp, yerr=[sp - sci[:, 0], sci[:, 1] - sp], fmt="o", color="tab:blue", ms=5, capsize=3,
+        sr + 0.012, sp, yerr=s_err, fmt="o", color="tab:blue", ms=5, capsize=3,
         label=f"simulation ({engine}, {results[0].throws if results else 0}+ throws each), 95 %",
     )  # fmt: skip
     ax.axhline(1 / 3, color="silver", ls=":", lw=1)

@@ -419,7 +419,8 @@ def run_cuboid(args: argparse.Namespace) -> int:
             print(
                 f"\nagainst Budden's dice: inside their 95 % interval at {c['inside']} of {c['compared']} "
                 f"ratios ({c['inside_fraction']:.0%}; aim {cb.AIM_INSIDE:.0%}), mean absolute error "
-                f"{c['mae']:.3f} (aim {cb.AIM_MAE}); the solid-angle model's error {c['model_mae']:.3f}"
+                f"{c['mae']:.3f} (aim {cb.AIM_MAE}), two-sample χ² {c['chi2']:.1f} over {c['compared']} ratios; "
+                f"the solid-angle model's error {c['model_mae']:.3f}"
             )
     if args.plot:
         cb.plot(results, args.plot, engine=engine)

@@ -285,6 +285,14 @@ def test_cuboid_json_shape_and_intervals(capsys, tmp_path):
     assert main(argv) == 0 and json.loads(capsys.readouterr().out)["ratios"] == rows  # same seed, same result
 
 
+def test_cuboid_plot_takes_a_ratio_that_never_came_up_square(tmp_path):
+    from doppelx.bench import cuboid as cb
+
+    png = tmp_path / "zero.png"
+    cb.plot([cb.Result(2.65, 0, 1000, 0), cb.Result(0.47, 1000, 1000, 0)], str(png), engine="mujoco")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_cuboid_models_and_intervals():
     from doppelx.bench import cuboid as cb
 
