@@ -1,4 +1,4 @@
-"""The expert's chance of winning: the race model, the value of a throw by it, smoothed spots, bets in expectation."""
+"""The expert's chance of winning: the race model, the value of a throw by it, bets in expectation."""
 
 from __future__ import annotations
 
@@ -7,17 +7,13 @@ import pytest
 
 from doppelx.planner.race import SAMPLES, draws, win_chances
 from doppelx.planner.value import (
-    NEAR_END,
     expected_card_payouts,
     face_chances,
-    field_odds,
-    spot_chips,
     win_value,
 )
 from rules.board import FieldKind
-from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
-from rules.scoring import read_outcome
-from tests.doppelx.test_bots_expert import BOARD, DICE, SEATS, resting, spot, table
+from rules.outcome import DieOutcome, Status, ThrowOutcome
+from tests.doppelx.test_bots_expert import DICE, SEATS, resting, table
 
 RAND = draws((3, 9), 4, 0.94)
 
@@ -54,20 +50,13 @@ def test_a_throw_that_reaches_the_target_wins_and_a_rival_knocked_before_his_win
     # blue at 49: any chip wins now (both dice X: a Doppel X, 10)
     t = table(chips={"blue": 49, "red": 10, "yellow": 10, "green": 10})
     assert win_value(t, ThrowOutcome((mine, white)), 0.5) == 100.0
-    # at 45 it takes 5 chips now (the thrown dice valued by their smoothed spots: a small 3x
-    # field is worth less than 3×), else the race goes on with red at 46 throwing next
+    # at 45 it takes 5 chips now: blue on 3x (3 × 1.8) does it unless it shows X (the white die
+    # brings 1.8); else the race goes on, red at 46 throwing next
     t = table(chips={"blue": 45, "red": 46, "yellow": 10, "green": 10})
     p_x = face_chances(DICE["blue"])[0]
-    where = {d.owner: d.pose.position for d in (mine, white)}
-    now = 0.0
-    for bx, wx in ((False, False), (True, False), (False, True), (True, True)):
-        p = (p_x if bx else 1 - p_x) * (p_x if wx else 1 - p_x)
-        chips = (
-            10 if bx and wx else sum(spot_chips(t, o, where[o], x) for o, x in (("blue", bx), ("white", wx)))
-        )
-        now += p * (chips >= 5)
-    assert 0.0 < now < 1.0 and 100 * now < win_value(t, ThrowOutcome((mine, white)), 0.5) < 100.0
-    # red, next to throw, lies at 46 with 9 a throw: it wins on blue's throw unless knocked
+    now = 100 * (1 - p_x * (1 - p_x))
+    assert now < win_value(t, ThrowOutcome((mine, white)), 0.5) < now + 5
+    # red at 40 lies with 9 a throw: 49 after blue's throw, and red throws next, unless knocked
     lying = {"red": resting("red", FieldKind.THREE, "3", k=1).pose}
     chips = {"blue": 30, "red": 40, "yellow": 20, "green": 20}
     t = table(lying=lying, chips=chips)
@@ -75,18 +64,6 @@ def test_a_throw_that_reaches_the_target_wins_and_a_rival_knocked_before_his_win
     knocked = ThrowOutcome((mine, white, DieOutcome("red", Status.HOLE)))
     assert win_value(t, knocked, 0.5) > win_value(t, stays, 0.5) + 5
     assert win_value(t, knocked, 0.5) == win_value(t, knocked, 0.5)  # the decision's own draws
-
-
-def test_the_field_odds_are_smoothed_multipliers_and_spots_value_a_die_by_them():
-    xs, ys, mult, minus = field_odds(BOARD, DICE["blue"])
-    assert mult.shape == (len(ys), len(xs)) == minus.shape
-    assert mult.min() >= 0.0 and mult.max() <= 3.0 and 0.0 <= minus.min() and minus.max() <= 1.0
-    t = table()
-    pips = face_chances(DICE["blue"])[1]
-    on_three = spot_chips(t, "blue", spot(FieldKind.THREE), False)
-    on_minus = spot_chips(t, "blue", spot(FieldKind.MINUS_ONE), False)
-    assert 0 < on_three <= 3 * pips and on_minus < on_three
-    assert spot_chips(t, "blue", spot(FieldKind.THREE), True) <= 0.0  # an X face brings nothing
 
 
 def test_bets_in_expectation_weigh_the_faces_of_the_thrown_dice():
@@ -108,22 +85,7 @@ def test_bets_in_expectation_weigh_the_faces_of_the_thrown_dice():
     assert set(pays) == set(t.cards) and SEATS[0] == t.thrower
 
 
-def test_far_from_the_end_the_thrown_dice_count_by_their_smoothed_spots():
-    white = resting("white", FieldKind.ONE, "1", k=1)
-    x, y = spot(FieldKind.THREE)
-    inside = ThrowOutcome((resting("blue", FieldKind.THREE, "3"), white))
-    for dx, dy in ((0.035, 0), (-0.035, 0), (0, 0.035), (0, -0.035)):  # a 1x spot 3.5 cm away
-        pose = Pose.resting(DICE["blue"], x + dx, y + dy, 0.3, "3")
-        beside = ThrowOutcome((DieOutcome("blue", Status.BOARD, pose), white))
-        if read_outcome(beside, BOARD, DICE)[0].field is FieldKind.ONE:
-            break
-    else:
-        raise AssertionError("no 1x spot beside the 3x field")
-    early = table(chips={"blue": 10, "red": 10, "yellow": 10, "green": 10})
-    late = table(chips={"blue": 10, "red": 50 - NEAR_END, "yellow": 10, "green": 10})
-    # early the die counts by the smoothed field odds, which change little over 3.5 cm; near the
-    # end by the field it touches: 3x against 1x
-    gain_early = win_value(early, inside, 0.5) - win_value(early, beside, 0.5)
-    gain_late = win_value(late, inside, 0.5) - win_value(late, beside, 0.5)
-    assert 0 < gain_early < 0.5 * gain_late
-    assert spot_chips(early, "blue", (x, y), False) < 3 * face_chances(DICE["blue"])[1]
+def test_the_expert_scores_its_throws_by_its_chance_of_winning():
+    from doppelx.seats import bot_of_skill
+
+    assert bot_of_skill("expert", 20).throw.value is win_value
