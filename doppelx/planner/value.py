@@ -27,24 +27,15 @@ somebody else). In a decider (D37) only the thrower's own points count.
 The expert scores its throws by :func:`win_value` instead: its **chance of winning the
 game** (in percent) after the throw, from the chips after it and the worth of every die
 left lying, by the race model of :mod:`doppelx.planner.race` — a chip counts for more
-close to the end, and a rival about to win must be stopped. There, the two thrown dice
-are valued by where they rest through :func:`field_odds` (the field multipliers smoothed
-over the bounce scatter :data:`SPOT_SD`) instead of the single field they happen to touch:
-where exactly a bouncing die stops is as much chance as its face, and averaging it away
-takes most of a rollout's noise (the paired standard error of two candidates drops about
-fourfold), so the search can see the smaller differences that knocking and protecting
-dice make. Near the end (somebody within :data:`NEAR_END` chips of the target) the fields
-the dice touch count again: then it matters whether a throw reaches the target, which the
-mean hides. Bets take the faces in expectation too (:func:`expected_card_payouts`).
+close to the end, and a rival about to win must be stopped. Bets take the thrown dice's
+faces in expectation too (:func:`expected_card_payouts`).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 
 import numpy as np
-import shapely
 
 from doppelx.planner.table import Table
 from rules.bets import BetCard, card_pays
@@ -62,47 +53,6 @@ SURVIVAL = 0.94
 X_WAITING = DOPPEL_X_CHIPS * (1 - (5 / 6) ** 2)
 #: Worth of winning the game with this throw, in chips of standing.
 WIN_VALUE = 50.0
-
-
-#: Spread (m) over which the field under a thrown die is averaged (:func:`field_odds`): the
-#: bounce scatter of a resting place around its first impact (``doppelx.bots.BOUNCE_SD``).
-SPOT_SD = 0.055
-#: Chips from the target at which :func:`win_value` values the thrown dice by the field they
-#: touch again instead of :func:`field_odds`: near the end it matters whether a throw reaches
-#: the target, and a smoothed field never shows the big throw that does.
-NEAR_END = 20
-
-
-@functools.lru_cache(maxsize=16)
-def field_odds(board: BoardSide, die: DieSpec, sd: float = SPOT_SD):
-    """Grid x, y and, smoothed with a Gaussian of ``sd``: the multiplier of the scoring field
-    (0 on X, -1, holes) and the chance of a -1 field, at every grid point of ``board``."""
-    from doppelx.bots import GRID, _gauss_matrix
-
-    x0, y0, x1, y1 = board.bounds
-    xs = np.arange(x0 - 0.03, x1 + 0.03 + 1e-9, GRID)
-    ys = np.arange(y0 - 0.03, y1 + 0.03 + 1e-9, GRID)
-    gx, gy = np.meshgrid(xs, ys)
-    mult, minus = np.zeros(gx.shape), np.zeros(gx.shape)
-    for f in sorted(board.fields, key=lambda f: f.kind.rank):  # the higher field wins a shared point
-        inside = shapely.contains_xy(f.shape, gx, gy)
-        mult[inside] = f.kind.multiplier
-        minus[inside] = 1.0 if f.kind is FieldKind.MINUS_ONE else 0.0
-    for h in board.holes:
-        inside = shapely.contains_xy(h.shape.buffer(die.half / 2), gx, gy)
-        mult[inside] = minus[inside] = 0.0
-    kx, ky = _gauss_matrix(xs, sd), _gauss_matrix(ys, sd)
-    return xs, ys, ky @ mult @ kx.T, ky @ minus @ kx.T
-
-
-def spot_chips(table: Table, owner: str, pos, x_face: bool) -> float:
-    """Chips of a thrown die resting at ``pos`` on the board by :func:`field_odds` (X face: only -1)."""
-    die = table.dice[owner]
-    xs, ys, mult, minus = field_odds(table.board, die)
-    i = int(np.clip(np.rint((pos[0] - xs[0]) / (xs[1] - xs[0])), 0, len(xs) - 1))
-    j = int(np.clip(np.rint((pos[1] - ys[0]) / (ys[1] - ys[0])), 0, len(ys) - 1))
-    pips = 0.0 if x_face else face_chances(die)[1]
-    return float(mult[j, i] * pips - minus[j, i])
 
 
 def coming_throws(table: Table, colour: str) -> int:
@@ -164,7 +114,7 @@ def die_chips(reading, x_face: bool, mean_pips: float | None) -> float:
     return reading.field.multiplier * mean_pips
 
 
-def chip_changes(table: Table, readings, xs: frozenset, flung, spots=None) -> tuple[dict[str, float], bool]:
+def chip_changes(table: Table, readings, xs: frozenset, flung) -> tuple[dict[str, float], bool]:
     """Every player's chip change by this throw (D11–D20, D29–D35) and whether it is a Doppel X,
     with the thrown dice showing X exactly on ``xs`` and their other faces at their mean pips."""
     me = table.thrower
@@ -183,9 +133,6 @@ def chip_changes(table: Table, readings, xs: frozenset, flung, spots=None) -> tu
         for r in readings:
             c = owner(r)
             if c is not None:
-                if spots is not None and r.owner in spots and r.status is Status.BOARD:
-                    total[c] += spot_chips(table, r.owner, spots[r.owner], r.owner in xs)
-                    continue
                 pips = face_chances(table.dice[r.owner])[1] if r.owner in thrown else None
                 total[c] += die_chips(r, r.owner in xs, pips)
     if table.bets:
@@ -204,12 +151,12 @@ def shows_x(reading, xs: frozenset, thrown) -> bool:
     return reading.owner in xs if reading.owner in thrown else reading.top == "X"
 
 
-def _after(table: Table, readings, xs: frozenset, flung, hand_value: float, spots=None):
+def _after(table: Table, readings, xs: frozenset, flung, hand_value: float):
     """One case of the thrown dice's faces (X on the dice ``xs``): every player's chip change by
     the throw, whether it is a Doppel X, and the chips per coming throw each player's die brings
     (its worth as it lies, or ``hand_value`` in hand; ``None`` for a player who throws next)."""
     thrown = set(table.thrown)
-    total, doppel = chip_changes(table, readings, xs, flung, spots)
+    total, doppel = chip_changes(table, readings, xs, flung)
     worths: dict[str, float | None] = {}
     for c in table.seats:
         if coming_throws(table, c) == 0:
@@ -220,11 +167,7 @@ def _after(table: Table, readings, xs: frozenset, flung, hand_value: float, spot
             worths[c] = hand_value
         elif r.owner in thrown:
             x_face = r.owner in xs
-            if spots is not None and c in spots:
-                chips = spot_chips(table, c, spots[c], x_face)
-            else:
-                chips = die_chips(r, x_face, face_chances(table.dice[c])[1])
-            worths[c] = chips + (X_WAITING if x_face else 0.0)
+            worths[c] = die_chips(r, x_face, face_chances(table.dice[c])[1]) + (X_WAITING if x_face else 0.0)
         else:
             worths[c] = lying_worth(r)
     return total, doppel, worths
@@ -255,9 +198,7 @@ def _standing(table: Table, readings, xs: frozenset, flung, hand_value: float) -
 def win_value(table: Table, outcome, hand_value: float) -> float:
     """The thrower's chance of winning the game after ``outcome``, in percent (docs/bots.md).
 
-    The faces of the thrown dice are taken in expectation as in :func:`standing_change`, their
-    fields by :func:`field_odds` at their resting places unless somebody is within
-    :data:`NEAR_END` chips of the target (then the fields they touch); for
+    The faces of the thrown dice are taken in expectation as in :func:`standing_change`; for
     each case the game ends now if somebody reached the target, else the race goes on
     (:func:`doppelx.planner.race.win_chances`) from the chips after the throw and the worth
     of every player's lying die. A decider scores as in :func:`standing_change`.
@@ -270,11 +211,9 @@ def win_value(table: Table, outcome, hand_value: float) -> float:
     faces = {o: face_chances(table.dice[o]) for o in table.thrown}
     flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
     me = table.seat(table.thrower)
-    near_end = max(table.chips.values()) + NEAR_END >= table.target
-    spots = None if near_end else thrown_spots(table, outcome)
     value, rows, chances = 0.0, [], []
     for p, xs in face_cases(readings, faces):
-        total, _, worths = _after(table, readings, xs, flung, hand_value, spots)
+        total, _, worths = _after(table, readings, xs, flung, hand_value)
         after = [table.chips[c] + total[c] for c in table.seats]
         top = max(after)
         if top >= table.target:  # the game ends with this throw
@@ -290,16 +229,6 @@ def win_value(table: Table, outcome, hand_value: float) -> float:
         won = win_chances(chips, worth, me, (me + 1) % n, table.target, draws(table.seed, n, SURVIVAL))
         value += float(np.dot(chances, won))
     return 100.0 * value
-
-
-def thrown_spots(table: Table, outcome) -> dict[str, tuple[float, float]]:
-    """Where the thrown dice rest on the board (x, y), by owner."""
-    out = {}
-    for o in table.thrown:
-        d = outcome.get(o)
-        if d is not None and d.status is Status.BOARD and d.pose is not None:
-            out[o] = (d.pose.position[0], d.pose.position[1])
-    return out
 
 
 def decider_points(table: Table, readings, xs: frozenset) -> float:
