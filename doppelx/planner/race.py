@@ -16,7 +16,7 @@ die left lying brings per throw:
   total wins (a tie counts half to each tied player, the decider's even chance).
 
 Both tables were measured with hard bots on side I (docs/bots.md): 4007 turn throws of 300
-games. The draws of a decision come from its own stream and are the same for every
+games. Other sides and skills use them too: the race only has to rank the candidate throws. The draws of a decision come from its own stream and are the same for every
 rollout of the decision (common random numbers), so candidates are compared on the same
 luck here too.
 """
