@@ -1,6 +1,7 @@
 """The ``expert`` skill: a bot that thinks its throws and bets through with physics.
 
-:class:`ThinkingThrow` plans every turn and decider throw with :func:`doppelx.planner.search.search`
+:class:`ThinkingThrow` plans every turn and decider throw with :func:`doppelx.planner.search.search`,
+scoring rollouts by its chance of winning the game (:func:`doppelx.planner.value.win_value`),
 and throws the chosen aim with its real noise (the match does that, as for any bot). Its
 hand is the ``hard`` skill's: the expert differs from the hard bot only in what it decides.
 The setup throw, where everybody throws at once onto an empty board, uses the
@@ -9,7 +10,8 @@ field-aiming aim (:class:`doppelx.bots.AimAtBestField`).
 :class:`RolloutBet` predicts the active player's throw with that player's own policy and
 skill (a thinking thrower is predicted by its field-aiming aim; a person by a medium
 bot's), runs it :attr:`RolloutBet.rollouts` times in the planner's world from the real
-table, and bets on the card with the highest mean pay-out over those rollouts.
+table, and bets on the card with the highest mean pay-out over those rollouts (the thrown
+dice's faces in expectation, :func:`doppelx.planner.value.expected_card_payouts`).
 
 Both are deterministic by seed: a decision's random streams come from the match seed and
 the throw number (:meth:`doppelx.planner.table.Table.rng`), never from the match's stream.
@@ -18,13 +20,14 @@ the throw number (:meth:`doppelx.planner.table.Table.rng`), never from the match
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from doppelx.bots import AimAtBestField, BestCardBet
 from doppelx.planner.rollout import rollout
 from doppelx.planner.search import Budget, Decision, search
 from doppelx.planner.table import Table
-from doppelx.planner.value import card_payouts
+from doppelx.planner.value import expected_card_payouts, win_value
 from physics.throw_model import SKILLS, Aim, Skill
 from rules.board import BoardSide
 from rules.box import BoxSpec
@@ -46,6 +49,7 @@ class ThinkingThrow:
     strength: float = 0.1
     progress: float = 0.0
     last: Decision | None = None
+    value: Callable[..., float] = win_value
 
     def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim:
         """The aim without a table (the setup throw): the field-aiming bot's."""
@@ -55,7 +59,7 @@ class ThinkingThrow:
         """The planned aim for ``table``'s throw."""
         self.progress = 0.0
         start = self.aim(table.board, table.dice[table.thrower], table.box)
-        self.last = search(table, self.skill, start, self.budget, self._report)
+        self.last = search(table, self.skill, start, self.budget, self._report, self.value)
         return self.last.aim
 
     def _report(self, share: float) -> None:
@@ -81,7 +85,7 @@ class RolloutBet:
         totals: dict[str, float] = {letter: 0.0 for letter in table.cards}
         for j in range(self.rollouts):
             res = rollout(table, aim, skill, table.rng(2, table.seat(bettor), j))
-            for letter, pay in card_payouts(table, res.outcome, table.cards).items():
+            for letter, pay in expected_card_payouts(table, res.outcome, table.cards).items():
                 totals[letter] += pay
             self.progress = (j + 1) / self.rollouts
         order = list(table.cards)

@@ -2,8 +2,9 @@
 
 A candidate is an :class:`~physics.throw_model.Aim` with everything a player chooses: the
 wall (``side``), the hand's place along it (``along``), the first impact (``target``), the
-``strength`` and the ``spin``. Its score is the mean :func:`~doppelx.planner.value.standing_change`
-of several rollouts, each with the thrower's own skill noise. Rollout ``j`` of every
+``strength`` and the ``spin``. Its score is the mean value of several rollouts, each with the
+thrower's own skill noise (the expert's: :func:`~doppelx.planner.value.win_value`, its chance of
+winning; by default :func:`~doppelx.planner.value.standing_change`). Rollout ``j`` of every
 candidate draws its noise from the same stream ``j`` (common random numbers), so two
 candidates are compared on the same luck.
 
@@ -211,12 +212,15 @@ def search(
     start: Aim,
     budget: Budget,
     progress: Callable[[float], None] | None = None,
+    value: Callable[..., float] = standing_change,
 ) -> Decision:
     """The best throw for ``table``'s thrower of ``skill`` (see the module docstring).
 
     Args:
         start: the incumbent, the field-aiming bot's aim (always among the candidates).
         progress: called with the share of the budget used, after every rollout.
+        value: what a rollout is worth, ``value(table, outcome, hand_value)``
+            (:func:`~doppelx.planner.value.standing_change` or :func:`~doppelx.planner.value.win_value`).
     """
     rng = table.rng(0)
     die = table.dice[table.thrower]
@@ -235,7 +239,7 @@ def search(
                 return False
             j = len(c.values)
             res = rollout(table, c.aim, skill, table.rng(1, j))
-            c.values.append(standing_change(table, res.outcome, hand))
+            c.values.append(value(table, res.outcome, hand))
             used += 1
             if progress is not None:
                 progress(min(1.0, used / b))

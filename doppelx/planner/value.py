@@ -23,11 +23,19 @@ To that it adds what the dice left lying will still bring before their owners th
 The standing change is the thrower's total minus the mean of the others' totals, plus
 :data:`WIN_VALUE` if this throw wins the game for the thrower (minus it if it wins it for
 somebody else). In a decider (D37) only the thrower's own points count.
+
+The expert scores its throws by :func:`win_value` instead: its **chance of winning the
+game** (in percent) after the throw, from the chips after it and the worth of every die
+left lying, by the race model of :mod:`doppelx.planner.race` — a chip counts for more
+close to the end, and a rival about to win must be stopped. Bets take the thrown dice's
+faces in expectation too (:func:`expected_card_payouts`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+import numpy as np
 
 from doppelx.planner.table import Table
 from rules.bets import BetCard, card_pays
@@ -143,26 +151,39 @@ def shows_x(reading, xs: frozenset, thrown) -> bool:
     return reading.owner in xs if reading.owner in thrown else reading.top == "X"
 
 
-def _standing(table: Table, readings, xs: frozenset, flung, hand_value: float) -> float:
-    """Standing change of one case of the thrown dice's faces (X on the dice ``xs``)."""
-    me = table.thrower
+def _after(table: Table, readings, xs: frozenset, flung, hand_value: float):
+    """One case of the thrown dice's faces (X on the dice ``xs``): every player's chip change by
+    the throw, whether it is a Doppel X, and the chips per coming throw each player's die brings
+    (its worth as it lies, or ``hand_value`` in hand; ``None`` for a player who throws next)."""
     thrown = set(table.thrown)
     total, doppel = chip_changes(table, readings, xs, flung)
-    after = {c: table.chips[c] + total[c] for c in table.seats}
+    worths: dict[str, float | None] = {}
     for c in table.seats:
-        throws = coming_throws(table, c)
-        if throws == 0:
+        if coming_throws(table, c) == 0:
+            worths[c] = None
             continue
         r = next((r for r in readings if r.owner == c), None)
         if r is None or r.status is not Status.BOARD or (doppel and shows_x(r, xs, thrown)):
-            total[c] += hand_value * throws
-            continue
-        w = future_weight(throws)
-        if r.owner in thrown:
+            worths[c] = hand_value
+        elif r.owner in thrown:
             x_face = r.owner in xs
-            worth = die_chips(r, x_face, face_chances(table.dice[c])[1]) + (X_WAITING if x_face else 0.0)
+            worths[c] = die_chips(r, x_face, face_chances(table.dice[c])[1]) + (X_WAITING if x_face else 0.0)
         else:
-            worth = lying_worth(r)
+            worths[c] = lying_worth(r)
+    return total, doppel, worths
+
+
+def _standing(table: Table, readings, xs: frozenset, flung, hand_value: float) -> float:
+    """Standing change of one case of the thrown dice's faces (X on the dice ``xs``)."""
+    me = table.thrower
+    total, _, worths = _after(table, readings, xs, flung, hand_value)
+    after = {c: table.chips[c] + total[c] for c in table.seats}
+    for c in table.seats:
+        worth = worths[c]
+        if worth is None:
+            continue
+        throws = coming_throws(table, c)
+        w = future_weight(throws)
         total[c] += worth * w + hand_value * (throws - w)
     others = [c for c in table.seats if c != me]
     value = total[me] - sum(total[c] for c in others) / len(others)
@@ -172,6 +193,42 @@ def _standing(table: Table, readings, xs: frozenset, flung, hand_value: float) -
         if len(leaders) == 1:
             value += WIN_VALUE if leaders[0] == me else -WIN_VALUE
     return value
+
+
+def win_value(table: Table, outcome, hand_value: float) -> float:
+    """The thrower's chance of winning the game after ``outcome``, in percent (docs/bots.md).
+
+    The faces of the thrown dice are taken in expectation as in :func:`standing_change`; for
+    each case the game ends now if somebody reached the target, else the race goes on
+    (:func:`doppelx.planner.race.win_chances`) from the chips after the throw and the worth
+    of every player's lying die. A decider scores as in :func:`standing_change`.
+    """
+    from doppelx.planner.race import draws, win_chances
+
+    if table.kind == "decider":
+        return standing_change(table, outcome, hand_value)
+    readings = read_outcome(outcome, table.board, table.dice)
+    faces = {o: face_chances(table.dice[o]) for o in table.thrown}
+    flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
+    me = table.seat(table.thrower)
+    value, rows, chances = 0.0, [], []
+    for p, xs in face_cases(readings, faces):
+        total, _, worths = _after(table, readings, xs, flung, hand_value)
+        after = [table.chips[c] + total[c] for c in table.seats]
+        top = max(after)
+        if top >= table.target:  # the game ends with this throw
+            leaders = [k for k, a in enumerate(after) if a == top]
+            value += p * (1.0 / len(leaders) if me in leaders else 0.0)
+            continue
+        rows.append((after, [w or 0.0 for w in worths.values()]))
+        chances.append(p)
+    if rows:
+        chips = np.array([r[0] for r in rows], dtype=float)
+        worth = np.array([r[1] for r in rows], dtype=float)
+        n = len(table.seats)
+        won = win_chances(chips, worth, me, (me + 1) % n, table.target, draws(table.seed, n, SURVIVAL))
+        value += float(np.dot(chances, won))
+    return 100.0 * value
 
 
 def decider_points(table: Table, readings, xs: frozenset) -> float:
@@ -196,6 +253,28 @@ def card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[st
         letter: card_pays(card, doppel_x=doppel, active_dice=active, flung_by_spinner=flung)
         for letter, card in cards.items()
     }
+
+
+def expected_card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[str, float]:
+    """What each card pays a bettor after ``outcome``, the thrown dice's faces taken in expectation.
+
+    Where the active player's dice come to rest follows the throw; which faces they show is
+    chaos. So, as for the throw's value, every case of "shows X" / "does not" of the thrown
+    dice on the board is weighted by its chance: Doppel X (A, H) follows from the X faces of
+    the thrown dice and of the lying dice as they lie; B–G do not depend on the faces (D35)
+    but pay nothing in a Doppel X (D34).
+    """
+    readings = read_outcome(outcome, table.board, table.dice)
+    thrown = set(table.thrown)
+    faces = {o: face_chances(table.dice[o]) for o in table.thrown}
+    active = [r for r in readings if r.owner in thrown]
+    flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
+    pays = {letter: 0.0 for letter in cards}
+    for p, xs in face_cases(readings, faces):
+        doppel = sum(shows_x(r, xs, thrown) for r in readings) >= 2
+        for letter, card in cards.items():
+            pays[letter] += p * card_pays(card, doppel_x=doppel, active_dice=active, flung_by_spinner=flung)
+    return pays
 
 
 def hand_value_of(board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec, lying: int) -> float:
