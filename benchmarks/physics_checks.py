@@ -2,6 +2,7 @@
 
     python benchmarks/physics_checks.py [--throws 10000] [--faces 6000] [--settle 1000]
                                         [--seed S] [--seeds S1,S2,...] [--workers N] [--json]
+                                        [--progress FILE] [--throw CHECK:SEED:INDEX ...]
 
 1. Tunnelling: ``--throws`` throws spread over the four sides — standard turns (0–6 dice
    lying, blue and white thrown at a random point with a random strength and skill),
@@ -19,6 +20,10 @@
 ``--seeds`` runs checks 1 and 3 for several seeds (``--throws`` and ``--settle`` each);
 ``--workers`` spreads them over processes (each throw's random stream depends only on
 its seed and index, so the figures do not depend on the split).
+
+``--throw tunnelling:11:9038`` (or ``settle:15:115``; repeatable) runs just that throw of
+that check and seed again and prints what the check saw of it — how every flagged throw
+of a long run is looked at again; nothing else runs.
 
 Figures are printed (one JSON object with ``--json``), never asserted.
 """
@@ -235,6 +240,16 @@ def run_checks(
     return out
 
 
+def replay(spec: str) -> dict:
+    """One throw of a check again: ``spec`` is ``CHECK:SEED:INDEX`` (CHECK ``tunnelling`` or ``settle``)."""
+    parts = spec.split(":")
+    if len(parts) != 3 or parts[0] not in ("tunnelling", "settle"):
+        raise ValueError(f"--throw {spec!r}: expected CHECK:SEED:INDEX with CHECK tunnelling or settle")
+    what, seed, index = parts[0], int(parts[1]), int(parts[2])
+    fn = check_tunnelling if what == "tunnelling" else check_settle
+    return {"check": what, "seed": seed, "throw": index, **fn(index + 1, seed, index)}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -252,8 +267,22 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--progress", metavar="FILE", help="append each finished chunk's figures to FILE (JSON lines)"
     )
+    ap.add_argument(
+        "--throw",
+        action="append",
+        metavar="CHECK:SEED:INDEX",
+        help="run only this throw of a check again (tunnelling:11:9038, settle:15:115; repeatable)",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    if args.throw:
+        try:
+            rows = [replay(spec) for spec in args.throw]
+        except ValueError as e:
+            ap.error(str(e))
+        for row in rows:
+            print(json.dumps(row, indent=2 if args.json else None))
+        return 0
     seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]
     start = time.perf_counter()
     result = run_checks(args.throws, args.settle, seeds, max(1, args.workers), progress=args.progress)

@@ -212,10 +212,10 @@ def run_throw(
     unsettled = () if settled else tuple(owners[i] for i in undecided if since[i] + hold[i] > t + 1e-9)
     dice = []
     for i, owner in enumerate(owners):
-        if not moved[i]:
-            pose = lying[owner]
-        else:
-            position, quat = getpose(bodies[i], physicsClientId=cid)
+        position, quat = getpose(bodies[i], physicsClientId=cid)
+        if not moved[i] and _unmoved(lying[owner], position, quat):
+            pose = lying[owner]  # the very pose it was given, not its float echo
+        else:  # moved, perhaps only between two samples (woken and put back to sleep)
             pose = Pose(tuple(position), tuple(quat))
         dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
     if tw is not None:
@@ -242,6 +242,13 @@ def run_throw(
         angle,
         recorder.finish() if recorder is not None else None,
     )
+
+
+def _unmoved(pose: Pose, position, quat) -> bool:
+    """The body is still at ``pose`` (to rounding: within 1 µm and a few µrad)."""
+    a, q = pose.position, pose.quaternion
+    near = (position[0] - a[0]) ** 2 + (position[1] - a[1]) ** 2 + (position[2] - a[2]) ** 2 < 1e-12
+    return near and abs(sum(q[k] * quat[k] for k in range(4))) > 1.0 - 1e-12  # within ~3 µrad
 
 
 @dataclass

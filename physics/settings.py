@@ -54,6 +54,12 @@ class SimSettings:
         sleep_lying: dice lying from earlier throws start asleep (woken when touched).
         sleep_still: a die found lying flat on the playfield and still at a sample is put to
             sleep at once (Bullet's own sleeping waits 2 s); it wakes when touched.
+        sleep_threshold: Bullet's own sleeping of a die (m/s, and rad/s): a die slower than
+            this for 2 s is put to sleep, and a sleeping die woken by a passing die goes back
+            to sleep as soon as that die has left it, unless it is faster than this. PyBullet's
+            default, √0.05 = 0.224 m/s, froze a lying die knocked to 0.2 m/s in mid-slide,
+            5 mm before it would have stopped (docs/physics.md, "Run to rest"); at 0.01 m/s
+            such a die slides at most v²/2μg = 15 µm too short.
         die_collision: ``"box"`` or ``"rounded_hull"`` (see :data:`DIE_COLLISIONS`).
         board_collision: ``"boxes"`` or ``"mesh"`` (see :data:`BOARD_COLLISIONS`).
         hole_segments: sides of the polygon standing in for a round hole.
@@ -68,10 +74,15 @@ class SimSettings:
             -0.04 m) leave every die contact to the Baumgarte push (dice never penetrate
             4 cm); 0 splits every penetration. ``doppelx bench sweep`` compares them.
         contact_threshold: Bullet's contact breaking threshold (m): bounding boxes grow by
-            it and contacts farther apart are dropped. Bullet's default (``None``: 0.02 m)
-            is larger than a die and merges the sleeping dice into islands with every
-            passing die. Bullet keeps this one in a process-wide variable, so every world
-            sets it on every reset.
+            it, and a contact point stays in a pair's manifold while it is within this
+            times the smaller body's size (Bullet's relative threshold: × 13.9 mm for a
+            die). At 2 mm that was 0.03 mm: a die lying on a hull (the spinner card, a bet
+            card), touched by GJK at one corner per step, lost each corner as soon as it
+            rocked off it and wobbled on one corner after another for ever (7 of 100 dice
+            dropped onto the card; 0 of 800 at 7.5 mm; docs/physics.md, "Stepping").
+            Bullet's default (``None``: 0.02 m) is larger than a die and merges the
+            sleeping dice into islands with every passing die. Bullet keeps this one in a
+            process-wide variable, so every world sets it on every reset.
         cone_friction: PyBullet's implicit cone friction (it only acts on contacts with a
             multibody — the spinner). On (PyBullet's default), a die resting on the spinner
             jitters at ~1 cm/s and never settles; off, it rests.
@@ -98,6 +109,7 @@ class SimSettings:
     ccd_allowed_penetration: float = 0.0005
     sleep_lying: bool = True
     sleep_still: bool = True
+    sleep_threshold: float = 0.01
     die_collision: str = "box"
     board_collision: str = "boxes"
     hole_segments: int = 16
@@ -106,7 +118,7 @@ class SimSettings:
     contact_erp: float = 0.08
     split_impulse: bool = True
     split_impulse_threshold: float = -0.04
-    contact_threshold: float = 0.002
+    contact_threshold: float = 0.0075
     cone_friction: bool = False
     hull_margin: float = 0.0003
     gravity: float = GRAVITY
@@ -120,6 +132,8 @@ class SimSettings:
             )
         if self.time_step <= 0 or self.sample_every < 1 or self.solver_iterations < 1 or self.time_cap <= 0:
             raise ValueError("time_step, sample_every, solver_iterations and time_cap must be positive")
+        if self.sleep_threshold < 0:
+            raise ValueError(f"sleep_threshold must be >= 0, got {self.sleep_threshold}")
         if self.max_travel < 0 or self.max_substeps < 1:
             raise ValueError("max_travel must be >= 0 and max_substeps >= 1")
         if self.hole_segments < 6:
@@ -148,6 +162,7 @@ class SimSettings:
             ccd_allowed_penetration=0.04,
             sleep_lying=False,
             sleep_still=False,
+            sleep_threshold=math.sqrt(0.05),
             board_collision="mesh",
             restitution_threshold=0.2,
             contact_threshold=0.02,

@@ -413,11 +413,20 @@ class World:
         assert g is not None and g.pin is not None
         pin = g.pin
         if self._spinner_shapes is None:  # the shapes outlive the bodies: made once per static build
+            tri_shape = p.createCollisionShape(
+                p.GEOM_MESH, vertices=self._vertex_list(g.vertices), physicsClientId=c
+            )
+            # PyBullet ignores changeDynamics(collisionMargin) on a multibody's link: the card
+            # kept Bullet's default 1 mm margin (its top 1 mm above the card, a third of its
+            # thickness; docs/physics.md, "Spinner"). The margin belongs to the shape, so it is
+            # set through a static body holding the same shape for a moment (bodies do not own
+            # shapes; removed at once, newest first, it leaves the lists as they were).
+            holder = p.createMultiBody(0.0, tri_shape, physicsClientId=c)
+            p.changeDynamics(holder, -1, collisionMargin=self.settings.hull_margin, physicsClientId=c)
+            p.removeBody(holder, physicsClientId=c)
             self._spinner_shapes = (
                 p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c),
-                p.createCollisionShape(
-                    p.GEOM_MESH, vertices=self._vertex_list(g.vertices), physicsClientId=c
-                ),
+                tri_shape,
             )
         pin_shape, tri_shape = self._spinner_shapes
         thickness = g.z_high - g.z_low
@@ -532,6 +541,9 @@ class World:
                     kw["ccdSweptSphereRadius"] = s.ccd_radius * spec.half
                 if s.die_collision == "box":
                     kw["collisionMargin"] = spec.edge_radius
+                # PyBullet takes the square of the speed (m/s and rad/s) below which Bullet
+                # may put the die to sleep (settings.sleep_threshold)
+                kw["sleepThreshold"] = s.sleep_threshold**2
                 p.changeDynamics(
                     body,
                     -1,
