@@ -76,13 +76,16 @@ class SimSettings:
         contact_threshold: Bullet's contact breaking threshold (m): bounding boxes grow by
             it, and a contact point stays in a pair's manifold while it is within this
             times the smaller body's size (Bullet's relative threshold: × 13.9 mm for a
-            die). At 2 mm that was 0.03 mm: a die lying on a hull (the spinner card, a bet
-            card), touched by GJK at one corner per step, lost each corner as soon as it
-            rocked off it and wobbled on one corner after another for ever (7 of 100 dice
-            dropped onto the card; 0 of 800 at 7.5 mm; docs/physics.md, "Stepping").
-            Bullet's default (``None``: 0.02 m) is larger than a die and merges the
+            die). Bullet's default (``None``: 0.02 m) is larger than a die and merges the
             sleeping dice into islands with every passing die. Bullet keeps this one in a
             process-wide variable, so every world sets it on every reset.
+        card_contact_threshold: ... used instead by a world with a spinner. At 2 mm a
+            contact point stayed in the manifold only within 0.03 mm, so a die lying on
+            the spinner card's hull (GJK finds one corner per step) lost each corner as
+            soon as it rocked off it and wobbled on one corner after another for ever (7 of
+            100 dice dropped onto the card; 0 of 1 000 at 7.5 mm). Everywhere it costs speed
+            (the standard turn 0.76× at 7.5 mm), so only boards with a spinner pay it;
+            docs/physics.md, "Stepping".
         cone_friction: PyBullet's implicit cone friction (it only acts on contacts with a
             multibody — the spinner). On (PyBullet's default), a die resting on the spinner
             jitters at ~1 cm/s and never settles; off, it rests.
@@ -118,7 +121,8 @@ class SimSettings:
     contact_erp: float = 0.08
     split_impulse: bool = True
     split_impulse_threshold: float = -0.04
-    contact_threshold: float = 0.0075
+    contact_threshold: float = 0.002
+    card_contact_threshold: float = 0.0075
     cone_friction: bool = False
     hull_margin: float = 0.0003
     gravity: float = GRAVITY
@@ -166,6 +170,7 @@ class SimSettings:
             board_collision="mesh",
             restitution_threshold=0.2,
             contact_threshold=0.02,
+            card_contact_threshold=0.02,
             cone_friction=True,
         )
 

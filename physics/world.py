@@ -90,6 +90,12 @@ class World:
         from physics.status import Zones
 
         self.zones = Zones(self.box, self.layout)
+        #: Bullet's contact breaking threshold in this world (dice rest on the spinner card's hull)
+        self.contact_threshold = (
+            self.settings.card_contact_threshold
+            if self.layout.spinner is not None
+            else self.settings.contact_threshold
+        )
         self.client = pybullet.connect(pybullet.GUI if gui else pybullet.DIRECT)
         if self.client < 0:
             raise RuntimeError("could not start a PyBullet client")
@@ -150,7 +156,7 @@ class World:
             self._remove_moving()
         else:
             self._build_statics()
-        set_engine_parameters(p, c, s)
+        set_engine_parameters(p, c, s, self.contact_threshold)
         self._substeps = 1
         self.body_of, self.owner_of = {}, {}
         self.spinner_id = None
@@ -195,7 +201,7 @@ class World:
         """
         p, c, s = self.p, self.client, self.settings
         p.resetSimulation(p.RESET_USE_SIMPLE_BROADPHASE, physicsClientId=c)
-        set_engine_parameters(p, c, s)
+        set_engine_parameters(p, c, s, self.contact_threshold)
         self.static_ids, self._moving = [], []
         self._die_shape, self._spinner_shapes = {}, None
         if self._mesh is not None:
@@ -635,8 +641,11 @@ class World:
         return min((pt[8] for pt in pts), default=reach)
 
 
-def set_engine_parameters(p, client: int, s: SimSettings) -> None:
-    """Gravity and every solver parameter of ``s`` on a freshly reset client (whole steps)."""
+def set_engine_parameters(p, client: int, s: SimSettings, contact_threshold: float | None = None) -> None:
+    """Gravity and every solver parameter of ``s`` on a freshly reset client (whole steps).
+
+    ``contact_threshold``: instead of ``s.contact_threshold`` (a world with a spinner).
+    """
     p.setGravity(0.0, 0.0, -s.gravity, physicsClientId=client)
     # every parameter explicitly on every reset: some live in process-wide variables
     p.setPhysicsEngineParameter(
@@ -645,7 +654,7 @@ def set_engine_parameters(p, client: int, s: SimSettings) -> None:
         numSolverIterations=s.solver_iterations,
         deterministicOverlappingPairs=1,
         restitutionVelocityThreshold=s.restitution_threshold,
-        contactBreakingThreshold=s.contact_threshold,
+        contactBreakingThreshold=s.contact_threshold if contact_threshold is None else contact_threshold,
         allowedCcdPenetration=s.ccd_allowed_penetration,
         enableConeFriction=int(s.cone_friction),
         contactERP=s.contact_erp,

@@ -317,7 +317,7 @@ def test_a_lying_die_moved_between_two_samples_is_read_where_it_lies(world_i):
     from doppelx.bench.throws import random_scene
     from rules.rng import child_rng
 
-    before = SimSettings(sleep_threshold=math.sqrt(0.05), contact_threshold=0.002)  # as it was run
+    before = SimSettings(sleep_threshold=math.sqrt(0.05))  # as it was run
     with World(load_board("I"), settings=before) as w:
         kind, lying, throw = random_scene(w.board, child_rng(15 + 2, 115))  # as physics_checks.py
         r = run_throw(w, throw, lying, watch=False)
