@@ -85,6 +85,7 @@ def run_throw(
     speed2, spin2 = s.settle_speed**2, s.settle_spin**2
     d2 = s.settle_distance**2
     cos_half = math.cos(s.settle_angle / 2)
+    cos_half_leaning = math.cos(s.settle_angle_leaning / 2)
     sleep_still, sample_every, sample_dt = s.sleep_still, s.sample_every, s.sample_dt
     n = len(owners)
     index = range(n)
@@ -153,9 +154,10 @@ def run_throw(
             a_pos, a_q = anchor[i]
             dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
             dot = abs(quat[0] * a_q[0] + quat[1] * a_q[1] + quat[2] * a_q[2] + quat[3] * a_q[3])
-            if dot < cos_half and zones.status(position) is Status.OFF:
+            lim = cos_half if hold[i] == s.settle_hold else cos_half_leaning  # flat at the last sample?
+            if dot < lim and zones.status(position) is Status.OFF:
                 dot = 1.0  # off (rim, card, table): no face is read, only where it lies counts
-            if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
+            if dx * dx + dy * dy + dz * dz > d2 or dot < lim:
                 anchor[i] = pq
                 since[i] = t
             z, h = position[2], halves[i]  # flat on the playfield, the table or the floor: height first

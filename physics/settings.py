@@ -34,6 +34,9 @@ class SimSettings:
             the spinner likewise by its angle ...
         settle_hold_leaning: ... and for this long (s) otherwise (leaning, cocked, on
             another die): such a die may creep before it slides or topples.
+        settle_angle_leaning: ... within this angle (rad) instead of ``settle_angle``: a die
+            balanced against a wall near its tipping point turned 0.45° in 0.5 s, slowly
+            faster, and toppled 0.3 s after it was read (settle check seed 32 throw 1164).
         settle_speed: a die lying flat on the playfield slower than this (m/s) ...
         settle_spin: ... and turning slower than this (rad/s) is put to sleep at once.
         max_travel: adaptive sub-steps: a step is cut into ``k`` equal sub-steps so that
@@ -58,8 +61,10 @@ class SimSettings:
             this for 2 s is put to sleep, and a sleeping die woken by a passing die goes back
             to sleep as soon as that die has left it, unless it is faster than this. PyBullet's
             default, √0.05 = 0.224 m/s, froze a lying die knocked to 0.2 m/s in mid-slide,
-            5 mm before it would have stopped (docs/physics.md, "Run to rest"); at 0.01 m/s
-            such a die slides at most v²/2μg = 15 µm too short.
+            5 mm before it would have stopped (docs/physics.md, "Stepping"); at 0.05 m/s such
+            a die stops at most v²/2μg = 0.36 mm short (under ``settle_distance``). Much lower
+            (0.01) let a die wedged in a hole creep at 2–7 mm/s until the time cap (mixed
+            throw 349 of seed 33), which Bullet's sleeping ends.
         die_collision: ``"box"`` or ``"rounded_hull"`` (see :data:`DIE_COLLISIONS`).
         board_collision: ``"boxes"`` or ``"mesh"`` (see :data:`BOARD_COLLISIONS`).
         hole_segments: sides of the polygon standing in for a round hole.
@@ -103,6 +108,7 @@ class SimSettings:
     settle_angle: float = 0.0175
     settle_hold: float = 0.15
     settle_hold_leaning: float = 0.5
+    settle_angle_leaning: float = 0.0044
     settle_speed: float = 0.004
     settle_spin: float = 0.15
     max_travel: float = 0.003
@@ -112,7 +118,7 @@ class SimSettings:
     ccd_allowed_penetration: float = 0.0005
     sleep_lying: bool = True
     sleep_still: bool = True
-    sleep_threshold: float = 0.01
+    sleep_threshold: float = 0.05
     die_collision: str = "box"
     board_collision: str = "boxes"
     hole_segments: int = 16
