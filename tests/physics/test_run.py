@@ -327,3 +327,35 @@ def test_a_lying_die_moved_between_two_samples_is_read_where_it_lies(world_i):
     red = Pose.resting(DICE["red"], 0.05, -0.02, 0.0, "1")
     untouched = run_throw(world_i, throw_of(drop("blue", -0.08, 0.08, 0.03)), {"red": red})
     assert untouched.outcome.get("red").pose == red  # exactly the pose it was given
+
+
+def test_a_die_leaning_near_its_tipping_point_is_held_until_it_rests():
+    """Settle check seed 32 throw 1164: red, leaning against a wall at 28°, turned 0.45° in
+    0.5 s (slowly faster) and was read at rest; 0.3 s later it toppled flat, 3.7 mm away. A
+    die not lying flat must now keep its orientation within ``settle_angle_leaning``."""
+    from doppelx.bench.throws import random_scene
+    from rules.rng import child_rng
+
+    with World(load_board("I")) as w:
+        kind, lying, throw = random_scene(w.board, child_rng(32 + 2, 1164))  # as physics_checks.py
+        r = run_throw(w, throw, lying, watch=False)
+        assert r.settled
+        for _ in range(240):  # one more second, as the settle check does
+            w.step()
+        for d in r.outcome.dice:
+            if d.status is Status.BOARD:
+                assert math.dist(w.pose(d.owner)[0], d.pose.position) < 0.001, d.owner
+
+
+def test_a_die_wedged_in_a_hole_does_not_creep_to_the_time_cap():
+    """Mixed throw 349 of seed 33 (side II): yellow, knocked into a hole, stuck leaning in its
+    shaft and crept along it at 2–7 mm/s; with a sleep threshold of 0.01 m/s the throw ran to
+    the 10 s cap. Bullet's own sleeping (0.05 m/s) ends such a creep."""
+    from doppelx.bench.throws import random_scene
+    from rules.rng import child_rng
+
+    with World(load_board("II")) as w:
+        kind, lying, throw = random_scene(w.board, child_rng(33, 349))
+        r = run_throw(w, throw, lying)
+        assert r.settled
+        assert r.outcome.get("yellow").status is Status.HOLE
