@@ -10,9 +10,8 @@ centres, and, when asked, a replay frame is recorded. Dice that leave the box fa
 the table (or off its edge onto the room's floor) and must come to rest there too.
 
 The settle test looks at poses, not velocities: a die is still once it has stayed within
-``settle_distance`` and ``settle_angle`` of one pose (``settle_angle_leaning`` unless it
-lies flat; a die whose status is ``off`` — on the rim, a bet card, the table — or ``hole``
-by its centre alone: the rules read no face of it, and
+``settle_distance`` and ``settle_angle`` of one pose (a die whose status is ``off`` — on
+the rim, a bet card, the table — or ``hole`` by its centre alone: the rules read no face of it, and
 on the single-point contact of a card's hull a die can rock in place for ever) for
 ``settle_hold`` seconds if it lies
 flat (on the playfield, the table or the floor), ``settle_hold_leaning`` otherwise (a die
@@ -86,7 +85,6 @@ def run_throw(
     speed2, spin2 = s.settle_speed**2, s.settle_spin**2
     d2 = s.settle_distance**2
     cos_half = math.cos(s.settle_angle / 2)
-    cos_half_leaning = math.cos(s.settle_angle_leaning / 2)
     sleep_still, sample_every, sample_dt = s.sleep_still, s.sample_every, s.sample_dt
     n = len(owners)
     index = range(n)
@@ -155,10 +153,9 @@ def run_throw(
             a_pos, a_q = anchor[i]
             dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
             dot = abs(quat[0] * a_q[0] + quat[1] * a_q[1] + quat[2] * a_q[2] + quat[3] * a_q[3])
-            lim = cos_half if hold[i] == s.settle_hold else cos_half_leaning  # flat at the last sample?
-            if dot < lim and zones.status(position) is not Status.BOARD:
+            if dot < cos_half and zones.status(position) is not Status.BOARD:
                 dot = 1.0  # off (rim, card, table) or in a hole: no face is read, only where it lies counts
-            if dx * dx + dy * dy + dz * dz > d2 or dot < lim:
+            if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
                 anchor[i] = pq
                 since[i] = t
             z, h = position[2], halves[i]  # flat on the playfield, the table or the floor: height first

@@ -33,10 +33,10 @@ class SimSettings:
         settle_hold: ... for this long (s) if it lies flat on the playfield or the table;
             the spinner likewise by its angle ...
         settle_hold_leaning: ... and for this long (s) otherwise (leaning, cocked, on
-            another die): such a die may creep before it slides or topples.
-        settle_angle_leaning: ... within this angle (rad) instead of ``settle_angle``: a die
-            balanced against a wall near its tipping point turned 0.45° in 0.5 s, slowly
-            faster, and toppled 0.3 s after it was read (settle check seed 32 throw 1164).
+            another die): such a die may creep before it slides or topples. 0.5 s read a die
+            balanced against a wall near its tipping point, turning 0.9°/s and slowly
+            faster, 0.3 s before it toppled (settle check seed 32 throw 1164); a die that
+            only creeps (0.6°/s, seed 41 throw 7587) must still be read.
         settle_speed: a die lying flat on the playfield slower than this (m/s) ...
         settle_spin: ... and turning slower than this (rad/s) is put to sleep at once.
         max_travel: adaptive sub-steps: a step is cut into ``k`` equal sub-steps so that
@@ -107,8 +107,7 @@ class SimSettings:
     settle_distance: float = 0.0005
     settle_angle: float = 0.0175
     settle_hold: float = 0.15
-    settle_hold_leaning: float = 0.5
-    settle_angle_leaning: float = 0.0044
+    settle_hold_leaning: float = 1.0
     settle_speed: float = 0.004
     settle_spin: float = 0.15
     max_travel: float = 0.003

@@ -331,8 +331,8 @@ def test_a_lying_die_moved_between_two_samples_is_read_where_it_lies(world_i):
 
 def test_a_die_leaning_near_its_tipping_point_is_held_until_it_rests():
     """Settle check seed 32 throw 1164: red, leaning against a wall at 28°, turned 0.45° in
-    0.5 s (slowly faster) and was read at rest; 0.3 s later it toppled flat, 3.7 mm away. A
-    die not lying flat must now keep its orientation within ``settle_angle_leaning``."""
+    0.5 s (slowly faster) and was read at rest after the 0.5 s hold of a die not lying flat;
+    0.3 s later it toppled flat, 3.7 mm away. That hold is now 1 s."""
     from doppelx.bench.throws import random_scene
     from rules.rng import child_rng
 
@@ -350,7 +350,8 @@ def test_a_die_leaning_near_its_tipping_point_is_held_until_it_rests():
 def test_a_die_wedged_in_a_hole_does_not_creep_to_the_time_cap():
     """Mixed throw 349 of seed 33 (side II): yellow, knocked into a hole, stuck leaning in its
     shaft and crept along it at 2–7 mm/s; with a sleep threshold of 0.01 m/s the throw ran to
-    the 10 s cap. Bullet's own sleeping (0.05 m/s) ends such a creep."""
+    the 10 s cap. Bullet's own sleeping (0.05 m/s) ends such a creep. And a die creeping in
+    rotation only (seed 41 throw 7587: 0.6°/s, leaning over a hole onto a die in it) is read."""
     from doppelx.bench.throws import random_scene
     from rules.rng import child_rng
 
@@ -359,3 +360,6 @@ def test_a_die_wedged_in_a_hole_does_not_creep_to_the_time_cap():
         r = run_throw(w, throw, lying)
         assert r.settled
         assert r.outcome.get("yellow").status is Status.HOLE
+    with World(load_board("IV")) as w:
+        kind, lying, throw = random_scene(w.board, child_rng(41, 7587))
+        assert run_throw(w, throw, lying).settled
