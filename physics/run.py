@@ -86,12 +86,14 @@ def run_throw(
     d2 = s.settle_distance**2
     cos_half = math.cos(s.settle_angle / 2)
     sleep_still, sample_every, sample_dt = s.sleep_still, s.sample_every, s.sample_dt
+    sleep_speed = s.sleep_threshold
     n = len(owners)
     index = range(n)
     poses = [getpose(b, physicsClientId=cid) for b in bodies]
     pos = [pq[0] for pq in poses]
     anchor = list(poses)  # pose each die has stayed near ...
     since = [0.0] * n  # ... since this time
+    slow_since = [0.0] * n  # every point of the die slower than settings.sleep_threshold since
     hold = [s.settle_hold] * n  # ... and must stay for this long (longer unless lying flat)
     spin_anchor, spin_since = world.spinner_angle(), 0.0
     moved = [i < thrown for i in index]
@@ -148,6 +150,14 @@ def run_throw(
             reach = math.sqrt(v2) + math.sqrt(w2) * corner[i]  # fastest point of the die
             if reach > fastest:
                 fastest = reach
+            if reach > sleep_speed:
+                slow_since[i] = t
+            elif t - slow_since[i] >= SLEEP_AFTER - 1e-9:
+                # Bullet's own sleeping, judged by the die's fastest point: PyBullet gives one
+                # threshold for m/s and rad/s, and a creeping die's spin jitters past it
+                world.sleep(owners[i])
+                slept.append(owners[i])
+                continue
             position, quat = pq = getpose(bodies[i], cid)
             new[i] = pq
             a_pos, a_q = anchor[i]
@@ -242,6 +252,11 @@ def run_throw(
         angle,
         recorder.finish() if recorder is not None else None,
     )
+
+
+#: Bullet's time to sleep (its ``gDeactivationTime``): a die slower than the sleep threshold
+#: at its fastest point for this long (s) is put to sleep.
+SLEEP_AFTER = 2.0
 
 
 def _unmoved(pose: Pose, position, quat) -> bool:

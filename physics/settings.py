@@ -35,8 +35,10 @@ class SimSettings:
         settle_hold_leaning: ... and for this long (s) otherwise (leaning, cocked, on
             another die): such a die may creep before it slides or topples. 0.5 s read a die
             balanced against a wall near its tipping point, turning 0.9°/s and slowly
-            faster, 0.3 s before it toppled (settle check seed 32 throw 1164); a die that
-            only creeps (0.6°/s, seed 41 throw 7587) must still be read.
+            faster, 0.3 s before it toppled (settle check seed 32 throw 1164); 1 s read a die
+            wedged at 34° in a corner, sliding 0.05 mm/s, 0.4 s before it toppled (seed 62
+            throw 720). A die that only creeps (0.6–0.9°/s, seeds 41 and 63) is put to sleep
+            after 2 s slower than ``sleep_threshold`` at its fastest point (physics.run).
         settle_speed: a die lying flat on the playfield slower than this (m/s) ...
         settle_spin: ... and turning slower than this (rad/s) is put to sleep at once.
         max_travel: adaptive sub-steps: a step is cut into ``k`` equal sub-steps so that
@@ -57,8 +59,8 @@ class SimSettings:
         sleep_lying: dice lying from earlier throws start asleep (woken when touched).
         sleep_still: a die found lying flat on the playfield and still at a sample is put to
             sleep at once (Bullet's own sleeping waits 2 s); it wakes when touched.
-        sleep_threshold: Bullet's own sleeping of a die (m/s, and rad/s): a die slower than
-            this for 2 s is put to sleep, and a sleeping die woken by a passing die goes back
+        sleep_threshold: Bullet's own sleeping of a die (m/s, and rad/s; run_throw applies
+            it to the die's fastest point too): a die slower than this for 2 s is put to sleep, and a sleeping die woken by a passing die goes back
             to sleep as soon as that die has left it, unless it is faster than this. PyBullet's
             default, √0.05 = 0.224 m/s, froze a lying die knocked to 0.2 m/s in mid-slide,
             5 mm before it would have stopped (docs/physics.md, "Stepping"); at 0.05 m/s such
@@ -107,7 +109,7 @@ class SimSettings:
     settle_distance: float = 0.0005
     settle_angle: float = 0.0175
     settle_hold: float = 0.15
-    settle_hold_leaning: float = 1.0
+    settle_hold_leaning: float = 1.5
     settle_speed: float = 0.004
     settle_spin: float = 0.15
     max_travel: float = 0.003
