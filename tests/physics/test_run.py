@@ -333,19 +333,21 @@ def test_a_lying_die_moved_between_two_samples_is_read_where_it_lies(world_i):
 def test_a_die_leaning_near_its_tipping_point_is_held_until_it_rests():
     """Settle check seed 32 throw 1164: red, leaning against a wall at 28°, turned 0.45° in
     0.5 s (slowly faster) and was read at rest after the 0.5 s hold of a die not lying flat;
-    0.3 s later it toppled flat, 3.7 mm away. That hold is now 1 s."""
+    0.3 s later it toppled flat, 3.7 mm away. That hold is now 1.5 s; and seed 62 throw 720
+    (a die wedged at 34° in a corner, sliding 0.05 mm/s, toppling 0.4 s after a 1 s hold)."""
     from doppelx.bench.throws import random_scene
     from rules.rng import child_rng
 
     with World(load_board("I")) as w:
-        kind, lying, throw = random_scene(w.board, child_rng(32 + 2, 1164))  # as physics_checks.py
-        r = run_throw(w, throw, lying, watch=False)
-        assert r.settled
-        for _ in range(240):  # one more second, as the settle check does
-            w.step()
-        for d in r.outcome.dice:
-            if d.status is Status.BOARD:
-                assert math.dist(w.pose(d.owner)[0], d.pose.position) < 0.001, d.owner
+        for seed, index in ((32, 1164), (62, 720)):
+            kind, lying, throw = random_scene(w.board, child_rng(seed + 2, index))  # as physics_checks.py
+            r = run_throw(w, throw, lying, watch=False)
+            assert r.settled
+            for _ in range(240):  # one more second, as the settle check does
+                w.step()
+            for d in r.outcome.dice:
+                if d.status is Status.BOARD:
+                    assert math.dist(w.pose(d.owner)[0], d.pose.position) < 0.001, (seed, d.owner)
 
 
 def test_a_die_wedged_in_a_hole_does_not_creep_to_the_time_cap():
@@ -364,3 +366,19 @@ def test_a_die_wedged_in_a_hole_does_not_creep_to_the_time_cap():
     with World(load_board("IV")) as w:
         kind, lying, throw = random_scene(w.board, child_rng(41, 7587))
         assert run_throw(w, throw, lying).settled
+
+
+def test_a_die_creeping_on_another_is_put_to_sleep_and_read():
+    """Mixed throw 7582 of seed 63 (side III): blue, lying tilted on another die, turned
+    0.9°/s for the whole 10 s; its spin jittered up to 0.1 rad/s, past the sleep threshold
+    PyBullet gives Bullet for rad/s and m/s alike, so Bullet never put it to sleep.
+    ``run_throw`` does once the die's fastest point has stayed under it for 2 s."""
+    from doppelx.bench.throws import random_scene
+    from physics.run import SLEEP_AFTER
+    from rules.rng import child_rng
+
+    with World(load_board("III")) as w:
+        kind, lying, throw = random_scene(w.board, child_rng(63, 7582))
+        r = run_throw(w, throw, lying)
+        assert r.settled and r.sim_time < 2 * SLEEP_AFTER
+        assert w.velocity("blue") == ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))  # asleep, so it stays
