@@ -157,7 +157,9 @@ def cold_start() -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--throws", type=int, default=8000, help="throws per job (default 8000: ≥ 30 s)")
+    ap.add_argument(
+        "--throws", type=int, default=24000, help="throws per job (default 24000: ≥ 30 s per job here)"
+    )
     ap.add_argument(
         "--lying", type=int, default=6, help="dice lying on the board (default 6: a standard turn)"
     )
