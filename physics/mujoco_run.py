@@ -3,7 +3,9 @@
 The same rules as the PyBullet run loop (:func:`physics.run.run_throw`, which hands MuJoCo
 worlds to :func:`run_throw` here): a sample every ``settings.sample_dt`` seconds; a die is
 still once it stayed within ``settle_distance``/``settle_angle`` of one pose for
-``settle_hold``; dice whose status can no longer change are set aside; the spinner must be
+``settle_hold`` if it lies flat, ``settle_hold_leaning`` otherwise (a die off the board or in
+a hole by its centre alone: no face of it is read); dice whose status can no longer change
+are set aside; the spinner must be
 still too; contacts with the spinner card are checked every step; the tunnel watch compares
 centres between samples; the throw ends at ``time_cap`` otherwise. MuJoCo has no sleeping
 bodies here, so a lying die that never left its pose (its anchor never moved) is reported
@@ -21,7 +23,8 @@ from physics.result import ThrowResult
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from rules.outcome import DieOutcome, Pose, ThrowOutcome
+from physics.world import is_flat
+from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
 
 
 def run_throw(
@@ -55,6 +58,7 @@ def run_throw(
     pos, quat = (a[cols] for a in world.poses())
     anchor_p, anchor_q = pos.copy(), quat.copy()
     since = np.zeros(n)
+    hold = np.full(n, s.settle_hold)  # how long each die must keep its pose (longer unless lying flat)
     spin_anchor, spin_since = world.spinner_angle(), 0.0
     moved = np.array([i < thrown for i in range(n)])
     undecided = np.ones(n, dtype=bool)
@@ -76,6 +80,9 @@ def run_throw(
         new_p, new_q = (a[cols] for a in world.poses())
         far = ((new_p - anchor_p) ** 2).sum(axis=1) > d2
         turned = np.abs((new_q * anchor_q).sum(axis=1)) < cos_half
+        for i in np.nonzero(turned & ~far)[0]:
+            if zones.status(tuple(new_p[i])) is not Status.BOARD:
+                turned[i] = False  # off (rim, card, table) or in a hole: no face is read, only where it lies
         left = far | turned
         anchor_p[left], anchor_q[left], since[left] = new_p[left], new_q[left], t
         moved |= left
@@ -88,6 +95,8 @@ def run_throw(
             if changed and n > 1:
                 check_pairs(tw, owners, old, changed, halves)
         pos, quat = new_p, new_q
+        for i in range(n):  # a die not lying flat must keep its pose longer (physics.run)
+            hold[i] = s.settle_hold if _flat(pos[i], quat[i], halves[i], zones) else s.settle_hold_leaning
         for i in np.nonzero(undecided)[0]:
             if zones.decided(tuple(pos[i]), tuple(quat[i]), halves[i]) is not None:
                 undecided[i] = False
@@ -97,11 +106,13 @@ def run_throw(
                 spin_anchor, spin_since = angle, t
         if recorder is not None:
             _record(recorder, world, cols, t, pos, quat)
-        limit = t - s.settle_hold + 1e-9
-        if np.all(since[undecided] <= limit) and (not spinner or spin_since <= limit):
+        limit = t + 1e-9 - hold
+        if np.all(since[undecided] <= limit[undecided]) and (
+            not spinner or spin_since <= t - s.settle_hold + 1e-9
+        ):
             settled = True
             break
-    limit = t - s.settle_hold + 1e-9
+    limit = t + 1e-9 - hold
     unsettled = () if settled else tuple(owners[i] for i in np.nonzero(undecided & (since > limit))[0])
     dice = []
     for i, owner in enumerate(owners):
@@ -145,3 +156,9 @@ def run_throw(
 def _record(recorder: Recorder, world, cols, t: float, pos, quat) -> None:
     vel = world.data.qvel[: 6 * len(world.owners)].reshape(-1, 6)[cols, :3]
     recorder.add(t, pos.tolist(), quat.tolist(), vel.tolist(), world.spinner_angle())
+
+
+def _flat(position, quaternion, half: float, zones) -> bool:
+    """Lying flat on the playfield, the table or the room's floor (as :func:`physics.run.run_throw` asks)."""
+    p, q = tuple(map(float, position)), tuple(map(float, quaternion))
+    return any(is_flat(p, q, half, surface) for surface in (0.0, zones.table_z, zones.ground_z))

@@ -116,3 +116,28 @@ def test_restitution_to_damping_ratio_round_trip():
 def test_unknown_engine_is_a_user_error():
     with pytest.raises(EngineError, match="unknown physics engine 'ode'"):
         check_engine("ode")
+
+
+def test_a_die_resting_on_another_is_held_as_long_as_a_leaning_die():
+    """MuJoCo's run loop keeps PyBullet's rule: a die not lying flat must keep its pose longer."""
+    from physics.throw import DieRelease, Throw
+    from rules.outcome import Pose
+
+    world = make_world(load_board("I"), engine="mujoco")
+    try:
+        half = world.dice["blue"].half
+        x, y = 0.06, -0.09
+        red = {"red": Pose((x, y, half), (0.0, 0.0, 0.0, 1.0))}
+        still = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+
+        def placed(z: float) -> Throw:
+            return Throw((DieRelease("blue", (x, y, z), (0.0, 0.0, 0.0, 1.0), *still),))
+
+        flat = run_throw(world, placed(half + 0.0005))  # blue alone, flat on the playfield
+        stacked = run_throw(world, placed(3 * half + 0.0005), red)  # blue on top of red
+    finally:
+        world.close()
+    s = world.settings
+    assert flat.settled and flat.sim_time < s.settle_hold_leaning
+    assert stacked.settled and stacked.sim_time >= s.settle_hold_leaning
+    assert stacked.outcome.get("blue").pose.position[2] == pytest.approx(3 * half, abs=0.001)
