@@ -92,8 +92,8 @@ class HullPiece:
         c = v.mean(axis=0)
         return cls(
             name,
-            tuple(tuple(float(a) for a in row) for row in v - c),
-            tuple(float(a) for a in c),
+            tuple(_point(row) for row in v - c),
+            _point(c),
             0.0,
             material,
         )
@@ -180,7 +180,7 @@ def build_layout(
         hulls += h
     hulls += _bet_cards(box)
     spinner_geo = _spinner(board, spinner_density) if spinner else None
-    names = tuple(p.name for p in (*ins_boxes, *ins_hulls))
+    names = tuple(b.name for b in ins_boxes) + tuple(h.name for h in ins_hulls)
     return Layout(tuple(boxes), tuple(hulls), spinner_geo, openings, names)
 
 
@@ -261,7 +261,8 @@ def _insert(
             others.intersection(p.footprint()).area < _AREA_TOL and p.footprint().within(limit) for p in frame
         )
         if ok:
-            boxes += frame  # type: ignore[operator]
+            assert frame is not None  # ok above
+            boxes += frame
         else:
             region = cell.difference(others_all)
             hulls += _triangle_prisms(f"hole:{hid}", region, z0, z1)
@@ -400,7 +401,7 @@ def _half_plane(normal: np.ndarray, offset: float, around: Polygon) -> Polygon:
 def _triangle_prisms(prefix: str, region, z0: float, z1: float) -> list[HullPiece]:
     """Triangular prism hulls tiling ``region`` (any polygon) between heights z0 and z1."""
     tris = shapely.constrained_delaunay_triangles(region) if not region.is_empty else None
-    out = []
+    out: list[HullPiece] = []
     if tris is None:
         return out
     for k, tri in enumerate(tris.geoms):
@@ -477,3 +478,8 @@ def _spinner(board: BoardSide, density: float) -> SpinnerGeometry | None:
         "spinner:pin", (m.pin_radius, m.pin_radius, pin_h / 2), (m.center[0], m.center[1], pin_h / 2)
     )
     return SpinnerGeometry(m.center, z_low, z_high, arm, verts, mass, (i_xy, i_xy, i_z), pin, m.pin_radius)
+
+
+def _point(values) -> tuple[float, float, float]:
+    x, y, z = (float(a) for a in values)
+    return (x, y, z)

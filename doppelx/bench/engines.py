@@ -157,6 +157,7 @@ def run_engines(throws: int, progress: Callable[[str], None] | None = None) -> d
                 start = {rel.owner: rel.position for rel in throw.releases}
                 for owner in THROWN:
                     d = r.outcome.get(owner)
+                    assert d is not None and d.pose is not None  # every thrown die has its resting pose
                     a.travel.append(1e3 * math.dist(start[owner][:2], d.pose.position[:2]))
                     if d.status.value != "board":
                         a.kinds[d.status.value] += 1
@@ -305,22 +306,22 @@ def format_result(res: dict) -> str:
             f"  {t['metric']:<10} {t['test']:<5} statistic {t['statistic']:<9} p {t['p']:<10.4g} {mark}"
         )
     lines += ["", "validation (side I): flat drop rebound ratio / die-cardboard restitution"]
-    for k in range(len(DROP_SPEEDS)):
-        a, b = pb["validation"]["drop"][k], mj["validation"]["drop"][k]
+    for i in range(len(DROP_SPEEDS)):
+        a, b = pb["validation"]["drop"][i], mj["validation"]["drop"][i]
         lines.append(
             f"  {a['speed']:.1f} m/s: pybullet {a['e_measured']:.3f}  mujoco {b['e_measured']:.3f}  "
             f"material {a['e_material']:.3f}"
         )
     lines.append("validation: two dice head-on, face to face, gravity off: restitution / die-die coefficient")
-    for k in range(len(DROP_SPEEDS)):
-        a, b = pb["validation"]["die_die"][k], mj["validation"]["die_die"][k]
+    for i in range(len(DROP_SPEEDS)):
+        a, b = pb["validation"]["die_die"][i], mj["validation"]["die_die"][i]
         lines.append(
             f"  {a['speed']:.1f} m/s: pybullet {a['e_measured']:.3f}  mujoco {b['e_measured']:.3f}  "
             f"material {a['e_material']:.3f}"
         )
     lines.append("validation (side I): incline, acceleration m/s² (creep mm below atan μ)")
-    for k in range(len(INCLINE_OFFSETS)):
-        a, b = pb["validation"]["incline"][k], mj["validation"]["incline"][k]
+    for i in range(len(INCLINE_OFFSETS)):
+        a, b = pb["validation"]["incline"][i], mj["validation"]["incline"][i]
         if "creep_mm" in a:
             lines.append(
                 f"  {a['offset_deg']:+g}°: creep pybullet {a['creep_mm']:.3f}  mujoco {b['creep_mm']:.3f}  expected 0"

@@ -69,6 +69,7 @@ def hit(world, x: float, tally: Tally) -> tuple[float, float]:
     col = collide(
         card, die, np.array([cx + x, cy - inradius, z]), (0.0, 1.0, 0.0), pair.restitution, pair.friction
     )
+    assert isinstance(col.a, Hinged)  # the card stays on its pin
     return world.spinner_speed(), col.a.omega
 
 

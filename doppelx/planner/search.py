@@ -184,6 +184,7 @@ def first_candidates(table: Table, skill: Skill, start: Aim, rng: np.random.Gene
 def cem_children(table: Table, elites: list[Candidate], rng: np.random.Generator, n: int) -> list[Aim]:
     """The cross-entropy step: ``n`` aims drawn from a Gaussian fitted to the elites of the best one's wall."""
     side = elites[0].aim.side
+    assert side is not None  # the search's aims always name their wall
     same = [c.aim for c in elites if c.aim.side == side]
     x = np.array([[*a.target, a.strength, a.along, a.spin or 0.0] for a in same])
     mu = x.mean(axis=0)

@@ -127,8 +127,8 @@ def chip_changes(table: Table, readings, xs: frozenset, flung) -> tuple[dict[str
     doppel = len(x_dice) >= 2
     total = {c: 0.0 for c in table.seats}
     if doppel:
-        for c in {owner(r) for r in x_dice} - {None}:
-            total[c] += DOPPEL_X_CHIPS
+        for who in {o for r in x_dice if (o := owner(r)) is not None}:
+            total[who] += DOPPEL_X_CHIPS
     else:
         for r in readings:
             c = owner(r)
