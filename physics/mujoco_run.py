@@ -80,7 +80,7 @@ def run_throw(
         new_p, new_q = (a[cols] for a in world.poses())
         far = ((new_p - anchor_p) ** 2).sum(axis=1) > d2
         turned = np.abs((new_q * anchor_q).sum(axis=1)) < cos_half
-        for i in np.nonzero(turned & ~far)[0]:
+        for i in map(int, np.nonzero(turned & ~far)[0]):
             if zones.status(tuple(new_p[i])) is not Status.BOARD:
                 turned[i] = False  # off (rim, card, table) or in a hole: no face is read, only where it lies
         left = far | turned
@@ -97,9 +97,9 @@ def run_throw(
         pos, quat = new_p, new_q
         for i in range(n):  # a die not lying flat must keep its pose longer (physics.run)
             hold[i] = s.settle_hold if _flat(pos[i], quat[i], halves[i], zones) else s.settle_hold_leaning
-        for i in np.nonzero(undecided)[0]:
-            if zones.decided(tuple(pos[i]), tuple(quat[i]), halves[i]) is not None:
-                undecided[i] = False
+        for u in map(int, np.nonzero(undecided)[0]):
+            if zones.decided(tuple(pos[u]), tuple(quat[u]), halves[u]) is not None:
+                undecided[u] = False
         if spinner:
             angle = world.spinner_angle()
             if abs(angle - spin_anchor) > s.settle_angle:
@@ -119,12 +119,16 @@ def run_throw(
         if not moved[i]:
             pose = lying[owner]
         else:
-            pose = Pose(tuple(map(float, pos[i])), tuple(map(float, quat[i])))  # type: ignore[arg-type]
+            x, y, z = map(float, pos[i])
+            qx, qy, qz, qw = map(float, quat[i])
+            pose = Pose((x, y, z), (qx, qy, qz, qw))
         dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
     if tw is not None:
         for i in range(n):
             for j in range(i + 1, n):
-                a, b = dice[i].pose.position, dice[j].pose.position
+                pa, pb = dice[i].pose, dice[j].pose
+                assert pa is not None and pb is not None  # every die got its pose above
+                a, b = pa.position, pb.position
                 if sum((a[k] - b[k]) ** 2 for k in range(3)) < (1.8 * tw.size) ** 2:
                     if world.penetration(owners[i], owners[j]) < -0.002:
                         tw.events.append((owners[i], f"die:{owners[j]}"))

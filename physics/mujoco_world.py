@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -143,8 +144,9 @@ class MujocoWorld:
         #: Steps per sample of the run loop: the same sample interval as the PyBullet world.
         self.sample_every = max(1, round(self.settings.sample_dt / self.params.time_step))
         self._models: dict[tuple[str, ...], tuple] = {}
-        self.model = None
-        self.data = None
+        # MuJoCo's compiled model and its state (``mujoco.MjModel``/``MjData``; the extra is optional)
+        self.model: Any = None
+        self.data: Any = None
         self.owners: tuple[str, ...] = ()
         self.index: dict[str, int] = {}
         self.spinner_id: int | None = None
@@ -195,6 +197,7 @@ class MujocoWorld:
         m.opt.gravity[:] = (0.0, 0.0, -self.settings.gravity)
         if self._spinner_geom is not None:  # a bench may have freed the bearing
             g = self.layout.spinner
+            assert g is not None  # a spinner geom comes from the layout's spinner
             n = len(key)
             m.dof_frictionloss[6 * n] = self.materials.bearing_torque(
                 g.mass, g.pin_radius, self.settings.gravity
@@ -315,12 +318,14 @@ class MujocoWorld:
         """Add ``owner``'s die to the dice in the world now (their poses and velocities kept)."""
         releases = [DieRelease(o, *self.pose(o), *self.velocity(o)) for o in self.owners]
         releases.append(
-            DieRelease(
-                owner,
-                tuple(position),
-                tuple(quaternion),
-                tuple(velocity),
-                tuple(angular_velocity),  # type: ignore[arg-type]
+            DieRelease.from_dict(
+                {
+                    "owner": owner,
+                    "position": position,
+                    "quaternion": quaternion,
+                    "velocity": velocity,
+                    "angular_velocity": angular_velocity,
+                }
             )
         )
         angle = self.spinner_angle()
