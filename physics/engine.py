@@ -109,8 +109,3 @@ def make_world(
     from physics.world import World
 
     return World(board, box, dice, materials, settings, **kw)
-
-
-def engine_of(world: PhysicsWorld) -> str:
-    """The engine name of a world."""
-    return world.engine

@@ -129,11 +129,6 @@ def corners(quaternion, half: float) -> np.ndarray:
     return signs * half @ quaternion_matrix(quaternion).T
 
 
-def set_gravity(world, vector) -> None:
-    """Point gravity along ``vector`` (3,) m/s² until the next reset (a tilted playfield, or none)."""
-    world.set_gravity(vector)
-
-
 def time_step(world) -> float:
     """The physics step of ``world`` (s): MuJoCo's own, or the PyBullet settings'."""
     return float(getattr(world, "time_step", world.settings.time_step))

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from doppelx.bench.common import SPOT, set_gravity, time_step
+from doppelx.bench.common import SPOT, time_step
 from doppelx.bench.twosample import chi2_homogeneity, ks_2samp
 
 ENGINES = ("pybullet", "mujoco")
@@ -86,7 +86,7 @@ def head_on(world, speed: float) -> float:
     a = DieRelease("blue", (-half - gap / 2, 0.0, z), (0, 0, 0, 1), (speed / 2, 0.0, 0.0), (0, 0, 0))
     b = DieRelease("red", (half + gap / 2, 0.0, z), (0, 0, 0, 1), (-speed / 2, 0.0, 0.0), (0, 0, 0))
     world.reset({}, 0.0, (a, b))
-    set_gravity(world, (0.0, 0.0, 0.0))
+    world.set_gravity((0.0, 0.0, 0.0))
     for _ in range(int(0.02 / time_step(world))):
         world.step()
     va, vb = world.velocity("blue")[0][0], world.velocity("red")[0][0]

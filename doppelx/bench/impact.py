@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from doppelx.bench.common import Profile, Tally, set_gravity
+from doppelx.bench.common import Profile, Tally
 from doppelx.bench.impulse import Free, collide
 from doppelx.bench.metrics import Check, Metric
 
@@ -48,7 +48,7 @@ def collide_dice(world, v_a, v_b, tally: Tally) -> dict:
             DieRelease(B, pb, q, _vector(v_b), (0.0, 0.0, 0.0)),
         ),
     )
-    set_gravity(world, (0.0, 0.0, 0.0))
+    world.set_gravity((0.0, 0.0, 0.0))
     p, c = world.p, world.client
     ba, bb = world.body_of[A], world.body_of[B]
     touched = False

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from doppelx.bench.common import Profile, Tally, set_gravity, time_step
+from doppelx.bench.common import Profile, Tally, time_step
 from doppelx.bench.metrics import Check, Metric
 
 NAME = "incline"
@@ -45,7 +45,7 @@ def slide(world, theta: float, tally: Tally, window: float = WINDOW) -> tuple[np
             ),
         ),
     )
-    set_gravity(world, (s.gravity * math.sin(theta), 0.0, -s.gravity * math.cos(theta)))
+    world.set_gravity((s.gravity * math.sin(theta), 0.0, -s.gravity * math.cos(theta)))
     dt = time_step(world)
     n = int(round(window / dt))
     xs = np.empty(n)

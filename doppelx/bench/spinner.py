@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from doppelx.bench.common import Profile, Tally, free_spinner, set_gravity
+from doppelx.bench.common import Profile, Tally, free_spinner
 from doppelx.bench.impulse import Free, Hinged, collide
 from doppelx.bench.metrics import Check, Metric
 
@@ -46,7 +46,7 @@ def hit(world, x: float, tally: Tally) -> tuple[float, float]:
         0.0,
         (DieRelease("blue", (cx + x, y0, z), (0.0, 0.0, 0.0, 1.0), (0.0, SPEED, 0.0), (0.0, 0.0, 0.0)),),
     )
-    set_gravity(world, (0.0, 0.0, 0.0))
+    world.set_gravity((0.0, 0.0, 0.0))
     free_spinner(world)
     touched = False
     steps = 0

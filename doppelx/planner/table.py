@@ -69,7 +69,6 @@ class Table:
 
 def table_of(match, request) -> Table:
     """The :class:`Table` of ``match`` before the throw it waits for (``request``)."""
-    from physics.engine import engine_of
 
     game = match.game
     world = match._world()
@@ -90,5 +89,5 @@ def table_of(match, request) -> Table:
         cards=dict(game.cards),
         policies={c: b.throw for c, b in match.bots.items()},
         seed=(int(match.seed), len(match.log)),
-        engine=engine_of(world),
+        engine=world.engine,
     )
