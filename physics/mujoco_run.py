@@ -19,12 +19,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from physics.result import ThrowResult
+from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
 from physics.world import is_flat
-from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.outcome import DieOutcome, Pose, Status
 
 
 def run_throw(
@@ -37,10 +37,7 @@ def run_throw(
     watch: bool = True,
 ) -> ThrowResult:
     """Simulate ``throw`` in a :class:`~physics.mujoco_world.MujocoWorld` (arguments as :func:`physics.run.run_throw`)."""
-    lying = dict(lying or {})
-    clash = set(lying) & set(throw.owners)
-    if clash:
-        raise ValueError(f"die {sorted(clash)[0]!r} is both thrown and lying (lift it before the throw)")
+    lying = lying_dice(throw, lying)
     world.reset(lying, spinner_angle, throw.releases)
     owners = (*throw.owners, *lying)
     thrown = len(throw.owners)
@@ -123,38 +120,7 @@ def run_throw(
             qx, qy, qz, qw = map(float, quat[i])
             pose = Pose((x, y, z), (qx, qy, qz, qw))
         dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
-    if tw is not None:
-        for i in range(n):
-            for j in range(i + 1, n):
-                pa, pb = dice[i].pose, dice[j].pose
-                assert pa is not None and pb is not None  # every die got its pose above
-                a, b = pa.position, pb.position
-                if sum((a[k] - b[k]) ** 2 for k in range(3)) < (1.8 * tw.size) ** 2:
-                    if world.penetration(owners[i], owners[j]) < -0.002:
-                        tw.events.append((owners[i], f"die:{owners[j]}"))
-    angle = world.spinner_angle()
-    info = {
-        "sim_time": t,
-        "steps": steps,
-        "settled": settled,
-        "unsettled": list(unsettled),
-        "spinner_angle": angle,
-        "tunnelled": [f"{o}:{what}" for o, what in tw.events] if tw else [],
-        "engine": "mujoco",
-    }
-    outcome = ThrowOutcome(tuple(dice), hand_over_rim=throw.hand_over_rim(world.box), info=info)
-    events = tuple(f"{o}:{what}" for o, what in tw.events) if tw else ()
-    return ThrowResult(
-        outcome,
-        t,
-        steps,
-        settled,
-        unsettled,
-        tw.owners() if tw else (),
-        events,
-        angle,
-        recorder.finish() if recorder is not None else None,
-    )
+    return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder, engine="mujoco")
 
 
 def _record(recorder: Recorder, world, cols, t: float, pos, quat) -> None:

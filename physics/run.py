@@ -31,12 +31,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from physics.result import ThrowResult
+from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
 from physics.world import FLAT_HEIGHT_TOL, World, is_flat
-from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.outcome import DieOutcome, Pose, Status
 
 
 def run_throw(
@@ -66,10 +66,7 @@ def run_throw(
         from physics.mujoco_run import run_throw as run_mujoco
 
         return run_mujoco(world, throw, lying, spinner_angle, record=record, watch=watch)
-    lying = dict(lying or {})
-    clash = set(lying) & set(throw.owners)
-    if clash:
-        raise ValueError(f"die {sorted(clash)[0]!r} is both thrown and lying (lift it before the throw)")
+    lying = lying_dice(throw, lying)
     world.reset(lying, spinner_angle, throw.releases)
     owners = (*throw.owners, *lying)
     thrown = len(throw.owners)
@@ -228,30 +225,7 @@ def run_throw(
         else:  # moved, perhaps only between two samples (woken and put back to sleep)
             pose = Pose(tuple(position), tuple(quat))
         dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
-    if tw is not None:
-        _final_overlaps(tw, world, owners, dice)
-    angle = world.spinner_angle()
-    info = {
-        "sim_time": t,
-        "steps": steps,
-        "settled": settled,
-        "unsettled": list(unsettled),
-        "spinner_angle": angle,
-        "tunnelled": [f"{o}:{what}" for o, what in tw.events] if tw else [],
-    }
-    outcome = ThrowOutcome(tuple(dice), hand_over_rim=throw.hand_over_rim(world.box), info=info)
-    events = tuple(f"{o}:{what}" for o, what in tw.events) if tw else ()
-    return ThrowResult(
-        outcome,
-        t,
-        steps,
-        settled,
-        unsettled,
-        tw.owners() if tw else (),
-        events,
-        angle,
-        recorder.finish() if recorder is not None else None,
-    )
+    return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder)
 
 
 #: Bullet's time to sleep (its ``gDeactivationTime``): a die slower than the sleep threshold
@@ -275,16 +249,6 @@ class EngineSchedule:
     """
 
     samples: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
-
-
-def _final_overlaps(tw: TunnelWatch, world: World, owners, dice) -> None:
-    """Dice ending inside each other by more than 2 mm count as tunnelled."""
-    for i in range(len(owners)):
-        for j in range(i + 1, len(owners)):
-            a, b = dice[i].pose.position, dice[j].pose.position
-            if sum((a[k] - b[k]) ** 2 for k in range(3)) < (1.8 * tw.size) ** 2:
-                if world.penetration(owners[i], owners[j]) < -0.002:
-                    tw.events.append((owners[i], f"die:{owners[j]}"))
 
 
 def _record(recorder: Recorder, world: World, bodies, t: float) -> None:

@@ -137,6 +137,15 @@ class TunnelWatch:
         if cx * cx + cy * cy + cz * cz < r * r:
             self.events.append((owner, f"die:{other}"))
 
+    def check_final(self, world, dice) -> None:
+        """Dice ending inside each other by more than 2 mm count as tunnelled (``world.penetration``)."""
+        for i, a in enumerate(dice):
+            for b in dice[i + 1 :]:
+                pa, pb = a.pose.position, b.pose.position
+                if sum((pa[k] - pb[k]) ** 2 for k in range(3)) < (1.8 * self.size) ** 2:
+                    if world.penetration(a.owner, b.owner) < -0.002:
+                        self.events.append((a.owner, f"die:{b.owner}"))
+
     def owners(self) -> tuple[str, ...]:
         """Dice flagged at least once, in the order first flagged."""
         seen: dict[str, None] = {}
