@@ -23,7 +23,7 @@ from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from physics.world import is_flat
+from physics.world import lies_flat
 from rules.outcome import DieOutcome, Pose, Status
 
 
@@ -93,7 +93,14 @@ def run_throw(
                 check_pairs(tw, owners, old, changed, halves)
         pos, quat = new_p, new_q
         for i in range(n):  # a die not lying flat must keep its pose longer (physics.run)
-            hold[i] = s.settle_hold if _flat(pos[i], quat[i], halves[i], zones) else s.settle_hold_leaning
+            flat = lies_flat(
+                tuple(map(float, pos[i])),
+                tuple(map(float, quat[i])),
+                halves[i],
+                zones.table_z,
+                zones.ground_z,
+            )
+            hold[i] = s.settle_hold if flat else s.settle_hold_leaning
         for u in map(int, np.nonzero(undecided)[0]):
             if zones.decided(tuple(pos[u]), tuple(quat[u]), halves[u]) is not None:
                 undecided[u] = False
@@ -126,9 +133,3 @@ def run_throw(
 def _record(recorder: Recorder, world, cols, t: float, pos, quat) -> None:
     vel = world.data.qvel[: 6 * len(world.owners)].reshape(-1, 6)[cols, :3]
     recorder.add(t, pos.tolist(), quat.tolist(), vel.tolist(), world.spinner_angle())
-
-
-def _flat(position, quaternion, half: float, zones) -> bool:
-    """Lying flat on the playfield, the table or the room's floor (as :func:`physics.run.run_throw` asks)."""
-    p, q = tuple(map(float, position)), tuple(map(float, quaternion))
-    return any(is_flat(p, q, half, surface) for surface in (0.0, zones.table_z, zones.ground_z))

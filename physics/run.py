@@ -35,7 +35,7 @@ from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from physics.world import FLAT_HEIGHT_TOL, World, is_flat
+from physics.world import World, lies_flat
 from rules.outcome import DieOutcome, Pose, Status
 
 
@@ -165,13 +165,7 @@ def run_throw(
             if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
                 anchor[i] = pq
                 since[i] = t
-            z, h = position[2], halves[i]  # flat on the playfield, the table or the floor: height first
-            if abs(z - h) <= FLAT_HEIGHT_TOL:
-                flat = is_flat(position, quat, h)
-            elif abs(z - table_z - h) <= FLAT_HEIGHT_TOL:
-                flat = is_flat(position, quat, h, table_z)
-            else:
-                flat = abs(z - ground_z - h) <= FLAT_HEIGHT_TOL and is_flat(position, quat, h, ground_z)
+            flat = lies_flat(position, quat, halves[i], table_z, ground_z)
             hold[i] = s.settle_hold if flat else s.settle_hold_leaning
             if sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])

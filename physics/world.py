@@ -734,6 +734,19 @@ def is_flat(position, quaternion, half: float, surface: float = 0.0) -> bool:
     return math.acos(min(1.0, max(abs(u) for u in up))) <= FLAT_TILT_TOL
 
 
+def lies_flat(position, quaternion, half: float, table_z: float, ground_z: float) -> bool:
+    """The die lies flat on the playfield, the table top (``table_z``) or the room's floor (``ground_z``).
+
+    The height is tested first, so a die in the air costs a few subtractions.
+    """
+    z = position[2]
+    if abs(z - half) <= FLAT_HEIGHT_TOL:
+        return is_flat(position, quaternion, half)
+    if abs(z - table_z - half) <= FLAT_HEIGHT_TOL:
+        return is_flat(position, quaternion, half, table_z)
+    return abs(z - ground_z - half) <= FLAT_HEIGHT_TOL and is_flat(position, quaternion, half, ground_z)
+
+
 def rounded_cube_points(spec: DieSpec, per_corner: int = 4) -> np.ndarray:
     """Points whose convex hull approximates the rounded die: sphere caps at the 8 corners (m).
 
