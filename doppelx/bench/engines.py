@@ -305,20 +305,20 @@ def format_result(res: dict) -> str:
         lines.append(
             f"  {t['metric']:<10} {t['test']:<5} statistic {t['statistic']:<9} p {t['p']:<10.4g} {mark}"
         )
-    lines += ["", "validation (side I): flat drop rebound ratio / die-cardboard restitution"]
-    for i in range(len(DROP_SPEEDS)):
-        a, b = pb["validation"]["drop"][i], mj["validation"]["drop"][i]
-        lines.append(
-            f"  {a['speed']:.1f} m/s: pybullet {a['e_measured']:.3f}  mujoco {b['e_measured']:.3f}  "
-            f"material {a['e_material']:.3f}"
-        )
-    lines.append("validation: two dice head-on, face to face, gravity off: restitution / die-die coefficient")
-    for i in range(len(DROP_SPEEDS)):
-        a, b = pb["validation"]["die_die"][i], mj["validation"]["die_die"][i]
-        lines.append(
-            f"  {a['speed']:.1f} m/s: pybullet {a['e_measured']:.3f}  mujoco {b['e_measured']:.3f}  "
-            f"material {a['e_material']:.3f}"
-        )
+    lines.append("")
+    for key, title in (
+        ("drop", "validation (side I): flat drop rebound ratio / die-cardboard restitution"),
+        (
+            "die_die",
+            "validation: two dice head-on, face to face, gravity off: restitution / die-die coefficient",
+        ),
+    ):
+        lines.append(title)
+        for a, b in zip(pb["validation"][key], mj["validation"][key]):
+            lines.append(
+                f"  {a['speed']:.1f} m/s: pybullet {a['e_measured']:.3f}  mujoco {b['e_measured']:.3f}  "
+                f"material {a['e_material']:.3f}"
+            )
     lines.append("validation (side I): incline, acceleration m/s² (creep mm below atan μ)")
     for i in range(len(INCLINE_OFFSETS)):
         a, b = pb["validation"]["incline"][i], mj["validation"]["incline"][i]
