@@ -16,6 +16,8 @@ GRAVITY = 9.81
 BOARD_COLLISIONS = ("boxes", "mesh")
 #: Die collision shapes: a box whose margin is the edge radius, or a hull of the rounded cube.
 DIE_COLLISIONS = ("box", "rounded_hull")
+#: The frames round the holes: Bullet boxes, or convex hulls that meet a die as the rounded cube it is.
+HOLE_FRAMES = ("boxes", "hulls")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,12 @@ class SimSettings:
             throw 349 of seed 33), which Bullet's sleeping ends.
         die_collision: ``"box"`` or ``"rounded_hull"`` (see :data:`DIE_COLLISIONS`).
         board_collision: ``"boxes"`` or ``"mesh"`` (see :data:`BOARD_COLLISIONS`).
+        hole_frames: the boxes that frame each hole, as Bullet boxes (``"boxes"``) or as
+            convex hulls (``"hulls"``). Bullet's box–box test ignores collision margins, so
+            against a box the die (a box whose margin is its edge radius) is a sharp 16 mm
+            cube; against a hull Bullet's GJK sees the margin, so the die meets the hole's
+            rim as the rounded cube it is and tips in as a rounded die does (docs/physics.md,
+            "Where they differ, which is right").
         hole_segments: sides of the polygon standing in for a round hole.
         hole_margin: reach of a hole's cell of frame boxes beyond the hole (m).
         restitution_threshold: impacts slower than this do not bounce (m/s).
@@ -122,6 +130,7 @@ class SimSettings:
     sleep_threshold: float = 0.05
     die_collision: str = "box"
     board_collision: str = "boxes"
+    hole_frames: str = "hulls"
     hole_segments: int = 16
     hole_margin: float = 0.004
     restitution_threshold: float = 0.2
@@ -141,6 +150,8 @@ class SimSettings:
             raise ValueError(
                 f"board_collision must be one of {BOARD_COLLISIONS}, got {self.board_collision!r}"
             )
+        if self.hole_frames not in HOLE_FRAMES:
+            raise ValueError(f"hole_frames must be one of {HOLE_FRAMES}, got {self.hole_frames!r}")
         if self.time_step <= 0 or self.sample_every < 1 or self.solver_iterations < 1 or self.time_cap <= 0:
             raise ValueError("time_step, sample_every, solver_iterations and time_cap must be positive")
         if self.sleep_threshold < 0:

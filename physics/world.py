@@ -17,9 +17,11 @@ the edge radius, or hulls of the rounded cube.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import os
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -285,9 +287,10 @@ class World:
     def _build_tray(self) -> None:
         """The static boxes as a few compound bodies: shell, insert, each hole's frame, table.
 
-        A compound costs one body to create (the world is rebuilt every throw) and keeps
-        box–box contacts: Bullet collides each die with the children near it. Each hole's
-        frame is its own compound, so its bounding box stays local to the hole. PyBullet
+        A compound costs one body to create and keeps box–box contacts: Bullet collides
+        each die with the children near it. Each hole's frame is its own compound, so its
+        bounding box stays local to the hole; with ``settings.hole_frames == "hulls"`` its
+        children are convex hulls of the boxes (:func:`hull_box_file`). PyBullet
         keeps at most :data:`MAX_COMPOUND_CHILDREN` children per compound; larger groups
         are split.
         """
@@ -307,14 +310,23 @@ class World:
                     physicsClientId=c,
                 )
             else:
-                centre, halves, frames, turns = compound
-                shape = p.createCollisionShapeArray(
-                    [p.GEOM_BOX] * len(halves),
-                    halfExtents=halves,
-                    collisionFramePositions=frames,
-                    collisionFrameOrientations=turns,
-                    physicsClientId=c,
-                )
+                centre, halves, frames, turns, hulls = compound
+                if hulls:  # the children as convex hulls, which PyBullet takes only from files
+                    shape = p.createCollisionShapeArray(
+                        [p.GEOM_MESH] * len(halves),
+                        fileNames=[hull_box_file(h) for h in halves],
+                        collisionFramePositions=frames,
+                        collisionFrameOrientations=turns,
+                        physicsClientId=c,
+                    )
+                else:
+                    shape = p.createCollisionShapeArray(
+                        [p.GEOM_BOX] * len(halves),
+                        halfExtents=halves,
+                        collisionFramePositions=frames,
+                        collisionFrameOrientations=turns,
+                        physicsClientId=c,
+                    )
                 body = p.createMultiBody(
                     0.0, shape, basePosition=centre, useMaximalCoordinates=True, physicsClientId=c
                 )
@@ -325,7 +337,9 @@ class World:
         """The tray's static bodies as ``(material, box, compound)``, worked out once per world.
 
         ``box`` is ``(half_extents, position, quaternion)`` of a lone box, ``compound`` is
-        ``(centre, half extents, child positions, child quaternions)``; one of them is ``None``.
+        ``(centre, half extents, child positions, child quaternions, hulls)``; one of them
+        is ``None``. ``hulls``: the children are convex hulls of their boxes (the frames of
+        the holes with ``settings.hole_frames == "hulls"``), else boxes.
         """
         groups: dict[tuple[str, str], list[BoxPiece]] = {}
         for piece in self.layout.boxes:
@@ -340,10 +354,11 @@ class World:
         ):
             groups[shell] += groups.pop(insert)  # one body less to create
         plan: list[tuple] = []
-        for (_, material), pieces in groups.items():
+        for (group, material), pieces in groups.items():
+            hulls = self.settings.hole_frames == "hulls" and group.startswith("hole:")
             for k in range(0, len(pieces), MAX_COMPOUND_CHILDREN):
                 chunk = pieces[k : k + MAX_COMPOUND_CHILDREN]
-                if len(chunk) == 1:
+                if len(chunk) == 1 and not hulls:
                     b = chunk[0]
                     plan.append((material, (b.half_extents, b.position, b.quaternion), None))
                 else:
@@ -354,6 +369,7 @@ class World:
                         [b.half_extents for b in chunk],
                         frames,
                         [b.quaternion for b in chunk],
+                        hulls,
                     )
                     plan.append((material, None, compound))
         return plan
@@ -639,6 +655,35 @@ class World:
         """Signed distance between dice ``a`` and ``b`` (m; negative = overlapping), or ``reach`` if farther."""
         pts = self.p.getClosestPoints(self.body_of[a], self.body_of[b], reach, physicsClientId=self.client)
         return min((pt[8] for pt in pts), default=reach)
+
+
+#: The collision margin PyBullet gives a convex hull loaded from a mesh file (Bullet's
+#: default; it cannot be changed on a compound's children). A hull of a box is pulled in by
+#: it, so that with its margin it is the box again, its edges rounded by 1 mm
+#: (tests/physics/test_hole_frames.py measures it).
+MESH_MARGIN = 0.001
+_hull_dir: tempfile.TemporaryDirectory | None = None
+
+
+def hull_box_file(half_extents: Sequence[float]) -> str:
+    """A Wavefront OBJ file of the box ``half_extents`` (m) pulled in by :data:`MESH_MARGIN`, for a hull child.
+
+    PyBullet builds a compound's convex children only from files; the files live in a
+    temporary folder of this process, one per box size, removed when the process ends.
+    """
+    global _hull_dir
+    if _hull_dir is None:
+        _hull_dir = tempfile.TemporaryDirectory(prefix="doppelx-hulls-")
+    hx, hy, hz = (max(float(h) - MESH_MARGIN, 1e-5) for h in half_extents)
+    corners = [(sx * hx, sy * hy, sz * hz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    faces = ((1, 2, 4, 3), (5, 7, 8, 6), (1, 5, 6, 2), (3, 4, 8, 7), (1, 3, 7, 5), (2, 6, 8, 4))
+    text = "".join(f"v {x!r} {y!r} {z!r}\n" for x, y, z in corners)
+    text += "".join("f {} {} {} {}\n".format(*f) for f in faces)
+    path = os.path.join(_hull_dir.name, hashlib.sha1(text.encode()).hexdigest() + ".obj")
+    if not os.path.exists(path):
+        with open(path, "w", encoding="ascii") as fh:
+            fh.write(text)
+    return path
 
 
 def set_engine_parameters(p, client: int, s: SimSettings, contact_threshold: float | None = None) -> None:

@@ -1,0 +1,196 @@
+"""Which engine's hole rate is the numerically converged one? The tray's turns at finer settings.
+
+    python benchmarks/engine_convergence.py [--throws 2000] [--configs NAME,...] [--workers N] [--json]
+
+``doppelx bench engines --throws 2000`` finds MuJoCo's thrown dice in a hole more often than
+PyBullet's (10.8 % against 8.5 %, p = 4·10⁻⁴). A difference that comes from an engine's
+numerical error shrinks when that engine is refined, so this script runs the same standard
+turns (the tray scene's, :func:`doppelx.bench.tray.scenes`, a quarter on each side — the
+turns of ``bench engines``) in each engine at its defaults and refined:
+
+* ``pybullet``: the defaults (240 Hz, 50 iterations, adaptive sub-steps);
+* ``pybullet-x2``: half the step (480 Hz, samples still at 60 Hz) and 100 iterations;
+* ``pybullet-x4``: 960 Hz and 200 iterations;
+* ``mujoco``: the defaults (3.84 kHz, contact time constant unchanged);
+* ``mujoco-x2``: half MuJoCo's step (7.68 kHz), the same contact springs;
+* ``mujoco-nosleep``: MuJoCo without its island sleeping;
+* ``pybullet-rounded`` and ``mujoco-hull``: not refinements but the die's shape — PyBullet's
+  die is a sharp 16 mm box against the tray's boxes (Bullet's box–box test ignores the
+  rounding margin), MuJoCo's a box rounded by a contact margin of the edge radius; here
+  both are the hull of the rounded cube against everything
+  (``SimSettings(die_collision="rounded_hull")``, ``MujocoParams(die_shape="hull")``).
+
+Per configuration: the thrown dice's hole and off rates with Wilson 95 % intervals, the
+median travel, the CPU seconds, and a chi-square test of the status counts (board, hole,
+off) against each engine's defaults. If a refined engine's hole rate moves to the other
+engine's, the defaults' difference is that engine's numerical error. Figures are printed,
+never asserted; docs/physics.md ("Where they differ, which is right") gives a run.
+"""
+
+# ruff: noqa: I001  (sys.path is set before the project's imports)
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import platform
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from doppelx.bench.cuboid import wilson  # noqa: E402
+from doppelx.bench.twosample import chi2_homogeneity  # noqa: E402
+
+CONFIGS = (
+    "pybullet",
+    "pybullet-x2",
+    "pybullet-x4",
+    "pybullet-rounded",
+    "mujoco",
+    "mujoco-x2",
+    "mujoco-nosleep",
+    "mujoco-hull",
+)
+STATUSES = ("board", "hole", "off")
+
+
+def make(config: str, board):
+    """The world of ``config`` for ``board``."""
+    from physics.engine import make_world
+    from physics.settings import SimSettings
+
+    if config == "pybullet-rounded":
+        return make_world(board, settings=SimSettings(die_collision="rounded_hull"), engine="pybullet")
+    if config.startswith("pybullet"):
+        k = {"pybullet": 1, "pybullet-x2": 2, "pybullet-x4": 4}[config]
+        base = SimSettings()
+        settings = dataclasses.replace(
+            base,
+            time_step=base.time_step / k,
+            sample_every=base.sample_every * k,
+            solver_iterations=base.solver_iterations * k,
+        )
+        return make_world(board, settings=settings, engine="pybullet")
+    from physics.mujoco_world import MujocoParams
+
+    params = MujocoParams()
+    if config == "mujoco-x2":
+        params = dataclasses.replace(params, time_step=params.time_step / 2)
+    elif config == "mujoco-nosleep":
+        params = dataclasses.replace(params, sleep=False)
+    elif config == "mujoco-hull":
+        params = dataclasses.replace(params, die_shape="hull")
+    return make_world(board, engine="mujoco", params=params)
+
+
+def run_config(job: tuple[str, int]) -> dict:
+    """Run ``throws`` standard turns (a quarter per side) in ``config``."""
+    from doppelx.bench.tray import scenes
+    from physics.run import run_throw
+
+    config, throws = job
+    status = dict.fromkeys(STATUSES, 0)
+    travel: list[float] = []
+    cpu, done, unsettled = 0.0, 0, 0
+    for _side, board, items in scenes(max(1, math.ceil(throws / 4))):
+        world = make(config, board)
+        for lying, throw in items:
+            t0 = time.process_time()
+            r = run_throw(world, throw, lying)
+            cpu += time.process_time() - t0
+            done += 1
+            unsettled += not r.settled
+            start = {rel.owner: rel.position for rel in throw.releases}
+            for owner in ("blue", "white"):
+                d = r.outcome.get(owner)
+                status[d.status.value] += 1
+                travel.append(1e3 * math.dist(start[owner][:2], d.pose.position[:2]))
+        world.close()
+    travel.sort()
+    return {
+        "config": config,
+        "throws": done,
+        "status": status,
+        "unsettled": unsettled,
+        "travel_median_mm": round(travel[len(travel) // 2], 1),
+        "cpu_s": round(cpu, 1),
+    }
+
+
+def summarise(rows: list[dict]) -> list[dict]:
+    """Rates with Wilson intervals and chi-square p-values against each engine's defaults."""
+    by = {r["config"]: r for r in rows}
+    for r in rows:
+        n = sum(r["status"].values())
+        for kind in ("hole", "off"):
+            k = r["status"][kind]
+            lo, hi = wilson(k, n)
+            r[f"{kind}_rate"] = [round(k / n, 4), round(lo, 4), round(hi, 4)]
+        for ref in ("pybullet", "mujoco"):
+            if ref in by and ref != r["config"]:
+                _, _, p = chi2_homogeneity(
+                    [r["status"][s] for s in STATUSES], [by[ref]["status"][s] for s in STATUSES]
+                )
+                r[f"p_vs_{ref}"] = float(f"{p:.3g}")
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--throws", type=int, default=2000, help="standard turns per configuration (2000)")
+    ap.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of {', '.join(CONFIGS)}")
+    ap.add_argument("--workers", type=int, default=1, help="configurations run side by side (default 1)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+    configs = [c for c in args.configs.split(",") if c]
+    bad = [c for c in configs if c not in CONFIGS]
+    if bad or not configs or args.throws < 4 or args.workers < 1:
+        what = (
+            f"unknown configuration {bad[0]!r} (known: {', '.join(CONFIGS)})"
+            if bad or not configs
+            else f"--throws {args.throws}: at least 4"
+            if args.throws < 4
+            else f"--workers {args.workers}: at least 1"
+        )
+        print(f"engine_convergence.py: {what}", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    jobs = [(c, args.throws) for c in configs]
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as pool:
+            rows = list(pool.map(run_config, jobs))
+    else:
+        rows = [run_config(j) for j in jobs]
+    rows = summarise(rows)
+    machine = {
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_at_end": round(os.getloadavg()[0], 2),
+        "wall_s": round(time.perf_counter() - t0, 1),
+    }
+    if args.json:
+        print(json.dumps({"rows": rows, **machine}))
+        return 0
+    print(
+        f"{'config':15s} {'turns':>5s} {'hole rate [95 %]':>24s} {'off rate [95 %]':>24s} "
+        f"{'travel':>7s} {'cpu s':>7s}  p vs pybullet / mujoco"
+    )
+    for r in rows:
+        h, o = r["hole_rate"], r["off_rate"]
+        print(
+            f"{r['config']:15s} {r['throws']:5d} {h[0]:8.4f} [{h[1]:.4f}, {h[2]:.4f}] "
+            f"{o[0]:8.4f} [{o[1]:.4f}, {o[2]:.4f}] {r['travel_median_mm']:7.1f} {r['cpu_s']:7.1f}  "
+            f"{r.get('p_vs_pybullet', '—')} / {r.get('p_vs_mujoco', '—')}"
+        )
+    print(f"machine {machine}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
