@@ -8,7 +8,10 @@ numerical error shrinks when that engine is refined, so this script runs the sam
 turns (the tray scene's, :func:`doppelx.bench.tray.scenes`, a quarter on each side — the
 turns of ``bench engines``) in each engine at its defaults and refined:
 
-* ``pybullet``: the defaults (240 Hz, 50 iterations, adaptive sub-steps);
+* ``pybullet``: the defaults (240 Hz, 50 iterations, adaptive sub-steps, hole frames as
+  hulls);
+* ``pybullet-boxes``: the defaults with the hole frames as boxes (the build before 23 Nov
+  2026, ``SimSettings(hole_frames="boxes")``);
 * ``pybullet-x2``: half the step (480 Hz, samples still at 60 Hz) and 100 iterations;
 * ``pybullet-x4``: 960 Hz and 200 iterations;
 * ``mujoco``: the defaults (3.84 kHz, contact time constant unchanged);
@@ -49,6 +52,7 @@ from doppelx.bench.twosample import chi2_homogeneity  # noqa: E402
 
 CONFIGS = (
     "pybullet",
+    "pybullet-boxes",
     "pybullet-x2",
     "pybullet-x4",
     "pybullet-rounded",
@@ -67,6 +71,8 @@ def make(config: str, board):
 
     if config == "pybullet-rounded":
         return make_world(board, settings=SimSettings(die_collision="rounded_hull"), engine="pybullet")
+    if config == "pybullet-boxes":
+        return make_world(board, settings=SimSettings(hole_frames="boxes"), engine="pybullet")
     if config.startswith("pybullet"):
         k = {"pybullet": 1, "pybullet-x2": 2, "pybullet-x4": 4}[config]
         base = SimSettings()
