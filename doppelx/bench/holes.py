@@ -201,7 +201,11 @@ def predict(v: float, die: Die2D, geo: Crossing) -> str:
                     return "fall"
                 if k:
                     return "band"  # the hole's wall below the rim: a face, not the corner
-                return "cross" if _rides_over(vx, vz, -(cs * n2x - sn * n2z), -(sn * n2x + cs * n2z), die) else "band"
+                return (
+                    "cross"
+                    if _rides_over(vx, vz, -(cs * n2x - sn * n2z), -(sn * n2x + cs * n2z), die)
+                    else "band"
+                )
         if z < -a:
             return "fall"
         vx += fx / m * _DT
@@ -308,9 +312,8 @@ def _hole(world):
 
 def slide(world, speed: float, offset: float = 0.0) -> Run:
     """Slide the die across the hole at ``speed`` m/s (at the near rim), ``offset`` m beside its centre."""
-    from physics.throw import DieRelease
-
     from doppelx.bench.common import time_step
+    from physics.throw import DieRelease
 
     spec = world.dice[OWNER]
     half = spec.half
@@ -343,7 +346,15 @@ def slide(world, speed: float, offset: float = 0.0) -> Run:
             outcome = "crossed"
         still = still + dt if math.hypot(vx, vy, vz) < 0.002 and math.hypot(*spin) < 0.05 else 0.0
         if still >= 0.1 or t >= TIME_CAP:
-            outcome = "in" if z < 0.0 else "short" if x + half < geo.lead else "crossed" if x - half > far else "rim"
+            outcome = (
+                "in"
+                if z < 0.0
+                else "short"
+                if x + half < geo.lead
+                else "crossed"
+                if x - half > far
+                else "rim"
+            )
     return Run(speed, offset, outcome, at_rim)
 
 
