@@ -47,8 +47,19 @@ the envelope over the offsets. A sharp-edged die (``ρ = 0``) has no ``cross_abo
 flat front face always meets the rim. An engine is **wrong** where a die crosses more
 than :data:`TOLERANCE` below ``fall_below`` or fails to cross more than that above
 ``cross_above``; within the band each engine's transition speed (half the runs crossing)
-is reported, which the model does not decide. Derivation, figures and the verdict:
-docs/physics.md, "Where they differ, which is right".
+is reported, which the model does not decide.
+
+**At rest over the rim** (:func:`rest_rows`): the die set flat and still, turned by
+:data:`REST_YAWS`, its centre a distance ``d`` west of the hole's centre, watched for
+:data:`REST_SECONDS`; the smallest ``d`` from which it stays on the board is found by
+bisection. Statics: a die lying flat rests on the board only where its flat bottom
+(``a − 2ρ`` square: the rounded rim of a real die curves up off the board) meets the
+board, so it stays if and only if its centre lies inside the convex hull of that part of
+its flat bottom (:func:`holds`). A sharp cube (the full ``a`` square) reaches 1 mm
+further over the hole and, turned by 45°, bridges it with its corners 3 mm further. An
+engine is wrong where its distance is more than :data:`REST_TOLERANCE` off the rounded
+die's. Derivation, figures and the verdict: docs/physics.md, "Where they differ, which is
+right".
 """
 
 from __future__ import annotations
@@ -71,6 +82,11 @@ TOLERANCE = 0.05
 #: Longest run (s simulated).
 TIME_CAP = 3.0
 FORMAT = "doppelx-bench-holes/1"
+#: Yaws of the die set at rest over the rim (rad), how long it is watched (s) and how far (m) the
+#: distance from which an engine's die stays may be from the rounded die's.
+REST_YAWS = (0.0, math.pi / 8, math.pi / 4)
+REST_SECONDS = 1.0
+REST_TOLERANCE = 0.00025
 #: Penalty contact of the 2-D model: stiffness (N/m), step (s), friction's regularising slip (m/s).
 _STIFF, _DT, _SLIP = 5000.0, 5e-5, 1e-3
 #: Where the 2-D model first looks for the bounds (m/s), and how fine it resolves them.
@@ -412,6 +428,81 @@ def transition(rows: Sequence[Row]) -> float | None:
     return None
 
 
+# -- a die at rest over the rim ---------------------------------------------------------------
+
+
+def holds(opening, centre: tuple[float, float], yaw: float, flat_half: float) -> bool:
+    """Does a die lying flat at ``centre`` (m), turned by ``yaw`` (rad), rest on the board around
+    ``opening``? Yes if its centre lies inside the convex hull of the part of its flat bottom (a square
+    of half side ``flat_half``) over the board."""
+    from shapely import affinity
+    from shapely.geometry import Point, Polygon
+
+    h = flat_half
+    square = Polygon([(-h, -h), (h, -h), (h, h), (-h, h)])
+    square = affinity.translate(affinity.rotate(square, yaw, origin=(0, 0), use_radians=True), *centre)
+    support = square.difference(opening)
+    return not support.is_empty and support.convex_hull.contains(Point(centre))
+
+
+def rests(world, distance: float, yaw: float) -> bool:
+    """Set the die flat and still, turned by ``yaw``, its centre ``distance`` m west of the hole's
+    centre; does it still lie on the board (centre above the playfield) after :data:`REST_SECONDS`?"""
+    from doppelx.bench.common import quat_axis_angle, time_step
+    from physics.throw import DieRelease
+
+    cx, cy, _ = _hole(world).circle
+    half = world.dice[OWNER].half
+    pose = quat_axis_angle((0.0, 0.0, 1.0), yaw)
+    world.reset(
+        {}, 0.0, (DieRelease(OWNER, (cx - distance, cy, half), pose, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),)
+    )
+    n = round(REST_SECONDS / time_step(world))
+    if hasattr(world, "steps"):
+        world.steps(n)
+    else:
+        for _ in range(n):
+            world.step()
+    return world.pose(OWNER)[0][2] > 0.0
+
+
+def rest_threshold(stays, lo: float = 0.004, hi: float = 0.018, resolution: float = 0.000125) -> float:
+    """The smallest distance (m) from which ``stays(distance)`` holds, by bisection between ``lo`` (falls)
+    and ``hi`` (stays)."""
+    while hi - lo > resolution:
+        mid = (lo + hi) / 2
+        if stays(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def rest_rows(world) -> list[dict]:
+    """Per yaw: from which distance the engine's die stays on the rim, the real (rounded) die must, a
+    sharp cube would, and the verdict."""
+    cx, cy, _ = _hole(world).circle
+    opening = world.layout.openings[HOLE]
+    spec = world.dice[OWNER]
+    out = []
+    for yaw in REST_YAWS:
+        engine = rest_threshold(lambda d, yaw=yaw: rests(world, d, yaw))
+        rounded, sharp = (
+            rest_threshold(lambda d, h=h, yaw=yaw: holds(opening, (cx - d, cy), yaw, h))
+            for h in (spec.half - spec.edge_radius, spec.half)
+        )
+        out.append(
+            {
+                "yaw_deg": round(math.degrees(yaw), 2),
+                "stays_from_mm": round(1e3 * engine, 3),
+                "rounded_die_mm": round(1e3 * rounded, 3),
+                "sharp_cube_mm": round(1e3 * sharp, 3),
+                "verdict": "ok" if abs(engine - rounded) <= REST_TOLERANCE else "WRONG",
+            }
+        )
+    return out
+
+
 def run(
     speeds: Sequence[float] = SPEEDS,
     engine: str = "pybullet",
@@ -431,6 +522,7 @@ def run(
         for v in sorted(speeds):
             runs = tuple(slide(world, v, dy) for dy in offsets)
             rows.append(Row(v, runs, judge(v, runs, b)))
+        rest = rest_rows(world)
         hole = _hole(world)
         spec = world.dice[OWNER]
     v50 = transition(rows)
@@ -448,6 +540,8 @@ def run(
         "rows": [r.to_dict() for r in rows],
         "transition_speed": None if v50 is None else round(v50, 3),
         "verdict": _verdict(b, v50, wrong),
+        "rest": rest,
+        "rest_verdict": _rest_verdict(rest),
     }
 
 
@@ -462,6 +556,19 @@ def _verdict(b: Bounds, v50: float | None, wrong: list[float]) -> str:
     return (
         f"inside the analytic bounds (fall in below {b.fall_below:.2f} m/s, cross above {top}); "
         f"{where}, which the model does not decide"
+    )
+
+
+def _rest_verdict(rows: list[dict]) -> str:
+    bad = [r for r in rows if r["verdict"] == "WRONG"]
+    if not bad:
+        return (
+            f"the die stays on the rim where the real (rounded) die does, within {1e3 * REST_TOLERANCE:g} mm"
+        )
+    return "WRONG: " + "; ".join(
+        f"at {r['yaw_deg']:g}° the die stays from {r['stays_from_mm']:.2f} mm, the rounded die only from "
+        f"{r['rounded_die_mm']:.2f} mm (a sharp cube from {r['sharp_cube_mm']:.2f})"
+        for r in bad
     )
 
 
@@ -487,4 +594,15 @@ def format_result(res: dict) -> str:
     v50 = res["transition_speed"]
     lines.append(f"transition (half crossing): {'—' if v50 is None else f'{v50:.3f} m/s'}")
     lines.append(f"verdict: {res['verdict']}")
+    lines.append("")
+    lines.append(
+        "at rest over the rim: the die's centre's distance (mm) from the hole's centre from which it stays"
+    )
+    lines.append(f"{'yaw °':>6} {'engine':>7} {'rounded die':>11} {'sharp cube':>10}  verdict")
+    for r in res["rest"]:
+        lines.append(
+            f"{r['yaw_deg']:6.1f} {r['stays_from_mm']:7.2f} {r['rounded_die_mm']:11.2f} {r['sharp_cube_mm']:10.2f}  "
+            f"{r['verdict']}"
+        )
+    lines.append(f"verdict: {res['rest_verdict']}")
     return "\n".join(lines)

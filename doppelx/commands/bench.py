@@ -175,7 +175,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Slide a die flat and without spin across side I's hole h-northwest at each "
         "speed (at the near rim), five runs a speed a little beside the hole's centre; print how "
         "many cross, fall in or stay, the analytic bounds (must fall in below, must cross above) and "
-        "the transition speed. Exit 1 if an outcome breaks a bound by more than 0.05 m/s.",
+        "the transition speed; then set the die still over the rim and find from where it stays, against "
+        "the rounded die's support. Exit 1 if an outcome breaks a bound by more than 0.05 m/s or the die "
+        "stays more than 0.25 mm off.",
     )
     ho.add_argument(
         "--speeds",
@@ -466,8 +468,9 @@ def run_holes(args: argparse.Namespace) -> int:
             f"bench holes: {engine} breaks the analytic bounds at {len(wrong)} of {len(res['rows'])} speeds",
             file=sys.stderr,
         )
-        return 1
-    return 0
+    if res["rest_verdict"].startswith("WRONG"):
+        print(f"bench holes: {engine}: at rest over the rim, {res['rest_verdict']}", file=sys.stderr)
+    return 1 if wrong or res["rest_verdict"].startswith("WRONG") else 0
 
 
 def _check_writable(path: str) -> None:

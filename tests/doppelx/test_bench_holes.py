@@ -80,9 +80,9 @@ def test_the_scene_drops_a_slow_die_in_and_lets_a_fast_one_cross(engine):
 
 
 def test_json_shape(capsys):
-    assert main(["bench", "holes", "--speeds", "2,0.3", "--json"]) == 0
+    assert main(["bench", "holes", "--speeds", "2,0.3", "--engine", "mujoco", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["format"] == "doppelx-bench-holes/1" and out["engine"] == "pybullet"
+    assert out["format"] == "doppelx-bench-holes/1" and out["engine"] == "mujoco"
     assert (out["hole_diameter_mm"], out["die_mm"], out["edge_radius_mm"]) == (30.0, 16.0, 2.5)
     assert set(out["bounds"]) == {"fall_below", "cross_above"}
     assert [r["speed"] for r in out["rows"]] == [0.3, 2.0]
@@ -93,6 +93,29 @@ def test_json_shape(capsys):
     assert out["rows"][1]["fraction_crossed"] == 1.0
     assert 0.3 < out["transition_speed"] < 2.0
     assert out["verdict"].startswith("inside the analytic bounds")
+    assert [r["yaw_deg"] for r in out["rest"]] == [0.0, 22.5, 45.0]
+    assert all(
+        set(r) == {"yaw_deg", "stays_from_mm", "rounded_die_mm", "sharp_cube_mm", "verdict"}
+        for r in out["rest"]
+    )
+    assert all(r["verdict"] == "ok" for r in out["rest"]) and not out["rest_verdict"].startswith("WRONG")
+
+
+def test_a_die_at_rest_holds_where_its_flat_bottom_over_the_board_surrounds_its_centre():
+    # a straight rim: the centre must be over the board, whatever the rounding
+    for flat in (0.0055, 0.008):
+        d = ho.rest_threshold(lambda d, flat=flat: ho.holds(SQUARE, (-d, 0.0), 0.0, flat))
+        assert d == pytest.approx(0.015, abs=0.00013)
+    # side I's 16-gon: the rounded die rests from the support line of the slide, a sharp cube 1 mm further in
+    hole = next(h for h in load_board("I").holes if h.id == ho.HOLE)
+    cx, cy, _ = hole.circle
+    opening = hole_opening(hole, 16)
+    rounded = ho.rest_threshold(lambda d: ho.holds(opening, (cx - d, cy), 0.0, A / 2 - RHO))
+    sharp = ho.rest_threshold(lambda d: ho.holds(opening, (cx - d, cy), 0.0, A / 2))
+    assert rounded == pytest.approx(cx - ho.crossing(opening, cy, A, RHO).support, abs=0.00013)
+    assert sharp == pytest.approx(cx - ho.crossing(opening, cy, A, 0.0).support, abs=0.00013)
+    # turned by 45°, a sharp cube's corners reach around the rim: it bridges the hole 3 mm further in
+    assert ho.rest_threshold(lambda d: ho.holds(opening, (cx - d, cy), math.pi / 4, A / 2)) < sharp - 0.002
 
 
 def test_an_engine_outside_the_bounds_is_judged_wrong():
