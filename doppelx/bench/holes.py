@@ -488,7 +488,7 @@ def rest_rows(world) -> list[dict]:
     for yaw in REST_YAWS:
         engine = rest_threshold(lambda d, yaw=yaw: rests(world, d, yaw))
         rounded, sharp = (
-            rest_threshold(lambda d, h=h, yaw=yaw: holds(opening, (cx - d, cy), yaw, h))
+            rest_threshold(lambda d, h=h, yaw=yaw: holds(opening, (cx - d, cy), yaw, h), resolution=1e-6)
             for h in (spec.half - spec.edge_radius, spec.half)
         )
         out.append(
