@@ -1,6 +1,6 @@
 """The hole-crossing scene at finer solver settings, and the standard turns' hole rate beside it.
 
-    python benchmarks/holes_convergence.py [--speeds V1,V2,...] [--throws N] [--json]
+    python benchmarks/holes_convergence.py [--speeds V1,V2,...] [--throws N] [--variants K1,K2,...] [--json]
 
 For each engine, the project's settings and finer ones (PyBullet: a 4× shorter step with
 200 solver iterations; sub-steps of 0.5 mm travel instead of 3 mm; MuJoCo: a 0.1 ms step
@@ -11,9 +11,11 @@ transition speed (half the slides crossing), the rows outside the analytic bound
 slides that ended at rest over the rim and, for the die set still over the rim, the
 distance from which it stays (against the rounded die's and a sharp cube's). With ``--throws N`` it also runs N of the tray scene's standard
 turns (a quarter on each side) in every variant and prints the thrown dice's hole rate,
-and for the project's PyBullet world the speed at which thrown dice first reach a hole's
-rim (from the replay samples at 60 Hz: the centre's horizontal speed at the first sample
-in which it is within half an edge of an opening and less than an edge above the board).
+how many came to rest on the board with their centre within half an edge of an opening,
+and the speed at which thrown dice first reach a hole's rim with the share of them that
+ended in a hole, by speed (from the replay samples at 60 Hz: the centre's horizontal
+speed at the first sample in which it is within half an edge of an opening and less than
+an edge above the board).
 The engine whose transition moves toward the other's when refined is the one with the
 numerical error at the hole. Figures are printed, never asserted (docs/physics.md,
 "Where they differ, which is right").
@@ -42,74 +44,114 @@ from physics.mujoco_world import MujocoParams  # noqa: E402
 from physics.run import run_throw  # noqa: E402
 from physics.settings import SimSettings  # noqa: E402
 
-#: name → (engine, SimSettings changes, MujocoParams or None)
-VARIANTS: dict[str, tuple[str, dict, MujocoParams | None]] = {
-    "pybullet (project)": ("pybullet", {}, None),
-    "pybullet step 1/960 s, 200 iterations": (
+#: key → (label, engine, SimSettings changes, MujocoParams or None)
+VARIANTS: dict[str, tuple[str, str, dict, MujocoParams | None]] = {
+    "pb": ("pybullet (project)", "pybullet", {}, None),
+    "pb-step": (
+        "pybullet step 1/960 s, 200 iterations",
         "pybullet",
         {"time_step": 1 / 960, "solver_iterations": 200},
         None,
     ),
-    "pybullet sub-steps of 0.5 mm": ("pybullet", {"max_travel": 0.0005, "max_substeps": 64}, None),
-    "pybullet rounded-hull die": ("pybullet", {"die_collision": "rounded_hull"}, None),
-    "mujoco (project)": ("mujoco", {}, None),
-    "mujoco step 0.1 ms, no sleeping": ("mujoco", {}, MujocoParams(time_step=1e-4, sleep=False)),
-    "mujoco step 0.1 ms, time constant 2 ms": (
+    "pb-travel": (
+        "pybullet sub-steps of 0.5 mm",
+        "pybullet",
+        {"max_travel": 0.0005, "max_substeps": 64},
+        None,
+    ),
+    "pb-hull": ("pybullet rounded-hull die", "pybullet", {"die_collision": "rounded_hull"}, None),
+    "mj": ("mujoco (project)", "mujoco", {}, None),
+    "mj-step": ("mujoco step 0.1 ms, no sleeping", "mujoco", {}, MujocoParams(time_step=1e-4, sleep=False)),
+    "mj-tc": (
+        "mujoco step 0.1 ms, time constant 2 ms",
         "mujoco",
         {},
         MujocoParams(time_step=1e-4, time_constant=0.002, sleep=False),
     ),
-    "mujoco rounded-hull die": ("mujoco", {}, MujocoParams(die_shape="hull")),
+    "mj-hull": ("mujoco rounded-hull die", "mujoco", {}, MujocoParams(die_shape="hull")),
 }
+#: Bands of the speed (m/s) at which a thrown die first reaches a rim.
+BANDS = (0.0, 0.25, 0.5, 0.75, 0.95, 1.35, math.inf)
 
 
-def tray(engine: str, settings: SimSettings, params, throws: int, rim_speeds: list | None = None) -> dict:
-    """Hole rate of the thrown dice over ``throws`` standard turns (and, if asked, their speeds at a rim)."""
+def tray(engine: str, settings: SimSettings, params, throws: int) -> dict:
+    """Over ``throws`` standard turns: the thrown dice's hole rate, how many came to rest on the board with
+    their centre within half an edge of an opening, and the hole rate by the speed at which they first
+    reached a rim."""
+    from shapely.geometry import Point
+
     status = {"board": 0, "hole": 0, "off": 0}
+    near = 0
+    reached: list[tuple[float, bool]] = []
     for _side, board, items in scenes(max(1, throws // 4)):
         kw = {"params": params} if params is not None else {}
         with make_world(board, settings=settings, engine=engine, **kw) as world:
             openings = list(world.layout.openings.values())
+            half = world.dice["blue"].half
             for lying, throw in items:
-                r = run_throw(world, throw, lying, record=rim_speeds is not None)
+                r = run_throw(world, throw, lying, record=True)
+                assert r.trajectory is not None  # recorded
                 for owner in ("blue", "white"):
-                    status[r.outcome.get(owner).status.value] += 1
-                if rim_speeds is not None and r.trajectory is not None:
-                    rim_speeds += _rim_speeds(r.trajectory, openings, world.dice["blue"].half)
+                    d = r.outcome.get(owner)
+                    status[d.status.value] += 1
+                    if d.status.value == "board":
+                        at = Point(d.pose.position[:2])
+                        near += any(op.distance(at) <= half for op in openings)
+                    v = _rim_speed(r.trajectory, owner, openings, half)
+                    if v is not None:
+                        reached.append((v, d.status.value == "hole"))
     n = sum(status.values())
-    return {"dice": n, "hole_rate": round(status["hole"] / n, 4), **status}
+    speeds = np.array([v for v, _ in reached])
+    fell = np.array([f for _, f in reached], dtype=bool)
+    bands = {}
+    for lo, hi in zip(BANDS, BANDS[1:]):
+        m = (speeds >= lo) & (speeds < hi)
+        bands[f"{lo:g}-{hi:g}"] = {"dice": int(m.sum()), "in": int(fell[m].sum())}
+    return {
+        "dice": n,
+        "hole_rate": round(status["hole"] / n, 4),
+        **status,
+        "at_rest_by_a_rim": near,
+        "reached_a_rim": len(reached),
+        "rim_speed_percentiles_10_25_50_75_90": [
+            round(float(v), 3) for v in np.percentile(speeds, [10, 25, 50, 75, 90])
+        ]
+        if len(speeds)
+        else [],
+        "by_rim_speed": bands,
+    }
 
 
-def _rim_speeds(traj, openings, half: float) -> list[float]:
-    """Horizontal speed of each thrown die when it first comes within ``half`` of a hole opening, low."""
+def _rim_speed(traj, owner: str, openings, half: float) -> float | None:
+    """Horizontal speed of a die at the first sample with its centre within ``half`` of an opening,
+    less than an edge above the board (``None`` if it never comes there)."""
     from shapely.geometry import Point
 
-    out = []
-    for owner in ("blue", "white"):
-        k = traj.owners.index(owner)
-        pos, vel = np.asarray(traj.positions)[:, k, :], np.asarray(traj.velocities)[:, k, :]
-        for i in range(len(pos)):
-            x, y, z = pos[i]
-            if z <= 2 * half and any(op.distance(Point(x, y)) <= half for op in openings):
-                out.append(float(math.hypot(vel[i, 0], vel[i, 1])))
-                break
-    return out
+    k = traj.owners.index(owner)
+    pos, vel = np.asarray(traj.positions)[:, k, :], np.asarray(traj.velocities)[:, k, :]
+    for i in range(len(pos)):
+        x, y, z = pos[i]
+        if z <= 2 * half and any(op.distance(Point(x, y)) <= half for op in openings):
+            return float(math.hypot(vel[i, 0], vel[i, 1]))
+    return None
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--speeds", default=",".join(f"{v:g}" for v in holes.SPEEDS))
-    ap.add_argument("--throws", type=int, default=0, help="standard turns per variant for the hole rate")
+    ap.add_argument("--throws", type=int, default=0, help="standard turns per variant for the tray figures")
+    ap.add_argument("--variants", default=",".join(VARIANTS), help=f"some of {','.join(VARIANTS)}")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     speeds = tuple(float(v) for v in args.speeds.split(","))
     out: dict = {"load_avg": [round(x, 2) for x in os.getloadavg()], "variants": {}}
-    rim: list[float] = []
-    for name, (engine, changes, params) in VARIANTS.items():
+    for key in args.variants.split(","):
+        label, engine, changes, params = VARIANTS[key]
         settings = SimSettings().with_(**changes)
         t0 = time.process_time()
         res = holes.run(speeds, engine, settings=settings, params=params)
         row = {
+            "label": label,
             "transition_speed": res["transition_speed"],
             "wrong_at": [r["speed"] for r in res["rows"] if r["verdict"] == "WRONG"],
             "rim": sum(r["rim"] for r in res["rows"]),
@@ -118,48 +160,35 @@ def main() -> int:
             "cpu_s": round(time.process_time() - t0, 1),
         }
         if args.throws:
-            want_rim = name == "pybullet (project)"
-            row["tray"] = tray(engine, settings, params, args.throws, rim if want_rim else None)
-        out["variants"][name] = row
+            row["tray"] = tray(engine, settings, params, args.throws)
+        out["variants"][key] = row
         out["bounds"] = res["bounds"]
         out["rest_rounded_die_mm"] = [r["rounded_die_mm"] for r in res["rest"]]
         out["rest_sharp_cube_mm"] = [r["sharp_cube_mm"] for r in res["rest"]]
-        print(f"holes: {name} done", file=sys.stderr, flush=True)
-    if rim:
-        q = np.percentile(rim, [10, 25, 50, 75, 90])
-        out["rim_speeds"] = {
-            "dice": len(rim),
-            "percentiles_10_25_50_75_90": [round(float(v), 3) for v in q],
-            "share_by_band": _shares(rim),
-        }
+        print(f"holes: {label} done", file=sys.stderr, flush=True)
+    out["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
     print(
         f"bounds {out['bounds']}; at rest over the rim (yaw 0, 22.5, 45°) the rounded die stays from "
-        f"{out['rest_rounded_die_mm']} mm, a sharp cube from {out['rest_sharp_cube_mm']} mm; load {out['load_avg']}"
+        f"{out['rest_rounded_die_mm']} mm, a sharp cube from {out['rest_sharp_cube_mm']} mm; "
+        f"load {out['load_avg']} to {out['load_avg_end']}"
     )
-    for name, row in out["variants"].items():
-        tr = (
-            f"  tray hole rate {row['tray']['hole_rate']:.4f} ({row['tray']['dice']} dice)"
-            if "tray" in row
-            else ""
-        )
+    for row in out["variants"].values():
         print(
-            f"  {name:<42} transition {row['transition_speed']!s:>6} m/s  wrong at {row['wrong_at']}  "
-            f"at rest over the rim {row['rim']}  stays from {row['rest_stays_from_mm']} mm{tr}"
+            f"  {row['label']:<42} transition {row['transition_speed']!s:>6} m/s  wrong at {row['wrong_at']}  "
+            f"slides at rest over the rim {row['rim']}  set still: stays from {row['rest_stays_from_mm']} mm"
         )
-    if rim:
-        print(f"  speed of thrown dice reaching a rim (PyBullet, project): {out['rim_speeds']}")
+        if "tray" in row:
+            t = row["tray"]
+            bands = "  ".join(f"{k}: {b['in']}/{b['dice']}" for k, b in t["by_rim_speed"].items())
+            print(
+                f"      tray: hole rate {t['hole_rate']:.4f} of {t['dice']} dice, at rest by a rim "
+                f"{t['at_rest_by_a_rim']}, reached a rim {t['reached_a_rim']} (speed percentiles "
+                f"{t['rim_speed_percentiles_10_25_50_75_90']} m/s); in/reached by rim speed: {bands}"
+            )
     return 0
-
-
-def _shares(speeds: list[float]) -> dict[str, float]:
-    edges = (0.0, 0.5, 0.95, 1.35, 2.0, math.inf)
-    a = np.asarray(speeds)
-    return {
-        f"{lo:g}-{hi:g}": round(float(np.mean((a >= lo) & (a < hi))), 4) for lo, hi in zip(edges, edges[1:])
-    }
 
 
 if __name__ == "__main__":
