@@ -336,10 +336,10 @@ def slide(world, speed: float, offset: float = 0.0) -> Run:
     mu = world.materials.pairs["die-cardboard"].friction
     g = world.settings.gravity
     y = _hole(world).circle[1] + offset
-    geo = crossing(world.layout.openings[HOLE], y, spec.size, spec.edge_radius)
+    lead = _near(world.layout.openings[HOLE], y)  # the near rim on the die's centre line
     far = world.layout.openings[HOLE].bounds[2]
     v0 = math.sqrt(speed * speed + 2 * mu * g * RUNUP)
-    start = (geo.lead - RUNUP - half, y, half)
+    start = (lead - RUNUP - half, y, half)
     world.reset({}, 0.0, (DieRelease(OWNER, start, (0.0, 0.0, 0.0, 1.0), (v0, 0.0, 0.0), (0.0, 0.0, 0.0)),))
     chunk = max(1, round(world.settings.time_step / time_step(world)))  # PyBullet's step: 1/240 s
     dt = chunk * time_step(world)
@@ -353,9 +353,9 @@ def slide(world, speed: float, offset: float = 0.0) -> Run:
         t += dt
         (x, _, z), _ = world.pose(OWNER)
         (vx, vy, vz), spin = world.velocity(OWNER)
-        if math.isnan(at_rim) and x + half >= geo.lead:
+        if math.isnan(at_rim) and x + half >= lead:
             # friction from where the step ended back to the rim (the die is still on the board)
-            at_rim = math.sqrt(vx * vx + 2 * mu * g * (x + half - geo.lead))
+            at_rim = math.sqrt(vx * vx + 2 * mu * g * (x + half - lead))
         if z < -half:
             outcome = "in"
         elif x - half > far and z > 0.0:
@@ -366,7 +366,7 @@ def slide(world, speed: float, offset: float = 0.0) -> Run:
                 "in"
                 if z < 0.0
                 else "short"
-                if x + half < geo.lead
+                if x + half < lead
                 else "crossed"
                 if x - half > far
                 else "rim"
