@@ -290,8 +290,12 @@ def _refine(die: Die2D, geo: Crossing, lo: float, hi: float, below: tuple, upper
 
 @dataclass(frozen=True)
 class Run:
-    """One slide: where the die went (``crossed``, ``in``, ``short``: back on the near side, ``rim``:
-    at rest over the rim) and its speed when the leading face reached the near rim (m/s)."""
+    """One slide: where the die went and its speed when the leading face reached the near rim (m/s).
+
+    ``in`` the hole; ``crossed``: past the far rim, or at rest on the board with its centre beyond
+    the hole's centre (a die that hit the far rim and stopped astride it, or was turned aside past
+    the hole); ``short``: at rest with its centre before the hole's centre (stopped, or bounced
+    back); ``rim``: at rest on the board with its centre over the opening (bridging the hole)."""
 
     speed: float
     offset: float
@@ -362,16 +366,20 @@ def slide(world, speed: float, offset: float = 0.0) -> Run:
             outcome = "crossed"
         still = still + dt if math.hypot(vx, vy, vz) < 0.002 and math.hypot(*spin) < 0.05 else 0.0
         if still >= 0.1 or t >= TIME_CAP:
-            outcome = (
-                "in"
-                if z < 0.0
-                else "short"
-                if x + half < lead
-                else "crossed"
-                if x - half > far
-                else "rim"
-            )
+            outcome = _at_rest(world, x, world.pose(OWNER)[0][1], z)
     return Run(speed, offset, outcome, at_rim)
+
+
+def _at_rest(world, x: float, y: float, z: float) -> str:
+    """Where a die at rest ended: ``in`` the hole, over it on the board (``rim``: its centre over the
+    opening), else ``crossed`` or ``short`` by the side of the hole's centre its centre lies on."""
+    from shapely.geometry import Point
+
+    if z < 0.0:
+        return "in"
+    if world.layout.openings[HOLE].contains(Point(x, y)):
+        return "rim"
+    return "crossed" if x > _hole(world).circle[0] else "short"
 
 
 @dataclass(frozen=True)
