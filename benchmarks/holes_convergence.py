@@ -11,7 +11,9 @@ transition speed (half the slides crossing), the rows outside the analytic bound
 slides that ended at rest over the rim and, for the die set still over the rim, the
 distance from which it stays (against the rounded die's and a sharp cube's). With ``--throws N`` it also runs N of the tray scene's standard
 turns (a quarter on each side) in every variant and prints the thrown dice's hole rate,
-how many came to rest on the board with their centre within half an edge of an opening,
+how many came to rest on the board with their centre within half an edge of an opening
+and how many lie flat where the real, rounded die cannot rest (its flat bottom's part over
+the board does not surround its centre: :func:`doppelx.bench.holes.holds`),
 and the speed at which thrown dice first reach a hole's rim with the share of them that
 ended in a hole, by speed (from the replay samples at 60 Hz: the centre's horizontal
 speed at the first sample in which it is within half an edge of an opening and less than
@@ -80,14 +82,18 @@ def tray(engine: str, settings: SimSettings, params, throws: int) -> dict:
     reached a rim."""
     from shapely.geometry import Point
 
+    import shapely
+
     status = {"board": 0, "hole": 0, "off": 0}
-    near = 0
+    near = cannot = 0
     reached: list[tuple[float, bool]] = []
     for _side, board, items in scenes(max(1, throws // 4)):
         kw = {"params": params} if params is not None else {}
         with make_world(board, settings=settings, engine=engine, **kw) as world:
             openings = list(world.layout.openings.values())
-            half = world.dice["blue"].half
+            every = shapely.union_all(openings)
+            spec = world.dice["blue"]
+            half = spec.half
             for lying, throw in items:
                 r = run_throw(world, throw, lying, record=True)
                 assert r.trajectory is not None  # recorded
@@ -97,6 +103,10 @@ def tray(engine: str, settings: SimSettings, params, throws: int) -> dict:
                     if d.status.value == "board":
                         at = Point(d.pose.position[:2])
                         near += any(op.distance(at) <= half for op in openings)
+                        yaw = _lying_yaw(d.pose.quaternion)
+                        cannot += yaw is not None and not holes.holds(
+                            every, d.pose.position[:2], yaw, spec.half - spec.edge_radius
+                        )
                     v = _rim_speed(r.trajectory, owner, openings, half)
                     if v is not None:
                         reached.append((v, d.status.value == "hole"))
@@ -112,6 +122,7 @@ def tray(engine: str, settings: SimSettings, params, throws: int) -> dict:
         "hole_rate": round(status["hole"] / n, 4),
         **status,
         "at_rest_by_a_rim": near,
+        "at_rest_where_the_real_die_cannot": cannot,
         "reached_a_rim": len(reached),
         "rim_speed_percentiles_10_25_50_75_90": [
             round(float(v), 3) for v in np.percentile(speeds, [10, 25, 50, 75, 90])
@@ -120,6 +131,18 @@ def tray(engine: str, settings: SimSettings, params, throws: int) -> dict:
         else [],
         "by_rim_speed": bands,
     }
+
+
+def _lying_yaw(quaternion) -> float | None:
+    """The yaw (rad) of a die lying flat (a body axis within 5° of vertical), else ``None``."""
+    from rules.outcome import quaternion_matrix
+
+    r = quaternion_matrix(quaternion)
+    k = int(np.argmax(np.abs(r[2, :])))
+    if abs(r[2, k]) < math.cos(math.radians(5.0)):
+        return None
+    other = (k + 1) % 3
+    return math.atan2(r[1, other], r[0, other])
 
 
 def _rim_speed(traj, owner: str, openings, half: float) -> float | None:
@@ -185,7 +208,8 @@ def main() -> int:
             bands = "  ".join(f"{k}: {b['in']}/{b['dice']}" for k, b in t["by_rim_speed"].items())
             print(
                 f"      tray: hole rate {t['hole_rate']:.4f} of {t['dice']} dice, at rest by a rim "
-                f"{t['at_rest_by_a_rim']}, reached a rim {t['reached_a_rim']} (speed percentiles "
+                f"{t['at_rest_by_a_rim']} ({t['at_rest_where_the_real_die_cannot']} where the real die cannot "
+                f"rest), reached a rim {t['reached_a_rim']} (speed percentiles "
                 f"{t['rim_speed_percentiles_10_25_50_75_90']} m/s); in/reached by rim speed: {bands}"
             )
     return 0
