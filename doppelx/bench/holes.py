@@ -191,7 +191,6 @@ def predict(v: float, die: Die2D, geo: Crossing) -> str:
     x, z, phi = geo.support, half, 0.0  # centre of mass over the support line, lying flat
     vx, vz, w = math.sqrt(vc2), 0.0, 0.0
     damping = 2 * math.sqrt(_STIFF * m)  # critical: the corner does not bounce the die
-    far_core = core  # the far section: the same flat part, rounded by far_radius
     wall = [(geo.far, -die.insert_thickness * k / 6) for k in range(7)]  # rim corner first
     t = 0.0
     while t < 2.0:
@@ -211,7 +210,9 @@ def predict(v: float, die: Die2D, geo: Crossing) -> str:
             tau += rx * ffz - rz * ffx
         for k, (wx, wz) in enumerate(wall):
             rx2, rz2 = wx - x, wz - z
-            d2, n2x, n2z = _sdf(cs * rx2 + sn * rz2, -sn * rx2 + cs * rz2, far_core, geo.far_radius)
+            d2, n2x, n2z = _sdf(
+                cs * rx2 + sn * rz2, -sn * rx2 + cs * rz2, core, geo.far_radius
+            )  # same flat part
             if d2 <= 0.0:
                 if z <= 0.0:
                     return "fall"
@@ -260,15 +261,23 @@ class Bounds:
 
 def bounds(die: Die2D, geos: Sequence[Crossing]) -> Bounds:
     """The bounds of every slide in ``geos``: the lowest ``fall_below``, the highest ``cross_above``."""
-    lows, highs = [], []
+    lows: list[float] = []
+    highs: list[float | None] = []
     for geo in geos:
         grid = [0.1 + _SCAN * k for k in range(round((_V_MAX - 0.1) / _SCAN) + 1)]
         labels = [predict(v, die, geo) for v in grid]
         first = next((i for i, lab in enumerate(labels) if lab not in ("short", "fall")), None)
-        lows.append(_refine(die, geo, grid[first - 1], grid[first], ("short", "fall")) if first else _V_MAX)
+        if first is None:  # every speed up to the top falls in
+            lows.append(_V_MAX)
+        else:
+            lows.append(
+                grid[0] if first == 0 else _refine(die, geo, grid[first - 1], grid[first], ("short", "fall"))
+            )
         last = max((i for i, lab in enumerate(labels) if lab != "cross"), default=-1)
         if last == len(grid) - 1:
             highs.append(None)
+        elif last < 0:  # every speed crosses
+            highs.append(grid[0])
         else:
             highs.append(_refine(die, geo, grid[last], grid[last + 1], ("band", "fall", "short"), upper=True))
     return Bounds(min(lows), None if None in highs else max(h for h in highs if h is not None))
