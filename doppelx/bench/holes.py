@@ -339,21 +339,36 @@ def _hole(world):
     return next(h for h in world.board.holes if h.id == HOLE)
 
 
-def slide(world, speed: float, offset: float = 0.0) -> Run:
-    """Slide the die across the hole at ``speed`` m/s (at the near rim), ``offset`` m beside its centre."""
-    from doppelx.bench.common import time_step
+def slide(world, speed: float, offset: float = 0.0, yaw: float = 0.0, rolling: bool = False) -> Run:
+    """Slide the die across the hole at ``speed`` m/s (at the near rim), ``offset`` m beside its centre.
+
+    ``yaw`` (rad) turns the die about the vertical; the near rim is then the first point of the
+    opening its footprint's band meets (which also lets a die pass beside the hole). ``rolling``
+    releases it tumbling forward instead of sliding, spinning at ``speed / half`` about the axis
+    across the slide with ``speed`` itself (no friction run-up: a tumbling cube does not slow as a
+    sliding one does); the measured speed at the rim is reported all the same."""
+    from shapely.geometry import box
+
+    from doppelx.bench.common import quat_axis_angle, time_step
     from physics.throw import DieRelease
 
     spec = world.dice[OWNER]
     half = spec.half
+    reach = half * (abs(math.cos(yaw)) + abs(math.sin(yaw)))  # half the footprint, along and across
     mu = world.materials.pairs["die-cardboard"].friction
     g = world.settings.gravity
     y = _hole(world).circle[1] + offset
-    lead = _near(world.layout.openings[HOLE], y)  # the near rim on the die's centre line
-    far = world.layout.openings[HOLE].bounds[2]
-    v0 = math.sqrt(speed * speed + 2 * mu * g * RUNUP)
-    start = (lead - RUNUP - half, y, half)
-    world.reset({}, 0.0, (DieRelease(OWNER, start, (0.0, 0.0, 0.0, 1.0), (v0, 0.0, 0.0), (0.0, 0.0, 0.0)),))
+    opening = world.layout.openings[HOLE]
+    x0, _, far, _ = opening.bounds
+    band = opening.intersection(box(x0 - 1.0, y - reach, far + 1.0, y + reach))
+    if band.is_empty:
+        raise ValueError(f"a slide {offset} m beside the hole's centre misses it")
+    lead = band.bounds[0]  # the first point of the rim the die's footprint meets
+    v0 = speed if rolling else math.sqrt(speed * speed + 2 * mu * g * RUNUP)
+    spin = (0.0, speed / half if rolling else 0.0, 0.0)
+    start = (lead - RUNUP - reach, y, half)
+    pose = quat_axis_angle((0.0, 0.0, 1.0), yaw)
+    world.reset({}, 0.0, (DieRelease(OWNER, start, pose, (v0, 0.0, 0.0), spin),))
     chunk = max(1, round(world.settings.time_step / time_step(world)))  # PyBullet's step: 1/240 s
     dt = chunk * time_step(world)
     at_rim, t, still = float("nan"), 0.0, 0.0
@@ -365,15 +380,15 @@ def slide(world, speed: float, offset: float = 0.0) -> Run:
             world.step()
         t += dt
         (x, _, z), _ = world.pose(OWNER)
-        (vx, vy, vz), spin = world.velocity(OWNER)
-        if math.isnan(at_rim) and x + half >= lead:
+        (vx, vy, vz), w = world.velocity(OWNER)
+        if math.isnan(at_rim) and x + reach >= lead:
             # friction from where the step ended back to the rim (the die is still on the board)
-            at_rim = math.sqrt(vx * vx + 2 * mu * g * (x + half - lead))
+            at_rim = math.sqrt(vx * vx + (0.0 if rolling else 2 * mu * g * (x + reach - lead)))
         if z < -half:
             outcome = "in"
-        elif x - half > far and z > 0.0:
+        elif x - reach > far and z > 0.0:
             outcome = "crossed"
-        still = still + dt if math.hypot(vx, vy, vz) < 0.002 and math.hypot(*spin) < 0.05 else 0.0
+        still = still + dt if math.hypot(vx, vy, vz) < 0.002 and math.hypot(*w) < 0.05 else 0.0
         if still >= 0.1 or t >= TIME_CAP:
             outcome = _at_rest(world, x, world.pose(OWNER)[0][1], z)
     return Run(speed, offset, outcome, at_rim)

@@ -79,6 +79,19 @@ def test_the_scene_drops_a_slow_die_in_and_lets_a_fast_one_cross(engine):
     assert fast.speed_at_rim == pytest.approx(2.0, abs=0.03)
 
 
+def test_other_approaches_tumbling_turned_and_beside_the_hole():
+    from physics.engine import make_world
+
+    with make_world(load_board("I")) as world:
+        assert ho.slide(world, 0.3, rolling=True).outcome == "in"
+        assert ho.slide(world, 1.2, rolling=True).outcome == "crossed"
+        assert ho.slide(world, 0.5, yaw=math.pi / 4).outcome == "in"
+        # a die passing 20 mm beside the centre only grazes the hole with a corner
+        assert ho.slide(world, 0.6, 0.02).outcome == "crossed"
+        with pytest.raises(ValueError, match="misses"):
+            ho.slide(world, 0.6, 0.03)
+
+
 def test_json_shape(capsys):
     assert main(["bench", "holes", "--speeds", "2,0.3", "--engine", "mujoco", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
