@@ -3,7 +3,8 @@
     python benchmarks/holes_convergence.py [--speeds V1,V2,...] [--throws N] [--variants K1,K2,...] [--json]
 
 For each engine, the project's settings and finer ones (PyBullet: a 4× shorter step with
-200 solver iterations; sub-steps of 0.5 mm travel instead of 3 mm; MuJoCo: a 0.1 ms step
+200 solver iterations; sub-steps of 0.5 mm travel instead of 3 mm; the holes framed by
+Bullet boxes, against which the die is a sharp cube, instead of hulls; MuJoCo: a 0.1 ms step
 without sleeping, and with a 2 ms contact time constant too) plus each engine's die as
 the rounded hull (``SimSettings.die_collision = "rounded_hull"``, ``MujocoParams.die_shape =
 "hull"``), runs ``doppelx bench holes`` (:func:`doppelx.bench.holes.run`) and prints the
@@ -51,6 +52,7 @@ from physics.settings import SimSettings  # noqa: E402
 #: key → (label, engine, SimSettings changes, MujocoParams or None)
 VARIANTS: dict[str, tuple[str, str, dict, MujocoParams | None]] = {
     "pb": ("pybullet (project)", "pybullet", {}, None),
+    "pb-boxes": ("pybullet, hole frames as boxes", "pybullet", {"hole_frames": "boxes"}, None),
     "pb-step": (
         "pybullet step 1/960 s, 200 iterations",
         "pybullet",

@@ -75,7 +75,7 @@ def test_the_scene_drops_a_slow_die_in_and_lets_a_fast_one_cross(engine):
         slow, fast = ho.slide(world, 0.3), ho.slide(world, 2.0)
     assert slow.outcome == "in" and fast.outcome == "crossed"
     # the run-up delivers the chosen speed at the near rim
-    assert slow.speed_at_rim == pytest.approx(0.3, abs=0.01)
+    assert slow.speed_at_rim == pytest.approx(0.3, abs=0.02)
     assert fast.speed_at_rim == pytest.approx(2.0, abs=0.03)
 
 
