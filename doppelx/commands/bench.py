@@ -8,6 +8,7 @@
     doppelx bench restitution [--speeds V1,V2,...] [--json]
     doppelx bench cuboid [--ratios R1,R2,...] [--throws N] [--seed S] [--json] [--plot FILE.png]
                          [--engine pybullet|mujoco]
+    doppelx bench holes [--speeds V1,V2,...] [--engine pybullet|mujoco] [--json]
 
 Runs the seeded scenes (drop, incline, pile, impact, spinner, tray, speed; all by default),
 prints a table — scene, metric, value, analytic expectation, baseline, change, verdict —
@@ -18,9 +19,9 @@ baseline with this run's values on purpose; absolute requirements still fail the
 (exit 1), since no baseline can accept them. Speed is judged only against figures
 recorded on the same machine (``--record-speed``, :mod:`doppelx.bench.speedrecord`);
 without them it is shown as information. A ``--baseline`` file that does not exist is an
-error (exit 2) unless ``--update-baseline`` is to create it. ``restitution`` and
-``cuboid`` are the validation scenes (:mod:`doppelx.bench.restitution`,
-:mod:`doppelx.bench.cuboid`).
+error (exit 2) unless ``--update-baseline`` is to create it. ``restitution``, ``cuboid``
+and ``holes`` are the validation scenes (:mod:`doppelx.bench.restitution`,
+:mod:`doppelx.bench.cuboid`, :mod:`doppelx.bench.holes`).
 ``sweep`` runs a grid of solver settings and plots speed against accuracy with the Pareto
 front (PNG). ``engines`` sends the same seeded standard turns through PyBullet and MuJoCo
 and compares them side by side (:mod:`doppelx.bench.engines`). ``--engine mujoco`` runs the
@@ -87,7 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_engine_argument(p)
     p.set_defaults(func=run)
-    sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep,engines,restitution,cuboid}")
+    sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep,engines,restitution,cuboid,holes}")
     s = sweep_sub.add_parser(
         "sweep",
         help="grid of solver settings: speed against accuracy, Pareto front (PNG)",
@@ -168,6 +169,30 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="physics engine (default: bench's --engine, pybullet)",
     )
     cu.set_defaults(func=run_cuboid)
+    ho = sweep_sub.add_parser(
+        "holes",
+        help="a die slid across a hole at 0.3-2 m/s: falls in or crosses, against the analytic bounds",
+        description="Slide a die flat and without spin across side I's hole h-northwest at each "
+        "speed (at the near rim), five runs a speed a little beside the hole's centre; print how "
+        "many cross, fall in or stay, the analytic bounds (must fall in below, must cross above) and "
+        "the transition speed; then set the die still over the rim and find from where it stays, against "
+        "the rounded die's support. Exit 1 if an outcome breaks a bound by more than 0.05 m/s or the die "
+        "stays more than 0.25 mm off.",
+    )
+    ho.add_argument(
+        "--speeds",
+        type=_floats("--speeds", positive=True),
+        metavar="V1,V2,...",
+        help="speeds at the near rim in m/s (default 0.3,0.4,...,2.0)",
+    )
+    ho.add_argument(
+        "--engine",
+        dest="holes_engine",
+        choices=ENGINES,
+        help="physics engine (default: bench's --engine, pybullet)",
+    )
+    ho.add_argument("--json", dest="holes_json", action="store_true", help="print one JSON object")
+    ho.set_defaults(func=run_holes)
 
 
 def _floats(flag: str, positive: bool = False):
@@ -426,6 +451,26 @@ def run_cuboid(args: argparse.Namespace) -> int:
         cb.plot(results, args.plot, engine=engine)
         print(f"plot: {args.plot}", file=sys.stderr)
     return 0
+
+
+def run_holes(args: argparse.Namespace) -> int:
+    from doppelx.bench import holes as ho
+
+    engine = args.holes_engine or args.engine
+    res = ho.run(args.speeds or ho.SPEEDS, engine)
+    if args.holes_json:
+        print(json.dumps(res, indent=2, ensure_ascii=False))
+    else:
+        print(ho.format_result(res))
+    wrong = [r for r in res["rows"] if r["verdict"] == "WRONG"]
+    if wrong:
+        print(
+            f"bench holes: {engine} breaks the analytic bounds at {len(wrong)} of {len(res['rows'])} speeds",
+            file=sys.stderr,
+        )
+    if res["rest_verdict"].startswith("WRONG"):
+        print(f"bench holes: {engine}: at rest over the rim, {res['rest_verdict']}", file=sys.stderr)
+    return 1 if wrong or res["rest_verdict"].startswith("WRONG") else 0
 
 
 def _check_writable(path: str) -> None:
