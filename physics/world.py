@@ -658,23 +658,32 @@ class World:
 
 
 #: The collision margin PyBullet gives a convex hull loaded from a mesh file (Bullet's
-#: default; it cannot be changed on a compound's children). A hull of a box is pulled in by
-#: it, so that with its margin it is the box again, its edges rounded by 1 mm
-#: (tests/physics/test_hole_frames.py measures it).
+#: default; it cannot be changed on a compound's children). A hole frame's hull is pulled in
+#: by it at its top and bottom only, so that with its margin its flat top is the box's top
+#: over the box's whole footprint, right up to the hole's rim; the margin then rounds the rim
+#: by 1 mm outside the footprint, over the hole (tests/physics/test_hole_frames.py).
 MESH_MARGIN = 0.001
 _hull_dir: tempfile.TemporaryDirectory | None = None
 
 
 def hull_box_file(half_extents: Sequence[float]) -> str:
-    """A Wavefront OBJ file of the box ``half_extents`` (m) pulled in by :data:`MESH_MARGIN`, for a hull child.
+    """A Wavefront OBJ file of the box ``half_extents`` (m), its top and bottom pulled in by :data:`MESH_MARGIN`.
 
-    PyBullet builds a compound's convex children only from files; the files live in a
-    temporary folder of this process, one per box size, removed when the process ends.
+    With the margin, the hull's top and bottom are the box's, flat over its whole
+    footprint, and its sides stand 1 mm outside the box's, their edges rounded. For a
+    hole's frame that keeps a die resting flat carried right up to the rim, as on the
+    real board, and narrows the hole by 1 mm a side below the rim (the rounded lip sits
+    over the hole); the statics of a die over the rim are then within 0.2–0.6 mm of the
+    real rounded die's (``doppelx bench holes``; pulled in all round, the rim was rounded
+    inside the footprint and dice tipped in 1.3–1.6 mm early). PyBullet builds a compound's
+    convex children only from files; the files live in a temporary folder of this process,
+    one per box size, removed when the process ends.
     """
     global _hull_dir
     if _hull_dir is None:
         _hull_dir = tempfile.TemporaryDirectory(prefix="doppelx-hulls-")
-    hx, hy, hz = (max(float(h) - MESH_MARGIN, 1e-5) for h in half_extents)
+    hx, hy = (float(h) for h in half_extents[:2])
+    hz = max(float(half_extents[2]) - MESH_MARGIN, 1e-5)
     corners = [(sx * hx, sy * hy, sz * hz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
     faces = ((1, 2, 4, 3), (5, 7, 8, 6), (1, 5, 6, 2), (3, 4, 8, 7), (1, 3, 7, 5), (2, 6, 8, 4))
     text = "".join(f"v {x!r} {y!r} {z!r}\n" for x, y, z in corners)

@@ -82,12 +82,42 @@ def test_flat_on_a_hull_frame_the_die_rests_on_the_box_top():
         assert _contact_gap(frames, 0.0, half - 0.0003) == pytest.approx(-0.0003, abs=2e-5)
 
 
-def test_the_hull_file_is_the_box_pulled_in_by_the_margin():
+def test_the_hull_file_is_the_box_pulled_in_by_the_margin_at_top_and_bottom():
     path = hull_box_file((0.01, 0.02, 0.0015))
     assert hull_box_file((0.01, 0.02, 0.0015)) == path  # one file per size
     vs = np.array([[float(x) for x in line.split()[1:]] for line in open(path) if line.startswith("v ")])
     assert len(vs) == 8
-    np.testing.assert_allclose(np.abs(vs).max(axis=0), [0.01 - MESH_MARGIN, 0.02 - MESH_MARGIN, 0.0005])
+    np.testing.assert_allclose(np.abs(vs).max(axis=0), [0.01, 0.02, 0.0015 - MESH_MARGIN])
+
+
+def test_a_hull_frame_is_flat_up_to_its_footprint_edge():
+    """The hull is pulled in only at its top and bottom: its flat top covers the box's whole
+    footprint, so a die resting on a frame is carried right up to the hole's rim (as on the
+    real, cut board), and the margin rounds the rim outside the footprint, over the hole.
+    A ball 0.2 mm above the top, 0.3 mm inside the footprint's edge, is 0.2 mm from the hull."""
+    import pybullet as p
+
+    frame_half = (0.01, 0.01, 0.0015)
+    ball_r = 0.0001
+    c = p.connect(p.DIRECT)
+    try:
+        shape = p.createCollisionShapeArray(
+            [p.GEOM_MESH], fileNames=[hull_box_file(frame_half)], physicsClientId=c
+        )
+        frame = p.createMultiBody(0.0, shape, physicsClientId=c)
+        ball_shape = p.createCollisionShape(p.GEOM_SPHERE, radius=ball_r, physicsClientId=c)
+        gaps = []
+        for inside in (0.0003, 0.003):
+            ball = p.createMultiBody(
+                0.001,
+                ball_shape,
+                basePosition=(frame_half[0] - inside, 0.0, frame_half[2] + 0.0002 + ball_r),
+                physicsClientId=c,
+            )
+            gaps.append(min(pt[8] for pt in p.getClosestPoints(ball, frame, 0.01, physicsClientId=c)))
+    finally:
+        p.disconnect(c)
+    assert gaps == pytest.approx([0.0002, 0.0002], abs=1e-5)
 
 
 def test_unknown_hole_frames_are_refused():
