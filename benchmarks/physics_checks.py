@@ -45,8 +45,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from physics.run import run_throw  # noqa: E402
-from doppelx.bench.throws import chi2_uniform, random_scene, up_axis  # noqa: E402
-from physics.throw_model import SKILLS, Aim, aimed_throw  # noqa: E402
+from doppelx.bench.throws import chi2_uniform, face_throw, random_scene, up_axis  # noqa: E402
 from physics.world import World  # noqa: E402
 from rules.board_file import BUILTIN_SIDES, load_board  # noqa: E402
 from rules.box import load_box  # noqa: E402
@@ -124,11 +123,7 @@ def check_faces(throws: int, seed: int) -> dict:
     counts = np.zeros(6, dtype=int)
     lost = cocked = 0
     for i in range(throws):
-        rng = child_rng(seed + 1, i)
-        aim = Aim(
-            (float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0.0, 1.0))
-        )
-        r = run_throw(world, aimed_throw(BOX, aim, ["blue"], SKILLS["easy"], rng, 0.016), watch=False)
+        r = run_throw(world, face_throw(BOX, child_rng(seed + 1, i)), watch=False)
         d = r.outcome.get("blue")
         if d.status is not Status.BOARD:
             lost += 1

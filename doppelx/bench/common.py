@@ -35,6 +35,7 @@ class Profile:
         glancing: (speed m/s, angle to the line of centres in degrees) of glancing impacts.
         spinner_offsets: where along the spinner's side the die hits, from the pin (m).
         tray_per_side: standard throws on each side I–IV.
+        face_throws: single throws on side I whose faces the tray scene tests for fairness.
         determinism_throws: tray throws run a second time in a fresh world.
         speed_seconds: a scene shorter than this is repeated for its speed figure (s).
         speed_tolerance: allowed relative slowdown of a speed ratio.
@@ -48,6 +49,7 @@ class Profile:
     glancing: tuple[tuple[float, float], ...]
     spinner_offsets: tuple[float, ...]
     tray_per_side: int
+    face_throws: int
     determinism_throws: int
     speed_seconds: float
     speed_tolerance: float
@@ -63,6 +65,7 @@ PROFILES: dict[str, Profile] = {
         glancing=((1.0, 30.0), (1.0, 60.0), (2.0, 45.0)),
         spinner_offsets=(0.0, 0.01, 0.02, 0.028),
         tray_per_side=500,
+        face_throws=3000,
         determinism_throws=40,
         speed_seconds=1.0,
         speed_tolerance=0.2,
@@ -76,6 +79,7 @@ PROFILES: dict[str, Profile] = {
         glancing=((1.0, 30.0),),
         spinner_offsets=(0.0, 0.02),
         tray_per_side=25,
+        face_throws=300,
         determinism_throws=8,
         speed_seconds=0.3,
         speed_tolerance=0.25,

@@ -130,6 +130,17 @@ def hurled_throw(box, target, owners, rng: np.random.Generator, speed: float = 0
     return hand_throw(owners, start, velocity, random_spin(rng, 20.0, 45.0), rng, spacing=0.022)
 
 
+def face_throw(box, rng: np.random.Generator):
+    """One die (blue) thrown by the easy bot's hand at a random spot and strength on side I's box.
+
+    The throw of the faces checks (``benchmarks/physics_checks.py --faces``, the tray scene's
+    ``faces.chi2``): a single die from a random orientation, nothing lying, so that the
+    face it shows depends on the physics, not on the other dice.
+    """
+    aim = Aim((float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0.0, 1.0)))
+    return aimed_throw(box, aim, ["blue"], SKILLS["easy"], rng, 0.016)
+
+
 def up_axis(pose) -> tuple[int, float]:
     """The die axis (index into ``rules.dice.AXES``) pointing most nearly up, and its tilt (rad)."""
     from rules.dice import AXIS_VECTORS
