@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from doppelx.bench.common import quat_mul
 from physics.settings import SimSettings
 from physics.throw import DieRelease
 from physics.world import MESH_MARGIN, World, hull_box_file
@@ -31,7 +32,7 @@ def _contact_gap(frames: str, tilt: float, lift: float) -> float:
     top = piece.position[2] + piece.half_extents[2]
     x, y, z, qw = piece.quaternion  # the piece's long axis is its local y: tilt the die about it
     s, c = math.sin(tilt / 2), math.cos(tilt / 2)
-    tilted = _mul((x, y, z, qw), (0.0, s, 0.0, c))
+    tilted = quat_mul((x, y, z, qw), (0.0, s, 0.0, c))
     centre = (piece.position[0], piece.position[1], top + lift)
     w.reset({}, 0.0, [DieRelease("blue", centre, tilted, (0, 0, 0), (0, 0, 0))])
     frame = min(  # the hole's frame: the smallest static body around the piece
@@ -47,18 +48,6 @@ def _contact_gap(frames: str, tilt: float, lift: float) -> float:
 def _holds(aabb, point) -> bool:
     lo, hi = aabb
     return all(a <= x <= b for a, x, b in zip(lo, point, hi))
-
-
-def _mul(a, b):
-    """Quaternion product ``a b`` (x, y, z, w)."""
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return (
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    )
 
 
 def test_on_its_edge_the_die_is_rounded_against_hull_frames_and_sharp_against_boxes():
