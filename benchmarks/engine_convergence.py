@@ -21,10 +21,14 @@ turns of ``bench engines``) in each engine at its defaults and refined:
   die is a sharp 16 mm box against the tray's boxes (Bullet's box–box test ignores the
   rounding margin), MuJoCo's a box rounded by a contact margin of the edge radius; here
   both are the hull of the rounded cube against everything
-  (``SimSettings(die_collision="rounded_hull")``, ``MujocoParams(die_shape="hull")``).
+  (``SimSettings(die_collision="rounded_hull")``, ``MujocoParams(die_shape="hull")``);
+* ``pybullet-e036`` and ``pybullet-e030``: the die–cardboard restitution 0.36 and 0.30
+  instead of the material's 0.40 (PyBullet's flat rebound is about 0.045 above its
+  coefficient): how much of a difference in the fields reached is the bounce.
 
 Per configuration: the thrown dice's hole and off rates with Wilson 95 % intervals, the
-median travel, the CPU seconds, and a chi-square test of the status counts (board, hole,
+resting field kinds (as ``bench engines`` reads them), the mean and median travel, the CPU
+seconds, and a chi-square test of the status counts (board, hole,
 off) against each engine's defaults. If a refined engine's hole rate moves to the other
 engine's, the defaults' difference is that engine's numerical error. Figures are printed,
 never asserted; docs/physics.md ("Where they differ, which is right") gives a run.
@@ -56,6 +60,8 @@ CONFIGS = (
     "pybullet-x2",
     "pybullet-x4",
     "pybullet-rounded",
+    "pybullet-e036",
+    "pybullet-e030",
     "mujoco",
     "mujoco-x2",
     "mujoco-nosleep",
@@ -73,6 +79,15 @@ def make(config: str, board):
         return make_world(board, settings=SimSettings(die_collision="rounded_hull"), engine="pybullet")
     if config == "pybullet-boxes":
         return make_world(board, settings=SimSettings(hole_frames="boxes"), engine="pybullet")
+    if config in ("pybullet-e036", "pybullet-e030"):
+        from physics.materials import load_materials
+
+        base = load_materials()
+        pairs = dict(base.pairs)
+        pairs["die-cardboard"] = dataclasses.replace(
+            pairs["die-cardboard"], restitution=int(config[-3:]) / 100
+        )
+        return make_world(board, materials=dataclasses.replace(base, pairs=pairs), engine="pybullet")
     if config.startswith("pybullet"):
         k = {"pybullet": 1, "pybullet-x2": 2, "pybullet-x4": 4}[config]
         base = SimSettings()
@@ -97,11 +112,16 @@ def make(config: str, board):
 
 def run_config(job: tuple[str, int]) -> dict:
     """Run ``throws`` standard turns (a quarter per side) in ``config``."""
+    from doppelx.bench.engines import KINDS
     from doppelx.bench.tray import scenes
     from physics.run import run_throw
+    from rules.dice import load_dice
+    from rules.reading import read_die
 
     config, throws = job
+    dice = load_dice()
     status = dict.fromkeys(STATUSES, 0)
+    kinds = dict.fromkeys(KINDS, 0)
     travel: list[float] = []
     cpu, done, unsettled = 0.0, 0, 0
     for _side, board, items in scenes(max(1, math.ceil(throws / 4))):
@@ -117,6 +137,11 @@ def run_config(job: tuple[str, int]) -> dict:
                 d = r.outcome.get(owner)
                 status[d.status.value] += 1
                 travel.append(1e3 * math.dist(start[owner][:2], d.pose.position[:2]))
+                if d.status.value != "board":
+                    kinds[d.status.value] += 1
+                    continue
+                reading = read_die(d, dice[owner], board, dice.cocked_angle)
+                kinds[reading.field.value if reading.field is not None else "none"] += 1
         world.close()
     travel.sort()
     return {
@@ -124,6 +149,8 @@ def run_config(job: tuple[str, int]) -> dict:
         "throws": done,
         "status": status,
         "unsettled": unsettled,
+        "kinds": kinds,
+        "travel_mean_mm": round(sum(travel) / len(travel), 1),
         "travel_median_mm": round(travel[len(travel) // 2], 1),
         "cpu_s": round(cpu, 1),
     }
@@ -185,13 +212,16 @@ def main(argv=None) -> int:
         return 0
     print(
         f"{'config':15s} {'turns':>5s} {'hole rate [95 %]':>24s} {'off rate [95 %]':>24s} "
-        f"{'travel':>7s} {'cpu s':>7s}  p vs pybullet / mujoco"
+        f"{'1x / 2x / 3x':>20s} {'travel mean/median':>19s} {'cpu s':>7s}  p vs pybullet / mujoco"
     )
     for r in rows:
         h, o = r["hole_rate"], r["off_rate"]
+        n = sum(r["kinds"].values())
+        fields = " / ".join(f"{r['kinds'][k] / n:.3f}" for k in ("1x", "2x", "3x"))
         print(
             f"{r['config']:15s} {r['throws']:5d} {h[0]:8.4f} [{h[1]:.4f}, {h[2]:.4f}] "
-            f"{o[0]:8.4f} [{o[1]:.4f}, {o[2]:.4f}] {r['travel_median_mm']:7.1f} {r['cpu_s']:7.1f}  "
+            f"{o[0]:8.4f} [{o[1]:.4f}, {o[2]:.4f}] {fields:>20s} "
+            f"{r['travel_mean_mm']:9.1f}/{r['travel_median_mm']:<9.1f} {r['cpu_s']:7.1f}  "
             f"{r.get('p_vs_pybullet', '—')} / {r.get('p_vs_mujoco', '—')}"
         )
     print(f"machine {machine}")
