@@ -311,22 +311,19 @@ class World:
                 )
             else:
                 centre, halves, frames, turns, hulls = compound
-                if hulls:  # the children as convex hulls, which PyBullet takes only from files
-                    shape = p.createCollisionShapeArray(
-                        [p.GEOM_MESH] * len(halves),
-                        fileNames=[hull_box_file(h) for h in halves],
-                        collisionFramePositions=frames,
-                        collisionFrameOrientations=turns,
-                        physicsClientId=c,
-                    )
-                else:
-                    shape = p.createCollisionShapeArray(
-                        [p.GEOM_BOX] * len(halves),
-                        halfExtents=halves,
-                        collisionFramePositions=frames,
-                        collisionFrameOrientations=turns,
-                        physicsClientId=c,
-                    )
+                # hull children (convex hulls of the boxes) PyBullet takes only from files
+                kind, geometry = (
+                    (p.GEOM_MESH, {"fileNames": [hull_box_file(h) for h in halves]})
+                    if hulls
+                    else (p.GEOM_BOX, {"halfExtents": halves})
+                )
+                shape = p.createCollisionShapeArray(
+                    [kind] * len(halves),
+                    collisionFramePositions=frames,
+                    collisionFrameOrientations=turns,
+                    physicsClientId=c,
+                    **geometry,
+                )
                 body = p.createMultiBody(
                     0.0, shape, basePosition=centre, useMaximalCoordinates=True, physicsClientId=c
                 )
