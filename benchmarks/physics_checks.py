@@ -40,12 +40,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from physics.run import run_throw  # noqa: E402
-from doppelx.bench.throws import chi2_uniform, face_throw, random_scene, up_axis  # noqa: E402
+from doppelx.bench.throws import chi2_uniform, face_counts, random_scene  # noqa: E402
 from physics.world import World  # noqa: E402
 from rules.board_file import BUILTIN_SIDES, load_board  # noqa: E402
 from rules.box import load_box  # noqa: E402
@@ -120,28 +119,19 @@ def _merge(parts: list[dict]) -> dict:
 
 def check_faces(throws: int, seed: int) -> dict:
     world = World(load_board("I"))
-    counts = np.zeros(6, dtype=int)
-    lost = cocked = 0
-    for i in range(throws):
-        r = run_throw(world, face_throw(BOX, child_rng(seed + 1, i)), watch=False)
-        d = r.outcome.get("blue")
-        if d.status is not Status.BOARD:
-            lost += 1
-            continue
-        axis, tilt = up_axis(d.pose)
-        counts[axis] += 1
-        cocked += tilt > DICE.cocked_angle
+    seen = face_counts(world, throws, seed + 1, DICE.cocked_angle)
     world.close()
+    counts = seen.axes
     n = int(counts.sum())
     chi2, p_value = chi2_uniform(counts)
     return {
         "throws": throws,
         "on_board": n,
-        "lost": lost,
+        "lost": seen.lost,
         "axis_counts": counts.tolist(),
         "chi2": round(chi2, 2),
         "p_value": round(p_value, 4),
-        "cocked": cocked,
+        "cocked": seen.cocked,
     }
 
 

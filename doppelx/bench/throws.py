@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -139,6 +140,37 @@ def face_throw(box, rng: np.random.Generator):
     """
     aim = Aim((float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(0.0, 1.0)))
     return aimed_throw(box, aim, ["blue"], SKILLS["easy"], rng, 0.016)
+
+
+@dataclass
+class FaceCount:
+    """What ``face_counts`` saw: up axes of the dice at rest on the board, the dice not on it,
+    the cocked ones among those on it, and the physics steps taken."""
+
+    axes: np.ndarray
+    lost: int = 0
+    cocked: int = 0
+    steps: int = 0
+
+
+def face_counts(world, n: int, seed: int, cocked_angle: float) -> FaceCount:
+    """Throw :func:`face_throw` ``n`` times in ``world`` (throw ``i`` from ``child_rng(seed, i)``) and count the faces."""
+    from physics.run import run_throw
+    from rules.outcome import Status
+    from rules.rng import child_rng
+
+    out = FaceCount(np.zeros(6, dtype=int))
+    for i in range(n):
+        r = run_throw(world, face_throw(world.box, child_rng(seed, i)), watch=False)
+        out.steps += r.steps
+        d = r.outcome.get("blue")
+        if d is None or d.status is not Status.BOARD:
+            out.lost += 1
+            continue
+        axis, tilt = up_axis(d.pose)
+        out.axes[axis] += 1
+        out.cocked += tilt > cocked_angle
+    return out
 
 
 def up_axis(pose) -> tuple[int, float]:

@@ -123,26 +123,17 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
 
 def _face_counts(n: int, settings, tally: Tally, engine: str) -> np.ndarray:
     """Up-axis counts of ``n`` single face throws on side I that came to rest on the board."""
-    from doppelx.bench.throws import face_throw, up_axis
+    from doppelx.bench.throws import face_counts
     from physics.engine import make_world
-    from physics.run import run_throw
     from rules.board_file import load_board
-    from rules.outcome import Status
-    from rules.rng import child_rng
 
     world = make_world(load_board("I"), settings=settings, engine=engine)
-    counts = np.zeros(6, dtype=int)
-    for i in range(n):
-        throw = face_throw(world.box, child_rng(FACES_SEED, i))
-        with tally.timing():
-            r = run_throw(world, throw, watch=False)
-        tally.steps += r.steps
-        tally.runs += 1
-        d = r.outcome.get("blue")
-        if d is not None and d.status is Status.BOARD:
-            counts[up_axis(d.pose)[0]] += 1
+    with tally.timing():
+        seen = face_counts(world, n, FACES_SEED, cocked_angle=0.0)
+    tally.steps += seen.steps
+    tally.runs += n
     world.close()
-    return counts
+    return seen.axes
 
 
 def _rerun(first, settings, tally: Tally, engine: str = "pybullet") -> int:
