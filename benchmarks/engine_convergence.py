@@ -53,61 +53,53 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from doppelx.bench.cuboid import wilson  # noqa: E402
 from doppelx.bench.twosample import chi2_homogeneity  # noqa: E402
+from physics.mujoco_world import MujocoParams  # noqa: E402
+from physics.settings import SimSettings  # noqa: E402
 
-CONFIGS = (
-    "pybullet",
-    "pybullet-boxes",
-    "pybullet-x2",
-    "pybullet-x4",
-    "pybullet-rounded",
-    "pybullet-e036",
-    "pybullet-e030",
-    "mujoco",
-    "mujoco-x2",
-    "mujoco-nosleep",
-    "mujoco-hull",
-)
+
+def _refined(k: int) -> dict:
+    """PyBullet's step cut by ``k``, with ``k`` times the iterations and the samples still at 60 Hz."""
+    base = SimSettings()
+    return {
+        "time_step": base.time_step / k,
+        "sample_every": base.sample_every * k,
+        "solver_iterations": base.solver_iterations * k,
+    }
+
+
+#: name → (engine, SimSettings changes, MujocoParams changes, die–cardboard restitution or None)
+CONFIG: dict[str, tuple[str, dict, dict, float | None]] = {
+    "pybullet": ("pybullet", {}, {}, None),
+    "pybullet-boxes": ("pybullet", {"hole_frames": "boxes"}, {}, None),
+    "pybullet-x2": ("pybullet", _refined(2), {}, None),
+    "pybullet-x4": ("pybullet", _refined(4), {}, None),
+    "pybullet-rounded": ("pybullet", {"die_collision": "rounded_hull"}, {}, None),
+    "pybullet-e036": ("pybullet", {}, {}, 0.36),
+    "pybullet-e030": ("pybullet", {}, {}, 0.30),
+    "mujoco": ("mujoco", {}, {}, None),
+    "mujoco-x2": ("mujoco", {}, {"time_step": MujocoParams().time_step / 2}, None),
+    "mujoco-nosleep": ("mujoco", {}, {"sleep": False}, None),
+    "mujoco-hull": ("mujoco", {}, {"die_shape": "hull"}, None),
+}
+CONFIGS = tuple(CONFIG)
 STATUSES = ("board", "hole", "off")
 
 
 def make(config: str, board):
     """The world of ``config`` for ``board``."""
     from physics.engine import make_world
-    from physics.settings import SimSettings
+    from physics.materials import load_materials
 
-    if config == "pybullet-rounded":
-        return make_world(board, settings=SimSettings(die_collision="rounded_hull"), engine="pybullet")
-    if config == "pybullet-boxes":
-        return make_world(board, settings=SimSettings(hole_frames="boxes"), engine="pybullet")
-    if config in ("pybullet-e036", "pybullet-e030"):
-        from physics.materials import load_materials
-
+    engine, settings, params, restitution = CONFIG[config]
+    kw: dict = {"settings": SimSettings(**settings)}
+    if engine == "mujoco":
+        kw["params"] = MujocoParams(**params)
+    if restitution is not None:
         base = load_materials()
         pairs = dict(base.pairs)
-        pairs["die-cardboard"] = dataclasses.replace(
-            pairs["die-cardboard"], restitution=int(config[-3:]) / 100
-        )
-        return make_world(board, materials=dataclasses.replace(base, pairs=pairs), engine="pybullet")
-    if config.startswith("pybullet"):
-        k = {"pybullet": 1, "pybullet-x2": 2, "pybullet-x4": 4}[config]
-        base = SimSettings()
-        settings = dataclasses.replace(
-            base,
-            time_step=base.time_step / k,
-            sample_every=base.sample_every * k,
-            solver_iterations=base.solver_iterations * k,
-        )
-        return make_world(board, settings=settings, engine="pybullet")
-    from physics.mujoco_world import MujocoParams
-
-    params = MujocoParams()
-    if config == "mujoco-x2":
-        params = dataclasses.replace(params, time_step=params.time_step / 2)
-    elif config == "mujoco-nosleep":
-        params = dataclasses.replace(params, sleep=False)
-    elif config == "mujoco-hull":
-        params = dataclasses.replace(params, die_shape="hull")
-    return make_world(board, engine="mujoco", params=params)
+        pairs["die-cardboard"] = dataclasses.replace(pairs["die-cardboard"], restitution=restitution)
+        kw["materials"] = dataclasses.replace(base, pairs=pairs)
+    return make_world(board, engine=engine, **kw)
 
 
 def run_config(job: tuple[str, int]) -> dict:
