@@ -75,12 +75,11 @@ def corner_spin(world, x: float, y: float, surface_z: float, w0: float = 100.0) 
     """Spin (rad/s) of a die balanced on a corner at (x, y) after 0.25, 0.5, 0.75 and 1 s."""
     import numpy as np
 
+    from doppelx.bench.common import quat_axis_angle
     from physics.throw import DieRelease
 
-    axis = np.cross([1.0, 1.0, 1.0], [0.0, 0.0, 1.0])
-    axis /= np.linalg.norm(axis)
-    turn = math.acos(1 / math.sqrt(3))  # the body diagonal onto the vertical
-    q = tuple(float(v) for v in np.r_[axis * math.sin(turn / 2), math.cos(turn / 2)])
+    # the body diagonal onto the vertical
+    q = quat_axis_angle(np.cross([1.0, 1.0, 1.0], [0.0, 0.0, 1.0]), math.acos(1 / math.sqrt(3)))
     z = surface_z + world.dice["blue"].half * math.sqrt(3) + 1e-4
     world.reset({}, 0.0, [DieRelease("blue", (x, y, z), q, (0.0, 0.0, 0.0), (0.0, 0.0, w0))])
     p, c, b = world.p, world.client, world.body_of["blue"]
