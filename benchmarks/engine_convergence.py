@@ -22,9 +22,13 @@ turns of ``bench engines``) in each engine at its defaults and refined:
   rounding margin), MuJoCo's a box rounded by a contact margin of the edge radius; here
   both are the hull of the rounded cube against everything
   (``SimSettings(die_collision="rounded_hull")``, ``MujocoParams(die_shape="hull")``);
+* ``pybullet-raw`` and ``mujoco-raw``: the materials' restitutions handed to the engine as
+  they stand, without the per-engine calibration (:mod:`physics.restitution_calibration`;
+  PyBullet's flat drops then rebound 0.017 above the coefficient, MuJoCo's 0.044 below) —
+  the build before 23 Nov 2026, session 5;
 * ``pybullet-e036`` and ``pybullet-e030``: the die–cardboard restitution 0.36 and 0.30
-  instead of the material's 0.40 (PyBullet's flat rebound is about 0.045 above its
-  coefficient): how much of a difference in the fields reached is the bounce.
+  instead of the material's 0.40: how much of a difference in the fields reached is the
+  bounce.
 
 Per configuration: the thrown dice's hole and off rates with Wilson 95 % intervals, the
 resting field kinds (as ``bench engines`` reads them), the mean and median travel, the CPU
@@ -74,6 +78,8 @@ CONFIG: dict[str, tuple[str, dict, dict, float | None]] = {
     "pybullet-x2": ("pybullet", _refined(2), {}, None),
     "pybullet-x4": ("pybullet", _refined(4), {}, None),
     "pybullet-rounded": ("pybullet", {"die_collision": "rounded_hull"}, {}, None),
+    "pybullet-raw": ("pybullet", {"restitution_calibration": False}, {}, None),
+    "mujoco-raw": ("mujoco", {"restitution_calibration": False}, {}, None),
     "pybullet-e036": ("pybullet", {}, {}, 0.36),
     "pybullet-e030": ("pybullet", {}, {}, 0.30),
     "mujoco": ("mujoco", {}, {}, None),

@@ -34,6 +34,7 @@ import numpy as np
 from physics.geometry import CARDBOARD, SPINNER, TABLE, Layout, build_layout
 from physics.materials import DIE, Materials, load_materials
 from physics.mujoco_materials import TIME_CONSTANT, contact_of
+from physics.restitution_calibration import calibrated
 from physics.settings import SimSettings
 from physics.throw import DieRelease
 from physics.world import rounded_cube_points
@@ -130,6 +131,12 @@ class MujocoWorld:
         self.materials = materials or load_materials()
         self.settings = settings or SimSettings()
         self.params = params or MujocoParams()
+        #: the materials as handed to MuJoCo: each restitution the input that realises it
+        self.engine_materials = (
+            calibrated(self.materials, self.engine)
+            if self.settings.restitution_calibration
+            else self.materials
+        )
         self.layout: Layout = build_layout(
             board,
             self.box,
@@ -232,7 +239,7 @@ class MujocoWorld:
 
     def mjcf(self, owners: Sequence[str]) -> str:
         """The MJCF text of the tray with the dice ``owners`` (free bodies at the origin)."""
-        mats = self.materials
+        mats = self.engine_materials
         par = self.params
         contact = {
             name: contact_of(mats, name, par.time_constant) for name in (DIE, CARDBOARD, SPINNER, TABLE)

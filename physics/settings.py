@@ -80,6 +80,11 @@ class SimSettings:
         hole_segments: sides of the polygon standing in for a round hole.
         hole_margin: reach of a hole's cell of frame boxes beyond the hole (m).
         restitution_threshold: impacts slower than this do not bounce (m/s).
+        restitution_calibration: hand the engine, for each material's restitution, the
+            input whose flat drop rebounds with it (``assets/restitution_calibration.toml``,
+            :mod:`physics.restitution_calibration`); off, the materials file's coefficients
+            go to the engine as they stand (PyBullet's dice then rebound 0.025–0.05 higher,
+            MuJoCo's 0.01–0.03 lower).
         contact_erp: error reduction of rigid-body contacts (Bullet's ``m_erp2``, PyBullet's
             ``contactERP``): the fraction of a penetration removed per step by a velocity
             (Baumgarte) push. PyBullet's default, 0.08.
@@ -134,6 +139,7 @@ class SimSettings:
     hole_segments: int = 16
     hole_margin: float = 0.004
     restitution_threshold: float = 0.2
+    restitution_calibration: bool = True
     contact_erp: float = 0.08
     split_impulse: bool = True
     split_impulse_threshold: float = -0.04

@@ -28,6 +28,7 @@ import numpy as np
 
 from physics.geometry import CARDBOARD, SPINNER, BoxPiece, HullPiece, Layout, build_layout
 from physics.materials import DIE, Materials, load_materials
+from physics.restitution_calibration import calibrated
 from physics.settings import SimSettings
 from physics.throw import DieRelease
 from rules.board import BoardSide
@@ -75,6 +76,12 @@ class World:
         self.dice = dice or load_dice()
         self.materials = materials or load_materials()
         self.settings = settings or SimSettings()
+        #: the materials as handed to Bullet: each restitution the input that realises it
+        self.engine_materials = (
+            calibrated(self.materials, self.engine)
+            if self.settings.restitution_calibration
+            else self.materials
+        )
         self.layout: Layout = build_layout(
             board,
             self.box,
@@ -273,7 +280,7 @@ class World:
         return kw
 
     def _material_kw_of(self, name: str) -> dict:
-        m = self.materials.bodies[name]
+        m = self.engine_materials.bodies[name]
         return {
             "lateralFriction": m.friction,
             "restitution": m.restitution,

@@ -245,7 +245,9 @@ def test_restitution_json_rows_and_the_aim_at_every_speed(capsys):
     assert [(r["pair"], r["speed"]) for r in rows] == [
         (pair, v) for pair in ("die-cardboard", "die-die") for v in (0.5, 3.0, 5.0)
     ]
-    assert all(set(r) == {"pair", "speed", "e_measured", "e_material"} for r in rows)
+    # the keys, plus the range of the releases averaged (an extension)
+    assert all(set(r) == {"pair", "speed", "e_measured", "e_material", "e_range"} for r in rows)
+    assert all(r["e_range"][0] <= r["e_measured"] <= r["e_range"][1] for r in rows)
     assert {r["pair"]: r["e_material"] for r in rows} == {"die-cardboard": 0.4, "die-die": 0.6}
     assert all(abs(r["e_measured"] - r["e_material"]) <= 0.05 for r in rows)
 

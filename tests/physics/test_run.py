@@ -184,7 +184,8 @@ def test_a_die_leaving_the_box_lands_and_rests_on_the_table(world_i, box):
     assert r.settled and white.status is Status.OFF
     table_top = world_i.zones.table_z
     assert white.pose.position[2] == pytest.approx(table_top + DICE["white"].half, abs=0.001)
-    assert white.pose.position[1] < -hx - 0.05  # it fell and moved on, outside the wall
+    # it rests on the table beyond the wall's outer face (a tilted landing may roll it a few mm either way)
+    assert white.pose.position[1] < -box.inner_size[1] / 2 - box.wall_thickness - DICE["white"].half
     last = r.trajectory.frame(len(r.trajectory) - 1)["white"]
     assert last.position == pytest.approx(white.pose.position)
     first = r.trajectory.positions[0, 0, 2]
