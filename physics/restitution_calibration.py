@@ -36,6 +36,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from physics.materials import Materials
 from rules.assets import asset_path, read_toml
 from rules.schema import Table
@@ -67,32 +69,17 @@ class Calibration:
     speeds: tuple[float, ...]
 
     def coefficient(self, restitution: float) -> float:
-        """The engine input whose flat drop rebounds with ``restitution`` (linear between the points).
+        """The engine input whose rebound is ``restitution`` (linear between the points).
 
         Beyond the measured rebounds it is the nearest end's input: the engine was not
         measured there, and MuJoCo's contact spring cannot rebound much higher (its inputs
         above the curve's launched the die).
         """
-        xs, ys = self.coefficients, self.rebounds
-        if restitution <= ys[0]:
-            return xs[0]
-        if restitution >= ys[-1]:
-            return xs[-1]
-        k = 1
-        while ys[k] < restitution:
-            k += 1
-        x0, x1, y0, y1 = xs[k - 1], xs[k], ys[k - 1], ys[k]
-        return x0 + (restitution - y0) * (x1 - x0) / (y1 - y0)
+        return float(np.interp(restitution, self.rebounds, self.coefficients))
 
     def rebound(self, coefficient: float) -> float:
-        """The rebound ratio of an input ``coefficient`` (linear between the points, and beyond them
-        along the nearest segment)."""
-        xs, ys = self.coefficients, self.rebounds
-        k = 1
-        while k < len(xs) - 1 and xs[k] < coefficient:
-            k += 1
-        x0, x1, y0, y1 = xs[k - 1], xs[k], ys[k - 1], ys[k]
-        return y0 + (coefficient - x0) * (y1 - y0) / (x1 - x0)
+        """The rebound ratio of an input ``coefficient`` (linear between the points, the nearest end's beyond them)."""
+        return float(np.interp(coefficient, self.coefficients, self.rebounds))
 
 
 def load_calibration(path: str | Path | None = None) -> dict[str, dict[str, Calibration]]:
