@@ -9,7 +9,10 @@ are set aside; the spinner must be
 still too; contacts with the spinner card are checked every step; the tunnel watch compares
 centres between samples; the throw ends at ``time_cap`` otherwise. MuJoCo has no sleeping
 bodies here, so a lying die that never left its pose (its anchor never moved) is reported
-at its exact lying pose, as the PyBullet world reports a die that never woke.
+at its exact lying pose, as the PyBullet world reports a die that never woke. For the same
+reason the PyBullet loop's tighter test of dice leaning on the board
+(``settle_distance_leaning``/``settle_angle_leaning``) is not applied here: it relies on the
+sleep that ends a creep after 2 s, and a creeping die would run to the time cap.
 """
 
 from __future__ import annotations

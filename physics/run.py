@@ -15,7 +15,9 @@ the rim, a bet card, the table — or ``hole`` by its centre alone: the rules re
 on the single-point contact of a card's hull a die can rock in place for ever) for
 ``settle_hold`` seconds if it lies
 flat (on the playfield, the table or the floor), ``settle_hold_leaning`` otherwise (a die
-leaning on a wall or another die can creep for a while before it slides or topples);
+leaning on a wall or another die can creep for a while before it slides or topples; on
+the board such a die must also keep the tighter ``settle_distance_leaning`` and
+``settle_angle_leaning``, so a creep toward a tipping point is not read as rest);
 Bullet reports velocities of a few mm/s for dice resting on hulls or leaning in the
 cavity that never move them. The throw has come to rest when every die not set aside —
 and the spinner — is still; it ends at ``time_cap`` otherwise, with ``settled = False``
@@ -82,6 +84,8 @@ def run_throw(
     speed2, spin2 = s.settle_speed**2, s.settle_spin**2
     d2 = s.settle_distance**2
     cos_half = math.cos(s.settle_angle / 2)
+    d2_leaning = s.settle_distance_leaning**2
+    cos_half_leaning = math.cos(s.settle_angle_leaning / 2)
     sleep_still, sample_every, sample_dt = s.sleep_still, s.sample_every, s.sample_dt
     sleep_speed = s.sleep_threshold
     n = len(owners)
@@ -159,13 +163,20 @@ def run_throw(
             new[i] = pq
             a_pos, a_q = anchor[i]
             dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
+            dist2 = dx * dx + dy * dy + dz * dz
             dot = abs(quat[0] * a_q[0] + quat[1] * a_q[1] + quat[2] * a_q[2] + quat[3] * a_q[3])
-            if dot < cos_half and zones.status(position) is not Status.BOARD:
-                dot = 1.0  # off (rim, card, table) or in a hole: no face is read, only where it lies counts
-            if dx * dx + dy * dy + dz * dz > d2 or dot < cos_half:
+            flat = lies_flat(position, quat, halves[i], table_z, ground_z)
+            if dist2 > d2:
+                left = True
+            elif flat:  # off (table, floor) or in a hole: no face is read, only where it lies counts
+                left = dot < cos_half and zones.status(position) is Status.BOARD
+            elif zones.status(position) is Status.BOARD:  # leaning on the board: a creep is a move
+                left = dist2 > d2_leaning or dot < cos_half_leaning
+            else:
+                left = False  # off (rim, card) or in a hole: only where it lies counts
+            if left:
                 anchor[i] = pq
                 since[i] = t
-            flat = lies_flat(position, quat, halves[i], table_z, ground_z)
             hold[i] = s.settle_hold if flat else s.settle_hold_leaning
             if sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])

@@ -41,6 +41,14 @@ class SimSettings:
             wedged at 34° in a corner, sliding 0.05 mm/s, 0.4 s before it toppled (seed 62
             throw 720). A die that only creeps (0.6–0.9°/s, seeds 41 and 63) is put to sleep
             after 2 s slower than ``sleep_threshold`` at its fastest point (physics.run).
+        settle_distance_leaning: a die on the board that does not lie flat (leaning on a wall
+            or another die, cocked) must keep its centre within this distance (m) ...
+        settle_angle_leaning: ... and its orientation within this angle (rad) for
+            ``settle_hold_leaning``: such a die creeps before it topples. With the flat
+            dice's 0.5 mm and 1° a die standing on its edge with a corner on the wall crept
+            0.7° in 1.5 s toward its balance point, was read, and toppled 0.4 s later (settle
+            check seed 101 throw 757); a die that only creeps is put to sleep after 2 s
+            and then keeps its pose exactly, so the tighter test costs only time.
         settle_speed: a die lying flat on the playfield slower than this (m/s) ...
         settle_spin: ... and turning slower than this (rad/s) is put to sleep at once.
         max_travel: adaptive sub-steps: a step is cut into ``k`` equal sub-steps so that
@@ -123,6 +131,8 @@ class SimSettings:
     settle_angle: float = 0.0175
     settle_hold: float = 0.15
     settle_hold_leaning: float = 1.5
+    settle_distance_leaning: float = 0.0001
+    settle_angle_leaning: float = 0.00175
     settle_speed: float = 0.004
     settle_spin: float = 0.15
     max_travel: float = 0.003
