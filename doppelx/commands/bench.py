@@ -150,7 +150,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="cuboid dice against real-dice experiments and the solid-angle model",
         description="Throw a homogeneous cuboid die (two square y×y faces, four x×y faces) onto a "
         "flat hard surface, many times per ratio x/y; print the probability of a square face with "
-        "its Wilson 95 %% interval beside Budden's real steel dice and the solid-angle model.",
+        "its Wilson 95 % interval beside Budden's real steel dice and the solid-angle model.",
     )
     cu.add_argument(
         "--ratios",
