@@ -75,8 +75,12 @@ def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
     outcome = _outcome(top, dice, seats)
     bets = _bets(top, seats, active, outcome)
     check_bets(bets, cards, source)
+    listed = {d.owner for d in outcome.dice}
+    if active is None and WHITE in listed:
+        raise top.error(
+            "dice", 'a setup throw ("active": null) has no white die (D22); name the active player'
+        )
     if active is not None:
-        listed = {d.owner for d in outcome.dice}
         for needed in (active, WHITE):
             if needed not in listed:
                 raise top.error(

@@ -1,6 +1,6 @@
 """``doppelx game``: a whole DoppelX game of bots through the physics world.
 
-    doppelx game --players 4 --board I --seed N [--skill medium | --skills S1,S2,...] [--think N]
+    doppelx game --players 4 [--board I] --seed N [--skill medium | --skills S1,S2,...] [--think N]
                  [--cards A,B,C,D] [--no-spinner] [--max-throws N] [--json] [--engine pybullet|mujoco]
 
 Prints the log (every throw: who threw, the bets, each die's status, face and field, each
@@ -32,7 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="3–8 players",
     )
-    p.add_argument("--board", required=True, metavar="BOARD", help="built-in side I–IV or a board file")
+    p.add_argument(
+        "--board",
+        default="I",
+        metavar="BOARD",
+        help="built-in side I–IV or a board file (default I, the first game's side)",
+    )
     p.add_argument(
         "--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)"
     )

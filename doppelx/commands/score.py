@@ -38,10 +38,12 @@ def run(args: argparse.Namespace) -> int:
 
     dice = load_dice(args.dice)
     state = load_table_state(args.state, dice)
-    board_name = args.board or state.board
-    if board_name is None:
+    if args.board is not None:
+        board = load_board(args.board)
+    elif state.board is None:
         raise SpecError(args.state, "board", 'no board: pass --board or put "board" in the state')
-    board = load_board(board_name)
+    else:
+        board = _state_board(state.board, args.state)
     check_on_board(state, board, dice, args.state)
     score = score_throw(
         state.outcome,
@@ -60,3 +62,25 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_report(report))
     return 0
+
+
+def _state_board(name: str, state_path: str):
+    """The board a state names: a built-in side, or a board file, a relative path read from the
+    state's folder (or, when no such file is there, from the working folder, as before).
+
+    Anything wrong with it is reported as an error of the state file's ``board`` entry.
+    """
+    from pathlib import Path
+
+    from rules.board_file import BUILTIN_SIDES, load_board
+    from rules.errors import DoppelXError, SpecError
+
+    where: str | Path = name
+    if name.upper() not in BUILTIN_SIDES and not Path(name).is_absolute():
+        beside = Path(state_path).parent / name
+        if beside.is_file() or (name.lower().endswith(".toml") and not Path(name).is_file()):
+            where = beside
+    try:
+        return load_board(where)
+    except DoppelXError as exc:
+        raise SpecError(state_path, "board", str(exc)) from None

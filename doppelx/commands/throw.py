@@ -1,6 +1,6 @@
 """``doppelx throw``: one throw through the physics world, with its scoring.
 
-    doppelx throw --board I --seed N [--dice blue,white] [--lying K] [--skill medium]
+    doppelx throw [--board I] --seed N [--dice blue,white] [--lying K] [--skill medium]
                   [--target X,Y] [--strength S] [--side S|E|N|W] [--replay OUT.npz] [--json]
                   [--engine pybullet|mujoco]
 
@@ -67,7 +67,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Throw dice with the bot throw model into the physics world of a "
         "board, run them to rest and score the outcome.",
     )
-    p.add_argument("--board", required=True, metavar="BOARD", help="built-in side I–IV or a board file")
+    p.add_argument(
+        "--board",
+        default="I",
+        metavar="BOARD",
+        help="built-in side I–IV or a board file (default I, the first game's side)",
+    )
     p.add_argument(
         "--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)"
     )
@@ -143,7 +148,10 @@ def run(args: argparse.Namespace) -> int:
     coloured = [o for o in args.dice if o != WHITE]
     spare = [c for c in dice.player_colours if c not in args.dice]
     if args.lying > len(spare):
-        raise RulesError(f"only {len(spare)} other dice can lie on the board")
+        raise RulesError(
+            f"--lying {args.lying}: only {len(spare)} other players' dice can lie on the board "
+            f"(the colours not thrown: {', '.join(spare) or 'none'})"
+        )
     rng = make_rng(args.seed)
     lying = scatter_lying(board, box, dice, spare[: args.lying], rng) if args.lying else {}
     seats = list(dict.fromkeys([*coloured, *lying]))

@@ -31,6 +31,11 @@ def test_game_plays_to_the_end(capsys):
     assert last == summary["chips"]
 
 
+def test_the_board_defaults_to_side_i(capsys):
+    short = ("--players", "3", "--seed", "2")
+    assert run_json(capsys, *short) == run_json(capsys, *short, "--board", "I")
+
+
 def test_same_seed_same_game(capsys):
     a = run_json(capsys, "--players", "3", "--board", "III", "--seed", "8")
     b = run_json(capsys, "--players", "3", "--board", "III", "--seed", "8")

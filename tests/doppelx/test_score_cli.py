@@ -141,6 +141,10 @@ def test_full_pose_form_and_text_output(tmp_path, capsys):
             "unit quaternion",
         ),
         (
+            {"seats": ["blue", "red", "green"], "dice": [{"owner": "white", "status": "off"}]},
+            'a setup throw ("active": null) has no white die',
+        ),
+        (
             {
                 "seats": ["blue", "red", "green"],
                 "active": "blue",
@@ -166,6 +170,23 @@ def test_bad_json_and_unknown_board(tmp_path, capsys):
     assert "bad JSON" in capsys.readouterr().err
     assert main(["score", "--board", "IX", "--state", str(STATES / "E1.json")]) == 2
     assert "not a built-in side" in capsys.readouterr().err
+
+
+def test_the_states_board_is_read_beside_it_and_its_errors_name_the_state(tmp_path, capsys):
+    from rules.board_file import builtin_board_path
+
+    state = json.loads((STATES / "E1.json").read_text())
+    folder = tmp_path / "states"
+    folder.mkdir()
+    (folder / "mine.toml").write_text(builtin_board_path("I").read_text())
+    path = folder / "s.json"
+    path.write_text(json.dumps(state | {"board": "mine.toml"}))  # relative to the state, not the cwd
+    assert run_json(capsys, "--state", str(path))["players"]["blue"]["after"] == 9
+    for board, words in (("IX", "IX: not a built-in side"), ("gone.toml", "file not found")):
+        path.write_text(json.dumps(state | {"board": board}))
+        assert main(["score", "--state", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"doppelx: error: {path}: board: ") and words in err and err.count("\n") == 1
 
 
 def test_missing_argument_exits_2(capsys):

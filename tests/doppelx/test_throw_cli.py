@@ -27,6 +27,10 @@ def test_throw_json_outcome_and_scoring(capsys):
     assert len(out["throw"]["releases"]) == 2
 
 
+def test_the_board_defaults_to_side_i(capsys):
+    assert run_json(capsys, "--seed", "5") == run_json(capsys, "--board", "I", "--seed", "5")
+
+
 def test_same_seed_same_throw(capsys):
     a = run_json(capsys, "--board", "III", "--seed", "11")
     b = run_json(capsys, "--board", "III", "--seed", "11")
@@ -100,7 +104,7 @@ def test_bad_arguments_exit_2(capsys, args, message):
     [
         (["--board", "V", "--seed", "1"], "not a built-in side"),
         (["--board", "I", "--seed", "1", "--dice", "teal,white"], "no die 'teal'"),
-        (["--board", "I", "--seed", "1", "--lying", "8"], "other dice"),
+        (["--board", "I", "--seed", "1", "--lying", "8"], "--lying 8: only 7 other players' dice"),
     ],
 )
 def test_bad_values_are_one_line_and_exit_2(capsys, args, message):

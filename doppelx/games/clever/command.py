@@ -98,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
             assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
             seed = int(entropy % (2**32))
         if not args.resume:
-            check_new_save(args.save)
+            from doppelx.games.clever.match import CleverMatch
+
+            check_new_save(args.save or CleverMatch.default_save)  # the default file is a save too
         term = Terminal(colour=args.colour)
         return run_match(
             kinds,

@@ -9,6 +9,12 @@ import pytest
 from doppelx.cli import main
 
 
+@pytest.fixture(autouse=True)
+def _in_a_fresh_folder(monkeypatch, tmp_path):
+    """Each test runs where no ``clever-save.json`` lies (a new game refuses to replace it)."""
+    monkeypatch.chdir(tmp_path)
+
+
 def run(argv, monkeypatch, capsys, stdin=""):
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     code = main(argv)
@@ -160,3 +166,11 @@ def test_damaged_save_is_one_clear_error(monkeypatch, capsys, tmp_path):
     assert code == 2 and ("damaged save" in err or "missing" in err) and err.count("\n") == 1
     code, _, err = run(["clever", "--resume", str(tmp_path / "missing.json")], monkeypatch, capsys)
     assert code == 2 and "file not found" in err
+
+
+def test_a_new_game_does_not_replace_the_default_save_file(monkeypatch, capsys, tmp_path):
+    precious = tmp_path / "clever-save.json"  # the default --save, in the working folder
+    precious.write_text('{"precious": true}')
+    code, _, err = run(["clever", "--players", "human", "--seed", "2"], monkeypatch, capsys, stdin="")
+    assert code == 2 and "clever-save.json" in err and "already exists" in err and err.count("\n") == 1
+    assert precious.read_text() == '{"precious": true}'
