@@ -1,5 +1,5 @@
 """Argument types shared by the commands: whole numbers and finite numbers in a range, seeds,
-lists of names, points in millimetres.
+lists of names, points in millimetres, output files and PNG pictures.
 
 Each returns a function for argparse's ``type=`` that raises ``ArgumentTypeError`` with a
 message naming what was expected, so a bad argument is one line and exit code 2.
@@ -116,6 +116,18 @@ def output_file(text: str) -> str:
     return text
 
 
+def png_file(text: str) -> str:
+    """:func:`output_file` for a picture: the pictures are PNG, so the name must end in ``.png``."""
+    from rules.assets import shown_name  # a long path keeps its end, where the suffix is
+
+    output_file(text)  # a folder or a missing folder is named as such first
+    if not text.lower().endswith(".png"):
+        raise argparse.ArgumentTypeError(
+            f"the picture is a PNG: expected a file name ending in .png, got {shown_name(text)!r}"
+        )
+    return text
+
+
 def output_path(text: str):
     """:func:`output_file` as a :class:`pathlib.Path`."""
     from pathlib import Path
@@ -142,7 +154,7 @@ def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
             type=whole(12, None, "a number of rollouts"),
             default=None,
             metavar="N",
-            help="an expert's rollouts per decision (default 100)",
+            help="an expert's rollouts per decision, at least 12 (default 100)",
         )
 
 

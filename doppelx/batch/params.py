@@ -13,6 +13,11 @@ import argparse
 
 from doppelx import argtypes
 
+#: Most a hole's radius may be widened (or narrowed) by, in mm.
+MAX_HOLE_DELTA_MM = 10.0
+#: The type of ``--hole-delta-mm`` and of each ``--vary hole_delta_mm`` value (one bound for both).
+hole_delta_mm = argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change of the holes' radius in mm")
+
 
 def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check after another)
     """Fail early, with one clear line naming the argument, on anything a worker would trip over."""

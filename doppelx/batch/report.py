@@ -22,13 +22,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-from doppelx.batch.stats import mean, proportion  # noqa: E402
+from doppelx.batch.stats import counted, mean, proportion  # noqa: E402
 from doppelx.board_picture import save_board_png  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from rules.bets import load_bet_cards  # noqa: E402
 from rules.board_file import load_board  # noqa: E402
 
 FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
+#: The files a report of each kind writes into the run's folder.
+REPORT_FILES = {"throws": ("report.md", "heatmap.png", "fields.png"), "games": ("report.md", "games.png")}
 DICE_PREFIXES = {"c": "coloured die", "w": "white die"}
 
 
@@ -77,7 +79,7 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     board = load_board(t["board"][0])
-    lines = [f"# Throws on side {board.name}: {n} throws", ""]
+    lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", ""]
 
     xs, ys = [], []
     for p in DICE_PREFIXES:
@@ -89,7 +91,7 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
         out / "heatmap.png",
         dpi=90,
         overlays=[heatmap_overlay(np.array(xs), np.array(ys), board.bounds)],
-        title=f"Resting positions, side {board.name} ({len(xs)} dice)",
+        title=f"Resting positions, side {board.name} ({counted(len(xs), 'die', 'dice')})",
     )
     lines += [f"![heatmap]({heat.path.name})", ""]
 
@@ -157,7 +159,7 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     players = t["players"][0]
-    lines = [f"# {n} games, {players} players, side {t['board'][0]}", ""]
+    lines = [f"# {counted(n, 'game')}, {players} players, side {t['board'][0]}", ""]
     throws = mean(t["throws"])
     lines += [
         f"Game length: {throws.fmt(digits=1)} throws (mean, 95 % interval); "

@@ -20,11 +20,20 @@ class Estimate:
     n: int
 
     def fmt(self, percent: bool = False, digits: int = 2) -> str:
-        if self.n == 0:
+        """``"3.00 [2.10, 3.90]"``; ``"–"`` without a value, ``"3.00 [n/a]"`` without an interval
+        (the mean of a single value)."""
+        if self.n == 0 or not math.isfinite(self.value):
             return "–"
         k = 100 if percent else 1
         unit = " %" if percent else ""
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return f"{self.value * k:.{digits}f}{unit} [n/a]"
         return f"{self.value * k:.{digits}f}{unit} [{self.low * k:.{digits}f}, {self.high * k:.{digits}f}]"
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 game"``, ``"2 games"`` (``plural`` for an irregular noun: ``counted(1, "die", "dice")``)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def proportion(hits: int, n: int) -> Estimate:

@@ -29,11 +29,13 @@ MERGE_ROWS = 65536
 class RunStore:
     """The output folder of one run."""
 
-    def __init__(self, out: Path | str, spec: RunSpec):
+    def __init__(self, out: Path | str, spec: RunSpec, outputs: tuple[str, ...] = ()):
+        """``outputs``: the names of other files the caller writes into the folder (a report)."""
         self.out = Path(out)
         self.spec = spec
         self.name = spec.kind if spec.kind.isidentifier() else "items"
         self.chunk_dir = self.out / "chunks"
+        self.outputs = (f"{self.name}.parquet", *outputs)
 
     def open(self, overwrite: bool = False) -> None:
         """Create the folder, or check that an existing one belongs to the same run.
@@ -41,6 +43,10 @@ class RunStore:
         The same run always resumes from its finished chunks. A folder holding a different
         run is refused, or with ``overwrite`` emptied of that run's chunks, merged table
         and run file first. A damaged ``run.json`` is refused (``overwrite`` replaces it).
+        A folder without ``run.json`` is no run folder: one holding chunks is refused
+        (``overwrite`` removes them and its tables first), and so is one holding a file named
+        like one of the run's ``outputs``, a user's own ``report.md`` say (``overwrite``: the
+        run replaces such files as it writes them).
         """
         prepare_output_dir(self.out)
         spec_file = self.out / "run.json"
@@ -65,6 +71,8 @@ class RunStore:
                     "use another --out or pass --overwrite"
                 )
             self._clear()
+        elif not overwrite:
+            refuse_outputs(self.out, self.outputs, "run.json", "a run folder")
         prepare_output_dir(self.chunk_dir)
         write_text(spec_file, self.spec.to_json(), what="run file")
 
@@ -143,6 +151,19 @@ class RunStore:
             if pending:
                 writer.write_table(_concat(pending, schema))
         return path
+
+
+def refuse_outputs(folder: Path, names: tuple[str, ...], marker: str, what: str) -> None:
+    """Refuse ``folder``, which lacks the ``marker`` file of ``what`` (``"run.json"``, ``"a run
+    folder"``), if it holds anything named like one of the outputs ``names``: a user's own file
+    that the run would overwrite."""
+    taken = [n for n in names if (folder / n).exists() or (folder / n).is_symlink()]
+    if taken:
+        raise DoppelXError(
+            f"{folder}: holds {', '.join(taken)} but no {marker} (not {what}, so "
+            f"{'they' if len(taken) > 1 else 'it'} would be overwritten); "
+            "use another --out or pass --overwrite"
+        )
 
 
 def _concat(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:

@@ -9,10 +9,12 @@ compare the variants' key figures with 95 % intervals.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +25,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-from doppelx.batch.stats import Estimate, mean, proportion  # noqa: E402
+from doppelx.batch.params import hole_delta_mm  # noqa: E402
+from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from doppelx.argtypes import shown  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
@@ -32,18 +35,59 @@ from rules.errors import DoppelXError  # noqa: E402
 MAX_VALUES = 20
 MAX_VARIANTS = 100
 
-VARY = {
+#: The files a sweep writes into its folder (beside a ``variant-NN/`` run folder per variant).
+COMPARISON_FILES = ("comparison.md", "comparison.png")
+
+
+def _finite(text: str) -> float:
+    """A finite number (``cocked_deg``: its range is checked with the variant's parameters)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {shown(text)}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {shown(text)}")
+    return value
+
+
+#: What each --vary name takes: the type of its single option where there is one (a value of
+#: ``hole_delta_mm`` is bounded like ``--hole-delta-mm``); every variant's parameters are then
+#: checked as a run's are (:func:`doppelx.batch.params.check_params`).
+VARY: dict[str, Callable[[str], object]] = {
     "board": str,
-    "hole_delta_mm": float,
+    "hole_delta_mm": hole_delta_mm,
     "white_faces": str,
-    "cocked_deg": float,
+    "cocked_deg": _finite,
     "skill": str,
     "policy": str,
 }
 
 
+def split_values(name: str, text: str) -> list[str]:
+    """The values of ``--vary NAME=text``, split on commas; a policy ``point:X,Y`` is one value.
+
+    ``policy=greedy,point:-60,75,random`` → ``["greedy", "point:-60,75", "random"]``: a value
+    starting with ``point:`` takes the next one as its Y.
+    """
+    parts = text.split(",")
+    if name != "policy":
+        return parts
+    values = []
+    while parts:
+        value = parts.pop(0)
+        if value.startswith("point:"):
+            if not parts:
+                raise argparse.ArgumentTypeError(
+                    f"policy {shown(value)}: write point:X,Y in mm, e.g. policy=greedy,point:-60,75"
+                )
+            value = f"{value},{parts.pop(0)}"
+        values.append(value)
+    return values
+
+
 def parse_vary(items: list[str]) -> list[tuple[str, list]]:
-    """``["hole_delta_mm=0,2"]`` → ``[("hole_delta_mm", [0.0, 2.0])]`` (faces use ``-``: 1-2-3-X-X-2)."""
+    """``["hole_delta_mm=0,2"]`` → ``[("hole_delta_mm", [0.0, 2.0])]`` (faces use ``-``: 1-2-3-X-X-2;
+    a policy ``point:X,Y`` keeps its comma, :func:`split_values`)."""
     if not items:
         raise DoppelXError(f"--vary: give at least one NAME=V1,V2 (names: {', '.join(VARY)})")
     out = []
@@ -56,11 +100,9 @@ def parse_vary(items: list[str]) -> list[tuple[str, list]]:
             raise DoppelXError(f"--vary {name} is given twice; list all its values in one --vary")
         seen.add(name)
         try:
-            parsed = [VARY[name](v) for v in values.split(",")]
-        except ValueError:
-            raise DoppelXError(f"--vary {shown(item)}: {name} takes numbers") from None
-        if any(isinstance(v, float) and not math.isfinite(v) for v in parsed):
-            raise DoppelXError(f"--vary {shown(item)}: {name} takes finite numbers")
+            parsed = [VARY[name](v) for v in split_values(name, values)]
+        except argparse.ArgumentTypeError as exc:
+            raise DoppelXError(f"--vary {shown(item)}: {exc}") from None
         if len(parsed) > MAX_VALUES:
             raise DoppelXError(f"--vary {shown(item)}: at most {MAX_VALUES} values per name")
         out.append((name, parsed))
@@ -157,6 +199,7 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
     o = options
     planned = plan_variants(o.vary, params, o.kind)
     out = Path(o.out)
+    check_sweep_folder(out, o.overwrite)
     count = o.count
     rows = []
     for k, (variant, p) in enumerate(planned):
@@ -175,8 +218,11 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
         )
         rows.append((variant, summarise(o.kind, table)))
     md, png = write_comparison(rows, out, o.kind, count)
-    result = {
-        "variants": [{"variant": v, **{m: e.value for m, e in s.items()}} for v, s in rows],
+    result = {  # a figure without a value is null, never NaN (invalid JSON)
+        "variants": [
+            {"variant": v, **{m: e.value if math.isfinite(e.value) else None for m, e in s.items()}}
+            for v, s in rows
+        ],
         "comparison": str(md),
         "plot": str(png),
     }
@@ -184,11 +230,24 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
     return 0
 
 
+def check_sweep_folder(out: Path, overwrite: bool = False) -> None:
+    """Refuse a folder that is no sweep's but holds a file named like one a sweep writes.
+
+    A sweep's folder is one with a run folder ``variant-NN/run.json`` in it (each variant
+    folder is checked by its own run); there a sweep resumes and writes its comparison again.
+    Elsewhere a ``comparison.md`` is a user's own: refused unless ``overwrite``.
+    """
+    from doppelx.batch.store import refuse_outputs
+
+    if not overwrite and not any(out.glob("variant-*/run.json")):
+        refuse_outputs(out, COMPARISON_FILES, "variant-NN/run.json", "a sweep folder")
+
+
 def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path]:
     metrics = list(rows[0][1])
     labels = [", ".join(f"{k}={v}" for k, v in variant.items()) for variant, _ in rows]
     lines = [
-        f"# Sweep of {len(rows)} variants, {count} {kind} each",
+        f"# Sweep of {counted(len(rows), 'variant')}, {counted(count, kind[:-1])} each",
         "",
         "| variant | " + " | ".join(metrics) + " |",
         "|---|" + "---|" * len(metrics),
@@ -196,7 +255,7 @@ def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path
     for label, (_, s) in zip(labels, rows):
         cells = [s[m].fmt(percent="rate" in m, digits=1 if "rate" in m else 2) for m in metrics]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    md = out / "comparison.md"
+    md = out / COMPARISON_FILES[0]
     write_text(md, "\n".join(lines) + "\n", what="comparison")
     shown = [m for m in metrics if not m.startswith("fair")]
     fig, axes = plt.subplots(1, len(shown), figsize=(3.6 * len(shown), 3.8), squeeze=False)
@@ -209,7 +268,7 @@ def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path
         ax.set_title(m, fontsize=10)
         ax.grid(alpha=0.3)
     fig.tight_layout()
-    png = out / "comparison.png"
+    png = out / COMPARISON_FILES[1]
     save_figure(fig, png, dpi=90)
     plt.close(fig)
     return md, png

@@ -18,6 +18,8 @@ from doppelx.bench.metrics import Metric, Row, judge
 from rules.errors import SpecError
 
 FORMAT = "doppelx-bench-baseline/1"
+#: Metrics whose value is text (the tray's hash of every resting pose); every other one is a number.
+TEXT_METRICS = frozenset({"tray/pose_hash"})
 
 
 def default_path() -> Path:
@@ -48,9 +50,17 @@ def load(path: str | Path) -> dict:
         if not isinstance(section, dict) or not isinstance(section.get("metrics"), dict):
             raise SpecError(str(path), f"profiles.{name}.metrics", "expected an object of metric values")
         for key, value in section["metrics"].items():
-            if not isinstance(value, (int, float, str)) or isinstance(value, bool):
-                raise SpecError(str(path), f"profiles.{name}.metrics.{key}", "expected a number or a string")
+            _check_value(path, f"profiles.{name}.metrics.{key}", key, value)
     return data
+
+
+def _check_value(path: Path, where: str, key: str, value) -> None:
+    """A metric's baseline value is text for :data:`TEXT_METRICS`, else a number; else :class:`SpecError`."""
+    if key in TEXT_METRICS:
+        if not isinstance(value, str):
+            raise SpecError(str(path), where, f"expected a string (a hash), got {value!r}")
+    elif not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise SpecError(str(path), where, f"expected a number, got {value!r}")
 
 
 def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:

@@ -497,5 +497,7 @@ def plot(results: list[Result], out: str, title: str = "", engine: str = "pybull
     ax.set_title(title or "Cuboid dice: simulation, experiment and model", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    fig.savefig(out, dpi=110)
+    from rules.atomic import save_figure
+
+    save_figure(fig, out, dpi=110, what="cuboid plot")
     plt.close(fig)

@@ -396,5 +396,7 @@ def plot(res: dict, path: str) -> None:
         f"{res['speed_ratio']:.2f}× (same run)"
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    from rules.atomic import save_figure
+
+    save_figure(fig, path, dpi=90, what="engines plot")
     plt.close(fig)

@@ -34,12 +34,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from doppelx import argtypes
 from physics.engine import ENGINES, add_engine_argument
 
 SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
+#: Fastest impact or slide ``restitution`` and ``holes`` take (m/s), and why.
+MAX_SPEED = 20.0
+SPEED_REASON = "dice thrown by hand move at 2–4 m/s; 20 m/s is a fall from 20 m"
+#: Ratios x/y ``cuboid`` takes, and why.
+MIN_RATIO, MAX_RATIO = 0.1, 10.0
+RATIO_REASON = "16 mm square faces: a 1.6 mm slab to a 160 mm rod; far longer rods stop landing like dice"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -101,7 +108,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--quick", dest="sweep_quick", action="store_true", help="a 3-point grid with small scenes (tests)"
     )
     s.add_argument(
-        "--out", default="solver_sweep.png", metavar="FILE.png", help="the plot (default solver_sweep.png)"
+        "--out",
+        type=argtypes.png_file,
+        default="solver_sweep.png",
+        metavar="FILE.png",
+        help="the plot (default solver_sweep.png)",
     )
     s.add_argument("--data", metavar="FILE.json", help="also write every point as JSON")
     s.add_argument(
@@ -125,6 +136,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument(
         "--out",
         dest="engines_out",
+        type=argtypes.png_file,
         default="engines.png",
         metavar="FILE.png",
         help="the plot (default engines.png)",
@@ -139,9 +151,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     r.add_argument(
         "--speeds",
-        type=_floats("--speeds", positive=True),
+        type=_floats("--speeds", MAX_SPEED, "m/s", SPEED_REASON),
         metavar="V1,V2,...",
-        help="impact speeds in m/s (default 0.3,0.5,1,2,3,4,5)",
+        help=f"impact speeds in m/s, above 0 and at most {MAX_SPEED:g} (default 0.3,0.5,1,2,3,4,5)",
     )
     r.add_argument("--json", dest="restitution_json", action="store_true", help="print one JSON object")
     r.set_defaults(func=run_restitution)
@@ -154,14 +166,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     cu.add_argument(
         "--ratios",
-        type=_floats("--ratios", positive=True),
+        type=_floats("--ratios", MAX_RATIO, "", RATIO_REASON, least=MIN_RATIO),
         metavar="R1,R2,...",
-        help="ratios x/y (default: the 15 of Budden's experiment, 0.47-2.65)",
+        help=f"ratios x/y, from {MIN_RATIO:g} to {MAX_RATIO:g} (default: the 15 of Budden's experiment, 0.47-2.65)",
     )
-    cu.add_argument("--throws", type=_positive_int, default=1000, help="throws per ratio (default 1000)")
-    cu.add_argument("--seed", type=int, default=2026, help="seed (default 2026)")
+    cu.add_argument(
+        "--throws", type=argtypes.positive, default=1000, metavar="N", help="throws per ratio (default 1000)"
+    )
+    cu.add_argument("--seed", type=argtypes.seed, default=2026, metavar="N", help="seed (default 2026)")
     cu.add_argument("--json", dest="cuboid_json", action="store_true", help="print one JSON object")
-    cu.add_argument("--plot", metavar="FILE.png", help="also draw simulation, experiment and model (PNG)")
+    cu.add_argument(
+        "--plot",
+        type=argtypes.png_file,
+        metavar="FILE.png",
+        help="also draw simulation, experiment and model (PNG)",
+    )
     cu.add_argument(
         "--engine",
         dest="cuboid_engine",
@@ -181,9 +200,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ho.add_argument(
         "--speeds",
-        type=_floats("--speeds", positive=True),
+        type=_floats("--speeds", MAX_SPEED, "m/s", SPEED_REASON),
         metavar="V1,V2,...",
-        help="speeds at the near rim in m/s (default 0.3,0.4,...,2.0)",
+        help=f"speeds at the near rim in m/s, above 0 and at most {MAX_SPEED:g} (default 0.3,0.4,...,2.0)",
     )
     ho.add_argument(
         "--engine",
@@ -195,33 +214,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     ho.set_defaults(func=run_holes)
 
 
-def _floats(flag: str, positive: bool = False):
-    """An argparse type: comma-separated numbers (each > 0 with ``positive``)."""
+def _floats(flag: str, most: float, unit: str, why: str, least: float | None = None):
+    """An argparse type: comma-separated finite numbers, each above 0 (from ``least`` if given) and at most ``most``."""
+    u = f" {unit}" if unit else ""
+    span = f"above 0 and at most {most:g}{u}" if least is None else f"from {least:g} to {most:g}{u}"
+
+    def fits(v: float) -> bool:
+        return math.isfinite(v) and v <= most and (v > 0 if least is None else v >= least)
 
     def parse(text: str) -> tuple[float, ...]:
         try:
             values = tuple(float(v) for v in text.split(",") if v.strip())
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{flag} takes numbers separated by commas, got {text!r}"
+                f"{flag} takes numbers separated by commas, got {argtypes.shown(text)}"
             ) from None
-        if not values or (positive and any(not v > 0 for v in values)):
+        if not values or not all(fits(v) for v in values):
             raise argparse.ArgumentTypeError(
-                f"{flag} takes positive numbers separated by commas, got {text!r}"
+                f"{flag} takes numbers {span} separated by commas ({why}), got {argtypes.shown(text)}"
             )
         return values
 
     return parse
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -241,6 +255,8 @@ def run(args: argparse.Namespace) -> int:
 
         from rules.errors import SpecError
 
+        if Path(args.baseline).is_dir():
+            raise SpecError(args.baseline, "", "is a folder, not a baseline file")
         if not Path(args.baseline).is_file():
             raise SpecError(
                 args.baseline, "", "no such baseline file (pass --update-baseline to create one there)"
@@ -334,9 +350,6 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.engine != "pybullet":
         raise DoppelXError("bench sweep varies PyBullet's solver settings; it has no --engine mujoco")
     quick, as_json = args.sweep_quick or args.quick, args.sweep_json or args.json
-    if not args.out.lower().endswith(".png"):
-        raise DoppelXError(f"the plot is a PNG: --out must end in .png, got {args.out!r}")
-    _check_writable(args.out)
     if args.data:
         _check_writable(args.data)
     points = sweep(quick=quick, progress=lambda line: print(f"sweep: {line}", file=sys.stderr, flush=True))
@@ -375,11 +388,7 @@ def run_engines(args: argparse.Namespace) -> int:
     from doppelx.bench.engines import format_result, plot
     from doppelx.bench.engines import run_engines as compare
     from physics.mujoco_world import import_mujoco
-    from rules.errors import DoppelXError
 
-    if not args.engines_out.lower().endswith(".png"):
-        raise DoppelXError(f"the plot is a PNG: --out must end in .png, got {args.engines_out!r}")
-    _check_writable(args.engines_out)
     import_mujoco()
     res = compare(args.throws, progress=lambda line: print(f"engines: {line}", file=sys.stderr, flush=True))
     plot(res, args.engines_out)
@@ -427,12 +436,6 @@ def run_cuboid(args: argparse.Namespace) -> int:
     from doppelx.bench import cuboid as cb
 
     engine = args.cuboid_engine or args.engine
-    if args.plot:
-        if not args.plot.lower().endswith(".png"):
-            from rules.errors import DoppelXError
-
-            raise DoppelXError(f"the plot is a PNG: --plot must end in .png, got {args.plot!r}")
-        _check_writable(args.plot)
     ratios = args.ratios or cb.RATIOS
     results = cb.run(ratios, args.throws, args.seed, engine=engine)
     if args.cuboid_json:

@@ -33,9 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.add_argument(
         "--out",
         required=True,
-        type=argtypes.output_file,
-        metavar="PNG",
-        help="PNG file to write (its folder must exist)",
+        type=argtypes.png_file,
+        metavar="FILE.png",
+        help="PNG file to write (its name ends in .png; its folder must exist)",
     )
     show.add_argument(
         "--dpi",

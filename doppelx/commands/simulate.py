@@ -17,6 +17,7 @@ import argparse
 import json
 
 from doppelx import argtypes
+from doppelx.batch.params import MAX_HOLE_DELTA_MM, hole_delta_mm
 from physics.engine import add_engine_argument
 
 #: Bounds of the counts (a run beyond them would not finish in days on a workstation).
@@ -24,7 +25,8 @@ MAX_THROWS = 10_000_000
 MAX_GAMES = 1_000_000
 MAX_CHUNK = 100_000
 MAX_WORKERS = 1024
-MAX_HOLE_DELTA_MM = 10.0
+#: The side a run is on without --board.
+DEFAULT_BOARD = {"throws": "I", "games": "III"}
 
 _throws = argtypes.whole(1, MAX_THROWS, "a number of throws")
 _games = argtypes.whole(1, MAX_GAMES, "a number of games")
@@ -32,8 +34,10 @@ _players = argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)"
 _lying = argtypes.whole(0, 7, "a number of lying dice")
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--board", default=None, metavar="BOARD", help="side I–IV or a board file")
+def _common(p: argparse.ArgumentParser, board_default: str) -> None:
+    p.add_argument(
+        "--board", default=None, metavar="BOARD", help=f"side I–IV or a board file (default: {board_default})"
+    )
     p.add_argument("--no-spinner", action="store_true", help="play III/IV without the spinner")
     p.add_argument("--dice", metavar="DICE.toml", help="dice file (default: the shipped dice)")
     p.add_argument(
@@ -45,26 +49,42 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--hole-delta-mm",
-        type=argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change of the holes' radius in mm"),
+        type=hole_delta_mm,
         default=0.0,
         metavar="MM",
-        help=f"widen every hole's radius (±{MAX_HOLE_DELTA_MM:g} mm)",
+        help=f"widen every hole's radius (±{MAX_HOLE_DELTA_MM:g} mm; default: %(default)g)",
     )
-    p.add_argument("--skill", default="medium", choices=argtypes.SKILL_NAMES, help="every bot's skill")
+    p.add_argument(
+        "--skill",
+        default="medium",
+        choices=argtypes.SKILL_NAMES,
+        help="every bot's skill (default: %(default)s)",
+    )
     p.add_argument(
         "--policy",
         default="greedy",
         metavar="POLICY",
-        help="throw policy: greedy, random, field:3x|2x|1x, point:X,Y (mm)",
+        help="throw policy: greedy, random, field:3x|2x|1x or point:X,Y in mm (default: %(default)s)",
     )
-    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        metavar="N",
+        help="the run's seed: item i draws from child i, so a seed gives the same rows (default: %(default)s)",
+    )
     p.add_argument(
         "--workers",
         type=argtypes.whole(1, MAX_WORKERS, "a number of workers"),
         default=1,
-        help="worker processes (the pool uses at most one per core)",
+        help="worker processes (the pool uses at most one per core; default: %(default)s)",
     )
-    p.add_argument("--backend", choices=("pool", "ray"), default="pool")
+    p.add_argument(
+        "--backend",
+        choices=("pool", "ray"),
+        default="pool",
+        help="where workers run: local processes or a Ray cluster (default: %(default)s)",
+    )
     p.add_argument("--address", default=None, help="Ray cluster address (default: start a local one)")
     p.add_argument(
         "--chunk",
@@ -77,7 +97,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--overwrite",
         action="store_true",
-        help="replace a different run in --out (the same run always resumes)",
+        help="replace a different run in --out, or files of the run's names in a folder that is no run "
+        "folder (the same run always resumes)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
@@ -101,19 +122,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     kinds.required = True
     t = kinds.add_parser("throws", help="active-player turns (coloured + white die)")
     t.add_argument("--throws", type=_throws, required=True, metavar="N", help=f"1–{MAX_THROWS:,}")
-    t.add_argument("--lying", type=_lying, default=0, metavar="K", help="other dice lying on the board (0–7)")
-    _common(t)
+    t.add_argument(
+        "--lying",
+        type=_lying,
+        default=0,
+        metavar="K",
+        help="other dice lying on the board (0–7; default: %(default)s)",
+    )
+    _common(t, DEFAULT_BOARD["throws"])
     t.set_defaults(func=run_simulate, count_attr="throws")
     g = kinds.add_parser("games", help="whole games of bots")
     g.add_argument("--games", type=_games, required=True, metavar="N", help=f"1–{MAX_GAMES:,}")
-    g.add_argument("--players", type=_players, default=4, metavar="N", help="3–8 players")
-    g.add_argument("--cards", default="A,B,C,D", help="the 4 bet cards in play")
-    g.add_argument("--bet", default="best", choices=("best", "random", "never"), help="bet policy")
-    g.add_argument(
-        "--target", type=argtypes.positive, default=None, help="chips that end the game (default 50/70)"
-    )
+    _game_options(g)
     _seat_options(g)
-    _common(g)
+    _common(g, DEFAULT_BOARD["games"])
     g.set_defaults(func=run_simulate, count_attr="games")
 
     s = sub.add_parser(
@@ -122,23 +144,58 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run a throws or games batch for every combination of --vary values "
         "and write a comparison table and plot.",
     )
-    s.add_argument("kind", choices=("throws", "games"))
-    s.add_argument("--throws", type=_throws, default=200, metavar="N", help="throws per variant")
-    s.add_argument("--games", type=_games, default=20, metavar="N", help="games per variant")
-    s.add_argument("--players", type=_players, default=4)
-    s.add_argument("--lying", type=_lying, default=0)
-    s.add_argument("--cards", default="A,B,C,D")
-    s.add_argument("--bet", default="best", choices=("best", "random", "never"))
-    s.add_argument("--target", type=argtypes.positive, default=None)
+    s.add_argument("kind", choices=("throws", "games"), help="what every variant runs")
+    s.add_argument(
+        "--throws", type=_throws, default=200, metavar="N", help="throws per variant (default: %(default)s)"
+    )
+    s.add_argument(
+        "--games", type=_games, default=20, metavar="N", help="games per variant (default: %(default)s)"
+    )
+    s.add_argument(
+        "--lying",
+        type=_lying,
+        default=0,
+        metavar="K",
+        help="throws: other dice lying on the board (0–7; default: %(default)s)",
+    )
+    _game_options(s, "games: ")
     s.add_argument(
         "--vary",
         action="append",
         default=[],
         metavar="NAME=V1,V2",
-        help="board, hole_delta_mm, white_faces (F-F-F-F-F-F), cocked_deg, skill, policy",
+        help=f"a parameter and its values: board, hole_delta_mm (±{MAX_HOLE_DELTA_MM:g} mm), white_faces (F-F-F-F-F-F), "
+        "cocked_deg, skill, policy; a policy point:X,Y keeps its comma "
+        "(policy=greedy,point:-60,75 is two values)",
     )
-    _common(s)
+    _common(s, f"{DEFAULT_BOARD['throws']} for throws, {DEFAULT_BOARD['games']} for games")
     s.set_defaults(func=run_sweep)
+
+
+def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
+    """--players, --cards, --bet and --target of a games run (``prefix``: "games: " in a sweep)."""
+    p.add_argument(
+        "--players", type=_players, default=4, metavar="N", help=f"{prefix}3–8 players (default: %(default)s)"
+    )
+    p.add_argument(
+        "--cards",
+        default="A,B,C,D",
+        metavar="A,B,C,D",
+        help=f"{prefix}the 4 bet cards in play (default: %(default)s)",
+    )
+    p.add_argument(
+        "--bet",
+        default="best",
+        choices=("best", "random", "never"),
+        help=f"{prefix}bet policy (default: %(default)s)",
+    )
+    p.add_argument(
+        "--target",
+        type=argtypes.positive,
+        default=None,
+        metavar="CHIPS",
+        help=f"{prefix}chips that end the game (default 50/70)",
+    )
 
 
 def params_from_args(args: argparse.Namespace, kind: str) -> dict:
@@ -152,7 +209,7 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
             raise DoppelXError(f"--faces {argtypes.shown(item)}: write OWNER=F1,F2,F3,F4,F5,F6")
         faces[owner] = value
     params = {
-        "board": args.board or ("I" if kind == "throws" else "III"),
+        "board": args.board or DEFAULT_BOARD[kind],
         "spinner": not args.no_spinner,
         "dice": args.dice,
         "faces": faces,
@@ -210,7 +267,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from doppelx.batch.backends import run_plan
     from doppelx.batch.params import check_params
     from doppelx.batch.plan import RunSpec, default_chunk_size
-    from doppelx.batch.report import games_report, throws_report
+    from doppelx.batch.report import REPORT_FILES, games_report, throws_report
 
     kind = args.kind
     params = params_from_args(args, kind)
@@ -227,6 +284,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         address=args.address,
         progress=not args.quiet,
         overwrite=args.overwrite,
+        outputs=REPORT_FILES[kind],
     )
     report = (throws_report if kind == "throws" else games_report)(table, args.out)
     summary = {"kind": kind, "count": count, "seed": args.seed, "table": str(table), "report": str(report)}

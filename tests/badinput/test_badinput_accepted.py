@@ -25,8 +25,10 @@ def test_boards_show_writes_exactly_the_file_it_reports(workdir, capsys):
     assert sorted(p.name for p in workdir.iterdir()) == sorted(
         ["state.json", "board.toml", "existing.png", "existing.json", "afile", "empty"]
     )
+    # a name that does not end in .png is refused before drawing (no "noext.png" beside it either)
     res = run_cli(["boards", "show", "I", "--out", "noext", "--dpi", "30"], capsys)
-    assert res.code == 0 and res.out.startswith("wrote noext (") and (workdir / "noext").is_file()
+    assert res.code == 2 and "ending in .png" in res.err and not (workdir / "noext").exists()
+    assert not (workdir / "noext.png").exists()
 
 
 @pytest.mark.parametrize("seed, lying", [(3, 4), (8, 6)])

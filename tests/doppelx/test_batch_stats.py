@@ -19,3 +19,17 @@ def test_wilson_interval_known_values():
 def test_mean_interval():
     e = mean([1, 2, 3, 4, 5])
     assert e.value == 3 and e.high - e.value == pytest.approx(1.96 * math.sqrt(2.5) / math.sqrt(5), rel=1e-3)
+
+
+def test_one_value_has_no_interval_and_counts_read_well():
+    from doppelx.batch.stats import counted
+
+    assert mean([20.0]).fmt(digits=1) == "20.0 [n/a]"  # not "20.0 [nan, nan]"
+    assert mean([3.0, float("nan")]).fmt() == "3.00 [n/a]"
+    assert proportion(1, 1).fmt(percent=True, digits=1) == "100.0 % [20.7, 100.0]"
+    assert (counted(1, "game"), counted(2, "game"), counted(1, "die", "dice"), counted(0, "die", "dice")) == (
+        "1 game",
+        "2 games",
+        "1 die",
+        "0 dice",
+    )

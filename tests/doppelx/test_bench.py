@@ -162,6 +162,65 @@ def test_a_malformed_baseline_or_output_path_exits_2(tmp_path, capsys):
     assert main(["bench", "--quick", "--scene", "incline", "--out", str(tmp_path / "no" / "x.json")]) == 2
 
 
+@pytest.mark.parametrize(
+    "key, value, problem",
+    [
+        ("drop/e.flat.50mm", "abc", "expected a number, got 'abc'"),
+        ("drop/e.flat.50mm", None, "expected a number, got None"),
+        ("drop/e.flat.50mm", [0.5], "expected a number, got [0.5]"),
+        ("tray/pose_hash", 12345, "expected a string (a hash), got 12345"),
+    ],
+)
+def test_a_baseline_metric_of_the_wrong_type_is_refused_on_load(tmp_path, capsys, key, value, problem):
+    path = _edited_baseline(tmp_path, **{key: value})
+    assert main(["bench", "--quick", "--scene", "drop", "--baseline", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"doppelx: error: {path}: profiles.quick.metrics.{key}: {problem}\n"
+    assert captured.out == ""  # refused before any scene ran
+
+
+def test_a_baseline_folder_is_named_a_folder(tmp_path, capsys):
+    assert main(["bench", "--quick", "--scene", "drop", "--baseline", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"doppelx: error: {tmp_path}: is a folder, not a baseline file\n"
+
+
+@pytest.mark.parametrize(
+    "argv, flag, says",
+    [
+        (["cuboid", "--ratios", "1", "--throws", "2", "--seed", "-1"], "--seed", "from 0 to"),
+        (["cuboid", "--seed", "2.5"], "--seed", "whole number"),
+        (["cuboid", "--throws", "0"], "--throws", "from 1 to"),
+        (["restitution", "--speeds", "inf"], "--speeds", "at most 20 m/s"),
+        (["restitution", "--speeds", "1,21"], "--speeds", "at most 20 m/s"),
+        (["holes", "--speeds", "inf"], "--speeds", "at most 20 m/s"),
+        (["holes", "--speeds=-inf"], "--speeds", "above 0"),
+        (["cuboid", "--ratios", "inf"], "--ratios", "from 0.1 to 10"),
+        (["cuboid", "--ratios", "1e9", "--throws", "3"], "--ratios", "from 0.1 to 10"),
+        (["cuboid", "--ratios", "0.05"], "--ratios", "160 mm rod"),
+        (["cuboid", "--ratios", "nan"], "--ratios", "from 0.1 to 10"),
+        (["cuboid", "--plot", "cuboid.jpg"], "--plot", "ending in .png"),
+        (["sweep", "--quick", "--out", "sweep.xyz"], "--out", "ending in .png"),
+        (["engines", "--out", "engines.svg"], "--out", "ending in .png"),
+    ],
+)
+def test_bad_validation_scene_arguments_are_one_line_and_exit_2(capsys, argv, flag, says):
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", *argv])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"argument {flag}:" in err and says in err, err
+
+
+def test_the_bounds_of_the_validation_scenes_run(capsys):
+    """The largest speed and the extreme ratios the options take build scenes that run."""
+    assert main(["bench", "restitution", "--speeds", "20", "--json"]) == 0
+    assert [r["speed"] for r in json.loads(capsys.readouterr().out)["rows"]] == [20.0, 20.0]
+    assert main(["bench", "cuboid", "--ratios", "0.1,10", "--throws", "4", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["ratios"]
+    assert [r["x_over_y"] for r in rows] == [0.1, 10.0] and all(0 < r["throws"] <= 4 for r in rows)
+    assert rows[0]["p_square"] > rows[1]["p_square"]  # a slab lands flat, a rod on its side
+
+
 def test_quick_sweep_writes_the_plot_and_the_points(tmp_path, capsys):
     png, data = tmp_path / "sweep.png", tmp_path / "sweep.json"
     assert main(["bench", "sweep", "--quick", "--out", str(png), "--data", str(data)]) == 0

@@ -62,3 +62,36 @@ def test_show_draws_holes_dark(tmp_path):
     cx, cy, _ = board.holes[0].circle
     col, row = picture.pixel(cx * 1e3, cy * 1e3)
     assert img[row, col].max() < 0.1
+
+
+@pytest.mark.parametrize("name", ["b2.xyz", "b.jpg", "b.svg", "board"])
+def test_show_refuses_a_picture_name_that_is_not_png_before_drawing(tmp_path, capsys, name):
+    with pytest.raises(SystemExit) as exc:
+        main(["boards", "show", "I", "--out", str(tmp_path / name)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--out" in err and "ending in .png" in err and name in err
+    assert "Traceback" not in err and list(tmp_path.iterdir()) == []
+
+
+def test_show_takes_an_upper_case_png_suffix(tmp_path, capsys):
+    out = tmp_path / "B.PNG"
+    assert main(["boards", "show", "I", "--out", str(out), "--dpi", "20"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_obstacle_of_height_zero_is_refused_as_the_format_doc_says(tmp_path, capsys):
+    """docs/board-format.md: an obstacle's height is above 0 (a zero-height obstacle is nothing)."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "board-format.md").read_text(encoding="utf-8")
+    assert "height from 0" not in doc and "height above 0 and at most 100 mm" in " ".join(doc.split())
+    side = (Path(__file__).resolve().parents[2] / "assets" / "boards" / "side_I.toml").read_text()
+    for height, code in (("0", 2), ("0.5", 0)):
+        board = tmp_path / f"h{height}.toml"
+        board.write_text(
+            side + f'\n[[obstacles]]\nid = "tower"\npolygon = [[0, 0], [10, 0], [10, 10], [0, 10]]\n'
+            f"height = {height}\n"
+        )
+        assert main(["boards", "check", str(board)]) == code
+    assert "height: must be positive, got 0" in capsys.readouterr().err

@@ -3,8 +3,10 @@ and backends, resume after a killed run, the report and its figures, bad argumen
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -182,3 +184,137 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, capsys, args, words):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert words in err[-1]
+
+
+def exit_code(args) -> int:
+    try:
+        return main(args)
+    except SystemExit as exc:
+        return exc.code
+
+
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        (["simulate", "throws", "--throws", "5"], "report.md"),
+        (["simulate", "throws", "--throws", "5"], "throws.parquet"),
+        (["simulate", "games", "--games", "2"], "games.png"),
+        (["sweep", "throws", "--throws", "5", "--vary", "hole_delta_mm=0,1"], "comparison.md"),
+    ],
+)
+def test_a_folder_holding_a_users_file_of_an_output_name_is_refused(tmp_path, capsys, args, name):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / name).write_text("my own notes\n")
+    assert exit_code([*args, "--workers", "1", "--quiet", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(out) in err[0] and name in err[0] and "--overwrite" in err[0]
+    assert [p.name for p in out.iterdir()] == [name]  # nothing written, the file untouched
+    assert (out / name).read_text() == "my own notes\n"
+
+
+def test_an_empty_folder_then_the_same_run_again_resumes(tmp_path, capsys):
+    from doppelx.batch.report import REPORT_FILES
+    from doppelx.batch.sweep import COMPARISON_FILES
+
+    run = ["simulate", "throws", "--throws", "5", "--seed", "2", "--workers", "1", "--quiet"]
+    (tmp_path / "run").mkdir()
+    for _ in range(2):  # an empty existing folder, then the same (finished) run: it resumes
+        assert main([*run, "--out", str(tmp_path / "run")]) == 0
+    written = {p.name for p in (tmp_path / "run").iterdir()}
+    assert written == {"run.json", "chunks", "throws.parquet", *REPORT_FILES["throws"]}
+    sweep = ["sweep", "throws", "--throws", "2", "--vary", "hole_delta_mm=0", "--quiet"]
+    for _ in range(2):  # a sweep given again finds its comparison.md and variant-00/run.json
+        assert main([*sweep, "--out", str(tmp_path / "sweep")]) == 0
+    assert {p.name for p in (tmp_path / "sweep").iterdir()} == {"variant-00", *COMPARISON_FILES}
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.md").write_text("my own notes\n")
+    assert main([*run, "--overwrite", "--out", str(mine)]) == 0  # asked for: replaced
+    assert (mine / "report.md").read_text().startswith("# Throws on side I: 5 throws")
+
+
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        (
+            "hole_delta_mm=0,20",
+            "--vary 'hole_delta_mm=0,20': expected a change of the holes' radius in mm from -10",
+        ),
+        ("hole_delta_mm=-14", "from -10 to 10, got '-14'"),
+        ("policy=point:9999,0", "'point:9999,0': X,Y in mm must lie within ±1000 mm"),
+        ("policy=greedy,point:10", "policy 'point:10': write point:X,Y in mm"),
+        ("policy=point:10,x", "'point:10,x': expected X,Y in mm"),
+    ],
+)
+def test_vary_values_are_checked_like_their_option(tmp_path, capsys, value, words):
+    args = ["sweep", "throws", "--throws", "2", "--quiet", "--vary", value, "--out", str(tmp_path / "s")]
+    assert exit_code(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0]
+    assert not (tmp_path / "s").exists()
+
+
+def test_vary_policy_point_keeps_its_comma(tmp_path, capsys):
+    args = ["sweep", "throws", "--throws", "2", "--quiet", "--json", "--out", str(tmp_path)]
+    assert main([*args, "--vary", "policy=greedy,point:-60,75"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [v["variant"] for v in out["variants"]] == [{"policy": "greedy"}, {"policy": "point:-60,75"}]
+
+
+def _option_helps(*prog: str) -> dict[str, str]:
+    """``{option: help as printed}`` of ``doppelx PROG --help``."""
+    from doppelx.cli import build_parser
+
+    parser = build_parser()
+    for name in prog:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = sub.choices[name]
+    helps = {}
+    for action in parser._actions:
+        if action.option_strings and action.help:
+            helps[action.option_strings[-1]] = parser._get_formatter()._expand_help(action)
+    return helps
+
+
+def test_helps_name_defaults_and_describe_every_option():
+    throws, games, sweep = (
+        _option_helps("simulate", "throws"),
+        _option_helps("simulate", "games"),
+        _option_helps("sweep"),
+    )
+    assert "(default: I)" in throws["--board"] and "(default: III)" in games["--board"]
+    assert "I for throws, III for games" in sweep["--board"]
+    for helps in (throws, games, sweep):
+        for option, default in (
+            ("--seed", "0"),
+            ("--workers", "1"),
+            ("--backend", "pool"),
+            ("--policy", "greedy"),
+        ):
+            assert f"default: {default}" in helps[option], option
+    assert "default: 4" in games["--players"] and "default: A,B,C,D" in games["--cards"]
+    assert "at least 12" in games["--think"]
+    for option in ("--players", "--lying", "--cards", "--bet", "--target", "--seed", "--backend"):
+        assert option in sweep, option
+    assert "point:-60,75" in sweep["--vary"]
+
+
+def test_a_single_game_has_no_nan_intervals(tmp_path, capsys):
+    game = ["--games", "1", "--players", "3", "--target", "10", "--quiet"]
+    assert main(["simulate", "games", *game, "--out", str(tmp_path / "one")]) == 0
+    report = (tmp_path / "one" / "report.md").read_text()
+    assert report.startswith("# 1 game, 3 players") and "nan" not in report
+    assert re.search(r"Game length: \d+\.\d \[n/a\] throws", report)
+    from doppelx.batch.report import REPORT_FILES
+
+    written = {p.name for p in (tmp_path / "one").iterdir()}
+    assert written == {"run.json", "chunks", "games.parquet", *REPORT_FILES["games"]}
+    capsys.readouterr()
+    assert (
+        main(["sweep", "games", *game, "--json", "--vary", "hole_delta_mm=0", "--out", str(tmp_path / "s")])
+        == 0
+    )
+    json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    comparison = (tmp_path / "s" / "comparison.md").read_text()
+    assert comparison.startswith("# Sweep of 1 variant, 1 game each") and "nan" not in comparison

@@ -100,9 +100,11 @@ def test_a_die_dropped_onto_the_card_comes_to_rest_there(world_iii):
     w = world_iii
     for throw, angle in list(card_drops(60, 0))[40:]:  # drops 40, 50 and 52 wobbled for ever
         r = run_throw(w, throw, spinner_angle=angle)
-        # a die on the card is not flat on the playfield: it must keep its pose for the
-        # leaning hold (1.5 s) after landing; the wobble this guards against ran to the 10 s cap
-        assert r.settled and r.sim_time < 2.5
+        # a die on the card is not flat on the playfield: it must keep its pose within 0.1 mm
+        # and 0.1° for the leaning hold (1.5 s), which a die creeping with the card's sub-mm
+        # wobble does once the 2 s sleep has stopped it (up to 3.5 s after landing); the
+        # wobble this guards against ran to the 10 s cap
+        assert r.settled and r.sim_time < 4.0
         white = r.outcome.get("white")
         for _ in range(240):  # one more second, as the settle check does
             w.step()
