@@ -29,3 +29,10 @@ def test_the_cli_takes_verbose_before_the_command():
     args = build_parser().parse_args(["-vv", "boards", "list"])
     assert args.verbose == 2
     assert build_parser().parse_args(["boards", "list"]).verbose == 0
+
+
+def test_the_cli_takes_verbose_after_the_command_too():
+    parse = build_parser().parse_args
+    assert parse(["throw", "--seed", "1", "-v"]).verbose == 1
+    assert parse(["simulate", "throws", "--throws", "5", "--out", "x", "-vv"]).verbose == 2
+    assert parse(["-v", "boards", "list"]).verbose == 1  # not given after the name: the one before stands

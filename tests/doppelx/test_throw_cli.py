@@ -25,6 +25,7 @@ def test_throw_json_outcome_and_scoring(capsys):
     assert {d["owner"] for d in out["score"]["dice"]} == set(owners)
     assert set(out["score"]["players"]) >= {"blue", "red", "yellow", "green"}
     assert len(out["throw"]["releases"]) == 2
+    assert all(v == round(v, 6) for v in out["aim"]["target_mm"])  # mm to the nm, no float noise
 
 
 def test_the_board_defaults_to_side_i(capsys):
