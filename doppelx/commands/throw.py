@@ -184,7 +184,10 @@ def run(args: argparse.Namespace) -> int:
             "board": board.name,
             "seed": args.seed,
             "aim": {
-                "target_mm": [round(aim.target[0] * 1e3, 6), round(aim.target[1] * 1e3, 6)],  # nm: no float noise
+                "target_mm": [
+                    round(aim.target[0] * 1e3, 6),
+                    round(aim.target[1] * 1e3, 6),
+                ],  # nm: no float noise
                 "strength": aim.strength,
                 "side": aim.side,
             },
