@@ -168,7 +168,7 @@ def run_throw(
             flat = lies_flat(position, quat, halves[i], table_z, ground_z)
             if dist2 > d2:
                 left = True
-            elif flat:  # off (table, floor) or in a hole: no face is read, only where it lies counts
+            elif flat:  # a turn counts on the board only (off on the table or floor: where it lies counts)
                 left = dot < cos_half and zones.status(position) is Status.BOARD
             elif zones.status(position) is Status.BOARD:  # leaning on the board: a creep is a move
                 left = dist2 > d2_leaning or dot < cos_half_leaning
