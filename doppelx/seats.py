@@ -45,3 +45,19 @@ def bots_for(
         else:
             out[c] = made.setdefault(s, bot_of_skill(s))
     return out
+
+
+def check_seat_options(
+    skill: str, skills: Sequence[str] | None, think: int | None, rotate: bool = False
+) -> None:
+    """Refuse seat options that would be silently ignored: ``--rotate`` without ``--skills``
+    (it shifts them), ``--think`` without an expert seat (only an expert thinks)."""
+    from rules.errors import RulesError
+
+    if rotate and not skills:
+        raise RulesError("--rotate shifts the seats' --skills round the table; give --skills S1,S2,...")
+    if think is not None and EXPERT not in (skills or [skill]):
+        raise RulesError(
+            "--think sets an expert's rollouts, but no seat is an expert "
+            "(--skill expert, or expert among --skills)"
+        )

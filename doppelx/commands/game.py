@@ -65,12 +65,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from doppelx.match import DoppelXMatch
+    from doppelx.seats import check_seat_options
     from doppelx.throw_report import turn_summary
     from rules.board_file import load_board
     from rules.errors import RulesError
 
     if args.skills is not None and len(args.skills) != args.players:
         raise RulesError(f"--skills names {len(args.skills)} skills for {args.players} players")
+    check_seat_options(args.skill, args.skills, args.think)
     board = load_board(args.board)
     skill = args.skills or args.skill
     match = DoppelXMatch.with_bots(

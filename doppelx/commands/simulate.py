@@ -270,6 +270,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     from doppelx.batch.report import REPORT_FILES, games_report, throws_report
 
     kind = args.kind
+    if kind == "games":
+        from doppelx.seats import check_seat_options
+
+        check_seat_options(args.skill, args.skills, args.think, args.rotate)
     params = params_from_args(args, kind)
     check_params(params, kind)
     count = getattr(args, args.count_attr)

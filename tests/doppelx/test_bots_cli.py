@@ -43,6 +43,10 @@ def test_game_seats_with_their_own_skills_and_an_expert(capsys):
         (["game", "--players", "3", "--board", "I", "--seed", "1", "--think", "3"], "rollouts"),
         (["simulate", "throws", "--throws", "2", "--skill", "expert", "--out", "OUT"], "simulate games"),
         (["simulate", "games", "--games", "2", "--skills", "easy,hard", "--out", "OUT"], "2 skills for 4"),
+        # options that would be silently ignored
+        (["game", "--players", "3", "--seed", "1", "--think", "50"], "no seat is an expert"),
+        (["simulate", "games", "--games", "2", "--think", "50", "--out", "OUT"], "no seat is an expert"),
+        (["simulate", "games", "--games", "2", "--rotate", "--out", "OUT"], "--rotate shifts"),
     ],
 )
 def test_bad_seat_skills_exit_2_with_one_line(tmp_path, capsys, args, words):
