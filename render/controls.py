@@ -84,6 +84,10 @@ class Controls:
         if button_name is not None and button == mouse.LEFT:
             self._toggle(button_name)
             return
+        if self.help or self.show_log:  # an overlay is modal: a click closes it, and does nothing else
+            if button == mouse.LEFT:
+                self.help = self.show_log = False
+            return
         mode = self._current.input if self._current is not None else InputMode.NONE
         if button == mouse.LEFT and mode is InputMode.BET and self._current is not None:
             box = self._current.table.box
@@ -177,6 +181,10 @@ class Controls:
     # --- input: keys ----------------------------------------------------------------------
     def on_key_press(self, symbol, modifiers):
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if (self.help or self.show_log) and not self._overlay_key(symbol, ctrl):
+            overlay = "the help" if self.help else "the throw log"
+            self.say(f"Esc closes {overlay}")  # modal: nothing behind it hears the key
+            return pyglet.event.EVENT_HANDLED
         if ctrl and symbol == key.S:
             self.emit(CommandIntent(Command.SAVE))
         elif ctrl and symbol in (key.O, key.L):
@@ -228,8 +236,16 @@ class Controls:
                 self.aim.adjust_spin(2.0 if symbol == key.BRACKETRIGHT else -2.0)
         return None
 
+    @staticmethod
+    def _overlay_key(symbol: int, ctrl: int) -> bool:
+        """Keys that work while the help or the throw log covers the table: closing and
+        switching the overlays, the view and sound toggles, saving, quitting, a screenshot."""
+        if ctrl:
+            return symbol in (key.S, key.Q)
+        return symbol in (key.ESCAPE, key.H, key.F1, key.L, key.TAB, key.M, key.HOME, key.F12)
+
     def _walk(self, dt: float) -> None:
-        if self.aim is None or dt <= 0:
+        if self.aim is None or dt <= 0 or self.help or self.show_log:
             return
         direction = (self.keys[key.RIGHT] or self.keys[key.D]) - (self.keys[key.LEFT] or self.keys[key.A])
         if not direction:

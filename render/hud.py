@@ -80,6 +80,8 @@ class HudState:
             ``"thinking…"``); empty for none.
         log: show the throw log panel.
         power: the flick's power 0…1 while dragging (``None``: no drag).
+        buttons: show the toggle buttons bottom right (hidden while a form covers the table,
+            where they could not work).
     """
 
     width: int
@@ -93,6 +95,7 @@ class HudState:
     busy: str = ""
     log: bool = False
     power: float | None = None
+    buttons: bool = True
 
 
 @dataclass(frozen=True)
@@ -374,6 +377,8 @@ class Hud:
         self.buttons = {}
         m = 10 * s
         x = st.width - m
+        if not st.buttons:
+            return x
         states = {"referee": st.referee, "sound": st.sound and st.sound_device, "help": st.help}
         for name, text, key in reversed(self.BUTTONS):
             if name == "sound":

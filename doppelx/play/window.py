@@ -11,6 +11,8 @@ seat when a person's throw begins (:meth:`PlayWindow.stand`).
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable, Sequence
 
 from doppelx.play.dialog import NewGameDialog
@@ -183,6 +185,12 @@ class PlayWindow(TableWindow):
             self.panel.draw(width, height)
         if self.dialog is not None:
             self.dialog.draw(width, height)
+
+    def _hud_state(self):
+        state = super()._hud_state()
+        if self.dialog is not None:  # the form covers the table: no buttons it would hide
+            state = dataclasses.replace(state, buttons=False)
+        return state
 
     # --- input while the form is open ------------------------------------------------------
     def on_mouse_press(self, x, y, button, modifiers):

@@ -178,6 +178,8 @@ def test_the_new_game_form_sets_up_the_game(ctrl, window, tmp_path):
     window.save_screenshot(tmp_path / "dialog.png")
     img = window.capture()
     assert img.std() > 20
+    assert window.hud.buttons == {}  # the form covers the table: no toggle buttons under it
+    assert not any("Help [H]" in b[4] for b in window.hud.text_boxes)
     click(("start",))
     assert window.dialog is None and ctrl.match is not None
     s = ctrl.setup
@@ -186,6 +188,8 @@ def test_the_new_game_form_sets_up_the_game(ctrl, window, tmp_path):
     assert s.board == "III" and s.spinner is False and s.cards == ["A", "C", "D", "G"]
     assert ctrl.game.board.name == "III" and list(ctrl.game.cards) == ["A", "C", "D", "G"]
     assert ctrl.match.world.spinner_id is None
+    window.render()
+    assert set(window.hud.buttons) == {"referee", "sound", "help"}  # back with the table
 
 
 def test_the_loop_ends_when_the_window_is_closed(display, monkeypatch, tmp_path):  # noqa: F811

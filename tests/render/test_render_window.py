@@ -188,6 +188,44 @@ def test_clicking_a_bet_card_bets_and_enter_passes(fresh, table_i):
     ]
 
 
+def test_the_help_and_the_log_are_modal(fresh, table_i):
+    """With the help or the throw log over the table, Enter does not pass a bet, R does not
+    replay and a click does not bet: only Esc, H/F1, L and the toggles, saving and quitting
+    get through; a click closes the overlay and does nothing else."""
+    from pyglet.window import key
+
+    from render.intents import BetIntent, Command, CommandIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.BET))
+    for overlay in (key.H, key.L):
+        win.on_key_press(overlay, 0)
+        assert win.help or win.show_log
+        win.intents.clear()  # opening the help tells the match (Command.HELP)
+        win.on_key_press(key.RETURN, 0)
+        win.on_key_press(key.R, 0)
+        win.on_key_press(key.N, key.MOD_CTRL)
+        assert win.intents == [] and "Esc closes" in win.hint
+        win.on_key_press(key.S, key.MOD_CTRL)  # saving still works
+        assert [i.command for i in win.intents] == [Command.SAVE]
+        win.intents.clear()
+        w, h = win.get_framebuffer_size()
+        c = card_polygon(table_i.box, table_i.box.corner_order[0]).centroid
+        x, y, _ = win.camera.project((c.x, c.y, table_i.box.rim_z + table_i.box.bet_card_thickness), w, h)
+        win.on_mouse_press(x * win.width / w, y * win.height / h, 1, 0)  # closes, does not bet
+        assert not (win.help or win.show_log) and win.intents == []
+        win.on_mouse_press(x * win.width / w, y * win.height / h, 1, 0)
+        assert win.intents == [BetIntent("A")]
+        win.intents.clear()
+    win.on_key_press(key.H, 0)
+    win.on_key_press(key.ESCAPE, 0)
+    win.intents.clear()
+    win.on_key_press(key.RETURN, 0)
+    assert not win.help and not win.has_exit
+    assert [i.command for i in win.intents if isinstance(i, CommandIntent)] == [Command.PASS]
+
+
 def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):
     from pyglet.window import key
 
