@@ -375,8 +375,8 @@ class NewGameDialog:
     def _label(self, text, x, y, size, colour=TEXT, bold=False, anchor_x="left"):
         lab = pyglet.text.Label(
             text,
-            x=x,
-            y=y,
+            x=round(x),  # whole pixels: a glyph placed on a half pixel lost its lower part
+            y=round(y),
             font_name=FONT,
             font_size=max(6.0, size),
             color=colour,

@@ -179,6 +179,9 @@ def test_the_new_game_form_sets_up_the_game(ctrl, window, tmp_path):
     img = window.capture()
     assert img.std() > 20
     assert window.hud.buttons == {}  # the form covers the table: no toggle buttons under it
+    labels = [i for i in dialog._items if hasattr(i, "text")]
+    # on whole pixels: at 800 x 500 a card line placed on y = 139.5 lost its lower third
+    assert labels and all(lab.x == int(lab.x) and lab.y == int(lab.y) for lab in labels)
     assert not any("Help [H]" in b[4] for b in window.hud.text_boxes)
     click(("start",))
     assert window.dialog is None and ctrl.match is not None
