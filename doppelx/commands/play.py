@@ -77,7 +77,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="K",
         help="how many of them are people, taking the first seats (default 1)",
     )
-    p.add_argument("--names", type=_list, metavar="A,B,...", help="names of the first seats")
+    p.add_argument(
+        "--names", type=_list, metavar="A,B,...", help="names of the first seats (at most 14 characters each)"
+    )
     p.add_argument("--colours", type=_list, metavar="C1,C2,...", help="die colours of the first seats")
     p.add_argument("--board", metavar="BOARD", help="side I–IV or a board file (default I)")
     p.add_argument(

@@ -24,3 +24,10 @@ def test_every_help_renders_without_format_escapes():
         seen.append(prog)
     # the walk reached the nested commands too
     assert {"doppelx bench cuboid", "doppelx simulate games", "doppelx throw"} <= set(seen)
+
+
+def test_play_names_help_states_the_form_s_limit():
+    from doppelx.play.newgame import MAX_NAME
+
+    play = dict(_parsers(build_parser()))["doppelx play"]
+    assert f"at most {MAX_NAME} characters" in " ".join(play.format_help().split())
