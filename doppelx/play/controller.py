@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -160,10 +160,10 @@ class PlayController:
         path = Path(path or self.save_path)
         self._busy(f"Loading {path}…")
         try:
-            setup, match, last, numbers = load_game(path)
+            setup, match, last, numbers, log = load_game(path)
         finally:
             self._busy("")
-        self._install(setup, match, last, numbers)
+        self._install(setup, match, last, numbers, log)
         n = len(setup.seats)
         self._say(f"Loaded {path}: {n} players, throw {numbers} done, side {setup.board}", 5.0)
 
@@ -175,9 +175,13 @@ class PlayController:
         """
         if self.match is None or self.setup is None:
             raise DoppelXError("there is no game to save yet")
-        return save_game(path or self.save_path, self.setup, self.match, self.last, self.numbers)
+        return save_game(
+            path or self.save_path, self.setup, self.match, self.last, self.numbers, self.history
+        )
 
-    def _install(self, setup: GameSetup, match, last: ShownThrow | None, numbers: int) -> None:
+    def _install(
+        self, setup: GameSetup, match, last: ShownThrow | None, numbers: int, log: Sequence[str] = ()
+    ) -> None:
         self.close()
         self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
         self.table = table_spec(match, setup.spinner)
@@ -186,9 +190,11 @@ class PlayController:
         self.thinker.drop()
         self._bets_thought = False
         self.throws_shown = 0
-        self.history, self.summary = [], ()
+        self.history, self.summary = list(log)[-LOG_LENGTH:], ()
         if last is not None:
-            self.history.append(self._log_line(last))
+            if not self.history:  # a save without its log: the last throw's line at least
+                self.history.append(self._log_line(last))
+            self.summary = view.result_lines(last.score, last.bets, match.game.names)
         if self.ui is not None:
             self.ui.hide_panel()
         self._next()

@@ -12,7 +12,9 @@ would have:
   number of throws made, so the next throws are the same as without saving;
 - ``last_throw``: the release parameters, lying dice, spinner angle, bets and scoring of
   the last throw, so ``R`` can replay it after loading (the world is rebuilt for every
-  throw, so simulating it again ends exactly as it did).
+  throw, so simulating it again ends exactly as it did);
+- ``log`` (optional): the throw log's lines (``L``), so a loaded game shows the throws
+  before it; a save without it loads with the last throw's line alone.
 
 Malformed files raise :class:`rules.errors.SpecError` naming the element.
 """
@@ -20,8 +22,9 @@ Malformed files raise :class:`rules.errors.SpecError` naming the element.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from doppelx.play.newgame import GameSetup, start_match
 from doppelx.play.playback import ShownThrow
@@ -42,7 +45,24 @@ from rules.schema import Table
 FORMAT = "doppelx-save/1"
 
 
-def save_game(path: str | Path, setup: GameSetup, match, last=None, throws: int = 0) -> Path:
+#: Most lines a save's throw log may hold, and the longest line (characters).
+MAX_LOG_LINES, MAX_LOG_LINE = 100, 1000
+
+
+class SavedGame(NamedTuple):
+    """What :func:`load_game` reads: the settings, the match ready to play on, the last
+    throw (or ``None``), the throws made so far and the throw log's lines."""
+
+    setup: GameSetup
+    match: Any
+    last: ShownThrow | None
+    throws: int
+    log: tuple[str, ...]
+
+
+def save_game(
+    path: str | Path, setup: GameSetup, match, last=None, throws: int = 0, log: Sequence[str] = ()
+) -> Path:
     """Write the game to ``path`` (JSON, all or nothing: :func:`render.atomic.write_atomic`); returns the path.
 
     Args:
@@ -50,12 +70,13 @@ def save_game(path: str | Path, setup: GameSetup, match, last=None, throws: int 
         match: the :class:`doppelx.match.DoppelXMatch`.
         last: the last throw (:class:`doppelx.play.playback.ShownThrow`) or ``None``.
         throws: throws made so far.
+        log: the throw log's lines, oldest first.
 
     Raises:
         FileWriteError: the file cannot be written (a folder in the way, no permission, disk full).
     """
     path = Path(path)
-    data = {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "setup": setup.to_dict(),
         "game": game_to_dict(match.game),
@@ -77,11 +98,13 @@ def save_game(path: str | Path, setup: GameSetup, match, last=None, throws: int 
             "spinner_before": float(last.spinner_before),
         },
     }
+    if log:
+        data["log"] = list(log)[-MAX_LOG_LINES:]
     return write_atomic(path, json.dumps(data, indent=1).encode("utf-8"))
 
 
-def load_game(path: str | Path):
-    """Read a save file: ``(setup, match, last_throw, throws)``; the match is ready to play on.
+def load_game(path: str | Path) -> SavedGame:
+    """Read a save file (:class:`SavedGame`); the match is ready to play on.
 
     Raises:
         SpecError: the file is missing, not JSON, or malformed (the element is named).
@@ -92,7 +115,7 @@ def load_game(path: str | Path):
     source = str(path)
     data = read_json(path, missing="no saved game there (save one with Ctrl+S)")
     top = Table(data, source)
-    top.check_keys({"format", "setup", "game", "match", "last_throw"})
+    top.check_keys({"format", "setup", "game", "match", "last_throw", "log"})
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     setup = GameSetup.from_dict(top.raw("setup"), source)
@@ -128,10 +151,22 @@ def load_game(path: str | Path):
                 _lying(lying_t, game, source),
                 lt.number("spinner_before"),
             )
+        log = _log(top)
     except BaseException:
         match.close()
         raise
-    return setup, match, last, throws
+    return SavedGame(setup, match, last, throws, log)
+
+
+def _log(top: Table) -> tuple[str, ...]:
+    """The save's throw log: a list of at most :data:`MAX_LOG_LINES` lines of text."""
+    lines = top.raw("log", [])
+    if not isinstance(lines, list) or len(lines) > MAX_LOG_LINES:
+        raise top.error("log", f"expected a list of at most {MAX_LOG_LINES} lines of text")
+    for i, line in enumerate(lines):
+        if not isinstance(line, str) or len(line) > MAX_LOG_LINE:
+            raise top.error(f"log[{i}]", f"expected a line of text of at most {MAX_LOG_LINE} characters")
+    return tuple(lines)
 
 
 #: Fastest release speed (m/s) and spin (rad/s) a saved throw may have; a hand throws far slower.

@@ -292,7 +292,7 @@ def _load_save(data, folder):
 
     path = folder / "m.json"
     path.write_text(json.dumps(data))
-    _, match, _, _ = load_game(path)
+    match = load_game(path).match
     match.close()
     return True
 

@@ -238,6 +238,9 @@ def test_save_and_load_restore_the_table_and_the_game_plays_on_identically(tmp_p
         assert b.match.spinner_angle == a.match.spinner_angle
         assert b.match.rng.bit_generator.state == a.match.rng.bit_generator.state
         assert b.numbers == a.numbers == 4
+        # the throw log and the last throw's summary come back with the game
+        assert len(a.history) == 4 and b.history == a.history and data["log"] == a.history
+        assert b.summary and b.snapshot().summary == a.snapshot().summary
         # the replay of the loaded last throw (simulated again) ends where the dice came to rest
         b.replay()
         run_until(b, lambda c: c.stage is Stage.RESULT)
@@ -263,6 +266,15 @@ def test_loading_a_bad_file_is_explained_in_the_window(tmp_path, ctrl):
     ctrl.save_path = bad
     ctrl.handle(CommandIntent(Command.LOAD))
     assert "setup.board" in ctrl.ui.said[-1] or "setup" in ctrl.ui.said[-1]
+    # a good save whose throw log is damaged names the log
+    ctrl.new_game(GameSetup.standard(3, 0, seed=4))
+    run_until(ctrl, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+    good = tmp_path / "good.json"
+    ctrl.save(good)
+    for log, where in ((7, "log"), (["ok", 3], "log[1]")):
+        bad.write_text(json.dumps(json.loads(good.read_text()) | {"log": log}))
+        ctrl.handle(CommandIntent(Command.LOAD))
+        assert f"{bad}: {where}: expected" in ctrl.ui.said[-1]
 
 
 def test_setup_edits_keep_a_playable_game():
