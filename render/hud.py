@@ -286,7 +286,10 @@ class Hud:
             yb += band
         if snap.banner:
             size = max(22 * s, min(64 * s, w / 18))
-            self._label(snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center", max_width=w - 2 * m)
+            banner = self._label(
+                snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center", max_width=w - 2 * m
+            )
+            self.panels.append(Rect(*_box(banner)))  # die labels keep clear of the banner
             shadow = pyglet.text.Label(
                 snap.banner,
                 x=w / 2 + 3,

@@ -89,6 +89,25 @@ def test_the_hud_never_draws_text_over_text(window, table_i, size, players):
         item.delete()
 
 
+def test_die_labels_keep_clear_of_the_doppel_x_banner(window, table_i):
+    """A die under the banner gets its label placed beside it, not hidden behind the banner."""
+    from render.hud import Anchor, Hud, HudState
+
+    window.switch_to()
+    hud = Hud()
+    w, h = 1280, 800
+    hud.update(_snapshot(table_i, 3), HudState(w, h), [])
+    # the banner, not the summary's "Doppel X!" line: the tallest text of it
+    banner = max((Rect(*b[:4]) for b in hud.text_boxes if b[4] == "Doppel X!"), key=lambda r: r.y1 - r.y0)
+    under = [Anchor("X!", w / 2 + dx, (banner.y0 + banner.y1) / 2, "#ffcc00") for dx in (-40.0, 0.0, 40.0)]
+    hud.update(_snapshot(table_i, 3), HudState(w, h), under)
+    assert len(hud.plates) == 3
+    for plate in hud.plates:
+        assert not overlaps([plate, banner]), plate
+    for item in hud._items:
+        item.delete()
+
+
 def test_label_layout_keeps_plates_apart_and_off_the_obstacles():
     rng = np.random.default_rng(4)
     for _ in range(30):
