@@ -41,7 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated bots for the bot seats (basic, gambler, cautious, random); "
         "one name is used for every seat (default: basic)",
     )
-    p.add_argument("--seed", type=_whole(0), default=None, help="seed of the shuffles, tasks and bot choices")
+    p.add_argument(
+        "--seed",
+        type=_whole(0),
+        default=None,
+        help="seed of the shuffles, tasks and bot choices (default: a random one, printed at the start)",
+    )
     p.add_argument(
         "--target", type=_whole(1), default=None, help="minus points that end the game (default 500)"
     )
