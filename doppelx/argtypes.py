@@ -161,10 +161,13 @@ def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
 def cards(text: str) -> list[str]:
     """The 4 bet cards in play: four different letters A–H, comma-separated (``A,B,C,D``)."""
     letters = [s.strip().upper() for s in text.split(",") if s.strip()]
-    if (
-        len(letters) != 4
-        or len(set(letters)) != 4
-        or any(x not in "ABCDEFGH" or len(x) != 1 for x in letters)
-    ):
-        raise argparse.ArgumentTypeError(f"expected 4 different card letters A–H, e.g. A,B,C,D, got {text!r}")
+    unknown = [x for x in letters if len(x) != 1 or x not in "ABCDEFGH"]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown card {shown(unknown[0])}: the cards are A–H, e.g. A,B,C,D (got {shown(text)})"
+        )
+    if len(letters) != 4 or len(set(letters)) != 4:
+        raise argparse.ArgumentTypeError(
+            f"expected 4 different card letters A–H, e.g. A,B,C,D, got {shown(text)}"
+        )
     return letters

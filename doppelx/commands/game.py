@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--players",
-        type=argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)"),
+        type=argtypes.whole(3, 8, "a player count"),
         required=True,
         metavar="N",
         help="3–8 players",

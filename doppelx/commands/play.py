@@ -20,7 +20,7 @@ import sys
 from doppelx import argtypes
 from doppelx.argtypes import SKILL_NAMES
 
-_players = argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)")
+_players = argtypes.whole(3, 8, "a player count")
 
 #: Options that describe the game; giving any of them skips the new-game form.
 GAME_OPTIONS = (

@@ -30,7 +30,7 @@ DEFAULT_BOARD = {"throws": "I", "games": "III"}
 
 _throws = argtypes.whole(1, MAX_THROWS, "a number of throws")
 _games = argtypes.whole(1, MAX_GAMES, "a number of games")
-_players = argtypes.whole(3, 8, "a player count (DoppelX is for 3 to 8 players)")
+_players = argtypes.whole(3, 8, "a player count")
 _lying = argtypes.whole(0, 7, "a number of lying dice")
 
 
@@ -179,6 +179,7 @@ def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
     )
     p.add_argument(
         "--cards",
+        type=argtypes.cards,
         default="A,B,C,D",
         metavar="A,B,C,D",
         help=f"{prefix}the 4 bet cards in play (default: %(default)s)",
@@ -222,7 +223,7 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
     if kind == "throws":
         params["lying"] = args.lying
     else:
-        cards = [c.strip().upper() for c in args.cards.split(",")]
+        cards = list(args.cards)  # argtypes.cards: four different letters A–H
         params.update({"players": args.players, "cards": cards, "bet": args.bet, "target": args.target})
         for name in ("skills", "rotate", "think"):  # only when given: older runs keep their fingerprint
             if getattr(args, name, None):

@@ -69,7 +69,7 @@ def test_text_log_and_result(capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--players", "2", "--board", "I", "--seed", "1"], "3 to 8 players"),
+        (["--players", "2", "--board", "I", "--seed", "1"], "player count from 3 to 8"),
         (["--players", "4", "--board", "I", "--seed", "x"], "whole number"),
         (["--players", "4", "--board", "I", "--seed", "1", "--cards", "A,B,C"], "4 different card"),
         (["--players", "4", "--board", "I", "--seed", "1", "--skill", "pro"], "invalid choice"),

@@ -46,7 +46,7 @@ def test_without_a_display_it_says_so_in_one_line(monkeypatch, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--players", "9"], "3 to 8 players"),
+        (["--players", "9"], "player count from 3 to 8"),
         (["--players", "4", "--humans", "5"], "more than the 4 players"),
         (["--autoplay", "--humans", "2"], "bots only"),
         (["--screenshot", "x.png"], "--quit-after-throws"),

@@ -169,7 +169,7 @@ def test_sweep_compares_variants(tmp_path, capsys):
         (["simulate", "throws", "--throws", "0", "--out", "x"], "from 1 to 10000000"),
         (["simulate", "throws", "--throws", "5", "--board", "VII", "--out", "x"], "not a built-in side"),
         (["simulate", "throws", "--throws", "5", "--policy", "field:9x", "--out", "x"], "--policy"),
-        (["simulate", "games", "--games", "1", "--players", "2", "--out", "x"], "3 to 8 players"),
+        (["simulate", "games", "--games", "1", "--players", "2", "--out", "x"], "player count from 3 to 8"),
         (["simulate", "games", "--games", "1", "--cards", "A,B,C,Z", "--out", "x"], "unknown card"),
         (["simulate", "throws", "--throws", "5", "--faces", "white=1,2,3", "--out", "x"], "faces"),
         (["sweep", "throws", "--vary", "colour=red", "--out", "x"], "--vary"),
