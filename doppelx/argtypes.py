@@ -87,6 +87,8 @@ MAX_COUNT = 1_000_000_000
 positive = whole(1, MAX_COUNT)
 #: A seed: a whole number >= 0 that fits 64 bits.
 seed = whole(0, 2**63 - 1)
+#: DoppelX's table: 3 to 8 players.
+players = whole(3, 8, "a player count")
 
 
 def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], list[str]]:

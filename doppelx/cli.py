@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
-    for command in _commands(parser):  # -v also after the command's name: doppelx throw -v ...
+    for command in command_parsers(parser):  # -v also after the command's name: doppelx throw -v ...
         command.add_argument(
             "-v",
             "--verbose",
@@ -86,14 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _commands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+def command_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
     """Every sub-command parser below ``parser``, nested ones included."""
     found = []
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for child in dict.fromkeys(action.choices.values()):  # aliases share a parser
                 found.append(child)
-                found.extend(_commands(child))
+                found.extend(command_parsers(child))
     return found
 
 

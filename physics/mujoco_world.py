@@ -34,7 +34,7 @@ import numpy as np
 from physics.geometry import CARDBOARD, SPINNER, TABLE, Layout, build_layout
 from physics.materials import DIE, Materials, load_materials
 from physics.mujoco_materials import TIME_CONSTANT, contact_of
-from physics.restitution_calibration import calibrated
+from physics.restitution_calibration import engine_materials
 from physics.settings import SimSettings
 from physics.throw import DieRelease
 from physics.world import rounded_cube_points
@@ -132,10 +132,8 @@ class MujocoWorld:
         self.settings = settings or SimSettings()
         self.params = params or MujocoParams()
         #: the materials as handed to MuJoCo: each restitution the input that realises it
-        self.engine_materials = (
-            calibrated(self.materials, self.engine)
-            if self.settings.restitution_calibration
-            else self.materials
+        self.engine_materials = engine_materials(
+            self.materials, self.engine, self.settings.restitution_calibration
         )
         self.layout: Layout = build_layout(
             board,

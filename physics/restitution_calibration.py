@@ -134,3 +134,9 @@ def calibrated(materials: Materials, engine: str, path: str | Path | None = None
         for name, p in materials.pairs.items()
     }
     return dataclasses.replace(materials, pairs=pairs)
+
+
+def engine_materials(materials: Materials, engine: str, calibrate: bool = True) -> Materials:
+    """The materials as handed to ``engine``: calibrated unless ``calibrate`` is false
+    (``SimSettings.restitution_calibration``); the worlds keep ``materials`` physical."""
+    return calibrated(materials, engine) if calibrate else materials

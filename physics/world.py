@@ -28,7 +28,7 @@ import numpy as np
 
 from physics.geometry import CARDBOARD, SPINNER, BoxPiece, HullPiece, Layout, build_layout
 from physics.materials import DIE, Materials, load_materials
-from physics.restitution_calibration import calibrated
+from physics.restitution_calibration import engine_materials
 from physics.settings import SimSettings
 from physics.throw import DieRelease
 from rules.board import BoardSide
@@ -77,10 +77,8 @@ class World:
         self.materials = materials or load_materials()
         self.settings = settings or SimSettings()
         #: the materials as handed to Bullet: each restitution the input that realises it
-        self.engine_materials = (
-            calibrated(self.materials, self.engine)
-            if self.settings.restitution_calibration
-            else self.materials
+        self.engine_materials = engine_materials(
+            self.materials, self.engine, self.settings.restitution_calibration
         )
         self.layout: Layout = build_layout(
             board,

@@ -1,5 +1,6 @@
 """Where the window puts things the snapshot names but does not place: bet cards and the
-dice lying on them, and which card a board point falls on (for clicking a card).
+dice lying on them, which card a board point falls on (for clicking a card), and the flat
+parts a label must not cover.
 
 Card ``i`` of :attr:`render.snapshot.TableSpec.cards` lies over corner
 ``box.corner_order[i]``.
@@ -7,6 +8,7 @@ Card ``i`` of :attr:`render.snapshot.TableSpec.cards` lies over corner
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 
@@ -23,6 +25,15 @@ CARD_SLOTS = ((0.64, 0.15), (0.15, 0.64), (0.40, 0.40), (0.42, 0.15), (0.15, 0.4
 def card_corners(table: TableSpec) -> dict[str, str]:
     """Bet card letter → box corner it lies over."""
     return {c.letter: corner for c, corner in zip(table.cards, table.box.corner_order)}
+
+
+@functools.lru_cache(maxsize=8)
+def label_free_boxes(table: TableSpec) -> tuple[tuple[tuple[float, float, float, float], float], ...]:
+    """The holes and the bet cards as ``((x0, y0, x1, y1), z)`` boxes in the board frame (m),
+    worked out once per table: die and referee labels keep clear of them."""
+    holes = [(hole.shape.bounds, 0.0) for hole in table.board.holes]
+    cards = [(card_polygon(table.box, c).bounds, table.box.rim_z) for c in table.box.corner_order]
+    return tuple(holes + cards)
 
 
 def card_at(table: TableSpec, x: float, y: float) -> str | None:

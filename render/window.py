@@ -40,7 +40,7 @@ from render.board_texture import label_spots
 from render.hud import Anchor, Hud, HudState
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
-from render.parts_mesh import card_polygon
+from render.placement import label_free_boxes
 from render.msaa import MsaaTarget, software_scale
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate
@@ -450,9 +450,7 @@ class TableWindow(Controls, pyglet.window.Window):
                     r = float(np.max(np.hypot(*(q[1:, :2] - q[0, :2]).T)))
                     obstacles.append(centred(float(q[0, 0]), float(q[0, 1]), 2 * r, 2 * r))
         # holes and bet cards: a referee plate over a hole or a card's letter hid it
-        table = snap.table
-        flat = [(hole.shape.bounds, 0.0) for hole in table.board.holes]
-        flat += [(card_polygon(table.box, c).bounds, table.box.rim_z) for c in table.box.corner_order]
+        flat = label_free_boxes(snap.table)
         if flat:
             corners = [[(x, y, z) for x in (x0, x1) for y in (y0, y1)] for (x0, y0, x1, y1), z in flat]
             for q in to_window(np.array(corners).reshape(-1, 3)).reshape(len(flat), 4, 3):

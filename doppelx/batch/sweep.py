@@ -28,7 +28,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from doppelx.batch.params import hole_delta_mm  # noqa: E402
 from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
-from doppelx.argtypes import shown  # noqa: E402
+from doppelx.argtypes import number, shown  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
 
 #: Most values one --vary may list, and most variants a sweep may run.
@@ -39,17 +39,6 @@ MAX_VARIANTS = 100
 COMPARISON_FILES = ("comparison.md", "comparison.png")
 
 
-def _finite(text: str) -> float:
-    """A finite number (``cocked_deg``: its range is checked with the variant's parameters)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {shown(text)}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {shown(text)}")
-    return value
-
-
 #: What each --vary name takes: the type of its single option where there is one (a value of
 #: ``hole_delta_mm`` is bounded like ``--hole-delta-mm``); every variant's parameters are then
 #: checked as a run's are (:func:`doppelx.batch.params.check_params`).
@@ -57,7 +46,7 @@ VARY: dict[str, Callable[[str], object]] = {
     "board": str,
     "hole_delta_mm": hole_delta_mm,
     "white_faces": str,
-    "cocked_deg": _finite,
+    "cocked_deg": number(0.0, 90.0, "an angle in degrees"),
     "skill": str,
     "policy": str,
 }

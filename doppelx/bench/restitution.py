@@ -157,8 +157,6 @@ def head_on(world, speed: float, gap: float = 0.002) -> float:
 CALIBRATION_SPEEDS = (0.5, 1.0, 2.0, 3.0, 4.0)
 #: The engine inputs the calibration measures.
 CALIBRATION_INPUTS = tuple(round(0.05 * k, 2) for k in range(1, 20))
-#: The calibration's scenes (:data:`physics.restitution_calibration.SCENES`).
-CALIBRATION_SCENES = ("drop", "head_on")
 
 
 def rebound_curve(
@@ -178,11 +176,12 @@ def rebound_curve(
     """
     from physics.engine import make_world
     from physics.materials import load_materials
+    from physics.restitution_calibration import SCENES
     from physics.settings import SimSettings
     from rules.board_file import load_board
 
-    if scene not in CALIBRATION_SCENES:
-        raise ValueError(f"scene must be one of {CALIBRATION_SCENES}, got {scene!r}")
+    if scene not in SCENES:
+        raise ValueError(f"scene must be one of {SCENES}, got {scene!r}")
     pair = "die-die" if scene == "head_on" else "die-cardboard"
     base = load_materials()
     settings = SimSettings(restitution_calibration=False)

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--players",
-        type=argtypes.whole(3, 8, "a player count"),
+        type=argtypes.players,
         required=True,
         metavar="N",
         help="3–8 players",

@@ -20,8 +20,6 @@ import sys
 from doppelx import argtypes
 from doppelx.argtypes import SKILL_NAMES
 
-_players = argtypes.whole(3, 8, "a player count")
-
 #: Options that describe the game; giving any of them skips the new-game form.
 GAME_OPTIONS = (
     "players",
@@ -70,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play DoppelX at a 3-D table: throw by flicking the mouse, bet by clicking "
         "a card, watch the bots. Needs a display (or xvfb-run).",
     )
-    p.add_argument("--players", type=_players, metavar="N", help="3–8 players (default 4)")
+    p.add_argument("--players", type=argtypes.players, metavar="N", help="3–8 players (default 4)")
     p.add_argument(
         "--humans",
         type=argtypes.whole(0, 8, "a number of people"),

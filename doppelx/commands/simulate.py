@@ -30,7 +30,6 @@ DEFAULT_BOARD = {"throws": "I", "games": "III"}
 
 _throws = argtypes.whole(1, MAX_THROWS, "a number of throws")
 _games = argtypes.whole(1, MAX_GAMES, "a number of games")
-_players = argtypes.whole(3, 8, "a player count")
 _lying = argtypes.whole(0, 7, "a number of lying dice")
 
 
@@ -175,7 +174,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
     """--players, --cards, --bet and --target of a games run (``prefix``: "games: " in a sweep)."""
     p.add_argument(
-        "--players", type=_players, default=4, metavar="N", help=f"{prefix}3–8 players (default: %(default)s)"
+        "--players",
+        type=argtypes.players,
+        default=4,
+        metavar="N",
+        help=f"{prefix}3–8 players (default: %(default)s)",
     )
     p.add_argument(
         "--cards",
