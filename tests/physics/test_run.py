@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from physics.run import run_throw
@@ -412,3 +413,42 @@ def test_a_die_creeping_on_another_is_put_to_sleep_and_read():
         r = run_throw(w, throw, lying)
         assert r.settled and r.sim_time < 2 * SLEEP_AFTER
         assert w.velocity("blue") == ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))  # asleep, so it stays
+
+
+@pytest.mark.parametrize("time_cap", [10.0, 0.55])
+def test_a_frozen_world_ends_at_once_with_the_same_result(box, time_cap):
+    """Every die asleep and no spinner: the samples left are counted, not stepped.
+
+    The dice, the time, the verdict and the dice named unsettled are the same as when the
+    run steps on to the end; only ``steps`` (the steps taken) is smaller. With a time cap of
+    0.55 s some throws freeze before the cap while a hold runs past it: they must still end
+    unsettled at the cap.
+    """
+    fewer = capped = 0
+    with World(BOARD_I, settings=SimSettings(time_cap=time_cap)) as w:
+        for seed in range(24):
+            lying, throw = turn_scene(seed, box)
+            stepped = run_throw(w, throw, lying, frozen_end=False)
+            ended = run_throw(w, throw, lying)
+            assert poses(ended) == poses(stepped)
+            assert ended.sim_time == stepped.sim_time
+            assert (ended.settled, ended.unsettled) == (stepped.settled, stepped.unsettled)
+            assert ended.steps <= stepped.steps
+            fewer += ended.steps < stepped.steps
+            capped += ended.steps < stepped.steps and not ended.settled
+    assert fewer >= 3
+    if time_cap < 1:
+        assert capped >= 2
+
+
+def test_a_world_is_not_frozen_while_a_die_moves_or_a_spinner_may_turn(world_i, world_iii, box):
+    """A throw onto a spinner side, or one recorded for replay, steps to its end."""
+    lying, throw = turn_scene(3, box)
+    stepped = run_throw(world_iii, throw, lying, frozen_end=False)
+    assert run_throw(world_iii, throw, lying).steps == stepped.steps
+    stepped = run_throw(world_i, throw, lying, frozen_end=False, record=True)
+    assert run_throw(world_i, throw, lying).steps < stepped.steps  # this throw does freeze
+    recorded = run_throw(world_i, throw, lying, record=True)
+    assert recorded.steps == stepped.steps
+    assert np.array_equal(recorded.trajectory.times, stepped.trajectory.times)
+    assert np.array_equal(recorded.trajectory.positions, stepped.trajectory.positions)
