@@ -262,12 +262,17 @@ class TerminalMatch(abc.ABC):
     def save(self) -> None:
         """The ``save`` word: save now (asking for a file when none is known) and go on."""
         path = self.save_file()
-        if path is None:
+        while path is None:
             answer = self.term.read_line("save to file (empty = do not save): ")
             if not answer:
                 self.term.say("not saved")
                 return
-            path = Path(answer)
+            if Path(answer).is_file():  # another game's save, or any file: never overwritten
+                self.term.say(
+                    self.term.paint(f"  {answer} already exists: not overwritten; give a new file", "red")
+                )
+            else:
+                path = Path(answer)
         if self.write_save(path):
             self.save_path = path
             self.term.say(f"game saved to {path} ({self.resume_hint(path)})")

@@ -31,10 +31,10 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--opponent",
         choices=("strong", "random", "human"),
-        default="strong",
+        default=None,
         help="who plays the other sheet (human = two people at one keyboard; default strong)",
     )
-    p.add_argument("--name", default="You", help="your name on the sheet")
+    p.add_argument("--name", type=_player_name, default=None, help="your name on the sheet (default You)")
     p.add_argument("--bot-starts", action="store_true", help="the opponent takes the first turn")
     p.add_argument("--seed", type=argtypes.seed, help="seed of the dice (default: a fresh random seed)")
     p.add_argument(
@@ -61,14 +61,14 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--bots",
         type=argtypes.names(BOT_NAMES, 2),
-        default=["strong", "random"],
+        default=None,
         metavar="A,B",
         help="bots-only: the two bots (strong, random; default strong,random)",
     )
     p.add_argument(
         "--games",
         type=argtypes.positive,
-        default=DEFAULT_GAMES,
+        default=None,
         help=f"bots-only: number of games (default {DEFAULT_GAMES})",
     )
     p.add_argument("--json", action="store_true", help="bots-only: print the statistics as JSON")
@@ -85,6 +85,16 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _player_name(text: str) -> str:
+    """A name for the sheet: not empty, no control characters (surrounding spaces dropped)."""
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError("the name must not be empty")
+    if any(not ch.isprintable() for ch in name):
+        raise argparse.ArgumentTypeError(f"{argtypes.shown(name)}: the name holds a control character")
+    return name
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     import numpy as np
@@ -98,10 +108,21 @@ def run(args: argparse.Namespace) -> int:
     if args.bots_only:
         if args.resume is not None or args.save is not None:
             raise RulesError("--save/--resume belong to a person's game, not to --bots-only")
+        person = [
+            flag
+            for flag, given in (
+                ("--opponent", args.opponent),
+                ("--name", args.name),
+                ("--bot-starts", args.bot_starts),
+            )
+            if given
+        ]
+        if person:
+            raise RulesError(f"{'/'.join(person)}: for a person's game, not for --bots-only (use --bots A,B)")
         from doppelx.games.doppelspiel.tournament import run_batch
 
         seed = args.seed if args.seed is not None else 0
-        stats = run_batch(args.bots, args.games, seed, spec=spec)
+        stats = run_batch(args.bots or ["strong", "random"], args.games or DEFAULT_GAMES, seed, spec=spec)
         if args.json:
             print(json.dumps(stats, indent=1))
         else:
@@ -109,6 +130,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         raise RulesError("--json is for --bots-only statistics")
+    batch = [flag for flag, given in (("--bots", args.bots), ("--games", args.games)) if given is not None]
+    if batch:
+        raise RulesError(f"{'/'.join(batch)}: for --bots-only statistics (a game against a bot: --opponent)")
     from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
     from rules.doppelspiel import DoppelState
     from rules.rng import make_rng
@@ -129,12 +153,15 @@ def run(args: argparse.Namespace) -> int:
         assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
         seed = int(entropy % 2**32)
     check_new_save(args.save)
-    other = "Player 2" if args.opponent == "human" else f"Bot ({args.opponent})"
-    seats = [Seat(args.name, "human"), Seat(other, args.opponent)]
+    opponent, name = args.opponent or "strong", args.name or "You"
+    other = "Player 2" if opponent == "human" else f"Bot ({opponent})"
+    if name.casefold() == other.casefold():
+        raise RulesError(f"--name: {name!r} is the other sheet's name; choose another")
+    seats = [Seat(name, "human"), Seat(other, opponent)]
     state = DoppelState(spec, first_player=1 if args.bot_starts else 0)
     session = DoppelMatch(term, state, seats, make_rng(seed), seed, args.save)
     term.say(
-        f"Das Doppel Spiel - {args.name} against {other} (seed {seed}). "
+        f"Das Doppel Spiel - {name} against {other} (seed {seed}). "
         "Type help for the commands; save and quit work at every prompt."
     )
     return session.run()

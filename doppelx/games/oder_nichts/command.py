@@ -45,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--seed",
         type=_whole(0),
         default=None,
-        help="seed of the shuffles, tasks and bot choices (default: a random one, printed at the start)",
+        help="seed of the shuffles, tasks and bot choices (default: a random one for play, printed at "
+        "the start; 0 for --bots-only, so the same command gives the same statistics)",
     )
     p.add_argument(
         "--target", type=_whole(1), default=None, help="minus points that end the game (default 500)"
@@ -111,7 +112,10 @@ def run(args: argparse.Namespace) -> int:
         bots = parse_lineup(args.bots or "basic", seats)
     except ValueError as exc:
         raise DoppelXError(f"--bots: {exc}") from None
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is not None:
+        seed = args.seed
+    else:  # statistics repeat by default, as in the other games; a game to play is new each time
+        seed = 0 if args.bots_only else secrets.randbelow(2**31)
     if args.bots_only:
         stats = run_batch(config, bots, args.games or DEFAULT_GAMES, seed)
         if args.json:

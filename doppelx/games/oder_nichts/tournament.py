@@ -52,7 +52,10 @@ def parse_lineup(text: str, players: int) -> list[str]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise ValueError(f"{len(names)} bots named for {players} players")
+        seats = "seat" if players == 1 else "seats"
+        raise ValueError(
+            f"{len(names)} bots named for {players} bot {seats}: give one name (for every seat) or {players}"
+        )
     return names
 
 

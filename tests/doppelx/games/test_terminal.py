@@ -152,3 +152,16 @@ def test_the_save_word_asks_for_a_file_and_reports_a_failure(tmp_path):
     assert "could not save to" in game.term.out.getvalue() and game.save_path is None
     game = CounterMatch("save\n\n10\n")
     assert game.run() == 0 and "not saved" in game.term.out.getvalue() and game.save_path is None
+
+
+def test_the_save_word_never_overwrites_a_file_that_is_there(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text("KEEP")
+    target = tmp_path / "new.json"
+    game = CounterMatch(f"save\n{other}\n{target}\n9\n")
+    assert game.run() == 0
+    assert other.read_text() == "KEEP"
+    assert f"{other} already exists: not overwritten" in game.term.out.getvalue()
+    assert game.save_path == target and json.loads(target.read_text()) == {"total": 9}
+    game = CounterMatch(f"save\n{other}\n\n9\n")  # or gives up: nothing written
+    assert game.run() == 0 and other.read_text() == "KEEP" and game.save_path is None

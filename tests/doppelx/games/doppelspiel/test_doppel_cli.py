@@ -115,6 +115,14 @@ def test_bots_only_text_from_the_real_command_line():
         (["--bots-only", "--save", "x.json"], "--save"),
         (["--json"], "--json"),
         (["--seed", "-3"], "--seed"),
+        (["--bots-only", "--opponent", "human"], "--opponent"),
+        (["--bots-only", "--name", "Ann", "--bot-starts"], "--name/--bot-starts"),
+        (["--games", "3"], "--games"),
+        (["--bots", "strong,random"], "--bots"),
+        (["--name", "  "], "--name"),
+        (["--name", "a\x1bb"], "control character"),
+        (["--name", "bot (STRONG)"], "the other sheet's name"),
+        (["--name", "Player 2", "--opponent", "human"], "the other sheet's name"),
     ],
 )
 def test_bad_arguments_exit_2(argv, needle, capsys):

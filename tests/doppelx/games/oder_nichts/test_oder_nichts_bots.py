@@ -127,7 +127,9 @@ def test_make_bot_and_lineups():
         make_bot("genius")
     assert parse_lineup("basic", 3) == ["basic"] * 3
     assert parse_lineup("basic, random", 2) == ["basic", "random"]
-    with pytest.raises(ValueError, match="3 bots named for 2 players"):
+    with pytest.raises(
+        ValueError, match="3 bots named for 2 bot seats: give one name \\(for every seat\\) or 2"
+    ):
         parse_lineup("basic,basic,basic", 2)
 
 

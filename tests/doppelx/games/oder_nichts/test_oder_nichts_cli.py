@@ -61,6 +61,12 @@ def test_bots_only_json_is_reproducible(capsys):
     assert set(data) >= {"wins", "shared_wins", "mean_rounds", "mean_turns", "mean_decisions", "mean_minus"}
 
 
+def test_bots_only_statistics_repeat_without_a_seed(capsys):
+    first = run_cli(capsys, "--bots-only", "--games", "2", "--json", "--target", "200")[1]
+    second = run_cli(capsys, "--bots-only", "--games", "2", "--json", "--target", "200")[1]
+    assert first == second and json.loads(first)["seed"] == 0
+
+
 def test_bots_only_text_report(capsys):
     code, out, _ = run_cli(
         capsys, "--bots-only", "--games", "2", "--seed", "1", "--players", "3", "--rounds", "2"
@@ -75,7 +81,10 @@ def test_bots_only_text_report(capsys):
     [
         (["--bots-only", "--players", "9"], "2 to 8 players, not 9"),
         (["--bots-only", "--bots", "genius"], "--bots: unknown bot 'genius'"),
-        (["--bots-only", "--bots", "basic,random", "--players", "3"], "2 bots named for 3 players"),
+        (
+            ["--bots-only", "--bots", "basic,random", "--players", "3"],
+            "2 bots named for 3 bot seats: give one name (for every seat) or 3",
+        ),
         (["--games", "5"], "--games goes with --bots-only"),
         (["--json"], "--json goes with --bots-only"),
         (["--bots-only", "--save", "x.json"], "--save is for a person's game"),
