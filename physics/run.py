@@ -23,7 +23,8 @@ cavity that never move them. The throw has come to rest when every die not set a
 and the spinner — is still; it ends at ``time_cap`` otherwise, with ``settled = False``
 and the dice still moving named, and every die still gets a status from where it is then.
 A die found lying flat slower than ``settle_speed``/``settle_spin`` is put to sleep at
-once (it wakes when touched). Contacts with the spinner card are checked every sub-step
+once (it wakes when touched). Once a sample finds every die asleep on a side without a
+spinner, the world is frozen: the samples left to the verdict are counted, not stepped. Contacts with the spinner card are checked every sub-step
 (bet G needs them).
 """
 
