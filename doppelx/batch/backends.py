@@ -42,11 +42,13 @@ def run_plan(
     progress: bool = True,
     overwrite: bool = False,
     outputs: tuple[str, ...] = (),
+    stale: tuple[str, ...] = (),
 ) -> Path:
     """Run ``spec`` into the folder ``out`` (resuming what is there) and merge the result.
 
     ``outputs`` names the files the caller writes into ``out`` afterwards (a report): a
     folder that is no run folder but holds one of them is refused (:meth:`RunStore.open`).
+    ``stale``: the report files of runs of other kinds, removed with such a run (``overwrite``).
 
     Returns:
         The merged Parquet file.
@@ -55,7 +57,7 @@ def run_plan(
         raise DoppelXError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if workers < 1:
         raise DoppelXError(f"--workers must be at least 1, got {workers}")
-    store = RunStore(out, spec, outputs)
+    store = RunStore(out, spec, outputs, stale)
     store.open(overwrite)
     done = store.done()
     pending = [i for i in range(spec.n_chunks) if i not in done]

@@ -10,6 +10,7 @@ layer (the sweep calls it for every variant); no batch module imports a command 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from doppelx import argtypes
 
@@ -17,6 +18,33 @@ from doppelx import argtypes
 MAX_HOLE_DELTA_MM = 10.0
 #: The type of ``--hole-delta-mm`` and of each ``--vary hole_delta_mm`` value (one bound for both).
 hole_delta_mm = argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change of the holes' radius in mm")
+
+
+def pin_files(params: dict) -> dict:
+    """``params`` with the content of a board or dice *file* pinned by its SHA-256.
+
+    A run names its board file by path; pinning the bytes makes them part of the run's
+    fingerprint, so a file edited between an interruption and a resume is a different run
+    (refused, or replaced with ``--overwrite``), never half the rows of each. Built-in sides
+    and the shipped dice keep the parameters they had (their runs resume as before).
+    """
+    import hashlib
+
+    from rules.board_file import BUILTIN_SIDES, resolve_board
+    from rules.errors import DoppelXError
+
+    out = dict(params)
+    files = {}
+    if str(params["board"]).upper() not in BUILTIN_SIDES:
+        files["board_sha256"] = resolve_board(params["board"])
+    if params.get("dice") is not None:
+        files["dice_sha256"] = Path(params["dice"])
+    for key, path in files.items():
+        try:
+            out[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as exc:
+            raise DoppelXError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    return out
 
 
 def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check after another)

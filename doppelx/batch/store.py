@@ -11,6 +11,8 @@ Layout of an output folder::
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +26,27 @@ from rules.errors import DoppelXError, SpecError
 METADATA_KEY = b"doppelx"
 #: Rows per row group of a merged file (and at most held in memory while merging).
 MERGE_ROWS = 65536
+#: The merged tables a run of any kind writes into its folder.
+TABLES = ("throws.parquet", "games.parquet", "items.parquet")
+#: A chunk file's name: ``<kind>-<5-digit chunk number>.parquet``.
+CHUNK_NAME = re.compile(r"[A-Za-z_]\w*-\d{5}\.parquet")
 
 
 class RunStore:
     """The output folder of one run."""
 
-    def __init__(self, out: Path | str, spec: RunSpec, outputs: tuple[str, ...] = ()):
-        """``outputs``: the names of other files the caller writes into the folder (a report)."""
+    def __init__(
+        self, out: Path | str, spec: RunSpec, outputs: tuple[str, ...] = (), stale: tuple[str, ...] = ()
+    ):
+        """``outputs``: the names of other files the caller writes into the folder (a report);
+        ``stale``: files a run of another kind leaves there (its report), removed with that run."""
         self.out = Path(out)
         self.spec = spec
         self.name = spec.kind if spec.kind.isidentifier() else "items"
         self.chunk_dir = self.out / "chunks"
         self.outputs = (f"{self.name}.parquet", *outputs)
+        self.stale = stale
+        self.overwrite = False
 
     def open(self, overwrite: bool = False) -> None:
         """Create the folder, or check that an existing one belongs to the same run.
@@ -49,6 +60,7 @@ class RunStore:
         run replaces such files as it writes them).
         """
         prepare_output_dir(self.out)
+        self.overwrite = overwrite
         spec_file = self.out / "run.json"
         if spec_file.exists():
             try:
@@ -77,21 +89,40 @@ class RunStore:
         write_text(spec_file, self.spec.to_json(), what="run file")
 
     def _clear(self) -> None:
-        for f in [*self.chunk_dir.glob("*.parquet"), *self.out.glob("*.parquet")]:
-            try:
-                f.unlink()
-            except OSError as exc:
-                raise DoppelXError(f"cannot remove {f}: {exc.strerror or exc}") from None
+        """Remove the earlier run's files: its chunks, merged table and report — nothing else.
+
+        Only names a run writes are touched (``chunks/<kind>-NNNNN.parquet``, the merged
+        tables of :data:`TABLES`, the report files of any kind); a Parquet file of the
+        user's own in the folder stays.
+        """
+        chunks = [f for f in self.chunk_dir.glob("*.parquet") if CHUNK_NAME.fullmatch(f.name)]
+        named = [self.out / n for n in dict.fromkeys((*TABLES, *self.outputs, *self.stale))]
+        for f in [*chunks, *(f for f in named if f.is_file())]:
+            _remove(f)
 
     def chunk_path(self, index: int) -> Path:
         return self.chunk_dir / f"{self.name}-{index:05d}.parquet"
 
     def done(self) -> set[int]:
-        """Chunks already written, each checked to belong to this run (:meth:`check_chunk`)."""
+        """Chunks already written, each checked to belong to this run (:meth:`check_chunk`).
+
+        A chunk file that fails the check stops the run, or with ``overwrite`` is removed
+        (with a word on stderr) and its chunk is run again.
+        """
         found = set()
         for i in range(self.spec.n_chunks):
             if self.chunk_path(i).exists():
-                self.check_chunk(i)
+                try:
+                    self.check_chunk(i)
+                except DoppelXError as exc:
+                    if not self.overwrite:
+                        raise
+                    print(
+                        f"doppelx: --overwrite: {str(exc).split('; ')[0]}; removed, run again",
+                        file=sys.stderr,
+                    )
+                    _remove(self.chunk_path(i))
+                    continue
                 found.add(i)
         return found
 
@@ -107,8 +138,12 @@ class RunStore:
             raise DoppelXError(
                 f"{path}: not a readable chunk ({str(exc).splitlines()[0][:120]}); {hint}"
             ) from None
-        if meta.get("fingerprint") != self.spec.fingerprint() or meta.get("chunk") != index:
+        if meta.get("fingerprint") != self.spec.fingerprint():
             raise DoppelXError(f"{path}: belongs to another run (its fingerprint differs); {hint}")
+        if meta.get("chunk") != index:
+            raise DoppelXError(
+                f"{path}: is chunk {meta.get('chunk')!r} of this run, not chunk {index} (renamed?); {hint}"
+            )
         if items != list(self.spec.chunk(index)):
             raise DoppelXError(f"{path}: holds items other than chunk {index}'s; {hint}")
 
@@ -184,3 +219,10 @@ def read_run_metadata(path: Path | str) -> dict[str, Any]:
     """The run spec stored in a merged Parquet file."""
     meta = pq.read_schema(path).metadata or {}
     return json.loads(meta[METADATA_KEY])
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError as exc:
+        raise DoppelXError(f"cannot remove {path}: {exc.strerror or exc}") from None

@@ -164,7 +164,7 @@ class SweepOptions:
 
 def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[dict, dict]]:
     """``(variant, parameters)`` of every combination of ``vary``, each checked before any runs."""
-    from doppelx.batch.params import check_params
+    from doppelx.batch.params import check_params, pin_files
 
     grid = parse_vary(list(vary))
     names = [n for n, _ in grid]
@@ -177,7 +177,7 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
             check_params(p, kind)
         except DoppelXError as exc:
             raise DoppelXError(f"--vary variant {variant}: {exc}") from None
-    return list(zip(variants, per_variant))
+    return list(zip(variants, [pin_files(p) for p in per_variant]))
 
 
 def run_sweep(options: SweepOptions, params: dict) -> int:

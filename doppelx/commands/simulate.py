@@ -269,7 +269,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     import_optional("pyarrow", "analysis", "doppelx simulate (Parquet result files)")
     from doppelx.batch.backends import run_plan
-    from doppelx.batch.params import check_params
+    from doppelx.batch.params import check_params, pin_files
     from doppelx.batch.plan import RunSpec, default_chunk_size
     from doppelx.batch.report import REPORT_FILES, games_report, throws_report
 
@@ -280,6 +280,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         check_seat_options(args.skill, args.skills, args.think, args.rotate)
     params = params_from_args(args, kind)
     check_params(params, kind)
+    params = pin_files(params)
     count = getattr(args, args.count_attr)
     workers = check_run_args(args)
     chunk = args.chunk or default_chunk_size(kind, count)
@@ -293,6 +294,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         overwrite=args.overwrite,
         outputs=REPORT_FILES[kind],
+        stale=tuple(f for k, files in REPORT_FILES.items() if k != kind for f in files),
     )
     report = (throws_report if kind == "throws" else games_report)(table, args.out)
     summary = {"kind": kind, "count": count, "seed": args.seed, "table": str(table), "report": str(report)}

@@ -10,6 +10,7 @@ import pytest
 
 from doppelx.batch.backends import run_plan
 from doppelx.batch.plan import RunSpec, default_chunk_size
+from doppelx.batch.store import read_run_metadata
 from rules.errors import DoppelXError, SpecError
 from tests.badinput.conftest import assert_refused, run_cli
 
@@ -71,8 +72,39 @@ def test_a_chunk_without_identity_or_with_wrong_items_is_refused(tmp_path):
         run_plan(spec, out, progress=False)
     t = pq.read_table(out / "chunks" / "items-00000.parquet")
     pq.write_table(t, path)  # chunk 0's file, identity and all, under chunk 2's name
-    with pytest.raises(DoppelXError, match="items-00002.parquet"):
+    with pytest.raises(DoppelXError, match="items-00002.parquet: is chunk 0 of this run, not chunk 2"):
         run_plan(spec, out, progress=False)
+
+
+def test_overwrite_removes_a_bad_chunk_of_the_same_run_and_runs_it_again(tmp_path, capsys):
+    out = tmp_path / "a"
+    spec = RunSpec(KIND, 6, 1, 2)
+    clean = pq.read_table(run_plan(spec, out, progress=False)).column("value").to_pylist()
+    (out / "chunks" / "items-00001.parquet").write_bytes(b"PAR1 truncated")
+    with pytest.raises(DoppelXError, match="not a readable chunk.*or pass --overwrite"):
+        run_plan(spec, out, progress=False)
+    again = run_plan(spec, out, progress=False, overwrite=True)  # what the message offers
+    assert pq.read_table(again).column("value").to_pylist() == clean
+    err = capsys.readouterr().err
+    assert (
+        "--overwrite: " in err
+        and "items-00001.parquet: not a readable chunk" in err
+        and "removed, run again" in err
+    )
+
+
+def test_overwrite_removes_only_the_earlier_runs_files(tmp_path):
+    out = tmp_path / "a"
+    run_plan(RunSpec(KIND, 4, 1, 2), out, progress=False, stale=("heatmap.png",))
+    (out / "my_analysis.parquet").write_bytes((out / "items.parquet").read_bytes())
+    (out / "heatmap.png").write_bytes(b"an earlier run's picture")
+    (out / "notes.txt").write_text("mine")
+    (out / "chunks" / "keep.parquet").write_text("mine too")
+    run_plan(RunSpec(KIND, 4, 2, 2), out, progress=False, overwrite=True, stale=("heatmap.png",))
+    assert (out / "my_analysis.parquet").exists() and (out / "notes.txt").read_text() == "mine"
+    assert (out / "chunks" / "keep.parquet").read_text() == "mine too"
+    assert not (out / "heatmap.png").exists()  # a report of the run it replaced
+    assert read_run_metadata(out / "items.parquet")["spec"]["seed"] == 2
 
 
 @pytest.mark.parametrize(
@@ -186,3 +218,22 @@ def test_more_workers_than_cores_are_capped_with_a_word(tmp_path, monkeypatch, c
     args = sim_args(["simulate", "throws", "--throws", "4", "--workers", "64", "--out", str(tmp_path / "r")])
     assert check_run_args(args) == 2
     assert "--workers 64 is more than the 2 cores; using 2" in capsys.readouterr().err
+
+
+def test_a_board_file_edited_before_a_resume_is_another_run(tmp_path, capsys):
+    """The run's identity pins the board file's bytes: no resume mixes two boards."""
+    from rules.board_file import resolve_board
+
+    board = tmp_path / "myboard.toml"
+    board.write_bytes(resolve_board("I").read_bytes())
+    argv = ["simulate", "throws", "--throws", "8", "--seed", "2", "--board", str(board), "--quiet"]
+    out = tmp_path / "run"
+    assert run_cli([*argv, "--out", str(out)], capsys).code == 0
+    spec = json.loads((out / "run.json").read_text())
+    assert len(spec["params"]["board_sha256"]) == 64
+    assert run_cli([*argv, "--out", str(out)], capsys).code == 0  # unchanged: the same run resumes
+    board.write_text(board.read_text() + "\n# edited\n")
+    assert_refused(run_cli([*argv, "--out", str(out)], capsys), str(out), "different run")
+    builtin = run_cli(["simulate", "throws", "--throws", "8", "--out", str(tmp_path / "b"), "--quiet"], capsys)
+    assert builtin.code == 0  # a built-in side keeps the parameters it had
+    assert not any(k.endswith("_sha256") for k in json.loads((tmp_path / "b" / "run.json").read_text())["params"])
