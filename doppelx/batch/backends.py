@@ -85,17 +85,42 @@ def run_plan(
     return store.merge()
 
 
+#: Seconds between progress lines when stderr is a file or a pipe, not a terminal.
+PROGRESS_LINE_EVERY = 10.0
+
+
+class _ProgressLines:
+    """A progress bar's output as whole lines (for a log file or a pipe): tqdm redraws one
+    terminal line with carriage returns, which in a file would become one endless line."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        line = text.replace("\r", "").strip()
+        if line:
+            self.stream.write(line + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 def _progress(spec: RunSpec, initial: int, enabled: bool):
+    """The progress bar (count, rate, ETA) on stderr: redrawn on a terminal, else a line every
+    :data:`PROGRESS_LINE_EVERY` seconds."""
     from tqdm import tqdm
 
+    terminal = sys.stderr.isatty()
     return tqdm(
         total=spec.count,
         initial=initial,
         unit=spec.kind if spec.kind.isidentifier() else "item",
         disable=not enabled,
-        dynamic_ncols=True,
+        dynamic_ncols=terminal,
+        ncols=None if terminal else 100,
+        mininterval=0.1 if terminal else PROGRESS_LINE_EVERY,
         smoothing=0.1,
-        file=sys.stderr,
+        file=sys.stderr if terminal else _ProgressLines(sys.stderr),
     )
 
 

@@ -234,6 +234,10 @@ def test_a_board_file_edited_before_a_resume_is_another_run(tmp_path, capsys):
     assert run_cli([*argv, "--out", str(out)], capsys).code == 0  # unchanged: the same run resumes
     board.write_text(board.read_text() + "\n# edited\n")
     assert_refused(run_cli([*argv, "--out", str(out)], capsys), str(out), "different run")
-    builtin = run_cli(["simulate", "throws", "--throws", "8", "--out", str(tmp_path / "b"), "--quiet"], capsys)
+    builtin = run_cli(
+        ["simulate", "throws", "--throws", "8", "--out", str(tmp_path / "b"), "--quiet"], capsys
+    )
     assert builtin.code == 0  # a built-in side keeps the parameters it had
-    assert not any(k.endswith("_sha256") for k in json.loads((tmp_path / "b" / "run.json").read_text())["params"])
+    assert not any(
+        k.endswith("_sha256") for k in json.loads((tmp_path / "b" / "run.json").read_text())["params"]
+    )

@@ -86,3 +86,11 @@ def test_merge_streams_chunks_and_promotes_columns(tmp_path, monkeypatch):
     ]
     assert pq.ParquetFile(path).num_row_groups > 1
     assert read_run_metadata(path)["fingerprint"] == spec.fingerprint()
+
+
+def test_progress_into_a_file_or_pipe_is_whole_lines(tmp_path, capsys):
+    run_plan(RunSpec(KIND, 6, 1, 2), tmp_path / "run", progress=True)
+    err = capsys.readouterr().err
+    assert "\r" not in err  # not one endless redrawn line in a log file
+    lines = err.splitlines()
+    assert lines[-1].startswith("100%") and "6/6" in lines[-1] and "item/s" in lines[-1]
