@@ -27,6 +27,37 @@ MAX_CHUNK = 100_000
 MAX_WORKERS = 1024
 #: The side a run is on without --board.
 DEFAULT_BOARD = {"throws": "I", "games": "III"}
+#: A run's parameters when their options are not given (the options default to None, so that
+#: a sweep can tell an option given from one left alone).
+DEFAULTS: dict = {
+    "hole_delta_mm": 0.0,
+    "skill": "medium",
+    "policy": "greedy",
+    "lying": 0,
+    "players": 4,
+    "cards": ["A", "B", "C", "D"],
+    "bet": "best",
+}
+#: Throws or games per variant of a sweep without --throws / --games.
+SWEEP_COUNT = {"throws": 200, "games": 20}
+#: Options of one kind of sweep only.
+SWEEP_KIND_OPTIONS = {
+    "throws": (("--throws", "throws"), ("--lying", "lying")),
+    "games": (
+        ("--games", "games"),
+        ("--players", "players"),
+        ("--cards", "cards"),
+        ("--bet", "bet"),
+        ("--target", "target"),
+    ),
+}
+#: The option that fixes what a --vary name varies.
+VARY_OPTIONS = {
+    "board": "board",
+    "hole_delta_mm": "hole_delta_mm",
+    "skill": "skill",
+    "policy": "policy",
+}
 
 _throws = argtypes.whole(1, MAX_THROWS, "a number of throws")
 _games = argtypes.whole(1, MAX_GAMES, "a number of games")
@@ -49,21 +80,21 @@ def _common(p: argparse.ArgumentParser, board_default: str) -> None:
     p.add_argument(
         "--hole-delta-mm",
         type=hole_delta_mm,
-        default=0.0,
+        default=None,
         metavar="MM",
-        help=f"widen every hole's radius (±{MAX_HOLE_DELTA_MM:g} mm; default: %(default)g)",
+        help=f"widen every hole's radius (±{MAX_HOLE_DELTA_MM:g} mm; default: 0)",
     )
     p.add_argument(
         "--skill",
-        default="medium",
+        default=None,
         choices=argtypes.SKILL_NAMES,
-        help="every bot's skill (default: %(default)s)",
+        help=f"every bot's skill (default: {DEFAULTS['skill']})",
     )
     p.add_argument(
         "--policy",
-        default="greedy",
+        default=None,
         metavar="POLICY",
-        help="throw policy: greedy, random, field:3x|2x|1x or point:X,Y in mm (default: %(default)s)",
+        help=f"throw policy: greedy, random, field:3x|2x|1x or point:X,Y in mm (default: {DEFAULTS['policy']})",
     )
     p.add_argument(
         "--seed",
@@ -145,17 +176,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     s.add_argument("kind", choices=("throws", "games"), help="what every variant runs")
     s.add_argument(
-        "--throws", type=_throws, default=200, metavar="N", help="throws per variant (default: %(default)s)"
+        "--throws",
+        type=_throws,
+        default=None,
+        metavar="N",
+        help=f"throws per variant (default: {SWEEP_COUNT['throws']})",
     )
     s.add_argument(
-        "--games", type=_games, default=20, metavar="N", help="games per variant (default: %(default)s)"
+        "--games",
+        type=_games,
+        default=None,
+        metavar="N",
+        help=f"games per variant (default: {SWEEP_COUNT['games']})",
     )
     s.add_argument(
         "--lying",
         type=_lying,
-        default=0,
+        default=None,
         metavar="K",
-        help="throws: other dice lying on the board (0–7; default: %(default)s)",
+        help="throws: other dice lying on the board (0–7; default: 0)",
     )
     _game_options(s, "games: ")
     s.add_argument(
@@ -176,22 +215,22 @@ def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
     p.add_argument(
         "--players",
         type=argtypes.players,
-        default=4,
+        default=None,
         metavar="N",
-        help=f"{prefix}3–8 players (default: %(default)s)",
+        help=f"{prefix}3–8 players (default: {DEFAULTS['players']})",
     )
     p.add_argument(
         "--cards",
         type=argtypes.cards,
-        default="A,B,C,D",
+        default=None,
         metavar="A,B,C,D",
-        help=f"{prefix}the 4 bet cards in play (default: %(default)s)",
+        help=f"{prefix}the 4 bet cards in play (default: {','.join(DEFAULTS['cards'])})",
     )
     p.add_argument(
         "--bet",
-        default="best",
+        default=None,
         choices=("best", "random", "never"),
-        help=f"{prefix}bet policy (default: %(default)s)",
+        help=f"{prefix}bet policy (default: {DEFAULTS['bet']})",
     )
     p.add_argument(
         "--target",
@@ -200,6 +239,33 @@ def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
         metavar="CHIPS",
         help=f"{prefix}chips that end the game (default 50/70)",
     )
+
+
+def _given(value, name: str, defaults: dict = DEFAULTS):
+    """An option's value, or its default when it was not given."""
+    return defaults[name] if value is None else value
+
+
+def check_sweep_args(args: argparse.Namespace) -> None:
+    """Refuse options a sweep would silently ignore: the other kind's options, and a fixed
+    option (``--board``, ``--skill``, ``--faces white=…``, …) beside a ``--vary`` of the same
+    parameter."""
+    from rules.errors import DoppelXError
+
+    other = "games" if args.kind == "throws" else "throws"
+    given = [flag for flag, attr in SWEEP_KIND_OPTIONS[other] if getattr(args, attr) is not None]
+    if given:
+        raise DoppelXError(f"{'/'.join(given)}: for a {other} sweep, not for 'sweep {args.kind}'")
+    for item in args.vary:
+        name = item.partition("=")[0].strip()
+        attr = VARY_OPTIONS.get(name)
+        if attr is not None and getattr(args, attr) is not None:
+            flag = "--" + attr.replace("_", "-")
+            raise DoppelXError(f"{flag} and --vary {name}: the sweep takes {name} from --vary; drop {flag}")
+        if name == "white_faces" and any(f.partition("=")[0].strip() == "white" for f in args.faces):
+            raise DoppelXError(
+                "--faces white=… and --vary white_faces: the sweep takes the white faces from --vary"
+            )
 
 
 def params_from_args(args: argparse.Namespace, kind: str) -> dict:
@@ -217,17 +283,18 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
         "spinner": not args.no_spinner,
         "dice": args.dice,
         "faces": faces,
-        "hole_delta_mm": args.hole_delta_mm,
-        "skill": args.skill,
-        "policy": args.policy,
+        "hole_delta_mm": _given(args.hole_delta_mm, "hole_delta_mm"),
+        "skill": _given(args.skill, "skill"),
+        "policy": _given(args.policy, "policy"),
     }
     if args.engine != "pybullet":  # runs of the default engine keep their parameters (resume)
         params["engine"] = args.engine
     if kind == "throws":
-        params["lying"] = args.lying
+        params["lying"] = _given(args.lying, "lying")
     else:
-        cards = list(args.cards)  # argtypes.cards: four different letters A–H
-        params.update({"players": args.players, "cards": cards, "bet": args.bet, "target": args.target})
+        cards = list(_given(args.cards, "cards"))  # argtypes.cards: four different letters A–H
+        players, bet = _given(args.players, "players"), _given(args.bet, "bet")
+        params.update({"players": players, "cards": cards, "bet": bet, "target": args.target})
         for name in ("skills", "rotate", "think"):  # only when given: older runs keep their fingerprint
             if getattr(args, name, None):
                 params[name] = getattr(args, name)
@@ -277,7 +344,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if kind == "games":
         from doppelx.seats import check_seat_options
 
-        check_seat_options(args.skill, args.skills, args.think, args.rotate)
+        check_seat_options(_given(args.skill, "skill"), args.skills, args.think, args.rotate)
     params = params_from_args(args, kind)
     check_params(params, kind)
     params = pin_files(params)
@@ -309,11 +376,12 @@ def run_sweep(args: argparse.Namespace) -> int:
     from doppelx.batch.sweep import SweepOptions, plan_variants
     from doppelx.batch.sweep import run_sweep as sweep
 
+    check_sweep_args(args)
     params = params_from_args(args, args.kind)
     plan_variants(tuple(args.vary), params, args.kind)  # every variant checked before the run's arguments
     options = SweepOptions(
         kind=args.kind,
-        count=args.throws if args.kind == "throws" else args.games,
+        count=_given(args.throws if args.kind == "throws" else args.games, args.kind, SWEEP_COUNT),
         seed=args.seed,
         vary=tuple(args.vary),
         out=args.out,

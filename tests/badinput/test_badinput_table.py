@@ -588,6 +588,46 @@ CASES = [
         ["at most 20"],
     ),
     ("sweep-kind", ["sweep", "dice", "--vary", "skill=easy", "--out", "r"], {}, ["kind"]),
+    # options the sweep would ignore
+    (
+        "sweep-throws-game-options",
+        ["sweep", "throws", "--vary", "skill=easy,hard", "--games", "50", "--bet", "never", "--out", "r"],
+        {},
+        ["--games/--bet", "games sweep"],
+    ),
+    (
+        "sweep-games-throw-options",
+        ["sweep", "games", "--vary", "skill=easy,hard", "--throws", "500", "--lying", "3", "--out", "r"],
+        {},
+        ["--throws/--lying", "throws sweep"],
+    ),
+    (
+        "sweep-board-and-vary-board",
+        ["sweep", "throws", "--board", "II", "--vary", "board=I,III", "--out", "r"],
+        {},
+        ["--board and --vary board"],
+    ),
+    (
+        "sweep-skill-and-vary-skill",
+        ["sweep", "throws", "--skill", "hard", "--vary", "skill=easy,medium", "--out", "r"],
+        {},
+        ["--skill and --vary skill"],
+    ),
+    (
+        "sweep-faces-and-vary-faces",
+        [
+            "sweep",
+            "throws",
+            "--faces",
+            "white=X,X,X,X,X,X",
+            "--vary",
+            "white_faces=default,1-2-3-X-X-2",
+            "--out",
+            "r",
+        ],
+        {},
+        ["--faces white", "--vary white_faces"],
+    ),
     # ---- bench ----------------------------------------------------------------------------
     (
         "bench-baseline-typo",
