@@ -13,6 +13,7 @@ Column names are those written by :mod:`doppelx.batch.throw_items` and
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import matplotlib
@@ -22,7 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-from doppelx.batch.stats import counted, mean, proportion  # noqa: E402
+from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion  # noqa: E402
 from doppelx.board_picture import save_board_png  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from rules.bets import load_bet_cards  # noqa: E402
@@ -203,28 +204,51 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
 def skill_figures(t: dict) -> dict[str, dict]:
     """By skill, over every seat of every game: seat-games, wins, own-throw chips and knock-outs.
 
-    Returns ``{skill: {"seats", "wins", "win_rate", "chips", "knock_share", "knocked"}}``
-    (estimates with 95 % intervals: Wilson for shares, normal for means).
+    Returns ``{skill: {"seats", "wins", "win_rate", "chips", "knock_share", "knocked",
+    "every_seat"}}``. The intervals (95 %) take the *games* as the sample: a skill with one
+    seat in each game has its win rate as a Wilson interval over the games; with several seats
+    in a game, those seats share one winner and the interval is clustered by game
+    (:func:`~doppelx.batch.stats.clustered_ratio`), as are the per-throw figures (the throws of
+    one game share its table). A skill in every seat of every game wins 1/players by
+    construction: ``every_seat`` says so and its win rate has no interval.
     """
     acc: dict[str, dict] = {}
     for g in range(len(t["item"])):
+        per_game: dict[str, dict] = {}
         for seat, skill in enumerate(t["seat_skills"][g]):
-            a = acc.setdefault(skill, {"seats": 0, "wins": 0, "chips": [], "knocked": []})
+            a = per_game.setdefault(skill, {"seats": 0, "wins": 0, "chips": [], "knocked": []})
             a["seats"] += 1
             a["wins"] += int(t["winner_seat"][g] == seat)
             a["chips"] += list(t["own_changes"][g][seat])
             a["knocked"] += list(t["own_knocked"][g][seat])
-    return {
-        skill: {
-            "seats": a["seats"],
-            "wins": a["wins"],
-            "win_rate": proportion(a["wins"], a["seats"]),
-            "chips": mean(a["chips"]),
-            "knock_share": proportion(sum(k > 0 for k in a["knocked"]), len(a["knocked"])),
-            "knocked": mean(a["knocked"]),
+        for skill, a in per_game.items():
+            acc.setdefault(skill, []).append(a)
+    figures = {}
+    for skill, games in acc.items():
+        seats, wins = sum(a["seats"] for a in games), sum(a["wins"] for a in games)
+        every_seat = len(games) == len(t["item"]) and all(
+            a["seats"] == len(t["seat_skills"][g]) for g, a in enumerate(games)
+        )
+        if every_seat:
+            win_rate = Estimate(wins / seats, math.nan, math.nan, len(games))
+        elif all(a["seats"] == 1 for a in games):
+            win_rate = proportion(wins, seats)
+        else:
+            win_rate = clustered_ratio([(a["wins"], a["seats"]) for a in games], (0.0, 1.0))
+        figures[skill] = {
+            "seats": seats,
+            "wins": wins,
+            "every_seat": every_seat,
+            "win_rate": win_rate,
+            "chips": clustered_ratio([(sum(a["chips"]), len(a["chips"])) for a in games]),
+            "knock_share": clustered_ratio(
+                [(sum(k > 0 for k in a["knocked"]), len(a["knocked"])) for a in games], (0.0, 1.0)
+            ),
+            "knocked": clustered_ratio(
+                [(sum(a["knocked"]), len(a["knocked"])) for a in games], (0.0, math.inf)
+            ),
         }
-        for skill, a in acc.items()
-    }
+    return figures
 
 
 def skill_table(t: dict) -> list[str]:
@@ -232,9 +256,11 @@ def skill_table(t: dict) -> list[str]:
     lines = [
         "## By skill (95 % intervals)",
         "",
-        "Over every seat of every game. Chips per own throw: the thrower's change of chips on its "
-        "own turns. Knock-out throws: the share of its own throws that sent a rival's die into a "
-        "hole or off the box.",
+        "Over every seat of every game; the intervals take the games as the sample (a skill in "
+        "several seats of a game is clustered by game: those seats share one winner). Chips per "
+        "own throw: the thrower's change of chips on its own turns. Knock-out throws: the share of "
+        "its own throws that sent a rival's die into a hole or off the box. A skill in every seat "
+        "wins 1/players by construction (no interval).",
         "",
         "| skill | seat-games | wins | win rate | chips per own throw | knock-out throws | "
         "rival dice out per throw |",

@@ -40,7 +40,10 @@ def proportion(hits: int, n: int) -> Estimate:
     """Share ``hits / n`` with the Wilson score interval (good at small n and near 0 or 1)."""
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
-    p = hits / n
+    return _wilson(hits / n, n)
+
+
+def _wilson(p: float, n: int) -> Estimate:
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
@@ -48,12 +51,51 @@ def proportion(hits: int, n: int) -> Estimate:
 
 
 def mean(values) -> Estimate:
-    """Mean with a normal-approximation 95 % interval, clipped to the data's range."""
+    """Mean with a normal-approximation 95 % interval, clipped to the data's range.
+
+    Values that are all the same (every card G pay-out 0, no rival knocked out) give no
+    interval (``[n/a]``): the normal approximation would say [m, m], a certainty the sample
+    cannot give — the next value may well differ.
+    """
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
     m = float(x.mean())
-    half = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.nan
+    sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
+    half = Z95 * sd / math.sqrt(len(x)) if sd > 0 else math.nan
     # the interval never reaches past the data (a mean of pay-outs ≥ 0 has no negative bound)
     return Estimate(m, max(m - half, float(x.min())), min(m + half, float(x.max())), len(x))
+
+
+def clustered_ratio(parts, bounds: tuple[float, float] | None = None) -> Estimate:
+    """``Σ numerator / Σ denominator`` over clusters ``parts = [(numerator, denominator), ...]``
+    with a cluster-robust 95 % interval.
+
+    For figures whose units are not independent: the seats of one game share one winner, the
+    throws of one game share its table. Each game is one cluster; the ratio estimator's
+    variance ``n/(n−1) Σ (y_g − r·d_g)² / (Σ d_g)²`` treats the games, not the seats or
+    throws, as the sample. ``bounds`` clips the interval (0–1 for a share). Without variation
+    between the clusters (or with one cluster) the variance says nothing: a share then gets
+    the Wilson interval with the clusters as its sample (as if each game were one trial, the
+    conservative end), any other ratio no interval (``[n/a]``).
+    """
+    y = np.array([p[0] for p in parts], dtype=float)
+    d = np.array([p[1] for p in parts], dtype=float)
+    keep = d > 0
+    y, d = y[keep], d[keep]
+    n, total = len(d), float(d.sum())
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    r = float(y.sum()) / total
+    resid = y - r * d
+    var = n / (n - 1) * float((resid**2).sum()) / total**2 if n > 1 else 0.0
+    if var <= 0:
+        if bounds == (0.0, 1.0):
+            return _wilson(r, n)
+        return Estimate(r, math.nan, math.nan, n)
+    half = Z95 * math.sqrt(var)
+    low, high = r - half, r + half
+    if bounds is not None:
+        low, high = max(bounds[0], low), min(bounds[1], high)
+    return Estimate(r, low, high, n)

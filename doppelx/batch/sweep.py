@@ -251,7 +251,9 @@ def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path
     for ax, m in zip(axes[0], shown):
         est = [s[m] for _, s in rows]
         y = np.array([e.value for e in est])
-        err = np.clip(np.array([[e.value - e.low, e.high - e.value] for e in est]).T, 0, None)
+        err = np.nan_to_num(
+            np.clip(np.array([[e.value - e.low, e.high - e.value] for e in est]).T, 0, None)
+        )  # no bar: [n/a]
         ax.errorbar(range(len(rows)), y, yerr=err, fmt="o", capsize=4)
         ax.set_xticks(range(len(rows)), labels, rotation=30, ha="right", fontsize=8)
         ax.set_title(m, fontsize=10)

@@ -26,6 +26,7 @@ def test_one_value_has_no_interval_and_counts_read_well():
 
     assert mean([20.0]).fmt(digits=1) == "20.0 [n/a]"  # not "20.0 [nan, nan]"
     assert mean([3.0, float("nan")]).fmt() == "3.00 [n/a]"
+    assert mean([0.0] * 200).fmt() == "0.00 [n/a]"  # all alike: no zero-width interval
     assert proportion(1, 1).fmt(percent=True, digits=1) == "100.0 % [20.7, 100.0]"
     assert (counted(1, "game"), counted(2, "game"), counted(1, "die", "dice"), counted(0, "die", "dice")) == (
         "1 game",
@@ -33,3 +34,40 @@ def test_one_value_has_no_interval_and_counts_read_well():
         "1 die",
         "0 dice",
     )
+
+
+def test_clustered_ratio_takes_the_clusters_as_the_sample():
+    from doppelx.batch.stats import clustered_ratio
+
+    parts = [(1, 2), (0, 2), (1, 2), (0, 2)]  # two seats a game, one of them won in half the games
+    e = clustered_ratio(parts, (0.0, 1.0))
+    assert e.value == 0.25 and e.n == 4
+    # by hand: residuals ±0.5, variance 4/3 · 4 · 0.25 / 8² = 1/48
+    assert e.high - e.value == pytest.approx(1.959963984540054 * (1 / 48) ** 0.5)
+    assert e.low == 0.0  # clipped to the bounds
+    assert clustered_ratio([(1, 4), (1, 4), (1, 4)]).fmt() == "0.25 [n/a]"  # no variation between games
+    share = clustered_ratio([(0, 4)] * 6, (0.0, 1.0))  # a share without variation: Wilson over the games
+    assert (share.low, share.high) == (proportion(0, 6).low, proportion(0, 6).high)
+
+
+def test_skill_figures_know_a_skill_in_every_seat_and_cluster_shared_games():
+    from doppelx.batch.report import skill_figures
+
+    t = {
+        "item": [0, 1, 2, 3],
+        "seat_skills": [["hard", "medium", "medium"]] * 4,
+        "winner_seat": [0, 1, 2, 0],
+        "own_changes": [[[3, 5], [2], [4]]] * 4,
+        "own_knocked": [[[0, 1], [0], [0]]] * 4,
+    }
+    f = skill_figures(t)
+    assert f["hard"]["win_rate"].value == 0.5 and f["hard"]["win_rate"].n == 4  # one seat: Wilson
+    assert f["hard"]["win_rate"].low == pytest.approx(0.15, abs=0.01)
+    medium = f["medium"]["win_rate"]
+    assert (f["medium"]["seats"], f["medium"]["wins"], medium.value) == (8, 2, 0.25)
+    assert medium.n == 4 and not f["medium"]["every_seat"]  # clustered over the 4 games
+    assert f["hard"]["chips"].value == 4.0 and f["hard"]["knocked"].value == 0.5
+    t["seat_skills"] = [["medium"] * 3] * 4
+    same = skill_figures(t)["medium"]
+    assert same["every_seat"] and same["win_rate"].value == pytest.approx(1 / 3)
+    assert same["win_rate"].fmt(percent=True, digits=1) == "33.3 % [n/a]"
