@@ -109,25 +109,53 @@ def apply_variant(params: dict, variant: dict) -> dict:
     return p
 
 
-def summarise(kind: str, table: Path) -> dict[str, Estimate]:
+@dataclass(frozen=True)
+class Metric:
+    """One figure of a variant: its per-item values (``share``: 0/1 per item, shown in %)."""
+
+    values: np.ndarray
+    share: bool
+
+    @property
+    def estimate(self) -> Estimate:
+        if self.share:
+            return proportion(int(self.values.sum()), len(self.values))
+        return mean(self.values)
+
+
+def summarise(kind: str, table: Path) -> dict[str, Metric]:
+    """The key figures of one variant's table, item by item (item ``i`` of every variant drew
+    from the same random stream, so the variants can be compared item by item)."""
     t = pq.read_table(table).to_pydict()
-    n = len(t["item"])
+    order = np.argsort(t["item"])
+
+    def per_item(values, share: bool) -> Metric:
+        return Metric(np.asarray(values, dtype=float)[order], share)
+
     if kind == "throws":
         return {
-            "3x rate (coloured die)": proportion(sum(f == "3x" for f in t["c_field"]), n),
-            "hole or off (either die)": proportion(
-                sum(a != "board" or b != "board" for a, b in zip(t["c_status"], t["w_status"])), n
+            "3x rate (coloured die)": per_item([f == "3x" for f in t["c_field"]], True),
+            "hole or off (either die)": per_item(
+                [a != "board" or b != "board" for a, b in zip(t["c_status"], t["w_status"])], True
             ),
-            "chips per throw": mean(t["chips"]),
-            "Doppel X rate": proportion(sum(t["doppel_x"]), n),
+            "chips per throw": per_item(t["chips"], False),
+            "Doppel X rate": per_item(t["doppel_x"], True),
         }
-    players = t["players"][0]
     return {
-        "throws per game": mean(t["throws"]),
-        "seat 0 win rate": proportion(sum(s == 0 for s in t["winner_seat"]), n),
-        f"fair share (1/{players})": Estimate(1 / players, 1 / players, 1 / players, n),
-        "Doppel X per game": mean(t["doppel_x"]),
+        "throws per game": per_item(t["throws"], False),
+        "seat 0 win rate": per_item([s == 0 for s in t["winner_seat"]], True),
+        "Doppel X per game": per_item(t["doppel_x"], False),
     }
+
+
+def paired_difference(a: Metric, b: Metric) -> Estimate:
+    """``b − a`` over the same items (a normal interval on the item-by-item differences):
+    the variants saw the same random throws, so the pairing removes most of their shared luck."""
+    return (
+        mean(b.values - a.values)
+        if len(a.values) == len(b.values)
+        else Estimate(math.nan, math.nan, math.nan, 0)
+    )
 
 
 @dataclass(frozen=True)
@@ -206,10 +234,21 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
             overwrite=o.overwrite,
         )
         rows.append((variant, summarise(o.kind, table)))
-    md, png = write_comparison(rows, out, o.kind, count)
+    players = params.get("players") if o.kind == "games" else None
+    md, png = write_comparison(rows, out, o.kind, count, players)
     result = {  # a figure without a value is null, never NaN (invalid JSON)
         "variants": [
-            {"variant": v, **{m: e.value if math.isfinite(e.value) else None for m, e in s.items()}}
+            {
+                "variant": v,
+                **{m: _finite(e.estimate.value) for m, e in s.items()},
+                "intervals": {m: [_finite(e.estimate.low), _finite(e.estimate.high)] for m, e in s.items()},
+                "n": count,
+                **({f"fair share (1/{players})": 1 / players} if players else {}),
+                "difference_from_first": {
+                    m: [_finite(d.value), _finite(d.low), _finite(d.high)]
+                    for m, d in ((m, paired_difference(rows[0][1][m], e)) for m, e in s.items())
+                },
+            }
             for v, s in rows
         ],
         "comparison": str(md),
@@ -232,30 +271,71 @@ def check_sweep_folder(out: Path, overwrite: bool = False) -> None:
         refuse_outputs(out, COMPARISON_FILES, "variant-NN/run.json", "a sweep folder")
 
 
-def write_comparison(rows, out: Path, kind: str, count: int) -> tuple[Path, Path]:
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def _cell(e: Estimate, share: bool) -> str:
+    return e.fmt(percent=share, digits=1 if share else 2)
+
+
+def write_comparison(rows, out: Path, kind: str, count: int, players: int | None = None) -> tuple[Path, Path]:
+    """``comparison.md``: each variant's figures with 95 % intervals, then each variant's
+    difference from the first, paired item by item; ``comparison.png``: the figures with their
+    intervals, one panel each, labelled with their units."""
     metrics = list(rows[0][1])
     labels = [", ".join(f"{k}={v}" for k, v in variant.items()) for variant, _ in rows]
-    lines = [
-        f"# Sweep of {counted(len(rows), 'variant')}, {counted(count, kind[:-1])} each",
+    lines = [f"# Sweep of {counted(len(rows), 'variant')}, {counted(count, kind[:-1])} each", ""]
+    if players:
+        lines += [f"An equal seat wins 1/{players} = {100 / players:.1f} % of the games.", ""]
+    lines += [
+        "Shares in %, means per throw or game; 95 % intervals (Wilson for shares).",
         "",
         "| variant | " + " | ".join(metrics) + " |",
         "|---|" + "---|" * len(metrics),
     ]
     for label, (_, s) in zip(labels, rows):
-        cells = [s[m].fmt(percent="rate" in m, digits=1 if "rate" in m else 2) for m in metrics]
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        lines.append(f"| {label} | " + " | ".join(_cell(s[m].estimate, s[m].share) for m in metrics) + " |")
+    if len(rows) > 1:
+        lines += [
+            "",
+            f"## Difference from {labels[0]}",
+            "",
+            "Each variant minus the first, item by item (every variant drew item i from the same "
+            "random stream, so the pairing cancels their shared luck), with a 95 % interval on the "
+            "paired differences; shares in percentage points. An interval that excludes 0 is a "
+            "difference this many items can show.",
+            "",
+            "| variant | " + " | ".join(metrics) + " |",
+            "|---|" + "---|" * len(metrics),
+        ]
+        first = rows[0][1]
+        for label, (_, s) in zip(labels[1:], rows[1:]):
+            cells = []
+            for m in metrics:
+                d = paired_difference(first[m], s[m])
+                cell = _cell(d, first[m].share).replace(" %", " pp")
+                cells.append(cell if cell.startswith("-") or cell == "–" else "+" + cell)
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
     md = out / COMPARISON_FILES[0]
     write_text(md, "\n".join(lines) + "\n", what="comparison")
-    shown = [m for m in metrics if not m.startswith("fair")]
-    fig, axes = plt.subplots(1, len(shown), figsize=(3.6 * len(shown), 3.8), squeeze=False)
-    for ax, m in zip(axes[0], shown):
-        est = [s[m] for _, s in rows]
-        y = np.array([e.value for e in est])
-        err = np.nan_to_num(
-            np.clip(np.array([[e.value - e.low, e.high - e.value] for e in est]).T, 0, None)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(3.6 * len(metrics), 3.8), squeeze=False)
+    for ax, m in zip(axes[0], metrics):
+        share = rows[0][1][m].share
+        k = 100.0 if share else 1.0
+        est = [s[m].estimate for _, s in rows]
+        y = np.array([e.value for e in est]) * k
+        err = (
+            np.nan_to_num(np.clip(np.array([[e.value - e.low, e.high - e.value] for e in est]).T, 0, None))
+            * k
         )  # no bar: [n/a]
         ax.errorbar(range(len(rows)), y, yerr=err, fmt="o", capsize=4)
+        if players and m.startswith("seat 0"):
+            ax.axhline(100 / players, color="grey", linestyle=":", label=f"equal seat (1/{players})")
+            ax.legend(fontsize=8)
         ax.set_xticks(range(len(rows)), labels, rotation=30, ha="right", fontsize=8)
+        ax.set_xlim(-0.5, len(rows) - 0.5)
+        ax.set_ylabel("% of " + ("throws" if kind == "throws" else "games") if share else m)
         ax.set_title(m, fontsize=10)
         ax.grid(alpha=0.3)
     fig.tight_layout()

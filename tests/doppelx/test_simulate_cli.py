@@ -159,7 +159,16 @@ def test_sweep_compares_variants(tmp_path, capsys):
     )
     out = json.loads(capsys.readouterr().out)
     assert len(out["variants"]) == 4
-    assert (tmp_path / "comparison.md").read_text().count("\n| hole_delta_mm=") == 4
+    first, other = out["variants"][0], out["variants"][3]
+    assert first["difference_from_first"]["chips per throw"] == [0.0, None, None]  # itself: no spread
+    low, high = other["intervals"]["chips per throw"]
+    assert low <= other["chips per throw"] <= high and other["n"] == 10
+    d, d_low, d_high = other["difference_from_first"]["chips per throw"]
+    assert d == pytest.approx(other["chips per throw"] - first["chips per throw"])  # paired: same items
+    assert d_low is None or d_low <= d <= d_high
+    comparison = (tmp_path / "comparison.md").read_text()
+    assert comparison.count("\n| hole_delta_mm=") == 4 + 3  # the figures, then 3 differences
+    assert "## Difference from hole_delta_mm=0.0, white_faces=default" in comparison and " pp [" in comparison
     assert imread(tmp_path / "comparison.png").shape[0] > 100
 
 
