@@ -212,7 +212,7 @@ def skill_figures(t: dict) -> dict[str, dict]:
     one game share its table). A skill in every seat of every game wins 1/players by
     construction: ``every_seat`` says so and its win rate has no interval.
     """
-    acc: dict[str, dict] = {}
+    acc: dict[str, list[dict]] = {}
     for g in range(len(t["item"])):
         per_game: dict[str, dict] = {}
         for seat, skill in enumerate(t["seat_skills"][g]):
