@@ -24,6 +24,7 @@ import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion  # noqa: E402
+from doppelx.batch.store import REPORT_FILES  # noqa: E402,F401 (the report's files, re-exported)
 from doppelx.board_picture import save_board_png  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from rules.bets import load_bet_cards  # noqa: E402
@@ -31,7 +32,6 @@ from rules.board_file import load_board  # noqa: E402
 
 FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
 #: The files a report of each kind writes into the run's folder.
-REPORT_FILES = {"throws": ("report.md", "heatmap.png", "fields.png"), "games": ("report.md", "games.png")}
 DICE_PREFIXES = {"c": "coloured die", "w": "white die"}
 
 
@@ -184,6 +184,7 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
         capsize=3,
     )
     axes[0].axhline(100 / players, color="grey", linestyle=":", label="fair share")
+    axes[0].set_xticks(list(seats))
     axes[0].set_xlabel("seat (0 starts)")
     axes[0].set_ylabel("% of games won")
     axes[0].legend()

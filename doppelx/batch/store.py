@@ -28,6 +28,8 @@ METADATA_KEY = b"doppelx"
 MERGE_ROWS = 65536
 #: The merged tables a run of any kind writes into its folder.
 TABLES = ("throws.parquet", "games.parquet", "items.parquet")
+#: The report files a run of each kind writes beside its table (``doppelx.batch.report``).
+REPORT_FILES = {"throws": ("report.md", "heatmap.png", "fields.png"), "games": ("report.md", "games.png")}
 #: A chunk file's name: ``<kind>-<5-digit chunk number>.parquet``.
 CHUNK_NAME = re.compile(r"[A-Za-z_]\w*-\d{5}\.parquet")
 
@@ -226,3 +228,21 @@ def _remove(path: Path) -> None:
         path.unlink()
     except OSError as exc:
         raise DoppelXError(f"cannot remove {path}: {exc.strerror or exc}") from None
+
+
+def remove_run(folder: Path) -> None:
+    """Remove a run folder's own files (run file, chunks, merged tables, report) and then the
+    folders if they are empty; a file of anyone else's stays, and so does its folder."""
+    chunk_dir = folder / "chunks"
+    chunks = (
+        [f for f in chunk_dir.glob("*.parquet") if CHUNK_NAME.fullmatch(f.name)] if chunk_dir.is_dir() else []
+    )
+    reports = [n for files in REPORT_FILES.values() for n in files]
+    for f in [*chunks, *(folder / n for n in (*TABLES, *reports, "run.json"))]:
+        if f.is_file():
+            _remove(f)
+    for d in (chunk_dir, folder):
+        try:
+            d.rmdir()
+        except OSError:
+            pass  # not empty (somebody's own file) or gone: left as it is

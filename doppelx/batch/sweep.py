@@ -217,6 +217,7 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
     planned = plan_variants(o.vary, params, o.kind)
     out = Path(o.out)
     check_sweep_folder(out, o.overwrite)
+    check_extra_variants(out, len(planned), o.overwrite)
     count = o.count
     rows = []
     for k, (variant, p) in enumerate(planned):
@@ -256,6 +257,31 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
     }
     print(json.dumps(result, indent=2) if o.json else f"wrote {md}\nwrote {png}")
     return 0
+
+
+def check_extra_variants(out: Path, planned: int, overwrite: bool = False) -> None:
+    """A sweep folder must not keep variants beyond this sweep's (an earlier, larger sweep):
+    its comparison would leave them out without a word. Refused, or with ``overwrite`` their
+    run files are removed (:func:`doppelx.batch.store.remove_run`)."""
+    from doppelx.batch.store import remove_run
+
+    extra = sorted(
+        d for d in out.glob("variant-*") if (d / "run.json").is_file() and _variant_number(d.name) >= planned
+    )
+    if not extra:
+        return
+    if not overwrite:
+        raise DoppelXError(
+            f"{extra[0]}: a variant of an earlier sweep (this one has {counted(planned, 'variant')}); "
+            "use another --out, remove it, or pass --overwrite"
+        )
+    for folder in extra:
+        remove_run(folder)
+
+
+def _variant_number(name: str) -> int:
+    number = name.removeprefix("variant-")
+    return int(number) if number.isdigit() else -1
 
 
 def check_sweep_folder(out: Path, overwrite: bool = False) -> None:

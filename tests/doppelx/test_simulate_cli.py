@@ -327,3 +327,17 @@ def test_a_single_game_has_no_nan_intervals(tmp_path, capsys):
     json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
     comparison = (tmp_path / "s" / "comparison.md").read_text()
     assert comparison.startswith("# Sweep of 1 variant, 1 game each") and "nan" not in comparison
+
+
+def test_a_smaller_sweep_in_a_larger_ones_folder_is_refused_or_replaces_it(tmp_path, capsys):
+    out = tmp_path / "sweep"
+    sweep = ["sweep", "throws", "--throws", "2", "--quiet", "--out", str(out)]
+    assert main([*sweep, "--vary", "hole_delta_mm=0,1,2,3"]) == 0
+    (out / "variant-03" / "mine.txt").write_text("keep")
+    capsys.readouterr()
+    assert main([*sweep, "--vary", "hole_delta_mm=0,1"]) == 2
+    assert "variant-02: a variant of an earlier sweep (this one has 2 variants)" in capsys.readouterr().err
+    assert main([*sweep, "--vary", "hole_delta_mm=0,1", "--overwrite"]) == 0  # the first two resume
+    assert not (out / "variant-02").exists()  # only the run's own files were there: the folder goes
+    assert [p.name for p in (out / "variant-03").iterdir()] == ["mine.txt"]  # a user's file stays
+    assert (out / "comparison.md").read_text().count("\n| hole_delta_mm=") == 2 + 1
