@@ -60,6 +60,11 @@ def check_output_file(path: Path | str, what: str = "output file") -> Path:
             raise OutputError(
                 f"cannot write {_label(what, path)}: it is a folder; give a file name inside it"
             )
+        if path.exists() and not path.is_file():  # a device, a pipe, a socket: never replaced by a file
+            raise OutputError(
+                f"cannot write {_label(what, path)}: it is not a regular file (a device or a pipe); "
+                "give a file name"
+            )
         folder = path.parent
         if not folder.exists():
             raise OutputError(f"cannot write {_label(what, path)}: folder {folder} does not exist")

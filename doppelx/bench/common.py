@@ -82,7 +82,7 @@ PROFILES: dict[str, Profile] = {
         face_throws=300,
         determinism_throws=8,
         speed_seconds=0.3,
-        speed_tolerance=0.25,
+        speed_tolerance=0.4,
     ),
 }
 

@@ -247,10 +247,17 @@ def run(args: argparse.Namespace) -> int:
     from rules.errors import DoppelXError
 
     profile = PROFILES["quick" if args.quick else "full"]
-    if args.out:  # before anything runs
+    for flag, value in (
+        ("--out", args.out),
+        ("--baseline", args.baseline),
+        ("--speed-record", args.speed_record),
+    ):
+        if value is not None and not value.strip():  # an unset shell variable: never the default file
+            raise DoppelXError(f"{flag} {value!r}: not a valid file name")
+    if args.out is not None:  # before anything runs
         _check_writable(args.out)
-    path = args.baseline or bl.default_path()
-    if args.baseline and not args.update_baseline:
+    path = args.baseline if args.baseline is not None else bl.default_path()
+    if args.baseline is not None and not args.update_baseline:
         from pathlib import Path
 
         from rules.errors import SpecError
@@ -274,12 +281,24 @@ def run(args: argparse.Namespace) -> int:
         scenes = _engine_scenes(args.engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)
     if args.record_speed and SPEED not in scenes:
         raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
-    speed_path = args.speed_record or sr.default_path()
+    speed_path = args.speed_record if args.speed_record is not None else sr.default_path()
+    if args.out is not None:
+        from pathlib import Path
+
+        for flag, other in (("--baseline", path), ("--speed-record", speed_path)):
+            if Path(args.out).resolve() == Path(other).resolve():
+                raise DoppelXError(f"--out {args.out}: the same file as {flag}; the result would replace it")
     speed_data = sr.load(speed_path)  # a malformed record stops here too (exit 2)
     result = run_suite(profile, scenes, progress=progress, engine=args.engine)
     physics = [m for m in result.metrics if m.scene != SPEED]
     speed = [m for m in result.metrics if m.scene == SPEED]
     rows = bl.compare(physics, data, section) + sr.compare(speed, speed_data, section)
+    if physics and not args.update_baseline and section not in data.get("profiles", {}):
+        print(
+            f"bench: warning: {path} has no '{section}' section: nothing was compared, every figure is "
+            "new (record one with --update-baseline)",
+            file=sys.stderr,
+        )
     bad = failed(rows)
     speed_note = (
         f"speed judged against this machine's record ({speed_path})"
@@ -301,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
         "passed": not bad,
         "rows": [r.to_dict() for r in rows],
     }
-    if args.out:
+    if args.out is not None:
         _write(args.out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))

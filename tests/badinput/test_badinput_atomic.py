@@ -6,6 +6,7 @@ import errno
 import os
 import pickle
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -74,6 +75,17 @@ def test_unwritable_targets_are_output_errors(tmp_path, make, words):
     (tmp_path / "afile").write_text("x")
     with pytest.raises(OutputError, match=words):
         check_output_file(make(tmp_path))
+
+
+def test_a_device_or_pipe_is_never_replaced_by_a_file(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(OutputError, match="not a regular file"):
+        write_text(fifo, "x")
+    assert fifo.is_fifo()
+    with pytest.raises(OutputError, match="not a regular file"):
+        check_output_file("/dev/null")
+    assert Path("/dev/null").is_char_device()
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")

@@ -648,6 +648,20 @@ CASES = [
         ["existing.json", "format"],
     ),
     ("bench-out-missing", ["bench", "--quick", "--out", "nodir/r.json"], {}, ["nodir", "does not exist"]),
+    (
+        "bench-baseline-empty-update",  # an unset $BASELINE must not rewrite the shipped baseline
+        ["bench", "--quick", "--scene", "drop", "--baseline", "", "--update-baseline"],
+        {},
+        ["--baseline ''", "not a valid file name"],
+    ),
+    ("bench-out-empty", ["bench", "--quick", "--out", ""], {}, ["--out ''", "not a valid file name"]),
+    ("bench-speed-record-empty", ["bench", "--quick", "--speed-record", " "], {}, ["--speed-record"]),
+    (
+        "bench-out-is-baseline",
+        ["bench", "--quick", "--scene", "drop", "--baseline", "b.json", "--out", "b.json"],
+        {"b.json": '{"format": "doppelx-bench-baseline/1", "profiles": {}}'},
+        ["--out b.json", "the same file as --baseline"],
+    ),
     ("bench-sweep-out", ["bench", "sweep", "--quick", "--out", "plot.txt"], {}, ["PNG"]),
     ("bench-sweep-data", ["bench", "sweep", "--quick", "--data", "nodir/d.json"], {}, ["nodir"]),
     # ---- play (all refused before a window opens) -----------------------------------------

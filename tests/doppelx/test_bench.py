@@ -520,3 +520,11 @@ def test_die_die_impacts_conserve_momentum_and_obey_the_contact_laws(offset, spe
     assert un1 == pytest.approx(-e * un0, abs=1e-9)
     pn, pt = col.impulse[0], np.linalg.norm(col.impulse[1:])  # on the die at +x, along +x
     assert pn > 0 and pt <= mu * pn + 1e-12
+
+
+def test_a_baseline_without_the_profiles_section_says_nothing_was_compared(tmp_path, capsys):
+    path = tmp_path / "empty.json"
+    path.write_text('{"format": "doppelx-bench-baseline/1", "profiles": {}}')
+    assert main(["bench", "--quick", "--scene", "drop", "--baseline", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{path} has no 'quick' section: nothing was compared" in err
