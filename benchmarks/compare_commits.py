@@ -79,15 +79,29 @@ def probe(tree: Path, throws: int, seed: int) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _is_commit(name: str) -> bool:
+    found = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"],
+        capture_output=True,
+    )
+    return found.returncode == 0
+
+
 def main(argv=None) -> int:
+    from doppelx import argtypes
+
+    _at_least_1 = argtypes.whole(1, 1_000_000)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", default="d0dbfd1", help="base commit (default d0dbfd1)")
     ap.add_argument("--head", default=None, help="head commit (default: this working tree)")
-    ap.add_argument("--throws", type=int, default=300, help="timed throws per process (default 300)")
-    ap.add_argument("--rounds", type=int, default=4, help="rounds of base + head (default 4)")
-    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--throws", type=_at_least_1, default=300, help="timed throws per process (default 300)")
+    ap.add_argument("--rounds", type=_at_least_1, default=4, help="rounds of base + head (default 4)")
+    ap.add_argument("--seed", type=argtypes.seed, default=2024, help="scene seed (default 2024)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    for flag, commit in (("--base", args.base), ("--head", args.head)):
+        if commit is not None and not _is_commit(commit):
+            ap.error(f"{flag} {commit!r}: no such commit in {ROOT}")
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="doppelx-compare-") as tmp:
         trees = {"base": export(args.base, Path(tmp) / "base")}

@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from doppelx import argtypes  # noqa: E402
 from physics.run import run_throw  # noqa: E402
 from doppelx.bench.throws import chi2_uniform, face_counts, random_scene  # noqa: E402
 from physics.world import World  # noqa: E402
@@ -235,22 +236,43 @@ def replay(spec: str) -> dict:
     return {"check": what, "seed": seed, "throw": index, **fn(index + 1, seed, index)}
 
 
+_count = argtypes.whole(0, 10_000_000, "a number of throws")
+
+
+def _seeds(text: str) -> list[int]:
+    """``S1,S2,...``: seeds, each a whole number >= 0."""
+    return [argtypes.seed(part) for part in text.split(",")]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
-        "--throws", type=int, default=10000, help="throws for the tunnelling count, per seed (default 10000)"
+        "--throws",
+        type=_count,
+        default=10000,
+        help="throws for the tunnelling count, per seed (default 10000)",
     )
-    ap.add_argument("--faces", type=int, default=6000, help="throws for face uniformity (default 6000)")
+    ap.add_argument("--faces", type=_count, default=6000, help="throws for face uniformity (default 6000)")
     ap.add_argument(
-        "--settle", type=int, default=1000, help="throws for the settle check, per seed (default 1000)"
+        "--settle", type=_count, default=1000, help="throws for the settle check, per seed (default 1000)"
     )
-    ap.add_argument("--seed", type=int, default=7, help="seed (default 7)")
+    ap.add_argument("--seed", type=argtypes.seed, default=7, help="seed (default 7)")
     ap.add_argument(
-        "--seeds", help="comma-separated seeds for the tunnelling and settle checks (default: --seed)"
+        "--seeds",
+        type=_seeds,
+        help="comma-separated seeds for the tunnelling and settle checks (default: --seed)",
     )
-    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument(
-        "--progress", metavar="FILE", help="append each finished chunk's figures to FILE (JSON lines)"
+        "--workers",
+        type=argtypes.whole(1, 64, "a number of processes"),
+        default=1,
+        help="processes (default 1)",
+    )
+    ap.add_argument(
+        "--progress",
+        type=argtypes.output_file,
+        metavar="FILE",
+        help="append each finished chunk's figures to FILE (JSON lines)",
     )
     ap.add_argument(
         "--throw",
@@ -268,7 +290,7 @@ def main(argv=None) -> int:
         for row in rows:
             print(json.dumps(row, indent=2 if args.json else None))
         return 0
-    seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else [args.seed]
+    seeds = args.seeds or [args.seed]
     start = time.perf_counter()
     result = run_checks(args.throws, args.settle, seeds, max(1, args.workers), progress=args.progress)
     if args.faces:

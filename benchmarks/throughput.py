@@ -195,20 +195,21 @@ def machine() -> dict:
 
 
 def main(argv=None) -> int:
+    from doppelx import argtypes
+
+    _at_least_1 = argtypes.whole(1, 10_000_000)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--throws", type=int, default=1000, help="standard-turn throws (default 1000)")
+    ap.add_argument("--throws", type=_at_least_1, default=1000, help="standard-turn throws (default 1000)")
     ap.add_argument(
         "--naive-throws",
-        type=int,
+        type=_at_least_1,
         default=None,
         help="throws of the naive baseline (default: throws/10, at least 20)",
     )
-    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
-    ap.add_argument("--seed", type=int, default=2024, help="scene seed (default 2024)")
+    ap.add_argument("--rounds", type=_at_least_1, default=5, help="interleaved rounds (default 5)")
+    ap.add_argument("--seed", type=argtypes.seed, default=2024, help="scene seed (default 2024)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
-    if args.throws < 1:
-        ap.error("--throws must be at least 1")
     naive_n = min(args.throws, args.naive_throws or max(20, args.throws // 10))
     load_before = os.getloadavg()[0]
     result = measure(args.throws, naive_n, args.rounds, args.seed)
