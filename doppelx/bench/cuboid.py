@@ -422,7 +422,7 @@ def compare(results: list[Result]) -> dict:
     with the binomial variances ``v = max(p (1 − p), 0.001) / n`` of both (the floor keeps a
     ratio that never came up square from dividing by zero); about one per ratio if they agree.
     """
-    inside, errors, chi2 = 0, [], 0.0
+    inside, errors, model_errors, chi2 = 0, [], [], 0.0
     for res in results:
         e = experiment(res.x_over_y)
         if e is None:
@@ -431,6 +431,7 @@ def compare(results: list[Result]) -> dict:
         lo, hi = wilson(round(p * n), n)
         inside += lo <= res.p_square <= hi
         errors.append(abs(res.p_square - p))
+        model_errors.append(abs(solid_angle_model(res.x_over_y) - p))  # over the same ratios
         q = res.p_square
         chi2 += (q - p) ** 2 / (max(q * (1 - q), 1e-3) / res.throws + max(p * (1 - p), 1e-3) / n)
     n = len(errors)
@@ -440,7 +441,7 @@ def compare(results: list[Result]) -> dict:
         "inside_fraction": inside / n if n else float("nan"),
         "mae": float(np.mean(errors)) if errors else float("nan"),
         "chi2": chi2 if errors else float("nan"),
-        "model_mae": float(np.mean([abs(solid_angle_model(r) - p) for r, p, _ in BUDDEN])),
+        "model_mae": float(np.mean(model_errors)) if model_errors else float("nan"),
     }
 
 

@@ -528,3 +528,12 @@ def test_a_baseline_without_the_profiles_section_says_nothing_was_compared(tmp_p
     assert main(["bench", "--quick", "--scene", "drop", "--baseline", str(path)]) == 0
     err = capsys.readouterr().err
     assert f"{path} has no 'quick' section: nothing was compared" in err
+
+
+def test_cuboid_summary_sets_the_model_against_the_same_ratios():
+    from doppelx.bench.cuboid import BUDDEN, Result, compare, solid_angle_model
+
+    some = BUDDEN[:3]
+    c = compare([Result(r, round(p * 1000), 1000, 0) for r, p, _ in some])
+    assert c["compared"] == 3
+    assert c["model_mae"] == pytest.approx(sum(abs(solid_angle_model(r) - p) for r, p, _ in some) / 3)
