@@ -96,14 +96,24 @@ def failed(rows: Sequence[Row]) -> list[Row]:
 
 
 def format_table(rows: Sequence[Row]) -> str:
-    """The rows as an aligned text table: scene, metric, value, expected, baseline, change, verdict."""
-    head = ("scene", "metric", "value", "expected", "baseline", "change", "verdict")
+    """The rows as an aligned text table: scene, metric, value, expected, baseline, change,
+    tolerance (how the row is judged against the baseline: ``Check.describe``), verdict."""
+    head = ("scene", "metric", "value", "expected", "baseline", "change", "tolerance", "verdict")
     body = []
     for r in rows:
         m = r.metric
         unit = f" {m.unit}" if m.unit else ""
         body.append(
-            (m.scene, m.name, _num(m.value) + unit, _num(m.expected), _num(r.baseline), _change(r), r.verdict)
+            (
+                m.scene,
+                m.name,
+                _num(m.value) + unit,
+                _num(m.expected),
+                _num(r.baseline),
+                _change(r),
+                m.check.describe(),
+                r.verdict,
+            )
         )
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip()]
