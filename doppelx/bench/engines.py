@@ -338,6 +338,7 @@ def plot(res: dict, path: str) -> None:
     ax[0, 1].axhline(1 / 6, color="grey", lw=0.8, ls="--")
     ax[0, 1].set_xticks(x, AXES)
     ax[0, 1].set_title(f"faces up on the board (χ² p = {p['faces']:.3g})")
+    ax[0, 1].set_ylabel("share of dice on the board (fair: 1/6)")
     for key, a, title in (("settle_s", ax[0, 2], "settle time (s)"), ("travel_mm", ax[1, 0], "travel (mm)")):
         for name in ENGINES:
             v = np.sort(e[name][key]["values"])
@@ -345,6 +346,8 @@ def plot(res: dict, path: str) -> None:
                 v, np.arange(1, len(v) + 1) / max(len(v), 1), where="post", label=name, color=colours[name]
             )
         a.set_title(f"{title}: empirical CDF (KS p = {p[key]:.3g})")
+        a.set_xlabel(title)
+        a.set_ylabel("share of throws at or below")
         a.legend()
     a = ax[1, 1]
     for name in ENGINES:
@@ -371,6 +374,7 @@ def plot(res: dict, path: str) -> None:
             f"{label} e = {mat:g}", (DROP_SPEEDS[-1], mat), textcoords="offset points", xytext=(-90, 4)
         )
     a.set_xlabel("impact speed (m/s)")
+    a.set_ylabel("rebound ratio e")
     a.set_title("validation: rebound ratio, flat drop and head-on")
     a.legend()
     a = ax[1, 2]
