@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -123,7 +124,12 @@ def decision_times(decisions: int, think: int, seed: int) -> dict:
 
 
 def _json(e) -> dict:
-    return {"value": e.value, "low": e.low, "high": e.high, "n": e.n}
+    """An estimate as JSON: a figure without a value or interval is null, never NaN (invalid JSON)."""
+
+    def finite(x: float) -> float | None:
+        return x if math.isfinite(x) else None
+
+    return {"value": finite(e.value), "low": finite(e.low), "high": finite(e.high), "n": e.n}
 
 
 def main() -> int:

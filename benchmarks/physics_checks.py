@@ -239,6 +239,17 @@ def replay(spec: str) -> dict:
 _count = argtypes.whole(0, 10_000_000, "a number of throws")
 
 
+def _appendable(text: str) -> str:
+    """A file to append lines to: not a folder, in a folder that exists (a pipe or a terminal
+    such as /dev/stderr will do: nothing is replaced)."""
+    path = Path(text)
+    if not text or path.is_dir():
+        raise argparse.ArgumentTypeError(f"{argtypes.shown(text)}: give a file to append to, not a folder")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{argtypes.shown(text)}: folder {path.parent} does not exist")
+    return text
+
+
 def _seeds(text: str) -> list[int]:
     """``S1,S2,...``: seeds, each a whole number >= 0."""
     return [argtypes.seed(part) for part in text.split(",")]
@@ -270,7 +281,7 @@ def main(argv=None) -> int:
     )
     ap.add_argument(
         "--progress",
-        type=argtypes.output_file,
+        type=_appendable,
         metavar="FILE",
         help="append each finished chunk's figures to FILE (JSON lines)",
     )

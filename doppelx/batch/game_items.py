@@ -13,23 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from doppelx.batch.params import GAME_DEFAULTS
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.world_cache import service_for, table_specs
 from rules.rng import child_rng
 
-DEFAULTS: dict[str, Any] = {
-    "board": "III",
-    "players": 4,
-    "skill": "medium",
-    "policy": "greedy",
-    "bet": "best",
-    "cards": ["A", "B", "C", "D"],
-    "spinner": True,
-    "target": None,
-    "skills": None,
-    "rotate": False,
-    "think": None,
-}
+DEFAULTS = GAME_DEFAULTS  # the one table (doppelx.batch.params)
 
 
 def seat_skills(p: dict[str, Any], players: int, item: int) -> list[str]:

@@ -14,6 +14,33 @@ from pathlib import Path
 
 from doppelx import argtypes
 
+#: A throws run's parameters where the command leaves them out (``doppelx simulate throws``,
+#: a sweep, and the workers: ``doppelx.batch.throw_items``). The one table of these defaults.
+THROW_DEFAULTS: dict = {
+    "board": "I",
+    "thrower": "blue",
+    "skill": "medium",
+    "policy": "greedy",
+    "lying": 0,
+    "spinner": True,
+    "hole_delta_mm": 0.0,
+}
+#: A games run's parameters where the command leaves them out (``doppelx.batch.game_items``).
+GAME_DEFAULTS: dict = {
+    "board": "III",
+    "players": 4,
+    "skill": "medium",
+    "policy": "greedy",
+    "bet": "best",
+    "cards": ["A", "B", "C", "D"],
+    "spinner": True,
+    "target": None,
+    "skills": None,
+    "rotate": False,
+    "think": None,
+    "hole_delta_mm": 0.0,
+}
+
 #: Most a hole's radius may be widened (or narrowed) by, in mm.
 MAX_HOLE_DELTA_MM = 10.0
 #: The type of ``--hole-delta-mm`` and of each ``--vary hole_delta_mm`` value (one bound for both).

@@ -31,7 +31,7 @@ from rules.bets import load_bet_cards  # noqa: E402
 from rules.board_file import load_board  # noqa: E402
 
 FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
-#: The files a report of each kind writes into the run's folder.
+#: The column prefixes of a throws row's two dice (the files a report writes: REPORT_FILES).
 DICE_PREFIXES = {"c": "coloured die", "w": "white die"}
 
 

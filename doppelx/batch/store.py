@@ -31,7 +31,7 @@ TABLES = ("throws.parquet", "games.parquet", "items.parquet")
 #: The report files a run of each kind writes beside its table (``doppelx.batch.report``).
 REPORT_FILES = {"throws": ("report.md", "heatmap.png", "fields.png"), "games": ("report.md", "games.png")}
 #: A chunk file's name: ``<kind>-<5-digit chunk number>.parquet``.
-CHUNK_NAME = re.compile(r"[A-Za-z_]\w*-\d{5}\.parquet")
+CHUNK_NAME = re.compile(r"[A-Za-z_]\w*-\d{5,}\.parquet")
 
 
 class RunStore:
@@ -65,17 +65,24 @@ class RunStore:
         self.overwrite = overwrite
         spec_file = self.out / "run.json"
         if spec_file.exists():
+            old = None
             try:
-                same = RunSpec.read(spec_file).fingerprint() == self.spec.fingerprint()
+                old = RunSpec.read(spec_file)
+                same = old.fingerprint() == self.spec.fingerprint()
             except SpecError:
                 if not overwrite:
                     raise
                 same = False
             if not same:
                 if not overwrite:
+                    why = "run.json differs"
+                    if old is not None and _unpinned(old) == _unpinned(self.spec):
+                        why = (
+                            "made before runs pinned the content of their board or dice file "
+                            "(board_sha256), so it cannot resume"
+                        )
                     raise DoppelXError(
-                        f"{self.out}: holds a different run (run.json differs); "
-                        "use another --out or pass --overwrite"
+                        f"{self.out}: holds a different run ({why}); use another --out or pass --overwrite"
                     )
                 self._clear()
         elif self.chunk_dir.exists() and any(self.chunk_dir.glob("*.parquet")):
@@ -97,10 +104,7 @@ class RunStore:
         tables of :data:`TABLES`, the report files of any kind); a Parquet file of the
         user's own in the folder stays.
         """
-        chunks = [f for f in self.chunk_dir.glob("*.parquet") if CHUNK_NAME.fullmatch(f.name)]
-        named = [self.out / n for n in dict.fromkeys((*TABLES, *self.outputs, *self.stale))]
-        for f in [*chunks, *(f for f in named if f.is_file())]:
-            _remove(f)
+        _remove_run_files(self.out, (*self.outputs, *self.stale))
 
     def chunk_path(self, index: int) -> Path:
         return self.chunk_dir / f"{self.name}-{index:05d}.parquet"
@@ -223,6 +227,14 @@ def read_run_metadata(path: Path | str) -> dict[str, Any]:
     return json.loads(meta[METADATA_KEY])
 
 
+def _unpinned(spec: RunSpec) -> str:
+    """A run file's JSON without the file pins (``doppelx.batch.params.pin_files``)."""
+    data = json.loads(spec.to_json())
+    for key in ("board_sha256", "dice_sha256"):
+        data.get("params", {}).pop(key, None)
+    return json.dumps(data, sort_keys=True)
+
+
 def _remove(path: Path) -> None:
     try:
         path.unlink()
@@ -233,16 +245,22 @@ def _remove(path: Path) -> None:
 def remove_run(folder: Path) -> None:
     """Remove a run folder's own files (run file, chunks, merged tables, report) and then the
     folders if they are empty; a file of anyone else's stays, and so does its folder."""
-    chunk_dir = folder / "chunks"
-    chunks = (
-        [f for f in chunk_dir.glob("*.parquet") if CHUNK_NAME.fullmatch(f.name)] if chunk_dir.is_dir() else []
-    )
-    reports = [n for files in REPORT_FILES.values() for n in files]
-    for f in [*chunks, *(folder / n for n in (*TABLES, *reports, "run.json"))]:
-        if f.is_file():
-            _remove(f)
-    for d in (chunk_dir, folder):
+    reports = tuple(n for files in REPORT_FILES.values() for n in files)
+    _remove_run_files(folder, (*reports, "run.json"))
+    for d in (folder / "chunks", folder):
         try:
             d.rmdir()
         except OSError:
             pass  # not empty (somebody's own file) or gone: left as it is
+
+
+def _remove_run_files(folder: Path, names: tuple[str, ...]) -> None:
+    """The files a run writes in ``folder``: its chunks (``chunks/<kind>-NNNNN.parquet``), the
+    merged tables of :data:`TABLES` and the given ``names``; nothing else."""
+    chunk_dir = folder / "chunks"
+    chunks = (
+        [f for f in chunk_dir.glob("*.parquet") if CHUNK_NAME.fullmatch(f.name)] if chunk_dir.is_dir() else []
+    )
+    named = [folder / n for n in dict.fromkeys((*TABLES, *names))]
+    for f in [*chunks, *(f for f in named if f.is_file())]:
+        _remove(f)

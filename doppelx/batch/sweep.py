@@ -26,6 +26,7 @@ import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.params import hole_delta_mm  # noqa: E402
+from doppelx.batch.store import REPORT_FILES  # noqa: E402
 from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from doppelx.argtypes import number, shown  # noqa: E402
@@ -233,6 +234,7 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
             address=o.address,
             progress=not o.quiet,
             overwrite=o.overwrite,
+            stale=tuple(n for files in REPORT_FILES.values() for n in files),  # a simulate run's report
         )
         rows.append((variant, summarise(o.kind, table)))
     players = params.get("players") if o.kind == "games" else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from doppelx.batch.params import THROW_DEFAULTS
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.world_cache import service_for, table_specs
 from doppelx.throw_report import reading_columns
@@ -18,14 +19,7 @@ from rules.dice import WHITE
 from rules.outcome import Status
 from rules.rng import child_rng
 
-DEFAULTS: dict[str, Any] = {
-    "board": "I",
-    "thrower": "blue",
-    "skill": "medium",
-    "policy": "greedy",
-    "lying": 0,
-    "spinner": True,
-}
+DEFAULTS = THROW_DEFAULTS  # the one table (doppelx.batch.params)
 
 
 def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:

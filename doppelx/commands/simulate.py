@@ -17,7 +17,7 @@ import argparse
 import json
 
 from doppelx import argtypes
-from doppelx.batch.params import MAX_HOLE_DELTA_MM, hole_delta_mm
+from doppelx.batch.params import GAME_DEFAULTS, MAX_HOLE_DELTA_MM, THROW_DEFAULTS, hole_delta_mm
 from physics.engine import add_engine_argument
 
 #: Bounds of the counts (a run beyond them would not finish in days on a workstation).
@@ -25,19 +25,12 @@ MAX_THROWS = 10_000_000
 MAX_GAMES = 1_000_000
 MAX_CHUNK = 100_000
 MAX_WORKERS = 1024
+#: A run's parameters when their options are not given, by kind (one table per kind, in
+#: doppelx.batch.params; the options default to None, so that a sweep can tell an option
+#: given from one left alone).
+DEFAULTS = {"throws": THROW_DEFAULTS, "games": GAME_DEFAULTS}
 #: The side a run is on without --board.
-DEFAULT_BOARD = {"throws": "I", "games": "III"}
-#: A run's parameters when their options are not given (the options default to None, so that
-#: a sweep can tell an option given from one left alone).
-DEFAULTS: dict = {
-    "hole_delta_mm": 0.0,
-    "skill": "medium",
-    "policy": "greedy",
-    "lying": 0,
-    "players": 4,
-    "cards": ["A", "B", "C", "D"],
-    "bet": "best",
-}
+DEFAULT_BOARD = {kind: d["board"] for kind, d in DEFAULTS.items()}
 #: Throws or games per variant of a sweep without --throws / --games.
 SWEEP_COUNT = {"throws": 200, "games": 20}
 #: Options of one kind of sweep only.
@@ -88,13 +81,13 @@ def _common(p: argparse.ArgumentParser, board_default: str) -> None:
         "--skill",
         default=None,
         choices=argtypes.SKILL_NAMES,
-        help=f"every bot's skill (default: {DEFAULTS['skill']})",
+        help=f"every bot's skill (default: {GAME_DEFAULTS['skill']})",
     )
     p.add_argument(
         "--policy",
         default=None,
         metavar="POLICY",
-        help=f"throw policy: greedy, random, field:3x|2x|1x or point:X,Y in mm (default: {DEFAULTS['policy']})",
+        help=f"throw policy: greedy, random, field:3x|2x|1x or point:X,Y in mm (default: {GAME_DEFAULTS['policy']})",
     )
     p.add_argument(
         "--seed",
@@ -155,9 +148,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument(
         "--lying",
         type=_lying,
-        default=0,
+        default=None,
         metavar="K",
-        help="other dice lying on the board (0–7; default: %(default)s)",
+        help=f"other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
     )
     _common(t, DEFAULT_BOARD["throws"])
     t.set_defaults(func=run_simulate, count_attr="throws")
@@ -194,7 +187,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=_lying,
         default=None,
         metavar="K",
-        help="throws: other dice lying on the board (0–7; default: 0)",
+        help=f"throws: other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
     )
     _game_options(s, "games: ")
     s.add_argument(
@@ -217,20 +210,20 @@ def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
         type=argtypes.players,
         default=None,
         metavar="N",
-        help=f"{prefix}3–8 players (default: {DEFAULTS['players']})",
+        help=f"{prefix}3–8 players (default: {GAME_DEFAULTS['players']})",
     )
     p.add_argument(
         "--cards",
         type=argtypes.cards,
         default=None,
         metavar="A,B,C,D",
-        help=f"{prefix}the 4 bet cards in play (default: {','.join(DEFAULTS['cards'])})",
+        help=f"{prefix}the 4 bet cards in play (default: {','.join(GAME_DEFAULTS['cards'])})",
     )
     p.add_argument(
         "--bet",
         default=None,
         choices=("best", "random", "never"),
-        help=f"{prefix}bet policy (default: {DEFAULTS['bet']})",
+        help=f"{prefix}bet policy (default: {GAME_DEFAULTS['bet']})",
     )
     p.add_argument(
         "--target",
@@ -241,9 +234,9 @@ def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
     )
 
 
-def _given(value, name: str, defaults: dict = DEFAULTS):
-    """An option's value, or its default when it was not given."""
-    return defaults[name] if value is None else value
+def _given(value, name: str, kind: str):
+    """An option's value, or its default for a run of ``kind`` when it was not given."""
+    return DEFAULTS[kind][name] if value is None else value
 
 
 def check_sweep_args(args: argparse.Namespace) -> None:
@@ -283,17 +276,17 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
         "spinner": not args.no_spinner,
         "dice": args.dice,
         "faces": faces,
-        "hole_delta_mm": _given(args.hole_delta_mm, "hole_delta_mm"),
-        "skill": _given(args.skill, "skill"),
-        "policy": _given(args.policy, "policy"),
+        "hole_delta_mm": _given(args.hole_delta_mm, "hole_delta_mm", kind),
+        "skill": _given(args.skill, "skill", kind),
+        "policy": _given(args.policy, "policy", kind),
     }
     if args.engine != "pybullet":  # runs of the default engine keep their parameters (resume)
         params["engine"] = args.engine
     if kind == "throws":
-        params["lying"] = _given(args.lying, "lying")
+        params["lying"] = _given(args.lying, "lying", kind)
     else:
-        cards = list(_given(args.cards, "cards"))  # argtypes.cards: four different letters A–H
-        players, bet = _given(args.players, "players"), _given(args.bet, "bet")
+        cards = list(_given(args.cards, "cards", kind))  # argtypes.cards: four different letters A–H
+        players, bet = _given(args.players, "players", kind), _given(args.bet, "bet", kind)
         params.update({"players": players, "cards": cards, "bet": bet, "target": args.target})
         for name in ("skills", "rotate", "think"):  # only when given: older runs keep their fingerprint
             if getattr(args, name, None):
@@ -344,7 +337,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if kind == "games":
         from doppelx.seats import check_seat_options
 
-        check_seat_options(_given(args.skill, "skill"), args.skills, args.think, args.rotate)
+        check_seat_options(_given(args.skill, "skill", kind), args.skills, args.think, args.rotate)
     params = params_from_args(args, kind)
     check_params(params, kind)
     params = pin_files(params)
@@ -379,9 +372,10 @@ def run_sweep(args: argparse.Namespace) -> int:
     check_sweep_args(args)
     params = params_from_args(args, args.kind)
     plan_variants(tuple(args.vary), params, args.kind)  # every variant checked before the run's arguments
+    count = args.throws if args.kind == "throws" else args.games
     options = SweepOptions(
         kind=args.kind,
-        count=_given(args.throws if args.kind == "throws" else args.games, args.kind, SWEEP_COUNT),
+        count=count if count is not None else SWEEP_COUNT[args.kind],
         seed=args.seed,
         vary=tuple(args.vary),
         out=args.out,

@@ -234,6 +234,12 @@ def test_a_board_file_edited_before_a_resume_is_another_run(tmp_path, capsys):
     assert run_cli([*argv, "--out", str(out)], capsys).code == 0  # unchanged: the same run resumes
     board.write_text(board.read_text() + "\n# edited\n")
     assert_refused(run_cli([*argv, "--out", str(out)], capsys), str(out), "different run")
+    # a run made before the pins (no board_sha256 in its run.json) is named as such
+    board.write_text(board.read_text().replace("\n# edited\n", ""))
+    old = json.loads((out / "run.json").read_text())
+    old["params"].pop("board_sha256")
+    (out / "run.json").write_text(json.dumps(old))
+    assert_refused(run_cli([*argv, "--out", str(out)], capsys), "made before runs pinned", "board_sha256")
     builtin = run_cli(
         ["simulate", "throws", "--throws", "8", "--out", str(tmp_path / "b"), "--quiet"], capsys
     )

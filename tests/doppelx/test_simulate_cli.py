@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import signal
@@ -166,6 +167,19 @@ def test_sweep_compares_variants(tmp_path, capsys):
     d, d_low, d_high = other["difference_from_first"]["chips per throw"]
     assert d == pytest.approx(other["chips per throw"] - first["chips per throw"])  # paired: same items
     assert d_low is None or d_low <= d <= d_high
+    # paired: the interval is the one of the item-by-item differences of the two tables
+    from doppelx.batch.stats import mean
+
+    def chips(k):
+        t = pq.read_table(tmp_path / f"variant-0{k}" / "throws.parquet").to_pydict()
+        return [c for _, c in sorted(zip(t["item"], t["chips"]))]
+
+    paired = mean([b - a for a, b in zip(chips(0), chips(3))])
+    assert d == pytest.approx(paired.value)
+    if math.isfinite(paired.low):
+        assert (d_low, d_high) == pytest.approx((paired.low, paired.high))
+    else:
+        assert d_low is None and d_high is None
     comparison = (tmp_path / "comparison.md").read_text()
     assert comparison.count("\n| hole_delta_mm=") == 4 + 3  # the figures, then 3 differences
     assert "## Difference from hole_delta_mm=0.0, white_faces=default" in comparison and " pp [" in comparison

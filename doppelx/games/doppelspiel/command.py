@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +91,7 @@ def _player_name(text: str) -> str:
     name = text.strip()
     if not name:
         raise argparse.ArgumentTypeError("the name must not be empty")
-    if any(not ch.isprintable() for ch in name):
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
         raise argparse.ArgumentTypeError(f"{argtypes.shown(name)}: the name holds a control character")
     return name
 
@@ -139,6 +140,18 @@ def run(args: argparse.Namespace) -> int:
 
     term = Terminal(colour=args.colour)
     if args.resume is not None:
+        fixed = [
+            flag
+            for flag, given in (
+                ("--opponent", args.opponent),
+                ("--name", args.name),
+                ("--bot-starts", args.bot_starts),
+                ("--seed", args.seed),
+            )
+            if given not in (None, False)
+        ]
+        if fixed:
+            raise RulesError(f"{'/'.join(fixed)}: a resumed game keeps its own (they are in {args.resume})")
         with naming_save(args.resume):
             session = load_session(args.resume, term)
         if args.save is not None:

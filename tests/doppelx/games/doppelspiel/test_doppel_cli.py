@@ -123,6 +123,10 @@ def test_bots_only_text_from_the_real_command_line():
         (["--name", "a\x1bb"], "control character"),
         (["--name", "bot (STRONG)"], "the other sheet's name"),
         (["--name", "Player 2", "--opponent", "human"], "the other sheet's name"),
+        (
+            ["--resume", "x.json", "--name", "Ann", "--seed", "3"],
+            "--name/--seed: a resumed game keeps its own",
+        ),
     ],
 )
 def test_bad_arguments_exit_2(argv, needle, capsys):
@@ -278,3 +282,9 @@ def test_help_gives_an_example_per_command_and_the_status_bar_is_one_line():
     assert bar == [
         "[Das Doppel Spiel · turn 1: You · throw 1/3 · You 0 (0 mp) | Bot 0 (0 mp) · Aussetzen 4 free, free throws 0]"
     ]
+
+
+def test_a_name_with_a_no_break_space_is_a_name(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["doppel", "--seed", "1", "--name", "Anna\u00a0B", "--no-colour"]) == 0
+    assert "Anna\u00a0B against Bot (strong)" in capsys.readouterr().out
