@@ -96,6 +96,11 @@ def _player_name(text: str) -> str:
     return name
 
 
+def _given(args: argparse.Namespace, *names: str) -> list[str]:
+    """The flags among ``names`` that were given (options that default to None, or switches)."""
+    return ["--" + n.replace("_", "-") for n in names if getattr(args, n) not in (None, False)]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     import numpy as np
@@ -109,15 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if args.bots_only:
         if args.resume is not None or args.save is not None:
             raise RulesError("--save/--resume belong to a person's game, not to --bots-only")
-        person = [
-            flag
-            for flag, given in (
-                ("--opponent", args.opponent),
-                ("--name", args.name),
-                ("--bot-starts", args.bot_starts),
-            )
-            if given
-        ]
+        person = _given(args, "opponent", "name", "bot_starts")
         if person:
             raise RulesError(f"{'/'.join(person)}: for a person's game, not for --bots-only (use --bots A,B)")
         from doppelx.games.doppelspiel.tournament import run_batch
@@ -131,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         raise RulesError("--json is for --bots-only statistics")
-    batch = [flag for flag, given in (("--bots", args.bots), ("--games", args.games)) if given is not None]
+    batch = _given(args, "bots", "games")
     if batch:
         raise RulesError(f"{'/'.join(batch)}: for --bots-only statistics (a game against a bot: --opponent)")
     from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
@@ -140,16 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
     term = Terminal(colour=args.colour)
     if args.resume is not None:
-        fixed = [
-            flag
-            for flag, given in (
-                ("--opponent", args.opponent),
-                ("--name", args.name),
-                ("--bot-starts", args.bot_starts),
-                ("--seed", args.seed),
-            )
-            if given not in (None, False)
-        ]
+        fixed = _given(args, "opponent", "name", "bot_starts", "seed")
         if fixed:
             raise RulesError(f"{'/'.join(fixed)}: a resumed game keeps its own (they are in {args.resume})")
         with naming_save(args.resume):
