@@ -239,6 +239,8 @@ def _floats(flag: str, most: float, unit: str, why: str, least: float | None = N
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from doppelx.bench import baseline as bl
     from doppelx.bench import speedrecord as sr
     from doppelx.bench.common import PROFILES
@@ -258,8 +260,6 @@ def run(args: argparse.Namespace) -> int:
         _check_writable(args.out)
     path = args.baseline if args.baseline is not None else bl.default_path()
     if args.baseline is not None and not args.update_baseline:
-        from pathlib import Path
-
         from rules.errors import SpecError
 
         if Path(args.baseline).is_dir():
@@ -283,8 +283,6 @@ def run(args: argparse.Namespace) -> int:
         raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
     speed_path = args.speed_record if args.speed_record is not None else sr.default_path()
     if args.out is not None:
-        from pathlib import Path
-
         for flag, other in (("--baseline", path), ("--speed-record", speed_path)):
             if Path(args.out).resolve() == Path(other).resolve():
                 raise DoppelXError(f"--out {args.out}: the same file as {flag}; the result would replace it")

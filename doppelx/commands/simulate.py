@@ -44,13 +44,9 @@ SWEEP_KIND_OPTIONS = {
         ("--target", "target"),
     ),
 }
-#: The option that fixes what a --vary name varies.
-VARY_OPTIONS = {
-    "board": "board",
-    "hole_delta_mm": "hole_delta_mm",
-    "skill": "skill",
-    "policy": "policy",
-}
+#: The --vary names that a fixed option of the same name (``--hole-delta-mm`` for
+#: ``hole_delta_mm``) would also set.
+VARY_OPTIONS = ("board", "hole_delta_mm", "skill", "policy")
 
 _throws = argtypes.whole(1, MAX_THROWS, "a number of throws")
 _games = argtypes.whole(1, MAX_GAMES, "a number of games")
@@ -251,9 +247,8 @@ def check_sweep_args(args: argparse.Namespace) -> None:
         raise DoppelXError(f"{'/'.join(given)}: for a {other} sweep, not for 'sweep {args.kind}'")
     for item in args.vary:
         name = item.partition("=")[0].strip()
-        attr = VARY_OPTIONS.get(name)
-        if attr is not None and getattr(args, attr) is not None:
-            flag = "--" + attr.replace("_", "-")
+        if name in VARY_OPTIONS and getattr(args, name) is not None:
+            flag = "--" + name.replace("_", "-")
             raise DoppelXError(f"{flag} and --vary {name}: the sweep takes {name} from --vary; drop {flag}")
         if name == "white_faces" and any(f.partition("=")[0].strip() == "white" for f in args.faces):
             raise DoppelXError(
