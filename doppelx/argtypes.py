@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable, Sequence
 
 #: Longest argument text quoted back in an error message.
@@ -22,6 +23,24 @@ def shown(text: str) -> str:
     return f"{text[: MAX_SHOWN - 10]!r}… ({len(text)} characters)"
 
 
+_INT = re.compile(r"\s*[+-]?[0-9]+\s*")
+_FLOAT = re.compile(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*")
+
+
+def plain_int(text: str) -> int:
+    """``int(text)`` for plain ASCII digits only: Python's ``int`` would also take ``1_0`` or ``١٠``."""
+    if len(text) > 40 or not _INT.fullmatch(text):
+        raise ValueError(f"not a plain whole number: {text!r}")
+    return int(text)
+
+
+def plain_float(text: str) -> float:
+    """``float(text)`` for plain decimal notation only (no ``1_0``, ``inf``, ``nan`` or other scripts' digits)."""
+    if len(text) > 40 or not _FLOAT.fullmatch(text):
+        raise ValueError(f"not a plain number: {text!r}")
+    return float(text)
+
+
 def whole(
     minimum: int | None = None, maximum: int | None = None, what: str = "a whole number"
 ) -> Callable[[str], int]:
@@ -29,9 +48,7 @@ def whole(
 
     def parse(text: str) -> int:
         try:
-            if len(text.strip()) > 30:
-                raise ValueError
-            n = int(text)
+            n = plain_int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected {what}, got {shown(text)}") from None
         if (minimum is not None and n < minimum) or (maximum is not None and n > maximum):
@@ -52,9 +69,7 @@ def number(minimum: float, maximum: float, what: str = "a number") -> Callable[[
 
     def parse(text: str) -> float:
         try:
-            if len(text.strip()) > 40:
-                raise ValueError
-            v = float(text)
+            v = plain_float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected {what}, got {shown(text)}") from None
         if not math.isfinite(v) or not minimum <= v <= maximum:
@@ -71,11 +86,14 @@ def point_mm(text: str, limit: float = 1000.0) -> tuple[float, float]:
     try:
         if len(text) > 80:
             raise ValueError
-        x, y = (float(v) for v in text.split(","))
+        parts = text.split(",")
+        if len(parts) == 2 and any(
+            p.strip().lower().lstrip("+-") in ("nan", "inf", "infinity") for p in parts
+        ):
+            raise argparse.ArgumentTypeError(f"expected finite numbers X,Y in mm, got {shown(text)}")
+        x, y = (plain_float(v) for v in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected X,Y in mm, e.g. -60,75, got {shown(text)}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise argparse.ArgumentTypeError(f"expected finite numbers X,Y in mm, got {shown(text)}")
     if abs(x) > limit or abs(y) > limit:
         raise argparse.ArgumentTypeError(f"X,Y in mm must lie within ±{limit:g} mm, got {shown(text)}")
     return x / 1000.0, y / 1000.0
@@ -95,7 +113,12 @@ def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], l
     """A comma-separated list of names out of ``allowed`` (exactly ``count`` of them if given)."""
 
     def parse(text: str) -> list[str]:
-        items = [s.strip() for s in text.split(",") if s.strip()]
+        items = [s.strip() for s in text.split(",")]
+        if "" in items and text.strip():
+            raise argparse.ArgumentTypeError(
+                f"an empty name in {shown(text)} (two commas together, or one at an end)"
+            )
+        items = [s for s in items if s]
         bad = [s for s in items if s not in allowed]
         if not items or bad or (count is not None and len(items) != count):
             n = f"{count} of " if count is not None else ""
@@ -162,7 +185,12 @@ def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
 
 def cards(text: str) -> list[str]:
     """The 4 bet cards in play: four different letters A–H, comma-separated (``A,B,C,D``)."""
-    letters = [s.strip().upper() for s in text.split(",") if s.strip()]
+    letters = [s.strip().upper() for s in text.split(",")]
+    if "" in letters and text.strip():
+        raise argparse.ArgumentTypeError(
+            f"an empty card in {shown(text)} (two commas together, or one at an end)"
+        )
+    letters = [x for x in letters if x]
     unknown = [x for x in letters if len(x) != 1 or x not in "ABCDEFGH"]
     if unknown:
         raise argparse.ArgumentTypeError(

@@ -17,7 +17,9 @@ error without the usage block, pointing to ``--help``).
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -103,7 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logs.configure(args.verbose)
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        return code
     except DoppelXError as exc:
         message = " ".join(str(exc).split())  # one line, whatever the error holds
         if len(message) > MAX_MESSAGE:
@@ -116,6 +120,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
+            raise
+        _drop_stdout()  # what is left in its buffer cannot be written either
+        print(f"doppelx: error: cannot write the output: {exc.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that the exit does not fail on it again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover - exercised through the console script

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules.dice import WHITE
+from rules.outcome import Status
 from rules.reading import DieReading, chips_for
 
 if TYPE_CHECKING:
@@ -107,26 +108,34 @@ def sim_json(result: ThrowResult, engine: str | None = None) -> dict[str, Any]:
 
 
 # -- the referee's scoring ---------------------------------------------------------------
+def scores_for(r: DieReading, score: ThrowScore) -> str | None:
+    """The player a die on the board scores for (the white die: the active player); else None."""
+    if r.status is not Status.BOARD:
+        return None
+    if r.owner == WHITE:
+        return score.active
+    return r.owner if r.owner in score.players else None
+
+
 def score_report(score: ThrowScore, board: BoardSide, bets: Mapping[str, str]) -> dict[str, Any]:
     """The JSON-ready scoring of one throw (public schema, see docs/score-schema.md)."""
     kinds = {f.id: f.kind.value for f in board.fields}
     dice = []
     for r in score.readings:
         fields = _reading(r)
+        on_board = r.status is Status.BOARD
         dice.append(
             {
                 "owner": r.owner,
                 "status": fields["status"],
                 "top": fields["top"],
                 "tilt_deg": None if r.tilt is None else round(math.degrees(r.tilt), 3),
-                "cocked": fields["cocked"],
+                "cocked": fields["cocked"] if on_board else None,  # null off the board (schema)
                 "touched": [{"id": fid, "kind": kinds[fid]} for fid in r.touched],
                 "field": fields["field"],
                 "field_id": fields["field_id"],
                 "chips": die_chips(r, score.doppel_x),
-                "scores_for": score.active
-                if r.owner == WHITE
-                else (r.owner if r.owner in score.players else None),
+                "scores_for": scores_for(r, score),
             }
         )
     players = {

@@ -108,7 +108,7 @@ def json_depth(text: str) -> int:
 
 
 def parse_json(text: str, source: str) -> Any:
-    """Parse JSON ``text`` from ``source`` strictly (depth, number length, no NaN), or :class:`SpecError`."""
+    """Parse JSON ``text`` from ``source`` strictly (depth, number length, no NaN, no key twice in an object), or :class:`SpecError`."""
     if json_depth(text) > MAX_JSON_DEPTH:
         raise SpecError(source, "", f"bad JSON: nested more than {MAX_JSON_DEPTH} levels deep")
 
@@ -128,8 +128,22 @@ def parse_json(text: str, source: str) -> Any:
     def constant(s: str):
         raise SpecError(source, "", f"bad JSON: {s} is not a number JSON allows")
 
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:  # json.loads would keep the last silently
+                raise SpecError(source, "", f"bad JSON: the key {key[:40]!r} appears twice in one object")
+            seen[key] = value
+        return seen
+
     try:
-        return json.loads(text, parse_int=number(int), parse_float=number(float), parse_constant=constant)
+        return json.loads(
+            text,
+            parse_int=number(int),
+            parse_float=number(float),
+            parse_constant=constant,
+            object_pairs_hook=unique,
+        )
     except json.JSONDecodeError as exc:
         raise SpecError(source, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
     except RecursionError:

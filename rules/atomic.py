@@ -175,7 +175,7 @@ def _remove_stale_temps(folder: Path, name: str) -> None:
         return
     for tmp in leftovers:
         parts = tmp.name[len(name[:100]) + 2 :].split(".")
-        if len(parts) != 3 or not parts[0].isdigit():
+        if len(parts) != 3 or not parts[0].isdecimal():
             continue
         pid = int(parts[0])
         if pid == os.getpid():

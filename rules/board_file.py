@@ -49,7 +49,11 @@ def resolve_board(name_or_path: str | Path) -> Path:
     text = str(name_or_path)
     if text.upper() in BUILTIN_SIDES:
         return builtin_board_path(text.upper())
-    if len(text) > MAX_NAME_CHARS or "\0" in text or not text.strip():
+    if not text.strip():
+        raise SpecError(
+            "board", "", f"an empty name: give a built-in side ({', '.join(BUILTIN_SIDES)}) or a file"
+        )
+    if len(text) > MAX_NAME_CHARS or "\0" in text:
         raise SpecError(
             shown_name(text), "", f"not a built-in side ({', '.join(BUILTIN_SIDES)}) nor a usable file name"
         )

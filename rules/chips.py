@@ -1,8 +1,8 @@
 """The chips (D5): 90 chips worth 665 in all, exchanged freely, so only values matter.
 
 Players may change chips for other denominations of equal value at any time, so the game
-tracks each player's chips as a value and :func:`breakdown` shows the fewest chips that
-make it up. The supply holds what players do not; with the rulebook's end marks (50/70)
+tracks each player's chips as a value; :func:`breakdown` shows the fewest chips that
+make one value up, :func:`breakdowns` every player's chips from the one box. The supply holds what players do not; with the rulebook's end marks (50/70)
 it can never run dry: before the last scoring every player holds < 70, at most
 8 × 69 = 552, and one throw pays at most 7 × 9 + 18 + bets ≈ 90, well under 665.
 """
@@ -27,6 +27,37 @@ def breakdown(value: int) -> dict[int, int]:
         n, value = divmod(value, denom)
         if n:
             out[denom] = n
+    return out
+
+
+def breakdowns(holdings: Mapping[str, int]) -> dict[str, dict[int, int]]:
+    """Every player's chips by denomination, all from the one box (D5: 10 × 30, 25 × 10, 15 × 5, 40 × 1).
+
+    Each player alone would hold :func:`breakdown`'s fewest chips, but the box may not have
+    that many of a kind for everybody (eight players at 69 would want 16 thirties). So the
+    denominations are handed out from the largest down, players holding the most first
+    (seat order among equals), each taking as many as fit their value and are left in the
+    box; the rest is made of smaller chips. Raises :class:`RulesError` if the box cannot make
+    up the holdings.
+    """
+    stock = dict(CHIP_SET)
+    left = {c: int(v) for c, v in holdings.items()}
+    if any(v < 0 for v in left.values()):
+        raise ValueError(f"chip values must be >= 0, got {holdings}")
+    order = sorted(left, key=lambda c: -left[c])  # stable: seat order among equals
+    out: dict[str, dict[int, int]] = {c: {} for c in left}
+    for denom in sorted(CHIP_SET, reverse=True):
+        for c in order:
+            n = min(left[c] // denom, stock[denom])
+            if n:
+                out[c][denom] = n
+                stock[denom] -= n
+                left[c] -= n * denom
+    short = [c for c in order if left[c]]
+    if short:
+        raise RulesError(
+            f"the box's chips cannot make up {short[0]}'s {holdings[short[0]]} beside the others'"
+        )
     return out
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from rules.bets import DEFAULT_CARDS, BetCard, choose_cards
 from rules.board import BoardSide
-from rules.chips import breakdown, supply_after
+from rules.chips import breakdowns, supply_after
 from rules.dice import WHITE, DiceSet, load_dice
 from rules.errors import RulesError
 from rules.outcome import Pose, Status, ThrowOutcome
@@ -169,8 +169,9 @@ class DoppelXGame:
         return supply_after(self.chips)
 
     def chips_held(self, colour: str) -> dict[int, int]:
-        """The fewest chips making up ``colour``'s score, by denomination (D5)."""
-        return breakdown(self.chips[colour])
+        """``colour``'s chips by denomination, all players' taken from the one box (D5,
+        :func:`rules.chips.breakdowns`)."""
+        return breakdowns(self.chips)[colour]
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.FINISHED

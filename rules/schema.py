@@ -156,6 +156,10 @@ def check_number(
         raise SpecError(source, where, f"number out of range (more than {MAX_MAGNITUDE:.0e} in size)")
     if not math.isfinite(value):
         raise SpecError(source, where, f"expected a finite number, got {value}")
+    if abs(value) > MAX_MAGNITUDE:
+        raise SpecError(
+            source, where, f"number out of range (more than {MAX_MAGNITUDE:.0e} in size), got {value:g}"
+        )
     if positive and value <= 0:
         raise SpecError(source, where, f"must be positive, got {value}")
     if minimum is not None and value < minimum:

@@ -142,7 +142,9 @@ def _bets(top: Table, seats: tuple[str, ...], active: str | None, outcome: Throw
         die = outcome.get(colour)
         if die is not None:
             raise t.error(
-                colour, f"{colour}'s die is on the table ({die.status}); a die on a bet card is not thrown"
+                colour,
+                f"{colour} bets, so their die lies on a bet card (D29), yet it is among this "
+                f"throw's dice (status {die.status.value}); leave it out of dice",
             )
         bets[colour] = letter
     return bets

@@ -226,7 +226,7 @@ def check_address(address: str) -> None:
     if (
         not sep
         or not host
-        or not port_text.isdigit()
+        or not port_text.isdecimal()
         or not 0 < int(port_text) < 65536
         or any(c.isspace() for c in host)
     ):

@@ -279,7 +279,7 @@ def check_extra_variants(out: Path, planned: int, overwrite: bool = False) -> No
 
 def _variant_number(name: str) -> int:
     number = name.removeprefix("variant-")
-    return int(number) if number.isdigit() else -1
+    return int(number) if number.isdecimal() else -1
 
 
 def check_sweep_folder(out: Path, overwrite: bool = False) -> None:

@@ -37,7 +37,7 @@ GAME_OPTIONS = (
 
 def _speed(text: str) -> float:
     try:
-        v = float(text)
+        v = argtypes.plain_float(text)
     except ValueError:
         v = 0.0
     if not 0.1 <= v <= 50:
@@ -47,7 +47,7 @@ def _speed(text: str) -> float:
 
 def _size(text: str) -> tuple[int, int]:
     try:
-        w, h = (int(v) for v in text.lower().split("x"))
+        w, h = (argtypes.plain_int(v) for v in text.lower().split("x"))
     except ValueError:
         w = h = 0
     if w < 640 or h < 480 or w > 7680 or h > 4320:

@@ -8,8 +8,9 @@ The dice are thrown by the bot throw model (``--skill``) at the bot's best spot 
 board, or at ``--target`` (mm; write ``--target=-60,75`` when X is negative). ``--lying K`` first scatters K other player dice flat on
 the board (from the same seed). The outcome is scored as at a table of the thrown
 colours and the lying ones (padded to the 3-player minimum with unused colours, holding
-0 chips): with the white die among the thrown dice, the first thrown colour is the
-active player (a turn, D24); without it the throw is scored like a setup throw.
+0 chips): with the white die among the thrown dice, the one thrown colour is the active
+player (a turn, D24: white goes with exactly one player's die); without it the throw is
+scored like a setup throw.
 ``--json`` prints one object whose ``state`` member is a table state ``doppelx score``
 reads (docs/score-schema.md); ``--replay`` saves the trajectory at 60 frames per second.
 """
@@ -28,7 +29,12 @@ SIDE_NAMES = ("S", "E", "N", "W")
 
 
 def _owners(text: str) -> list[str]:
-    names = [s.strip() for s in text.split(",") if s.strip()]
+    names = [s.strip() for s in text.split(",")]
+    if "" in names and text.strip():
+        raise argparse.ArgumentTypeError(
+            f"an empty die name in {text!r} (two commas together, or one at an end)"
+        )
+    names = [s for s in names if s]
     if not names:
         raise argparse.ArgumentTypeError(f"expected die owners separated by commas, got {text!r}")
     if len(set(names)) != len(names):
@@ -42,7 +48,7 @@ def _point(text: str) -> tuple[float, float]:
 
 def _unit(text: str) -> float:
     try:
-        v = float(text)
+        v = argtypes.plain_float(text)
     except ValueError:
         v = -1.0
     if not 0.0 <= v <= 1.0:
@@ -52,7 +58,7 @@ def _unit(text: str) -> float:
 
 def _count(text: str) -> int:
     try:
-        n = int(text)
+        n = argtypes.plain_int(text)
     except ValueError:
         n = -1
     if not 0 <= n <= 8:
@@ -111,6 +117,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def board_ref(given: str, board) -> str:
+    """How a state names the board ``given`` on the command line: a built-in side by its name,
+    a board file by the path given (``doppelx score`` reads it beside the state or from the
+    working folder; the name inside the file may be a built-in side's)."""
+    from rules.board_file import BUILTIN_SIDES
+
+    return board.name if given.upper() in BUILTIN_SIDES else given
+
+
 def run(args: argparse.Namespace) -> int:
     from doppelx.seats import bot_of_skill
     from doppelx.throw_report import format_report, outcome_json, score_report, sim_json, state_json
@@ -146,6 +161,12 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise RulesError(f"no die {unknown[0]!r}; dice are {', '.join(dice.dice)}")
     coloured = [o for o in args.dice if o != WHITE]
+    if WHITE in args.dice and len(coloured) != 1:
+        raise RulesError(
+            f"--dice {','.join(args.dice)}: the white die is thrown with exactly one player's die, "
+            f"the active player's (D24), e.g. --dice blue,white; without white the dice are thrown "
+            f"as in the setup throw"
+        )
     spare = [c for c in dice.player_colours if c not in args.dice]
     if args.lying > len(spare):
         raise RulesError(
@@ -194,7 +215,8 @@ def run(args: argparse.Namespace) -> int:
             "throw": throw.to_dict(),
             "sim": sim_json(result, engine=args.engine),
             "outcome": outcome_json(result.outcome),
-            "state": state_json(board.name, seats, active, chips, result.outcome),
+            # the board as `score` finds it again: a side's name, or the file as given
+            "state": state_json(board_ref(args.board, board), seats, active, chips, result.outcome),
             "score": report,
         }
         if args.replay:

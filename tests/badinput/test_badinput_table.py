@@ -712,6 +712,42 @@ CASES = [
     ("oder-save-folder", ["oder-nichts", "--save", "nodir/o.json"], {}, ["nodir"]),
     ("oder-save-exists", ["oder-nichts", "--save", "existing.json"], {}, ["already exists"]),
     ("oder-resume-other", ["oder-nichts", "--resume", "state.json"], {}, ["not a Doppelt oder nichts save"]),
+    # ---- session 8's audit: loose numbers and lists, duplicate keys, white alone ----------
+    ("seed-underscore", ["game", "--players", "3", "--seed", "1_0"], {}, ["--seed", "1_0"]),
+    ("players-other-digits", ["game", "--players", "\u0664", "--seed", "1"], {}, ["--players"]),
+    (
+        "cards-trailing-comma",
+        ["game", "--players", "3", "--seed", "1", "--cards", "A,B,C,D,"],
+        {},
+        ["empty card"],
+    ),
+    (
+        "skills-empty-entry",
+        ["game", "--players", "3", "--seed", "1", "--skills", "hard,,hard"],
+        {},
+        ["empty name"],
+    ),
+    ("throw-dice-trailing-comma", ["throw", "--seed", "1", "--dice", "blue,"], {}, ["empty die name"]),
+    ("throw-white-alone", ["throw", "--seed", "1", "--dice", "white"], {}, ["white", "exactly one"]),
+    ("throw-white-two-colours", ["throw", "--seed", "1", "--dice", "white,pink,blue"], {}, ["exactly one"]),
+    ("throw-strength-underscore", ["throw", "--seed", "1", "--strength", "0_5"], {}, ["--strength"]),
+    ("game-board-empty", ["game", "--players", "3", "--seed", "1", "--board", " "], {}, ["empty name"]),
+    (
+        "score-duplicate-key",
+        ["score", "--state", "s.json"],
+        {"s.json": '{"format": "doppelx-state/1", "format": "doppelx-state/1"}'},
+        ["s.json", "appears twice"],
+    ),
+    (
+        "score-yaw-huge",
+        ["score", "--state", "s.json"],
+        {
+            "s.json": state(
+                replace_die(0, {"owner": "blue", "x": 0.0, "y": 0.0, "yaw_deg": 1e308, "top": "3"})
+            )
+        },
+        ["s.json", "yaw_deg", "out of range"],
+    ),
     # ---- the command line itself ---------------------------------------------------------
     ("no-command", [], {}, ["COMMAND"]),
     ("unknown-command", ["fly"], {}, ["fly"]),

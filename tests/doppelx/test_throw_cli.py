@@ -112,3 +112,53 @@ def test_bad_values_are_one_line_and_exit_2(capsys, args, message):
     assert main(["throw", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_throw_on_a_board_file_scores_again_on_that_file(capsys, tmp_path, monkeypatch):
+    """The state names the file, not the name inside it (which may be a built-in side's)."""
+    from pathlib import Path
+
+    import rules
+
+    side_i = (Path(rules.__file__).parents[1] / "assets" / "boards" / "side_I.toml").read_text()
+    gold = side_i.replace('kind = "1x"', 'kind = "3x"')  # every 1x field becomes 3x; the name stays "I"
+    assert gold != side_i
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gold.toml").write_text(gold)
+    out = run_json(capsys, "--board", "gold.toml", "--seed", "1")
+    assert out["state"]["board"] == "gold.toml"
+    (tmp_path / "s.json").write_text(json.dumps(out["state"]))
+    assert main(["score", "--state", "s.json", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["players"] == out["score"]["players"]
+    assert run_json(capsys, "--board", "i", "--seed", "1")["state"]["board"] == "I"  # a side by its name
+
+
+def test_dice_off_the_board_score_for_nobody(capsys):
+    """docs/score-schema.md: cocked and scores_for are null for a die in a hole or off."""
+    seen = set()
+    for seed in range(40):
+        for d in run_json(capsys, "--seed", str(seed), "--strength", "1", "--lying", "4")["score"]["dice"]:
+            seen.add(d["status"])
+            if d["status"] != "board":
+                assert d["cocked"] is None and d["scores_for"] is None
+            else:
+                assert isinstance(d["cocked"], bool) and d["scores_for"] is not None
+        if {"board", "hole"} <= seen or {"board", "off"} <= seen:
+            return
+    pytest.fail(f"no die left the board in 40 full-strength throws: {seen}")
+
+
+def test_a_full_disk_is_one_line_not_a_traceback():
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(
+            [sys.executable, "-m", "doppelx", "throw", "--seed", "1"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert res.returncode == 2
+    assert res.stderr.strip() == "doppelx: error: cannot write the output: No space left on device"

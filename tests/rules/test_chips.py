@@ -49,3 +49,41 @@ def test_game_tracks_supply_and_holdings(side_i, dice):
     assert g.chips == {"blue": 9, "red": 0, "green": 6}
     assert g.supply == 665 - 15 and g.chips_held("blue") == {5: 1, 1: 4}
     assert g.summary()["supply"] == 650
+
+
+def test_breakdowns_come_from_the_one_box():
+    """Eight players at 69 would each want two thirties alone; the box has ten."""
+    from rules.chips import breakdowns
+
+    holdings = {c: 69 for c in ("blue", "red", "green", "yellow", "pink", "purple", "orange", "black")}
+    held = breakdowns(holdings)
+    for c, chips in held.items():
+        assert sum(k * n for k, n in chips.items()) == holdings[c]
+    for denom, stock in CHIP_SET.items():
+        assert sum(chips.get(denom, 0) for chips in held.values()) <= stock
+    # the first five seats get the thirties (seat order among equals), the rest tens instead
+    assert [held[c].get(30, 0) for c in holdings] == [2, 2, 2, 2, 2, 0, 0, 0]
+    # with few chips out every player holds the fewest chips, as alone
+    few = {"blue": 69, "red": 23, "green": 0}
+    assert breakdowns(few) == {c: breakdown(v) for c, v in few.items()}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_breakdowns_of_random_holdings_fit_the_box(seed):
+    import numpy as np
+
+    from rules.chips import breakdowns
+
+    rng = np.random.default_rng(seed)
+    players = int(rng.integers(3, 9))
+    holdings = {f"p{i}": int(v) for i, v in enumerate(rng.integers(0, 80, players))}
+    held = breakdowns(holdings)
+    assert all(sum(k * n for k, n in held[c].items()) == v for c, v in holdings.items())
+    assert all(sum(h.get(d, 0) for h in held.values()) <= n for d, n in CHIP_SET.items())
+
+
+def test_breakdowns_refuse_what_the_box_cannot_make():
+    from rules.chips import breakdowns
+
+    with pytest.raises(RulesError, match="cannot make up"):
+        breakdowns({"blue": 600, "red": 66})

@@ -206,7 +206,7 @@ class CleverMatch(TerminalMatch):
 
     def _parse(self, answer: str, legal: list[Action]) -> Action:
         word = answer.strip().lower()
-        if not word.isdigit():
+        if not word.isdecimal():
             raise ValueError(f"{answer!r} is not a number; type 1-{len(legal)}, or help for the commands")
         number = int(word)
         if not 1 <= number <= len(legal):

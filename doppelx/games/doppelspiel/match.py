@@ -293,7 +293,7 @@ class DoppelMatch(TerminalMatch):
     def _parse_start(self, answer: str) -> list[Action]:
         if answer.lower() in ("", "roll", "n", "no", "pass"):
             return [Roll(tuple(range(self.state.spec.dice)))]
-        if answer.isdigit():
+        if answer.isdecimal():
             answer = "joker " + answer
         return [self._action(answer)]
 
@@ -338,7 +338,7 @@ class DoppelMatch(TerminalMatch):
     def _positions(self, words: list[str], verb: str) -> tuple[int, ...]:
         """Positions of dice showing the faces in ``words`` (first matches from the left)."""
         digits = "".join(words)
-        if not digits.isdigit():
+        if not digits.isdecimal():
             raise ValueError(f"{verb} takes the faces of dice, e.g. {verb} 1 1 4")
         wanted = Counter(int(c) for c in digits)
         positions = []
@@ -358,7 +358,7 @@ class DoppelMatch(TerminalMatch):
         words = answer.split()
         if not words:
             raise ValueError("type a move, a suggestion number or help")
-        if answer.isdigit():
+        if answer.isdecimal():
             plans = self._suggestions()
             n = int(answer)
             if not 1 <= n <= len(plans):
@@ -385,7 +385,7 @@ class DoppelMatch(TerminalMatch):
                 raise ValueError("that keeps every die: nothing to throw")
             return [Roll(positions)]
         if verb == "swap":
-            if len(words) != 3 or not all(w.isdigit() for w in words[1:]):
+            if len(words) != 3 or not all(w.isdecimal() for w in words[1:]):
                 raise ValueError("swap takes the face of a die and its new face, e.g. swap 3 6")
             (pos,) = self._positions(words[1:2], "swap")
             return [self._action(f"swap {pos + 1} {words[2]}")]
@@ -439,7 +439,7 @@ class DoppelMatch(TerminalMatch):
         if not answer:
             raise ValueError("type a choice number, a field like 116@1, skip or strike fh@2")
         words = answer.split()
-        if words[0].isdigit() and (len(words) == 1 or words[1:] == ["x2"]):
+        if words[0].isdecimal() and (len(words) == 1 or words[1:] == ["x2"]):
             n = int(words[0])
             if not 1 <= n <= len(options):
                 raise ValueError(f"choices are 1..{len(options)}")

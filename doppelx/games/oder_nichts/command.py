@@ -15,7 +15,7 @@ DEFAULT_GAMES = 100
 def _whole(minimum: int):
     def parse(text: str) -> int:
         try:
-            n = int(text)
+            n = argtypes.plain_int(text)
         except ValueError:
             n = minimum - 1
         if n < minimum:

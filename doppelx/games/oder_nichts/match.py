@@ -127,7 +127,7 @@ class OderNichtsMatch(TerminalMatch):
         order = self.hand_order()
         picks = []
         for word in answer.replace(",", " ").split():
-            if not word.isdigit() or not 1 <= int(word) <= len(order):
+            if not word.isdecimal() or not 1 <= int(word) <= len(order):
                 raise ValueError(f"{word!r} is not a card number (1-{len(order)})")
             picks.append(order[int(word) - 1])
         if not picks:
@@ -144,7 +144,7 @@ class OderNichtsMatch(TerminalMatch):
         return action
 
     def player_number(self, answer: str, allowed: list[int]) -> int:
-        if not answer.isdigit() or int(answer) - 1 not in allowed:
+        if not answer.isdecimal() or int(answer) - 1 not in allowed:
             raise ValueError(f"choose one of players {', '.join(str(p + 1) for p in allowed)}")
         return int(answer) - 1
 
@@ -218,7 +218,7 @@ class OderNichtsMatch(TerminalMatch):
             if named:
                 return self.read(
                     f"Magnet: name a number ({', '.join(map(str, named))}): ",
-                    lambda s: self.checked(d, Action("name", number=int(s) if s.isdigit() else -1)),
+                    lambda s: self.checked(d, Action("name", number=int(s) if s.isdecimal() else -1)),
                 )
             return self.read(
                 f"Magnet: all numbers named; name a colour ({'/'.join(COLOURS)}): ",

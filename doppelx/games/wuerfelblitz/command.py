@@ -25,7 +25,7 @@ DEFAULT_SAMPLES = 50_000
 
 def _counts(text: str) -> list[int]:
     try:
-        values = [int(s) for s in text.split(",")]
+        values = [argtypes.plain_int(s) for s in text.split(",")]
     except ValueError:
         values = []
     if not values or min(values) < 1:

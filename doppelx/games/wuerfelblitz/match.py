@@ -144,7 +144,7 @@ class BlitzMatch(TerminalMatch):
         if a in ("p", "pass"):
             return None
         top = self.spec.max_call
-        if not a.isdigit():
+        if not a.isdecimal():
             raise ValueError(f"type the sum as a number 0..{top}, p to pass or q to quit")
         value = int(a)
         if value > top:
