@@ -160,6 +160,9 @@ def output_path(text: str):
     return Path(output_file(text))
 
 
+#: Most rollouts an expert may think a decision: about 10 minutes on one core of the
+#: development machine (docs/bots.md), so a typo cannot start a game of days.
+MAX_THINK = 100_000
 #: The bots' skills, weakest first (physics' ``SKILLS``, then the planning expert).
 SKILL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -176,10 +179,10 @@ def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
     if think:
         p.add_argument(
             "--think",
-            type=whole(12, None, "a number of rollouts"),
+            type=whole(12, MAX_THINK, "a number of rollouts"),
             default=None,
             metavar="N",
-            help="an expert's rollouts per decision, at least 12 (default 100)",
+            help=f"an expert's rollouts per decision, 12 to {MAX_THINK} (default 100)",
         )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from rules.assets import read_json
 from rules.bets import DEFAULT_CARDS, BetCard, check_bets, choose_cards
 from rules.board import BoardSide
+from rules.chips import TOTAL_VALUE
 from rules.dice import WHITE, DiceSet
 from rules.errors import SpecError
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
@@ -126,7 +127,13 @@ def _seats(top: Table, dice: DiceSet) -> tuple[str, ...]:
 def _chips(top: Table, seats: tuple[str, ...]) -> dict[str, int]:
     t = top.table("chips", {})
     t.check_keys(set(seats))
-    return {c: t.integer(c, 0, minimum=0) for c in seats}
+    chips = {c: t.integer(c, 0, minimum=0) for c in seats}
+    total = sum(chips.values())
+    if total > TOTAL_VALUE:
+        raise top.error(
+            "chips", f"the players hold {total} between them, but the box has {TOTAL_VALUE} in all (D5)"
+        )
+    return chips
 
 
 def _bets(top: Table, seats: tuple[str, ...], active: str | None, outcome: ThrowOutcome) -> dict[str, str]:
@@ -167,9 +174,20 @@ def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> ThrowOutcome:
         seen.add(owner)
         status = Status(t.string("status", "board", choices=tuple(s.value for s in Status)))
         touched = t.boolean("touched_spinner", False)
+        if status is not Status.BOARD:
+            given = [k for k in POSE_KEYS if t.has(k)]
+            if given:
+                raise t.error(
+                    given[0],
+                    f"a die with status {status.value} has no pose to read; leave out {', '.join(given)}",
+                )
         pose = _pose(t, dice[owner]) if status is Status.BOARD else None
         result.append(DieOutcome(owner, status, pose, touched))
     return ThrowOutcome(tuple(result), hand_over_rim=top.boolean("hand_over_rim", False))
+
+
+#: The keys of a die's pose in a state (on the board only).
+POSE_KEYS = ("position", "quaternion", "x", "y", "yaw_deg", "top")
 
 
 def _pose(t: Table, die) -> Pose:

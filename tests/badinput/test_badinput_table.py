@@ -748,6 +748,23 @@ CASES = [
         },
         ["s.json", "yaw_deg", "out of range"],
     ),
+    (
+        "score-hole-with-pose",
+        ["score", "--state", "s.json"],
+        {
+            "s.json": state(
+                replace_die(0, {"owner": "blue", "status": "hole", "x": 0.0, "y": 0.0, "top": "3"})
+            )
+        },
+        ["s.json", "dice[0]", "status hole", "leave out x, y, top"],
+    ),
+    (
+        "score-chips-beyond-the-box",
+        ["score", "--state", "s.json"],
+        {"s.json": state(lambda d: d["chips"].update({c: 300 for c in d["seats"]}))},
+        ["s.json", "chips", "665"],
+    ),
+    ("game-think-huge", ["game", "--players", "3", "--seed", "1", "--think", "10000000"], {}, ["--think"]),
     # ---- the command line itself ---------------------------------------------------------
     ("no-command", [], {}, ["COMMAND"]),
     ("unknown-command", ["fly"], {}, ["fly"]),
