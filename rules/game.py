@@ -298,9 +298,9 @@ class DoppelXGame:
                 self.on_board.pop(d.owner, None)
 
     def _after_scoring(self) -> None:
-        if self.phase is Phase.SETUP:
+        setup = self.phase is Phase.SETUP
+        if setup:  # the youngest starts (D23); the setup throw's scoring can end the game too (D36)
             self.phase = Phase.TURN
-            return
         top = max(self.chips.values())
         if top >= self.target:
             leaders = tuple(c for c in self.seats if self.chips[c] == top)
@@ -310,7 +310,8 @@ class DoppelXGame:
             else:
                 self._start_decider(leaders)
             return
-        self.active_seat = (self.active_seat + 1) % len(self.seats)
+        if not setup:
+            self.active_seat = (self.active_seat + 1) % len(self.seats)
 
     # -- the decider (D37) ----------------------------------------------------------------
     def _start_decider(self, players: tuple[str, ...]) -> None:

@@ -212,3 +212,17 @@ def test_d38_rim_penalty_option(side_i, dice):
         setup(g, dice, {})
         g.apply_throw(ThrowOutcome((flat(dice, "blue", 0, 0, "3"), gone("white")), hand_over_rim=True))
         assert g.chips["blue"] == expected
+
+
+def test_d36_the_setup_throws_scoring_can_end_the_game(side_i, dice):
+    """With a low target (a house option) the setup throw's scoring may already reach it."""
+    g = new_game(side_i, dice, target=4)
+    setup(g, dice, {"blue": (0, 0, "2"), "green": (-100, -20, "3")})  # blue 4 (2 on 2x), green 3
+    assert g.phase is Phase.FINISHED and g.winner == "blue"
+    tie = new_game(side_i, dice, target=3)
+    setup(tie, dice, {"blue": (-100, -20, "3"), "green": (-100, 20, "3")})
+    assert tie.chips["blue"] == tie.chips["green"] == 3  # both 3 on 1x: a tie at the mark (D37)
+    assert tie.phase is Phase.DECIDER and set(tie.decider_players) == {"blue", "green"}
+    below = new_game(side_i, dice, target=50)
+    setup(below, dice, {"blue": (0, 0, "2")})
+    assert below.phase is Phase.TURN and below.active == "blue"  # D23: seat 0 starts
