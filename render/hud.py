@@ -52,6 +52,10 @@ HELP_LINES: tuple[tuple[str, str], ...] = (
     ("H or F1", "this help and the rules card; Esc closes it"),
 )
 
+#: The rules card's line on the end, as the rulebook has it (D36).
+RULEBOOK_END = "First to 50 chips wins (70 with 6–8 players)."
+
+
 #: The rules card shown beside the controls (H): how DoppelX scores, in short.
 RULES_CARD: tuple[str, ...] = (
     "Each throw, the active player throws their own die and the white die from outside the box.",
@@ -65,9 +69,18 @@ RULES_CARD: tuple[str, ...] = (
     "Dice in a hole or off the box go back to their owners.",
     "Before another player's throw, put your die (if it is in your hand) on a bet card; the card "
     "pays when it comes true (it says how much).",
-    "First to 50 chips wins (70 with 6–8 players).",
+    RULEBOOK_END,
     "Tab shows the referee's view: which field each die counts for.",
 )
+
+
+def rules_line(line: str, target: int) -> str:
+    """A line of :data:`RULES_CARD` for a game that ends at ``target`` chips (0: not known)."""
+    if line == RULEBOOK_END and target and target not in (50, 70):
+        return f"First to {target} chips wins (this game's mark; the rulebook's is 50, 70 with 6–8 players)."
+    if line == RULEBOOK_END and target:
+        return f"First to {target} chips wins (the rulebook: 50 with 3–5 players, 70 with 6–8)."
+    return line
 
 
 @dataclass(frozen=True)
@@ -174,6 +187,7 @@ class Hud:
                 snap.summary,
                 snap.log,
                 snap.activity,
+                snap.target,
             ),
             state,
         )
@@ -284,7 +298,7 @@ class Hud:
             )
             self._rect(w / 2 - lab.content_width / 2 - 12 * s, yb, lab.content_width + 24 * s, band - 2 * s)
             yb += band
-        if snap.banner:
+        if snap.banner and not (st.help or st.log):  # a modal panel covers the table: no banner through it
             size = max(22 * s, min(64 * s, w / 18))
             banner = self._label(
                 snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center", max_width=w - 2 * m
@@ -305,7 +319,7 @@ class Hud:
             self._items.append(shadow)
         self._modal = True
         if st.help:
-            self._help(w, h, s)
+            self._help(w, h, s, snap.target if snap is not None else 0)
         elif st.log:
             self._log(snap.log, w, h, s)
         self._modal = False
@@ -322,7 +336,14 @@ class Hud:
         font = max(7.0, min(12 * s, row * 0.46))
         top = h - m
         self._rect(m, top - head - row * n - 6 * s, width, head + row * n + 6 * s)
-        self._label("Chips", m + 12 * s, top - 20 * s, 12 * s, DIM, True)
+        self._label(
+            f"Chips  (to {snap.target})" if snap.target else "Chips",
+            m + 12 * s,
+            top - 20 * s,
+            12 * s,
+            DIM,
+            True,
+        )
         for i, line in enumerate(snap.scoreboard):
             y = top - head - row * (i + 1) + row * 0.3
             colour = line.colour
@@ -399,14 +420,15 @@ class Hud:
             x -= 6 * s
         return x
 
-    def _help(self, w: int, h: int, s: float) -> None:
-        """The controls and the rules card, side by side (one above the other in a narrow window)."""
+    def _help(self, w: int, h: int, s: float, target: int = 0) -> None:
+        """The controls and the rules card, side by side (one above the other in a narrow window);
+        the card names this game's ``target`` where it differs from the rulebook's."""
         m = 16 * s
         box_w, box_h = w - 2 * m, h - 2 * m
         x0, y0 = m, m
         self._rect(x0, y0, box_w, box_h, (12, 12, 16, 240))
         keys = [(f"{k}  ", what) for k, what in HELP_LINES]
-        rules = [("• ", line) for line in RULES_CARD]
+        rules = [("• ", rules_line(line, target)) for line in RULES_CARD]
         wide = w >= 1000
         col_w = (box_w - 3 * m) / 2 if wide else box_w - 2 * m
         for size in (12 * s, 11 * s, 10 * s, 9 * s, 8 * s, 7 * s, 6.5):
@@ -458,14 +480,15 @@ class Hud:
         row = font * 1.9
         shown = list(lines) or ["No throws yet"]
         box_w = min(w - 2 * m, 900 * s)
-        box_h = min(h - 2 * m, row * (len(shown) + 2))
-        fit = max(1, int(box_h / row) - 2)
+        head = 2.4  # rows above the first line: the title and a gap below it
+        box_h = min(h - 2 * m, row * (len(shown) + head + 0.6))
+        fit = max(1, int(box_h / row - head - 0.6 + 1e-9))
         shown = shown[-fit:]
         x0, y0 = (w - box_w) / 2, (h - box_h) / 2
         self._rect(x0, y0, box_w, box_h, (12, 12, 16, 240))
         self._label("Throw log  (L closes)", x0 + m, y0 + box_h - row, font * 1.2, ACCENT, True)
         for i, text in enumerate(reversed(shown)):  # the newest first
-            self._label(text, x0 + m, y0 + box_h - row * (i + 2), font, TEXT, max_width=box_w - 2 * m)
+            self._label(text, x0 + m, y0 + box_h - row * (i + head), font, TEXT, max_width=box_w - 2 * m)
 
     # --- die labels -------------------------------------------------------------------------
     def _place_anchors(self, anchors: list[Anchor], obstacles: list[Rect], st: HudState) -> None:

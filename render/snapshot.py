@@ -123,6 +123,7 @@ class Snapshot:
         summary: the last throw's result, one line each (shown until the next throw).
         log: the last throws, one line each, oldest first (the throw log, L).
         activity: what is going on while nobody can act, e.g. ``"Rolling…"``; empty for nothing.
+        target: the chips that end this game (D36; 0: not known — the rules card names the rulebook's).
     """
 
     table: TableSpec
@@ -141,6 +142,7 @@ class Snapshot:
     summary: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
     activity: str = ""
+    target: int = 0
 
 
 def interpolate(previous: Snapshot, current: Snapshot, alpha: float) -> Snapshot:

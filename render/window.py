@@ -502,8 +502,15 @@ class TableWindow(Controls, pyglet.window.Window):
         Image.fromarray(self.capture()).save(buf, format="PNG")
         return write_atomic(path, buf.getvalue())
 
+    def keep_open(self) -> None:
+        """Refuse the close asked for now (the match could not save its game); the next one closes."""
+        self._keep_open = True
+
     def on_close(self):
+        self._keep_open = False
         self.emit(CommandIntent(Command.QUIT))
+        if self._keep_open:  # the match said why in the window; Esc or the close button again quits
+            return pyglet.event.EVENT_HANDLED
         self.switch_to()
         if self.scene is not None:
             self.scene.delete()

@@ -212,6 +212,12 @@ def run(args: argparse.Namespace) -> int:
                 f"go on with: doppelx play --load {controller.autosaved}",
                 file=sys.stderr,
             )
+        elif controller.unsaved is not None and controller.quit_requested:
+            print(
+                f"doppelx play: the game in progress was NOT saved — {controller.unsaved}",
+                file=sys.stderr,
+            )
+            return 1
         return code
     finally:
         controller.close()

@@ -138,6 +138,8 @@ class PlayController:
         self.hinted = False
         #: Where the game was autosaved when the window closed (``None``: nothing to save).
         self.autosaved: Path | None = None
+        #: Why the autosave failed when quitting (``None``: it did not fail).
+        self.unsaved: str | None = None
         self.thinker = Thinker()
         self._bets_thought = False  # the thinking bots have bet on the coming throw
 
@@ -175,9 +177,11 @@ class PlayController:
         """
         if self.match is None or self.setup is None:
             raise DoppelXError("there is no game to save yet")
-        return save_game(
-            path or self.save_path, self.setup, self.match, self.last, self.numbers, self.history
-        )
+        history = self.history
+        if self.stage is Stage.FLIGHT and not self.replaying and self.last is not None:
+            # a throw still rolling is already scored and counted: its log line goes along
+            history = (history + [self._log_line(self.last)])[-LOG_LENGTH:]
+        return save_game(path or self.save_path, self.setup, self.match, self.last, self.numbers, history)
 
     def _install(
         self, setup: GameSetup, match, last: ShownThrow | None, numbers: int, log: Sequence[str] = ()
@@ -194,20 +198,38 @@ class PlayController:
         if last is not None:
             if not self.history:  # a save without its log: the last throw's line at least
                 self.history.append(self._log_line(last))
-            self.summary = view.result_lines(last.score, last.bets, match.game.names)
+            self.summary = view.result_lines(last.score, last.bets, match.game.names, last.kind)
         if self.ui is not None:
             self.ui.hide_panel()
         self._next()
 
-    def quit(self) -> None:
-        """The window is closing: autosave a game in progress (see :func:`autosave_path`), then stop."""
-        self.quit_requested = True
-        if self.match is None or self.setup is None or self.stage is Stage.OVER or self.autosaved:
-            return
+    def quit(self) -> bool:
+        """The window wants to close: autosave a game in progress (see :func:`autosave_path`), then stop.
+
+        Returns whether the window may close. If the autosave cannot be written, the first
+        request is refused — the window stays open and says why, so that the game can be
+        saved elsewhere (Ctrl+S) — and a second one leaves without saving
+        (:attr:`unsaved` then names why; ``doppelx play`` says so and exits 1).
+        """
+        if self.match is None or self.setup is None or self.match.finished or self.autosaved:
+            self.quit_requested = True  # nothing to save: no game, or it is over (a replay of its end too)
+            return True
         try:
             self.autosaved = self.save(autosave_path())
         except DoppelXError as exc:
-            self._say(f"could not autosave: {exc}")
+            if self.unsaved is None:
+                self.unsaved = str(exc)
+                self._say(
+                    f"Could not autosave — {exc}. Ctrl+S saves to {self.save_path.resolve()}; "
+                    "quit again to leave without saving.",
+                    15.0,
+                )
+                if self.ui is not None:
+                    self.ui.keep_open()
+                return False
+            self.unsaved = str(exc)
+        self.quit_requested = True
+        return True
 
     def close(self) -> None:
         """Release the physics world of the current game."""
@@ -285,7 +307,9 @@ class PlayController:
             if slow and not self._bets_thought:
                 self.stage = Stage.WAIT
                 who = " and ".join(m.game.names.get(c, c) for c in slow)
-                self.thinker.start(m.place_bot_bets, self._bets_ready, who, m.bots[slow[0]].bet, m)
+                self.thinker.start(
+                    m.place_bot_bets, self._bets_ready, who, m.bots[slow[0]].bet, m, many=len(slow) > 1
+                )
                 return
             m.place_bot_bets()
             waiting = [
@@ -371,7 +395,7 @@ class PlayController:
             names = self.live.game.names
             shown = self.last
             assert shown is not None  # a throw in flight is the last one
-            self.summary = view.result_lines(shown.score, shown.bets, names)
+            self.summary = view.result_lines(shown.score, shown.bets, names, shown.kind)
             self.history = (self.history + [self._log_line(shown)])[-LOG_LENGTH:]
             if self.throws_shown == HINT_AFTER and not self.hinted:
                 self.hinted = True
@@ -381,7 +405,7 @@ class PlayController:
     def _log_line(self, shown: ShownThrow) -> str:
         names = self.live.game.names
         return f"{shown.number}. {view.thrown_by(shown.kind, shown.thrower, names)}: " + view.throw_summary(
-            shown.score, names, limit=200
+            shown.score, names, limit=200, kind=shown.kind
         )
 
     def _end_replay(self) -> None:
@@ -401,10 +425,11 @@ class PlayController:
         self.stage = Stage.OVER
         game = self.live.game
         rows = [(name, self.table_spec.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
+        title = "Final standings"
+        if game.decider_history and game.winner is not None:  # a tie at the mark, settled by a decider (D37)
+            title = f"{game.names.get(game.winner, game.winner)} won the decider"
         if self.ui is not None:
-            self.ui.show_panel(
-                "Final standings", rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit"
-            )
+            self.ui.show_panel(title, rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit")
 
     # --- intents --------------------------------------------------------------------------
     def handle(self, intent) -> None:
@@ -605,6 +630,7 @@ class PlayController:
             summary=self.summary if stage is not Stage.OVER else (),
             log=tuple(self.history),
             activity=activity,
+            target=game.target,
         )
 
     # --- the window -----------------------------------------------------------------------

@@ -355,7 +355,13 @@ class NewGameDialog:
         y = y0 + 150 * s
         for letter in self.setup.cards:
             card = self.cards[letter]
-            self._label(f"{letter} ({card.payout} chips): {card.text}", x0 + 24 * s, y, 10 * s, DIM)
+            self._label(
+                f"{letter} ({card.payout} chip{'' if card.payout == 1 else 's'}): {card.text}",
+                x0 + 24 * s,
+                y,
+                10 * s,
+                DIM,
+            )
             y -= 18 * s
 
     def _has_spinner(self) -> bool:

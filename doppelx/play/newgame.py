@@ -37,9 +37,12 @@ class SeatSetup:
 
 
 def default_name(colour: str, human: bool, seats: Sequence[SeatSetup] = ()) -> str:
-    """The name a new seat gets: ``"Player k"`` for the k-th person, the colour for a bot."""
-    if human:
-        k = sum(s.human for s in seats) + 1
+    """The name a new seat gets: ``"Player k"`` with the lowest k no seat of ``seats`` is named, the colour for a bot."""
+    if human:  # the lowest number no other seat's name has
+        used = {s.name for s in seats}
+        k = 1
+        while f"Player {k}" in used:
+            k += 1
         return f"Player {k}"
     return colour.title()
 
@@ -181,7 +184,7 @@ class GameSetup:
     def toggle_human(self, i: int) -> None:
         """Seat ``i`` switches between a person and a bot (a default name follows)."""
         s = self.seats[i]
-        others = self.seats[:i]
+        others = self.seats[:i] + self.seats[i + 1 :]
         name = s.name
         if s.human and name.startswith("Player "):
             name = default_name(s.colour, False)

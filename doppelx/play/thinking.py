@@ -18,21 +18,34 @@ class Thinker:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._job: tuple[Future, Callable[[object], None], str, object, object] | None = None
+        self._many = False
 
     @property
     def busy(self) -> bool:
         return self._job is not None
 
     def start(
-        self, work: Callable[[], object], then: Callable[[object], None], who: str, policy, owner
+        self,
+        work: Callable[[], object],
+        then: Callable[[object], None],
+        who: str,
+        policy,
+        owner,
+        *,
+        many: bool = False,
     ) -> None:
         """Run ``work()`` on the worker; :meth:`poll` calls ``then(result)`` once it is done.
 
-        ``who`` names the thinker for the HUD; ``policy.progress`` (0…1) is its progress;
-        ``owner`` is what the decision belongs to (a result for another owner is dropped).
+        ``who`` names the thinker for the HUD (``many``: several players, "are thinking");
+        ``policy.progress`` (0…1) is its progress, set to 0 here so that the last decision's
+        100 % does not show first; ``owner`` is what the decision belongs to (a result for
+        another owner is dropped).
         """
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="doppelx-think")
+        if hasattr(policy, "progress"):
+            policy.progress = 0.0
+        self._many = many
         self._job = (self._pool.submit(work), then, who, policy, owner)
 
     def poll(self, owner) -> None:
@@ -55,7 +68,7 @@ class Thinker:
             return ""
         _, _, who, policy, _ = self._job
         share = float(getattr(policy, "progress", 0.0) or 0.0)
-        return f"{who} is thinking… {100 * share:.0f} %"
+        return f"{who} {'are' if self._many else 'is'} thinking… {100 * share:.0f} %"
 
     def close(self) -> None:
         if self._pool is not None:

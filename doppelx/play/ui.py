@@ -45,6 +45,10 @@ class GameUi(Protocol):
 
     def hide_panel(self) -> None: ...
 
+    def keep_open(self) -> None:
+        """Refuse the window's close asked for now (the game could not be saved)."""
+        ...
+
     def busy(self, text: str) -> None:
         """Show ``text`` (e.g. "Starting…") at once, before a long step; ``""`` clears it."""
         ...

@@ -87,10 +87,26 @@ def bet_texts(
     return tuple(out)
 
 
-def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64) -> str:
-    """One short line of the changes, e.g. ``"Anna +6 · Red +3 (bet) · Bo -1"`` (cut at ``limit`` chars)."""
+def decider_line(score: ThrowScore, names: Mapping[str, str], named: bool = True) -> str:
+    """A decider throw (D37): its points, which settle the tie (chips do not change); ``named``
+    puts the thrower's name first."""
+    thrower = score.active
+    p = score.players.get(thrower) if thrower is not None else None
+    if p is None:
+        return "Decider throw"
+    points = p.dice + p.doppel_x
+    head = "Doppel X! " if score.doppel_x else ""
+    who = f"{names.get(thrower, thrower)}: " if named else ""
+    return f"{head}{who}{points} point{'' if points == 1 else 's'} in the decider"
+
+
+def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64, kind: str = "turn") -> str:
+    """One short line of the changes, e.g. ``"Anna +6 · Red +3 (bet) · Bo -1"`` (cut at ``limit`` chars);
+    a decider throw (``kind``) gives its points instead (:func:`decider_line`)."""
     if score.rethrow:
         return "Cocked die: the throw does not count, throw again"
+    if kind == "decider":  # the line's head names the thrower already (thrown_by)
+        return decider_line(score, names, named=False)
     parts = []
     for c, p in score.players.items():
         if p.change == 0 and not (p.dice or p.bets or p.doppel_x):
@@ -107,14 +123,19 @@ def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64) 
     return line
 
 
-def result_lines(score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str]) -> tuple[str, ...]:
+def result_lines(
+    score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str], kind: str = "turn"
+) -> tuple[str, ...]:
     """The summary of a throw, one line per player whose chips changed, naming each bet card that paid.
 
     E.g. ``("Doppel X!", "Anna +6 (her die)", "Bo +3 (bet card C paid)")``; a cocked throw or
-    a throw without chips gets one line saying so.
+    a throw without chips gets one line saying so; a decider throw (``kind``) its points, which
+    settle the tie (the chips stay).
     """
     if score.rethrow:
         return ("Cocked die: the throw does not count, throw again",)
+    if kind == "decider":
+        return (decider_line(score, names), "Decider: the most points wins the tied game; chips stay")
     lines: list[str] = ["Doppel X!"] if score.doppel_x else []
     for c, p in score.players.items():
         if p.change == 0 and not (p.dice or p.bets or p.doppel_x):

@@ -23,6 +23,13 @@ from render.window import TableWindow
 from pyglet.window import mouse  # noqa: E402  (after render.backend set pyglet's options)
 
 FONT = "DejaVu Sans"
+#: Room the end panel leaves above it and below it (the buttons' row), px.
+PANEL_TOP, PANEL_BOTTOM = 12, 52
+
+
+def chips_text(n: int) -> str:
+    """``"1 chip"``, ``"46 chips"``."""
+    return f"{n} chip" if n == 1 else f"{n} chips"
 
 
 class EndPanel:
@@ -46,71 +53,52 @@ class EndPanel:
             item.delete()
         self._items = []
         self._size = (width, height)
-        row = 26
-        w, h = 380, 78 + row * len(self.rows) + 30
-        x0, top = (width - w) / 2, height * 0.56
+        # laid out at scale 1, then shrunk to fit between the top and the buttons' row below
+        w0, h0 = 380, 78 + 26 * len(self.rows) + 30
+        s = min(1.0, (height - PANEL_TOP - PANEL_BOTTOM) / h0, (width - 24) / w0)
+        w, h, row = w0 * s, h0 * s, 26 * s
+        top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
+        x0 = (width - w) / 2
         back = pyglet.graphics.Group(order=20)
         front = pyglet.graphics.Group(order=21)
         add = self._items.append
-        add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
-        add(
-            pyglet.text.Label(
-                self.title,
-                x=width / 2,
-                y=top - 32,
-                font_name=FONT,
-                font_size=15,
-                weight="bold",
-                color=(244, 194, 27, 255),
-                anchor_x="center",
-                batch=self.batch,
-                group=front,
+
+        def label(text: str, x: float, y: float, size: float, colour, **kw) -> None:
+            add(
+                pyglet.text.Label(
+                    text,
+                    x=x,
+                    y=y,
+                    font_name=FONT,
+                    font_size=max(6.0, size * s),
+                    color=colour,
+                    batch=self.batch,
+                    group=front,
+                    **kw,
+                )
             )
-        )
+
+        add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
+        label(self.title, width / 2, top - 32 * s, 15, (244, 194, 27, 255), weight="bold", anchor_x="center")
         for i, (name, colour, chips) in enumerate(self.rows):
-            y = top - 66 - row * i
+            y = top - 66 * s - row * i
             c = colour.lstrip("#")
             rgb = (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), 255)
-            add(pyglet.shapes.Rectangle(x0 + 24, y - 2, 16, 16, color=rgb, batch=self.batch, group=front))
             add(
-                pyglet.text.Label(
-                    f"{i + 1}.  {name}",
-                    x=x0 + 52,
-                    y=y,
-                    font_name=FONT,
-                    font_size=13,
-                    weight="bold" if i == 0 else "normal",
-                    color=(236, 236, 236, 255),
-                    batch=self.batch,
-                    group=front,
+                pyglet.shapes.Rectangle(
+                    x0 + 24 * s, y - 2 * s, 16 * s, 16 * s, color=rgb, batch=self.batch, group=front
                 )
             )
-            add(
-                pyglet.text.Label(
-                    f"{chips} chips",
-                    x=x0 + w - 24,
-                    y=y,
-                    font_name=FONT,
-                    font_size=13,
-                    color=(244, 194, 27, 255),
-                    anchor_x="right",
-                    batch=self.batch,
-                    group=front,
-                )
+            label(
+                f"{i + 1}.  {name}",
+                x0 + 52 * s,
+                y,
+                13,
+                (236, 236, 236, 255),
+                weight="bold" if i == 0 else "normal",
             )
-        add(
-            pyglet.text.Label(
-                self.footer,
-                x=width / 2,
-                y=top - h + 16,
-                font_name=FONT,
-                font_size=10,
-                color=(170, 170, 176, 255),
-                anchor_x="center",
-                batch=self.batch,
-                group=front,
-            )
-        )
+            label(chips_text(chips), x0 + w - 24 * s, y, 13, (244, 194, 27, 255), anchor_x="right")
+        label(self.footer, width / 2, top - h + 16 * s, 10, (170, 170, 176, 255), anchor_x="center")
 
     def delete(self) -> None:
         for item in self._items:
@@ -181,7 +169,7 @@ class PlayWindow(TableWindow):
     def render(self) -> None:
         super().render()
         width, height = self.width, self.height
-        if self.panel is not None and self.dialog is None and not self.help:
+        if self.panel is not None and self.dialog is None and not self.help and not self.show_log:
             self.panel.draw(width, height)
         if self.dialog is not None:
             self.dialog.draw(width, height)

@@ -72,13 +72,16 @@ def test_a_decision_for_another_game_or_a_dropped_one_is_not_used():
     from doppelx.play.thinking import Thinker
 
     class Policy:
-        progress = 0.25
+        progress = 1.0  # the last decision's end
 
     gate, got = threading.Event(), []
     t = Thinker()
+    policy = Policy()
     try:
-        t.start(lambda: gate.wait(5) and "throw", got.append, "Blue", Policy(), "game 1")
-        assert t.busy and t.status() == "Blue is thinking… 25 %"
+        t.start(lambda: gate.wait(5) and "throw", got.append, "Blue", policy, "game 1")
+        assert t.busy and t.status() == "Blue is thinking… 0 %"  # not the last decision's 100 %
+        policy.progress = 0.25
+        assert t.status() == "Blue is thinking… 25 %"
         t.poll("game 1")
         assert got == [] and t.busy  # not done yet: nothing happens
         gate.set()

@@ -47,6 +47,9 @@ class FakeUi:
     def hide_panel(self):
         self.panel = None
 
+    def keep_open(self):
+        self.kept_open = getattr(self, "kept_open", 0) + 1
+
 
 def run_until(ctrl: PlayController, done, max_steps: int = 20000):
     for _ in range(max_steps):
@@ -346,6 +349,56 @@ def test_quitting_a_game_in_progress_autosaves_and_load_resumes_exactly(tmp_path
     assert c.quit_requested and c.autosaved is None
 
 
+def test_a_failed_autosave_keeps_the_window_open_once_then_leaves_unsaved(tmp_path, monkeypatch):
+    """Session 8's window audit: the game was lost in silence when the autosave could not be written."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the state folder should be")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+        c.handle(CommandIntent(Command.QUIT))
+        assert not c.quit_requested and c.autosaved is None and c.ui.kept_open == 1
+        assert c.ui.said[-1].startswith("Could not autosave — ") and "quit again" in c.ui.said[-1]
+        c.save_path = tmp_path / "elsewhere.json"  # Ctrl+S still saves
+        c.handle(CommandIntent(Command.SAVE))
+        assert (tmp_path / "elsewhere.json").is_file()
+        c.handle(CommandIntent(Command.QUIT))  # the second request leaves, unsaved
+        assert c.quit_requested and c.autosaved is None and c.unsaved and c.ui.kept_open == 1
+    finally:
+        c.close()
+
+
+def test_quitting_while_a_throw_rolls_keeps_its_log_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    a, b = PlayController(FakeUi()), PlayController(FakeUi())
+    try:
+        a.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(a, lambda c: c.throws_shown == 2 and c.stage is Stage.FLIGHT)
+        assert a.numbers == 3 and len(a.history) == 2  # throw 3 is scored and rolling
+        a.handle(CommandIntent(Command.QUIT))
+        b.load(a.autosaved)
+        assert [line.split(".")[0] for line in b.history] == ["1", "2", "3"]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_quitting_during_the_replay_of_a_finished_games_end_saves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4, target=8))
+        run_until(c, lambda c: c.stage is Stage.OVER)
+        c.handle(CommandIntent(Command.REPLAY))
+        assert c.stage is Stage.FLIGHT and c.replaying
+        c.handle(CommandIntent(Command.QUIT))
+        assert c.quit_requested and c.autosaved is None and not (tmp_path / "state").exists()
+    finally:
+        c.close()
+
+
 def test_the_summary_names_each_bet_card_that_paid():
     from doppelx.play import view
     from rules.scoring import PlayerScore, ThrowScore
@@ -376,3 +429,50 @@ def test_the_window_and_the_test_stand_in_both_speak_the_game_ui_protocol():
         assert hasattr(PlayWindow, name) and hasattr(FakeUi, name), name
     src = inspect.getsource(__import__("doppelx.play.controller", fromlist=["x"]))
     assert "getattr(self.ui" not in src and "hasattr(self.ui" not in src  # no method names in strings
+
+
+def test_seats_made_people_out_of_order_get_names_nobody_has():
+    """Session 8's window audit: Bot on row 3, then on row 2, made two "Player 2"s."""
+    s = GameSetup.standard(4, 1)
+    s.toggle_human(2)
+    s.toggle_human(1)
+    names = [x.name for x in s.seats]
+    assert names[:3] == ["Player 1", "Player 3", "Player 2"] and len(set(names)) == 4
+    s.check()  # the form's Start accepts it
+
+
+def test_the_rules_card_names_this_games_mark():
+    from render.hud import RULEBOOK_END, RULES_CARD, rules_line
+
+    assert RULEBOOK_END in RULES_CARD
+    assert rules_line(RULEBOOK_END, 0) == RULEBOOK_END
+    assert rules_line(RULEBOOK_END, 5).startswith("First to 5 chips wins (this game's mark")
+    assert rules_line(RULEBOOK_END, 70).startswith("First to 70 chips wins")
+    assert rules_line(RULES_CARD[0], 5) == RULES_CARD[0]
+
+
+def test_the_snapshot_carries_the_games_target():
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4, target=8))
+        assert c.snapshot().target == 8
+    finally:
+        c.close()
+
+
+def test_a_decider_says_its_points_and_who_won_it():
+    """Session 8's window audit: a decider throw read "Orange +0 (dice +4)" and the end screen
+    did not say the tie was settled."""
+    c = PlayController(FakeUi())
+    try:
+        # seed 3, target 5, 8 easy bots: the setup throw's Doppel X ties Green and Orange at 10
+        c.new_game(GameSetup.standard(8, 0, "easy", seed=3, target=5))
+        run_until(c, lambda c: c.stage is Stage.OVER)
+        game = c.game
+        assert game.decider_history, "this game was meant to end in a decider"
+        deciders = [line for line in c.history if "Decider:" in line]
+        assert deciders and all("in the decider" in line and "+0" not in line for line in deciders)
+        title = c.ui.panel[0]
+        assert title == f"{game.names[game.winner]} won the decider"
+    finally:
+        c.close()

@@ -194,3 +194,52 @@ def test_the_first_frame_is_drawn_before_the_physics_is_imported(display, tmp_pa
     assert out.returncode == 0, out.stderr
     first = next(line for line in out.stdout.splitlines() if line.startswith("FIRST"))
     assert first.startswith("FIRST False") and "Loading DoppelX…" in first
+
+
+def test_the_window_stays_open_when_the_autosave_fails_and_closes_on_the_second_try(
+    window, tmp_path, monkeypatch
+):
+    """The close button (and Esc, Ctrl+Q: they go through on_close) with an unwritable autosave."""
+    from pyglet.window import key
+
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the state folder should be")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    c = PlayController(window)
+    window.on_intent = c.handle
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        play_until(c, window, lambda c: c.throws_shown == 1)
+        window.on_close()  # the close button
+        assert window.context is not None and not window.has_exit and not c.quit_requested
+        assert any(t.startswith("Could not autosave") for t in texts(window))
+        window.on_key_press(key.ESCAPE, 0)  # the second request leaves without saving
+        assert c.quit_requested and c.unsaved and window.has_exit
+    finally:
+        c.close()
+
+
+def test_the_end_panel_fits_a_small_window_and_the_log_hides_it(window):
+    """Session 8's window audit: at 800×500 with 8 players the standings ran off the bottom, and
+    the throw log (L) was drawn under the standings and the winner's banner."""
+    from pyglet.window import key
+
+    from doppelx.play.window import PANEL_BOTTOM, PANEL_TOP
+
+    rows = [(f"Player {i}", "#3366cc", 70 - i) for i in range(8)]
+    window.show_panel("Final standings", rows, "Ctrl+N: new game · R: replay the last throw · Esc: quit")
+    window.switch_to()
+    window.render()
+    panel = window.panel
+    back = panel._items[0]  # the panel's rectangle
+    assert back.y >= PANEL_BOTTOM - 1e-6 and back.y + back.height <= window.height - PANEL_TOP + 1e-6
+    assert all(item.y >= back.y - 1e-6 for item in panel._items)  # every row and the footer inside
+    window.on_key_press(key.L, 0)
+    assert window.show_log
+    drawn = []
+    panel.draw = lambda w, h: drawn.append((w, h))
+    window.render()
+    assert drawn == []  # the log is modal: the standings wait behind it
+    window.on_key_press(key.L, 0)
+    window.render()
+    assert drawn
