@@ -49,6 +49,8 @@ import pyglet.window  # noqa: E402  (after render.backend set the options)
 from pyglet.window import key  # noqa: E402
 
 gl = pyglet.gl
+#: The smallest window the HUD is laid out for (``doppelx play --size`` takes no less).
+MIN_SIZE = (640, 480)
 
 #: Input events: dropped while :meth:`TableWindow.busy` drains the queue; each asks for a redraw.
 INPUT_EVENTS = frozenset(
@@ -150,6 +152,8 @@ class TableWindow(Controls, pyglet.window.Window):
             version = info.get_version()
             self.close()
             raise NoDisplayError(f"OpenGL {version[0]}.{version[1]} is too old (3.3 core needed)")
+        # the HUD needs room: a drag of the window's edge stops here (a smaller size asked for stays)
+        self.set_minimum_size(min(width, MIN_SIZE[0]), min(height, MIN_SIZE[1]))
         self.renderer = info.get_renderer()
         self.software = any(s in self.renderer.lower() for s in SOFTWARE_RENDERERS)
         samples = (0 if self.software else 4) if msaa is None else msaa

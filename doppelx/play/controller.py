@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import enum
 import os
+import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -497,12 +498,31 @@ class PlayController:
                 return
             self._say(f"game saved to {path}")
         elif command is Command.LOAD:
+            self.load_keeping_current()
+
+    def load_keeping_current(self) -> None:
+        """Ctrl+O: load :attr:`save_path`, the game in progress autosaved first (so nothing is lost).
+
+        If the game in progress cannot be autosaved, nothing is loaded and the window says why.
+        """
+        if self.match is not None and self.setup is not None and not self.match.finished:
+            try:
+                kept = self.save(autosave_path())
+            except DoppelXError as exc:
+                self._say(f"Not loaded — the game in progress could not be autosaved first: {exc}", 8.0)
+                return
             self.load()
+            self._say(f"Loaded {self.save_path}; the game before is in {kept} (--load it to go on)", 6.0)
+            return
+        self.load()
 
     def replay(self) -> None:
         """Play the last throw again, then go on where the game was."""
         if self.match is None or self.last is None:
             self._say("no throw to replay yet")
+            return
+        if self.thinker.busy:  # its decision would cut the replay short
+            self._say("R: the replay waits until the bot has decided")
             return
         if self.stage is Stage.FLIGHT:
             return
@@ -523,6 +543,8 @@ class PlayController:
         if self.ui is None:
             return
         setup = self.setup.copy() if self.setup is not None else GameSetup.standard()
+        if self.match is not None:  # a new game, not the same one again ("new seed" in the form too)
+            setup.seed = random.SystemRandom().randrange(1_000_000)
         self.ui.open_dialog(setup, self.new_game, (lambda: None) if self.match is not None else None)
 
     # --- what the window shows ------------------------------------------------------------

@@ -476,3 +476,33 @@ def test_a_decider_says_its_points_and_who_won_it():
         assert title == f"{game.names[game.winner]} won the decider"
     finally:
         c.close()
+
+
+def test_ctrl_o_autosaves_the_game_in_progress_first(tmp_path, monkeypatch):
+    from doppelx.play.controller import autosave_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    c = PlayController(FakeUi(), save_path=tmp_path / "saved.json")
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+        c.save()
+        run_until(c, lambda c: c.throws_shown == 3 and c.stage is Stage.WAIT)
+        c.handle(CommandIntent(Command.LOAD))  # Ctrl+O
+        assert c.numbers == 1 and autosave_path().is_file()
+        assert "the game before is in" in c.ui.said[-1]
+        c.load(autosave_path())
+        assert c.numbers == 3  # the game that was replaced is not lost
+    finally:
+        c.close()
+
+
+def test_a_new_game_from_the_form_gets_a_new_seed():
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        c.open_new_game()
+        offered = c.ui.dialogs[-1][0]
+        assert offered.seed != 4 and offered.seats == c.setup.seats
+    finally:
+        c.close()
