@@ -109,6 +109,7 @@ class HudState:
     log: bool = False
     power: float | None = None
     buttons: bool = True
+    banner: bool = True
 
 
 @dataclass(frozen=True)
@@ -298,7 +299,7 @@ class Hud:
             )
             self._rect(w / 2 - lab.content_width / 2 - 12 * s, yb, lab.content_width + 24 * s, band - 2 * s)
             yb += band
-        if snap.banner and not (st.help or st.log):  # a modal panel covers the table: no banner through it
+        if snap.banner and st.banner and not (st.help or st.log):  # no banner through a modal panel
             size = max(22 * s, min(64 * s, w / 18))
             banner = self._label(
                 snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center", max_width=w - 2 * m

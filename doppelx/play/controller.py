@@ -426,9 +426,10 @@ class PlayController:
         self.stage = Stage.OVER
         game = self.live.game
         rows = [(name, self.table_spec.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
-        title = "Final standings"
-        if game.decider_history and game.winner is not None:  # a tie at the mark, settled by a decider (D37)
-            title = f"{game.names.get(game.winner, game.winner)} won the decider"
+        winner = game.names.get(game.winner, game.winner) if game.winner is not None else ""
+        title = f"{winner} wins!"
+        if game.decider_history:  # a tie at the mark, settled by a decider (D37)
+            title = f"{winner} wins the decider!"
         if self.ui is not None:
             self.ui.show_panel(title, rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit")
 

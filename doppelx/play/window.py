@@ -178,6 +178,8 @@ class PlayWindow(TableWindow):
         state = super()._hud_state()
         if self.dialog is not None:  # the form covers the table: no buttons it would hide
             state = dataclasses.replace(state, buttons=False)
+        if self.panel is not None:  # the end panel's title says who won: no banner under it
+            state = dataclasses.replace(state, banner=False)
         return state
 
     # --- input while the form is open ------------------------------------------------------

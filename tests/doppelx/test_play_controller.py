@@ -95,7 +95,10 @@ def test_a_bot_game_plays_to_the_end_as_the_headless_match_does(ctrl):
     assert clatter > 0 and texts >= 3
     assert ctrl.throws_shown == len(ctrl.match.log) == ctrl.numbers
     title, rows, _ = ctrl.ui.panel
-    assert title == "Final standings" and rows[0][0] == ctrl.game.names[ctrl.game.winner]
+    assert (
+        title.startswith(f"{ctrl.game.names[ctrl.game.winner]} wins")
+        and rows[0][0] == ctrl.game.names[ctrl.game.winner]
+    )
     assert rows[0][2] == max(ctrl.game.chips.values())
     snap = ctrl.snapshot()
     assert snap.banner.endswith("wins!") and snap.scoreboard[0].chips == ctrl.game.chips[ctrl.game.seats[0]]
@@ -103,7 +106,7 @@ def test_a_bot_game_plays_to_the_end_as_the_headless_match_does(ctrl):
     ctrl.handle(CommandIntent(Command.REPLAY))
     assert ctrl.stage is Stage.FLIGHT and ctrl.ui.panel is None
     run_until(ctrl, lambda c: c.stage is Stage.OVER)
-    assert ctrl.ui.panel[0] == "Final standings" and ctrl.throws_shown == len(ctrl.match.log)
+    assert ctrl.ui.panel[0] == title and ctrl.throws_shown == len(ctrl.match.log)
     # the same seed and bots without the window: the same game
     plain = DoppelXMatch.with_bots(3, load_board("II"), 4, skill="hard", options=ctrl.game.options)
     try:
@@ -473,7 +476,7 @@ def test_a_decider_says_its_points_and_who_won_it():
         deciders = [line for line in c.history if "Decider:" in line]
         assert deciders and all("in the decider" in line and "+0" not in line for line in deciders)
         title = c.ui.panel[0]
-        assert title == f"{game.names[game.winner]} won the decider"
+        assert title == f"{game.names[game.winner]} wins the decider!"
     finally:
         c.close()
 
