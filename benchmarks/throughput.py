@@ -13,7 +13,11 @@ machine's load touches every figure alike:
 
 * ``throws_per_s``: whole standard-turn throws (``run_throw``);
 * ``alone_throws_per_s``: the same two dice with nothing lying on the board;
-  ``standard_over_alone`` is the ratio (what the six lying dice cost);
+  ``standard_over_alone`` is the ratio (what the six lying dice cost); the two dice
+  alone are replayed engine only too (``alone_engine_only_throws_per_s``, ``alone_overhead_share``),
+  and ``engine_standard_over_alone`` — the ratio of the two engine-only rates — is what
+  ``standard_over_alone`` would be with nothing done outside the engine: the part of the
+  lying dice's cost that is the engine's own work (they are hit, roll and settle again);
 * ``engine_only_throws_per_s``: the engine's own limit for this work — for each throw
   the world is set up (untimed) and then the engine is asked for exactly what the whole
   throw asked of it, sample by sample: the same number of ``stepSimulation`` calls, the
@@ -144,10 +148,10 @@ def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
     board, items = scenes(n, seed)
     world = World(board)
     naive_world = World(board, settings=SimSettings.naive())
-    tuned, alone, engine, naive = Tally(), Tally(), Tally(), Tally()
+    tuned, alone, engine, alone_engine, naive = Tally(), Tally(), Tally(), Tally(), Tally()
     whole(world, items[: min(20, n)], Tally())  # warm-up: imports, first allocations
     rounds = max(1, min(rounds, n))
-    replayed = 0
+    replayed = alone_replayed = 0
     for r in range(rounds):
         part = items[r * n // rounds : (r + 1) * n // rounds]
         whole(world, part, tuned)
@@ -155,10 +159,15 @@ def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
         schedules: list = []
         finals = whole(world, part, Tally(), schedules=schedules)  # untimed: what the engine was asked
         replayed += engine_only(world, part, schedules, finals, engine)
+        bare = [({}, throw) for _, throw in part]  # the two dice alone, their engine work alone too
+        schedules = []
+        finals = whole(world, bare, Tally(), schedules=schedules)
+        alone_replayed += engine_only(world, bare, schedules, finals, alone_engine)
         whole(naive_world, items[r * naive_n // rounds : (r + 1) * naive_n // rounds], naive)
     world.close()
     naive_world.close()
     t, a, e, nv = tuned.figures(), alone.figures(), engine.figures(), naive.figures()
+    ae = alone_engine.figures()
     return {
         "throws": t["throws"],
         "throws_per_s": round(t["throws_per_s"], 1),
@@ -175,6 +184,11 @@ def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
         "alone_throws_per_s": round(a["throws_per_s"], 1),
         "alone_sim_s_per_throw": round(a["sim_s_per_throw"], 3),
         "standard_over_alone": round(t["throws_per_s"] / a["throws_per_s"], 3),
+        "alone_steps_per_throw": round(a["steps_per_throw"], 1),
+        "alone_engine_only_throws_per_s": round(ae["throws_per_s"], 1),
+        "alone_engine_only_same_end": f"{alone_replayed}/{ae['throws']}",
+        "alone_overhead_share": round(1.0 - a["throws_per_s"] / ae["throws_per_s"], 3),
+        "engine_standard_over_alone": round(e["throws_per_s"] / ae["throws_per_s"], 3),
         "naive_throws": nv["throws"],
         "naive_throws_per_s": round(nv["throws_per_s"], 2),
         "naive_steps_per_s": round(nv["steps_per_s"]),
@@ -233,6 +247,13 @@ def main(argv=None) -> int:
     print(
         f"  alone:       {result['alone_throws_per_s']:8.1f} throws/s  (same two dice, nothing lying)  "
         f"standard / alone {result['standard_over_alone']:.2f} (aim ≥ 0.8)"
+    )
+    print(
+        f"  alone, engine only: {result['alone_engine_only_throws_per_s']:8.1f} throws/s  "
+        f"({result['alone_engine_only_same_end']} ended where the throws did; overhead share "
+        f"{result['alone_overhead_share']:.2f})  engine standard / engine alone "
+        f"{result['engine_standard_over_alone']:.2f} (standard / alone with no work outside the engine)  "
+        f"steps per throw {result['steps_per_throw']:.0f} standard, {result['alone_steps_per_throw']:.0f} alone"
     )
     print(
         f"  naive:       {result['naive_throws_per_s']:8.2f} throws/s  {result['naive_steps_per_s']:8d} steps/s  "
