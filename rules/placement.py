@@ -9,9 +9,9 @@ could show, with the element named:
 - the die may not sink into the playfield (its lowest corner at most
   :data:`SINK_TOLERANCE` below it, unless it leans into a hole), nor float above
   everything it could rest on (the playfield, an obstacle, the spinner, another die);
-- no two dice may overlap: cubes inside each rounded die (the core grown by the cube
-  inscribed in the edge sphere, less :data:`OVERLAP_TOLERANCE`) are disjoint by the
-  separating-axis test.
+- no two dice may overlap: boxes inside each rounded die (the three slabs through its
+  faces and its core grown by the cube inscribed in the edge sphere, each less
+  :data:`OVERLAP_TOLERANCE`, :func:`inside_boxes`) are disjoint by the separating-axis test.
 
 Tolerances cover what the physics engine leaves after running to rest (contacts a
 fraction of a millimetre deep), so every outcome of a real throw passes.
@@ -106,15 +106,17 @@ def check_resting(
                 f"the die floats {low * 1e3:.1f} mm above the playfield, higher than anything "
                 f"it could rest on ({top_support * 1e3:.1f} mm){hint}",
             )
-        # the rounded cube's core (half - r) grown by the cube inscribed in its edge sphere:
-        # inside the real die everywhere, so dice that merely touch are never refused
-        r = dice[owner].edge_radius
-        inner = half - r + r / np.sqrt(3) - OVERLAP_TOLERANCE
-        boxes[owner] = (np.asarray(pose.position, dtype=float), rot, inner)
+        boxes[owner] = (
+            np.asarray(pose.position, dtype=float),
+            rot,
+            inside_boxes(half, dice[owner].edge_radius),
+        )
     owners = list(boxes)
     for i, a in enumerate(owners):
         for b in owners[i + 1 :]:
-            if _boxes_overlap(boxes[a], boxes[b]):
+            ca, ra, inside_a = boxes[a]
+            cb, rb, inside_b = boxes[b]
+            if any(_boxes_overlap((ca, ra, ea), (cb, rb, eb)) for ea in inside_a for eb in inside_b):
                 raise SpecError(
                     source,
                     where.get(b, b),
@@ -122,12 +124,29 @@ def check_resting(
                 )
 
 
+def inside_boxes(half: float, r: float) -> list[np.ndarray]:
+    """Boxes (half extents along the die's axes) inside a die of half edge ``half`` rounded
+    with radius ``r``, each less :data:`OVERLAP_TOLERANCE`: the three slabs through the
+    faces (full depth across one axis, the flat part of the face across the others) and the
+    core grown by the cube inscribed in the edge sphere (the corners). Two dice overlap if
+    any box of one overlaps any of the other; dice that merely touch never do."""
+    t = OVERLAP_TOLERANCE
+    flat = half - r - t
+    out = []
+    for k in range(3):
+        e = np.full(3, flat)
+        e[k] = half - t
+        out.append(e)
+    out.append(np.full(3, half - r + r / np.sqrt(3) - t))
+    return out
+
+
 def _boxes_overlap(a, b) -> bool:
-    """Whether two cubes ``(centre, rotation, half edge)`` overlap (separating-axis test)."""
+    """Whether two boxes ``(centre, rotation, half extents (3,))`` overlap (separating-axis test)."""
     ca, ra, ha = a
     cb, rb, hb = b
     d = cb - ca
-    if np.dot(d, d) > 3 * (ha + hb) ** 2:
+    if np.dot(d, d) > (np.linalg.norm(ha) + np.linalg.norm(hb)) ** 2:
         return False
     axes = [ra[:, i] for i in range(3)] + [rb[:, i] for i in range(3)]
     for i in range(3):
@@ -137,8 +156,8 @@ def _boxes_overlap(a, b) -> bool:
             if n > 1e-9:
                 axes.append(c / n)
     for axis in axes:
-        pa = ha * np.abs(ra.T @ axis).sum()
-        pb = hb * np.abs(rb.T @ axis).sum()
+        pa = float(ha @ np.abs(ra.T @ axis))
+        pb = float(hb @ np.abs(rb.T @ axis))
         if abs(np.dot(d, axis)) > pa + pb:
             return False
     return True

@@ -1,0 +1,40 @@
+"""Dice said to rest on the playfield must be apart (rules/placement.py): touching passes, overlapping does not."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rules.errors import SpecError
+from rules.outcome import Pose
+from rules.placement import check_resting
+
+
+def two(dice, gap_mm: float, yaw_b: float = 0.0, dy_mm: float = 0.0):
+    blue, red = dice["blue"], dice["red"]
+    return {
+        "blue": Pose.resting(blue, 0.0, 0.0, 0.0, "2"),
+        "red": Pose.resting(red, gap_mm / 1000, dy_mm / 1000, yaw_b, "3"),
+    }
+
+
+@pytest.mark.parametrize("gap", [16.0, 15.5, 17.0])
+def test_dice_side_by_side_that_touch_pass(side_i, dice, gap):
+    check_resting(two(dice, gap), side_i, dice, "s.json", {})
+
+
+@pytest.mark.parametrize("gap", [12.0, 13.0, 14.0, 8.0])
+def test_dice_sharing_room_are_refused(side_i, dice, gap):
+    """Session 8's audit: 12 mm apart (4 mm of two 16 mm dice shared) passed the corner-cube test."""
+    with pytest.raises(SpecError, match="overlaps the blue die"):
+        check_resting(two(dice, gap), side_i, dice, "s.json", {})
+
+
+def test_rounded_corners_may_come_closer_than_the_flat_faces(side_i, dice):
+    """Two dice turned 45° to each other, corner to face: the rounded corner leaves room."""
+    size = dice["blue"].size * 1000
+    corner = size / 2 * math.sqrt(2) - dice["red"].edge_radius * 1000 * (math.sqrt(2) - 1)
+    check_resting(two(dice, size / 2 + corner + 0.2, math.pi / 4), side_i, dice, "s.json", {})
+    with pytest.raises(SpecError, match="overlaps"):
+        check_resting(two(dice, size / 2 + corner - 3.0, math.pi / 4), side_i, dice, "s.json", {})
