@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import unicodedata
 from pathlib import Path
 
 import shapely
@@ -35,6 +36,12 @@ MAX_SIZE_MM = 1000.0
 MAX_HEIGHT_MM = 100.0
 #: Largest share of the playfield obstacles may cover.
 MAX_OBSTACLE_SHARE = 0.25
+#: Thinnest field line (mm): the rules' "touches a line" needs a line to touch.
+MIN_LINE_MM = 0.1
+#: Smallest hole radius (mm): a die's corner at least must fit.
+MIN_HOLE_RADIUS_MM = 1.0
+#: Longest name, title or id (characters).
+MAX_TEXT_CHARS = 80
 #: Longest board name or path accepted (characters).
 MAX_NAME_CHARS = 1024
 
@@ -110,18 +117,19 @@ def parse_board(data: dict, source: str) -> BoardSide:
     if fmt != FORMAT:
         raise top.error("format", f"unsupported format {fmt!r}; this version reads {FORMAT!r}")
     top.string("units", "mm", choices=("mm",))
-    name = top.string("name", Path(source).stem)
-    title = top.string("title", f"Side {name}")
-    line_width = top.number("line_width", positive=True, maximum=20)
+    name = _text(top, "name", Path(source).stem)
+    title = _text(top, "title", f"Side {name}")
+    line_width = top.number("line_width", minimum=MIN_LINE_MM, maximum=20)
 
     outline_t = top.table("outline")
     outline_t.check_keys({"polygon"})
     outline = _polygon(outline_t, "polygon")
 
-    fields = _fields(top, outline)
-    holes = _holes(top, outline)
+    ids: set[str] = set()  # one name space: fields, holes and obstacles
+    fields = _fields(top, outline, ids)
+    holes = _holes(top, outline, ids)
     spinner = _spinner(top, outline, holes)
-    obstacles = _obstacles(top, outline, holes, spinner)
+    obstacles = _obstacles(top, outline, holes, spinner, ids)
 
     scale = functools.partial(shapely.transform, transformation=lambda c: c * MM)
     return BoardSide(
@@ -150,17 +158,27 @@ def _polygon(t: Table, key: str) -> Polygon:
     return shapely.normalize(poly)
 
 
+def _text(t: Table, key: str, *default: str) -> str:
+    """A name, title or id: shown in lists and windows, so one line without control characters."""
+    text = t.string(key, *default)
+    bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
+    if bad is not None:
+        raise t.error(key, f"a control character ({ascii(bad)}) in {text[:40]!r}; give one line of text")
+    if not text.strip() or len(text) > MAX_TEXT_CHARS:
+        raise t.error(key, f"must be 1 to {MAX_TEXT_CHARS} characters of text")
+    return text
+
+
 def _ident(t: Table, seen: set[str]) -> str:
-    ident = t.string("id")
+    ident = _text(t, "id")
     if ident in seen:
-        raise t.error("id", f"duplicate id {ident!r}")
+        raise t.error("id", f"duplicate id {ident!r} (fields, holes and obstacles share one set of ids)")
     seen.add(ident)
     return ident
 
 
-def _fields(top: Table, outline: Polygon) -> list[tuple[str, FieldKind, Polygon]]:
+def _fields(top: Table, outline: Polygon, seen: set[str]) -> list[tuple[str, FieldKind, Polygon]]:
     kinds = tuple(k.value for k in FieldKind)
-    seen: set[str] = set()
     explicit: list[tuple[str, FieldKind, Polygon, Table]] = []
     rest: tuple[str, FieldKind, Table] | None = None
     entries = list(top.tables("fields", required=True))
@@ -208,8 +226,9 @@ def _fields(top: Table, outline: Polygon) -> list[tuple[str, FieldKind, Polygon]
     return result
 
 
-def _holes(top: Table, outline: Polygon) -> list[tuple[str, Polygon, tuple[float, float, float] | None]]:
-    seen: set[str] = set()
+def _holes(
+    top: Table, outline: Polygon, seen: set[str]
+) -> list[tuple[str, Polygon, tuple[float, float, float] | None]]:
     holes: list[tuple[str, Polygon, tuple[float, float, float] | None]] = []
     for t in top.tables("holes"):
         t.check_keys({"id", "circle", "polygon"})
@@ -220,7 +239,7 @@ def _holes(top: Table, outline: Polygon) -> list[tuple[str, Polygon, tuple[float
             c = t.table("circle")
             c.check_keys({"center", "radius"})
             cx, cy = c.vector("center", 2)
-            r = c.number("radius", positive=True)
+            r = c.number("radius", minimum=MIN_HOLE_RADIUS_MM)
             shape = Point(cx, cy).buffer(r, quad_segs=CIRCLE_QUAD_SEGS)
             circle = (cx, cy, r)
         else:
@@ -260,9 +279,8 @@ def _spinner(top: Table, outline: Polygon, holes: list) -> SpinnerMount | None:
 
 
 def _obstacles(
-    top: Table, outline: Polygon, holes: list, spinner: SpinnerMount | None
+    top: Table, outline: Polygon, holes: list, spinner: SpinnerMount | None, seen: set[str]
 ) -> list[tuple[str, Polygon, float]]:
-    seen: set[str] = set()
     result: list[tuple[str, Polygon, float]] = []
     sweep = None
     if spinner is not None:

@@ -143,6 +143,36 @@ CASES = [
         ["outline", "does not fit into the box"],
     ),
     ("check-long-name", ["boards", "check", LONG], {}, ["not a built-in side", "5000 characters"]),
+    (
+        "check-name-newline",
+        ["boards", "check", "b.toml"],
+        {"b.toml": SIDE_I.replace('name = "I"', 'name = "I\\nII"')},
+        ["b.toml", "name", "control character"],
+    ),
+    (
+        "check-title-escape",
+        ["boards", "check", "b.toml"],
+        {"b.toml": SIDE_I.replace('title = "Side I (first game)"', 'title = "\\u001b[31mred"')},
+        ["b.toml", "title", "control character"],
+    ),
+    (
+        "check-hole-tiny",
+        ["boards", "check", "b.toml"],
+        {"b.toml": SIDE_I.replace("radius = 15", "radius = 1e-6", 1)},
+        ["b.toml", "radius", "at least 1"],
+    ),
+    (
+        "check-line-width-tiny",
+        ["boards", "check", "b.toml"],
+        {"b.toml": SIDE_I.replace("line_width = 3.0", "line_width = 1e-300")},
+        ["b.toml", "line_width", "at least 0.1"],
+    ),
+    (
+        "check-hole-id-of-a-field",
+        ["boards", "check", "b.toml"],
+        {"b.toml": SIDE_I.replace('id = "h-northwest"', 'id = "gold-by-hole"')},
+        ["b.toml", "duplicate id 'gold-by-hole'"],
+    ),
     # ---- boards show: outputs and --dpi ---------------------------------------------------
     ("show-missing-folder", ["boards", "show", "I", "--out", "nodir/b.png"], {}, ["nodir", "does not exist"]),
     ("show-folder-is-file", ["boards", "show", "I", "--out", "afile/b.png"], {}, ["afile", "not a folder"]),
