@@ -156,6 +156,17 @@ def run(args: argparse.Namespace) -> int:
         raise RulesError("--screenshot needs --quit-after-throws N (the picture is taken when it quits)")
     if args.autoplay and args.humans:
         raise RulesError("--autoplay is bots only; leave out --humans")
+    if args.load is not None:
+        given = [
+            f"--{n.replace('_', '-')}"
+            for n in (*GAME_OPTIONS, "seed")
+            if getattr(args, n) not in (None, False)
+        ]
+        if given or args.autoplay:
+            raise RulesError(
+                f"--load goes on with the saved game's own players and table; leave out "
+                f"{', '.join(given or ['--autoplay'])}"
+            )
     skip_form = (
         args.autoplay
         or args.load is not None

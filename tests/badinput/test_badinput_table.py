@@ -710,6 +710,12 @@ CASES = [
     ("play-load-not-json", ["play", "--load", "s.json"], {"s.json": "{"}, ["s.json", "bad JSON"]),
     ("play-load-deep", ["play", "--load", "s.json"], {"s.json": "[" * 10000 + "]" * 10000}, ["nested"]),
     ("play-load-state-file", ["play", "--load", "state.json"], {}, ["state.json"]),
+    (
+        "play-load-with-players",
+        ["play", "--load", "state.json", "--players", "5"],
+        {},
+        ["--load", "--players"],
+    ),
     ("play-board", ["play", "--board", "VII", "--autoplay"], {}, ["VII"]),
     # ---- the terminal games --------------------------------------------------------------
     (
