@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=argtypes.positive,
         default=2000,
         metavar="N",
-        help="stop with an error if the game has not ended after N throws (default 2000)",
+        help="stop after N throws if the game has not ended: the throws are printed, then an error "
+        "(exit 2) (default 2000)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_engine_argument(p)
@@ -85,11 +86,23 @@ def run(args: argparse.Namespace) -> int:
         spinner=not args.no_spinner,
         engine=args.engine,
     )
+    cut_short: RulesError | None = None
     try:
         summary = match.play(args.max_throws)
+    except RulesError as exc:  # --max-throws reached: the game so far is printed, then the error
+        if len(match.log) < args.max_throws:
+            raise
+        cut_short, summary = exc, match.game.summary()
     finally:
         match.close()
     log = [turn_summary(rec) for rec in match.log]
+    _print_game(args, board, summary, log)
+    if cut_short is not None:
+        raise RulesError(f"{cut_short} (the {len(log)} throws played are printed above)")
+    return 0
+
+
+def _print_game(args: argparse.Namespace, board, summary: dict, log: list[dict]) -> None:
     if args.json:
         print(
             json.dumps(
@@ -106,7 +119,6 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(format_game(board.name, args.seed, summary, log))
-    return 0
 
 
 def format_game(board: str, seed: int, summary: dict, log: list[dict]) -> str:
@@ -143,8 +155,12 @@ def format_game(board: str, seed: int, summary: dict, log: list[dict]) -> str:
     lines.append("")
     chips = summary["chips"]
     ranking = sorted(seats, key=lambda c: -chips[c])
-    lines.append(f"{summary['throws']} throws. Winner: {summary['winner'] or '(none)'}")
-    lines.append("Final: " + ", ".join(f"{c} {chips[c]}" for c in ranking))
+    if summary["winner"] is None:  # stopped by --max-throws
+        lines.append(f"{summary['throws']} throws, and the game has not ended.")
+        lines.append("Chips so far: " + ", ".join(f"{c} {chips[c]}" for c in ranking))
+    else:
+        lines.append(f"{summary['throws']} throws. Winner: {summary['winner']}")
+        lines.append("Final: " + ", ".join(f"{c} {chips[c]}" for c in ranking))
     if summary.get("decider_rounds"):
         lines.append(
             f"Decided in {len(summary['decider_rounds'])} sudden-death round(s): {summary['decider_rounds']}"

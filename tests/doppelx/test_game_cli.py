@@ -86,3 +86,16 @@ def test_unknown_board_is_one_line(capsys):
     assert main(["game", "--players", "4", "--board", "nope.toml", "--seed", "1"]) == 2
     err = capsys.readouterr().err
     assert "nope.toml" in err and err.count("\n") == 1
+
+
+def test_max_throws_prints_the_game_so_far_then_fails(capsys):
+    """Session 8's audit: --max-throws ended with exit 2 and none of the throws printed."""
+    from doppelx.cli import main
+
+    assert main(["game", "--players", "3", "--seed", "1", "--max-throws", "3"]) == 2
+    out, err = capsys.readouterr()
+    assert "3 throws, and the game has not ended." in out and out.count("\n#") == 3
+    assert (
+        err.strip()
+        == "doppelx: error: the game did not end within 3 throws (the 3 throws played are printed above)"
+    )
