@@ -41,7 +41,7 @@ from __future__ import annotations
 import enum
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -163,10 +163,10 @@ class PlayController:
         path = Path(path or self.save_path)
         self._busy(f"Loading {path}…")
         try:
-            setup, match, last, numbers, log = load_game(path)
+            setup, match, last, numbers, log, hands = load_game(path)
         finally:
             self._busy("")
-        self._install(setup, match, last, numbers, log)
+        self._install(setup, match, last, numbers, log, hands)
         n = len(setup.seats)
         self._say(f"Loaded {path}: {n} players, throw {numbers} done, side {setup.board}", 5.0)
 
@@ -182,16 +182,24 @@ class PlayController:
         if self.stage is Stage.FLIGHT and not self.replaying and self.last is not None:
             # a throw still rolling is already scored and counted: its log line goes along
             history = (history + [self._log_line(self.last)])[-LOG_LENGTH:]
-        return save_game(path or self.save_path, self.setup, self.match, self.last, self.numbers, history)
+        return save_game(
+            path or self.save_path, self.setup, self.match, self.last, self.numbers, history, self.hands
+        )
 
     def _install(
-        self, setup: GameSetup, match, last: ShownThrow | None, numbers: int, log: Sequence[str] = ()
+        self,
+        setup: GameSetup,
+        match,
+        last: ShownThrow | None,
+        numbers: int,
+        log: Sequence[str] = (),
+        hands: Mapping[str, Throw] | None = None,
     ) -> None:
         self.close()
         self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
-        self.passed, self.hands = set(), {}
+        self.passed, self.hands = set(), dict(hands or {})
         self.thinker.drop()
         self._bets_thought = False
         self.throws_shown = 0

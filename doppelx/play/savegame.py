@@ -22,7 +22,7 @@ Malformed files raise :class:`rules.errors.SpecError` naming the element.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -58,10 +58,18 @@ class SavedGame(NamedTuple):
     last: ShownThrow | None
     throws: int
     log: tuple[str, ...]
+    #: The setup throw's dice already thrown by people in the window (hot seat), by colour.
+    hands: dict = {}
 
 
 def save_game(
-    path: str | Path, setup: GameSetup, match, last=None, throws: int = 0, log: Sequence[str] = ()
+    path: str | Path,
+    setup: GameSetup,
+    match,
+    last=None,
+    throws: int = 0,
+    log: Sequence[str] = (),
+    hands: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the game to ``path`` (JSON, all or nothing: :func:`render.atomic.write_atomic`); returns the path.
 
@@ -71,6 +79,8 @@ def save_game(
         last: the last throw (:class:`doppelx.play.playback.ShownThrow`) or ``None``.
         throws: throws made so far.
         log: the throw log's lines, oldest first.
+        hands: during the setup throw, the :class:`physics.throw.Throw` of each person who has
+            thrown already (their die waits for the others'), by colour.
 
     Raises:
         FileWriteError: the file cannot be written (a folder in the way, no permission, disk full).
@@ -100,6 +110,8 @@ def save_game(
     }
     if log:
         data["log"] = list(log)[-MAX_LOG_LINES:]
+    if hands:
+        data["setup_hands"] = {c: t.to_dict() for c, t in hands.items()}
     return write_atomic(path, json.dumps(data, indent=1).encode("utf-8"))
 
 
@@ -115,7 +127,7 @@ def load_game(path: str | Path) -> SavedGame:
     source = str(path)
     data = read_json(path, missing="no saved game there (save one with Ctrl+S)")
     top = Table(data, source)
-    top.check_keys({"format", "setup", "game", "match", "last_throw", "log"})
+    top.check_keys({"format", "setup", "game", "match", "last_throw", "log", "setup_hands"})
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     setup = GameSetup.from_dict(top.raw("setup"), source)
@@ -152,10 +164,31 @@ def load_game(path: str | Path) -> SavedGame:
                 lt.number("spinner_before"),
             )
         log = _log(top)
+        hands = _setup_hands(top, game)
     except BaseException:
         match.close()
         raise
-    return SavedGame(setup, match, last, throws, log)
+    return SavedGame(setup, match, last, throws, log, hands)
+
+
+def _setup_hands(top: Table, game) -> dict:
+    """The setup throw's dice people threw already: one die of their own colour each, only
+    while the setup throw waits."""
+    from physics.throw import Throw
+
+    t = top.table("setup_hands", None)
+    if t is None:
+        return {}
+    if game.request().kind != "setup":
+        raise t.error(None, "the setup throw is over; there are no setup hands to keep")
+    t.check_keys(set(game.seats))
+    hands = {}
+    for colour in t.data:
+        throw = Throw.from_dict(_release_data(t.table(colour), game.seats))
+        if tuple(throw.owners) != (colour,):
+            raise t.error(colour, f"{colour}'s hand throws exactly the {colour} die")
+        hands[colour] = throw
+    return hands
 
 
 def _log(top: Table) -> tuple[str, ...]:

@@ -509,3 +509,25 @@ def test_a_new_game_from_the_form_gets_a_new_seed():
         assert offered.seed != 4 and offered.seats == c.setup.seats
     finally:
         c.close()
+
+
+def test_a_save_during_the_setup_throw_keeps_the_dice_people_threw(tmp_path):
+    """Session 8's window audit: Ann's setup flick was lost on Ctrl+S / Ctrl+O."""
+    a, b = PlayController(FakeUi()), PlayController(FakeUi())
+    try:
+        a.new_game(GameSetup.standard(4, 2, seed=26, names=("Ann", "Bo")))
+        a.handle(flick(a))  # Ann throws her die; it waits for Bo's
+        assert a.thrower == "red" and set(a.hands) == {"blue"}
+        path = a.save(tmp_path / "s.json")
+        b.load(path)
+        assert b.stage is Stage.THROW and b.thrower == "red" and set(b.hands) == {"blue"}
+        assert b.hands["blue"].to_dict() == a.hands["blue"].to_dict()
+        b.ui.stood.append(a.ui.stood[-1])
+        a.handle(flick(a))
+        b.handle(flick(b))  # Bo throws in both: the same setup throw
+        run_until(a, lambda c: c.stage is Stage.FLIGHT)
+        run_until(b, lambda c: c.stage is Stage.FLIGHT)
+        assert a.match.log[0].throw.to_dict() == b.match.log[0].throw.to_dict()
+    finally:
+        a.close()
+        b.close()
