@@ -138,8 +138,8 @@ def result_lines(
         return (decider_line(score, names), "Decider: the most points wins the tied game; chips stay")
     lines: list[str] = ["Doppel X!"] if score.doppel_x else []
     for c, p in score.players.items():
-        if p.change == 0 and not (p.dice or p.bets or p.doppel_x):
-            continue
+        if p.change == 0 and not (p.dice or p.bets or p.doppel_x) and c != score.active:
+            continue  # (the thrower is always named: "+0" says the throw brought nothing)
         why = []
         if p.dice:
             why.append(f"dice {p.dice:+d}")

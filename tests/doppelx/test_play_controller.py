@@ -418,6 +418,14 @@ def test_the_summary_names_each_bet_card_that_paid():
     )
     lines = view.result_lines(score, {"red": "C"}, {"blue": "Ann", "red": "Bo"})
     assert lines == ("Ann +6  (dice +6)", "Bo +3  (bet card C paid +3)")
+    # a thrower whose dice brought nothing is still named (both off the box, say)
+    idle = ThrowScore(
+        (), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2), **{"red": score.players["red"]}}, "blue"
+    )
+    assert view.result_lines(idle, {"red": "C"}, {"blue": "Ann", "red": "Bo"}) == (
+        "Ann +0",
+        "Bo +3  (bet card C paid +3)",
+    )
 
 
 def test_the_window_and_the_test_stand_in_both_speak_the_game_ui_protocol():
