@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from doppelx.play.newgame import CARD_LETTERS, SIDES, GameSetup
+from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup
 from render.backend import pyglet
 from rules.bets import load_bet_cards
 from rules.dice import DiceSet, load_dice
@@ -177,6 +177,8 @@ class NewGameDialog:
             i = self.editing
             old = "" if self._fresh else self.setup.seats[i].name
             self.setup.rename(i, old + clean)
+            if len(old + clean) > MAX_NAME:  # cut: say so, not in silence
+                self.error = f"names have at most {MAX_NAME} characters"
             self._fresh = False
             self._key = None
 

@@ -243,3 +243,12 @@ def test_the_end_panel_fits_a_small_window_and_the_log_hides_it(window):
     window.on_key_press(key.L, 0)
     window.render()
     assert drawn
+
+
+def test_a_name_typed_too_long_is_cut_and_the_form_says_so(window):
+    dialog = window.open_dialog(GameSetup.standard(4, 1), lambda s: None, None)
+    dialog._edit(0)
+    dialog.text("Maximilianofabian")
+    assert (
+        dialog.setup.seats[0].name == "Maximilianofab" and dialog.error == "names have at most 14 characters"
+    )
