@@ -224,7 +224,7 @@ class Controls:
             except DoppelXError as exc:  # a folder that cannot be written: say so, play on
                 self.say(f"no screenshot — {exc}", 6.0)
             else:
-                self.say(f"screenshot saved: {path}")
+                self.say(f"screenshot saved: {Path(path).resolve()}")
         elif self.aim is not None:
             if symbol in (key.Q, key.E):
                 self.aim.turn(-1 if symbol == key.Q else 1)

@@ -505,7 +505,7 @@ class PlayController:
             except DoppelXError as exc:
                 self._say(f"Not saved — {exc}. The game goes on.", 6.0)
                 return
-            self._say(f"game saved to {path}")
+            self._say(f"game saved to {Path(path).resolve()}")
         elif command is Command.LOAD:
             self.load_keeping_current()
 
@@ -514,16 +514,20 @@ class PlayController:
 
         If the game in progress cannot be autosaved, nothing is loaded and the window says why.
         """
-        if self.match is not None and self.setup is not None and not self.match.finished:
-            try:
-                kept = self.save(autosave_path())
-            except DoppelXError as exc:
-                self._say(f"Not loaded — the game in progress could not be autosaved first: {exc}", 8.0)
+        try:
+            if self.match is not None and self.setup is not None and not self.match.finished:
+                try:
+                    kept = self.save(autosave_path())
+                except DoppelXError as exc:
+                    self._say(f"Not loaded — the game in progress could not be autosaved first: {exc}", 8.0)
+                    return
+                self.load()
+                self._say(f"Loaded {self.save_path}; the game before is in {kept} (--load it to go on)", 6.0)
                 return
             self.load()
-            self._say(f"Loaded {self.save_path}; the game before is in {kept} (--load it to go on)", 6.0)
-            return
-        self.load()
+        except DoppelXError as exc:
+            goes_on = " The game goes on." if self.match is not None else ""
+            self._say(f"Not loaded — {exc}.{goes_on}", 8.0)
 
     def replay(self) -> None:
         """Play the last throw again, then go on where the game was."""
