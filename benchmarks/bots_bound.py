@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pyarrow.parquet as pq  # noqa: E402
 
 from bots import PLAYERS, _json, run as run_games, seat_figures  # noqa: E402
+from doppelx import argtypes  # noqa: E402
 from doppelx.batch.params import GAME_DEFAULTS  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
 
@@ -225,13 +226,6 @@ def paired(a: dict, b: dict) -> dict:
     return {"only_first": only_a, "only_second": only_b, "mcnemar_p": mcnemar_p(only_a, only_b)}
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def _names(allowed: tuple[str, ...]):
     def parse(text: str) -> list[str]:
         names = [n.strip() for n in text.split(",") if n.strip()]
@@ -251,10 +245,12 @@ def _figures(f: dict) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=_positive, default=400, help="games per seat and opponents (default 400)")
+    ap.add_argument(
+        "--games", type=argtypes.positive, default=400, help="games per seat and opponents (default 400)"
+    )
     ap.add_argument(
         "--evals",
-        type=_positive,
+        type=argtypes.positive,
         default=100,
         help="rollouts (the oracle: candidates) per decision (default 100)",
     )
@@ -268,7 +264,7 @@ def main() -> int:
         "--against", type=_names(("easy", "medium", "hard")), default=["medium", "hard"],
         help="opponent skills (default medium,hard)",
     )  # fmt: skip
-    ap.add_argument("--workers", type=_positive, default=2)
+    ap.add_argument("--workers", type=argtypes.positive, default=2)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument(
         "--out",
