@@ -182,7 +182,7 @@ def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
             type=whole(12, MAX_THINK, "a number of rollouts"),
             default=None,
             metavar="N",
-            help=f"an expert's rollouts per decision, 12 to {MAX_THINK} (default 100)",
+            help=f"an expert's rollouts per decision, at least 12 and at most {MAX_THINK} (default 100)",
         )
 
 

@@ -50,6 +50,8 @@ WHITE = (1.0, 1.0, 1.0)
 SHADOW_ALPHA = 0.42
 #: Opacity of the wall nearest to the camera (its rim and printed outside).
 NEAR_WALL_ALPHA = 0.3
+#: Opacity of the bet cards while a die lies under one (it shows through).
+CARD_SEE_THROUGH_ALPHA = 0.45
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
 FADE_BELOW_PITCH = math.radians(75)
 _SIDES = ("S", "E", "N", "W")
@@ -159,9 +161,13 @@ class Scene:
             parts_mesh.card(box, corner, i, len(table.cards))
             for i, corner in enumerate(box.corner_order[: len(table.cards)])
         ]
+        #: The bet cards' part (drawn see-through while a die lies under a card).
+        self.cards_part: _Part | None = None
+        self.under_card = False
         if cards:
             self.cards = GpuMesh(merge(cards))
-            front.append(_Part(self.cards, "MODE_TEXTURE", WHITE, tex["cards"]))
+            self.cards_part = _Part(self.cards, "MODE_TEXTURE", WHITE, tex["cards"])
+            front.append(self.cards_part)
         self.obstacles: GpuMesh | None = None
         obstacles = board_mesh.obstacles(board)
         if obstacles is not None:
@@ -268,7 +274,11 @@ class Scene:
         box = self.table.box
         near = None if referee else near_side(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
         self.near = near
+        #: A die lies under a bet card (seen from above): the cards are drawn see-through last.
+        self.under_card = self.cards_part is not None and self._die_under_a_card(dice)
         for part in self.parts:
+            if part is self.cards_part and self.under_card:
+                continue
             self._draw_part(part)
         for side in _SIDES:
             if side != near:
@@ -281,6 +291,13 @@ class Scene:
         self._draw_blobs(dice)
         if near is not None:
             self._draw_near_wall(near)
+        if self.under_card and self.cards_part is not None:
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            gl.glDepthMask(gl.GL_FALSE)
+            self._draw_part(self.cards_part, CARD_SEE_THROUGH_ALPHA)
+            gl.glDepthMask(gl.GL_TRUE)
+            gl.glDisable(gl.GL_BLEND)
         if marker is not None and not referee:
             self._draw_marker(marker)
         self.referee_labels = []
@@ -291,6 +308,14 @@ class Scene:
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+
+    def _die_under_a_card(self, dice: list[tuple[str, Pose]]) -> bool:
+        """Some die lies below the rim under a bet card (hidden from above by an opaque card)."""
+        rim = self.table.box.rim_z
+        return any(
+            pose.position[2] < rim and card_at(self.table, pose.position[0], pose.position[1]) is not None
+            for _, pose in dice
+        )
 
     def _draw_part(self, part: _Part, alpha: float = 1.0) -> None:
         p = self._use(part.mode)

@@ -387,3 +387,23 @@ def test_a_screenshot_that_cannot_be_written_is_a_message(fresh, table_i, tmp_pa
         assert not list(tmp_path.glob(".*tmp"))
     finally:
         win.screenshot_dir = old
+
+
+def test_a_die_under_a_bet_card_shows_through_it(window, table_i, resting):
+    """Session 8's window audit: a die on the playfield corner under a card was hidden from above."""
+    import numpy as np
+
+    from render.snapshot import Snapshot
+
+    window.show(Snapshot(table_i, dice={"white": resting(table_i, "white", 108, -108, "3")}))
+    window.switch_to()
+    window.render()
+    under = window.capture()
+    assert window.scene.under_card
+    window.show(Snapshot(table_i, dice={"white": resting(table_i, "white", 0, 0, "3")}))
+    window.render()
+    assert not window.scene.under_card
+    window.show(Snapshot(table_i))
+    window.render()
+    empty = window.capture()
+    assert np.abs(under.astype(int) - empty.astype(int)).max() > 60  # the die is seen, not only the card
