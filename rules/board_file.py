@@ -11,6 +11,7 @@ import functools
 import logging
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import shapely
 from shapely.geometry import Point, Polygon
@@ -40,6 +41,8 @@ MAX_OBSTACLE_SHARE = 0.25
 MIN_LINE_MM = 0.1
 #: Smallest hole radius (mm): a die's corner at least must fit.
 MIN_HOLE_RADIUS_MM = 1.0
+#: ``_text``'s default when the key must be given.
+_REQUIRED = object()
 #: Longest name, title or id (characters).
 MAX_TEXT_CHARS = 80
 #: Longest board name or path accepted (characters).
@@ -158,9 +161,9 @@ def _polygon(t: Table, key: str) -> Polygon:
     return shapely.normalize(poly)
 
 
-def _text(t: Table, key: str, *default: str) -> str:
+def _text(t: Table, key: str, default: Any = _REQUIRED) -> str:
     """A name, title or id: shown in lists and windows, so one line without control characters."""
-    text = t.string(key, *default)
+    text = t.string(key) if default is _REQUIRED else t.string(key, default)
     bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
     if bad is not None:
         raise t.error(key, f"a control character ({ascii(bad)}) in {text[:40]!r}; give one line of text")

@@ -5,6 +5,8 @@ could show, with the element named:
 
 - the centre must lie over the playfield (inside the board outline); coordinates that
   fit only when read as millimetres get a hint that the unit is the metre;
+- the die seen from above must lie on the playfield: at most :data:`WALL_TOLERANCE` of it
+  past the outline (into the box wall);
 - the centre must not hang over the middle of a hole (nothing would hold the die there);
 - the die may not sink into the playfield (its lowest corner at most
   :data:`SINK_TOLERANCE` below it, unless it leans into a hole), nor float above
@@ -23,7 +25,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import MultiPoint, Point
 
 from rules.board import BoardSide
 from rules.dice import DiceSet
@@ -32,6 +34,8 @@ from rules.outcome import Pose
 
 #: How deep a die's lowest corner may lie below the playfield (m).
 SINK_TOLERANCE = 0.002
+#: How far a die may reach past the playfield's edge into the wall (m): contact depth.
+WALL_TOLERANCE = 0.0015
 #: How far two dice may interpenetrate (m).
 OVERLAP_TOLERANCE = 0.001
 #: How far above its highest possible support a die's lowest corner may be (m).
@@ -73,6 +77,16 @@ def check_resting(
                 f"{hint}",
             )
         rot = pose.rotation()
+        footprint = _footprint(pose.position, rot, half, dice[owner].edge_radius)
+        if not footprint.within(outline.buffer(WALL_TOLERANCE)):
+            past = footprint.difference(outline)
+            depth = max((Point(x, y).distance(outline.exterior) for x, y in _coords(past)), default=0.0)
+            raise SpecError(
+                source,
+                f"{el}.position",
+                f"the die at ({x:g}, {y:g}) m reaches {depth * 1e3:.1f} mm past the edge of the playfield "
+                "(into the box wall); a die resting there lies at least half its edge from the wall",
+            )
         reach = np.abs(rot[2]) @ np.full(3, half)  # centre to lowest corner, vertically
         low = z - reach
         over_hole = None
@@ -122,6 +136,19 @@ def check_resting(
                     where.get(b, b),
                     f"the {b} die overlaps the {a} die ({where.get(a, a)}); two dice cannot share a place",
                 )
+
+
+def _footprint(position, rot: np.ndarray, half: float, r: float):
+    """The die seen from above: its core cube's corners, projected, grown by the rounding."""
+    signs = np.array([[a, b, c] for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)], dtype=float)
+    corners = (signs * (half - r)) @ rot.T + np.asarray(position, dtype=float)
+    return MultiPoint(corners[:, :2]).convex_hull.buffer(r, quad_segs=4)
+
+
+def _coords(geom) -> list[tuple[float, float]]:
+    """Every vertex of a (multi)polygon."""
+    parts = getattr(geom, "geoms", [geom])
+    return [c for g in parts if not g.is_empty for c in g.exterior.coords]
 
 
 def inside_boxes(half: float, r: float) -> list[np.ndarray]:

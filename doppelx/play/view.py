@@ -92,7 +92,7 @@ def decider_line(score: ThrowScore, names: Mapping[str, str], named: bool = True
     puts the thrower's name first."""
     thrower = score.active
     p = score.players.get(thrower) if thrower is not None else None
-    if p is None:
+    if thrower is None or p is None:
         return "Decider throw"
     points = p.dice + p.doppel_x
     head = "Doppel X! " if score.doppel_x else ""
