@@ -227,16 +227,9 @@ def paired(a: dict, b: dict) -> dict:
 
 
 def _names(allowed: tuple[str, ...]):
-    def parse(text: str) -> list[str]:
-        names = [n.strip() for n in text.split(",") if n.strip()]
-        bad = [n for n in names if n not in allowed]
-        if not names or bad:
-            raise argparse.ArgumentTypeError(
-                f"takes a comma-separated list of {', '.join(allowed)}, got {text!r}"
-            )
-        return names
-
-    return parse
+    """A comma-separated list out of ``allowed`` (:func:`doppelx.argtypes.names`), each once."""
+    parse = argtypes.names(allowed)
+    return lambda text: list(dict.fromkeys(parse(text)))
 
 
 def _figures(f: dict) -> dict:
@@ -265,7 +258,7 @@ def main() -> int:
         help="opponent skills (default medium,hard)",
     )  # fmt: skip
     ap.add_argument("--workers", type=argtypes.positive, default=2)
-    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--seed", type=argtypes.seed, default=13)
     ap.add_argument(
         "--out",
         default="runs/bots-bound",

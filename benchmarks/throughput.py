@@ -61,6 +61,7 @@ class Tally:
     def __init__(self) -> None:
         self.wall = self.cpu = self.sim = 0.0
         self.throws = self.steps = self.tunnelled = self.unsettled = 0
+        self.moved = 0  # lying dice that left their pose (were hit, or woken)
 
     def figures(self) -> dict:
         n = max(self.throws, 1)
@@ -73,6 +74,7 @@ class Tally:
             "steps_per_throw": self.steps / n,
             "tunnelled": self.tunnelled,
             "unsettled": self.unsettled,
+            "lying_moved_per_throw": self.moved / n,
         }
 
 
@@ -90,6 +92,8 @@ def whole(world, items, tally: Tally, with_lying: bool = True, schedules: list |
         schedule = EngineSchedule() if schedules is not None else None
         r = run_throw(world, throw, lying if with_lying else {}, schedule=schedule)
         finals.append([(d.owner, d.pose) for d in r.outcome.dice])
+        if with_lying:
+            tally.moved += sum(d.owner in lying and d.pose != lying[d.owner] for d in r.outcome.dice)
         if schedules is not None:
             schedules.append(schedule)
         tally.steps += r.steps
@@ -185,6 +189,7 @@ def measure(n: int, naive_n: int, rounds: int, seed: int) -> dict:
         "alone_sim_s_per_throw": round(a["sim_s_per_throw"], 3),
         "standard_over_alone": round(t["throws_per_s"] / a["throws_per_s"], 3),
         "alone_steps_per_throw": round(a["steps_per_throw"], 1),
+        "lying_moved_per_throw": round(t["lying_moved_per_throw"], 2),
         "alone_engine_only_throws_per_s": round(ae["throws_per_s"], 1),
         "alone_engine_only_same_end": f"{alone_replayed}/{ae['throws']}",
         "alone_overhead_share": round(1.0 - a["throws_per_s"] / ae["throws_per_s"], 3),
@@ -253,7 +258,8 @@ def main(argv=None) -> int:
         f"({result['alone_engine_only_same_end']} ended where the throws did; overhead share "
         f"{result['alone_overhead_share']:.2f})  engine standard / engine alone "
         f"{result['engine_standard_over_alone']:.2f} (standard / alone with no work outside the engine)  "
-        f"steps per throw {result['steps_per_throw']:.0f} standard, {result['alone_steps_per_throw']:.0f} alone"
+        f"steps per throw {result['steps_per_throw']:.0f} standard, {result['alone_steps_per_throw']:.0f} alone; "
+        f"{result['lying_moved_per_throw']:.2f} of the 6 lying dice moved per throw"
     )
     print(
         f"  naive:       {result['naive_throws_per_s']:8.2f} throws/s  {result['naive_steps_per_s']:8d} steps/s  "

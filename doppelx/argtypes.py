@@ -34,8 +34,11 @@ def plain_int(text: str) -> int:
     return int(text)
 
 
-def plain_float(text: str) -> float:
-    """``float(text)`` for plain decimal notation only (no ``1_0``, ``inf``, ``nan`` or other scripts' digits)."""
+def plain_float(text: str, special: bool = False) -> float:
+    """``float(text)`` for plain decimal notation only (no ``1_0`` or other scripts' digits);
+    ``inf`` and ``nan`` only with ``special`` (for a caller that names its bounds for them)."""
+    if special and text.strip().lower().lstrip("+-") in ("inf", "infinity", "nan"):
+        return float(text)
     if len(text) > 40 or not _FLOAT.fullmatch(text):
         raise ValueError(f"not a plain number: {text!r}")
     return float(text)

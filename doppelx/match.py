@@ -322,6 +322,8 @@ class DoppelXMatch:
         """
         while not self.finished:
             if len(self.log) >= max_throws:
-                raise RulesError(f"the game did not end within {max_throws} throws")
+                raise RulesError(
+                    f"the game did not end within {max_throws} throw{'' if max_throws == 1 else 's'}"
+                )
             self.play_throw()
         return self.game.summary()

@@ -162,8 +162,13 @@ def _polygon(t: Table, key: str) -> Polygon:
 
 
 def _text(t: Table, key: str, default: Any = _REQUIRED) -> str:
-    """A name, title or id: shown in lists and windows, so one line without control characters."""
-    text = t.string(key) if default is _REQUIRED else t.string(key, default)
+    """A name, title or id: shown in lists and windows, so one line without control characters.
+
+    Only a value the file gives is checked; a ``default`` (from the file's name) is taken as it is.
+    """
+    if default is not _REQUIRED and not t.has(key):
+        return default
+    text = t.string(key)
     bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
     if bad is not None:
         raise t.error(key, f"a control character ({ascii(bad)}) in {text[:40]!r}; give one line of text")

@@ -5,8 +5,9 @@ could show, with the element named:
 
 - the centre must lie over the playfield (inside the board outline); coordinates that
   fit only when read as millimetres get a hint that the unit is the metre;
-- the die seen from above must lie on the playfield: at most :data:`WALL_TOLERANCE` of it
-  past the outline (into the box wall);
+- the die seen from above must lie inside the box: at most :data:`WALL_TOLERANCE` of it
+  in the box's inner walls (the insert fills the box, so a board smaller than it is
+  still floor);
 - the centre must not hang over the middle of a hole (nothing would hold the die there);
 - the die may not sink into the playfield (its lowest corner at most
   :data:`SINK_TOLERANCE` below it, unless it leans into a hole), nor float above
@@ -28,6 +29,7 @@ import shapely
 from shapely.geometry import MultiPoint, Point
 
 from rules.board import BoardSide
+from rules.box import BoxSpec, load_box
 from rules.dice import DiceSet
 from rules.errors import SpecError
 from rules.outcome import Pose
@@ -43,18 +45,26 @@ FLOAT_TOLERANCE = 0.004
 
 
 def check_resting(
-    poses: Mapping[str, Pose], board: BoardSide, dice: DiceSet, source: str, where: Mapping[str, str]
+    poses: Mapping[str, Pose],
+    board: BoardSide,
+    dice: DiceSet,
+    source: str,
+    where: Mapping[str, str],
+    box: BoxSpec | None = None,
 ) -> None:
     """Refuse poses no resting die could have (see the module docstring).
 
     Args:
         poses: resting pose by die owner (board frame, m).
         where: element path by owner for the error (``dice[2]``, ``game.on_board.red``).
+        box: the box the board lies in (default: the shipped box, as every command uses).
 
     Raises:
         SpecError: naming ``source``, the die's element and what is wrong.
     """
     outline = board.outline
+    hx, hy = (v / 2 for v in (box or load_box()).inner_size)
+    walls = shapely.box(-hx, -hy, hx, hy)  # the box's inner walls: the insert fills them (physics)
     supports = [0.0, *(o.height for o in board.obstacles)]
     if board.spinner is not None:
         supports.append(board.spinner.height)
@@ -78,14 +88,17 @@ def check_resting(
             )
         rot = pose.rotation()
         footprint = _footprint(pose.position, rot, half, dice[owner].edge_radius)
-        if not footprint.within(outline.buffer(WALL_TOLERANCE)):
-            past = footprint.difference(outline)
-            depth = max((Point(x, y).distance(outline.exterior) for x, y in _coords(past)), default=0.0)
+        if not footprint.within(walls.buffer(WALL_TOLERANCE, join_style="mitre")):
+            past = footprint.difference(walls)
+            depth = max(
+                (Point(px, py).distance(walls.exterior) for px, py in shapely.get_coordinates(past)),
+                default=0.0,
+            )
             raise SpecError(
                 source,
                 f"{el}.position",
-                f"the die at ({x:g}, {y:g}) m reaches {depth * 1e3:.1f} mm past the edge of the playfield "
-                "(into the box wall); a die resting there lies at least half its edge from the wall",
+                f"the die at ({x:g}, {y:g}) m reaches {depth * 1e3:.1f} mm into the box wall; "
+                "a die resting there lies at least half its edge from the wall",
             )
         reach = np.abs(rot[2]) @ np.full(3, half)  # centre to lowest corner, vertically
         low = z - reach
@@ -143,12 +156,6 @@ def _footprint(position, rot: np.ndarray, half: float, r: float):
     signs = np.array([[a, b, c] for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)], dtype=float)
     corners = (signs * (half - r)) @ rot.T + np.asarray(position, dtype=float)
     return MultiPoint(corners[:, :2]).convex_hull.buffer(r, quad_segs=4)
-
-
-def _coords(geom) -> list[tuple[float, float]]:
-    """Every vertex of a (multi)polygon."""
-    parts = getattr(geom, "geoms", [geom])
-    return [c for g in parts if not g.is_empty for c in g.exterior.coords]
 
 
 def inside_boxes(half: float, r: float) -> list[np.ndarray]:

@@ -226,7 +226,7 @@ def check_address(address: str) -> None:
     if (
         not sep
         or not host
-        or not port_text.isdecimal()
+        or not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5)
         or not 0 < int(port_text) < 65536
         or any(c.isspace() for c in host)
     ):

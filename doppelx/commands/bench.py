@@ -224,7 +224,7 @@ def _floats(flag: str, most: float, unit: str, why: str, least: float | None = N
 
     def parse(text: str) -> tuple[float, ...]:
         try:
-            values = tuple(float(v) for v in text.split(",") if v.strip())
+            values = tuple(argtypes.plain_float(v, special=True) for v in text.split(",") if v.strip())
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"{flag} takes numbers separated by commas, got {argtypes.shown(text)}"

@@ -98,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     log = [turn_summary(rec) for rec in match.log]
     _print_game(args, board, summary, log)
     if cut_short is not None:
-        raise RulesError(f"{cut_short} (the {len(log)} throws played are printed above)")
+        played = "the throw played is" if len(log) == 1 else f"the {len(log)} throws played are"
+        raise RulesError(f"{cut_short} ({played} printed above)")
     return 0
 
 

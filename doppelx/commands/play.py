@@ -160,9 +160,9 @@ def run(args: argparse.Namespace) -> int:
         given = [
             f"--{n.replace('_', '-')}"
             for n in (*GAME_OPTIONS, "seed")
-            if getattr(args, n) not in (None, False)
+            if getattr(args, n) is not None and getattr(args, n) is not False
         ]
-        if given or args.autoplay:
+        if given or args.autoplay:  # (a 0 counts: --seed 0 and --humans 0 are given too)
             raise RulesError(
                 f"--load goes on with the saved game's own players and table; leave out "
                 f"{', '.join(given or ['--autoplay'])}"
@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     skip_form = (
         args.autoplay
         or args.load is not None
-        or any(getattr(args, name) not in (None, False) for name in GAME_OPTIONS)
+        or any(getattr(args, name) is not None and getattr(args, name) is not False for name in GAME_OPTIONS)
     )
     setup = setup_from_args(args)  # checks the options before a window opens
     if args.load is None:
@@ -224,11 +224,19 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         elif controller.unsaved is not None and controller.quit_requested:
+            hand = controller.hand_saved
+            last = f"; its last Ctrl+S save is {hand[0]} (after throw {hand[1]})" if hand else ""
             print(
-                f"doppelx play: the game in progress was NOT saved — {controller.unsaved}",
+                f"doppelx play: the game in progress was NOT saved — {controller.unsaved}{last}",
                 file=sys.stderr,
             )
             return 1
+        elif controller.hand_kept is not None:
+            print(
+                f"doppelx play: the autosave could not be written; the game as it stands is in "
+                f"{controller.hand_kept} (Ctrl+S): doppelx play --load {controller.hand_kept}",
+                file=sys.stderr,
+            )
         return code
     finally:
         controller.close()

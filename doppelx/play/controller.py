@@ -141,6 +141,10 @@ class PlayController:
         self.autosaved: Path | None = None
         #: Why the autosave failed when quitting (``None``: it did not fail).
         self.unsaved: str | None = None
+        #: The last Ctrl+S: ``(path, throws made, setup hands)`` then (``None``: none in this game).
+        self.hand_saved: tuple[Path, int, int] | None = None
+        #: Where Ctrl+S had saved the game as it stood when the autosave failed on quitting.
+        self.hand_kept: Path | None = None
         self.thinker = Thinker()
         self._bets_thought = False  # the thinking bots have bet on the coming throw
 
@@ -161,14 +165,23 @@ class PlayController:
             DoppelXError: the file is missing or malformed (the element is named).
         """
         path = Path(path or self.save_path)
+        self._install_saved(path, self._read(path))
+
+    def _read(self, path: Path):
+        """The saved game at ``path`` (:class:`doppelx.play.savegame.SavedGame`), "Loading…" meanwhile."""
         self._busy(f"Loading {path}…")
         try:
-            setup, match, last, numbers, log, hands = load_game(path)
+            return load_game(path)
         finally:
             self._busy("")
+
+    def _install_saved(self, path: Path, saved, note: str = "") -> None:
+        setup, match, last, numbers, log, hands = saved
         self._install(setup, match, last, numbers, log, hands)
         n = len(setup.seats)
-        self._say(f"Loaded {path}: {n} players, throw {numbers} done, side {setup.board}", 5.0)
+        self._say(
+            f"Loaded {path.resolve()}: {n} players, throw {numbers} done, side {setup.board}{note}", 6.0
+        )
 
     def save(self, path: str | Path | None = None) -> Path:
         """Save the game (default: :attr:`save_path`); returns the path.
@@ -200,6 +213,7 @@ class PlayController:
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
         self.passed, self.hands = set(), dict(hands or {})
+        self.unsaved, self.hand_saved = None, None
         self.thinker.drop()
         self._bets_thought = False
         self.throws_shown = 0
@@ -222,10 +236,16 @@ class PlayController:
         """
         if self.match is None or self.setup is None or self.match.finished or self.autosaved:
             self.quit_requested = True  # nothing to save: no game, or it is over (a replay of its end too)
+            self.unsaved = None
             return True
         try:
             self.autosaved = self.save(autosave_path())
         except DoppelXError as exc:
+            hand = self.hand_saved
+            if hand is not None and hand[1:] == (self.numbers, len(self.hands)):
+                self.unsaved, self.hand_kept = None, hand[0]  # Ctrl+S saved the game as it stands
+                self.quit_requested = True
+                return True
             if self.unsaved is None:
                 self.unsaved = str(exc)
                 self._say(
@@ -505,6 +525,7 @@ class PlayController:
             except DoppelXError as exc:
                 self._say(f"Not saved — {exc}. The game goes on.", 6.0)
                 return
+            self.hand_saved = (Path(path).resolve(), self.numbers, len(self.hands))
             self._say(f"game saved to {Path(path).resolve()}")
         elif command is Command.LOAD:
             self.load_keeping_current()
@@ -512,22 +533,28 @@ class PlayController:
     def load_keeping_current(self) -> None:
         """Ctrl+O: load :attr:`save_path`, the game in progress autosaved first (so nothing is lost).
 
-        If the game in progress cannot be autosaved, nothing is loaded and the window says why.
+        The file is read first: if it cannot be loaded, nothing changes (the autosave is not
+        touched). If the game in progress cannot be autosaved, nothing is loaded. Either way
+        the window says why.
         """
+        goes_on = " The game goes on." if self.match is not None else ""
         try:
-            if self.match is not None and self.setup is not None and not self.match.finished:
-                try:
-                    kept = self.save(autosave_path())
-                except DoppelXError as exc:
-                    self._say(f"Not loaded — the game in progress could not be autosaved first: {exc}", 8.0)
-                    return
-                self.load()
-                self._say(f"Loaded {self.save_path}; the game before is in {kept} (--load it to go on)", 6.0)
-                return
-            self.load()
+            saved = self._read(self.save_path)
         except DoppelXError as exc:
-            goes_on = " The game goes on." if self.match is not None else ""
             self._say(f"Not loaded — {exc}.{goes_on}", 8.0)
+            return
+        note = ""
+        if self.match is not None and self.setup is not None and not self.match.finished:
+            try:
+                kept = self.save(autosave_path())
+            except DoppelXError as exc:
+                saved.match.close()
+                self._say(
+                    f"Not loaded — the game in progress could not be autosaved first: {exc}.{goes_on}", 8.0
+                )
+                return
+            note = f"; the game before is in {kept} (--load it to go on)"
+        self._install_saved(self.save_path, saved, note)
 
     def replay(self) -> None:
         """Play the last throw again, then go on where the game was."""

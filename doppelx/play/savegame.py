@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from doppelx.play.newgame import GameSetup, start_match
@@ -58,8 +59,9 @@ class SavedGame(NamedTuple):
     last: ShownThrow | None
     throws: int
     log: tuple[str, ...]
-    #: The setup throw's dice already thrown by people in the window (hot seat), by colour.
-    hands: dict = {}
+    #: The setup throw's dice already thrown by people in the window (hot seat), by colour
+    #: (never changed in place: the controller copies it).
+    hands: Mapping[str, Any] = MappingProxyType({})
 
 
 def save_game(
@@ -164,14 +166,14 @@ def load_game(path: str | Path) -> SavedGame:
                 lt.number("spinner_before"),
             )
         log = _log(top)
-        hands = _setup_hands(top, game)
+        hands = _setup_hands(top, game, setup)
     except BaseException:
         match.close()
         raise
     return SavedGame(setup, match, last, throws, log, hands)
 
 
-def _setup_hands(top: Table, game) -> dict:
+def _setup_hands(top: Table, game, setup: GameSetup) -> dict:
     """The setup throw's dice people threw already: one die of their own colour each, only
     while the setup throw waits."""
     from physics.throw import Throw
@@ -182,9 +184,12 @@ def _setup_hands(top: Table, game) -> dict:
     if game.request().kind != "setup":
         raise t.error(None, "the setup throw is over; there are no setup hands to keep")
     t.check_keys(set(game.seats))
+    people = {s.colour for s in setup.seats if s.human}
     hands = {}
     for colour in t.data:
         throw = Throw.from_dict(_release_data(t.table(colour), game.seats))
+        if colour not in people:
+            raise t.error(colour, f"{colour} is a bot: its die is thrown with the others, not kept")
         if tuple(throw.owners) != (colour,):
             raise t.error(colour, f"{colour}'s hand throws exactly the {colour} die")
         hands[colour] = throw

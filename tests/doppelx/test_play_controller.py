@@ -364,11 +364,40 @@ def test_a_failed_autosave_keeps_the_window_open_once_then_leaves_unsaved(tmp_pa
         c.handle(CommandIntent(Command.QUIT))
         assert not c.quit_requested and c.autosaved is None and c.ui.kept_open == 1
         assert c.ui.said[-1].startswith("Could not autosave — ") and "quit again" in c.ui.said[-1]
-        c.save_path = tmp_path / "elsewhere.json"  # Ctrl+S still saves
-        c.handle(CommandIntent(Command.SAVE))
-        assert (tmp_path / "elsewhere.json").is_file()
         c.handle(CommandIntent(Command.QUIT))  # the second request leaves, unsaved
         assert c.quit_requested and c.autosaved is None and c.unsaved and c.ui.kept_open == 1
+        assert c.hand_kept is None
+    finally:
+        c.close()
+
+
+def test_a_ctrl_s_of_the_game_as_it_stands_lets_the_window_close_with_nothing_lost(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the state folder should be")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    c = PlayController(FakeUi(), save_path=tmp_path / "elsewhere.json")
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+        c.handle(CommandIntent(Command.QUIT))  # refused: the autosave cannot be written
+        c.handle(CommandIntent(Command.SAVE))  # Ctrl+S elsewhere, as the message says
+        c.handle(CommandIntent(Command.QUIT))
+        assert (
+            c.quit_requested and c.unsaved is None and c.hand_kept == (tmp_path / "elsewhere.json").resolve()
+        )
+        # a throw made after the Ctrl+S: that save is no longer the game as it stands
+        d = PlayController(FakeUi(), save_path=tmp_path / "other.json")
+        try:
+            d.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+            d.handle(CommandIntent(Command.SAVE))
+            run_until(d, lambda c: c.throws_shown == 2 and c.stage is Stage.WAIT)
+            d.handle(CommandIntent(Command.QUIT))
+            assert not d.quit_requested and d.unsaved
+            run_until(d, lambda c: c.stage is Stage.OVER)  # the game ends meanwhile: nothing to save
+            d.handle(CommandIntent(Command.QUIT))
+            assert d.quit_requested and d.unsaved is None and d.hand_kept is None
+        finally:
+            d.close()
     finally:
         c.close()
 
@@ -485,6 +514,22 @@ def test_a_decider_says_its_points_and_who_won_it():
         assert deciders and all("in the decider" in line and "+0" not in line for line in deciders)
         title = c.ui.panel[0]
         assert title == f"{game.names[game.winner]} wins the decider!"
+    finally:
+        c.close()
+
+
+def test_ctrl_o_of_a_missing_file_leaves_the_autosave_alone(tmp_path, monkeypatch):
+    """Session 8's review: Ctrl+O autosaved before it knew the load would work."""
+    from doppelx.play.controller import autosave_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    c = PlayController(FakeUi(), save_path=tmp_path / "missing.json")
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+        c.handle(CommandIntent(Command.LOAD))
+        assert c.ui.said[-1].startswith("Not loaded — ") and c.ui.said[-1].endswith("The game goes on.")
+        assert not autosave_path().exists()
     finally:
         c.close()
 

@@ -145,3 +145,20 @@ def test_bad_toml_and_missing_file(tmp_path):
         load_board(tmp_path / "nope.toml")
     with pytest.raises(SpecError, match="not a built-in side"):
         load_board("V")
+
+
+def test_defaults_taken_from_the_file_name_are_not_checked_as_if_written(tmp_path):
+    """Session 8's review: a 78-character name gave the default title 'Side <name>' (85
+    characters), refused under a key the file did not have."""
+    from pathlib import Path
+
+    import rules
+
+    side_i = (Path(rules.__file__).parents[1] / "assets" / "boards" / "side_I.toml").read_text()
+    text = side_i.replace('name = "I"', f'name = "{"n" * 78}"').replace('title = "Side I (first game)"\n', "")
+    (tmp_path / "long.toml").write_text(text)
+    board = load_board(tmp_path / "long.toml")
+    assert board.name == "n" * 78 and board.title == f"Side {'n' * 78}"
+    stem = tmp_path / ("s" * 85 + ".toml")
+    stem.write_text(side_i.replace('name = "I"\n', ""))
+    assert load_board(stem).name == "s" * 85

@@ -42,14 +42,17 @@ def test_rounded_corners_may_come_closer_than_the_flat_faces(side_i, dice):
 
 def test_a_die_must_lie_on_the_playfield_not_in_the_wall(side_i, dice):
     """Session 8's audit: a centre on the outline (half the die inside the wall) passed."""
-    edge = side_i.outline.bounds[2]  # the east edge of side I (m)
+    from rules.box import load_box
+
+    edge = load_box().inner_size[0] / 2  # the east wall (side I fills the box)
+    assert abs(edge - side_i.outline.bounds[2]) < 1e-9
     half = dice["blue"].half
     check_resting(
         {"blue": Pose.resting(dice["blue"], edge - half, 0.0, 0.0, "2")}, side_i, dice, "s.json", {}
     )
-    with pytest.raises(SpecError, match=r"reaches 8\.\d mm past the edge of the playfield"):
+    with pytest.raises(SpecError, match=r"reaches 8\.\d mm into the box wall"):
         check_resting({"blue": Pose.resting(dice["blue"], edge, 0.0, 0.0, "2")}, side_i, dice, "s.json", {})
-    with pytest.raises(SpecError, match="past the edge"):  # turned 45°: its corner reaches further
+    with pytest.raises(SpecError, match="into the box wall"):  # turned 45°: its corner reaches further
         check_resting(
             {"blue": Pose.resting(dice["blue"], edge - half, 0.0, math.pi / 4, "2")},
             side_i,

@@ -34,7 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(player 1) play against bots in the terminal; --bots-only plays many "
         "games between bots and prints statistics.",
     )
-    p.add_argument("--players", type=int, default=4, help="number of players, 2-8 (default 4)")
+    p.add_argument(
+        "--players", type=argtypes.whole(None, None), default=4, help="number of players, 2-8 (default 4)"
+    )
     p.add_argument(
         "--bots",
         default=None,

@@ -59,7 +59,10 @@ def register(subparsers: Any) -> None:
         "default medium,medium against you, easy,medium,hard bots-only",
     )
     p.add_argument(
-        "--white", type=int, choices=(2, 3), help="white dice in play (default from the dice file: 2)"
+        "--white",
+        type=argtypes.whole(None, None),
+        choices=(2, 3),
+        help="white dice in play (default from the dice file: 2)",
     )
     p.add_argument(
         "--variant",
