@@ -77,6 +77,24 @@ def read_text(path: Path | str, missing: str = "file not found") -> str:
         raise SpecError(source, f"byte {exc.start}", "not UTF-8 text") from None
 
 
+def read_stdin(source: str = "standard input") -> str:
+    """Standard input as UTF-8 text, at most :data:`MAX_FILE_BYTES`; any failure a :class:`SpecError`."""
+    import sys
+
+    try:
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    except (OSError, ValueError, AttributeError) as exc:
+        raise SpecError(source, "", f"cannot read it ({exc})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SpecError(source, "", f"more than {MAX_FILE_BYTES} bytes; not a data file")
+    if not data.strip():
+        raise SpecError(source, "", "empty: nothing was piped in")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SpecError(source, f"byte {exc.start}", "not UTF-8 text") from None
+
+
 def read_toml(path: Path | str) -> dict[str, Any]:
     """Parse a TOML file; a missing file or a syntax error becomes a :class:`SpecError`."""
     text = read_text(path)

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules.assets import read_json
+from rules.assets import parse_json, read_json, read_stdin
 from rules.bets import DEFAULT_CARDS, BetCard, check_bets, choose_cards
 from rules.board import BoardSide
 from rules.chips import TOTAL_VALUE
@@ -50,8 +50,16 @@ class TableState:
         return {d.owner for d in self.outcome.dice if d.owner not in (self.active, WHITE)}
 
 
+#: The state file name that means standard input (``doppelx throw --json | … | doppelx score --state -``).
+STDIN = "-"
+#: How errors name a state read from standard input.
+STDIN_SOURCE = "standard input"
+
+
 def load_table_state(path: str | Path, dice: DiceSet) -> TableState:
-    """Read and validate a state file."""
+    """Read and validate a state file (:data:`STDIN`: standard input)."""
+    if str(path) == STDIN:
+        return parse_table_state(parse_json(read_stdin(STDIN_SOURCE), STDIN_SOURCE), STDIN_SOURCE, dice)
     data = read_json(path)
     return parse_table_state(data, str(path), dice)
 

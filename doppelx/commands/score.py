@@ -22,7 +22,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--board", metavar="BOARD", help='built-in side I–IV or a board file (default: the state\'s "board")'
     )
-    p.add_argument("--state", required=True, metavar="STATE.json", help="the table state")
+    p.add_argument(
+        "--state",
+        required=True,
+        metavar="STATE.json",
+        help="the table state (- reads it from standard input)",
+    )
     p.add_argument("--dice", metavar="DICE.toml", help="dice file (default: the shipped dice)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
@@ -34,10 +39,12 @@ def run(args: argparse.Namespace) -> int:
     from rules.dice import load_dice
     from rules.errors import SpecError
     from rules.scoring import score_throw
-    from rules.table_state import check_on_board, load_table_state
+    from rules.table_state import STDIN, STDIN_SOURCE, check_on_board, load_table_state
 
     dice = load_dice(args.dice)
     state = load_table_state(args.state, dice)
+    if args.state == STDIN:
+        args.state = STDIN_SOURCE  # how errors below name it; a board file is read from the working folder
     if args.board is not None:
         board = load_board(args.board)
     elif state.board is None:

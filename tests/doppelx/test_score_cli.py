@@ -193,3 +193,16 @@ def test_missing_argument_exits_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["score", "--board", "I"])
     assert exc.value.code == 2
+
+
+def test_a_state_piped_in_with_state_dash_scores_as_the_file_does(capsys, monkeypatch):
+    import io
+    import sys
+
+    text = (STATES / "E4.json").read_text()
+    from_file = run_json(capsys, "--state", str(STATES / "E4.json"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
+    assert run_json(capsys, "--state", "-") == from_file
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"{")))
+    assert main(["score", "--state", "-"]) == 2
+    assert capsys.readouterr().err.startswith("doppelx: error: standard input: line 1 column 2: bad JSON")
