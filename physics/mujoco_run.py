@@ -129,7 +129,7 @@ def run_throw(
             x, y, z = map(float, pos[i])
             qx, qy, qz, qw = map(float, quat[i])
             pose = Pose((x, y, z), (qx, qy, qz, qw))
-        dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
+        dice.append(DieOutcome(owner, zones.status(pose.position, halves[i]), pose, owner in touched))
     return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder, engine="mujoco")
 
 

@@ -145,7 +145,7 @@ class MujocoWorld:
         )
         from physics.status import Zones
 
-        self.zones = Zones(self.box, self.layout)
+        self.zones = Zones(self.box, self.layout, self.board.holes)
         #: Steps per sample of the run loop: the same sample interval as the PyBullet world.
         self.sample_every = max(1, round(self.settings.sample_dt / self.params.time_step))
         self._models: dict[tuple[str, ...], tuple] = {}

@@ -242,7 +242,7 @@ def run_throw(
             pose = lying[owner]  # the very pose it was given, not its float echo
         else:  # moved, perhaps only between two samples (woken and put back to sleep)
             pose = Pose(tuple(position), tuple(quat))
-        dice.append(DieOutcome(owner, zones.status(pose.position), pose, owner in touched))
+        dice.append(DieOutcome(owner, zones.status(pose.position, halves[i]), pose, owner in touched))
     return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder)
 
 

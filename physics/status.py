@@ -5,7 +5,9 @@ Statuses from a resting pose (D6), by the die's centre in the board frame:
 * ``off``: the centre is outside the inside of the walls (on the rim, on the table), or
   above the rim (lying on a bet card or on the rim's top);
 * ``hole``: the centre is below the playfield surface (z < 0): the die sank more than
-  half into a hole, or lies in the cavity beneath;
+  half into a hole, or lies in the cavity beneath; or (the final reading, with the die's
+  size) its centre is over the middle of a hole, more than half an edge inside the rim, and
+  its bottom not above the surface: it sits in the hole on a die that fell in first;
 * ``board``: otherwise (on the playfield, leaning, on another die or on an obstacle).
 
 During a throw a die is *decided* early when nothing can change its status any more:
@@ -27,6 +29,7 @@ import shapely
 from physics.geometry import GROUND_DROP, GROUND_HALF, TABLE_HALF, Layout
 from rules.box import BoxSpec
 from rules.outcome import Status
+from rules.placement import HOLE_TOP  # the rules' test of a die over a hole's middle
 
 #: How far from an opening's edge a centre may cross the insert level and still count as
 #: falling through the hole (m): the opening as the physics cuts it, plus this.
@@ -36,7 +39,7 @@ HOLE_CROSSING_TOL = 0.003
 class Zones:
     """The box's regions for statuses and the tunnel watch."""
 
-    def __init__(self, box: BoxSpec, layout: Layout):
+    def __init__(self, box: BoxSpec, layout: Layout, holes: tuple = ()):
         self.hx = box.inner_size[0] / 2
         self.hy = box.inner_size[1] / 2
         self.t = box.wall_thickness
@@ -45,18 +48,35 @@ class Zones:
         self.insert_bottom = -box.insert_thickness
         self.table_z = box.floor_z - box.wall_thickness
         self.ground_z = self.table_z - GROUND_DROP
+        #: The board's holes (the rules' shapes, m), for :meth:`status` with ``half``.
+        self.holes = tuple(h.shape for h in holes)
+        self._middles: dict[float, object] = {}
         openings = list(layout.openings.values())
         self.openings = shapely.union_all(openings).buffer(HOLE_CROSSING_TOL) if openings else None
         if self.openings is not None:
             shapely.prepare(self.openings)
 
-    def status(self, position) -> Status:
-        """Status of a die resting with its centre at ``position`` (D6)."""
+    def status(self, position, half: float | None = None) -> Status:
+        """Status of a die resting with its centre at ``position`` (D6).
+
+        With the die's ``half`` edge (the final reading of a throw), a die whose centre lies
+        over the middle of a hole — more than half an edge inside its rim, where the
+        playfield cannot hold it — and less than :data:`HOLE_TOP` above the playfield is in
+        the hole: it sits on a die that fell in before it (``rules.placement`` refuses such
+        a die on the board).
+        """
         x, y, z = position
         if abs(x) > self.hx or abs(y) > self.hy or z > self.rim_z:
             return Status.OFF
         if z < 0.0:
             return Status.HOLE
+        if half is not None and z < half + HOLE_TOP and self.holes:
+            middles = self._middles.get(half)
+            if middles is None:
+                middles = self._middles[half] = shapely.union_all([h.buffer(-half) for h in self.holes])
+                shapely.prepare(middles)
+            if shapely.contains_xy(middles, x, y):
+                return Status.HOLE
         return Status.BOARD
 
     def decided(self, position, quaternion, half: float) -> Status | None:

@@ -96,7 +96,7 @@ class World:
             self._mesh = (verts.tolist(), faces.ravel().tolist())
         from physics.status import Zones
 
-        self.zones = Zones(self.box, self.layout)
+        self.zones = Zones(self.box, self.layout, self.board.holes)
         #: Bullet's contact breaking threshold in this world (dice rest on the spinner card's hull)
         self.contact_threshold = (
             self.settings.card_contact_threshold

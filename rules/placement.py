@@ -8,7 +8,10 @@ could show, with the element named:
 - the die seen from above must lie inside the box: at most :data:`WALL_TOLERANCE` of it
   in the box's inner walls (the insert fills the box, so a board smaller than it is
   still floor);
-- the centre must not hang over the middle of a hole (nothing would hold the die there);
+- a die tilted more than :data:`FREE_TILT_DEG` must have something to lean on within
+  :data:`LEAN_REACH`: another die, a wall, a hole's rim, an obstacle or the spinner;
+- the centre must not hang over the middle of a hole (nothing would hold the die there)
+  unless the die rests above the playfield on other dice;
 - the die may not sink into the playfield (its lowest corner at most
   :data:`SINK_TOLERANCE` below it, unless it leans into a hole), nor float above
   everything it could rest on (the playfield, an obstacle, the spinner, another die);
@@ -22,6 +25,7 @@ fraction of a millimetre deep), so every outcome of a real throw passes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -38,6 +42,13 @@ from rules.outcome import Pose
 SINK_TOLERANCE = 0.002
 #: How far a die may reach past the playfield's edge into the wall (m): contact depth.
 WALL_TOLERANCE = 0.0015
+#: A die over a hole's middle lies in the hole unless its bottom is more than this (m)
+#: above the playfield (then it rests on other dice); physics.status.HOLE_TOP is the same.
+HOLE_TOP = 0.001
+#: A die tilted more than this (°) must have something to lean on (a free die lies flat).
+FREE_TILT_DEG = 5.0
+#: How close (m) to its footprint a leaning die's support must be.
+LEAN_REACH = 0.003
 #: How far two dice may interpenetrate (m).
 OVERLAP_TOLERANCE = 0.001
 #: How far above its highest possible support a die's lowest corner may be (m).
@@ -71,6 +82,7 @@ def check_resting(
     tallest_die = max((d.size for d in dice.dice.values()), default=0.0)
     top_support = max(supports) + tallest_die
     boxes = {}
+    leaning: dict[str, tuple] = {}  # dice tilted more than FREE_TILT_DEG: footprint and tilt
     for owner, pose in poses.items():
         half = dice[owner].half
         x, y, z = pose.position
@@ -104,7 +116,7 @@ def check_resting(
         low = z - reach
         over_hole = None
         for h in board.holes:
-            if h.shape.buffer(-half).contains(Point(x, y)):
+            if z < half + HOLE_TOP and h.shape.buffer(-half).contains(Point(x, y)):
                 raise SpecError(
                     source,
                     f"{el}.position",
@@ -138,6 +150,17 @@ def check_resting(
             rot,
             inside_boxes(half, dice[owner].edge_radius),
         )
+        tilt = math.degrees(math.acos(min(1.0, float(np.abs(rot[2]).max()))))
+        if tilt > FREE_TILT_DEG:
+            leaning[owner] = (footprint, tilt)
+    for owner, (footprint, tilt) in leaning.items():
+        if not _has_support(owner, footprint, poses, board, walls, dice):
+            raise SpecError(
+                source,
+                f"{where.get(owner, owner)}.quaternion",
+                f"the die is tilted {tilt:.0f}° with nothing to lean on (no die, wall, hole, "
+                "obstacle or spinner beside it); a die resting alone lies flat",
+            )
     owners = list(boxes)
     for i, a in enumerate(owners):
         for b in owners[i + 1 :]:
@@ -149,6 +172,24 @@ def check_resting(
                     where.get(b, b),
                     f"the {b} die overlaps the {a} die ({where.get(a, a)}); two dice cannot share a place",
                 )
+
+
+def _has_support(owner: str, footprint, poses: Mapping[str, Pose], board: BoardSide, walls, dice) -> bool:
+    """Something a tilted die can lean on lies within :data:`LEAN_REACH` of its footprint:
+    another die, a wall, a hole's rim, an obstacle or the spinner's sweep."""
+    near = footprint.buffer(LEAN_REACH)
+    if not near.within(walls):
+        return True
+    centre = np.asarray(poses[owner].position[:2], dtype=float)
+    for other, pose in poses.items():
+        if other != owner:
+            gap = float(np.linalg.norm(np.asarray(pose.position[:2]) - centre))
+            if gap < (dice[owner].half + dice[other].half) * 1.8:
+                return True
+    shapes = [h.shape for h in board.holes] + [o.shape for o in board.obstacles]
+    if board.spinner is not None:
+        shapes.append(Point(board.spinner.center).buffer(board.spinner.arm_length))
+    return any(near.intersects(shape) for shape in shapes)
 
 
 def _footprint(position, rot: np.ndarray, half: float, r: float):

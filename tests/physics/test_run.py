@@ -452,3 +452,41 @@ def test_a_world_is_not_frozen_while_a_die_moves_or_a_spinner_may_turn(world_i, 
     assert recorded.steps == stepped.steps
     assert np.array_equal(recorded.trajectory.times, stepped.trajectory.times)
     assert np.array_equal(recorded.trajectory.positions, stepped.trajectory.positions)
+
+
+def test_a_die_sitting_in_a_hole_on_another_die_is_in_the_hole():
+    """Session 8: side III, seed 102, throw 7 left the white die on the orange one in hole
+    h-south, its centre 0.5 mm above the playfield. Physics called it "board", and the rules
+    (rules.placement) then refused the game's own state, a save of it included."""
+    from physics.status import Zones
+    from physics.world import World
+    from rules.board_file import load_board
+    from rules.outcome import Status
+
+    board = load_board("III")
+    with World(board) as world:
+        zones: Zones = world.zones
+        hole = next(h for h in board.holes if h.id == "h-south")
+        cx, cy = hole.shape.centroid.coords[0]
+        half = world.dice["white"].half
+        assert zones.status((cx, cy, 0.0005)) is Status.BOARD  # by the centre alone (mid-throw)
+        assert zones.status((cx, cy, 0.0005), half) is Status.HOLE  # the final reading
+        assert zones.status((cx, cy, half + 0.004), half) is Status.BOARD  # resting up on other dice
+        rim = hole.shape.exterior.coords[0]
+        assert zones.status((rim[0], rim[1], 0.0005), half) is Status.BOARD  # leaning on the rim
+
+
+def test_the_game_that_left_a_die_on_a_die_in_a_hole_keeps_states_the_rules_accept():
+    from doppelx.match import DoppelXMatch
+    from rules.board_file import load_board
+    from rules.placement import check_resting
+
+    m = DoppelXMatch.with_bots(6, load_board("III"), 102, skill="easy")
+    try:
+        for _ in range(7):
+            rec = m.play_throw()
+            check_resting(dict(m.game.on_board), m.game.board, m.game.dice, "game", {})
+        white = rec.result.outcome.get("white")
+        assert white is not None and white.status.value == "hole"
+    finally:
+        m.close()
