@@ -60,3 +60,22 @@ def test_a_die_must_lie_on_the_playfield_not_in_the_wall(side_i, dice):
             "s.json",
             {},
         )
+
+
+def _tilted(die, x: float, y: float, deg: float) -> Pose:
+    import numpy as np
+
+    a = math.radians(deg)
+    q = (math.sin(a / 2), 0.0, 0.0, math.cos(a / 2))  # turned about x
+    reach = die.half * (abs(math.cos(a)) + abs(math.sin(a)))  # its lowest edge on the playfield
+    return Pose((x, y, float(np.float64(reach))), q)
+
+
+def test_a_tilted_die_needs_something_to_lean_on(side_i, dice):
+    """Session 8's audit: a die tilted 30° alone in the middle of the board passed."""
+    alone = {"blue": _tilted(dice["blue"], 0.0, -0.04, 30)}
+    with pytest.raises(SpecError, match="tilted 30° with nothing to lean on"):
+        check_resting(alone, side_i, dice, "s.json", {})
+    leaning = {**alone, "red": Pose.resting(dice["red"], 0.0, -0.04 + 0.019, 0.0, "3")}
+    check_resting(leaning, side_i, dice, "s.json", {})  # against another die
+    check_resting({"blue": _tilted(dice["blue"], 0.0, -0.04, 3)}, side_i, dice, "s.json", {})  # nearly flat
