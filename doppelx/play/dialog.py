@@ -33,6 +33,10 @@ TEXT = (236, 236, 236, 255)
 DIM = (150, 150, 158, 255)
 ACCENT = (244, 194, 27, 255)
 ERROR = (255, 110, 100, 255)
+#: ``editing`` while the seed is being typed (seats are 0, 1, …).
+SEED = -1
+#: Longest seed typed into the form (digits).
+MAX_SEED_DIGITS = 9
 #: The form's size at scale 1 (px).
 WIDTH, HEIGHT = 880, 560
 
@@ -123,7 +127,7 @@ class NewGameDialog:
         """Do what a control does (see :meth:`targets` for the actions)."""
         s, what = self.setup, action[0]
         self.error = ""
-        if what != "name":
+        if what not in ("name", "seedtext"):
             self.editing = None
         if what == "players":
             s.resize(len(s.seats) + action[1], self.dice)
@@ -145,6 +149,8 @@ class NewGameDialog:
             s.toggle_card(action[1])
         elif what == "seed":
             s.seed = random.SystemRandom().randrange(1_000_000)
+        elif what == "seedtext":
+            self._edit(SEED)
         elif what == "start":
             self.start()
         elif what == "cancel" and self.on_cancel is not None:
@@ -163,7 +169,7 @@ class NewGameDialog:
         self.on_start(self.setup.copy())
 
     def _edit(self, i: int) -> None:
-        """Start typing the name of seat ``i``; the first key replaces the whole name."""
+        """Start typing the name of seat ``i`` (or the seed, :data:`SEED`); the first key replaces it."""
         self.editing = i
         self._fresh = True
         self._key = None
@@ -171,6 +177,16 @@ class NewGameDialog:
     def text(self, text: str) -> None:
         """Typed characters go into the name being edited."""
         if self.editing is None:
+            return
+        if self.editing == SEED:  # plain digits only; a seed of the form is at most 9 digits
+            digits = "".join(ch for ch in text if "0" <= ch <= "9")
+            if len(digits) != len(text):
+                self.error = "the seed is a whole number: type digits"
+            if digits:
+                old = "" if self._fresh else str(self.setup.seed)
+                self.setup.seed = int((old + digits)[:MAX_SEED_DIGITS])
+                self._fresh = False
+            self._key = None
             return
         clean = "".join(ch for ch in text if ch.isprintable())
         if clean:
@@ -184,6 +200,15 @@ class NewGameDialog:
 
     def key(self, symbol: int, modifiers: int) -> None:
         """A key press while the form is open."""
+        if self.editing == SEED:
+            if symbol == key.BACKSPACE:
+                rest = "" if self._fresh else str(self.setup.seed)[:-1]
+                self.setup.seed = int(rest or "0")
+                self._fresh = False
+            elif symbol in (key.RETURN, key.ENTER, key.ESCAPE, key.TAB):
+                self.editing = None
+            self._key = None
+            return
         if self.editing is not None:
             i = self.editing
             if symbol == key.BACKSPACE:
@@ -350,7 +375,18 @@ class NewGameDialog:
             )
         y -= 140 * s
         self._label("Seed", x, y + 8 * s, 13 * s, TEXT, bold=True)
-        self._label(str(setup.seed), x + 110 * s, y + 8 * s, 12 * s, ACCENT)
+        typing = self.editing == SEED
+        self._button(
+            ("seedtext",),
+            str(setup.seed) + ("|" if typing and not self._fresh else ""),
+            x + 100 * s,
+            y,
+            92 * s,
+            30 * s,
+            12 * s,
+            colour=(70, 74, 96, 255) if typing else (36, 38, 46, 255),
+            align="left",
+        )
         self._button(("seed",), "new seed", x + 200 * s, y, 100 * s, 30 * s, 11 * s)
 
     def _cards_text(self, x0: float, y0: float, s: float) -> None:

@@ -252,3 +252,27 @@ def test_a_name_typed_too_long_is_cut_and_the_form_says_so(window):
     assert (
         dialog.setup.seats[0].name == "Maximilianofab" and dialog.error == "names have at most 14 characters"
     )
+
+
+def test_the_seed_can_be_typed_into_the_form(window):
+    """Session 8's window audit: the seed could only be redrawn, not typed."""
+    from pyglet.window import key
+
+    from doppelx.play.dialog import SEED
+
+    started = []
+    dialog = window.open_dialog(GameSetup.standard(3, 0, seed=77), started.append, None)
+    dialog.act(("seedtext",))
+    assert dialog.editing == SEED
+    dialog.text("4")  # the first digit replaces the seed
+    dialog.text("2x")
+    assert dialog.setup.seed == 42 and dialog.error == "the seed is a whole number: type digits"
+    dialog.key(key.BACKSPACE, 0)
+    dialog.text("1234567890123")
+    assert dialog.setup.seed == 412345678  # at most 9 digits
+    dialog.key(key.RETURN, 0)  # ends the typing
+    assert dialog.editing is None
+    dialog.key(key.RETURN, 0)  # starts the game
+    assert started and started[0].seed == 412345678
+    window.switch_to()
+    window.render()
