@@ -8,8 +8,9 @@ could show, with the element named:
 - the die seen from above must lie inside the box: at most :data:`WALL_TOLERANCE` of it
   in the box's inner walls (the insert fills the box, so a board smaller than it is
   still floor);
-- a die tilted more than :data:`FREE_TILT_DEG` must have something to lean on within
-  :data:`LEAN_REACH`: another die, a wall, a hole's rim, an obstacle or the spinner;
+- (a throw's outcome only, ``lean``) a die tilted more than :data:`FREE_TILT_DEG` must have
+  something to lean on within :data:`LEAN_REACH`: another die, a wall, a hole's rim, an
+  obstacle or the spinner;
 - the centre must not hang over the middle of a hole (nothing would hold the die there)
   unless the die rests above the playfield on other dice;
 - the die may not sink into the playfield (its lowest corner at most
@@ -62,6 +63,7 @@ def check_resting(
     source: str,
     where: Mapping[str, str],
     box: BoxSpec | None = None,
+    lean: bool = False,
 ) -> None:
     """Refuse poses no resting die could have (see the module docstring).
 
@@ -69,6 +71,10 @@ def check_resting(
         poses: resting pose by die owner (board frame, m).
         where: element path by owner for the error (``dice[2]``, ``game.on_board.red``).
         box: the box the board lies in (default: the shipped box, as every command uses).
+        lean: also require a tilted die to have something to lean on. Only for the dice of
+            one throw's outcome (a score state), which physics has just brought to rest:
+            between throws the rules take dice away (a Doppel X's X dice go home), so a die
+            that leaned on one may be left tilted until the next throw moves it.
 
     Raises:
         SpecError: naming ``source``, the die's element and what is wrong.
@@ -151,7 +157,7 @@ def check_resting(
             inside_boxes(half, dice[owner].edge_radius),
         )
         tilt = math.degrees(math.acos(min(1.0, float(np.abs(rot[2]).max()))))
-        if tilt > FREE_TILT_DEG:
+        if lean and tilt > FREE_TILT_DEG:
             leaning[owner] = (footprint, tilt)
     for owner, (footprint, tilt) in leaning.items():
         if not _has_support(owner, footprint, poses, board, walls, dice):

@@ -107,7 +107,7 @@ def check_on_board(state: TableState, board: BoardSide, dice: DiceSet, source: s
     touched it."""
     where = {d.owner: f"dice[{i}]" for i, d in enumerate(state.outcome.dice)}
     poses = {d.owner: d.pose for d in state.outcome.dice if d.status is Status.BOARD and d.pose is not None}
-    check_resting(poses, board, dice, source, where)
+    check_resting(poses, board, dice, source, where, lean=True)  # an outcome: all just came to rest
     if board.spinner is None:
         for d in state.outcome.dice:
             if d.touched_spinner:
