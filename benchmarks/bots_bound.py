@@ -134,30 +134,23 @@ def seat_bot(kind: str, evals: int):
 
 def seat_game(job: tuple[int, int, tuple[str, ...], int]) -> dict:
     """Game ``item`` of ``bots.py``'s run with a ``SEATS`` kind in the rotating seat: its row, and the checks."""
-    from doppelx.batch.game_items import own_throw_figures, seat_skills
+    from doppelx.batch.game_items import own_throw_figures, start_game
     from doppelx.batch.world_cache import service_for, table_specs
-    from doppelx.bots import DoppelXBot, throw_policy, bet_policy
-    from doppelx.match import DoppelXMatch
-    from physics.throw_model import SKILLS
-    from rules.game import DoppelXGame, GameOptions
-    from rules.rng import child_rng
 
     item, seed, skills, evals = job
     p = {**GAME_DEFAULTS, "board": "I", "players": PLAYERS, "skills": list(skills), "rotate": True}
     board, dice = table_specs(p)
-    world = service_for(p).world
-    colours = list(dice.player_colours[:PLAYERS])
-    rng = child_rng(seed, item)  # drawn exactly as doppelx.batch.game_items draws it
-    match_seed = int(rng.integers(2**63))
-    bots, oracle = {}, None
-    for c, s in zip(colours, seat_skills(p, PLAYERS, item)):
-        if s in SEATS:
-            bots[c] = seat_bot(s, evals)
-            oracle = bots[c].throw if s == ORACLE else None
-        else:
-            bots[c] = DoppelXBot(throw_policy(p["policy"], SKILLS[s], rng), bet_policy(p["bet"], rng))
-    game = DoppelXGame(colours, board, dice, cards=p["cards"], options=GameOptions(target=p["target"]))
-    match = DoppelXMatch(game, bots, match_seed, world)
+    bots: dict = {}  # the rotating seat's bot by kind (others: the usual bot of their skill)
+
+    def bot_for(kind: str):
+        if kind in SEATS:
+            bots[kind] = seat_bot(kind, evals)
+            return bots[kind]
+        return None
+
+    # exactly doppelx.batch.game_items' game: the same streams, the same other seats
+    match, colours, _ = start_game(seed, item, p, board, dice, service_for(p).world, bot_for)
+    oracle = bots[ORACLE].throw if ORACLE in bots else None
     if oracle is not None:
         oracle.match = match
     foreseen = 0

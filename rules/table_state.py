@@ -15,9 +15,9 @@ from pathlib import Path
 from rules.assets import parse_json, read_json, read_stdin
 from rules.bets import DEFAULT_CARDS, BetCard, check_bets, choose_cards
 from rules.board import BoardSide
-from rules.chips import TOTAL_VALUE
+from rules.chips import supply_after
 from rules.dice import WHITE, DiceSet
-from rules.errors import SpecError
+from rules.errors import RulesError, SpecError
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
 from rules.placement import check_resting
 from rules.schema import Table
@@ -136,11 +136,10 @@ def _chips(top: Table, seats: tuple[str, ...]) -> dict[str, int]:
     t = top.table("chips", {})
     t.check_keys(set(seats))
     chips = {c: t.integer(c, 0, minimum=0) for c in seats}
-    total = sum(chips.values())
-    if total > TOTAL_VALUE:
-        raise top.error(
-            "chips", f"the players hold {total} between them, but the box has {TOTAL_VALUE} in all (D5)"
-        )
+    try:
+        supply_after(chips)  # D5: the box holds 665 in all
+    except RulesError as exc:
+        raise top.error("chips", f"{exc} (D5)") from None
     return chips
 
 

@@ -47,31 +47,45 @@ def own_throw_figures(match, colours) -> tuple[list[list[int]], list[list[int]]]
     return [changes[c] for c in colours], [knocked[c] for c in colours]
 
 
-def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
-    """The rows of chunk ``index`` of a games run."""
+def start_game(seed: int, item: int, p: dict[str, Any], board, dice, world, bot_for=None):
+    """Game ``item`` of a games run of ``seed``, set up and not yet played.
+
+    Returns the match, the seat colours and the seat skills. ``bot_for(skill)`` may give a
+    seat's bot (``None``: the usual bot of that skill), e.g. a benchmark's own; such a seat
+    draws nothing from the game's stream, so the other seats get the same bots either way.
+    """
     from doppelx.bots import EXPERT, DoppelXBot, bet_policy, throw_policy
     from doppelx.match import DoppelXMatch
     from doppelx.seats import bot_of_skill
     from physics.throw_model import SKILLS
     from rules.game import DoppelXGame, GameOptions
 
+    colours = list(dice.player_colours[: p["players"]])
+    rng = child_rng(seed, item)
+    match_seed = int(rng.integers(2**63))
+    skills = seat_skills(p, len(colours), item)
+    bots = {}
+    for c, s in zip(colours, skills):
+        bot = bot_for(s) if bot_for is not None else None
+        if bot is None:
+            bot = (
+                bot_of_skill(EXPERT, p["think"])
+                if s == EXPERT
+                else DoppelXBot(throw_policy(p["policy"], SKILLS[s], rng), bet_policy(p["bet"], rng))
+            )
+        bots[c] = bot
+    game = DoppelXGame(colours, board, dice, cards=p["cards"], options=GameOptions(target=p["target"]))
+    return DoppelXMatch(game, bots, match_seed, world), colours, skills
+
+
+def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
+    """The rows of chunk ``index`` of a games run."""
     p = {**DEFAULTS, **spec.params}
     board, dice = table_specs(p)
     world = service_for(p).world
-    colours = list(dice.player_colours[: p["players"]])
     rows = []
     for i in spec.chunk(index):
-        rng = child_rng(spec.seed, i)
-        match_seed = int(rng.integers(2**63))
-        skills = seat_skills(p, len(colours), i)
-        bots = {
-            c: bot_of_skill(EXPERT, p["think"])
-            if s == EXPERT
-            else DoppelXBot(throw_policy(p["policy"], SKILLS[s], rng), bet_policy(p["bet"], rng))
-            for c, s in zip(colours, skills)
-        }
-        game = DoppelXGame(colours, board, dice, cards=p["cards"], options=GameOptions(target=p["target"]))
-        match = DoppelXMatch(game, bots, match_seed, world)
+        match, colours, skills = start_game(spec.seed, i, p, board, dice, world)
         summary = match.play()
         doppel = sum(rec.score.doppel_x for rec in match.log)
         own_changes, own_knocked = own_throw_figures(match, colours)

@@ -14,7 +14,6 @@ and exits with code 2 (run it under ``xvfb-run -a``, or use ``doppelx game`` hea
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from doppelx import argtypes
@@ -125,7 +124,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def setup_from_args(args: argparse.Namespace):
     """The :class:`doppelx.play.newgame.GameSetup` the command line asks for."""
-    from doppelx.play.newgame import GameSetup
+    from doppelx.play.newgame import GameSetup, fresh_seed
 
     players = args.players or 4
     humans = 0 if args.autoplay else (1 if args.humans is None else args.humans)
@@ -133,7 +132,7 @@ def setup_from_args(args: argparse.Namespace):
         from rules.errors import RulesError
 
         raise RulesError(f"--humans {humans} is more than the {players} players")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seed = args.seed if args.seed is not None else fresh_seed()
     return GameSetup.standard(
         players,
         humans,

@@ -40,14 +40,13 @@ from __future__ import annotations
 
 import enum
 import os
-import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from doppelx.planner.expert import thinking
 from doppelx.play import view
-from doppelx.play.newgame import GameSetup, start_match, table_spec
+from doppelx.play.newgame import GameSetup, fresh_seed, start_match, table_spec
 from doppelx.play.playback import Playback, ShownThrow
 from doppelx.play.savegame import load_game, save_game
 from doppelx.play.thinking import Thinker
@@ -234,7 +233,7 @@ class PlayController:
         saved elsewhere (Ctrl+S) — and a second one leaves without saving
         (:attr:`unsaved` then names why; ``doppelx play`` says so and exits 1).
         """
-        if self.match is None or self.setup is None or self.match.finished or self.autosaved:
+        if not self.in_progress or self.autosaved:
             self.quit_requested = True  # nothing to save: no game, or it is over (a replay of its end too)
             self.unsaved = None
             return True
@@ -266,6 +265,11 @@ class PlayController:
         if self.match is not None:
             self.match.close()
             self.match = None
+
+    @property
+    def in_progress(self) -> bool:
+        """A game is on and not over: quitting or loading another saves it first."""
+        return self.match is not None and self.setup is not None and not self.match.finished
 
     @property
     def game(self):
@@ -525,8 +529,8 @@ class PlayController:
             except DoppelXError as exc:
                 self._say(f"Not saved — {exc}. The game goes on.", 6.0)
                 return
-            self.hand_saved = (Path(path).resolve(), self.numbers, len(self.hands))
-            self._say(f"game saved to {Path(path).resolve()}")
+            self.hand_saved = (path.resolve(), self.numbers, len(self.hands))
+            self._say(f"game saved to {path.resolve()}")
         elif command is Command.LOAD:
             self.load_keeping_current()
 
@@ -544,7 +548,7 @@ class PlayController:
             self._say(f"Not loaded — {exc}.{goes_on}", 8.0)
             return
         note = ""
-        if self.match is not None and self.setup is not None and not self.match.finished:
+        if self.in_progress:
             try:
                 kept = self.save(autosave_path())
             except DoppelXError as exc:
@@ -584,7 +588,7 @@ class PlayController:
             return
         setup = self.setup.copy() if self.setup is not None else GameSetup.standard()
         if self.match is not None:  # a new game, not the same one again ("new seed" in the form too)
-            setup.seed = random.SystemRandom().randrange(1_000_000)
+            setup.seed = fresh_seed()
         self.ui.open_dialog(setup, self.new_game, (lambda: None) if self.match is not None else None)
 
     # --- what the window shows ------------------------------------------------------------

@@ -13,11 +13,11 @@ their actions, so tests can click them.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup
+from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup, fresh_seed
+from doppelx.play.view import counted
 from render.backend import pyglet
 from rules.bets import load_bet_cards
 from rules.dice import DiceSet, load_dice
@@ -148,7 +148,7 @@ class NewGameDialog:
                 self.error = "4 cards are in play: click one of them first to take it out"
             s.toggle_card(action[1])
         elif what == "seed":
-            s.seed = random.SystemRandom().randrange(1_000_000)
+            s.seed = fresh_seed()
         elif what == "seedtext":
             self._edit(SEED)
         elif what == "start":
@@ -394,7 +394,7 @@ class NewGameDialog:
         for letter in self.setup.cards:
             card = self.cards[letter]
             self._label(
-                f"{letter} ({card.payout} chip{'' if card.payout == 1 else 's'}): {card.text}",
+                f"{letter} ({counted(card.payout, 'chip')}): {card.text}",
                 x0 + 24 * s,
                 y,
                 10 * s,

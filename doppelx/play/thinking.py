@@ -18,7 +18,6 @@ class Thinker:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._job: tuple[Future, Callable[[object], None], str, object, object] | None = None
-        self._many = False
 
     @property
     def busy(self) -> bool:
@@ -45,8 +44,8 @@ class Thinker:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="doppelx-think")
         if hasattr(policy, "progress"):
             policy.progress = 0.0
-        self._many = many
-        self._job = (self._pool.submit(work), then, who, policy, owner)
+        thinks = f"{who} {'are' if many else 'is'} thinking…"
+        self._job = (self._pool.submit(work), then, thinks, policy, owner)
 
     def poll(self, owner) -> None:
         """Hand a finished decision of ``owner`` to its continuation (errors are raised here)."""
@@ -66,9 +65,9 @@ class Thinker:
         """``"<who> is thinking… 40 %"`` while a decision runs, else ``""``."""
         if self._job is None:
             return ""
-        _, _, who, policy, _ = self._job
+        _, _, thinks, policy, _ = self._job
         share = float(getattr(policy, "progress", 0.0) or 0.0)
-        return f"{who} {'are' if self._many else 'is'} thinking… {100 * share:.0f} %"
+        return f"{thinks} {100 * share:.0f} %"
 
     def close(self) -> None:
         if self._pool is not None:

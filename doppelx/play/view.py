@@ -87,6 +87,11 @@ def bet_texts(
     return tuple(out)
 
 
+def counted(n: int, word: str) -> str:
+    """``"1 chip"``, ``"46 chips"``: ``n`` and ``word``, plural unless ``n`` is 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def decider_line(score: ThrowScore, names: Mapping[str, str], named: bool = True) -> str:
     """A decider throw (D37): its points, which settle the tie (chips do not change); ``named``
     puts the thrower's name first."""
@@ -97,7 +102,7 @@ def decider_line(score: ThrowScore, names: Mapping[str, str], named: bool = True
     points = p.dice + p.doppel_x
     head = "Doppel X! " if score.doppel_x else ""
     who = f"{names.get(thrower, thrower)}: " if named else ""
-    return f"{head}{who}{points} point{'' if points == 1 else 's'} in the decider"
+    return f"{head}{who}{counted(points, 'point')} in the decider"
 
 
 def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64, kind: str = "turn") -> str:

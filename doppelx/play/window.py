@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from doppelx.play.dialog import NewGameDialog
 from doppelx.play.newgame import GameSetup
+from doppelx.play.view import counted
 from render.backend import pyglet
 from render.window import TableWindow
 
@@ -25,11 +26,6 @@ from pyglet.window import mouse  # noqa: E402  (after render.backend set pyglet'
 FONT = "DejaVu Sans"
 #: Room the end panel leaves above it and below it (the buttons' row), px.
 PANEL_TOP, PANEL_BOTTOM = 12, 52
-
-
-def chips_text(n: int) -> str:
-    """``"1 chip"``, ``"46 chips"``."""
-    return f"{n} chip" if n == 1 else f"{n} chips"
 
 
 class EndPanel:
@@ -97,7 +93,7 @@ class EndPanel:
                 (236, 236, 236, 255),
                 weight="bold" if i == 0 else "normal",
             )
-            label(chips_text(chips), x0 + w - 24 * s, y, 13, (244, 194, 27, 255), anchor_x="right")
+            label(counted(chips, "chip"), x0 + w - 24 * s, y, 13, (244, 194, 27, 255), anchor_x="right")
         label(self.footer, width / 2, top - h + 16 * s, 10, (170, 170, 176, 255), anchor_x="center")
 
     def delete(self) -> None:
