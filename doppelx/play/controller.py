@@ -248,8 +248,9 @@ class PlayController:
             if self.unsaved is None:
                 self.unsaved = str(exc)
                 self._say(
-                    f"Could not autosave — {exc}. Ctrl+S saves to {self.save_path.resolve()}; "
-                    "quit again to leave without saving.",
+                    # what to do first: a narrow window cuts the end of the line, the reason
+                    f"Could not autosave — Ctrl+S saves to {self.save_path.resolve()}; "
+                    f"quit again to leave without saving. ({exc})",
                     15.0,
                 )
                 if self.ui is not None:
