@@ -177,7 +177,7 @@ def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
         type=names(SKILL_NAMES),
         default=None,
         metavar="S1,S2,...",
-        help=f"one skill per seat ({', '.join(SKILL_NAMES)}); overrides --skill",
+        help=f"one skill per seat ({', '.join(SKILL_NAMES)}), instead of --skill",
     )
     if think:
         p.add_argument(
@@ -207,3 +207,14 @@ def cards(text: str) -> list[str]:
             f"expected 4 different card letters A–H, e.g. A,B,C,D, got {shown(text)}"
         )
     return letters
+
+
+def check_no_spinner(board, spinner: bool) -> None:
+    """Refuse ``--no-spinner`` on a side without a spinner mount (sides I and II): it would do
+    nothing, and a user who gives it expects a side where it does something."""
+    if not spinner and board.spinner is None:
+        from rules.errors import RulesError
+
+        raise RulesError(
+            f"--no-spinner: side {board.name} has no spinner to leave off (sides III and IV have one)"
+        )

@@ -48,12 +48,18 @@ def bots_for(
 
 
 def check_seat_options(
-    skill: str, skills: Sequence[str] | None, think: int | None, rotate: bool = False
+    skill: str | None, skills: Sequence[str] | None, think: int | None, rotate: bool = False
 ) -> None:
-    """Refuse seat options that would be silently ignored: ``--rotate`` without ``--skills``
-    (it shifts them), ``--think`` without an expert seat (only an expert thinks)."""
+    """Refuse seat options that would be silently ignored: ``--skill`` beside ``--skills``
+    (each seat has its skill from ``--skills``), ``--rotate`` without ``--skills`` (it shifts
+    them), ``--think`` without an expert seat (only an expert thinks). ``skill`` is None when
+    ``--skill`` was not given."""
     from rules.errors import RulesError
 
+    if skill is not None and skills:
+        raise RulesError(
+            f"--skill {skill} gives every seat one skill and --skills one skill per seat; give one of them"
+        )
     if rotate and not skills:
         raise RulesError("--rotate shifts the seats' --skills round the table; give --skills S1,S2,...")
     if think is not None and EXPERT not in (skills or [skill]):

@@ -29,7 +29,7 @@ from doppelx.batch.params import hole_delta_mm  # noqa: E402
 from doppelx.batch.store import REPORT_FILES  # noqa: E402
 from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
-from doppelx.argtypes import number, shown  # noqa: E402
+from doppelx.argtypes import check_no_spinner, number, shown  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
 
 #: Most values one --vary may list, and most variants a sweep may run.
@@ -190,6 +190,7 @@ class SweepOptions:
 def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[dict, dict]]:
     """``(variant, parameters)`` of every combination of ``vary``, each checked before any runs."""
     from doppelx.batch.params import check_params, pin_files
+    from rules.board_file import load_board
 
     grid = parse_vary(list(vary))
     names = [n for n, _ in grid]
@@ -202,6 +203,12 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
             check_params(p, kind)
         except DoppelXError as exc:
             raise DoppelXError(f"--vary variant {variant}: {exc}") from None
+    boards = [load_board(p["board"]) for p in per_variant]
+    if len({b.name for b in boards}) == 1:
+        check_no_spinner(boards[0], params.get("spinner", True))
+    elif not params.get("spinner", True) and not any(b.spinner for b in boards):
+        names = ", ".join(dict.fromkeys(b.name for b in boards))
+        raise DoppelXError(f"--no-spinner: none of the sides varied ({names}) has a spinner to leave off")
     return list(zip(variants, [pin_files(p) for p in per_variant]))
 
 

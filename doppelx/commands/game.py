@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)"
     )
-    p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="the bots' skill (default medium)")
+    p.add_argument("--skill", choices=SKILL_NAMES, help="every bot's skill (default medium)")
     argtypes.add_seat_skills(p, think=True)
     p.add_argument(
         "--cards",
@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise RulesError(f"--skills names {len(args.skills)} skills for {args.players} players")
     check_seat_options(args.skill, args.skills, args.think)
     board = load_board(args.board)
-    skill = args.skills or args.skill
+    argtypes.check_no_spinner(board, not args.no_spinner)
+    skill = args.skills or args.skill or "medium"
     match = DoppelXMatch.with_bots(
         args.players,
         board,
@@ -110,8 +111,8 @@ def _print_game(args: argparse.Namespace, board, summary: dict, log: list[dict])
                 {
                     "board": board.name,
                     "seed": args.seed,
-                    "skill": args.skill,
-                    "skills": list(args.skills or [args.skill] * args.players),
+                    "skill": args.skill or "medium",
+                    "skills": list(args.skills or [args.skill or "medium"] * args.players),
                     "summary": summary,
                     "log": log,
                 },

@@ -125,7 +125,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def setup_from_args(args: argparse.Namespace):
     """The :class:`doppelx.play.newgame.GameSetup` the command line asks for."""
     from doppelx.play.newgame import GameSetup, fresh_seed
+    from doppelx.seats import check_seat_options
 
+    check_seat_options(args.skill, args.skills, None)
     players = args.players or 4
     humans = 0 if args.autoplay else (1 if args.humans is None else args.humans)
     if humans > players:
@@ -175,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     if args.load is None:
         from rules.board_file import load_board
 
-        load_board(setup.board)
+        argtypes.check_no_spinner(load_board(setup.board), setup.spinner)
     else:  # a bad save is refused in one line before a window opens
         from doppelx.play.savegame import load_game
 

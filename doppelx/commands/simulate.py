@@ -327,14 +327,16 @@ def run_simulate(args: argparse.Namespace) -> int:
     from doppelx.batch.params import check_params, pin_files
     from doppelx.batch.plan import RunSpec, default_chunk_size
     from doppelx.batch.report import REPORT_FILES, games_report, throws_report
+    from rules.board_file import load_board
 
     kind = args.kind
     if kind == "games":
         from doppelx.seats import check_seat_options
 
-        check_seat_options(_given(args.skill, "skill", kind), args.skills, args.think, args.rotate)
+        check_seat_options(args.skill, args.skills, args.think, args.rotate)
     params = params_from_args(args, kind)
     check_params(params, kind)
+    argtypes.check_no_spinner(load_board(params["board"]), params["spinner"])
     params = pin_files(params)
     count = getattr(args, args.count_attr)
     workers = check_run_args(args)

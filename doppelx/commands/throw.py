@@ -140,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     from rules.rng import make_rng
 
     board = load_board(args.board)
+    argtypes.check_no_spinner(board, not args.no_spinner)
     box = load_box()
     box.check_board(board)
     if args.replay:
