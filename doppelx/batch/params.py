@@ -48,19 +48,23 @@ hole_delta_mm = argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change
 
 
 def pin_files(params: dict) -> dict:
-    """``params`` with the content of a board or dice *file* pinned by its SHA-256.
+    """``params`` with the content of a board or dice *file* and the code pinned by SHA-256.
 
     A run names its board file by path; pinning the bytes makes them part of the run's
     fingerprint, so a file edited between an interruption and a resume is a different run
     (refused, or replaced with ``--overwrite``), never half the rows of each. Built-in sides
-    and the shipped dice keep the parameters they had (their runs resume as before).
+    and the shipped dice are pinned with the code: ``code_sha256``
+    (:func:`doppelx.batch.code_version.code_version`), so a resume by another version of
+    the simulator is refused too, and every worker checks it runs the run's code.
     """
     import hashlib
 
+    from doppelx.batch.code_version import code_version
     from rules.board_file import BUILTIN_SIDES, resolve_board
     from rules.errors import DoppelXError
 
     out = dict(params)
+    out["code_sha256"] = code_version()
     files = {}
     if str(params["board"]).upper() not in BUILTIN_SIDES:
         files["board_sha256"] = resolve_board(params["board"])

@@ -108,6 +108,9 @@ def chunk_function(kind: str) -> Callable[[RunSpec, int], list[dict[str, Any]]]:
 
 def execute_chunk(spec_json: str, index: int) -> tuple[int, list[dict[str, Any]]]:
     """Run chunk ``index`` of the serialised spec (the entry point in every worker)."""
+    from doppelx.batch.code_version import check_worker_code
+
     spec = RunSpec.from_json(spec_json)
+    check_worker_code(spec.params)
     rows = chunk_function(spec.kind)(spec, index)
     return index, rows

@@ -77,10 +77,7 @@ class RunStore:
                 if not overwrite:
                     why = "run.json differs"
                     if old is not None and _unpinned(old) == _unpinned(self.spec):
-                        why = (
-                            "made before runs pinned the content of their board or dice file "
-                            "(board_sha256), so it cannot resume"
-                        )
+                        why = _pin_change(old.params, self.spec.params)
                     raise DoppelXError(
                         f"{self.out}: holds a different run ({why}); use another --out or pass --overwrite"
                     )
@@ -227,12 +224,30 @@ def read_run_metadata(path: Path | str) -> dict[str, Any]:
     return json.loads(meta[METADATA_KEY])
 
 
+#: The pins of ``doppelx.batch.params.pin_files``: file contents and the code version.
+PINS = ("board_sha256", "dice_sha256", "code_sha256")
+
+
 def _unpinned(spec: RunSpec) -> str:
-    """A run file's JSON without the file pins (``doppelx.batch.params.pin_files``)."""
+    """A run file's JSON without the pins (``doppelx.batch.params.pin_files``)."""
     data = json.loads(spec.to_json())
-    for key in ("board_sha256", "dice_sha256"):
+    for key in PINS:
         data.get("params", {}).pop(key, None)
     return json.dumps(data, sort_keys=True)
+
+
+def _pin_change(old: dict, new: dict) -> str:
+    """Why a run with the same options as the folder's is another run: one of its pins differs."""
+    if "code_sha256" not in old:
+        return "made by an earlier version of the simulator, before runs pinned their code (code_sha256), so it cannot resume"
+    if old["code_sha256"] != new.get("code_sha256"):
+        return (
+            f"made by another version of the simulator (code {str(old['code_sha256'])[:12]}, "
+            f"this one {str(new.get('code_sha256'))[:12]}): its rows would not match this version's"
+        )
+    if any(k in new and k not in old for k in ("board_sha256", "dice_sha256")):
+        return "made before runs pinned the content of their board or dice file (board_sha256), so it cannot resume"
+    return "its board or dice file has changed since the run began (board_sha256, dice_sha256)"
 
 
 def _remove(path: Path) -> None:

@@ -134,11 +134,12 @@ def test_a_damaged_run_folder_is_one_clear_line(tmp_path, capsys, monkeypatch, d
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "r"
     argv = ["simulate", "throws", "--throws", "4", "--chunk", "2", "--seed", "1", "--out", "r", "--quiet"]
+    from doppelx.batch.params import pin_files
     from doppelx.batch.store import RunStore
     from doppelx.commands import simulate as sim
 
     args = sim_args(argv)
-    spec = RunSpec("throws", 4, 1, 2, sim.params_from_args(args, "throws"))
+    spec = RunSpec("throws", 4, 1, 2, pin_files(sim.params_from_args(args, "throws")))
     store = RunStore(out, spec)
     store.open()
     for i in range(spec.n_chunks):
@@ -243,7 +244,101 @@ def test_a_board_file_edited_before_a_resume_is_another_run(tmp_path, capsys):
     builtin = run_cli(
         ["simulate", "throws", "--throws", "8", "--out", str(tmp_path / "b"), "--quiet"], capsys
     )
-    assert builtin.code == 0  # a built-in side keeps the parameters it had
-    assert not any(
-        k.endswith("_sha256") for k in json.loads((tmp_path / "b" / "run.json").read_text())["params"]
-    )
+    assert builtin.code == 0  # a built-in side is pinned with the code, not as a file
+    pins = [
+        k for k in json.loads((tmp_path / "b" / "run.json").read_text())["params"] if k.endswith("_sha256")
+    ]
+    assert pins == ["code_sha256"]
+
+
+def test_a_run_made_by_other_code_does_not_resume(tmp_path, capsys):
+    """The run pins its code version: a resume by another version of the simulator, or of a
+    run made before the pin, is refused and named as such; the folder is left as it was."""
+    from doppelx.batch.code_version import code_version
+
+    argv = ["simulate", "throws", "--throws", "4", "--seed", "3", "--quiet", "--out", str(tmp_path / "run")]
+    assert run_cli(argv, capsys).code == 0
+    run_json = tmp_path / "run" / "run.json"
+    assert json.loads(run_json.read_text())["params"]["code_sha256"] == code_version()
+    assert run_cli(argv, capsys).code == 0  # the same code resumes (nothing left to run)
+    for change, words in (
+        (
+            lambda d: d["params"].update(code_sha256="0" * 64),
+            ("another version", "000000000000", code_version()[:12]),
+        ),
+        (lambda d: d["params"].pop("code_sha256"), ("earlier version", "code_sha256")),
+    ):
+        data = json.loads(run_json.read_text())
+        change(data)
+        run_json.write_text(json.dumps(data))
+        before = {p: p.read_bytes() for p in (tmp_path / "run").rglob("*") if p.is_file()}
+        assert_refused(run_cli(argv, capsys), "different run", *words)
+        assert {p: p.read_bytes() for p in (tmp_path / "run").rglob("*") if p.is_file()} == before
+    assert run_cli([*argv, "--overwrite"], capsys).code == 0  # --overwrite starts it again
+    assert json.loads(run_json.read_text())["params"]["code_sha256"] == code_version()
+
+
+def test_a_worker_with_other_code_refuses_its_chunk():
+    """``execute_chunk`` (every worker's entry point) runs nothing for a run pinned to other code."""
+    from doppelx.batch.code_version import code_version
+    from doppelx.batch.plan import RunSpec, execute_chunk
+    from rules.errors import DoppelXError
+
+    params = {"board": "I", "code_sha256": "f" * 64}
+    with pytest.raises(DoppelXError, match="other code than the run was made with"):
+        execute_chunk(RunSpec("throws", 2, 1, 1, params).to_json(), 0)
+    index, rows = execute_chunk(RunSpec("throws", 2, 1, 1, {"code_sha256": code_version()}).to_json(), 1)
+    assert index == 1 and len(rows) == 1  # the run's own code runs
+
+
+def test_the_code_version_covers_what_makes_the_rows(tmp_path):
+    """A change to a worker's source, an asset or a library version is another code version;
+    the window, the sibling games and the command-line front end are not part of it."""
+    from doppelx.batch import code_version as cv
+
+    files = {
+        "rules/scoring.py": "A = 1\n",
+        "physics/run.py": "B = 2\n",
+        "doppelx/bots.py": "C = 3\n",
+        "doppelx/play/window.py": "D = 4\n",
+        "doppelx/commands/game.py": "E = 5\n",
+        "rules/clever/sheet.py": "F = 6\n",
+        "assets/boards/side_I.toml": "name = 'I'\n",
+        "assets/style.toml": "colour = 1\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    first = cv.compute_code_version(tmp_path)
+    assert [f.relative_to(tmp_path).as_posix() for f in cv.source_files(tmp_path)] == [
+        "assets/boards/side_I.toml",
+        "doppelx/bots.py",
+        "physics/run.py",
+        "rules/scoring.py",
+    ]
+    for name in (
+        "doppelx/play/window.py",
+        "doppelx/commands/game.py",
+        "rules/clever/sheet.py",
+        "assets/style.toml",
+    ):
+        (tmp_path / name).write_text("changed = True\n")
+        assert cv.compute_code_version(tmp_path) == first, name
+    for name in ("rules/scoring.py", "physics/run.py", "doppelx/bots.py", "assets/boards/side_I.toml"):
+        old = (tmp_path / name).read_text()
+        (tmp_path / name).write_text(old + "# a comment\n")
+        assert cv.compute_code_version(tmp_path) != first, name
+        (tmp_path / name).write_text(old)
+    assert cv.compute_code_version(tmp_path) == first
+    (tmp_path / "physics" / "status.py").write_text("")  # a new module is another code too
+    assert cv.compute_code_version(tmp_path) != first
+
+
+def test_the_code_version_names_the_libraries(monkeypatch, tmp_path):
+    from doppelx.batch import code_version as cv
+
+    (tmp_path / "rules").mkdir()
+    first = cv.compute_code_version(tmp_path)
+    versions = cv.library_versions()
+    monkeypatch.setattr(cv, "library_versions", lambda: {**versions, "pybullet": "0.0.1"})
+    assert cv.compute_code_version(tmp_path) != first

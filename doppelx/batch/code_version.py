@@ -1,0 +1,118 @@
+"""The identity of the code that makes a batch run's rows: a SHA-256 of its sources and libraries.
+
+A run's fingerprint (``doppelx.batch.plan.RunSpec.fingerprint``) says "same fingerprint ⇒
+same rows" — true only if the code that throws and scores is the same too. A run therefore
+pins :func:`code_version` among its parameters (``code_sha256``, with the board and dice
+files' pins: ``doppelx.batch.params.pin_files``), so that:
+
+* an interrupted run resumed by another version of the simulator is refused (rows of two
+  physics never mix in one table), with a message saying so;
+* a worker whose code differs from the run's — a Ray node with another checkout, a file
+  edited while a pool run goes on — refuses its chunk instead of writing rows of other code
+  (:func:`check_worker_code`).
+
+What counts: every Python file of the packages ``rules``, ``physics`` and ``doppelx`` that a
+batch worker can run — not the window (``doppelx/play``), the sibling games (their
+``games``/``clever``… folders), the command-line front end (``doppelx/commands``: it only
+builds the parameters, which the run pins itself) or the bench scenes — the DoppelX assets
+(boards, box, dice, bet cards, materials, the restitution calibration), the Python minor
+version, and the versions of PyBullet, MuJoCo, NumPy and Shapely. A change to any of them,
+even one that leaves the rows alone (a comment), makes another code version: the check is
+conservative, never lenient.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import sys
+from pathlib import Path
+
+#: The checkout's root (the folder holding ``rules``, ``physics``, ``doppelx`` and ``assets``).
+ROOT = Path(__file__).resolve().parents[2]
+#: Packages whose Python sources make the rows.
+PACKAGES = ("rules", "physics", "doppelx")
+#: Folders inside them that no batch worker runs.
+LEFT_OUT = (
+    "doppelx/play",
+    "doppelx/games",
+    "doppelx/commands",
+    "doppelx/bench",
+    "rules/clever",
+    "rules/doppelspiel",
+    "rules/oder_nichts",
+    "rules/wuerfelblitz",
+)
+#: Asset files (under ``assets/``) that make the rows: the table, the dice and their physics.
+ASSETS = (
+    "boards",
+    "box.toml",
+    "dice.toml",
+    "bet_cards.toml",
+    "materials.toml",
+    "restitution_calibration.toml",
+)
+#: Libraries whose versions are part of the code (the engines, the random streams, geometry).
+LIBRARIES = ("pybullet", "mujoco", "numpy", "shapely")
+
+
+def source_files(root: Path = ROOT) -> list[Path]:
+    """The files :func:`code_version` hashes, in a fixed order (by path relative to ``root``)."""
+    files = [f for pkg in PACKAGES for f in (root / pkg).rglob("*.py")]
+    for name in ASSETS:
+        path = root / "assets" / name
+        files.extend(sorted(path.rglob("*")) if path.is_dir() else [path])
+    kept = [f for f in files if f.is_file() and not _left_out(f.relative_to(root).as_posix())]
+    return sorted(kept, key=lambda f: f.relative_to(root).as_posix())
+
+
+def _left_out(relative: str) -> bool:
+    return any(relative == d or relative.startswith(d + "/") for d in LEFT_OUT)
+
+
+def library_versions() -> dict[str, str]:
+    """``{library: version}`` of :data:`LIBRARIES` (``"-"`` where one is not installed)."""
+    versions = {}
+    for name in LIBRARIES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "-"
+    return versions
+
+
+def compute_code_version(root: Path = ROOT) -> str:
+    """SHA-256 (hex) of the sources, assets, Python minor version and library versions."""
+    h = hashlib.sha256()
+    for path in source_files(root):
+        data = path.read_bytes()
+        h.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())
+        h.update(data)
+    h.update(f"python {sys.version_info[0]}.{sys.version_info[1]}\0".encode())
+    for name, version in library_versions().items():
+        h.update(f"{name} {version}\0".encode())
+    return h.hexdigest()
+
+
+@functools.cache
+def code_version() -> str:
+    """:func:`compute_code_version` of this installation, worked out once per process."""
+    return compute_code_version()
+
+
+def check_worker_code(params: dict) -> None:
+    """Refuse to run a chunk of a run pinned to other code than this worker's.
+
+    A run without a pin (made before runs pinned their code, or built by a script rather
+    than ``doppelx simulate``) is not checked.
+    """
+    pinned = params.get("code_sha256")
+    if pinned is not None and pinned != code_version():
+        from rules.errors import DoppelXError
+
+        raise DoppelXError(
+            f"this worker runs other code than the run was made with (code {code_version()[:12]}, "
+            f"the run's {str(pinned)[:12]}): its rows would not match; give every worker the same "
+            f"checkout and libraries ({ROOT})"
+        )
