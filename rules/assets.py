@@ -110,6 +110,7 @@ def read_toml(path: Path | str) -> dict[str, Any]:
 
 
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_KEY_COLON = re.compile(r"[ \t\r\n]*:")
 
 
 def json_depth(text: str) -> int:
@@ -123,6 +124,34 @@ def json_depth(text: str) -> int:
         elif tok in "]}":
             depth -= 1
     return deepest
+
+
+def _repeated_key_place(text: str, key: str) -> str:
+    """``"line L column C"`` of the second ``key`` in one object of JSON ``text`` ("" if not found).
+
+    ``json`` hands an object's pairs over without their places, so a duplicate found there is
+    looked up again here: the objects are followed through the text (strings skipped) to
+    where ``key`` comes a second time in one of them.
+    """
+    objects: list[set[str] | None] = []  # per open bracket: the keys of an object, None for an array
+    for m in _JSON_TOKENS.finditer(text):
+        tok = m.group()
+        if tok in "[{":
+            objects.append(set() if tok == "{" else None)
+        elif tok in "]}":
+            if objects:
+                objects.pop()
+        elif objects and objects[-1] is not None and _KEY_COLON.match(text, m.end()):
+            try:
+                name = json.loads(tok)
+            except ValueError:
+                continue
+            if name == key and name in objects[-1]:
+                line = text.count("\n", 0, m.start()) + 1
+                column = m.start() - text.rfind("\n", 0, m.start())
+                return f"line {line} column {column}"
+            objects[-1].add(name)
+    return ""
 
 
 def parse_json(text: str, source: str) -> Any:
@@ -150,7 +179,11 @@ def parse_json(text: str, source: str) -> Any:
         seen: dict[str, Any] = {}
         for key, value in pairs:
             if key in seen:  # json.loads would keep the last silently
-                raise SpecError(source, "", f"bad JSON: the key {key[:40]!r} appears twice in one object")
+                raise SpecError(
+                    source,
+                    _repeated_key_place(text, key),
+                    f"bad JSON: the key {key[:40]!r} appears twice in one object",
+                )
             seen[key] = value
         return seen
 

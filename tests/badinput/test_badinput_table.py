@@ -771,8 +771,8 @@ CASES = [
     (
         "score-duplicate-key",
         ["score", "--state", "s.json"],
-        {"s.json": '{"format": "doppelx-state/1", "format": "doppelx-state/1"}'},
-        ["s.json", "appears twice"],
+        {"s.json": '{"format": "doppelx-state/1",\n "format": "doppelx-state/1"}'},
+        ["s.json", "line 2 column 2", "'format' appears twice"],
     ),
     (
         "score-yaw-huge",
