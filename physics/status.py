@@ -29,7 +29,7 @@ import shapely
 from physics.geometry import GROUND_DROP, GROUND_HALF, TABLE_HALF, Layout
 from rules.box import BoxSpec
 from rules.outcome import Status
-from rules.placement import HOLE_TOP  # the rules' test of a die over a hole's middle
+from rules.placement import HOLE_TOP, hole_middle, in_hole_middle  # the rules' test of a die in a hole
 
 #: How far from an opening's edge a centre may cross the insert level and still count as
 #: falling through the hole (m): the opening as the physics cuts it, plus this.
@@ -70,12 +70,12 @@ class Zones:
             return Status.OFF
         if z < 0.0:
             return Status.HOLE
-        if half is not None and z < half + HOLE_TOP and self.holes:
+        if half is not None and z < half + HOLE_TOP and self.holes:  # (cheap test first)
             middles = self._middles.get(half)
             if middles is None:
-                middles = self._middles[half] = shapely.union_all([h.buffer(-half) for h in self.holes])
+                middles = self._middles[half] = shapely.union_all([hole_middle(h, half) for h in self.holes])
                 shapely.prepare(middles)
-            if shapely.contains_xy(middles, x, y):
+            if in_hole_middle(middles, position, half):
                 return Status.HOLE
         return Status.BOARD
 

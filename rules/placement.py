@@ -44,8 +44,23 @@ SINK_TOLERANCE = 0.002
 #: How far a die may reach past the playfield's edge into the wall (m): contact depth.
 WALL_TOLERANCE = 0.0015
 #: A die over a hole's middle lies in the hole unless its bottom is more than this (m)
-#: above the playfield (then it rests on other dice); physics.status.HOLE_TOP is the same.
+#: above the playfield (then it rests on other dice): :func:`in_hole_middle`.
 HOLE_TOP = 0.001
+
+
+def hole_middle(shape, half: float):
+    """The middle of a hole ``shape`` for a die of half edge ``half``: more than half an edge
+    inside the rim, where the playfield cannot hold the die's centre."""
+    return shape.buffer(-half)
+
+
+def in_hole_middle(middle, position, half: float) -> bool:
+    """A die resting with its centre at ``position`` lies in the hole whose :func:`hole_middle`
+    is ``middle``: its centre is over that middle and its bottom less than :data:`HOLE_TOP`
+    above the playfield (higher, it rests on other dice). The one test of this for the rules'
+    placement check and the physics' final reading (``physics.status.Zones.status``)."""
+    x, y, z = position
+    return z < half + HOLE_TOP and bool(shapely.contains_xy(middle, x, y))
 #: A die tilted more than this (°) must have something to lean on (a free die lies flat).
 FREE_TILT_DEG = 5.0
 #: How close (m) to its footprint a leaning die's support must be.
@@ -122,7 +137,7 @@ def check_resting(
         low = z - reach
         over_hole = None
         for h in board.holes:
-            if z < half + HOLE_TOP and h.shape.buffer(-half).contains(Point(x, y)):
+            if in_hole_middle(hole_middle(h.shape, half), (x, y, z), half):
                 raise SpecError(
                     source,
                     f"{el}.position",
