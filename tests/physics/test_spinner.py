@@ -69,7 +69,9 @@ def test_the_card_has_the_collision_margin_of_the_settings(world_iii):
     g = w.layout.spinner
     gap = 0.001
     z = g.z_high + DICE["blue"].half + gap
-    w.p.resetBasePositionAndOrientation(w.body_of["blue"], (g.center[0], g.center[1], z), (0, 0, 0, 1))
+    w.p.resetBasePositionAndOrientation(
+        w.body_of["blue"], (g.center[0], g.center[1], z), (0, 0, 0, 1), physicsClientId=w.client
+    )
     pts = w.p.getClosestPoints(w.body_of["blue"], w.spinner_id, 0.01, linkIndexB=0, physicsClientId=w.client)
     assert min(pt[8] for pt in pts) == pytest.approx(gap - w.settings.hull_margin, abs=5e-5)
 
