@@ -62,7 +62,7 @@ def check_seat_options(
         )
     if rotate and not skills:
         raise RulesError("--rotate shifts the seats' --skills round the table; give --skills S1,S2,...")
-    if think is not None and EXPERT not in (skills or [skill]):
+    if think is not None and EXPERT not in (skills or [skill or ""]):
         raise RulesError(
             "--think sets an expert's rollouts, but no seat is an expert "
             "(--skill expert, or expert among --skills)"

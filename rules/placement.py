@@ -61,6 +61,8 @@ def in_hole_middle(middle, position, half: float) -> bool:
     placement check and the physics' final reading (``physics.status.Zones.status``)."""
     x, y, z = position
     return z < half + HOLE_TOP and bool(shapely.contains_xy(middle, x, y))
+
+
 #: A die tilted more than this (°) must have something to lean on (a free die lies flat).
 FREE_TILT_DEG = 5.0
 #: How close (m) to its footprint a leaning die's support must be.

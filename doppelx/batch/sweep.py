@@ -203,12 +203,14 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
             check_params(p, kind)
         except DoppelXError as exc:
             raise DoppelXError(f"--vary variant {variant}: {exc}") from None
-    boards = [load_board(p["board"]) for p in per_variant]
-    if len({b.name for b in boards}) == 1:
-        check_no_spinner(boards[0], params.get("spinner", True))
-    elif not params.get("spinner", True) and not any(b.spinner for b in boards):
-        names = ", ".join(dict.fromkeys(b.name for b in boards))
-        raise DoppelXError(f"--no-spinner: none of the sides varied ({names}) has a spinner to leave off")
+    sides = [load_board(p["board"]) for p in per_variant]
+    if len({b.name for b in sides}) == 1:
+        check_no_spinner(sides[0], params.get("spinner", True))
+    elif not params.get("spinner", True) and not any(b.spinner for b in sides):
+        side_names = ", ".join(dict.fromkeys(b.name for b in sides))
+        raise DoppelXError(
+            f"--no-spinner: none of the sides varied ({side_names}) has a spinner to leave off"
+        )
     return list(zip(variants, [pin_files(p) for p in per_variant]))
 
 
