@@ -298,7 +298,7 @@ class Scene:
             self._draw_part(self.cards_part, CARD_SEE_THROUGH_ALPHA)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
-        if marker is not None and not referee:
+        if marker is not None:  # the thrower's hand, in the referee view too
             self._draw_marker(marker)
         self.referee_labels = []
         if referee:
@@ -465,12 +465,13 @@ class Scene:
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDepthMask(gl.GL_FALSE)
         x, y, z = marker.position
-        p.set("u_colour", (*rgb, 0.95))
-        p.set("u_model", translation(x, y, z))
-        self.ring.draw()
+        # the hand's spot on the table first: seen from straight above it lies under the ring
         p.set("u_colour", (0.0, 0.0, 0.0, 0.3))
         p.set("u_model", translation(x, y, box_mesh.table_z(self.table.box) + 0.0003))
         self.spot.draw()
+        p.set("u_colour", (*rgb, 0.95))
+        p.set("u_model", translation(x, y, z))
+        self.ring.draw()
         if marker.direction is not None and marker.length > 0:
             ang = math.atan2(marker.direction[1], marker.direction[0])
             m = translation(x, y, z) @ rotation_z(ang) @ np.diag([marker.length, 0.006, 1.0, 1.0])

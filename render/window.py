@@ -176,6 +176,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self.aim: ThrowAim | None = None
         self.help = False
         self.follow = True
+        self._referee_seen = False
         self.hint = ""
         self._hint_until = 0.0
         self._current: Snapshot | None = None
@@ -203,6 +204,12 @@ class TableWindow(Controls, pyglet.window.Window):
     @referee.setter
     def referee(self, on: bool) -> None:
         self.camera.referee = bool(on)
+        self._referee_seen = self._referee_seen or bool(on)
+
+    @property
+    def referee_seen(self) -> bool:
+        """Whether the referee view has been opened in this window (a hint at it is not needed)."""
+        return self._referee_seen
 
     # --- feeding ---------------------------------------------------------------------------
     def show(self, current: Snapshot, previous: Snapshot | None = None, alpha: float = 1.0) -> None:

@@ -71,7 +71,8 @@ RESULT_HOLD = 1.6
 REPLAY_HOLD = 1.0
 #: Throws kept for the throw log (L).
 LOG_LENGTH = 12
-#: After this many throws have come to rest, the window hints at the referee view once.
+#: After the game's throw of this number has come to rest, the window hints at the referee view
+#: (once a window session; see :meth:`PlayController._hint_referee`).
 HINT_AFTER = 2
 
 
@@ -135,7 +136,7 @@ class PlayController:
         self._snap: Snapshot | None = None
         self.history: list[str] = []  # the throw log, oldest first
         self.summary: tuple[str, ...] = ()  # the last throw's result, shown until the next throw
-        self.hinted = False
+        self.hinted = False  # the referee hint was shown in this window session
         #: Where the game was autosaved when the window closed (``None``: nothing to save).
         self.autosaved: Path | None = None
         #: Why the autosave failed when quitting (``None``: it did not fail).
@@ -431,10 +432,21 @@ class PlayController:
             assert shown is not None  # a throw in flight is the last one
             self.summary = view.result_lines(shown.score, shown.bets, names, shown.kind)
             self.history = (self.history + [self._log_line(shown)])[-LOG_LENGTH:]
-            if self.throws_shown == HINT_AFTER and not self.hinted:
-                self.hinted = True
-                self._say("Tab: see why — the referee view shows the field each die counts for", 8.0)
+            self._hint_referee(shown.number)
             self._after(RESULT_HOLD, self._next)
+
+    def _hint_referee(self, number: int) -> None:
+        """Hint at the referee view after the game's :data:`HINT_AFTER`-th throw (``number``).
+
+        Once a window session: a game loaded or started later does not bring it back, and a
+        game loaded past that throw does not show it (it was hinted at when it was played).
+        Not at all once the referee view has been opened (Tab): it is known already.
+        """
+        if self.hinted or number != HINT_AFTER:
+            return
+        self.hinted = True
+        if self.ui is not None and not self.ui.referee_seen:
+            self._say("Tab: see why — the referee view shows the field each die counts for", 8.0)
 
     def _log_line(self, shown: ShownThrow) -> str:
         names = self.live.game.names

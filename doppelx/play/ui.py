@@ -22,6 +22,11 @@ class GameUi(Protocol):
         """The new-game form is shown (the game behind it stands still)."""
         ...
 
+    @property
+    def referee_seen(self) -> bool:
+        """The referee view (Tab) has been opened in this window (its hint is not needed)."""
+        ...
+
     def say(self, hint: str, seconds: float = 3.0) -> None:
         """Show a short message for ``seconds``."""
         ...

@@ -21,6 +21,7 @@ class FakeUi:
     """Records what the controller asks of the window."""
 
     dialog_open = False
+    referee_seen = False
 
     def __init__(self):
         self.said: list[str] = []
@@ -584,3 +585,51 @@ def test_a_save_during_the_setup_throw_keeps_the_dice_people_threw(tmp_path):
     finally:
         a.close()
         b.close()
+
+
+REFEREE_HINT = "Tab: see why"
+
+
+def hints(ctrl: PlayController) -> list[str]:
+    """The referee hints the window was asked to show."""
+    return [s for s in ctrl.ui.said if s.startswith(REFEREE_HINT)]
+
+
+def test_the_referee_hint_shows_once_a_window_session_and_not_again_after_a_load(tmp_path, monkeypatch):
+    """Ctrl+O and ``doppelx play --load`` do not bring the hint back (a load starts no new session's
+    count: the hint follows the game's own throws)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    saved = tmp_path / "saved.json"
+    c = PlayController(FakeUi(), save_path=saved)
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+        assert hints(c) == []
+        c.save()
+        run_until(c, lambda c: c.throws_shown == 3 and c.stage is Stage.WAIT)
+        assert len(hints(c)) == 1  # after the game's second throw
+        c.handle(CommandIntent(Command.LOAD))  # Ctrl+O: back to throw 1, its second throw comes again
+        run_until(c, lambda c: c.throws_shown == 2 and c.stage is Stage.WAIT)
+        assert len(hints(c)) == 1
+        c.save(tmp_path / "later.json")
+    finally:
+        c.close()
+    d = PlayController(FakeUi())  # --load: a new window, a game past its second throw
+    try:
+        d.load(tmp_path / "later.json")
+        run_until(d, lambda d: d.throws_shown == 2 and d.stage is Stage.WAIT)
+        assert hints(d) == []
+    finally:
+        d.close()
+
+
+def test_no_referee_hint_once_the_referee_view_has_been_opened():
+    ui = FakeUi()
+    ui.referee_seen = True  # Tab before the second throw
+    c = PlayController(ui)
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 3 and c.stage is Stage.WAIT)
+        assert hints(c) == [] and c.ui.said == []
+    finally:
+        c.close()

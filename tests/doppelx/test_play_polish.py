@@ -171,6 +171,22 @@ def test_rolling_indicator_summary_throw_log_and_the_referee_hint(window):
     c.close()
 
 
+def test_no_referee_hint_after_the_referee_view_was_opened_with_tab(window):
+    from pyglet.window import key
+
+    c = PlayController(window)
+    window.on_intent = c.handle
+    try:
+        c.new_game(GameSetup.standard(3, 0, seed=6))
+        window.on_key_press(key.TAB, 0)  # a look at the referee view, and back
+        window.on_key_press(key.TAB, 0)
+        assert not window.referee and window.referee_seen
+        play_until(c, window, lambda x: x.throws_shown == 2 and x.stage is Stage.RESULT)
+        assert c.hinted and not window.hint.startswith("Tab: see why")
+    finally:
+        c.close()
+
+
 def test_the_first_frame_is_drawn_before_the_physics_is_imported(display, tmp_path):  # noqa: F811
     """``doppelx play`` flips a splash first; pybullet and the table's print come after it."""
     probe = (

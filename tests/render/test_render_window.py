@@ -108,6 +108,30 @@ def test_referee_view_outlines_footprint_and_labels_the_field(fresh, table_i, re
     assert _pixel(img, x, y).min() > 200  # drawn white
 
 
+def test_the_thrower_ring_shows_in_the_referee_view_too(fresh, table_i):
+    """The ring at the thrower's hand, in their die's colour, in both views (and only in a throw)."""
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    blue = np.array(hex_to_rgb(table_i.dice["blue"].colour)) * 255
+    w, h = win.get_framebuffer_size()
+    for referee in (False, True):
+        for mode in (InputMode.THROW, InputMode.NONE):
+            win.show(Snapshot(table_i, input=mode, thrower="blue"))
+            win.aim.side, win.aim.along = "E", 0.0  # (clear of the HUD's bands in both views)
+            win.camera.face_side("E")
+            win.camera.update(1.0)
+            win.referee = referee
+            img = win.capture()
+            rx, ry, rz = win.aim.release_point()
+            # the ring's north and south (its arrow points west, into the box)
+            on_ring = [
+                _pixel(img, *win.camera.project((rx, ry + dy, rz), w, h)[:2]) for dy in (-0.0075, 0.0075)
+            ]
+            shows = all(np.abs(px - blue).max() < 60 for px in on_ring)
+            assert shows is (mode is InputMode.THROW), (referee, mode, on_ring)
+
+
 def test_flick_from_the_south_throws_north(fresh, table_i):
     from render.intents import ThrowIntent
     from render.snapshot import InputMode, Snapshot
