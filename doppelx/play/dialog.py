@@ -3,10 +3,12 @@
 :class:`NewGameDialog` edits a copy of a :class:`doppelx.play.newgame.GameSetup` with the
 mouse (every control is a button: the colour swatch cycles colours, the name box takes
 typed text, "Person"/"Bot" and the skill toggle, − / + change the number of players, the
-side, spinner and card buttons select) and the keyboard (type a name, Tab to the next name,
-Enter to start, Esc to cancel). It draws itself with pyglet shapes and labels in window
-pixels over the 3-D scene; :meth:`NewGameDialog.targets` lists the clickable areas with
-their actions, so tests can click them.
+side, spinner and card buttons select) or the keyboard alone: Tab / Shift+Tab and the arrow
+keys move a focus ring from control to control, Space presses the focused one, typing on
+a focused name or seed box types into it, Tab while typing a name goes to the next name,
+Enter starts the game and Esc cancels. It draws itself with pyglet shapes and labels in
+window pixels over the 3-D scene; :meth:`NewGameDialog.targets` lists the clickable areas
+with their actions, so tests can click them.
 """
 
 # ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
@@ -39,6 +41,10 @@ SEED = -1
 MAX_SEED_DIGITS = 9
 #: The form's size at scale 1 (px).
 WIDTH, HEIGHT = 880, 560
+#: The focus ring's colour and width (px at scale 1).
+FOCUS, FOCUS_WIDTH = (255, 255, 255, 255), 2.0
+#: Arrow keys and the way each moves the focus (x, y; window y grows upwards).
+ARROWS = {key.LEFT: (-1, 0), key.RIGHT: (1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,25 @@ class Target:
     @property
     def centre(self) -> tuple[float, float]:
         return self.x + self.w / 2, self.y + self.h / 2
+
+
+def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) -> Target | None:
+    """The control nearest to ``here`` in ``direction`` (``None`` if there is none that way):
+    the smallest distance along it plus twice the distance across it, so that a control
+    straight ahead wins over a nearer one off to the side."""
+    hx, hy = here.centre
+    dx, dy = direction
+    best, best_cost = None, float("inf")
+    for t in targets:
+        tx, ty = t.centre
+        along = (tx - hx) * dx + (ty - hy) * dy
+        if t is here or along <= 1.0:
+            continue
+        across = abs((tx - hx) * dy) + abs((ty - hy) * dx)
+        cost = along + 2.0 * across
+        if cost < best_cost:
+            best, best_cost = t, cost
+    return best
 
 
 def _rgba(colour: str, alpha: int = 255) -> tuple[int, int, int, int]:
@@ -91,7 +116,10 @@ class NewGameDialog:
         self.dice = dice or load_dice()
         self.cards = load_bet_cards()
         self.editing: int | None = None
+        #: The control the keyboard is on (its action; ``None``: none yet).
+        self.focus: tuple | None = None
         self._fresh = False
+        self._eat_space = False  # the Space that pressed a name or seed box is no character
         self.error = ""
         self.batch = pyglet.graphics.Batch()
         self.back = pyglet.graphics.Group(order=10)
@@ -100,6 +128,7 @@ class NewGameDialog:
         self._items: list = []
         self._targets: list[Target] = []
         self._key: object = None
+        self._size = (WIDTH, HEIGHT)  # the window size of the last layout
 
     # --- input --------------------------------------------------------------------------------
     def targets(self, width: int, height: int) -> list[Target]:
@@ -118,9 +147,26 @@ class NewGameDialog:
         """A left click at window point ``(x, y)``."""
         for t in self.targets(width, height):
             if t.contains(x, y):
+                self.focus = t.action
                 self.act(t.action)
                 return
         self.editing = None
+        self._key = None
+
+    def move_focus(self, step: int = 1, direction: tuple[int, int] | None = None) -> None:
+        """Move the focus to the next control (``step`` 1, Tab), the previous one (−1,
+        Shift+Tab) or, with ``direction``, the nearest one that way (an arrow key)."""
+        targets = self.targets(*self._size)  # the form as it stands now (a press may have changed it)
+        actions = [t.action for t in targets]
+        if self.focus not in actions:
+            self.focus = actions[0 if step > 0 or direction is not None else -1]
+        elif direction is None:
+            self.focus = actions[(actions.index(self.focus) + step) % len(actions)]
+        else:
+            here = targets[actions.index(self.focus)]
+            nearest = _nearest(here, targets, direction)
+            if nearest is not None:
+                self.focus = nearest.action
         self._key = None
 
     def act(self, action: tuple) -> None:
@@ -175,7 +221,14 @@ class NewGameDialog:
         self._key = None
 
     def text(self, text: str) -> None:
-        """Typed characters go into the name being edited."""
+        """Typed characters go into the name being edited (or the focused name or seed box)."""
+        if self._eat_space:
+            self._eat_space = False
+            if text == " ":
+                return
+        if self.editing is None and self.focus is not None and self.focus[0] in ("name", "seedtext"):
+            if text.strip():
+                self.act(self.focus)  # typing on a focused box types into it
         if self.editing is None:
             return
         if self.editing == SEED:  # plain digits only; a seed of the form is at most 9 digits
@@ -200,6 +253,7 @@ class NewGameDialog:
 
     def key(self, symbol: int, modifiers: int) -> None:
         """A key press while the form is open."""
+        self._eat_space = False
         if self.editing == SEED:
             if symbol == key.BACKSPACE:
                 rest = "" if self._fresh else str(self.setup.seed)[:-1]
@@ -215,7 +269,8 @@ class NewGameDialog:
                 self.setup.rename(i, "" if self._fresh else self.setup.seats[i].name[:-1])
                 self._fresh = False
             elif symbol == key.TAB:
-                self._edit((i + 1) % len(self.setup.seats))
+                self._edit((i + (-1 if modifiers & key.MOD_SHIFT else 1)) % len(self.setup.seats))
+                self.focus = ("name", self.editing)
             elif symbol in (key.RETURN, key.ENTER, key.ESCAPE):
                 self.editing = None
             self._key = None
@@ -228,7 +283,12 @@ class NewGameDialog:
             elif self.on_quit is not None:
                 self.on_quit()
         elif symbol == key.TAB:
-            self._edit(0)
+            self.move_focus(-1 if modifiers & key.MOD_SHIFT else 1)
+        elif symbol in ARROWS:
+            self.move_focus(direction=ARROWS[symbol])
+        elif symbol == key.SPACE and self.focus is not None:
+            self._eat_space = self.focus[0] in ("name", "seedtext")  # its on_text(" ") follows
+            self.act(self.focus)
 
     # --- drawing ------------------------------------------------------------------------------
     def draw(self, width: int, height: int) -> None:
@@ -236,7 +296,8 @@ class NewGameDialog:
         self.batch.draw()
 
     def _layout(self, width: int, height: int) -> None:
-        k = (width, height, repr(self.setup), self.editing, self.error)
+        self._size = (width, height)
+        k = (width, height, repr(self.setup), self.editing, self.error, self.focus)
         if k == self._key:
             return
         self._key = k
@@ -269,6 +330,29 @@ class NewGameDialog:
         )
         if self.on_cancel is not None:
             self._button(("cancel",), "Cancel  [Esc]", x0 + w - 36 * s - 2 * bw, y0 + 16 * s, bw, bh, 12 * s)
+        self._label(
+            "Keys: Tab or arrows move · Space presses · typing on a name box renames",
+            x0 + 24 * s,
+            y0 + 26 * s,
+            9 * s,
+            DIM,
+        )
+        self._focus_ring(s)
+
+    def _focus_ring(self, s: float) -> None:
+        """Outline the focused control (if it is on the form now; else the focus is dropped)."""
+        found = [t for t in self._targets if t.action == self.focus]
+        if not found:
+            self.focus = None
+            return
+        t, d = found[0], max(1.0, FOCUS_WIDTH * s)
+        for x, y, w, h in (
+            (t.x - 2 * d, t.y - 2 * d, t.w + 4 * d, d),
+            (t.x - 2 * d, t.y + t.h + d, t.w + 4 * d, d),
+            (t.x - 2 * d, t.y - d, d, t.h + 2 * d),
+            (t.x + t.w + d, t.y - d, d, t.h + 2 * d),
+        ):
+            self._rect(x, y, w, h, FOCUS, self.front)
 
     def _seats(self, x0: float, top: float, s: float) -> None:
         setup = self.setup

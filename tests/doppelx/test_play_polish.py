@@ -292,3 +292,76 @@ def test_the_seed_can_be_typed_into_the_form(window):
     assert started and started[0].seed == 412345678
     window.switch_to()
     window.render()
+
+
+def test_the_form_works_with_the_keyboard_alone(window):
+    """Session 8's window audit: the form was mouse-driven for all but names and the seed.
+    Tab / Shift+Tab and the arrows move a focus ring, Space presses, typing on a focused
+    name box types into it, Enter starts."""
+    from pyglet.window import key
+
+    from doppelx.play.dialog import SEED
+
+    started = []
+    dialog = window.open_dialog(GameSetup.standard(3, 1, seed=5), started.append, None)
+    window.switch_to()
+    window.render()
+    order = [t.action for t in dialog.targets(window.width, window.height)]
+    assert dialog.focus is None
+    dialog.key(key.TAB, 0)
+    assert dialog.focus == order[0] == ("players", -1)
+    dialog.key(key.TAB, key.MOD_SHIFT)  # back round to the last control
+    assert dialog.focus == order[-1]
+    dialog.key(key.TAB, 0)
+    dialog.key(key.RIGHT, 0)  # − → +
+    assert dialog.focus == ("players", 1)
+    dialog.key(key.SPACE, 0)
+    dialog.text(" ")  # pyglet's on_text of the same Space: not a character here
+    assert len(dialog.setup.seats) == 4
+    dialog.key(key.DOWN, 0)  # + → the first row of seats
+    assert dialog.focus is not None and dialog.focus[1] == 0, dialog.focus
+    while dialog.focus != ("name", 1):
+        dialog.key(key.TAB, 0)
+    dialog.text("B")  # typing on the focused name box replaces the name
+    dialog.text("o")
+    assert dialog.setup.seats[1].name == "Bo" and dialog.editing == 1
+    dialog.key(key.TAB, 0)  # while typing, Tab goes to the next name
+    assert dialog.editing == 2 and dialog.focus == ("name", 2)
+    dialog.key(key.RETURN, 0)  # ends the typing, the focus stays
+    assert dialog.editing is None and dialog.focus == ("name", 2)
+    dialog.key(key.RIGHT, 0)  # name 2 → its Person/Bot toggle
+    assert dialog.focus == ("human", 2)
+    dialog.key(key.RIGHT, 0)
+    assert dialog.focus == ("skill", 2)
+    before = dialog.setup.seats[2].skill
+    dialog.key(key.SPACE, 0)
+    assert dialog.setup.seats[2].skill != before
+    while dialog.focus != ("board", "III"):
+        dialog.key(key.TAB, 0)
+    dialog.key(key.SPACE, 0)
+    assert dialog.setup.board == "III"
+    while dialog.focus != ("seedtext",):
+        dialog.key(key.TAB, 0)
+    dialog.key(key.SPACE, 0)  # Space on the seed box starts typing it (the Space is no digit)
+    dialog.text(" ")
+    assert dialog.editing == SEED and dialog.error == ""
+    dialog.text("2026")
+    dialog.key(key.RETURN, 0)
+    window.render()  # the focus ring is drawn
+    dialog.key(key.RETURN, 0)  # Enter starts the game, wherever the focus is
+    assert started and started[0].board == "III" and started[0].seed == 2026
+    assert [s.name for s in started[0].seats][1] == "Bo" and len(started[0].seats) == 4
+
+
+def test_the_arrow_keys_go_to_the_nearest_control_that_way():
+    from doppelx.play.dialog import Target, _nearest
+
+    here = Target(0, 0, 10, 10, ("here",))
+    ahead_far = Target(100, 0, 10, 10, ("ahead",))
+    aside_near = Target(40, 60, 10, 10, ("aside",))
+    behind = Target(-50, 0, 10, 10, ("behind",))
+    targets = [here, ahead_far, aside_near, behind]
+    assert _nearest(here, targets, (1, 0)) is ahead_far  # straight ahead beats a nearer one aside
+    assert _nearest(here, targets, (-1, 0)) is behind
+    assert _nearest(here, targets, (0, 1)) is aside_near
+    assert _nearest(here, targets, (0, -1)) is None  # nothing below: the focus stays
