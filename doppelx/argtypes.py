@@ -180,13 +180,18 @@ def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
         help=f"one skill per seat ({', '.join(SKILL_NAMES)}), instead of --skill",
     )
     if think:
-        p.add_argument(
-            "--think",
-            type=whole(12, MAX_THINK, "a number of rollouts"),
-            default=None,
-            metavar="N",
-            help=f"an expert's rollouts per decision, at least 12 and at most {MAX_THINK} (default 100)",
-        )
+        add_think(p)
+
+
+def add_think(p: argparse.ArgumentParser, prefix: str = "") -> None:
+    """``--think N``: an expert's rollouts per decision (``prefix``: "games: " in a sweep)."""
+    p.add_argument(
+        "--think",
+        type=whole(12, MAX_THINK, "a number of rollouts"),
+        default=None,
+        metavar="N",
+        help=f"{prefix}an expert's rollouts per decision, at least 12 and at most {MAX_THINK} (default 100)",
+    )
 
 
 def cards(text: str) -> list[str]:

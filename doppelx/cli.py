@@ -56,6 +56,24 @@ class OneLineParser(argparse.ArgumentParser):
         message = " ".join(message.split())
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but words left over are blamed on the sub-command they followed
+        (argparse reports them from the top parser, whose help lists no sub-options)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            _deepest(self, parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+
+def _deepest(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+    """The innermost sub-command parser ``parsed`` went through (``parser`` itself if none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+            if chosen is not None:
+                return _deepest(chosen, parsed)
+    return parser
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered sub-command."""

@@ -95,6 +95,9 @@ def parse_vary(items: list[str]) -> list[tuple[str, list]]:
             raise DoppelXError(f"--vary {shown(item)}: {exc}") from None
         if len(parsed) > MAX_VALUES:
             raise DoppelXError(f"--vary {shown(item)}: at most {MAX_VALUES} values per name")
+        twice = next((v for i, v in enumerate(parsed) if v in parsed[:i]), None)
+        if twice is not None:  # the same variant run twice would compare it with itself
+            raise DoppelXError(f"--vary {shown(item)}: lists {twice!r} twice (the same variant)")
         out.append((name, parsed))
     return out
 
@@ -203,6 +206,11 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
             check_params(p, kind)
         except DoppelXError as exc:
             raise DoppelXError(f"--vary variant {variant}: {exc}") from None
+    if params.get("think") is not None and not any(_seats_expert(p) for p in per_variant):
+        raise DoppelXError(
+            "--think sets an expert's rollouts, but no variant seats an expert "
+            "(--skill expert, or expert among --vary skill=…)"
+        )
     sides = [load_board(p["board"]) for p in per_variant]
     if len({b.name for b in sides}) == 1:
         check_no_spinner(sides[0], params.get("spinner", True))
@@ -212,6 +220,11 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
             f"--no-spinner: none of the sides varied ({side_names}) has a spinner to leave off"
         )
     return list(zip(variants, [pin_files(p) for p in per_variant]))
+
+
+def _seats_expert(params: dict) -> bool:
+    """A games run with these parameters has an expert seat (``--skill`` or ``--skills``)."""
+    return params.get("skill") == "expert" or "expert" in (params.get("skills") or [])
 
 
 def run_sweep(options: SweepOptions, params: dict) -> int:

@@ -42,6 +42,7 @@ SWEEP_KIND_OPTIONS = {
         ("--cards", "cards"),
         ("--bet", "bet"),
         ("--target", "target"),
+        ("--think", "think"),
     ),
 }
 #: The --vary names that a fixed option of the same name (``--hole-delta-mm`` for
@@ -186,6 +187,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"throws: other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
     )
     _game_options(s, "games: ")
+    argtypes.add_think(s, "games: ")
     s.add_argument(
         "--vary",
         action="append",

@@ -853,6 +853,24 @@ CASES = [
         ["--skill easy", "--skills"],
     ),
     (
+        "sweep-vary-the-same-value-twice",
+        ["sweep", "throws", "--throws", "4", "--vary", "hole_delta_mm=0,0.0", "--out", "run"],
+        {},
+        ["--vary", "twice"],
+    ),
+    (
+        "sweep-think-without-an-expert",
+        ["sweep", "games", "--games", "1", "--vary", "skill=easy,hard", "--think", "50", "--out", "run"],
+        {},
+        ["--think", "no variant seats an expert"],
+    ),
+    (
+        "unrecognized-argument-names-the-subcommand-help",
+        ["simulate", "throws", "--throws", "2", "--bet", "never", "--out", "run"],
+        {},
+        ["unrecognized arguments: --bet never", "doppelx simulate throws --help"],
+    ),
+    (
         "play-skill-and-skills",
         ["play", "--skill", "hard", "--skills", "easy,hard,hard,easy"],
         {},

@@ -355,3 +355,19 @@ def test_a_smaller_sweep_in_a_larger_ones_folder_is_refused_or_replaces_it(tmp_p
     assert not (out / "variant-02").exists()  # only the run's own files were there: the folder goes
     assert [p.name for p in (out / "variant-03").iterdir()] == ["mine.txt"]  # a user's file stays
     assert (out / "comparison.md").read_text().count("\n| hole_delta_mm=") == 2 + 1
+
+
+def test_a_games_sweep_takes_think_for_its_expert_variants():
+    """The audit of session 9: ``sweep games --vary skill=…,expert`` always thought 100 rollouts."""
+    from doppelx.batch.sweep import plan_variants
+    from doppelx.cli import build_parser
+    from doppelx.commands.simulate import params_from_args
+
+    args = build_parser().parse_args(
+        ["sweep", "games", "--games", "1", "--vary", "skill=medium,expert", "--think", "24", "--out", "x"]
+    )
+    planned = plan_variants(tuple(args.vary), params_from_args(args, "games"), "games")
+    assert [(v["skill"], p["skill"], p["think"]) for v, p in planned] == [
+        ("medium", "medium", 24),
+        ("expert", "expert", 24),
+    ]
