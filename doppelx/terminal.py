@@ -202,7 +202,7 @@ class TerminalMatch(abc.ABC):
     def shared_commands(self) -> list[Command]:
         return [
             Command("help", "list the commands"),
-            Command("save", "save the game and go on" + ("" if self.save_path else " (asks for a file)")),
+            Command("save", "save the game and go on" + ("" if self.save_file() else " (asks for a file)")),
             Command("quit", "stop" + (" (the game is saved)" if self.save_file() else "")),
         ]
 
@@ -352,12 +352,21 @@ def naming_save(path: Path | str):
         raise SpecError(str(path), "", str(exc)) from None
 
 
-def check_new_save(path: Path | str | None) -> None:
-    """A new game must not silently replace a file that is already there (a save of another game)."""
-    if path is not None and Path(path).exists():
-        raise SpecError(
-            str(path), "", "already exists; continue that game with --resume, or choose another --save file"
+def check_new_save(path: Path | str | None, resumed: Path | str | None = None) -> None:
+    """A game must not silently replace a file that is already there (a save of another game).
+
+    ``resumed``: the file a resumed game was loaded from; saving over that one is what
+    ``--resume`` does anyway, any other existing ``--save`` file is refused as for a new game.
+    """
+    if path is None or (resumed is not None and Path(path).resolve() == Path(resumed).resolve()):
+        return
+    if Path(path).exists():
+        fix = (
+            "continue that game with --resume, or choose another --save file"
+            if resumed is None
+            else f"choose another --save file, or leave --save out to save over {resumed}"
         )
+        raise SpecError(str(path), "", f"already exists; {fix}")
 
 
 def load_json(path: Path | str) -> dict[str, Any]:

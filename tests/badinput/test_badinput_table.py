@@ -748,6 +748,35 @@ CASES = [
     ("oder-save-folder", ["oder-nichts", "--save", "nodir/o.json"], {}, ["nodir"]),
     ("oder-save-exists", ["oder-nichts", "--save", "existing.json"], {}, ["already exists"]),
     ("oder-resume-other", ["oder-nichts", "--resume", "state.json"], {}, ["not a Doppelt oder nichts save"]),
+    # ---- a resumed game keeps its set-up: set-up flags are refused, not ignored -------------
+    (
+        "oder-resume-setup-flags",
+        ["oder-nichts", "--resume", "state.json", "--players", "6", "--target", "100"]
+        + ["--bots", "random", "--first-game", "--seed", "9"],
+        {},
+        ["--players, --bots, --seed, --target and --first-game do not go with --resume"],
+    ),
+    (
+        "doppel-resume-small-straight",
+        ["doppel", "--resume", "state.json", "--small-straight", "distinct"],
+        {},
+        ["--small-straight does not go with --resume"],
+    ),
+    (
+        "doppel-resume-highest-single",
+        ["doppel", "--resume", "state.json", "--highest-single", "entry"],
+        {},
+        ["--highest-single does not go with --resume"],
+    ),
+    ("doppel-resume-seed-0", ["doppel", "--resume", "state.json", "--seed", "0"], {}, ["--seed", "--resume"]),
+    ("clever-resume-seed", ["clever", "--resume", "state.json", "--seed", "99"], {}, ["--seed", "--resume"]),
+    ("blitz-resume-no-variant", ["blitz", "--resume", "state.json", "--no-variant"], {}, ["--variant"]),
+    (
+        "blitz-whites-per-black-count",
+        ["blitz", "--whites-per-black", "1,3"],
+        {},
+        ["--whites-per-black needs one number per player (3), got 2"],
+    ),
     # ---- session 8's audit: loose numbers and lists, duplicate keys, white alone ----------
     ("seed-underscore", ["game", "--players", "3", "--seed", "1_0"], {}, ["--seed", "1_0"]),
     ("players-other-digits", ["game", "--players", "\u0664", "--seed", "1"], {}, ["--players"]),

@@ -16,6 +16,7 @@ import json
 import sys
 
 from doppelx import argtypes
+from doppelx.games.options import refuse_with_resume
 
 
 def _players(text: str) -> list[str]:
@@ -56,7 +57,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="file that save/quit/end of input write (default: clever-save.json, or the --resume file)",
     )
-    p.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game")
+    p.add_argument(
+        "--resume",
+        metavar="FILE",
+        default=None,
+        help="continue a saved game (it keeps its players and seed; --save and the colour options still apply)",
+    )
     colour = p.add_mutually_exclusive_group()
     colour.add_argument(
         "--colour", "--color", dest="colour", action="store_true", default=None, help="force ANSI colour"
@@ -87,30 +93,31 @@ def run(args: argparse.Namespace) -> int:
 
         from doppelx.games.clever.match import run_match
 
+        refuse_with_resume(args, "players", "seed")
         kinds = args.players or ["human", "strong"]
-        if args.resume and args.players:
-            raise DoppelXError("--resume continues the saved players; leave out --players")
-        if "human" not in kinds and not args.resume:
+        if "human" not in kinds and args.resume is None:
             raise DoppelXError("no human player: use --bots-only for bots-only games")
         seed = args.seed
         if seed is None:
             entropy = np.random.SeedSequence().entropy
             assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
             seed = int(entropy % (2**32))
-        if not args.resume:
+        if args.resume is None:
             from doppelx.games.clever.match import CleverMatch
 
             check_new_save(args.save or CleverMatch.default_save)  # the default file is a save too
+        else:
+            check_new_save(args.save, args.resume)
         term = Terminal(colour=args.colour)
         return run_match(
             kinds,
             seed,
             term,
             Path(args.save) if args.save else None,
-            Path(args.resume) if args.resume else None,
+            Path(args.resume) if args.resume is not None else None,
         )
 
-    if args.resume or args.save:
+    if args.resume is not None or args.save is not None:
         raise DoppelXError("--bots-only games are not saved; leave out --save/--resume")
     kinds = args.players or ["strong", "random"]
     if "human" in kinds:

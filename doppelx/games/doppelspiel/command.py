@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from doppelx import argtypes
+from doppelx.games.options import given_flags, refuse_with_resume
 
 BOT_NAMES = ("strong", "random")
 DEFAULT_GAMES = 20
+#: the options that set a new game up; a resumed game keeps its own (refused with --resume)
+SETUP_FLAGS = ("opponent", "name", "bot_starts", "seed", "small_straight", "highest_single")
 
 
 def register(subparsers: Any) -> None:
@@ -36,25 +39,39 @@ def register(subparsers: Any) -> None:
         help="who plays the other sheet (human = two people at one keyboard; default strong)",
     )
     p.add_argument("--name", type=_player_name, default=None, help="your name on the sheet (default You)")
-    p.add_argument("--bot-starts", action="store_true", help="the opponent takes the first turn")
-    p.add_argument("--seed", type=argtypes.seed, help="seed of the dice (default: a fresh random seed)")
+    p.add_argument(
+        "--bot-starts",
+        action="store_true",
+        default=None,  # None = not given, so --bots-only and --resume can refuse it
+        help="the opponent takes the first turn",
+    )
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        help="seed of the dice (default: a fresh random seed for play, 0 for --bots-only)",
+    )
     p.add_argument(
         "--save",
         type=argtypes.output_path,
         help="save the game here on 'save', 'quit' and at the end of the input",
     )
-    p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
+    p.add_argument(
+        "--resume",
+        type=Path,
+        help="continue a game saved with --save / 'save' (it keeps its set-up and readings; "
+        "--save and the colour options still apply)",
+    )
     p.add_argument(
         "--small-straight",
         choices=("run", "distinct"),
-        default="run",
+        default=None,  # None = not given: the spec's reading, and --resume can refuse it
         help="Kleine Straße: 'run' = five different values or four in a row (default), "
         "'distinct' = five different values only",
     )
     p.add_argument(
         "--highest-single",
         choices=("column", "entry"),
-        default="column",
+        default=None,  # None = not given: the spec's reading, and --resume can refuse it
         help="the 1 match point for 'das höchste Einzelergebnis': the best column total (default) "
         "or the highest single entry",
     )
@@ -96,11 +113,6 @@ def _player_name(text: str) -> str:
     return name
 
 
-def _given(args: argparse.Namespace, *names: str) -> list[str]:
-    """The flags among ``names`` that were given (options that default to None, or switches)."""
-    return ["--" + n.replace("_", "-") for n in names if getattr(args, n) not in (None, False)]
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     import numpy as np
@@ -114,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     if args.bots_only:
         if args.resume is not None or args.save is not None:
             raise RulesError("--save/--resume belong to a person's game, not to --bots-only")
-        person = _given(args, "opponent", "name", "bot_starts")
+        person = given_flags(args, "opponent", "name", "bot_starts")
         if person:
             raise RulesError(f"{'/'.join(person)}: for a person's game, not for --bots-only (use --bots A,B)")
         from doppelx.games.doppelspiel.tournament import run_batch
@@ -128,21 +140,20 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         raise RulesError("--json is for --bots-only statistics")
-    batch = _given(args, "bots", "games")
+    batch = given_flags(args, "bots", "games")
     if batch:
         raise RulesError(f"{'/'.join(batch)}: for --bots-only statistics (a game against a bot: --opponent)")
     from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
     from rules.doppelspiel import DoppelState
     from rules.rng import make_rng
 
+    refuse_with_resume(args, *SETUP_FLAGS)
     term = Terminal(colour=args.colour)
     if args.resume is not None:
-        fixed = _given(args, "opponent", "name", "bot_starts", "seed")
-        if fixed:
-            raise RulesError(f"{'/'.join(fixed)}: a resumed game keeps its own (they are in {args.resume})")
         with naming_save(args.resume):
             session = load_session(args.resume, term)
         if args.save is not None:
+            check_new_save(args.save, args.resume)
             session.save_path = args.save
         term.say(
             f"Das Doppel Spiel - resumed from {args.resume}: {session.names[0]} against {session.names[1]}"

@@ -8,8 +8,12 @@ import secrets
 from pathlib import Path
 
 from doppelx import argtypes
+from doppelx.games.options import refuse_with_resume
 
 DEFAULT_GAMES = 100
+DEFAULT_PLAYERS = 4
+#: the options that set a new game up; a resumed game keeps its own (refused with --resume)
+SETUP_FLAGS = ("players", "bots", "seed", "target", "rounds", "first_game")
 
 
 def _whole(minimum: int):
@@ -35,7 +39,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "games between bots and prints statistics.",
     )
     p.add_argument(
-        "--players", type=argtypes.whole(None, None), default=4, help="number of players, 2-8 (default 4)"
+        "--players",
+        type=argtypes.whole(None, None),
+        default=None,
+        help=f"number of players, 2-8 (default {DEFAULT_PLAYERS})",
     )
     p.add_argument(
         "--bots",
@@ -57,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--first-game",
         action="store_true",
+        default=None,  # None = not given, so --resume can refuse it
         help="the rulebook's reduced card set for first games (numbers, direction and colour change, "
         "skip, +3, +5, magnet, dodge, you!, mirror)",
     )
@@ -69,7 +77,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="save the game here when you quit or the input ends",
     )
-    p.add_argument("--resume", type=Path, default=None, help="continue a saved game")
+    p.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="continue a saved game (it keeps its set-up; --save and the colour options still apply)",
+    )
     colour = p.add_mutually_exclusive_group()
     colour.add_argument(
         "--colour",
@@ -98,18 +111,21 @@ def run(args: argparse.Namespace) -> int:
         for flag, value in (("--games", args.games), ("--json", args.json or None)):
             if value is not None:
                 raise DoppelXError(f"{flag} goes with --bots-only")
+    refuse_with_resume(args, *SETUP_FLAGS)
     term = Terminal(colour=args.colour)
     if args.resume is not None:
         from doppelx.games.oder_nichts.match import resume
 
+        check_new_save(args.save, args.resume)
         with naming_save(args.resume):
             match = resume(term, args.resume, args.save)
         return match.run()
-    config = GameConfig(args.players, args.target, args.rounds, args.first_game)
+    players = args.players if args.players is not None else DEFAULT_PLAYERS
+    config = GameConfig(players, args.target, args.rounds, bool(args.first_game))
     config.check()
     if not args.bots_only:
         check_new_save(args.save)
-    seats = args.players if args.bots_only else args.players - 1
+    seats = players if args.bots_only else players - 1
     try:
         bots = parse_lineup(args.bots or "basic", seats)
     except ValueError as exc:

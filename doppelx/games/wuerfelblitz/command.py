@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from doppelx import argtypes
+from doppelx.games.options import given_flags, refuse_with_resume
 
 SKILL_NAMES = ("easy", "medium", "hard")
 DEFAULT_GAMES = 100
@@ -113,37 +114,14 @@ def run(args: argparse.Namespace) -> int:
 
     if (args.bots_only or args.analyse) and (args.save is not None or args.resume is not None):
         raise _usage("--save/--resume belong to a person's game, not to --bots-only or --analyse")
-    if args.resume is not None:
-        given = [
-            flag
-            for flag, value in (
-                ("--bots", args.bots),
-                ("--white", args.white),
-                ("--variant", args.variant),
-                ("--whites-per-black", args.whites_per_black),
-                ("--dice", args.dice),
-                ("--seed", args.seed),
-            )
-            if value is not None
-        ]
-        if given:
-            raise _usage(f"{given[0]} does not go with --resume (the saved game keeps its set-up)")
+    refuse_with_resume(args, "bots", "white", "variant", "whites_per_black", "dice", "seed")
     spec = load_spec(args.dice)
     if args.games is not None and not args.bots_only:
         raise _usage("--games goes with --bots-only")
     if args.samples is not None and not args.analyse:
         raise _usage("--samples goes with --analyse")
     if args.analyse:
-        given = [
-            flag
-            for flag, value in (
-                ("--bots", args.bots),
-                ("--white", args.white),
-                ("--variant", args.variant),
-                ("--whites-per-black", args.whites_per_black),
-            )
-            if value is not None
-        ]
+        given = given_flags(args, "bots", "white", "variant", "whites_per_black")
         if given:
             raise _usage(
                 f"{given[0]} does not go with --analyse "
@@ -170,8 +148,12 @@ def _make_bots(skills: list[str], first_number: int = 1) -> list:
 
 
 def _config(spec: Any, players: int, args: argparse.Namespace) -> Any:
+    """The game's set-up from the flags; a wrong count of ``--whites-per-black`` names the flag."""
     from rules.wuerfelblitz import GameConfig
 
+    counts = args.whites_per_black
+    if counts is not None and len(counts) != players:
+        raise _usage(f"--whites-per-black needs one number per player ({players}), got {len(counts)}")
     return GameConfig.from_spec(
         spec, players, white_dice=args.white, variant=args.variant, whites_per_black=args.whites_per_black
     )
@@ -215,6 +197,7 @@ def _play(spec: Any, args: argparse.Namespace) -> int:
 
     term = Terminal(sys.stdin, sys.stdout, colour=False if args.no_colour else None)
     if args.resume is not None:
+        check_new_save(args.save, args.resume)
         with naming_save(args.resume):
             match = resume(term, args.resume, args.save)
         term.say(f"Würfelblitz — resumed from {args.resume} in round {match.state.round_number}.")

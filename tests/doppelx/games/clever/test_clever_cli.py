@@ -174,3 +174,60 @@ def test_a_new_game_does_not_replace_the_default_save_file(monkeypatch, capsys, 
     code, _, err = run(["clever", "--players", "human", "--seed", "2"], monkeypatch, capsys, stdin="")
     assert code == 2 and "clever-save.json" in err and "already exists" in err and err.count("\n") == 1
     assert precious.read_text() == '{"precious": true}'
+
+
+def test_help_says_save_writes_the_save_file_without_asking(monkeypatch, capsys):
+    # the audit: help said "save the game and go on (asks for a file)", but 'save' writes
+    # clever-save.json (the default --save) and never asks
+    code, out, _ = run(
+        ["clever", "--players", "human", "--seed", "2", "--no-colour"],
+        monkeypatch,
+        capsys,
+        stdin="help\nsave\nquit\n",
+    )
+    assert code == 0
+    assert re.search(r"^  save\s+save the game and go on$", out, re.M)
+    assert re.search(r"^  quit\s+stop \(the game is saved\)$", out, re.M)
+    assert "asks for a file" not in out and "save to file" not in out
+    assert "game saved to clever-save.json" in out and "you quit: game saved to clever-save.json" in out
+
+
+@pytest.mark.parametrize(
+    "extra, refused",
+    [
+        (["--seed", "99"], "--seed does"),
+        (["--seed", "0"], "--seed does"),  # 0 is a seed too, not "no seed"
+        (["--players", "human"], "--players does"),
+        (["--players", "human,strong", "--seed", "1"], "--players and --seed do"),
+    ],
+)
+def test_resume_refuses_set_up_flags(extra, refused, monkeypatch, capsys, tmp_path):
+    save = tmp_path / "game.json"
+    run(["clever", "--players", "human", "--seed", "2", "--save", str(save)], monkeypatch, capsys, "quit\n")
+    saved = save.read_text()
+    code, out, err = run(["clever", "--resume", str(save), *extra], monkeypatch, capsys, "quit\n")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{refused} not go with --resume (the saved game keeps its set-up)" in err
+    assert save.read_text() == saved
+
+
+def test_resume_still_takes_save_and_colour(monkeypatch, capsys, tmp_path):
+    save, other = tmp_path / "game.json", tmp_path / "other.json"
+    run(["clever", "--players", "human", "--seed", "2", "--save", str(save)], monkeypatch, capsys, "quit\n")
+    code, out, _ = run(
+        ["clever", "--resume", str(save), "--save", str(other), "--no-colour"], monkeypatch, capsys, "quit\n"
+    )
+    assert code == 0 and f"you quit: game saved to {other}" in out and "\x1b[" not in out
+    assert json.loads(other.read_text())["seed"] == 2
+    # a --save file that is there already is not overwritten by a resumed game either
+    mine = tmp_path / "mine.json"
+    mine.write_text("my notes")
+    code, out, err = run(
+        ["clever", "--resume", str(save), "--save", str(mine)], monkeypatch, capsys, "quit\n"
+    )
+    assert code == 2 and mine.read_text() == "my notes"
+    assert "already exists; choose another --save file, or leave --save out to save over" in err
+    code, out, err = run(
+        ["clever", "--resume", str(save), "--save", str(save)], monkeypatch, capsys, "quit\n"
+    )
+    assert code == 0  # naming the resumed file itself is what --resume does anyway

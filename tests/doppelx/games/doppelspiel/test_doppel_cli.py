@@ -125,7 +125,7 @@ def test_bots_only_text_from_the_real_command_line():
         (["--name", "Player 2", "--opponent", "human"], "the other sheet's name"),
         (
             ["--resume", "x.json", "--name", "Ann", "--seed", "3"],
-            "--name/--seed: a resumed game keeps its own",
+            "--name and --seed do not go with --resume (the saved game keeps its set-up)",
         ),
     ],
 )
@@ -209,6 +209,56 @@ def test_bad_resume_files_exit_2(tmp_path, content, needle, capsys):
     assert main(["doppel", "--resume", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err
+
+
+@pytest.mark.parametrize(
+    "extra, refused",
+    [
+        (["--small-straight", "distinct"], "--small-straight does"),
+        (["--highest-single", "entry"], "--highest-single does"),
+        (["--small-straight", "run"], "--small-straight does"),  # the default reading, still a choice
+        (["--seed", "0"], "--seed does"),  # 0 is a seed, not "no seed"
+        (["--bot-starts", "--highest-single", "column"], "--bot-starts and --highest-single do"),
+    ],
+)
+def test_resume_refuses_set_up_flags_and_readings(extra, refused, tmp_path, monkeypatch, capsys):
+    save = tmp_path / "r.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["doppel", "--seed", "1", "--no-colour", "--save", str(save)]) == 0
+    saved = save.read_text()
+    capsys.readouterr()
+    assert main(["doppel", "--resume", str(save), *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"{refused} not go with --resume (the saved game keeps its set-up)" in err
+    assert save.read_text() == saved
+
+
+def test_resume_still_takes_save_and_colour(tmp_path, monkeypatch, capsys):
+    save, other = tmp_path / "r.json", tmp_path / "other.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    argv = ["doppel", "--seed", "1", "--no-colour", "--save", str(save), "--small-straight", "distinct"]
+    assert main(argv) == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["doppel", "--resume", str(save), "--save", str(other), "--no-colour"]) == 0
+    out = capsys.readouterr().out
+    assert f"you quit: game saved to {other}" in out and "\x1b[" not in out
+    assert json.loads(other.read_text())["game"]["readings"]["small_straight"] == "distinct"
+    mine = tmp_path / "mine.json"  # a --save file that is there already is not overwritten
+    mine.write_text("my notes")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["doppel", "--resume", str(save), "--save", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert mine.read_text() == "my notes"
+    assert "already exists; choose another --save file, or leave --save out to save over" in err
+
+
+def test_help_gives_both_seed_defaults(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["doppel", "--help"])
+    assert exc.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "seed of the dice (default: a fresh random seed for play, 0 for --bots-only)" in text
 
 
 def test_readings_are_chosen_by_flags_and_kept_in_the_save(tmp_path, monkeypatch, capsys):

@@ -265,3 +265,91 @@ def test_short_turn_prompt_help_status_bar_and_save_word(tmp_path):
     )
     assert f"game saved to {save}" in text and "not accepted" not in text
     assert load_json(save)["game"] == "oder_nichts"
+
+
+# ---- resume: the saved game keeps its set-up ---------------------------------------------
+
+
+def saved_game(capsys, monkeypatch, tmp_path):
+    """A game of seed 3 quit at once and saved; returns the save file."""
+    save = tmp_path / "game.json"
+    code, _, _ = run_cli(capsys, "--seed", "3", "--save", str(save), stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 0 and save.exists()
+    return save
+
+
+@pytest.mark.parametrize(
+    "extra, refused",
+    [
+        (
+            ["--players", "6", "--target", "100", "--bots", "random", "--first-game", "--seed", "9"],
+            "--players, --bots, --seed, --target and --first-game do",
+        ),
+        (["--players", "4"], "--players does"),  # the default count, still a set-up choice
+        (["--seed", "0"], "--seed does"),  # 0 is a seed, not "no seed"
+        (["--rounds", "3"], "--rounds does"),
+    ],
+)
+def test_resume_refuses_every_set_up_flag(capsys, monkeypatch, tmp_path, extra, refused):
+    save = saved_game(capsys, monkeypatch, tmp_path)
+    saved = save.read_text()
+    code, out, err = run_cli(capsys, "--resume", str(save), *extra, stdin="quit\n", monkeypatch=monkeypatch)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{refused} not go with --resume (the saved game keeps its set-up)" in err
+    assert save.read_text() == saved
+
+
+def test_resume_still_takes_save_and_colour(capsys, monkeypatch, tmp_path):
+    save = saved_game(capsys, monkeypatch, tmp_path)
+    other = tmp_path / "other.json"
+    code, out, err = run_cli(
+        capsys,
+        "--resume",
+        str(save),
+        "--save",
+        str(other),
+        "--no-colour",
+        stdin="quit\n",
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0 and err == "" and "\x1b[" not in out
+    assert f"you quit: game saved to {other}" in out
+    assert load_json(other)["seed"] == 3
+    mine = tmp_path / "mine.json"  # a --save file that is there already is not overwritten
+    mine.write_text("my notes")
+    code, out, err = run_cli(
+        capsys, "--resume", str(save), "--save", str(mine), stdin="quit\n", monkeypatch=monkeypatch
+    )
+    assert code == 2 and mine.read_text() == "my notes"
+    assert "already exists; choose another --save file, or leave --save out to save over" in err
+
+
+def _help_line(text: str, word: str) -> str:
+    return re.findall(rf"^  {word}\s+(.*)$", text, re.M)[-1]
+
+
+def test_help_says_whether_quit_saves(capsys, monkeypatch, tmp_path):
+    # without a save file help promises no save and quit saves nothing
+    code, out, _ = run_cli(
+        capsys, "--seed", "3", "--no-colour", stdin="help\nquit\n", monkeypatch=monkeypatch
+    )
+    assert code == 0 and "is saved" not in _help_line(out, "quit")
+    assert "you quit: game not saved" in out
+    # with --save, or once 'save' has been given a file, help says quit saves, and it does
+    save = tmp_path / "s.json"
+    code, out, _ = run_cli(
+        capsys,
+        "--seed",
+        "3",
+        "--save",
+        str(save),
+        "--no-colour",
+        stdin="help\nquit\n",
+        monkeypatch=monkeypatch,
+    )
+    assert _help_line(out, "quit") == "stop (the game is saved)" and "you quit: game saved to" in out
+    named = tmp_path / "named.json"
+    code, out, _ = run_cli(
+        capsys, "--seed", "3", "--no-colour", stdin=f"save\n{named}\nhelp\nquit\n", monkeypatch=monkeypatch
+    )
+    assert _help_line(out, "quit") == "stop (the game is saved)" and f"you quit: game saved to {named}" in out

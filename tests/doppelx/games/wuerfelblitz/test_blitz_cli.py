@@ -118,6 +118,8 @@ def test_analyse_text(capsys):
         (["--bots-only", "--bots", "easy,expert"], "comma-separated list"),
         (["--bots-only", "--bots", "easy,easy,easy,easy,easy,easy,easy,easy"], "2-7 players"),
         (["--bots-only", "--bots", "easy,hard", "--whites-per-black", "3"], "one number per player"),
+        # the flag as typed, not the rules' field name whites_per_black (you and two bots: 3)
+        (["--whites-per-black", "1,3"], "--whites-per-black needs one number per player (3), got 2"),
         (["--bots-only", "--whites-per-black", "3,x,3"], "whole numbers >= 1"),
         (["--json"], "--json goes with"),
         (["--games", "3"], "--games goes with --bots-only"),
@@ -318,6 +320,13 @@ def test_save_word_and_resume_from_the_command_line(tmp_path, capsys, monkeypatc
     assert code == 0 and "resumed from" in out and "Round 2" in out
     code, _, err = run_cli(capsys, "--resume", str(save), "--bots", "hard")
     assert code == 2 and "--bots does not go with --resume" in err
+    code, _, err = run_cli(capsys, "--resume", str(save), "--no-variant", "--seed", "0")
+    assert code == 2 and "--variant and --seed do not go with --resume" in err
+    mine = tmp_path / "mine.json"  # a --save file that is there already is not overwritten
+    mine.write_text("my notes")
+    code, _, err = run_cli(capsys, "--resume", str(save), "--save", str(mine))
+    assert code == 2 and mine.read_text() == "my notes"
+    assert "already exists; choose another --save file, or leave --save out to save over" in err
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "doppelx-blitz-save/1", "bots": ["easy"]}')
     code, _, err = run_cli(capsys, "--resume", str(bad))
