@@ -97,7 +97,7 @@ def test_bench_suite_in_mujoco(capsys):
     assert main(["bench", "--quick", "--engine", "mujoco", "--scene", "drop", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["engine"] == "mujoco" and out["scenes"] == ["drop"]
-    assert {r["verdict"] for r in out["rows"]} == {"new"}  # no mujoco section in the baseline yet
+    assert {r["verdict"] for r in out["rows"]} == {"ok"}  # judged against the quick@mujoco section
     assert main(["bench", "--quick", "--engine", "mujoco", "--scene", "pile"]) == 2
     assert "runs only drop, incline, tray, speed" in capsys.readouterr().err
 
