@@ -156,6 +156,16 @@ def png_file(text: str) -> str:
     return text
 
 
+def input_path(text: str):
+    """A file to read, as a :class:`pathlib.Path` (``Path("")`` would quietly be the current
+    folder): an empty name is refused here; a missing or unreadable file where it is read."""
+    from pathlib import Path
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty file name: give a file")
+    return Path(text)
+
+
 def output_path(text: str):
     """:func:`output_file` as a :class:`pathlib.Path`."""
     from pathlib import Path

@@ -54,6 +54,8 @@ def read_text(path: Path | str, missing: str = "file not found") -> str:
     source = shown_name(path)
     if not isinstance(path, (str, os.PathLike)):  # open(0) would read standard input
         raise SpecError(source, "", "not a file name")
+    if not os.fspath(path).strip():
+        raise SpecError("''", "", "an empty file name: give a file")
     try:
         with open(path, "rb") as f:
             info = os.fstat(f.fileno())

@@ -108,7 +108,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--speed", type=_speed, default=1.0, metavar="F", help="play F times faster than real time"
     )
-    p.add_argument("--load", metavar="FILE", help="start from a saved game")
+    p.add_argument("--load", type=argtypes.input_path, metavar="FILE", help="start from a saved game")
     p.add_argument(
         "--save-file",
         default="doppelx-save.json",

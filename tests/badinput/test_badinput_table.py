@@ -881,6 +881,18 @@ CASES = [
         {},
         ["--skill easy", "--skills"],
     ),
+    ("score-state-empty-name", ["score", "--state", ""], {}, ["an empty file name"]),
+    ("play-load-empty-name", ["play", "--load", ""], {}, ["--load", "an empty file name"]),
+    ("doppel-resume-empty-name", ["doppel", "--resume", ""], {}, ["--resume", "an empty file name"]),
+    ("oder-resume-empty-name", ["oder-nichts", "--resume", ""], {}, ["--resume", "an empty file name"]),
+    ("blitz-resume-empty-name", ["blitz", "--resume", ""], {}, ["--resume", "an empty file name"]),
+    ("clever-resume-empty-name", ["clever", "--resume", ""], {}, ["--resume", "an empty file name"]),
+    (
+        "simulate-dice-empty-name",
+        ["simulate", "throws", "--throws", "2", "--dice", "", "--out", "run"],
+        {},
+        ["an empty file name"],
+    ),
     (
         "sweep-vary-the-same-value-twice",
         ["sweep", "throws", "--throws", "4", "--vary", "hole_delta_mm=0,0.0", "--out", "run"],

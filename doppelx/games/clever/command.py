@@ -59,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--resume",
+        type=argtypes.input_path,
         metavar="FILE",
         default=None,
         help="continue a saved game (it keeps its players and seed; --save and the colour options still apply)",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import unicodedata
-from pathlib import Path
 from typing import Any
 
 from doppelx import argtypes
@@ -57,7 +56,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--resume",
-        type=Path,
+        type=argtypes.input_path,
         help="continue a game saved with --save / 'save' (it keeps its set-up and readings; "
         "--save and the colour options still apply)",
     )

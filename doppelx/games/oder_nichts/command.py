@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-from pathlib import Path
 
 from doppelx import argtypes
 from doppelx.games.options import refuse_with_resume
@@ -79,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--resume",
-        type=Path,
+        type=argtypes.input_path,
         default=None,
         help="continue a saved game (it keeps its set-up; --save and the colour options still apply)",
     )

@@ -13,7 +13,6 @@ import argparse
 import json
 import secrets
 import sys
-from pathlib import Path
 from typing import Any
 
 from doppelx import argtypes
@@ -96,7 +95,7 @@ def register(subparsers: Any) -> None:
         type=argtypes.output_path,
         help="save your game here on 'save', 'quit' and at the end of the input",
     )
-    p.add_argument("--resume", type=Path, help="continue a game saved with --save / 'save'")
+    p.add_argument("--resume", type=argtypes.input_path, help="continue a game saved with --save / 'save'")
     p.add_argument(
         "--no-colour",
         "--no-color",
