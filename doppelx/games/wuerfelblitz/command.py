@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from doppelx import argtypes
-from doppelx.games.options import given_flags, refuse_with_resume
+from doppelx.games.options import given_flags, listed, refuse_with_resume
 
 SKILL_NAMES = ("easy", "medium", "hard")
 DEFAULT_GAMES = 100
@@ -122,8 +122,9 @@ def run(args: argparse.Namespace) -> int:
     if args.analyse:
         given = given_flags(args, "bots", "white", "variant", "whites_per_black")
         if given:
+            verb = "does" if len(given) == 1 else "do"
             raise _usage(
-                f"{given[0]} does not go with --analyse "
+                f"{listed(given)} {verb} not go with --analyse "
                 "(it covers 2 and 3 white dice, with and without the variant)"
             )
         return _analyse(spec, args)

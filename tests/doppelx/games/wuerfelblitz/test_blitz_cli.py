@@ -127,6 +127,7 @@ def test_analyse_text(capsys):
         (["--bots-only", "--analyse"], "not allowed with"),
         (["--white", "4"], "invalid choice"),
         (["--analyse", "--white", "3"], "--white does not go with --analyse"),
+        (["--analyse", "--white", "3", "--no-variant"], "--white and --variant do not go with --analyse"),
         (["--seed", "-3"], "whole number from 0"),
         (["--bots-only", "--dice", "/nonexistent/wb.toml"], "file not found"),
     ],
