@@ -7,18 +7,23 @@ files' pins: ``doppelx.batch.params.pin_files``), so that:
 
 * an interrupted run resumed by another version of the simulator is refused (rows of two
   physics never mix in one table), with a message saying so;
-* a worker whose code differs from the run's — a Ray node with another checkout, a file
-  edited while a pool run goes on — refuses its chunk instead of writing rows of other code
-  (:func:`check_worker_code`).
+* a worker whose code differs from the run's — a Ray node with another checkout or other
+  libraries, a pool worker started after a source was edited — refuses its chunk instead of
+  writing rows of other code (:func:`check_worker_code`). A worker works its version out
+  once, when it starts: an edit made while it runs is not seen by it (nor by the modules it
+  has loaded already).
 
 What counts: every Python file of the packages ``rules``, ``physics`` and ``doppelx`` that a
 batch worker can run — not the window (``doppelx/play``), the sibling games (their
-``games``/``clever``… folders), the command-line front end (``doppelx/commands``: it only
-builds the parameters, which the run pins itself) or the bench scenes — the DoppelX assets
-(boards, box, dice, bet cards, materials, the restitution calibration), the Python minor
-version, and the versions of PyBullet, MuJoCo, NumPy and Shapely. A change to any of them,
-even one that leaves the rows alone (a comment), makes another code version: the check is
-conservative, never lenient.
+``games``/``clever``… folders), the command line and the parent's side of a run
+(``doppelx/commands``, ``cli``, the run store, the reports, the backends: they
+build the parameters, which the run pins itself, and write what the workers return) or the
+bench scenes — the DoppelX assets (the sides' TOML files, box, dice, bet cards, materials,
+the restitution calibration), the Python minor version, and the versions of PyBullet, NumPy
+and Shapely (and MuJoCo's for a run on MuJoCo). A change to any of them, even one that
+leaves the rows alone (a comment), makes another code version: the check is conservative,
+never lenient. ``tests/badinput/test_badinput_batch.py`` runs a chunk of each kind in a
+fresh process and checks that every module of this checkout it loads is hashed.
 """
 
 from __future__ import annotations
@@ -33,19 +38,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: Packages whose Python sources make the rows.
 PACKAGES = ("rules", "physics", "doppelx")
-#: Folders inside them that no batch worker runs.
+#: Folders and modules inside them that no batch worker runs (a test runs chunks and checks
+#: that every module of the checkout a worker loads is hashed).
 LEFT_OUT = (
     "doppelx/play",
     "doppelx/games",
     "doppelx/commands",
     "doppelx/bench",
+    "doppelx/__main__.py",
+    "doppelx/cli.py",
+    "doppelx/terminal.py",
+    "doppelx/board_picture.py",
+    "doppelx/logs.py",
+    "doppelx/batch/backends.py",
+    "doppelx/batch/report.py",
+    "doppelx/batch/stats.py",
+    "doppelx/batch/store.py",
+    "doppelx/batch/sweep.py",
     "rules/clever",
     "rules/doppelspiel",
     "rules/oder_nichts",
     "rules/wuerfelblitz",
+    "rules/style.py",
+    "rules/atomic.py",
+    "rules/game_state_io.py",
+    "rules/conformance.py",
+    "rules/contract.py",
+    "rules/table_state.py",
 )
-#: Asset files (under ``assets/``) that make the rows: the table, the dice and their physics.
+#: Asset files (under ``assets/``) that make the rows: the table, the dice and their physics
+#: (of a folder its TOML files, so an editor's swap file there is no other code).
 ASSETS = (
+    "__init__.py",
     "boards",
     "box.toml",
     "dice.toml",
@@ -53,8 +77,9 @@ ASSETS = (
     "materials.toml",
     "restitution_calibration.toml",
 )
-#: Libraries whose versions are part of the code (the engines, the random streams, geometry).
-LIBRARIES = ("pybullet", "mujoco", "numpy", "shapely")
+#: Libraries whose versions are part of the code (the engine, the random streams, geometry);
+#: MuJoCo's only for a run on MuJoCo (:func:`library_versions`).
+LIBRARIES = ("pybullet", "numpy", "shapely")
 
 
 def source_files(root: Path = ROOT) -> list[Path]:
@@ -62,7 +87,7 @@ def source_files(root: Path = ROOT) -> list[Path]:
     files = [f for pkg in PACKAGES for f in (root / pkg).rglob("*.py")]
     for name in ASSETS:
         path = root / "assets" / name
-        files.extend(sorted(path.rglob("*")) if path.is_dir() else [path])
+        files.extend(sorted(path.rglob("*.toml")) if path.is_dir() else [path])
     kept = [f for f in files if f.is_file() and not _left_out(f.relative_to(root).as_posix())]
     return sorted(kept, key=lambda f: f.relative_to(root).as_posix())
 
@@ -71,10 +96,11 @@ def _left_out(relative: str) -> bool:
     return any(relative == d or relative.startswith(d + "/") for d in LEFT_OUT)
 
 
-def library_versions() -> dict[str, str]:
-    """``{library: version}`` of :data:`LIBRARIES` (``"-"`` where one is not installed)."""
+def library_versions(engine: str = "pybullet") -> dict[str, str]:
+    """``{library: version}`` of :data:`LIBRARIES`, with MuJoCo's for ``engine`` "mujoco"
+    (``"-"`` where one is not installed)."""
     versions = {}
-    for name in LIBRARIES:
+    for name in (*LIBRARIES, "mujoco") if engine == "mujoco" else LIBRARIES:
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
@@ -82,7 +108,7 @@ def library_versions() -> dict[str, str]:
     return versions
 
 
-def compute_code_version(root: Path = ROOT) -> str:
+def compute_code_version(root: Path = ROOT, engine: str = "pybullet") -> str:
     """SHA-256 (hex) of the sources, assets, Python minor version and library versions."""
     h = hashlib.sha256()
     for path in source_files(root):
@@ -90,15 +116,16 @@ def compute_code_version(root: Path = ROOT) -> str:
         h.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())
         h.update(data)
     h.update(f"python {sys.version_info[0]}.{sys.version_info[1]}\0".encode())
-    for name, version in library_versions().items():
+    for name, version in library_versions(engine).items():
         h.update(f"{name} {version}\0".encode())
     return h.hexdigest()
 
 
 @functools.cache
-def code_version() -> str:
-    """:func:`compute_code_version` of this installation, worked out once per process."""
-    return compute_code_version()
+def code_version(engine: str = "pybullet") -> str:
+    """:func:`compute_code_version` of this installation for a run on ``engine``, worked out
+    once per process."""
+    return compute_code_version(engine=engine)
 
 
 def check_worker_code(params: dict) -> None:
@@ -108,11 +135,12 @@ def check_worker_code(params: dict) -> None:
     than ``doppelx simulate``) is not checked.
     """
     pinned = params.get("code_sha256")
-    if pinned is not None and pinned != code_version():
+    mine = code_version(params.get("engine") or "pybullet")
+    if pinned is not None and pinned != mine:
         from rules.errors import DoppelXError
 
         raise DoppelXError(
-            f"this worker runs other code than the run was made with (code {code_version()[:12]}, "
+            f"this worker runs other code than the run was made with (code {mine[:12]}, "
             f"the run's {str(pinned)[:12]}): its rows would not match; give every worker the same "
             f"checkout and libraries ({ROOT})"
         )

@@ -64,7 +64,7 @@ def pin_files(params: dict) -> dict:
     from rules.errors import DoppelXError
 
     out = dict(params)
-    out["code_sha256"] = code_version()
+    out["code_sha256"] = code_version(params.get("engine") or "pybullet")
     files = {}
     if str(params["board"]).upper() not in BUILTIN_SIDES:
         files["board_sha256"] = resolve_board(params["board"])

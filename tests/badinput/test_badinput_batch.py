@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -293,7 +294,8 @@ def test_a_worker_with_other_code_refuses_its_chunk():
 
 def test_the_code_version_covers_what_makes_the_rows(tmp_path):
     """A change to a worker's source, an asset or a library version is another code version;
-    the window, the sibling games and the command-line front end are not part of it."""
+    the window, the sibling games, the command line and an editor's stray file are not part
+    of it."""
     from doppelx.batch import code_version as cv
 
     files = {
@@ -302,7 +304,11 @@ def test_the_code_version_covers_what_makes_the_rows(tmp_path):
         "doppelx/bots.py": "C = 3\n",
         "doppelx/play/window.py": "D = 4\n",
         "doppelx/commands/game.py": "E = 5\n",
+        "doppelx/cli.py": "G = 7\n",
+        "doppelx/terminal.py": "H = 8\n",
+        "doppelx/batch/store.py": "I = 9\n",
         "rules/clever/sheet.py": "F = 6\n",
+        "assets/boards/.side_I.toml.swp": "swap",
         "assets/boards/side_I.toml": "name = 'I'\n",
         "assets/style.toml": "colour = 1\n",
     }
@@ -319,8 +325,12 @@ def test_the_code_version_covers_what_makes_the_rows(tmp_path):
     for name in (
         "doppelx/play/window.py",
         "doppelx/commands/game.py",
+        "doppelx/cli.py",
+        "doppelx/terminal.py",
+        "doppelx/batch/store.py",
         "rules/clever/sheet.py",
         "assets/style.toml",
+        "assets/boards/.side_I.toml.swp",
     ):
         (tmp_path / name).write_text("changed = True\n")
         assert cv.compute_code_version(tmp_path) == first, name
@@ -334,11 +344,48 @@ def test_the_code_version_covers_what_makes_the_rows(tmp_path):
     assert cv.compute_code_version(tmp_path) != first
 
 
+def test_every_module_a_worker_loads_is_in_the_code_version(tmp_path):
+    """The other half of the check above (hashing too little would resume rows of other
+    code): chunks of throws, of games with an expert seat and of MuJoCo throws run in a fresh
+    process; every file of this checkout they load must be among the hashed ones."""
+    import subprocess
+    import sys
+
+    from doppelx.batch import code_version as cv
+
+    script = (
+        "import json, sys\n"
+        "from doppelx.batch.plan import RunSpec, execute_chunk\n"
+        "specs = [RunSpec('throws', 2, 1, 1, {'lying': 2}),\n"
+        "         RunSpec('games', 1, 1, 1, {'players': 3, 'board': 'III', 'target': 8,\n"
+        "                 'skills': ['expert', 'easy', 'easy'], 'think': 12})]\n"
+        "try:\n"
+        "    import mujoco  # noqa: F401\n"
+        "    specs.append(RunSpec('throws', 1, 1, 1, {'engine': 'mujoco'}))\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "for spec in specs:\n"
+        "    execute_chunk(spec.to_json(), 0)\n"
+        "print(json.dumps([getattr(m, '__file__', None) for m in list(sys.modules.values())]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True, timeout=600
+    ).stdout
+    root = cv.ROOT.resolve()
+    loaded = {Path(f).resolve() for f in json.loads(out) if f}
+    ours = {f for f in loaded if f.is_relative_to(root) and ".venv" not in f.parts}
+    hashed = {f.resolve() for f in cv.source_files()}
+    assert any("planner" in f.parts for f in ours)  # the expert's modules were loaded
+    assert sorted(str(f.relative_to(root)) for f in ours - hashed) == []
+
+
 def test_the_code_version_names_the_libraries(monkeypatch, tmp_path):
     from doppelx.batch import code_version as cv
 
     (tmp_path / "rules").mkdir()
     first = cv.compute_code_version(tmp_path)
+    assert "mujoco" not in cv.library_versions() and "mujoco" in cv.library_versions("mujoco")
+    assert cv.compute_code_version(tmp_path, "mujoco") != first  # MuJoCo's version counts there
     versions = cv.library_versions()
-    monkeypatch.setattr(cv, "library_versions", lambda: {**versions, "pybullet": "0.0.1"})
+    monkeypatch.setattr(cv, "library_versions", lambda engine="pybullet": {**versions, "pybullet": "0.0.1"})
     assert cv.compute_code_version(tmp_path) != first
