@@ -5,10 +5,11 @@ mouse (every control is a button: the colour swatch cycles colours, the name box
 typed text, "Person"/"Bot" and the skill toggle, − / + change the number of players, the
 side, spinner and card buttons select) or the keyboard alone: Tab / Shift+Tab and the arrow
 keys move a focus ring from control to control, Space presses the focused one, typing on
-a focused name or seed box types into it, Tab while typing a name goes to the next name,
-Enter starts the game and Esc cancels. It draws itself with pyglet shapes and labels in
-window pixels over the 3-D scene; :meth:`NewGameDialog.targets` lists the clickable areas
-with their actions, so tests can click them.
+a focused name or seed box types into it (Tab while typing a name goes to the next name,
+Enter ends the typing, Esc undoes it), and otherwise Enter starts the game and Esc
+cancels. It draws itself with pyglet shapes and labels in window pixels over the 3-D
+scene; :meth:`NewGameDialog.targets` lists the clickable areas with their actions, so
+tests can click them.
 """
 
 # ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
@@ -120,6 +121,7 @@ class NewGameDialog:
         self.focus: tuple | None = None
         self._fresh = False
         self._eat_space = False  # the Space that pressed a name or seed box is no character
+        self._before: str | int = ""  # the name or seed before the typing (Esc brings it back)
         self.error = ""
         self.batch = pyglet.graphics.Batch()
         self.back = pyglet.graphics.Group(order=10)
@@ -218,14 +220,23 @@ class NewGameDialog:
         """Start typing the name of seat ``i`` (or the seed, :data:`SEED`); the first key replaces it."""
         self.editing = i
         self._fresh = True
+        self._before = self.setup.seed if i == SEED else self.setup.seats[i].name  # Esc brings it back
         self._key = None
+
+    def _undo_edit(self) -> None:
+        """Esc while typing: the name (or seed) goes back to what it was before the typing."""
+        if self.editing == SEED:
+            self.setup.seed = int(self._before)
+        elif self.editing is not None:
+            self.setup.rename(self.editing, str(self._before))
+        self.editing = None
 
     def text(self, text: str) -> None:
         """Typed characters go into the name being edited (or the focused name or seed box)."""
-        if self._eat_space:
-            self._eat_space = False
-            if text == " ":
+        if self._eat_space:  # the Space that pressed the box, and its repeats while held
+            if not text.strip():
                 return
+            self._eat_space = False
         if self.editing is None and self.focus is not None and self.focus[0] in ("name", "seedtext"):
             if text.strip():
                 self.act(self.focus)  # typing on a focused box types into it
@@ -259,8 +270,10 @@ class NewGameDialog:
                 rest = "" if self._fresh else str(self.setup.seed)[:-1]
                 self.setup.seed = int(rest or "0")
                 self._fresh = False
-            elif symbol in (key.RETURN, key.ENTER, key.ESCAPE, key.TAB):
+            elif symbol in (key.RETURN, key.ENTER, key.TAB):
                 self.editing = None
+            elif symbol == key.ESCAPE:
+                self._undo_edit()
             self._key = None
             return
         if self.editing is not None:
@@ -271,8 +284,10 @@ class NewGameDialog:
             elif symbol == key.TAB:
                 self._edit((i + (-1 if modifiers & key.MOD_SHIFT else 1)) % len(self.setup.seats))
                 self.focus = ("name", self.editing)
-            elif symbol in (key.RETURN, key.ENTER, key.ESCAPE):
+            elif symbol in (key.RETURN, key.ENTER):
                 self.editing = None
+            elif symbol == key.ESCAPE:
+                self._undo_edit()
             self._key = None
             return
         if symbol in (key.RETURN, key.ENTER):
@@ -331,7 +346,7 @@ class NewGameDialog:
         if self.on_cancel is not None:
             self._button(("cancel",), "Cancel  [Esc]", x0 + w - 36 * s - 2 * bw, y0 + 16 * s, bw, bh, 12 * s)
         self._label(
-            "Keys: Tab or arrows move · Space presses · typing on a name box renames",
+            "Keys: Tab or arrows move · Space presses · type on a name · Enter ends typing, then starts",
             x0 + 24 * s,
             y0 + 26 * s,
             9 * s,

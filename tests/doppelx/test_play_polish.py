@@ -327,6 +327,14 @@ def test_the_form_works_with_the_keyboard_alone(window):
     assert dialog.setup.seats[1].name == "Bo" and dialog.editing == 1
     dialog.key(key.TAB, 0)  # while typing, Tab goes to the next name
     assert dialog.editing == 2 and dialog.focus == ("name", 2)
+    dialog.text("Xy")
+    dialog.key(key.ESCAPE, 0)  # undoes the typing: the name it had, the form still open
+    assert dialog.editing is None and dialog.setup.seats[2].name == "Yellow" and not started
+    dialog.key(key.SPACE, 0)  # Space on the focused name box: typing, held Space types nothing
+    for _ in range(3):
+        dialog.text(" ")
+    dialog.text("Cy")
+    assert dialog.setup.seats[2].name == "Cy"
     dialog.key(key.RETURN, 0)  # ends the typing, the focus stays
     assert dialog.editing is None and dialog.focus == ("name", 2)
     dialog.key(key.RIGHT, 0)  # name 2 → its Person/Bot toggle
@@ -350,7 +358,7 @@ def test_the_form_works_with_the_keyboard_alone(window):
     window.render()  # the focus ring is drawn
     dialog.key(key.RETURN, 0)  # Enter starts the game, wherever the focus is
     assert started and started[0].board == "III" and started[0].seed == 2026
-    assert [s.name for s in started[0].seats][1] == "Bo" and len(started[0].seats) == 4
+    assert [s.name for s in started[0].seats][1:3] == ["Bo", "Cy"] and len(started[0].seats) == 4
 
 
 def test_the_arrow_keys_go_to_the_nearest_control_that_way():
