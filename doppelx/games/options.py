@@ -13,9 +13,11 @@ import argparse
 from rules.errors import DoppelXError
 
 
-def flag_name(dest: str) -> str:
-    """The flag as the user types it: ``whites_per_black`` -> ``--whites-per-black``."""
-    return "--" + dest.replace("_", "-")
+def flag_name(dest: str, value: object = None) -> str:
+    """The flag as the user typed it: ``whites_per_black`` -> ``--whites-per-black``; the
+    ``False`` of a ``--x/--no-x`` pair (argparse's ``BooleanOptionalAction``) -> ``--no-x``."""
+    flag = dest.replace("_", "-")
+    return f"--no-{flag}" if value is False else f"--{flag}"
 
 
 def given_flags(args: argparse.Namespace, *dests: str) -> list[str]:
@@ -23,8 +25,9 @@ def given_flags(args: argparse.Namespace, *dests: str) -> list[str]:
 
     An option counts as given when its value is not ``None``, so every option checked this
     way defaults to ``None`` (switches too): ``--seed 0`` and ``--no-variant`` count as given.
+    A plain switch (``store_true``) is never ``False``; only a ``--x/--no-x`` pair is.
     """
-    return [flag_name(dest) for dest in dests if getattr(args, dest) is not None]
+    return [flag_name(dest, getattr(args, dest)) for dest in dests if getattr(args, dest) is not None]
 
 
 def listed(flags: list[str]) -> str:

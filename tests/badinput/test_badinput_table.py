@@ -770,7 +770,12 @@ CASES = [
     ),
     ("doppel-resume-seed-0", ["doppel", "--resume", "state.json", "--seed", "0"], {}, ["--seed", "--resume"]),
     ("clever-resume-seed", ["clever", "--resume", "state.json", "--seed", "99"], {}, ["--seed", "--resume"]),
-    ("blitz-resume-no-variant", ["blitz", "--resume", "state.json", "--no-variant"], {}, ["--variant"]),
+    (
+        "blitz-resume-no-variant",
+        ["blitz", "--resume", "state.json", "--no-variant"],
+        {},
+        ["--no-variant does not go"],
+    ),
     (
         "blitz-whites-per-black-count",
         ["blitz", "--whites-per-black", "1,3"],

@@ -17,7 +17,8 @@ def test_a_flag_is_named_as_typed():
 
 
 def test_given_means_not_none_so_zero_and_false_count():
-    assert given_flags(args(seed=0, variant=False), "seed", "variant", "bots") == ["--seed", "--variant"]
+    assert given_flags(args(seed=0, variant=False), "seed", "variant", "bots") == ["--seed", "--no-variant"]
+    assert given_flags(args(variant=True), "variant") == ["--variant"]
     assert given_flags(args(), "seed", "variant", "bots") == []
 
 

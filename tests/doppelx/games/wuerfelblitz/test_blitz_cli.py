@@ -127,7 +127,7 @@ def test_analyse_text(capsys):
         (["--bots-only", "--analyse"], "not allowed with"),
         (["--white", "4"], "invalid choice"),
         (["--analyse", "--white", "3"], "--white does not go with --analyse"),
-        (["--analyse", "--white", "3", "--no-variant"], "--white and --variant do not go with --analyse"),
+        (["--analyse", "--white", "3", "--no-variant"], "--white and --no-variant do not go with --analyse"),
         (["--seed", "-3"], "whole number from 0"),
         (["--bots-only", "--dice", "/nonexistent/wb.toml"], "file not found"),
     ],
@@ -322,7 +322,7 @@ def test_save_word_and_resume_from_the_command_line(tmp_path, capsys, monkeypatc
     code, _, err = run_cli(capsys, "--resume", str(save), "--bots", "hard")
     assert code == 2 and "--bots does not go with --resume" in err
     code, _, err = run_cli(capsys, "--resume", str(save), "--no-variant", "--seed", "0")
-    assert code == 2 and "--variant and --seed do not go with --resume" in err
+    assert code == 2 and "--no-variant and --seed do not go with --resume" in err
     mine = tmp_path / "mine.json"  # a --save file that is there already is not overwritten
     mine.write_text("my notes")
     code, _, err = run_cli(capsys, "--resume", str(save), "--save", str(mine))
