@@ -47,6 +47,11 @@ def bots_for(
     return out
 
 
+def has_expert(skill: str | None, skills: Sequence[str] | None) -> bool:
+    """A seat is an expert: ``--skill expert`` (for all seats) or expert among ``--skills``."""
+    return EXPERT in (skills or [skill or ""])
+
+
 def check_seat_options(
     skill: str | None, skills: Sequence[str] | None, think: int | None, rotate: bool = False
 ) -> None:
@@ -62,7 +67,7 @@ def check_seat_options(
         )
     if rotate and not skills:
         raise RulesError("--rotate shifts the seats' --skills round the table; give --skills S1,S2,...")
-    if think is not None and EXPERT not in (skills or [skill or ""]):
+    if think is not None and not has_expert(skill, skills):
         raise RulesError(
             "--think sets an expert's rollouts, but no seat is an expert "
             "(--skill expert, or expert among --skills)"

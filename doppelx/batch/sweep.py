@@ -30,6 +30,7 @@ from doppelx.batch.store import REPORT_FILES  # noqa: E402
 from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from doppelx.argtypes import check_no_spinner, number, shown  # noqa: E402
+from doppelx.seats import has_expert  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
 
 #: Most values one --vary may list, and most variants a sweep may run.
@@ -43,8 +44,16 @@ COMPARISON_FILES = ("comparison.md", "comparison.png")
 #: What each --vary name takes: the type of its single option where there is one (a value of
 #: ``hole_delta_mm`` is bounded like ``--hole-delta-mm``); every variant's parameters are then
 #: checked as a run's are (:func:`doppelx.batch.params.check_params`).
+def _side(text: str) -> str:
+    """A ``--vary board`` value: a built-in side by its name (``iii`` is ``III``, so the same
+    side written twice is one variant), else the board file as given."""
+    from rules.board_file import BUILTIN_SIDES
+
+    return text.strip().upper() if text.strip().upper() in BUILTIN_SIDES else text
+
+
 VARY: dict[str, Callable[[str], object]] = {
-    "board": str,
+    "board": _side,
     "hole_delta_mm": hole_delta_mm,
     "white_faces": str,
     "cocked_deg": number(0.0, 90.0, "an angle in degrees"),
@@ -206,25 +215,22 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
             check_params(p, kind)
         except DoppelXError as exc:
             raise DoppelXError(f"--vary variant {variant}: {exc}") from None
-    if params.get("think") is not None and not any(_seats_expert(p) for p in per_variant):
+    if params.get("think") is not None and not any(
+        has_expert(p.get("skill"), p.get("skills")) for p in per_variant
+    ):
         raise DoppelXError(
             "--think sets an expert's rollouts, but no variant seats an expert "
             "(--skill expert, or expert among --vary skill=…)"
         )
     sides = [load_board(p["board"]) for p in per_variant]
-    if len({b.name for b in sides}) == 1:
-        check_no_spinner(sides[0], params.get("spinner", True))
-    elif not params.get("spinner", True) and not any(b.spinner for b in sides):
-        side_names = ", ".join(dict.fromkeys(b.name for b in sides))
+    if not params.get("spinner", True) and not any(b.spinner for b in sides):
+        side_names = list(dict.fromkeys(b.name for b in sides))
+        if len(side_names) == 1:
+            check_no_spinner(sides[0], False)  # the message of a single run
         raise DoppelXError(
-            f"--no-spinner: none of the sides varied ({side_names}) has a spinner to leave off"
+            f"--no-spinner: none of the sides varied ({', '.join(side_names)}) has a spinner to leave off"
         )
     return list(zip(variants, [pin_files(p) for p in per_variant]))
-
-
-def _seats_expert(params: dict) -> bool:
-    """A games run with these parameters has an expert seat (``--skill`` or ``--skills``)."""
-    return params.get("skill") == "expert" or "expert" in (params.get("skills") or [])
 
 
 def run_sweep(options: SweepOptions, params: dict) -> int:
