@@ -76,22 +76,28 @@ def updated(data: dict, metrics: list[Metric], profile: str) -> dict:
     values = dict(section.get("metrics", {}))
     values.update({m.key: m.value for m in metrics})
     section["metrics"] = dict(sorted(values.items()))
-    section["measured"] = environment()
+    section["measured"] = environment("mujoco" if profile.endswith("@mujoco") else "pybullet")
     profiles[profile] = section
     return {"format": FORMAT, "profiles": profiles}
 
 
-def environment() -> dict:
-    """Where the figures come from: versions, machine, date."""
+def environment(engine: str = "pybullet") -> dict:
+    """Where the figures come from: PyBullet's version (and MuJoCo's for ``engine``
+    "mujoco"), Python, machine, date."""
     import importlib.metadata
     import os
 
-    try:
-        pyb = importlib.metadata.version("pybullet")
-    except importlib.metadata.PackageNotFoundError:
-        pyb = "unknown"
+    def version(package: str) -> str:
+        try:
+            return importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            return "unknown"
+
+    engines = {"pybullet": version("pybullet")}
+    if engine == "mujoco":
+        engines["mujoco"] = version("mujoco")
     return {
-        "pybullet": pyb,
+        **engines,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cores": os.cpu_count(),

@@ -314,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
         "baseline": str(path),
         "speed_record": str(speed_path) if speed else None,
         "machine": sr.fingerprint(),
-        "environment": bl.environment(),
+        "environment": bl.environment(args.engine),
         "passed": not bad,
         "rows": [r.to_dict() for r in rows],
     }
