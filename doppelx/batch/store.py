@@ -243,7 +243,8 @@ def _pin_change(old: dict, new: dict) -> str:
     if old["code_sha256"] != new.get("code_sha256"):
         return (
             f"made by another version of the simulator (code {str(old['code_sha256'])[:12]}, "
-            f"this one {str(new.get('code_sha256'))[:12]}): its rows would not match this version's"
+            f"this one {str(new.get('code_sha256'))[:12]}): its rows would not match this version's; "
+            "finish it with the version that made it"
         )
     if any(k in new and k not in old for k in ("board_sha256", "dice_sha256")):
         return "made before runs pinned the content of their board or dice file (board_sha256), so it cannot resume"

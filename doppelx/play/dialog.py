@@ -379,7 +379,7 @@ class NewGameDialog:
         )
         self._button(("players", 1), "+", x0 + 190 * s, y, 30 * s, 28 * s, 14 * s)
         y -= 30 * s
-        for text, dx in (("Die", 24), ("Name (click to type)", 62), ("Played by", 290), ("Bot skill", 392)):
+        for text, dx in (("Die", 24), ("Name (click or type)", 62), ("Played by", 290), ("Bot skill", 392)):
             self._label(text, x0 + dx * s, y + 8 * s, 9 * s, DIM)
         row = 33 * s
         for i, seat in enumerate(setup.seats):
