@@ -17,6 +17,12 @@ there, so every accepted flick reaches the playfield and a stronger one lands fu
 rolls further. A flick whose line misses the playfield (aimed past the box's side on
 purpose) throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
 velocity is used.
+
+The keyboard throws too (:meth:`ThrowAim.charged`): a key held for a while gives the power
+(:func:`charge_power`: 0 to 1 over :data:`CHARGE_SECONDS`), the direction is straight into
+the box turned by :attr:`ThrowAim.aim_angle` (comma and period turn it), and the throw is the one a
+flick of that power along that direction makes — except that a keyboard throw must reach
+the playfield (its line must cross it), since there is no hand speed to throw out with.
 """
 
 from __future__ import annotations
@@ -35,6 +41,13 @@ _INWARD = {"S": (0.0, 1.0), "E": (-1.0, 0.0), "N": (0.0, -1.0), "W": (1.0, 0.0)}
 _RIGHT = {"S": (1.0, 0.0), "E": (0.0, 1.0), "N": (-1.0, 0.0), "W": (0.0, -1.0)}
 #: Distance of the release point beyond the wall's outer face (m).
 RELEASE_OUT = 0.03
+#: Seconds a throw key is held for full power (keyboard throws).
+CHARGE_SECONDS = 1.5
+
+
+def charge_power(held: float) -> float:
+    """The power 0…1 of a throw key held ``held`` seconds (full after :data:`CHARGE_SECONDS`)."""
+    return float(np.clip(held / CHARGE_SECONDS, 0.0, 1.0))
 
 
 @dataclass(frozen=True)
@@ -76,6 +89,7 @@ class ThrowAim:
 
     HEIGHT_RANGE = (0.0, 0.15)  # release height above the minimum, m
     SPIN_RANGE = (-40.0, 40.0)  # forward-roll spin, rad/s
+    ANGLE_RANGE = (-math.radians(60), math.radians(60))  # keyboard aim's turn from straight in, rad
 
     def __init__(self, box: BoxSpec, die_size: float, limits: FlickLimits | None = None):
         self.box = box
@@ -87,6 +101,7 @@ class ThrowAim:
         self.along = 0.0
         self.height = self.min_height + 0.03
         self.spin = 0.0
+        self.aim_angle = 0.0  # keyboard throws: turn from straight in (rad, + to the thrower's right)
 
     # --- stance -----------------------------------------------------------------------------
     def half_length(self, side: str | None = None) -> float:
@@ -135,6 +150,10 @@ class ThrowAim:
         """Change the forward-roll spin by ``delta`` rad/s, within range."""
         self.spin = float(np.clip(self.spin + delta, *self.SPIN_RANGE))
 
+    def adjust_aim_angle(self, delta: float) -> None:
+        """Turn the keyboard throw's direction by ``delta`` rad (+: to the thrower's right), within range."""
+        self.aim_angle = float(np.clip(self.aim_angle + delta, *self.ANGLE_RANGE))
+
     # --- geometry ---------------------------------------------------------------------------
     @property
     def inward(self) -> np.ndarray:
@@ -145,6 +164,11 @@ class ThrowAim:
     def right(self) -> np.ndarray:
         """Unit vector (2,) to the thrower's right along the wall."""
         return np.array(_RIGHT[self.side])
+
+    def keyboard_direction(self) -> np.ndarray:
+        """Unit vector (2,) of a keyboard throw: :attr:`inward` turned by :attr:`aim_angle`."""
+        a = self.aim_angle
+        return math.cos(a) * self.inward + math.sin(a) * self.right
 
     def release_point(self) -> np.ndarray:
         """Release point (3,) m: outside the wall by ``clearance``, ``height`` above the rim."""
@@ -224,9 +248,26 @@ class ThrowAim:
         direction = v / speed
         if float(direction @ self.inward) < lim.min_inward:
             raise ValueError("flick towards the box")
-        power = self.power(speed)
+        return self._intent(direction, speed, self.power(speed))
+
+    def charged(self, power: float) -> ThrowIntent:
+        """The keyboard throw of ``power`` (0…1, :func:`charge_power`) along :meth:`keyboard_direction`.
+
+        Raises:
+            ValueError: the direction's line misses the playfield (turned too far from
+                where the thrower stands), with the reason for the player.
+        """
+        lim = self.limits
+        power = float(np.clip(power, 0.0, 1.0))
+        direction = self.keyboard_direction()
+        if self.aim_point(direction, power) is None:
+            raise ValueError("that aim misses the playfield: turn it back with comma or period")
+        return self._intent(direction, lim.min_speed + power * (lim.full_speed - lim.min_speed), power)
+
+    def _intent(self, direction: np.ndarray, speed: float, power: float) -> ThrowIntent:
+        """The throw along unit ``direction`` (2,) at ``speed`` m/s with ``power`` (a flick's or a key's)."""
         target = self.aim_point(direction, power)
-        speed = min(speed, lim.max_speed)
+        speed = min(speed, self.limits.max_speed)
         vel = (float(direction[0] * speed), float(direction[1] * speed), 0.0)
         axis = np.array([-direction[1], direction[0], 0.0])  # z × direction: a forward roll
         sx, sy, sz = (float(c) for c in axis * self.spin)

@@ -1,7 +1,10 @@
 """Input → intents and view changes: the mouse and keyboard handlers of the window.
 
 A mixin of :class:`render.window.TableWindow`: a left drag in a throw becomes a
-:class:`~render.intents.ThrowIntent` (through :meth:`render.aim.ThrowAim.flick`) — wherever
+:class:`~render.intents.ThrowIntent` (through :meth:`render.aim.ThrowAim.flick`), and so
+does Space held and let go (:meth:`render.aim.ThrowAim.charged`: the longer held, the
+harder; comma and period turn its direction); while betting, a card's letter key bets on it as a
+click on the card does — a drag wherever
 it begins: over the box, on its rim, or on the table (a drag that begins on the table first
 puts the thrower at the nearest wall, as a click there does) — timed by the input events'
 own timestamps (:meth:`render.window.TableWindow.input_time`); a click
@@ -16,11 +19,13 @@ an intent is allowed: the window only sends what the snapshot's ``input`` asks f
 from __future__ import annotations
 
 import datetime
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from render.aim import charge_power
 from render.backend import pyglet
 from render.intents import BetIntent, Command, CommandIntent
 from render.placement import card_at
@@ -31,6 +36,8 @@ import pyglet.window  # noqa: E402  (after render.backend set the options)
 from pyglet.window import key, mouse  # noqa: E402
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from render.aim import ThrowAim
     from render.audio import Clatter
     from render.camera import Camera
@@ -42,6 +49,8 @@ if TYPE_CHECKING:
 WALK_SPEED = 0.12
 #: A press and release closer than this (px, |dx| + |dy|) is a click, not a flick.
 CLICK_PX = 6
+#: How far , and . turn a keyboard throw's direction per press (rad).
+AIM_STEP = math.radians(5)
 
 
 class Controls:
@@ -66,8 +75,12 @@ class Controls:
         _drag: str | None
         _flick: list[tuple[float, float, float]]
         _press: tuple[float, float] | None
+        _charge_start: float | None
 
         def get_framebuffer_size(self) -> tuple[int, int]: ...
+
+        clock: Callable[[], float]
+
         def input_time(self) -> float: ...
         def emit(self, intent: Intent) -> None: ...
         def say(self, hint: str, seconds: float = 3.0) -> None: ...
@@ -185,7 +198,10 @@ class Controls:
             overlay = "the help" if self.help else "the throw log"
             self.say(f"Esc closes {overlay}")  # modal: nothing behind it hears the key
             return pyglet.event.EVENT_HANDLED
-        if ctrl and symbol == key.S:
+        letter = self._bet_letter(symbol, ctrl)
+        if letter is not None:
+            self.emit(BetIntent(letter))  # a card's letter while betting: bet on it (before A, D, E, H)
+        elif ctrl and symbol == key.S:
             self.emit(CommandIntent(Command.SAVE))
         elif ctrl and symbol in (key.O, key.L):
             self.emit(CommandIntent(Command.LOAD))
@@ -234,7 +250,42 @@ class Controls:
                 self.aim.adjust_height(0.005 if symbol == key.PAGEUP else -0.005)
             elif symbol in (key.BRACKETRIGHT, key.BRACKETLEFT):
                 self.aim.adjust_spin(2.0 if symbol == key.BRACKETRIGHT else -2.0)
+            elif symbol in (key.COMMA, key.PERIOD):
+                self.aim.adjust_aim_angle(AIM_STEP if symbol == key.PERIOD else -AIM_STEP)
+            elif symbol == key.SPACE and self._throwing():
+                self._charge_start = self.input_time()  # let go to throw (on_key_release)
         return None
+
+    def on_key_release(self, symbol, modifiers):
+        if symbol != key.SPACE or self._charge_start is None:
+            return None
+        start, self._charge_start = self._charge_start, None
+        if self.aim is None or not self._throwing() or self.help or self.show_log:
+            return None
+        try:
+            intent = self.aim.charged(charge_power(self.input_time() - start))
+        except ValueError as exc:
+            self.say(str(exc))
+            return None
+        self.emit(intent)
+        return None
+
+    def charging(self) -> float | None:
+        """The power a keyboard throw would have if Space were let go now (``None``: not held)."""
+        if self._charge_start is None:
+            return None
+        return charge_power(self.clock() - self._charge_start)
+
+    def _throwing(self) -> bool:
+        return self._current is not None and self._current.input is InputMode.THROW
+
+    def _bet_letter(self, symbol: int, ctrl: int) -> str | None:
+        """The letter of a bet card in play when its key is pressed while the player may bet."""
+        if ctrl or self._current is None or self._current.input is not InputMode.BET:
+            return None
+        letters = {c.letter for c in self._current.table.cards}
+        name = key.symbol_string(symbol)
+        return name if len(name) == 1 and name in letters else None
 
     @staticmethod
     def _overlay_key(symbol: int, ctrl: int) -> bool:

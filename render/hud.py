@@ -34,12 +34,13 @@ ACCENT = (244, 194, 27, 255)
 #: The keyboard help: (keys, what they do).
 HELP_LINES: tuple[tuple[str, str], ...] = (
     ("Left drag", "flick the dice when it is your throw: drag towards the box, let go while moving"),
+    ("Space (hold, let go)", "or throw with the keys: held longer, harder; comma / period turn the aim"),
     ("Left / Right, A / D", "walk along the box (hold; Shift: faster); round the corners to the next side"),
     ("Q / E", "go round to the previous / next side of the box"),
     ("Click the table", "stand at the nearest side of the box, level with where you clicked"),
     ("Ctrl + wheel, PgUp / PgDn", "release height above the rim"),
     ("Shift + wheel, [ / ]", "spin (forward roll +, back spin -)"),
-    ("Click a bet card", "bet on it (when you may bet); Enter: no bet this time"),
+    ("Click a bet card, or its letter", "bet on it (when you may bet); Enter: no bet this time"),
     ("Right drag", "orbit the camera; Middle drag or Shift + right drag: pan"),
     ("Wheel", "zoom"),
     ("Tab", "referee view: straight down, footprints and counted fields outlined"),
@@ -92,7 +93,7 @@ class HudState:
         busy: a generic busy/thinking indicator text (e.g. ``"Starting the game…"`` or a bot's
             ``"thinking…"``); empty for none.
         log: show the throw log panel.
-        power: the flick's power 0…1 while dragging (``None``: no drag).
+        power: the throw's power 0…1 while a flick is dragged or Space is held (``None``: neither).
         buttons: show the toggle buttons bottom right (hidden while a form covers the table,
             where they could not work).
     """

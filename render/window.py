@@ -21,6 +21,7 @@ Raises :class:`render.errors.NoDisplayError` when no window can be opened.
 from __future__ import annotations
 
 import io
+import math
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -184,6 +185,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._seen_impacts: int | None = None
         self._drag: str | None = None
         self._flick: list[tuple[float, float, float]] = []
+        self._charge_start: float | None = None  # Space held for a keyboard throw since
         self._press: tuple[float, float] | None = None
         self._zoom_home: float | None = None  # the camera distance before zooming out to a label
         self._last_draw = clock()
@@ -279,6 +281,7 @@ class TableWindow(Controls, pyglet.window.Window):
             self._swallow = False
             self._drag = None
             self._flick = []
+            self._charge_start = None
 
     def dispatch_event(self, event_type, *args):
         if event_type in INPUT_EVENTS:
@@ -312,6 +315,8 @@ class TableWindow(Controls, pyglet.window.Window):
     def wants_redraw(self) -> bool:
         """Whether the next frame would differ from the last one drawn (see the module docstring)."""
         if self.needs_redraw or self._drag is not None or self.camera.goal_yaw is not None:
+            return True
+        if self._charge_start is not None:  # the power grows while Space is held
             return True
         if self.hint and self.clock() > self._hint_until:
             return True
@@ -392,7 +397,9 @@ class TableWindow(Controls, pyglet.window.Window):
                 f"Throwing from side {a.side}, {a.along * 100:+.0f} cm along · release "
                 f"{a.height * 1000:.0f} mm over the rim · spin {a.spin:+.0f} rad/s"
             )
-        power = None
+            if a.aim_angle:
+                aim += f" · aim {math.degrees(a.aim_angle):+.0f}°"
+        power = self.charging()
         if self._drag == "flick" and self.aim is not None and len(self._flick) >= 2:
             preview = self.aim.preview(self._flick)
             power = preview[0] if preview is not None else None
@@ -491,8 +498,10 @@ class TableWindow(Controls, pyglet.window.Window):
             if preview is not None and preview[0] > 0.0:
                 power, d = preview
                 return Marker(pos, colour, (float(d[0]), float(d[1])), 0.03 + 0.09 * power)
-        inward = self.aim.inward
-        return Marker(pos, colour, (float(inward[0]), float(inward[1])), 0.025)
+        charge = self.charging()
+        d = self.aim.keyboard_direction()  # straight in unless , or . turned it
+        length = 0.025 if charge is None else 0.03 + 0.09 * charge
+        return Marker(pos, colour, (float(d[0]), float(d[1])), length)
 
     # --- screenshots -----------------------------------------------------------------------
     def capture(self) -> np.ndarray:

@@ -678,7 +678,7 @@ class PlayController:
                 turn = f"Setup throw: {who} throws their die"
             else:
                 turn = f"{who} throws" if req.kind == "turn" else f"Decider: {who} throws"
-            message = "Drag towards the box and let go while moving (H: help)"
+            message = "Drag towards the box and let go while moving, or hold Space (H: help)"
             active = self.thrower
         elif stage is Stage.WAIT:
             req = self.live.request()

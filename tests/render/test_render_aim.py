@@ -117,3 +117,42 @@ def test_release_point_matches_the_physics_convention(side):
     a.walk(0.04)
     want = throw.release_point(box, side, a.along, a.height)
     assert tuple(a.release_point()) == pytest.approx(want)
+
+
+def test_a_key_held_longer_throws_harder_up_to_full_power():
+    from render.aim import CHARGE_SECONDS, charge_power
+
+    assert charge_power(0.0) == 0.0 and charge_power(-1.0) == 0.0
+    assert charge_power(CHARGE_SECONDS / 2) == pytest.approx(0.5)
+    assert charge_power(CHARGE_SECONDS) == charge_power(10 * CHARGE_SECONDS) == 1.0
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_keyboard_throw_goes_straight_in_and_lands_as_a_flick_of_its_power(aim, side):
+    aim.side = side
+    soft, hard = aim.charged(0.2), aim.charged(0.9)
+    for t, power in ((soft, 0.2), (hard, 0.9)):
+        direction = np.array(t.velocity[:2]) / np.linalg.norm(t.velocity[:2])
+        assert direction == pytest.approx(aim.inward) and t.power == pytest.approx(power)
+        assert t.target == pytest.approx(aim.aim_point(aim.inward, power))
+    # the harder throw aims further across the box
+    r = np.array(aim.release_point()[:2])
+    assert np.linalg.norm(np.array(hard.target) - r) > np.linalg.norm(np.array(soft.target) - r)
+
+
+def test_comma_and_period_turn_the_keyboard_aim_within_its_range(aim):
+    aim.side = "S"
+    aim.adjust_aim_angle(math.radians(20))  # to the thrower's right: east, from the south wall
+    d = aim.keyboard_direction()
+    assert d == pytest.approx((math.sin(math.radians(20)), math.cos(math.radians(20))))
+    t = aim.charged(0.5)
+    assert t.velocity[0] > 0 and t.target is not None and t.target[0] > 0
+    aim.adjust_aim_angle(math.radians(500))
+    assert aim.aim_angle == pytest.approx(aim.ANGLE_RANGE[1])
+
+
+def test_a_keyboard_throw_that_would_miss_the_playfield_is_refused(aim):
+    aim.side, aim.along = "S", aim.half_length()  # at the east end of the south wall ...
+    aim.adjust_aim_angle(aim.ANGLE_RANGE[1])  # ... turned far to the east: the line misses the box
+    with pytest.raises(ValueError, match="misses the playfield"):
+        aim.charged(0.5)

@@ -1,5 +1,6 @@
 """The window under Xvfb: pixels that must be true, flicks and clicks that must become intents."""
 
+import math
 import os
 import subprocess
 import sys
@@ -338,3 +339,61 @@ def test_unreachable_display_is_a_clear_error():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("ok cannot open the 3D window")
+
+
+def test_space_held_and_let_go_throws_with_the_keyboard(fresh, table_i):
+    """The keyboard throw: Space held longer throws harder; , and . turn the aim; the
+    marker shows the charge; Space outside a throw does nothing."""
+    from pyglet.window import key
+
+    from render.aim import CHARGE_SECONDS
+    from render.intents import ThrowIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
+    win.aim.side, win.aim.along = "S", 0.0
+    clock = win.fake_clock
+    win.on_key_press(key.SPACE, 0)
+    clock.t += CHARGE_SECONDS / 2
+    assert win.charging() == pytest.approx(0.5)
+    assert win.wants_redraw()  # the power grows on screen while held
+    assert win._marker(win._current).length == pytest.approx(0.03 + 0.09 * 0.5)
+    win.on_key_release(key.SPACE, 0)
+    throws = [i for i in win.intents if isinstance(i, ThrowIntent)]
+    assert len(throws) == 1 and throws[0].power == pytest.approx(0.5)
+    assert throws[0].velocity[1] > 0 and throws[0].velocity[0] == pytest.approx(0.0, abs=1e-12)
+    assert win.charging() is None
+    for _ in range(3):
+        win.on_key_press(key.PERIOD, 0)  # 15° to the thrower's right (east, from the south)
+    win.on_key_press(key.SPACE, 0)
+    clock.t += 2 * CHARGE_SECONDS
+    win.on_key_release(key.SPACE, 0)
+    turned = [i for i in win.intents if isinstance(i, ThrowIntent)][-1]
+    assert turned.power == 1.0 and turned.velocity[0] > 0
+    assert math.degrees(math.atan2(turned.velocity[0], turned.velocity[1])) == pytest.approx(15.0)
+    assert "aim +15°" in win._hud_state().aim_text
+    win.show(Snapshot(table_i, input=InputMode.NONE, thrower="blue"))
+    before = len(win.intents)
+    win.on_key_press(key.SPACE, 0)
+    clock.t += 0.5
+    win.on_key_release(key.SPACE, 0)
+    assert len(win.intents) == before  # not a throw now: nothing sent
+
+
+def test_a_cards_letter_key_bets_on_it_while_betting(fresh, table_i):
+    from pyglet.window import key
+
+    from render.intents import BetIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    in_play = [c.letter for c in table_i.cards]
+    out = next(letter for letter in "ABCDEFGH" if letter not in in_play)
+    win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
+    win.on_key_press(getattr(key, in_play[1]), 0)
+    win.on_key_press(getattr(key, out), 0)  # a card not in play: no bet
+    assert [i for i in win.intents if isinstance(i, BetIntent)] == [BetIntent(in_play[1])]
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
+    win.on_key_press(getattr(key, in_play[0]), 0)  # not betting now: the key is not a bet
+    assert len([i for i in win.intents if isinstance(i, BetIntent)]) == 1
