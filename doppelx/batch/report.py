@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion  # noqa: E402
-from doppelx.batch.store import REPORT_FILES  # noqa: E402,F401 (the report's files, re-exported)
+from doppelx.batch.store import REPORT_FILES, read_run_metadata  # noqa: E402,F401 (REPORT_FILES re-exported)
 from doppelx.board_picture import save_board_png  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from rules.bets import load_bet_cards  # noqa: E402
@@ -74,13 +74,27 @@ def _gauss_smooth(h: np.ndarray, sigma_cells: float) -> np.ndarray:
     return np.apply_along_axis(lambda v: np.convolve(v, k, mode="same"), 1, h)
 
 
+def _provenance(table_path: Path | str) -> str:
+    """The line that says which run made the table: its seed, fingerprint and code version."""
+    try:
+        meta = read_run_metadata(table_path)
+    except (KeyError, ValueError):  # a table written by hand, without the run's metadata
+        return "Made outside `doppelx simulate` (no run metadata in the table)."
+    spec = meta.get("spec", {})
+    code = spec.get("params", {}).get("code_sha256")
+    parts = [f"seed {spec.get('seed')}", f"run fingerprint `{meta.get('fingerprint')}`"]
+    if code:
+        parts.append(f"code `{str(code)[:12]}`")
+    return "Run: " + ", ".join(parts) + " (every parameter in `run.json`; the same run gives the same rows)."
+
+
 def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     """Write ``report.md`` and its PNGs for a throws table; returns the Markdown path."""
     out = Path(out_dir)
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     board = load_board(t["board"][0])
-    lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", ""]
+    lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", "", _provenance(table_path), ""]
 
     xs, ys = [], []
     for p in DICE_PREFIXES:
@@ -160,7 +174,12 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     players = t["players"][0]
-    lines = [f"# {counted(n, 'game')}, {players} players, side {t['board'][0]}", ""]
+    lines = [
+        f"# {counted(n, 'game')}, {players} players, side {t['board'][0]}",
+        "",
+        _provenance(table_path),
+        "",
+    ]
     throws = mean(t["throws"])
     lines += [
         f"Game length: {throws.fmt(digits=1)} throws (mean, 95 % interval); "

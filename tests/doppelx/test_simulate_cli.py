@@ -52,6 +52,10 @@ def test_report_and_figures(tmp_path):
         assert imread(tmp_path / fig).shape[0] > 200
     for section in ("Where dice end", "Chips per throw", "Bet cards", "Doppel X"):
         assert section in report
+    # the report names the run that made it: seed, fingerprint and code version
+    spec = json.loads((tmp_path / "run.json").read_text())
+    code = spec["params"]["code_sha256"][:12]
+    assert "Run: seed 1, run fingerprint `" in report and f"code `{code}`" in report
 
 
 def test_games_run_and_report(tmp_path):
@@ -77,7 +81,8 @@ def test_games_run_and_report(tmp_path):
     )
     games = rows(tmp_path / "games.parquet")
     assert len(games) == 2 and all(g["players"] == 3 and max(g["chips"]) >= 15 for g in games)
-    assert "Win rate by seat" in (tmp_path / "report.md").read_text()
+    report = (tmp_path / "report.md").read_text()
+    assert "Win rate by seat" in report and "Run: seed 2, run fingerprint `" in report
     assert imread(tmp_path / "games.png").shape[0] > 100
 
 
