@@ -3,8 +3,8 @@
 A mixin of :class:`render.window.TableWindow`: a left drag in a throw becomes a
 :class:`~render.intents.ThrowIntent` (through :meth:`render.aim.ThrowAim.flick`), and so
 does Space held and let go (:meth:`render.aim.ThrowAim.charged`: the longer held, the
-harder; comma and period turn its direction); while betting, a card's letter key bets on it as a
-click on the card does — a drag wherever
+harder; comma and period turn its direction); while betting, a card's letter key pressed
+twice bets on it as a click on the card does — a drag wherever
 it begins: over the box, on its rim, or on the table (a drag that begins on the table first
 puts the thrower at the nearest wall, as a click there does) — timed by the input events'
 own timestamps (:meth:`render.window.TableWindow.input_time`); a click
@@ -76,6 +76,7 @@ class Controls:
         _flick: list[tuple[float, float, float]]
         _press: tuple[float, float] | None
         _charge_start: float | None
+        _bet_armed: str | None
 
         def get_framebuffer_size(self) -> tuple[int, int]: ...
 
@@ -109,7 +110,9 @@ class Controls:
             if letter is not None:
                 self.emit(BetIntent(letter))
             else:
-                self.say("click one of the four bet cards on the corners (Enter: no bet)")
+                self.say(
+                    "click one of the four bet cards on the corners, or press its letter twice (Enter: no bet)"
+                )
             return
         if button == mouse.LEFT and mode is InputMode.THROW and self.aim is not None:
             table_z = self._current.table.box.floor_z - 0.002
@@ -129,6 +132,7 @@ class Controls:
                     self.camera.face_side(self.aim.side)
             self._drag = "flick"
             self._flick = []
+            self._charge_start = None  # one throw a gesture: a flick cancels a Space held
             self._flick_sample(x, y)
             return
         if button == mouse.MIDDLE or (button == mouse.RIGHT and modifiers & key.MOD_SHIFT):
@@ -198,9 +202,14 @@ class Controls:
             overlay = "the help" if self.help else "the throw log"
             self.say(f"Esc closes {overlay}")  # modal: nothing behind it hears the key
             return pyglet.event.EVENT_HANDLED
-        letter = self._bet_letter(symbol, ctrl)
-        if letter is not None:
-            self.emit(BetIntent(letter))  # a card's letter while betting: bet on it (before A, D, E, H)
+        letter = self._bet_letter(symbol, modifiers)
+        armed, self._bet_armed = self._bet_armed, None  # any other key disarms a letter bet
+        if letter is not None:  # a card's letter while betting (before A, D, E, H): twice bets
+            if armed == letter:
+                self.emit(BetIntent(letter))
+            else:
+                self._bet_armed = letter
+                self.say(f"bet on card {letter}? Press {letter} again (any other key: no)")
         elif ctrl and symbol == key.S:
             self.emit(CommandIntent(Command.SAVE))
         elif ctrl and symbol in (key.O, key.L):
@@ -252,7 +261,7 @@ class Controls:
                 self.aim.adjust_spin(2.0 if symbol == key.BRACKETRIGHT else -2.0)
             elif symbol in (key.COMMA, key.PERIOD):
                 self.aim.adjust_aim_angle(AIM_STEP if symbol == key.PERIOD else -AIM_STEP)
-            elif symbol == key.SPACE and self._throwing():
+            elif symbol == key.SPACE and self._throwing() and self._drag != "flick":
                 self._charge_start = self.input_time()  # let go to throw (on_key_release)
         return None
 
@@ -271,17 +280,27 @@ class Controls:
         return None
 
     def charging(self) -> float | None:
-        """The power a keyboard throw would have if Space were let go now (``None``: not held)."""
-        if self._charge_start is None:
+        """The power a keyboard throw would have if Space were let go now (``None``: not held,
+        or not a throw now)."""
+        if self._charge_start is None or not self._throwing():
             return None
         return charge_power(self.clock() - self._charge_start)
+
+    def on_deactivate(self):
+        """The window lost the keyboard: a Space let go elsewhere must not leave a charge, nor a
+        button let go elsewhere a drag."""
+        self._charge_start = None
+        self._drag = None
+        self._bet_armed = None
 
     def _throwing(self) -> bool:
         return self._current is not None and self._current.input is InputMode.THROW
 
-    def _bet_letter(self, symbol: int, ctrl: int) -> str | None:
-        """The letter of a bet card in play when its key is pressed while the player may bet."""
-        if ctrl or self._current is None or self._current.input is not InputMode.BET:
+    def _bet_letter(self, symbol: int, modifiers: int) -> str | None:
+        """The letter of a bet card in play when its key is pressed (alone) while the player may bet."""
+        if modifiers & (key.MOD_CTRL | key.MOD_ALT | key.MOD_COMMAND | key.MOD_SHIFT):
+            return None
+        if self._current is None or self._current.input is not InputMode.BET:
             return None
         letters = {c.letter for c in self._current.table.cards}
         name = key.symbol_string(symbol)

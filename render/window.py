@@ -186,6 +186,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._drag: str | None = None
         self._flick: list[tuple[float, float, float]] = []
         self._charge_start: float | None = None  # Space held for a keyboard throw since
+        self._bet_armed: str | None = None  # a card's letter pressed once while betting
         self._press: tuple[float, float] | None = None
         self._zoom_home: float | None = None  # the camera distance before zooming out to a label
         self._last_draw = clock()
@@ -282,6 +283,7 @@ class TableWindow(Controls, pyglet.window.Window):
             self._drag = None
             self._flick = []
             self._charge_start = None
+            self._bet_armed = None
 
     def dispatch_event(self, event_type, *args):
         if event_type in INPUT_EVENTS:
@@ -316,7 +318,7 @@ class TableWindow(Controls, pyglet.window.Window):
         """Whether the next frame would differ from the last one drawn (see the module docstring)."""
         if self.needs_redraw or self._drag is not None or self.camera.goal_yaw is not None:
             return True
-        if self._charge_start is not None:  # the power grows while Space is held
+        if self.charging() is not None:  # the power grows while Space is held in a throw
             return True
         if self.hint and self.clock() > self._hint_until:
             return True

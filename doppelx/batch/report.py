@@ -77,15 +77,20 @@ def _gauss_smooth(h: np.ndarray, sigma_cells: float) -> np.ndarray:
 def _provenance(table_path: Path | str) -> str:
     """The line that says which run made the table: its seed, fingerprint and code version."""
     try:
-        meta = read_run_metadata(table_path)
+        meta: object = read_run_metadata(table_path)
     except (KeyError, ValueError):  # a table written by hand, without the run's metadata
+        meta = None
+    spec = meta.get("spec") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or not isinstance(spec, dict):
         return "Made outside `doppelx simulate` (no run metadata in the table)."
-    spec = meta.get("spec", {})
-    code = spec.get("params", {}).get("code_sha256")
-    parts = [f"seed {spec.get('seed')}", f"run fingerprint `{meta.get('fingerprint')}`"]
-    if code:
-        parts.append(f"code `{str(code)[:12]}`")
-    return "Run: " + ", ".join(parts) + " (every parameter in `run.json`; the same run gives the same rows)."
+    params = spec["params"] if isinstance(spec.get("params"), dict) else {}
+    code = params.get("code_sha256")
+    line = f"Run: seed {spec.get('seed')}, run fingerprint `{meta.get('fingerprint')}`"
+    if not code:
+        return line + "; its code version was not recorded (made before runs pinned it)."
+    return (
+        line + f", code `{str(code)[:12]}` (every parameter in `run.json`; the same run gives the same rows)."
+    )
 
 
 def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:

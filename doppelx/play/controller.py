@@ -668,7 +668,9 @@ class PlayController:
         elif stage is Stage.BET:
             assert self.bettor is not None and game.active is not None  # a turn's bets: both named
             turn = f"{view.who(game.active, names)} throws next"
-            message = f"{view.who(self.bettor, names)}: click a bet card, or Enter for no bet"
+            message = (
+                f"{view.who(self.bettor, names)}: click a bet card (or press its letter twice), Enter: no bet"
+            )
             active = self.bettor
         elif stage is Stage.THROW:
             req = self.live.request()

@@ -159,6 +159,7 @@ class PlayWindow(TableWindow):
             return
         self.aim.side = side
         self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))
+        self.aim.aim_angle = 0.0  # a keyboard aim is the last thrower's: each throw starts straight in
         if self.follow:
             self.camera.face_side(side)
 

@@ -373,3 +373,14 @@ def test_the_arrow_keys_go_to_the_nearest_control_that_way():
     assert _nearest(here, targets, (-1, 0)) is behind
     assert _nearest(here, targets, (0, 1)) is aside_near
     assert _nearest(here, targets, (0, -1)) is None  # nothing below: the focus stays
+
+
+def test_each_throw_starts_aimed_straight_in(window):
+    """Review of session 9: a keyboard aim turned for one throw carried over to the next
+    thrower (the HUD still said "aim +10°")."""
+    from render.snapshot import InputMode, Snapshot, TableSpec
+
+    window.show(Snapshot(TableSpec.standard("I"), input=InputMode.THROW, thrower="blue"))
+    window.aim.adjust_aim_angle(0.2)
+    window.stand("E", 0.01)
+    assert window.aim.aim_angle == 0.0 and window.aim.side == "E"

@@ -376,3 +376,33 @@ def test_a_games_sweep_takes_think_for_its_expert_variants():
         ("medium", "medium", 24),
         ("expert", "expert", 24),
     ]
+
+
+@pytest.mark.parametrize(
+    "metadata, says",
+    [
+        (None, "Made outside `doppelx simulate`"),
+        (b"[1, 2]", "Made outside `doppelx simulate`"),
+        (b'{"fingerprint": "f"}', "Made outside `doppelx simulate`"),
+        (b'{"spec": {"seed": 3, "params": {}}, "fingerprint": "abc"}', "its code version was not recorded"),
+        (
+            b'{"spec": {"seed": 3, "params": {"code_sha256": "0123456789abcdef"}}, "fingerprint": "abc"}',
+            "Run: seed 3, run fingerprint `abc`, code `0123456789ab`",
+        ),
+    ],
+)
+def test_the_reports_provenance_line_for_any_table(tmp_path, metadata, says):
+    """A table without the run's metadata, with damaged metadata or from before the code pin
+    gets a line that claims nothing it cannot back."""
+    import pyarrow as pa
+
+    from doppelx.batch.report import _provenance
+    from doppelx.batch.store import METADATA_KEY
+
+    table = pa.table({"item": [0]})
+    if metadata is not None:
+        table = table.replace_schema_metadata({METADATA_KEY: metadata})
+    pq.write_table(table, tmp_path / "t.parquet")
+    line = _provenance(tmp_path / "t.parquet")
+    assert says in line
+    assert ("same rows" in line) is ("code `" in line)

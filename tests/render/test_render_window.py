@@ -391,9 +391,66 @@ def test_a_cards_letter_key_bets_on_it_while_betting(fresh, table_i):
     in_play = [c.letter for c in table_i.cards]
     out = next(letter for letter in "ABCDEFGH" if letter not in in_play)
     win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
-    win.on_key_press(getattr(key, in_play[1]), 0)
-    win.on_key_press(getattr(key, out), 0)  # a card not in play: no bet
-    assert [i for i in win.intents if isinstance(i, BetIntent)] == [BetIntent(in_play[1])]
+    bets = lambda: [i for i in win.intents if isinstance(i, BetIntent)]  # noqa: E731
+    win.on_key_press(getattr(key, in_play[1]), 0)  # the first press asks ...
+    assert bets() == [] and f"Press {in_play[1]} again" in win.hint
+    win.on_key_press(getattr(key, in_play[1]), 0)  # ... the second bets
+    assert bets() == [BetIntent(in_play[1])]
+    win.on_key_press(getattr(key, in_play[0]), 0)
+    win.on_key_press(key.ENTER, 0)  # another key takes the question back
+    win.on_key_press(getattr(key, in_play[0]), 0)
+    win.on_key_press(getattr(key, out), 0)  # a card not in play: no bet, and it disarms
+    win.on_key_press(getattr(key, in_play[0]), 0)
+    win.on_key_press(getattr(key, in_play[0]), key.MOD_ALT)  # with a modifier: no letter
+    assert bets() == [BetIntent(in_play[1])]
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
     win.on_key_press(getattr(key, in_play[0]), 0)  # not betting now: the key is not a bet
     assert len([i for i in win.intents if isinstance(i, BetIntent)]) == 1
+
+
+def test_one_gesture_makes_one_throw_and_a_lost_window_drops_the_charge(fresh, table_i):
+    """Review of session 9: Space and a flick together threw twice (in the setup throw the
+    second throw was the next person's); a Space let go in another window left a charge."""
+    from pyglet.window import key
+
+    from render.intents import ThrowIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
+    win.aim.side, win.aim.along = "S", 0.0
+    win.camera.goal_yaw = None
+    clock = win.fake_clock
+    throws = lambda: [i for i in win.intents if isinstance(i, ThrowIntent)]  # noqa: E731
+    # Space held, then a flick: the flick cancels the charge
+    win.on_key_press(key.SPACE, 0)
+    win.on_mouse_press(480, 200, 1, 0)
+    assert win.charging() is None
+    for k in range(1, 6):
+        clock.t += 0.016
+        win.on_mouse_drag(480, 200 + 18 * k, 0, 18, 1, 0)
+    win.on_key_release(key.SPACE, 0)  # nothing: the flick has it
+    win.on_mouse_release(480, 290, 1, 0)
+    assert len(throws()) == 1
+    # a flick dragged, then Space pressed and let go: Space does nothing meanwhile
+    win.on_mouse_press(480, 200, 1, 0)
+    win.on_key_press(key.SPACE, 0)
+    assert win.charging() is None
+    clock.t += 0.3
+    win.on_key_release(key.SPACE, 0)
+    for k in range(1, 6):
+        clock.t += 0.016
+        win.on_mouse_drag(480, 200 + 18 * k, 0, 18, 1, 0)
+    win.on_mouse_release(480, 290, 1, 0)
+    assert len(throws()) == 2
+    # Space pressed, the window loses the keyboard: no charge, no redraws for it, no throw
+    win.on_key_press(key.SPACE, 0)
+    win.on_deactivate()
+    clock.t += 1.0
+    assert win.charging() is None and win._hud_state().power is None
+    win.on_key_release(key.SPACE, 0)
+    assert len(throws()) == 2
+    # a charge shows only in a throw
+    win.on_key_press(key.SPACE, 0)
+    win.show(Snapshot(table_i, input=InputMode.NONE, thrower="blue"))
+    assert win.charging() is None and win._hud_state().power is None
