@@ -54,11 +54,18 @@ def builtin_board_path(name: str) -> Path:
     return asset_path("boards", f"side_{name}.toml")
 
 
+def builtin_side(name_or_path: str | Path) -> str | None:
+    """The built-in side ``name_or_path`` names (``"iii"`` → ``"III"``), or ``None`` for a file."""
+    text = str(name_or_path).upper()
+    return text if text in BUILTIN_SIDES else None
+
+
 def resolve_board(name_or_path: str | Path) -> Path:
     """A built-in side name (case-insensitive) or a path to a board file."""
     text = str(name_or_path)
-    if text.upper() in BUILTIN_SIDES:
-        return builtin_board_path(text.upper())
+    side = builtin_side(text)
+    if side is not None:
+        return builtin_board_path(side)
     if not text.strip():
         raise SpecError(
             "board", "", f"an empty name: give a built-in side ({', '.join(BUILTIN_SIDES)}) or a file"

@@ -60,13 +60,13 @@ def pin_files(params: dict) -> dict:
     import hashlib
 
     from doppelx.batch.code_version import code_version
-    from rules.board_file import BUILTIN_SIDES, resolve_board
+    from rules.board_file import builtin_side, resolve_board
     from rules.errors import DoppelXError
 
     out = dict(params)
     out["code_sha256"] = code_version(params.get("engine") or "pybullet")
     files = {}
-    if str(params["board"]).upper() not in BUILTIN_SIDES:
+    if builtin_side(params["board"]) is None:
         files["board_sha256"] = resolve_board(params["board"])
     if params.get("dice") is not None:
         files["dice_sha256"] = Path(params["dice"])

@@ -47,9 +47,9 @@ COMPARISON_FILES = ("comparison.md", "comparison.png")
 def _side(text: str) -> str:
     """A ``--vary board`` value: a built-in side by its name (``iii`` is ``III``, so the same
     side written twice is one variant), else the board file as given."""
-    from rules.board_file import BUILTIN_SIDES
+    from rules.board_file import builtin_side
 
-    return text.strip().upper() if text.strip().upper() in BUILTIN_SIDES else text
+    return builtin_side(text.strip()) or text
 
 
 VARY: dict[str, Callable[[str], object]] = {

@@ -79,11 +79,11 @@ def _state_board(name: str, state_path: str):
     """
     from pathlib import Path
 
-    from rules.board_file import BUILTIN_SIDES, load_board
+    from rules.board_file import builtin_side, load_board
     from rules.errors import DoppelXError, SpecError
 
     where: str | Path = name
-    if name.upper() not in BUILTIN_SIDES and not Path(name).is_absolute():
+    if builtin_side(name) is None and not Path(name).is_absolute():
         beside = Path(state_path).parent / name
         if beside.is_file() or (name.lower().endswith(".toml") and not Path(name).is_file()):
             where = beside

@@ -121,9 +121,9 @@ def board_ref(given: str, board) -> str:
     """How a state names the board ``given`` on the command line: a built-in side by its name,
     a board file by the path given (``doppelx score`` reads it beside the state or from the
     working folder; the name inside the file may be a built-in side's)."""
-    from rules.board_file import BUILTIN_SIDES
+    from rules.board_file import builtin_side
 
-    return board.name if given.upper() in BUILTIN_SIDES else given
+    return board.name if builtin_side(given) else given
 
 
 def run(args: argparse.Namespace) -> int:

@@ -391,19 +391,7 @@ class NewGameDialog:
             self._button(
                 ("colour", i), "", x0 + 24 * s, y + 3 * s, 28 * s, 24 * s, 10 * s, colour=_rgba(die.colour)
             )
-            editing = self.editing == i
-            name = seat.name + ("|" if editing and not self._fresh else "")
-            self._button(
-                ("name", i),
-                name,
-                x0 + 62 * s,
-                y,
-                218 * s,
-                30 * s,
-                12 * s,
-                colour=(70, 74, 96, 255) if editing else (36, 38, 46, 255),
-                align="left",
-            )
+            self._text_box(("name", i), seat.name, self.editing == i, x0 + 62 * s, y, 218 * s, s)
             self._button(
                 ("human", i),
                 "Person" if seat.human else "Bot",
@@ -474,18 +462,7 @@ class NewGameDialog:
             )
         y -= 140 * s
         self._label("Seed", x, y + 8 * s, 13 * s, TEXT, bold=True)
-        typing = self.editing == SEED
-        self._button(
-            ("seedtext",),
-            str(setup.seed) + ("|" if typing and not self._fresh else ""),
-            x + 100 * s,
-            y,
-            92 * s,
-            30 * s,
-            12 * s,
-            colour=(70, 74, 96, 255) if typing else (36, 38, 46, 255),
-            align="left",
-        )
+        self._text_box(("seedtext",), str(setup.seed), self.editing == SEED, x + 100 * s, y, 92 * s, s)
         self._button(("seed",), "new seed", x + 200 * s, y, 100 * s, 30 * s, 11 * s)
 
     def _cards_text(self, x0: float, y0: float, s: float) -> None:
@@ -531,6 +508,12 @@ class NewGameDialog:
         )
         self._items.append(lab)
         return lab
+
+    def _text_box(self, action: tuple, text: str, typing: bool, x, y, w, s: float) -> None:
+        """A box that takes typed text (a name, the seed): lighter and with a caret while typed into."""
+        caret = "|" if typing and not self._fresh else ""
+        colour = (70, 74, 96, 255) if typing else (36, 38, 46, 255)
+        self._button(action, text + caret, x, y, w, 30 * s, 12 * s, colour=colour, align="left")
 
     def _button(
         self,
