@@ -29,7 +29,7 @@ from doppelx.batch.params import hole_delta_mm  # noqa: E402
 from doppelx.batch.store import REPORT_FILES  # noqa: E402
 from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
-from doppelx.argtypes import check_no_spinner, number, shown  # noqa: E402
+from doppelx.argtypes import check_no_spinner, number, point_mm, shown  # noqa: E402
 from doppelx.seats import has_expert  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
 
@@ -52,13 +52,26 @@ def _side(text: str) -> str:
     return builtin_side(text.strip()) or text
 
 
+def _policy(text: str) -> str:
+    """A ``--vary policy`` value in one spelling: ``point:-60.0,+75`` is ``point:-60,75``, so one
+    point written two ways is one variant (a value that does not parse is left as written, for
+    :func:`doppelx.batch.params.check_params` to refuse with its own message)."""
+    if not text.startswith("point:"):
+        return text
+    try:
+        x, y = point_mm(text[6:])
+    except argparse.ArgumentTypeError:
+        return text
+    return f"point:{x * 1e3 + 0.0:.12g},{y * 1e3 + 0.0:.12g}"  # + 0.0: -0 is 0
+
+
 VARY: dict[str, Callable[[str], object]] = {
     "board": _side,
     "hole_delta_mm": hole_delta_mm,
     "white_faces": str,
     "cocked_deg": number(0.0, 90.0, "an angle in degrees"),
     "skill": str,
-    "policy": str,
+    "policy": _policy,
 }
 
 

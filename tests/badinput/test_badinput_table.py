@@ -905,6 +905,12 @@ CASES = [
         ["--vary", "twice"],
     ),
     (
+        "sweep-vary-one-point-spelt-two-ways",
+        ["sweep", "throws", "--throws", "4", "--vary", "policy=point:0,-60,point:0.0,-6e1", "--out", "run"],
+        {},
+        ["--vary", "'point:0,-60' twice"],
+    ),
+    (
         "sweep-think-without-an-expert",
         ["sweep", "games", "--games", "1", "--vary", "skill=easy,hard", "--think", "50", "--out", "run"],
         {},

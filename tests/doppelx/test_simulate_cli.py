@@ -285,7 +285,7 @@ def test_vary_values_are_checked_like_their_option(tmp_path, capsys, value, word
 
 def test_vary_policy_point_keeps_its_comma(tmp_path, capsys):
     args = ["sweep", "throws", "--throws", "2", "--quiet", "--json", "--out", str(tmp_path)]
-    assert main([*args, "--vary", "policy=greedy,point:-60,75"]) == 0
+    assert main([*args, "--vary", "policy=greedy,point:-60.0,+75"]) == 0  # named in one spelling
     out = json.loads(capsys.readouterr().out)
     assert [v["variant"] for v in out["variants"]] == [{"policy": "greedy"}, {"policy": "point:-60,75"}]
 
