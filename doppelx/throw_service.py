@@ -62,7 +62,7 @@ class Seating:
         chips: each player's chips before the throw.
         bets: ``{colour: card letter}`` of passive players betting.
         cards: the bet cards in play by letter.
-        lying_before: dice that lay on the board before the throw (bet G).
+        lying_before: the poses of the dice that lay on the board before the throw (bet G).
     """
 
     seats: tuple[str, ...]
@@ -70,7 +70,7 @@ class Seating:
     chips: Mapping[str, int]
     bets: Mapping[str, str] = field(default_factory=dict)
     cards: Mapping[str, BetCard] = field(default_factory=dict)
-    lying_before: frozenset[str] = frozenset()
+    lying_before: Mapping[str, Pose] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

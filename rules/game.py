@@ -254,7 +254,7 @@ class DoppelXGame:
             chips=self.chips,
             bets=self.bets,
             cards=self.cards,
-            lying_before=set(req.lying),
+            lying_before=req.lying,
             readings=readings,
         )
         after = {c: p.after for c, p in score.players.items()}

@@ -8,14 +8,15 @@ once per throw: a caller that has read the outcome already (the game, the throw 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.bets import BetCard, card_pays
-from rules.board import BoardSide
+from rules.board import BoardSide, FieldKind
 from rules.dice import WHITE, DiceSet
 from rules.errors import RulesError
-from rules.outcome import Status, ThrowOutcome
+from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
 from rules.reading import DieReading, chips_for, read_die
 
 DOPPEL_X_CHIPS = 10
@@ -68,6 +69,51 @@ def read_outcome(outcome: ThrowOutcome, board: BoardSide, dice: DiceSet) -> tupl
     return tuple(read_die(d, dice[d.owner], board, dice.cocked_angle) for d in outcome.dice)
 
 
+def flung_by_spinner(
+    outcome: ThrowOutcome,
+    readings: Sequence[DieReading],
+    lying_before: Mapping[str, Pose | None],
+    board: BoardSide,
+    dice: DiceSet,
+) -> list[DieReading]:
+    """The dice bet G is about (D31): lying on the board before the throw, then flung by the
+    spinner into a hole or onto an X or -1 field.
+
+    A die counts when it touched the spinner during the throw and left its place for the card's
+    kind of place: it fell into a hole, or it lies on X or -1 and either lay on another kind of
+    field before or moved at least its own size. A die that already lay on X or -1 and was only
+    brushed by the turning spinner (side IV's inner -1 band lies within the spinner's arms) was
+    not flung there.
+
+    Args:
+        outcome, readings: the throw's dice and their readings, in the same order.
+        lying_before: the pose before the throw of every die that lay on the board; ``None``
+            where it is not known (a state file holds only the dice after the throw): such a
+            die counts when it touched the spinner and lies in a hole or on X or -1.
+        board, dice: the playfield side and the dice specs.
+    """
+    flung = []
+    for d, r in zip(outcome.dice, readings, strict=True):
+        if r.owner not in lying_before or not d.touched_spinner:
+            continue
+        pose = lying_before[r.owner]
+        if r.status is Status.HOLE:
+            flung.append(r)
+        elif r.status is Status.BOARD and r.field in (FieldKind.X, FieldKind.MINUS_ONE):
+            if pose is None:
+                flung.append(r)
+                continue
+            die = dice[r.owner]
+            moved = math.dist(pose.position[:2], (r.x, r.y)) >= die.size
+            if (
+                moved
+                or read_die(DieOutcome(r.owner, Status.BOARD, pose), die, board, dice.cocked_angle).field
+                != r.field
+            ):
+                flung.append(r)
+    return flung
+
+
 def is_doppel_x(readings: Sequence[DieReading]) -> bool:
     """At least two dice on the board show X (D17)."""
     return sum(r.status is Status.BOARD and r.top == "X" for r in readings) >= 2
@@ -83,7 +129,7 @@ def score_throw(
     chips: Mapping[str, int],
     bets: Mapping[str, str] | None = None,
     cards: Mapping[str, BetCard] | None = None,
-    lying_before: Collection[str] = (),
+    lying_before: Mapping[str, Pose | None] | None = None,
     readings: Sequence[DieReading] | None = None,
 ) -> ThrowScore:
     """Score a throw for every seated player.
@@ -96,7 +142,8 @@ def score_throw(
         chips: each player's chips before the throw.
         bets: ``{colour: card letter}`` of passive players betting (D29).
         cards: the bet cards in play by letter.
-        lying_before: owners whose dice lay on the board before this throw (bet G).
+        lying_before: the poses before this throw of the dice that lay on the board (bet G,
+            :func:`flung_by_spinner`).
         readings: the dice of ``outcome`` already read (:func:`read_outcome`), in its order;
             read here if not given.
 
@@ -132,7 +179,7 @@ def score_throw(
                 "no bets are possible on the setup throw (D29: bets are on an active player's throw)"
             )
         active_dice = [by_owner[o] for o in (active, WHITE) if o in by_owner]
-        flung = [r for r in readings if r.owner in lying_before and _touched_spinner(outcome, r.owner)]
+        flung = flung_by_spinner(outcome, readings, lying_before or {}, board, dice)
         for colour, letter in bets.items():
             bet_chips[colour] = card_pays(
                 cards[letter], doppel_x=doppel_x, active_dice=active_dice, flung_by_spinner=flung
@@ -144,8 +191,3 @@ def score_throw(
         after = max(0, before + dice_chips[c] + bet_chips[c] + doppel_chips[c])
         players[c] = PlayerScore(c, dice_chips[c], bet_chips[c], doppel_chips[c], before, after)
     return ThrowScore(readings, doppel_x, players, active)
-
-
-def _touched_spinner(outcome: ThrowOutcome, owner: str) -> bool:
-    d = outcome.get(owner)
-    return bool(d and d.touched_spinner)

@@ -39,15 +39,16 @@ class TableState:
     board: str | None = None
 
     @property
-    def lying_before(self) -> set[str]:
-        """Dice that were not thrown: every passive player's die on the table (bet G).
+    def lying_before(self) -> dict[str, None]:
+        """Dice that were not thrown: every passive player's die on the table (bet G), with
+        their poses before the throw unknown (the file holds the dice after it).
 
         In a turn only the active player's die and the white die are thrown (D24), so any
         other die in the outcome lay there before; in the setup throw every die was thrown.
         """
         if self.active is None:
-            return set()
-        return {d.owner for d in self.outcome.dice if d.owner not in (self.active, WHITE)}
+            return {}
+        return {d.owner: None for d in self.outcome.dice if d.owner not in (self.active, WHITE)}
 
 
 #: The state file name that means standard input (``doppelx throw --json | … | doppelx score --state -``).

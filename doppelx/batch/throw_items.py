@@ -18,6 +18,7 @@ from rules.bets import card_pays, load_bet_cards
 from rules.dice import WHITE
 from rules.outcome import Status
 from rules.rng import child_rng
+from rules.scoring import flung_by_spinner
 
 DEFAULTS = THROW_DEFAULTS  # the one table (doppelx.batch.params)
 
@@ -45,13 +46,11 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
         aim = service.aim(throw_policy(p["policy"], skill, rng), colour)
         throw = service.release(aim, [colour, WHITE], skill, rng, die.size)
         seats = list(dict.fromkeys([colour, *lying, *spare]))[: max(3, 1 + len(lying))]
-        seating = Seating(tuple(seats), colour, {}, lying_before=frozenset(lying))
+        seating = Seating(tuple(seats), colour, {}, lying_before=lying)
         turn = service.play(throw, lying, seating, watch=True)
         result, score = turn.result, turn.score
         active = [score.reading(colour), score.reading(WHITE)]
-        flung = [
-            r for r in score.readings if r.owner in lying and result.outcome.get(r.owner).touched_spinner
-        ]
+        flung = flung_by_spinner(result.outcome, score.readings, lying, board, dice)
         row: dict[str, Any] = {
             "item": i,
             "board": p["board"],

@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
             args.side,
         )
         throw = service.release(aim, args.dice, bot.throw.skill, rng, dice[first].size)
-        seating = Seating(tuple(seats), active, chips, lying_before=frozenset(lying))
+        seating = Seating(tuple(seats), active, chips, lying_before=lying)
         turn = service.play(throw, lying, seating, record=bool(args.replay))
     result = turn.result
     if args.replay:

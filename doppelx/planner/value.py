@@ -43,7 +43,7 @@ from rules.board import BoardSide, FieldKind
 from rules.dice import WHITE, DieSpec
 from rules.outcome import Status
 from rules.reading import chips_for
-from rules.scoring import DOPPEL_X_CHIPS, read_outcome
+from rules.scoring import DOPPEL_X_CHIPS, flung_by_spinner, read_outcome
 
 #: Chance that a lying die keeps its field through one more throw of another player.
 #: Measured with medium bots on side I: 4530 of 4830 lying dice kept field and face (docs/bots.md).
@@ -78,7 +78,7 @@ def standing_change(table: Table, outcome, hand_value: float) -> float:
     faces = {o: face_chances(table.dice[o]) for o in table.thrown}
     if table.kind == "decider":
         return sum(p * decider_points(table, readings, xs) for p, xs in face_cases(readings, faces))
-    flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
+    flung = flung_by_spinner(outcome, readings, table.lying, table.board, table.dice)
     return sum(p * _standing(table, readings, xs, flung, hand_value) for p, xs in face_cases(readings, faces))
 
 
@@ -209,7 +209,7 @@ def win_value(table: Table, outcome, hand_value: float) -> float:
         return standing_change(table, outcome, hand_value)
     readings = read_outcome(outcome, table.board, table.dice)
     faces = {o: face_chances(table.dice[o]) for o in table.thrown}
-    flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
+    flung = flung_by_spinner(outcome, readings, table.lying, table.board, table.dice)
     me = table.seat(table.thrower)
     value, rows, chances = 0.0, [], []
     for p, xs in face_cases(readings, faces):
@@ -248,7 +248,7 @@ def card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[st
     by_owner = {r.owner: r for r in readings}
     doppel = sum(r.status is Status.BOARD and r.top == "X" for r in readings) >= 2
     active = [by_owner[o] for o in table.thrown if o in by_owner]
-    flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
+    flung = flung_by_spinner(outcome, readings, table.lying, table.board, table.dice)
     return {
         letter: card_pays(card, doppel_x=doppel, active_dice=active, flung_by_spinner=flung)
         for letter, card in cards.items()
@@ -268,7 +268,7 @@ def expected_card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -
     thrown = set(table.thrown)
     faces = {o: face_chances(table.dice[o]) for o in table.thrown}
     active = [r for r in readings if r.owner in thrown]
-    flung = [r for r in readings if r.owner in table.lying and outcome.get(r.owner).touched_spinner]
+    flung = flung_by_spinner(outcome, readings, table.lying, table.board, table.dice)
     pays = {letter: 0.0 for letter in cards}
     for p, xs in face_cases(readings, faces):
         doppel = sum(shows_x(r, xs, thrown) for r in readings) >= 2

@@ -112,7 +112,7 @@ def test_chip_changes_agree_with_the_rules_when_the_faces_are_certain(faces, top
         chips=t.chips,
         bets=t.bets,
         cards=t.cards,
-        lying_before=set(lying),
+        lying_before=lying,
     )
     assert p == 1.0 and doppel == rules.doppel_x
     assert changes == {c: pl.change for c, pl in rules.players.items()}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from rules.bets import choose_cards, load_bet_cards
@@ -26,8 +28,8 @@ def score(
     lying_before=None,
 ):
     outcome = ThrowOutcome(tuple(outcome_dice))
-    if lying_before is None:
-        lying_before = {d.owner for d in outcome_dice if d.owner not in (active, "white")}
+    if lying_before is None:  # every passive die lay there before, its pose unknown (as in a state file)
+        lying_before = {d.owner: None for d in outcome_dice if d.owner not in (active, "white")}
     return score_throw(
         outcome,
         side_i,
@@ -228,6 +230,44 @@ def test_g_spinner_fling_pays_once_for_lying_dice_only(side_i, dice):
     assert s.players["yellow"].bets == 0  # red did not touch the spinner
     s = score(side_i, dice, thrown, cards=cards, bets={"yellow": "G"})
     assert s.players["yellow"].bets == 0  # the thrown white die does not count
+
+
+def test_g_pays_only_for_a_die_the_spinner_moved(dice):
+    """Side IV's -1 band lies within the spinner's arms: a die lying on it is brushed by the
+    turning spinner without being flung anywhere (the audit of session 10 found G paying)."""
+    from rules.board_file import load_board
+    from rules.outcome import Pose
+
+    side_iv = load_board("IV")
+    thrown = [flat(dice, "blue", -60, 20, "1"), flat(dice, "white", -70, -20, "1")]
+
+    def g_pays(before_mm, after_mm):
+        before = Pose.resting(dice["red"], before_mm[0] / 1e3, before_mm[1] / 1e3, math.radians(45), "2")
+        red = flat(dice, "red", *after_mm, "2", yaw_deg=45, touched_spinner=True)
+        s = score(
+            side_iv,
+            dice,
+            [*thrown, red],
+            cards=("A", "B", "C", "G"),
+            bets={"yellow": "G"},
+            lying_before={"red": before},
+        )
+        assert s.reading("red").field.value == "-1"
+        return s.players["yellow"].bets
+
+    on_minus = (37.2, 37.2)
+    assert g_pays(on_minus, on_minus) == 0  # only brushed: it lay on -1 before
+    assert g_pays(on_minus, (38.6, 35.8)) == 0  # pushed 2 mm along the band
+    assert g_pays(on_minus, (49.2, 25.2)) == 5  # flung 17 mm (more than its size) along the band
+    assert g_pays((25.0, 25.0), on_minus) == 5  # flung from the 1x band onto -1
+    s = score(
+        side_iv,
+        dice,
+        [*thrown, flat(dice, "red", *on_minus, "2", yaw_deg=45, touched_spinner=True)],
+        cards=("A", "B", "C", "G"),
+        bets={"yellow": "G"},
+    )
+    assert s.players["yellow"].bets == 5  # pose before unknown (a state file): touching counts
 
 
 def test_no_bets_on_the_setup_throw(side_i, dice):
