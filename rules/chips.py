@@ -2,9 +2,12 @@
 
 Players may change chips for other denominations of equal value at any time, so the game
 tracks each player's chips as a value; :func:`breakdown` shows the fewest chips that
-make one value up, :func:`breakdowns` every player's chips from the one box. The supply holds what players do not; with the rulebook's end marks (50/70)
-it can never run dry: before the last scoring every player holds < 70, at most
-8 × 69 = 552, and one throw pays at most 7 × 9 + 18 + bets ≈ 90, well under 665.
+make one value up, :func:`breakdowns` every player's chips from the one box.
+
+The supply holds what players do not, and it must never run dry: the rulebook does not say
+what a table does then. It cannot with a target up to :func:`max_target` (the rulebook's
+50 and 70 included): before the last scoring every player holds less than the target, and
+one throw pays at most :func:`most_one_throw_pays` in all.
 """
 
 from __future__ import annotations
@@ -16,6 +19,34 @@ from rules.errors import RulesError
 #: Chips in the box by denomination (D5).
 CHIP_SET: dict[int, int] = {30: 10, 10: 25, 5: 15, 1: 40}
 TOTAL_VALUE = sum(v * n for v, n in CHIP_SET.items())  # 665
+
+
+def most_one_throw_pays(players: int) -> int:
+    """The most chips one throw can pay out to ``players`` players together: 9 a die (a 3 on a
+    3x field), the active player's two dice 18, every other player 9 with a die on the board
+    or at most 8 for a bet (D on both dice); a Doppel X pays 10 a player, which is less for
+    up to 8 players."""
+    return 9 * (players + 1)
+
+
+def max_target(players: int) -> int:
+    """The largest target (chips that end the game) with which the box can always pay.
+
+    Before the game's last scoring every player holds at most ``target - 1``; the last throw
+    adds at most :func:`most_one_throw_pays`. 210 chips for 3 players, 123 for 5, 101 for 6,
+    74 for 8.
+    """
+    return (TOTAL_VALUE - most_one_throw_pays(players)) // players + 1
+
+
+def target_problem(target: int, players: int) -> str:
+    """Why ``target`` cannot end a game of ``players`` (one line for the user)."""
+    if target < 1:
+        return f"the target must be at least 1 chip, got {target}"
+    return (
+        f"a target of {target} chips could empty the box with {players} players (its chips are worth "
+        f"{TOTAL_VALUE}, D5): at most {max_target(players)}"
+    )
 
 
 def breakdown(value: int) -> dict[int, int]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from rules.bets import check_bets
 from rules.board import BoardSide, FieldKind
+from rules.chips import max_target, target_problem
 from rules.dice import DiceSet
 from rules.errors import RulesError, SpecError
 from rules.game import MAX_PLAYERS, MIN_PLAYERS, DoppelXGame, GameOptions, Phase, ThrowRecord
@@ -159,6 +160,8 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     target_opt = opts.raw("target", None)
     if target_opt is not None:
         target_opt = opts.integer("target", minimum=1, maximum=MAX_CHIPS)
+        if target_opt > max_target(len(seats)):
+            raise opts.error("target", target_problem(target_opt, len(seats)))
     options = GameOptions(
         target_opt,
         opts.boolean("rethrow_cocked"),
@@ -173,6 +176,8 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     except RulesError as exc:
         raise top.error("seats", str(exc)) from None
     game.target = top.integer("target", minimum=1, maximum=MAX_CHIPS)
+    if game.target > max_target(len(seats)):
+        raise top.error("target", target_problem(game.target, len(seats)))
     game.chips = _counts(top, "chips", seats, exact=True)
     game.phase = Phase(top.string("phase", choices=tuple(p.value for p in Phase)))
     game.active_seat = top.integer("active_seat", minimum=0)

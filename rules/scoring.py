@@ -104,12 +104,10 @@ def flung_by_spinner(
                 flung.append(r)
                 continue
             die = dice[r.owner]
-            moved = math.dist(pose.position[:2], (r.x, r.y)) >= die.size
-            if (
-                moved
-                or read_die(DieOutcome(r.owner, Status.BOARD, pose), die, board, dice.cocked_angle).field
-                != r.field
-            ):
+            assert d.pose is not None  # a die on the board has its pose
+            moved = math.dist(pose.position[:2], d.pose.position[:2]) >= die.size
+            came = read_die(DieOutcome(r.owner, Status.BOARD, pose), die, board, dice.cocked_angle)
+            if moved or came.field != r.field:
                 flung.append(r)
     return flung
 

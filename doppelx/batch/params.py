@@ -89,6 +89,7 @@ def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check afte
     from physics.throw_model import SKILLS
     from rules.bets import choose_cards
     from rules.board_file import load_board
+    from rules.chips import max_target, target_problem
     from rules.dice import load_dice
     from rules.errors import DoppelXError, SpecError
     from rules.rng import make_rng
@@ -149,3 +150,6 @@ def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check afte
         skills = params.get("skills")
         if skills and len(skills) != params["players"]:
             raise DoppelXError(f"--skills names {len(skills)} skills for {params['players']} players")
+        target = params.get("target")
+        if target is not None and not 1 <= target <= max_target(params["players"]):
+            raise DoppelXError(f"--target: {target_problem(target, params['players'])}")

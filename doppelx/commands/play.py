@@ -89,7 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--target",
         type=argtypes.positive,
         metavar="CHIPS",
-        help="chips that end the game (default 50 for 3–5 players, 70 for 6–8)",
+        help="chips that end the game (default 50 for 3–5 players, 70 for 6–8; at most 210 for 3 players down to 74 for 8, so the box can pay)",
     )
     p.add_argument("--seed", type=argtypes.seed, metavar="N", help="random seed (default: a random one)")
     p.add_argument("--autoplay", action="store_true", help="bots only: watch a game (sets --humans 0)")

@@ -228,7 +228,7 @@ def _game_options(p: argparse.ArgumentParser, prefix: str = "") -> None:
         type=argtypes.positive,
         default=None,
         metavar="CHIPS",
-        help=f"{prefix}chips that end the game (default 50/70)",
+        help=f"{prefix}chips that end the game (default 50/70; at most 210 for 3 players down to 74 for 8, so the box can pay)",
     )
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.chips import max_target, target_problem
 from rules.dice import DiceSet, load_dice
 from rules.errors import RulesError
 from rules.game import MAX_PLAYERS, MIN_PLAYERS
@@ -145,8 +146,8 @@ class GameSetup:
             or any(c not in CARD_LETTERS for c in self.cards)
         ):
             raise RulesError("choose 4 different bet cards out of A–H")
-        if self.target is not None and self.target < 1:
-            raise RulesError("the target must be at least 1 chip")
+        if self.target is not None and not 1 <= self.target <= max_target(len(self.seats)):
+            raise RulesError(target_problem(self.target, len(self.seats)))
 
     @property
     def humans(self) -> list[str]:

@@ -697,6 +697,18 @@ CASES = [
     # ---- play (all refused before a window opens) -----------------------------------------
     ("play-players-2", ["play", "--players", "2"], {}, ["--players"]),
     ("play-size", ["play", "--size", "10x10"], {}, ["--size"]),
+    (
+        "play-target-empties-the-box",
+        ["play", "--players", "8", "--target", "75"],
+        {},
+        ["target of 75 chips could empty the box", "at most 74"],
+    ),
+    (
+        "simulate-target-empties-the-box",
+        ["simulate", "games", "--players", "3", "--target", "211", "--games", "1", "--out", "run"],
+        {},
+        ["--target", "at most 210"],
+    ),
     ("play-size-huge", ["play", "--size", "100000x100000"], {}, ["--size"]),
     ("play-speed", ["play", "--speed", "0"], {}, ["--speed"]),
     (

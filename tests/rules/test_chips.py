@@ -87,3 +87,46 @@ def test_breakdowns_refuse_what_the_box_cannot_make():
 
     with pytest.raises(RulesError, match="cannot make up"):
         breakdowns({"blue": 600, "red": 66})
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_the_most_one_throw_pays_is_reached_and_the_largest_target_fits_the_box(side_i, dice, players):
+    """Every die on a 3x field showing 3 pays :func:`most_one_throw_pays`; a bettor gets less
+    (card D on both dice pays 8, and their die is in hand). So holdings of ``target - 1`` each
+    plus that throw fit the box for the largest target allowed, and not for one more."""
+    from rules.bets import choose_cards
+    from rules.chips import max_target, most_one_throw_pays
+    from rules.outcome import ThrowOutcome
+    from rules.scoring import score_throw
+    from tests.conftest import flat
+
+    seats = dice.player_colours[:players]
+    on_3x = [flat(dice, c, -51, 75, "3") for c in (*seats, "white")]
+    s = score_throw(ThrowOutcome(tuple(on_3x)), side_i, dice, seats=seats, active=seats[0], chips={})
+    assert sum(p.change for p in s.players.values()) == most_one_throw_pays(players)
+    bettor = score_throw(
+        ThrowOutcome(tuple(on_3x[:1] + on_3x[-1:])),
+        side_i,
+        dice,
+        seats=seats,
+        active=seats[0],
+        chips={},
+        bets={seats[1]: "D"},
+        cards=choose_cards("ABCD"),
+    )
+    assert bettor.players[seats[1]].bets == 8 < 9
+    most = max_target(players)
+    assert players * (most - 1) + most_one_throw_pays(players) <= TOTAL_VALUE
+    assert players * most + most_one_throw_pays(players) > TOTAL_VALUE
+    assert most >= (50 if players <= 5 else 70)  # the rulebook's marks are allowed
+
+
+def test_a_target_that_could_empty_the_box_is_refused(side_i, dice):
+    """The rules audit of session 10: 8 players to 1000 chips stopped at throw 73 with 'the box
+    has only 665'; the target is refused up front instead."""
+    from rules.game import DoppelXGame, GameOptions
+
+    seats = dice.player_colours[:8]
+    assert DoppelXGame(seats, side_i, dice, options=GameOptions(target=74)).target == 74
+    with pytest.raises(RulesError, match="target of 75 chips could empty the box with 8 players.*at most 74"):
+        DoppelXGame(seats, side_i, dice, options=GameOptions(target=75))

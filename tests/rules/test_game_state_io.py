@@ -153,6 +153,8 @@ def test_the_format_is_plain_json_with_named_parts(side_i, dice):
         (lambda d: d["log"][1].update(number=7), "log[1].number"),
         (lambda d: d["log"][0]["score"]["readings"][0].update(top="7"), "log[0].score.readings[0].top"),
         (lambda d: d.update(colour="pink"), "colour"),
+        (lambda d: d.update(target=1000), "target"),  # could empty the box (D5)
+        (lambda d: d["options"].update(target=1000), "options.target"),
     ],
 )
 def test_mistakes_name_their_element(side_i, dice, edit, element):
