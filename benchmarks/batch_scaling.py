@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -37,11 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from doppelx.batch.backends import run_plan  # noqa: E402
+from benchmarks.ray_cluster import RAY_ENV, Cluster, free_port  # noqa: E402
 from doppelx.batch.plan import RunSpec  # noqa: E402
 
-#: A loopback cluster of this benchmark's own, without token authentication (nothing is
-#: read from or written to the user's Ray credentials).
-RAY_ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 os.environ.update({"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"})
 
 COLD_START = """
@@ -60,92 +56,6 @@ def timed(spec: RunSpec, workers: int, backend: str, address: str | None = None)
         t0 = time.perf_counter()
         run_plan(spec, Path(tmp) / "run", workers=workers, backend=backend, address=address, progress=False)
         return time.perf_counter() - t0
-
-
-def ray_cli() -> str:
-    exe = Path(sys.executable).with_name("ray")
-    return str(exe) if exe.exists() else (shutil.which("ray") or "ray")
-
-
-class Cluster:
-    """A local Ray cluster of our own: ``ray start --head --block`` as a child process.
-
-    Stopped by that process's id (SIGTERM stops the nodes it started), then any process
-    still running from its own temporary folder is ended by id — never ``ray stop``, which
-    would end every Ray process on a shared machine.
-    """
-
-    def __init__(self, tmp: Path, port: int):
-        self.tmp, self.port = tmp, port
-        self.proc = subprocess.Popen(
-            [
-                ray_cli(),
-                "start",
-                "--head",
-                "--block",
-                "--num-cpus",
-                "2",
-                "--port",
-                str(port),
-                "--include-dashboard",
-                "false",
-                "--temp-dir",
-                str(tmp),
-                "--disable-usage-stats",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=RAY_ENV,
-            start_new_session=True,
-        )
-        self.address = f"127.0.0.1:{port}"
-
-    def wait_ready(self, timeout: float = 120.0) -> None:
-        import ray
-
-        t0 = time.perf_counter()
-        while True:
-            try:
-                ray.init(address=self.address, log_to_driver=False)
-                ray.shutdown()
-                return
-            except Exception:
-                if time.perf_counter() - t0 > timeout or self.proc.poll() is not None:
-                    raise
-                time.sleep(1.0)
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(60)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        for pid in _pids_using(str(self.tmp)):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-
-def _pids_using(marker: str) -> list[int]:
-    """Processes whose command line names ``marker`` (our cluster's temporary folder)."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
-                    out.append(int(entry.name))
-            except OSError:
-                pass
-    return out
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cold_start() -> float:

@@ -36,7 +36,7 @@ def run_plan(
     spec: RunSpec,
     out: Path | str,
     *,
-    workers: int = 1,
+    workers: int | None = 1,
     backend: str = "pool",
     address: str | None = None,
     progress: bool = True,
@@ -50,24 +50,34 @@ def run_plan(
     folder that is no run folder but holds one of them is refused (:meth:`RunStore.open`).
     ``stale``: the report files of runs of other kinds, removed with such a run (``overwrite``).
 
+    ``workers``: processes of the pool or CPUs of the local Ray cluster; on a running Ray
+    cluster (``address``) the most chunks at once, ``None`` for as many as the cluster runs.
+
     Returns:
         The merged Parquet file.
     """
     if backend not in BACKENDS:
         raise DoppelXError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise DoppelXError(f"--workers must be at least 1, got {workers}")
+    if workers is None and not (backend == "ray" and address):
+        workers = 1
     store = RunStore(out, spec, outputs, stale)
     store.open(overwrite)
     done = store.done()
     pending = [i for i in range(spec.n_chunks) if i not in done]
+    if backend == "ray" and address:
+        where = f"the Ray cluster at {address}, " + (
+            f"at most {workers} at once" if workers else "as many at once as it has CPUs"
+        )
+    else:
+        where = f"{workers} {backend} worker(s)"
     log.info(
-        "%s: %d of %d chunks to run on %d %s worker(s) (%d done before)",
+        "%s: %d of %d chunks to run on %s (%d done before)",
         out,
         len(pending),
         spec.n_chunks,
-        workers,
-        backend,
+        where,
         len(done),
     )
     bar = _progress(spec, sum(len(spec.chunk(i)) for i in done), progress)
@@ -78,8 +88,10 @@ def run_plan(
 
     try:
         if pending:
-            runner = _run_pool if backend == "pool" else _run_ray
-            runner(spec, pending, workers, finished, address=address)
+            if backend == "pool":
+                _run_pool(spec, pending, workers or 1, finished)
+            else:
+                _run_ray(spec, pending, workers, finished, address=address)
     finally:
         bar.close()
     return store.merge()
@@ -124,9 +136,7 @@ def _progress(spec: RunSpec, initial: int, enabled: bool):
     )
 
 
-def _run_pool(
-    spec: RunSpec, pending: list[int], workers: int, finished: Callable, address: str | None = None
-) -> None:
+def _run_pool(spec: RunSpec, pending: list[int], workers: int, finished: Callable) -> None:
     ctx = multiprocessing.get_context("spawn")
     spec_json = spec.to_json()
     left = set(pending)
@@ -242,9 +252,34 @@ def check_address(address: str) -> None:
         ) from None
 
 
+def _join_ray(ray, address: str, env: dict) -> None:
+    """``ray.init`` on the cluster at ``address``; a cluster that answers but does not let this
+    program in is one line naming the likely cause (Ray ≥ 2.5x: token authentication)."""
+    from doppelx.argtypes import shown
+
+    try:
+        ray.init(address=address, runtime_env=env, log_to_driver=False)
+    except ConnectionError as exc:
+        token = (
+            ""
+            if os.environ.get("RAY_AUTH_MODE", "").lower() == "token"
+            else (
+                "; a cluster started by `ray start --head` wants Ray's token when the machine has one "
+                "(~/.ray/auth_token): run with RAY_AUTH_MODE=token and that token (in ~/.ray/auth_token "
+                "or RAY_AUTH_TOKEN), or use --address auto on the cluster's own machine"
+            )
+        )
+        raise DoppelXError(
+            f"--address {shown(address)}: Ray could not join the cluster there ({exc}){token}"
+        ) from None
+
+
 def _run_ray(
-    spec: RunSpec, pending: list[int], workers: int, finished: Callable, address: str | None = None
+    spec: RunSpec, pending: list[int], workers: int | None, finished: Callable, address: str | None = None
 ) -> None:
+    """The chunks as Ray tasks: on a local cluster of ``workers`` CPUs started here, or on the
+    cluster at ``address`` with at most ``workers`` tasks at once (``None``: all submitted,
+    the cluster runs as many as it has CPUs)."""
     from rules.optional import import_optional
 
     ray = import_optional("ray", "cluster", "the ray backend")
@@ -255,15 +290,20 @@ def _run_ray(
         if started:
             env = {"env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}}
             if address:
-                ray.init(address=address, runtime_env=env, log_to_driver=False)
+                _join_ray(ray, address, env)
             else:
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env)
         try:
             task = ray.remote(max_retries=RAY_RETRIES, num_cpus=1)(execute_chunk)
             spec_json = spec.to_json()
-            refs = [task.remote(spec_json, i) for i in pending]
+            waiting = list(pending)
+            at_once = workers if address and workers else len(waiting)
+            refs = [task.remote(spec_json, i) for i in waiting[:at_once]]
+            del waiting[:at_once]
             while refs:
                 ready, refs = ray.wait(refs, num_returns=1)
+                if waiting:
+                    refs.append(task.remote(spec_json, waiting.pop(0)))
                 try:
                     index, rows = ray.get(ready[0])
                 except ray.exceptions.RayTaskError as exc:

@@ -203,7 +203,7 @@ class SweepOptions:
     seed: int
     vary: tuple[str, ...]
     out: Path | str
-    workers: int = 1
+    workers: int | None = 1
     backend: str = "pool"
     address: str | None = None
     chunk: int | None = None

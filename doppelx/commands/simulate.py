@@ -96,8 +96,9 @@ def _common(p: argparse.ArgumentParser, board_default: str) -> None:
     p.add_argument(
         "--workers",
         type=argtypes.whole(1, MAX_WORKERS, "a number of workers"),
-        default=1,
-        help="worker processes (the pool uses at most one per core; default: %(default)s)",
+        default=None,
+        help="worker processes (default: 1; the pool and a local Ray cluster use at most one per core); "
+        "with --address: the most chunks at once on the cluster (default: as many as it has CPUs)",
     )
     p.add_argument(
         "--backend",
@@ -291,11 +292,13 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
     return params
 
 
-def check_run_args(args: argparse.Namespace) -> int:
+def check_run_args(args: argparse.Namespace) -> int | None:
     """Check the output folder and the Ray address before anything runs; returns the worker count.
 
-    More pool workers than cores would only compete for them: the pool is capped at the
-    core count, with a word on stderr (results do not depend on the number of workers).
+    More workers than cores would only compete for them: the pool and a local Ray cluster are
+    capped at the core count, with a word on stderr (results do not depend on the number of
+    workers). On a running Ray cluster (``--address``) ``--workers`` is the most chunks at
+    once, ``None`` if not given (as many as the cluster has CPUs).
     """
     import os
     import sys
@@ -303,12 +306,11 @@ def check_run_args(args: argparse.Namespace) -> int:
     from doppelx.batch.backends import check_address
     from rules.atomic import prepare_output_dir
 
-    workers = args.workers
-    if args.backend == "ray":
-        if args.address is not None:
-            check_address(args.address)
+    if args.backend == "ray" and args.address is not None:
+        check_address(args.address)
         prepare_output_dir(args.out)
-        return workers
+        return args.workers  # None: as many chunks at once as the cluster has CPUs
+    workers = args.workers or 1
     if args.address is not None:
         from rules.errors import DoppelXError
 
