@@ -50,7 +50,8 @@ hole_delta_mm = argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change
 def pin_files(params: dict) -> dict:
     """``params`` with the content of a board or dice *file* and the code pinned by SHA-256.
 
-    A run names its board file by path; pinning the bytes makes them part of the run's
+    A run names its board or dice file by its absolute path (``--board b.toml`` and
+    ``--board ../runs/b.toml`` are one run), and pinning the bytes makes them part of the run's
     fingerprint, so a file edited between an interruption and a resume is a different run
     (refused, or replaced with ``--overwrite``), never half the rows of each. Built-in sides
     and the shipped dice are pinned with the code: ``code_sha256``
@@ -66,10 +67,12 @@ def pin_files(params: dict) -> dict:
     out = dict(params)
     out["code_sha256"] = code_version(params.get("engine") or "pybullet")
     files = {}
-    if builtin_side(params["board"]) is None:
-        files["board_sha256"] = resolve_board(params["board"])
+    if builtin_side(params["board"]) is None:  # a file: named by its absolute path, so the same
+        files["board_sha256"] = resolve_board(params["board"]).resolve()  # run resumes from any
+        out["board"] = str(files["board_sha256"])  # folder or spelling of the path
     if params.get("dice") is not None:
-        files["dice_sha256"] = Path(params["dice"])
+        files["dice_sha256"] = Path(params["dice"]).resolve()
+        out["dice"] = str(files["dice_sha256"])
     for key, path in files.items():
         try:
             out[key] = hashlib.sha256(path.read_bytes()).hexdigest()

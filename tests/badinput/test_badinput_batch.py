@@ -252,6 +252,29 @@ def test_a_board_file_edited_before_a_resume_is_another_run(tmp_path, capsys):
     assert pins == ["code_sha256"]
 
 
+def test_a_board_file_named_another_way_is_the_same_run(tmp_path, capsys, monkeypatch):
+    """The batch audit of session 10: a run started with ``--board myboard.toml`` and resumed
+    from another folder (``../myboard.toml``) or with the absolute path was "a different
+    run"; the run names the file by its absolute path now."""
+    import pyarrow.parquet as pq
+
+    from rules.board_file import resolve_board
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "myboard.toml").write_bytes(resolve_board("I").read_bytes())
+    argv = ["simulate", "throws", "--throws", "8", "--chunk", "4", "--seed", "2", "--quiet"]
+    monkeypatch.chdir(tmp_path)
+    assert run_cli([*argv, "--board", "myboard.toml", "--out", "run"], capsys).code == 0
+    (tmp_path / "run" / "chunks" / "throws-00001.parquet").unlink()  # as if killed before the last chunk
+    first = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert first["params"]["board"] == str(tmp_path / "myboard.toml")
+    monkeypatch.chdir(tmp_path / "sub")
+    assert run_cli([*argv, "--board", "../myboard.toml", "--out", "../run"], capsys).code == 0
+    assert json.loads((tmp_path / "run" / "run.json").read_text()) == first
+    rows = pq.read_table(tmp_path / "run" / "throws.parquet")
+    assert rows.num_rows == 8 and set(rows.column("board").to_pylist()) == {str(tmp_path / "myboard.toml")}
+
+
 def test_a_run_made_by_other_code_does_not_resume(tmp_path, capsys):
     """The run pins its code version: a resume by another version of the simulator, or of a
     run made before the pin, is refused and named as such; the folder is left as it was."""
