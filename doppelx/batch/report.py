@@ -24,10 +24,11 @@ import numpy as np  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion  # noqa: E402
-from doppelx.batch.store import REPORT_FILES, read_run_metadata  # noqa: E402,F401 (REPORT_FILES re-exported)
+from doppelx.batch.store import PINS, REPORT_FILES, read_run_metadata  # noqa: E402,F401 (REPORT_FILES re-exported)
 from doppelx.board_picture import save_board_png  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from rules.bets import load_bet_cards  # noqa: E402
+from rules.board import BoardSide  # noqa: E402
 from rules.board_file import load_board  # noqa: E402
 
 FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
@@ -74,23 +75,63 @@ def _gauss_smooth(h: np.ndarray, sigma_cells: float) -> np.ndarray:
     return np.apply_along_axis(lambda v: np.convolve(v, k, mode="same"), 1, h)
 
 
-def _provenance(table_path: Path | str) -> str:
-    """The line that says which run made the table: its seed, fingerprint and code version."""
+def _run_spec(table_path: Path | str) -> tuple[dict, dict] | None:
+    """The table's run metadata and its spec (``None`` for a table made outside a run)."""
     try:
         meta: object = read_run_metadata(table_path)
     except (KeyError, ValueError):  # a table written by hand, without the run's metadata
-        meta = None
+        return None
     spec = meta.get("spec") if isinstance(meta, dict) else None
     if not isinstance(meta, dict) or not isinstance(spec, dict):
-        return "Made outside `doppelx simulate` (no run metadata in the table)."
-    params = spec["params"] if isinstance(spec.get("params"), dict) else {}
+        return None
+    return meta, spec
+
+
+def _params(table_path: Path | str) -> dict:
+    """The run's parameters as recorded in the table (empty if it has none)."""
+    found = _run_spec(table_path)
+    params = found[1].get("params") if found else None
+    return params if isinstance(params, dict) else {}
+
+
+def _provenance(table_path: Path | str, board: BoardSide) -> list[str]:
+    """The lines that say which run made the table: its seed, fingerprint and code version,
+    and the parameters that shape its rows (engine, skill, policy, dice, ...)."""
+    found = _run_spec(table_path)
+    if found is None:
+        return ["Made outside `doppelx simulate` (no run metadata in the table)."]
+    meta, spec = found
+    params = _params(table_path)
     code = params.get("code_sha256")
     line = f"Run: seed {spec.get('seed')}, run fingerprint `{meta.get('fingerprint')}`"
     if not code:
-        return line + "; its code version was not recorded (made before runs pinned it)."
-    return (
-        line + f", code `{str(code)[:12]}` (every parameter in `run.json`; the same run gives the same rows)."
-    )
+        line += "; its code version was not recorded (made before runs pinned it)."
+    else:
+        line += (
+            f", code `{str(code)[:12]}` (every parameter in `run.json`; the same run gives the same rows)."
+        )
+    return [line, "", "Parameters: " + _described(params, board) + "."]
+
+
+def _described(params: dict, board: BoardSide) -> str:
+    """``"engine pybullet, skill medium, policy greedy, lying 0, ..."``: a run's parameters in words."""
+    shown = {"engine": params.get("engine") or "pybullet"}
+    for key, value in params.items():
+        if key in PINS or key in ("board", "engine"):
+            continue
+        if key == "dice":
+            shown[key] = "shipped" if value is None else str(value)
+        elif key == "faces":
+            shown[key] = ", ".join(f"{o}={f}" for o, f in value.items()) if value else "default"
+        elif key == "spinner":
+            shown[key] = (
+                ("on" if value else "off") if board.spinner is not None else f"none on side {board.name}"
+            )
+        elif isinstance(value, list):
+            shown[key] = ",".join(str(v) for v in value)
+        elif value is not None:
+            shown[key] = f"{value:g}" if isinstance(value, float) else str(value)
+    return ", ".join(f"{k} {v}" for k, v in shown.items())
 
 
 def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
@@ -99,7 +140,7 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     board = load_board(t["board"][0])
-    lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", "", _provenance(table_path), ""]
+    lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", "", *_provenance(table_path, board), ""]
 
     xs, ys = [], []
     for p in DICE_PREFIXES:
@@ -133,7 +174,9 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     lines += ["## Chips per throw (mean, 95 % interval)", "", "| what | chips |", "|---|---|"]
     for p, name in DICE_PREFIXES.items():
         lines.append(f"| {name} | {mean(t[f'{p}_chips']).fmt()} |")
-    lines.append(f"| active player, total | {mean(t['chips']).fmt()} |")
+    lines.append(
+        f"| active player, total (a Doppel X pays 10 instead of the dice) | {mean(t['chips']).fmt()} |"
+    )
     lines.append(f"| Doppel X (share of throws) | {proportion(sum(t['doppel_x']), n).fmt(percent=True)} |")
 
     cards = load_bet_cards()
@@ -144,8 +187,13 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
         "| card | condition | pays | hit rate | expected pay-out |",
         "|---|---|---|---|---|",
     ]
+    params = _params(table_path)
+    no_fling = _why_no_fling(params, board, t)
     for letter, card in cards.items():
         pays = t[f"bet_{letter}"]
+        if card.condition == "spinner_fling" and no_fling:
+            lines.append(f"| {letter} | {card.text} | {card.payout} | cannot pay here ({no_fling}) | – |")
+            continue
         lines.append(
             f"| {letter} | {card.text} | {card.payout} | "
             f"{proportion(sum(v > 0 for v in pays), n).fmt(percent=True, digits=1)} | {mean(pays).fmt()} |"
@@ -153,6 +201,18 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     path = out / "report.md"
     write_text(path, "\n".join(lines) + "\n", what="report")
     return path
+
+
+def _why_no_fling(params: dict, board: BoardSide, t: dict) -> str:
+    """Why card G cannot pay in these throws ("" if it can): it needs the spinner and a die
+    lying on the board before the throw."""
+    if board.spinner is None:
+        return f"side {board.name} has no spinner"
+    if params.get("spinner") is False:
+        return "the spinner was left off"
+    if not any(t["lying"]):
+        return "no die lay on the board"
+    return ""
 
 
 def _bar_fields(t: dict, n: int, path: Path) -> None:
@@ -179,10 +239,11 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     players = t["players"][0]
+    board = load_board(t["board"][0])
     lines = [
-        f"# {counted(n, 'game')}, {players} players, side {t['board'][0]}",
+        f"# {counted(n, 'game')}, {players} players, side {board.name}",
         "",
-        _provenance(table_path),
+        *_provenance(table_path, board),
         "",
     ]
     throws = mean(t["throws"])

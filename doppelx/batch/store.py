@@ -78,6 +78,8 @@ class RunStore:
                     why = "run.json differs"
                     if old is not None and _unpinned(old) == _unpinned(self.spec):
                         why = _pin_change(old.params, self.spec.params)
+                    elif old is not None:
+                        why = _what_differs(old, self.spec)
                     raise DoppelXError(
                         f"{self.out}: holds a different run ({why}); use another --out or pass --overwrite"
                     )
@@ -236,6 +238,27 @@ def _unpinned(spec: RunSpec) -> str:
     return json.dumps(data, sort_keys=True)
 
 
+def _what_differs(old: RunSpec, new: RunSpec) -> str:
+    """``"its seed is 1, this command's 2; ..."``: the options in which the folder's run and the
+    command's differ (the pins aside: :func:`_pin_change`)."""
+
+    def fields(spec: RunSpec) -> dict:
+        data = json.loads(_unpinned(spec))
+        params = data.pop("params", {})
+        return {**data, **params}
+
+    a, b = fields(old), fields(new)
+    keys = [k for k in sorted(a.keys() | b.keys()) if a.get(k) != b.get(k)]
+
+    def shown(value) -> str:
+        text = "not set" if value is None else json.dumps(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+
+    parts = [f"its {k} is {shown(a.get(k))}, this command's {shown(b.get(k))}" for k in keys[:3]]
+    more = f"; and {len(keys) - 3} more" if len(keys) > 3 else ""
+    return "; ".join(parts) + more
+
+
 def _pin_change(old: dict, new: dict) -> str:
     """Why a run with the same options as the folder's is another run: one of its pins differs."""
     if "code_sha256" not in old:
@@ -244,7 +267,7 @@ def _pin_change(old: dict, new: dict) -> str:
         return (
             f"made by another version of the simulator (code {str(old['code_sha256'])[:12]}, "
             f"this one {str(new.get('code_sha256'))[:12]}): its rows would not match this version's; "
-            "finish it with the version that made it"
+            "finish it with the version that made it, or start it again with --overwrite or another --out"
         )
     if any(k in new and k not in old for k in ("board_sha256", "dice_sha256")):
         return "made before runs pinned the content of their board or dice file (board_sha256), so it cannot resume"

@@ -51,7 +51,7 @@ def test_resume_runs_only_missing_chunks(tmp_path):
 
 def test_a_folder_of_another_run_is_refused(tmp_path):
     run_plan(RunSpec(KIND, 4, 1, 2), tmp_path / "run", progress=False)
-    with pytest.raises(DoppelXError, match="different run"):
+    with pytest.raises(DoppelXError, match="different run .its seed is 1, this command.s 2."):
         run_plan(RunSpec(KIND, 4, 2, 2), tmp_path / "run", progress=False)
     run_plan(RunSpec(KIND, 4, 2, 2), tmp_path / "run", progress=False, overwrite=True)
 

@@ -403,6 +403,31 @@ def test_the_reports_provenance_line_for_any_table(tmp_path, metadata, says):
     if metadata is not None:
         table = table.replace_schema_metadata({METADATA_KEY: metadata})
     pq.write_table(table, tmp_path / "t.parquet")
-    line = _provenance(tmp_path / "t.parquet")
+    from rules.board_file import load_board
+
+    line, *rest = _provenance(tmp_path / "t.parquet", load_board("I"))
     assert says in line
     assert ("same rows" in line) is ("code `" in line)
+    assert bool(rest) is line.startswith("Run:")  # the parameters follow a run's line only
+
+
+def test_the_report_names_the_runs_parameters_and_what_cannot_pay(tmp_path, capsys):
+    """The batch audit of session 10: a MuJoCo report looked like a PyBullet one, and card G
+    showed a measured 0.0 % [0.0, 1.9] on side I, which has no spinner."""
+    args = ["simulate", "throws", "--throws", "3", "--quiet", "--skill", "hard", "--engine", "mujoco"]
+    pytest.importorskip("mujoco")
+    assert main([*args, "--out", str(tmp_path / "m")]) == 0
+    report = (tmp_path / "m" / "report.md").read_text()
+    assert (
+        "Parameters: engine mujoco," in report
+        and "skill hard" in report
+        and "spinner none on side I" in report
+    )
+    assert "| G |" in report and "cannot pay here (side I has no spinner)" in report
+    assert (
+        main(
+            ["simulate", "throws", "--throws", "3", "--quiet", "--board", "III", "--out", str(tmp_path / "z")]
+        )
+        == 0
+    )
+    assert "cannot pay here (no die lay on the board)" in (tmp_path / "z" / "report.md").read_text()
