@@ -85,7 +85,7 @@ def draw_board(ax: plt.Axes, board: BoardSide, *, labels: bool = True, alpha: fl
         _draw_spinner(ax, board, style.board["spinner"])
     if labels:
         for f in board.fields:
-            _label_field(ax, f, board, style.kind_label[f.kind])
+            label_field(ax, f, board, style.kind_label[f.kind])
     ax.set_xlim(minx - rim - 2, maxx + rim + 2)
     ax.set_ylim(miny - rim - 2, maxy + rim + 2)
     ax.set_aspect("equal")
@@ -93,7 +93,8 @@ def draw_board(ax: plt.Axes, board: BoardSide, *, labels: bool = True, alpha: fl
     ax.set_ylabel("y (mm)")
 
 
-def _label_field(ax: plt.Axes, f, board: BoardSide, colour: str) -> None:
+def label_field(ax: plt.Axes, f, board: BoardSide, colour: str, zorder: int = 6) -> None:
+    """Write field ``f``'s kind (``3x``, ``-1`` …) into its largest parts, sized to fit."""
     shape = f.shape
     for h in board.holes:
         shape = shape.difference(h.shape)
@@ -116,7 +117,7 @@ def _label_field(ax: plt.Axes, f, board: BoardSide, colour: str) -> None:
             color=colour,
             fontsize=size,
             fontweight="bold",
-            zorder=6,
+            zorder=zorder,
         )
 
 

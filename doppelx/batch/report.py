@@ -25,7 +25,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion  # noqa: E402
 from doppelx.batch.store import PINS, REPORT_FILES, read_run_metadata  # noqa: E402,F401 (REPORT_FILES re-exported)
-from doppelx.board_picture import save_board_png  # noqa: E402
+from doppelx.board_picture import geometry_patch, label_field, save_board_png  # noqa: E402
 from rules.atomic import save_figure, write_text  # noqa: E402
 from rules.bets import load_bet_cards  # noqa: E402
 from rules.board import BoardSide  # noqa: E402
@@ -36,34 +36,58 @@ FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
 DICE_PREFIXES = {"c": "coloured die", "w": "white die"}
 
 
-def heatmap_overlay(xs_m: np.ndarray, ys_m: np.ndarray, bounds, cell_mm: float = 5.0, smooth_mm: float = 8.0):
+def heatmap_overlay(
+    xs_m: np.ndarray, ys_m: np.ndarray, board: BoardSide, cell_mm: float = 5.0, smooth_mm: float = 8.0
+):
     """An overlay drawing where dice came to rest (positions in m) over a board picture.
 
-    A 2-D histogram of ``cell_mm`` cells smoothed with a Gaussian of ``smooth_mm``, shown as
-    the share of resting dice per cm²; near-empty cells stay transparent so the board shows.
+    A 2-D histogram of ``cell_mm`` cells smoothed with a Gaussian of ``smooth_mm`` (normalised
+    at the box's walls), shown as the share of resting dice per cm². The heat covers the
+    board nearly opaquely, so its colours read against the colour bar and not mixed with the
+    fields' own red, yellow and blue; the fields, holes and labels are drawn over it as
+    outlines.
     """
-    minx, miny, maxx, maxy = (v * 1e3 for v in bounds)
 
     def draw(ax):
         if len(xs_m) == 0:
             return
-        nx, ny = int(round((maxx - minx) / cell_mm)), int(round((maxy - miny) / cell_mm))
-        h, xe, ye = np.histogram2d(
-            np.asarray(xs_m) * 1e3, np.asarray(ys_m) * 1e3, bins=(nx, ny), range=[[minx, maxx], [miny, maxy]]
-        )
-        h = _gauss_smooth(h, smooth_mm / cell_mm)
-        density = h.T / len(xs_m) / (cell_mm / 10) ** 2 * 100  # % of dice per cm²
+        density, xe, ye = resting_density(xs_m, ys_m, board.bounds, cell_mm, smooth_mm)
         norm = matplotlib.colors.Normalize(0.0, float(density.max()) or 1.0)
         cmap = matplotlib.colormaps["inferno"]
         rgba = cmap(norm(density))
-        rgba[..., 3] = 0.9 * np.clip(norm(density), 0, 1) ** 0.6  # faint where few dice rest: the board shows
+        rgba[..., 3] = 0.93
         ax.imshow(
             rgba, extent=(xe[0], xe[-1], ye[0], ye[-1]), origin="lower", zorder=9, interpolation="bilinear"
         )
+        for f in board.fields:
+            ax.add_patch(
+                geometry_patch(f.shape, facecolor="none", edgecolor="#d8d8d8", linewidth=0.9, zorder=10)
+            )
+            label_field(ax, f, board, "#e8e8e8", zorder=11)
+        for hole in board.holes:
+            ax.add_patch(
+                geometry_patch(hole.shape, facecolor="#101010", edgecolor="#d8d8d8", linewidth=0.9, zorder=10)
+            )
         cb = ax.figure.colorbar(matplotlib.cm.ScalarMappable(norm, cmap), ax=ax, fraction=0.04, pad=0.02)
         cb.set_label("% of resting dice per cm²")
 
     return draw
+
+
+def resting_density(xs_m, ys_m, bounds, cell_mm: float = 5.0, smooth_mm: float = 8.0):
+    """``(density, x_edges, y_edges)``: % of the dice per cm² on a grid of ``cell_mm`` cells
+    over ``bounds`` (m), smoothed with a Gaussian of ``smooth_mm``; ``density[j, i]`` is row
+    ``j`` (y), column ``i`` (x). The smoothing is a normalised convolution: a cell by the wall
+    averages over the cells that exist, so the blur does not leak density out of the box
+    (zero padding halved it in the edge cells)."""
+    minx, miny, maxx, maxy = (v * 1e3 for v in bounds)
+    nx, ny = int(round((maxx - minx) / cell_mm)), int(round((maxy - miny) / cell_mm))
+    h, xe, ye = np.histogram2d(
+        np.asarray(xs_m) * 1e3, np.asarray(ys_m) * 1e3, bins=(nx, ny), range=[[minx, maxx], [miny, maxy]]
+    )
+    sigma = smooth_mm / cell_mm
+    h = _gauss_smooth(h, sigma) / _gauss_smooth(np.ones_like(h), sigma)
+    return h.T / len(xs_m) / (cell_mm / 10) ** 2 * 100, xe, ye
 
 
 def _gauss_smooth(h: np.ndarray, sigma_cells: float) -> np.ndarray:
@@ -151,7 +175,7 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
         board,
         out / "heatmap.png",
         dpi=90,
-        overlays=[heatmap_overlay(np.array(xs), np.array(ys), board.bounds)],
+        overlays=[heatmap_overlay(np.array(xs), np.array(ys), board)],
         title=f"Resting positions, side {board.name} ({counted(len(xs), 'die', 'dice')})",
     )
     lines += [f"![heatmap]({heat.path.name})", ""]

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from doppelx.batch.stats import mean, proportion
@@ -71,3 +72,19 @@ def test_skill_figures_know_a_skill_in_every_seat_and_cluster_shared_games():
     same = skill_figures(t)["medium"]
     assert same["every_seat"] and same["win_rate"].value == pytest.approx(1 / 3)
     assert same["win_rate"].fmt(percent=True, digits=1) == "33.3 % [n/a]"
+
+
+def test_the_heatmap_density_does_not_fade_at_the_walls():
+    """Dice resting evenly over the box give an even density up to the walls (the batch audit
+    of session 10: zero padding halved the edge cells), and it integrates to 100 %."""
+    from doppelx.batch.report import resting_density
+
+    rng = np.random.default_rng(5)
+    xs, ys = rng.uniform(-0.1, 0.1, 200_000), rng.uniform(-0.05, 0.05, 200_000)
+    density, xe, ye = resting_density(xs, ys, (-0.1, -0.05, 0.1, 0.05))
+    cell_cm2 = (xe[1] - xe[0]) * (ye[1] - ye[0]) / 100
+    assert density.sum() * cell_cm2 == pytest.approx(100, rel=0.01)
+    even = 100 / (20 * 10)  # % per cm² over 20 × 10 cm
+    assert density[0, :].mean() == pytest.approx(even, rel=0.05)  # the wall row
+    assert density[:, 0].mean() == pytest.approx(even, rel=0.05)
+    assert density[5:-5, 5:-5].mean() == pytest.approx(even, rel=0.05)
