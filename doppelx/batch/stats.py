@@ -1,4 +1,4 @@
-"""Small statistics for reports: proportions with Wilson intervals, means with normal intervals."""
+"""Small statistics for reports: proportions with Wilson intervals, means with Student-t intervals."""
 
 from __future__ import annotations
 
@@ -8,6 +8,31 @@ from dataclasses import dataclass
 import numpy as np
 
 Z95 = 1.959963984540054
+
+
+def t95(df: int) -> float:
+    """The two-sided 95 % quantile of Student's t with ``df`` degrees of freedom (t₀.₉₇₅).
+
+    Exact for 1 and 2 degrees of freedom; above, the Cornish–Fisher expansion about the
+    normal quantile (Abramowitz & Stegun 26.7.5, four terms), within 0.12 % at 3 degrees of
+    freedom and 0.01 % from 6 on (against the tables: 3.182, 2.571, 2.228, 2.042 for 3, 5,
+    10, 30). A mean of a few values then gets the wider interval it needs (20 values: 2.093
+    instead of 1.960).
+    """
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
+    if df == 1:
+        return math.tan(math.pi * 0.475)
+    if df == 2:
+        return math.sqrt(2 / (0.05 * 1.95) - 2)
+    z = Z95
+    terms = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
+    return z + sum(g / df ** (k + 1) for k, g in enumerate(terms))
 
 
 @dataclass(frozen=True)
@@ -51,10 +76,10 @@ def _wilson(p: float, n: int) -> Estimate:
 
 
 def mean(values) -> Estimate:
-    """Mean with a normal-approximation 95 % interval, clipped to the data's range.
+    """Mean with a Student-t 95 % interval (:func:`t95`), clipped to the data's range.
 
     Values that are all the same (every card G pay-out 0, no rival knocked out) give no
-    interval (``[n/a]``): the normal approximation would say [m, m], a certainty the sample
+    interval (``[n/a]``): the formula would say [m, m], a certainty the sample
     cannot give — the next value may well differ.
     """
     x = np.asarray(values, dtype=float)
@@ -63,7 +88,7 @@ def mean(values) -> Estimate:
         return Estimate(math.nan, math.nan, math.nan, 0)
     m = float(x.mean())
     sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
-    half = Z95 * sd / math.sqrt(len(x)) if sd > 0 else math.nan
+    half = t95(len(x) - 1) * sd / math.sqrt(len(x)) if sd > 0 else math.nan
     # the interval never reaches past the data (a mean of pay-outs ≥ 0 has no negative bound)
     return Estimate(m, max(m - half, float(x.min())), min(m + half, float(x.max())), len(x))
 
@@ -94,7 +119,7 @@ def clustered_ratio(parts, bounds: tuple[float, float] | None = None) -> Estimat
         if bounds == (0.0, 1.0):
             return _wilson(r, n)
         return Estimate(r, math.nan, math.nan, n)
-    half = Z95 * math.sqrt(var)
+    half = t95(n - 1) * math.sqrt(var)
     low, high = r - half, r + half
     if bounds is not None:
         low, high = max(bounds[0], low), min(bounds[1], high)

@@ -19,7 +19,31 @@ def test_wilson_interval_known_values():
 
 def test_mean_interval():
     e = mean([1, 2, 3, 4, 5])
-    assert e.value == 3 and e.high - e.value == pytest.approx(1.96 * math.sqrt(2.5) / math.sqrt(5), rel=1e-3)
+    assert e.value == 3 and e.high - e.value == pytest.approx(
+        2.7764 * math.sqrt(2.5) / math.sqrt(5), rel=1e-3
+    )
+
+
+@pytest.mark.parametrize(
+    ("df", "table"),
+    [
+        (1, 12.7062),
+        (2, 4.3027),
+        (3, 3.1824),
+        (4, 2.7764),
+        (5, 2.5706),
+        (10, 2.2281),
+        (19, 2.0930),
+        (30, 2.0423),
+        (120, 1.9799),
+    ],
+)
+def test_t95_matches_the_tables(df, table):
+    """The batch audit of session 10: means of 16–20 games used 1.96 and came out 5–9 % narrow."""
+    from doppelx.batch.stats import t95
+
+    assert t95(df) == pytest.approx(table, rel=1.5e-3)
+    assert t95(df) > 1.959963984540054
 
 
 def test_one_value_has_no_interval_and_counts_read_well():
@@ -44,7 +68,7 @@ def test_clustered_ratio_takes_the_clusters_as_the_sample():
     e = clustered_ratio(parts, (0.0, 1.0))
     assert e.value == 0.25 and e.n == 4
     # by hand: residuals ±0.5, variance 4/3 · 4 · 0.25 / 8² = 1/48
-    assert e.high - e.value == pytest.approx(1.959963984540054 * (1 / 48) ** 0.5)
+    assert e.high - e.value == pytest.approx(3.1824 * (1 / 48) ** 0.5, rel=1.5e-3)  # t with 3 degrees of freedom
     assert e.low == 0.0  # clipped to the bounds
     assert clustered_ratio([(1, 4), (1, 4), (1, 4)]).fmt() == "0.25 [n/a]"  # no variation between games
     share = clustered_ratio([(0, 4)] * 6, (0.0, 1.0))  # a share without variation: Wilson over the games
