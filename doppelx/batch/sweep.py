@@ -167,11 +167,20 @@ def summarise(kind: str, table: Path) -> dict[str, Metric]:
             "chips per throw": per_item(t["chips"], False),
             "Doppel X rate": per_item(t["doppel_x"], True),
         }
-    return {
+    figures = {
         "throws per game": per_item(t["throws"], False),
         "seat 0 win rate": per_item([s == 0 for s in t["winner_seat"]], True),
         "Doppel X per game": per_item(t["doppel_x"], False),
     }
+    if "own_changes" in t:  # what a skill or policy is worth: the chips a seat makes with its own throws
+        figures["chips per own throw"] = per_item(
+            [
+                np.mean([c for seat in game for c in seat]) if any(game) else np.nan
+                for game in t["own_changes"]
+            ],
+            False,
+        )
+    return figures
 
 
 def paired_difference(a: Metric, b: Metric) -> Estimate:
@@ -346,8 +355,8 @@ def _cell(e: Estimate, share: bool) -> str:
 
 def write_comparison(rows, out: Path, kind: str, count: int, players: int | None = None) -> tuple[Path, Path]:
     """``comparison.md``: each variant's figures with 95 % intervals, then each variant's
-    difference from the first, paired item by item; ``comparison.png``: the figures with their
-    intervals, one panel each, labelled with their units."""
+    difference from the first, paired item by item; ``comparison.png``: the same two tables as
+    panels (:func:`_plot_comparison`)."""
     metrics = list(rows[0][1])
     labels = [", ".join(f"{k}={v}" for k, v in variant.items()) for variant, _ in rows]
     lines = [f"# Sweep of {counted(len(rows), 'variant')}, {counted(count, kind[:-1])} each", ""]
@@ -367,7 +376,8 @@ def write_comparison(rows, out: Path, kind: str, count: int, players: int | None
             f"## Difference from {labels[0]}",
             "",
             "Each variant minus the first, item by item (every variant drew item i from the same "
-            "random stream, so the pairing cancels their shared luck), with a 95 % interval on the "
+            "random stream, so the pairing cancels the luck they share: much of it for throws, less "
+            "for games, which drift apart once a throw differs), with a 95 % interval on the "
             "paired differences; shares in percentage points. An interval that excludes 0 is a "
             "difference this many items can show.",
             "",
@@ -384,27 +394,60 @@ def write_comparison(rows, out: Path, kind: str, count: int, players: int | None
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
     md = out / COMPARISON_FILES[0]
     write_text(md, "\n".join(lines) + "\n", what="comparison")
-    fig, axes = plt.subplots(1, len(metrics), figsize=(3.6 * len(metrics), 3.8), squeeze=False)
-    for ax, m in zip(axes[0], metrics):
-        share = rows[0][1][m].share
-        k = 100.0 if share else 1.0
-        est = [s[m].estimate for _, s in rows]
+    _plot_comparison(rows, metrics, labels, kind, players)
+    png = out / COMPARISON_FILES[1]
+    save_figure(plt.gcf(), png, dpi=90)
+    plt.close("all")
+    return md, png
+
+
+def _plot_comparison(rows, metrics: list[str], labels: list[str], kind: str, players: int | None) -> None:
+    """One column per figure: above, each variant's value with its 95 % interval (the axis
+    from 0, so a small difference looks small); below, each variant's paired difference from
+    the first with its interval and the zero line — the comparison the sweep is for. Variants
+    are numbered on the axes and named in full under the panels."""
+    paired = len(rows) > 1
+    fig, axes = plt.subplots(
+        2 if paired else 1, len(metrics), figsize=(3.4 * len(metrics), 6.4 if paired else 3.6), squeeze=False
+    )
+    numbers = range(len(rows))
+
+    def bars(est: list[Estimate], k: float) -> tuple[np.ndarray, np.ndarray]:
         y = np.array([e.value for e in est]) * k
         err = (
             np.nan_to_num(np.clip(np.array([[e.value - e.low, e.high - e.value] for e in est]).T, 0, None))
             * k
-        )  # no bar: [n/a]
-        ax.errorbar(range(len(rows)), y, yerr=err, fmt="o", capsize=4)
+        )
+        return y, err  # no bar where there is no interval ([n/a])
+
+    for col, m in enumerate(metrics):
+        share = rows[0][1][m].share
+        k = 100.0 if share else 1.0
+        unit = "% of " + ("throws" if kind == "throws" else "games") if share else m
+        ax = axes[0][col]
+        y, err = bars([s[m].estimate for _, s in rows], k)
+        ax.errorbar(numbers, y, yerr=err, fmt="o", capsize=4)
         if players and m.startswith("seat 0"):
             ax.axhline(100 / players, color="grey", linestyle=":", label=f"equal seat (1/{players})")
             ax.legend(fontsize=8)
-        ax.set_xticks(range(len(rows)), labels, rotation=30, ha="right", fontsize=8)
-        ax.set_xlim(-0.5, len(rows) - 0.5)
-        ax.set_ylabel("% of " + ("throws" if kind == "throws" else "games") if share else m)
+        top = float(np.nanmax(y + err)) if len(y) else 1.0
+        ax.set_ylim(min(0.0, float(np.nanmin(y - err))), (top or 1.0) * 1.12)
         ax.set_title(m, fontsize=10)
-        ax.grid(alpha=0.3)
-    fig.tight_layout()
-    png = out / COMPARISON_FILES[1]
-    save_figure(fig, png, dpi=90)
-    plt.close(fig)
-    return md, png
+        ax.set_ylabel(unit)
+        if paired:
+            dx = axes[1][col]
+            first = rows[0][1][m]
+            diff = [paired_difference(first, s[m]) for _, s in rows[1:]]
+            dy, derr = bars(diff, k)
+            dx.errorbar(list(numbers)[1:], dy, yerr=derr, fmt="o", capsize=4, color="#b5462b")
+            dx.axhline(0.0, color="grey", linewidth=1)
+            dx.set_ylabel("difference, " + ("percentage points" if share else "per " + kind[:-1]))
+            dx.set_title("minus variant 0, item by item", fontsize=9)
+        for a in axes[:, col]:
+            a.set_xticks(numbers, [str(i) for i in numbers])
+            a.set_xlim(-0.5, len(rows) - 0.5)
+            a.set_xlabel("variant")
+            a.grid(alpha=0.3)
+    legend = "\n".join(f"variant {i}: {label}" for i, label in enumerate(labels))
+    fig.text(0.01, 0.005, legend, fontsize=8, va="bottom", ha="left", family="monospace")
+    fig.tight_layout(rect=(0, 0.015 + (0.022 if paired else 0.04) * len(rows), 1, 1))

@@ -68,7 +68,8 @@ def test_clustered_ratio_takes_the_clusters_as_the_sample():
     e = clustered_ratio(parts, (0.0, 1.0))
     assert e.value == 0.25 and e.n == 4
     # by hand: residuals ±0.5, variance 4/3 · 4 · 0.25 / 8² = 1/48
-    assert e.high - e.value == pytest.approx(3.1824 * (1 / 48) ** 0.5, rel=1.5e-3)  # t with 3 degrees of freedom
+    # ... times Student's t with 3 degrees of freedom (four games)
+    assert e.high - e.value == pytest.approx(3.1824 * (1 / 48) ** 0.5, rel=1.5e-3)
     assert e.low == 0.0  # clipped to the bounds
     assert clustered_ratio([(1, 4), (1, 4), (1, 4)]).fmt() == "0.25 [n/a]"  # no variation between games
     share = clustered_ratio([(0, 4)] * 6, (0.0, 1.0))  # a share without variation: Wilson over the games

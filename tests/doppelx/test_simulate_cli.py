@@ -343,9 +343,12 @@ def test_a_single_game_has_no_nan_intervals(tmp_path, capsys):
         main(["sweep", "games", *game, "--json", "--vary", "hole_delta_mm=0", "--out", str(tmp_path / "s")])
         == 0
     )
-    json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    summary = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
     comparison = (tmp_path / "s" / "comparison.md").read_text()
     assert comparison.startswith("# Sweep of 1 variant, 1 game each") and "nan" not in comparison
+    # what a skill is worth shows in a games sweep (the win rate of equal seats cannot show it)
+    own = summary["variants"][0]["chips per own throw"]
+    assert isinstance(own, float) and "chips per own throw" in comparison
 
 
 def test_a_smaller_sweep_in_a_larger_ones_folder_is_refused_or_replaces_it(tmp_path, capsys):
