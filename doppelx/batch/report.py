@@ -201,7 +201,9 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     lines.append(
         f"| active player, total (a Doppel X pays 10 instead of the dice) | {mean(t['chips']).fmt()} |"
     )
-    lines.append(f"| Doppel X (share of throws) | {proportion(sum(t['doppel_x']), n).fmt(percent=True)} |")
+    lines.append(
+        f"| Doppel X (share of throws) | {proportion(sum(t['doppel_x']), n).fmt(percent=True, digits=1)} |"
+    )
 
     cards = load_bet_cards()
     lines += [
@@ -297,7 +299,11 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     axes[0].set_xlabel("seat (0 starts)")
     axes[0].set_ylabel("% of games won")
     axes[0].legend()
-    axes[1].hist(t["throws"], bins=min(20, max(5, n // 5)), color="#1f5fae")
+    lo, hi = min(t["throws"]), max(t["throws"])
+    step = max(1, math.ceil((hi - lo + 1) / 20))  # whole throws per bin, at most 20 bins
+    axes[1].hist(t["throws"], bins=np.arange(lo - 0.5, hi + step + 0.5, step), color="#1f5fae")
+    axes[0].set_title("Win rate by seat", fontsize=10)
+    axes[1].set_title("Game length", fontsize=10)
     axes[1].set_xlabel("throws per game")
     axes[1].set_ylabel("games")
     fig.tight_layout()
