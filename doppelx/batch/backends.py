@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -82,9 +83,22 @@ def run_plan(
     )
     bar = _progress(spec, sum(len(spec.chunk(i)) for i in done), progress)
 
+    started = time.monotonic()
+    left = len(pending)
+
     def finished(index: int, rows: list) -> None:
+        nonlocal left
         store.write_chunk(index, rows)
         bar.update(len(rows))
+        left -= 1
+        log.debug(
+            "%s: chunk %d written (%d rows), %d to go, %.1f s since the start",
+            out,
+            index,
+            len(rows),
+            left,
+            time.monotonic() - started,
+        )
 
     try:
         if pending:

@@ -94,3 +94,15 @@ def test_progress_into_a_file_or_pipe_is_whole_lines(tmp_path, capsys):
     assert "\r" not in err  # not one endless redrawn line in a log file
     lines = err.splitlines()
     assert lines[-1].startswith("100%") and "6/6" in lines[-1] and "item/s" in lines[-1]
+
+
+def test_every_chunk_is_logged_at_debug_level(tmp_path, caplog):
+    """``-vv`` ("every detail") follows a run chunk by chunk (the batch audit of session 10
+    found it printed only which assets were read)."""
+    import logging
+
+    with caplog.at_level(logging.DEBUG, logger="doppelx.batch.backends"):
+        run_plan(RunSpec(KIND, 6, 1, 2), tmp_path / "run", progress=False)
+    written = [r.getMessage() for r in caplog.records if "written" in r.getMessage()]
+    assert len(written) == 3 and written[-1].endswith("s since the start")
+    assert "(2 rows), 0 to go" in written[-1]
