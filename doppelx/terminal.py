@@ -226,6 +226,9 @@ class TerminalMatch(abc.ABC):
         extra = self.words()
         while True:
             answer = self.term.read_line(prompt)
+            if len(answer) > MAX_ANSWER:  # never echoed back whole (a pasted file, say)
+                self.term.say(self.term.paint(f"  not accepted: a line of {len(answer)} characters", "red"))
+                continue
             word = answer.strip().lower()
             if word in QUIT_WORDS:
                 raise Quit("you quit")
@@ -251,8 +254,9 @@ class TerminalMatch(abc.ABC):
         """Write the save to ``path``; says why not and returns False when it cannot."""
         try:
             save_json(path, self.to_save())
-        except OSError as exc:
-            self.term.say(self.term.paint(f"could not save to {path}: {exc.strerror}", "red"))
+        except (OSError, DoppelXError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.term.say(self.term.paint(f"could not save to {shown_path(path)}: {why}", "red"))
             return False
         return True
 
@@ -260,22 +264,26 @@ class TerminalMatch(abc.ABC):
         return f"resume with: doppelx {self.command} --resume {path}"
 
     def save(self) -> None:
-        """The ``save`` word: save now (asking for a file when none is known) and go on."""
+        """The ``save`` word: save now and go on. Without a known file, or when the file cannot
+        be written, it asks for one until a save succeeds or the answer is empty: a failed save
+        never hands the next line to the game as a move."""
         path = self.save_file()
-        while path is None:
-            answer = self.term.read_line("save to file (empty = do not save): ")
-            if not answer:
-                self.term.say("not saved")
-                return
-            if Path(answer).is_file():  # another game's save, or any file: never overwritten
-                self.term.say(
-                    self.term.paint(f"  {answer} already exists: not overwritten; give a new file", "red")
-                )
-            else:
+        while True:
+            if path is None:
+                answer = self.term.read_line("save to file (empty = do not save): ")
+                if not answer:
+                    self.term.say("not saved")
+                    return
+                problem = new_save_problem(answer)
+                if problem:
+                    self.term.say(self.term.paint(f"  {problem}", "red"))
+                    continue
                 path = Path(answer)
-        if self.write_save(path):
-            self.save_path = path
-            self.term.say(f"game saved to {path} ({self.resume_hint(path)})")
+            if self.write_save(path):
+                self.save_path = path
+                self.term.say(f"game saved to {path} ({self.resume_hint(path)})")
+                return
+            path = None
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
@@ -295,6 +303,52 @@ class TerminalMatch(abc.ABC):
             return 0
         self.finished()
         return 0
+
+
+#: Longest answer a prompt reads; a longer line (a paste) is refused without being echoed.
+MAX_ANSWER = 200
+
+
+def shown_path(path: Path | str) -> str:
+    """A file name as an error message shows it: whole up to 100 characters, else cut."""
+    text = str(path)
+    return text if len(text) <= 100 else f"{text[:90]}… ({len(text)} characters)"
+
+
+def new_save_problem(answer: str) -> str:
+    """Why ``answer`` cannot name a new save file (``""`` if it can): an existing file is never
+    overwritten (another game's save, or any file), a folder is no file, and a name the system
+    cannot take (too long, say) is said so instead of failing."""
+    path = Path(answer)
+    try:
+        if path.is_file():
+            return f"{shown_path(answer)} already exists: not overwritten; give a new file"
+        if path.is_dir():
+            return f"{shown_path(answer)} is a folder; give a file name inside it"
+        if not path.parent.is_dir():
+            return f"{shown_path(path.parent)}: no such folder; give a file in a folder that exists"
+    except OSError as exc:
+        return f"{shown_path(answer)}: not a usable file name ({exc.strerror or exc})"
+    return ""
+
+
+def set_rng_state(rng, state: object, source: Path | str, key: str) -> None:
+    """Restore a saved NumPy random generator (PCG64) from its ``state`` dict; anything else
+    is a :class:`SpecError` naming ``key`` (a damaged save, not an internal error)."""
+    inner = state.get("state") if isinstance(state, dict) else None
+    fields = [inner.get("state"), inner.get("inc")] if isinstance(inner, dict) else []
+    fields += [state.get("has_uint32"), state.get("uinteger")] if isinstance(state, dict) else []
+    if (
+        not isinstance(state, dict)
+        or state.get("bit_generator") != "PCG64"
+        or len(fields) != 4
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**128 for v in fields)
+    ):
+        raise SpecError(str(source), key, "not a saved random generator (damaged save)")
+    try:
+        rng.bit_generator.state = state
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
+        raise SpecError(str(source), key, f"not a saved random generator ({exc})") from None
 
 
 def save_json(path: Path | str, data: dict[str, Any]) -> None:

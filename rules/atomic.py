@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rules.errors import DoppelXError
+from rules.schema import plain_digits
 
 
 class OutputError(DoppelXError, OSError):
@@ -175,7 +176,7 @@ def _remove_stale_temps(folder: Path, name: str) -> None:
         return
     for tmp in leftovers:
         parts = tmp.name[len(name[:100]) + 2 :].split(".")
-        if len(parts) != 3 or not parts[0].isdecimal():
+        if len(parts) != 3 or not plain_digits(parts[0]):
             continue
         pid = int(parts[0])
         if pid == os.getpid():

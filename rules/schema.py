@@ -17,6 +17,15 @@ _MISSING = object()
 MAX_MAGNITUDE = 1e15
 
 
+def plain_digits(text: str, most: int = 18) -> bool:
+    """``text`` is 1 to ``most`` ASCII digits: a whole number a player or a file may write.
+
+    ``str.isdecimal`` alone also takes other scripts' digits (``٣``, the fullwidth ``３``),
+    which ``int`` then reads as numbers; and a number of thousands of digits is no answer.
+    """
+    return 0 < len(text) <= most and text.isascii() and text.isdecimal()
+
+
 class Table:
     """A mapping from a data file, with its source name and element path for errors."""
 

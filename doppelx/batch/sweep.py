@@ -32,6 +32,7 @@ from rules.atomic import save_figure, write_text  # noqa: E402
 from doppelx.argtypes import check_no_spinner, number, point_mm, shown  # noqa: E402
 from doppelx.seats import has_expert  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
+from rules.schema import plain_digits  # noqa: E402
 
 #: Most values one --vary may list, and most variants a sweep may run.
 MAX_VALUES = 20
@@ -329,7 +330,7 @@ def check_extra_variants(out: Path, planned: int, overwrite: bool = False) -> No
 
 def _variant_number(name: str) -> int:
     number = name.removeprefix("variant-")
-    return int(number) if number.isdecimal() else -1
+    return int(number) if plain_digits(number) else -1
 
 
 def check_sweep_folder(out: Path, overwrite: bool = False) -> None:

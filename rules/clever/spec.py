@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.assets import asset_path, read_toml
 from rules.errors import SpecError
-from rules.schema import Table
+from rules.schema import Table, plain_digits
 
 FORMAT = "clever/1"
 DICE = ("white", "silver", "yellow", "blue", "green", "pink")
@@ -219,7 +219,7 @@ def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
         raise SpecError(source, "rounds", "expected a table of players = rounds")
     rounds: dict[int, int] = {}
     for key, value in rounds_raw.items():
-        if not str(key).isdecimal() or not 1 <= int(key) <= 4:
+        if not plain_digits(str(key)) or not 1 <= int(key) <= 4:
             raise SpecError(source, f"rounds.{key}", "players must be 1..4")
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 20:
             raise SpecError(source, f"rounds.{key}", "expected a number of rounds 1..20")

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.doppelspiel.spec import DoppelSpec
+from rules.schema import plain_digits
 
 
 @dataclass(frozen=True, order=True)
@@ -175,7 +176,7 @@ def parse_ref(text: str, spec: DoppelSpec) -> FieldRef:
     keys = [f.key for f in spec.fields]
     if key not in keys:
         raise ValueError(f"unknown field {key!r}; fields: {' '.join(keys)}")
-    if not col.isdecimal() or not 1 <= int(col) <= spec.columns:
+    if not plain_digits(col) or not 1 <= int(col) <= spec.columns:
         raise ValueError(f"column must be 1..{spec.columns}, got {col!r}")
     return FieldRef(int(col) - 1, key)
 
@@ -232,7 +233,7 @@ def parse_action(text: str, spec: DoppelSpec) -> Action:
         return Swap(die - 1, face)
     if verb == "split":
         digits = "".join(rest)
-        if len(digits) != spec.group_size or not digits.isdecimal():
+        if len(digits) != spec.group_size or not plain_digits(digits):
             raise ValueError(f"split takes the {spec.group_size} faces of group 1, e.g. split 11665")
         faces = tuple(sorted(int(c) for c in digits))
         if not all(1 <= v <= spec.faces for v in faces):

@@ -29,6 +29,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 7
 _TIE_EPS = 1e-9
 
 
+#: White discs that become one black disc (the rule); a handicap lowers it per player, to 1.
+WHITES_PER_BLACK = 3
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """The choices made before a game.
@@ -57,13 +61,18 @@ class GameConfig:
         if self.white_dice not in (2, 3):
             raise RulesError(f"play with 2 or 3 white dice, got {self.white_dice}")
         if not self.whites_per_black:
-            object.__setattr__(self, "whites_per_black", (3,) * self.players)
+            object.__setattr__(self, "whites_per_black", (WHITES_PER_BLACK,) * self.players)
         wpb = tuple(self.whites_per_black)
         object.__setattr__(self, "whites_per_black", wpb)
         if len(wpb) != self.players:
             raise RulesError(f"whites_per_black needs one number per player ({self.players}), got {len(wpb)}")
-        if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in wpb):
-            raise RulesError(f"white discs per black disc must be whole numbers >= 1, got {list(wpb)}")
+        if not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= WHITES_PER_BLACK for n in wpb
+        ):
+            raise RulesError(
+                f"white discs per black disc must be whole numbers 1-{WHITES_PER_BLACK} (the handicap lowers "
+                f"the rule's {WHITES_PER_BLACK}), got {list(wpb)}"
+            )
         if not isinstance(self.black_to_win, int) or self.black_to_win < 1:
             raise RulesError(f"black_to_win must be >= 1, got {self.black_to_win}")
         if not (

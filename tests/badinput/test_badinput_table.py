@@ -794,6 +794,12 @@ CASES = [
         {},
         ["--whites-per-black needs one number per player (3), got 2"],
     ),
+    (
+        "blitz-whites-per-black-beyond-the-rule",
+        ["blitz", "--whites-per-black", "99999999999999999999,3,3"],
+        {},
+        ["--whites-per-black", "whole numbers 1-3"],
+    ),
     # ---- session 8's audit: loose numbers and lists, duplicate keys, white alone ----------
     ("seed-underscore", ["game", "--players", "3", "--seed", "1_0"], {}, ["--seed", "1_0"]),
     ("players-other-digits", ["game", "--players", "\u0664", "--seed", "1"], {}, ["--players"]),

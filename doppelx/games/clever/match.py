@@ -25,7 +25,15 @@ from doppelx.games.clever.view import (
     render_dice,
     render_sheet,
 )
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, naming_save
+from doppelx.terminal import (
+    Command,
+    Terminal,
+    TerminalMatch,
+    check_save,
+    load_json,
+    naming_save,
+    set_rng_state,
+)
 from rules.clever.actions import Action
 from rules.clever.game import (
     ACTIVE_PICK,
@@ -39,6 +47,7 @@ from rules.clever.game import (
 )
 from rules.contract import chance_step
 from rules.errors import RulesError, SpecError
+from rules.schema import plain_digits
 
 SAVE_FORMAT = "doppelx-clever-save/1"
 PLAYER_KINDS = ("human",) + tuple(BOT_KINDS)
@@ -150,9 +159,9 @@ class CleverMatch(TerminalMatch):
             kinds = parse_players(",".join(data["players"]))
             match = cls(kinds, int(data["seed"]), term, save_path or path)
             match.state = replay(data["game"])
-            match.dice.bit_generator.state = data["dice_rng"]
-            for g, st in zip(match.bot_rngs, data["bot_rngs"], strict=True):
-                g.bit_generator.state = st
+            set_rng_state(match.dice, data["dice_rng"], path, "dice_rng")
+            for i, (g, st) in enumerate(zip(match.bot_rngs, data["bot_rngs"], strict=True)):
+                set_rng_state(g, st, path, f"bot_rngs[{i}]")
         except (KeyError, TypeError, ValueError, OverflowError, RulesError) as exc:
             raise SpecError(str(path), "", f"damaged save: {exc}") from None
         if len(match.state.sheets) != len(kinds):
@@ -206,7 +215,7 @@ class CleverMatch(TerminalMatch):
 
     def _parse(self, answer: str, legal: list[Action]) -> Action:
         word = answer.strip().lower()
-        if not word.isdecimal():
+        if not plain_digits(word):
             raise ValueError(f"{answer!r} is not a number; type 1-{len(legal)}, or help for the commands")
         number = int(word)
         if not 1 <= number <= len(legal):

@@ -21,7 +21,7 @@ import numpy as np
 
 from doppelx.games.doppelspiel.bots import make_bot
 from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
 from rules.doppelspiel import (
     Action,
     ActivateJoker,
@@ -41,6 +41,7 @@ from rules.doppelspiel import (
 )
 from rules.doppelspiel.fields import base_value
 from rules.errors import RulesError, SpecError
+from rules.schema import plain_digits
 
 SAVE_FORMAT = "doppelx-doppel-save/1"
 SUGGESTIONS = 6
@@ -293,7 +294,7 @@ class DoppelMatch(TerminalMatch):
     def _parse_start(self, answer: str) -> list[Action]:
         if answer.lower() in ("", "roll", "n", "no", "pass"):
             return [Roll(tuple(range(self.state.spec.dice)))]
-        if answer.isdecimal():
+        if plain_digits(answer):
             answer = "joker " + answer
         return [self._action(answer)]
 
@@ -338,7 +339,7 @@ class DoppelMatch(TerminalMatch):
     def _positions(self, words: list[str], verb: str) -> tuple[int, ...]:
         """Positions of dice showing the faces in ``words`` (first matches from the left)."""
         digits = "".join(words)
-        if not digits.isdecimal():
+        if not plain_digits(digits):
             raise ValueError(f"{verb} takes the faces of dice, e.g. {verb} 1 1 4")
         wanted = Counter(int(c) for c in digits)
         positions = []
@@ -358,7 +359,7 @@ class DoppelMatch(TerminalMatch):
         words = answer.split()
         if not words:
             raise ValueError("type a move, a suggestion number or help")
-        if answer.isdecimal():
+        if plain_digits(answer):
             plans = self._suggestions()
             n = int(answer)
             if not 1 <= n <= len(plans):
@@ -385,7 +386,7 @@ class DoppelMatch(TerminalMatch):
                 raise ValueError("that keeps every die: nothing to throw")
             return [Roll(positions)]
         if verb == "swap":
-            if len(words) != 3 or not all(w.isdecimal() for w in words[1:]):
+            if len(words) != 3 or not all(plain_digits(w, most=1) for w in words[1:]):
                 raise ValueError("swap takes the face of a die and its new face, e.g. swap 3 6")
             (pos,) = self._positions(words[1:2], "swap")
             return [self._action(f"swap {pos + 1} {words[2]}")]
@@ -439,7 +440,7 @@ class DoppelMatch(TerminalMatch):
         if not answer:
             raise ValueError("type a choice number, a field like 116@1, skip or strike fh@2")
         words = answer.split()
-        if words[0].isdecimal() and (len(words) == 1 or words[1:] == ["x2"]):
+        if plain_digits(words[0]) and (len(words) == 1 or words[1:] == ["x2"]):
             n = int(words[0])
             if not 1 <= n <= len(options):
                 raise ValueError(f"choices are 1..{len(options)}")
@@ -487,7 +488,8 @@ class DoppelMatch(TerminalMatch):
         if res.winner is None:
             self.term.say(self.term.paint("Draw.", "bold"))
         else:
-            self.term.say(self.term.paint(f"{self.names[res.winner]} wins.", "bold", "green"))
+            name = self.names[res.winner]
+            self.term.say(self.term.paint(f"{name} {'win' if name == 'You' else 'wins'}.", "bold", "green"))
 
 
 def load_session(path: Path, term: Terminal) -> DoppelMatch:
@@ -518,8 +520,5 @@ def load_session(path: Path, term: Terminal) -> DoppelMatch:
     except (RulesError, KeyError, TypeError) as exc:
         raise SpecError(str(path), "game", f"the game log does not replay: {exc}") from None
     rng = np.random.Generator(np.random.PCG64())
-    try:
-        rng.bit_generator.state = rng_state
-    except (TypeError, ValueError, KeyError, OverflowError) as exc:
-        raise SpecError(str(path), "rng", f"bad generator state ({exc})") from None
+    set_rng_state(rng, rng_state, path, "rng")
     return DoppelMatch(term, state, seats, rng, seed, path)

@@ -24,13 +24,14 @@ from doppelx.games.oder_nichts.view import (
     status_text,
     table_lines,
 )
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
 from rules.contract import chance_step
 from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS
 from rules.oder_nichts.state import GameConfig, State, new_game, replay_log
 from rules.rng import make_rng
+from rules.schema import plain_digits
 
 HUMAN = 0
 
@@ -125,9 +126,11 @@ class OderNichtsMatch(TerminalMatch):
 
     def cards_from(self, answer: str) -> tuple[int, ...]:
         order = self.hand_order()
+        if not order:
+            raise ValueError("you have no cards left")
         picks = []
         for word in answer.replace(",", " ").split():
-            if not word.isdecimal() or not 1 <= int(word) <= len(order):
+            if not plain_digits(word) or not 1 <= int(word) <= len(order):
                 raise ValueError(f"{word!r} is not a card number (1-{len(order)})")
             picks.append(order[int(word) - 1])
         if not picks:
@@ -144,7 +147,7 @@ class OderNichtsMatch(TerminalMatch):
         return action
 
     def player_number(self, answer: str, allowed: list[int]) -> int:
-        if not answer.isdecimal() or int(answer) - 1 not in allowed:
+        if not plain_digits(answer) or int(answer) - 1 not in allowed:
             raise ValueError(f"choose one of players {', '.join(str(p + 1) for p in allowed)}")
         return int(answer) - 1
 
@@ -204,6 +207,10 @@ class OderNichtsMatch(TerminalMatch):
             self.term.say(
                 "  Defend with a grey card, pass it on with the same symbol, or throw a brown card."
             )
+            if not self.state.table.hands[HUMAN]:  # nothing in hand to answer with
+                return self.read(
+                    "Attacked, no cards left: a = accept > ", lambda s: self._attack_answer(d, s)
+                )
             return self.read("Attacked: a = accept, or a card number > ", lambda s: self._attack_answer(d, s))
         if k == "task":
             tasks = "; ".join(self.state.spec.tasks[key].text for key in d.info["tasks"])
@@ -218,7 +225,7 @@ class OderNichtsMatch(TerminalMatch):
             if named:
                 return self.read(
                     f"Magnet: name a number ({', '.join(map(str, named))}): ",
-                    lambda s: self.checked(d, Action("name", number=int(s) if s.isdecimal() else -1)),
+                    lambda s: self.checked(d, Action("name", number=int(s) if plain_digits(s) else -1)),
                 )
             return self.read(
                 f"Magnet: all numbers named; name a colour ({'/'.join(COLOURS)}): ",
@@ -396,8 +403,5 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatc
     except RulesError as exc:
         raise SpecError(str(path), "log", str(exc)) from None
     rng = make_rng(seed)
-    try:
-        rng.bit_generator.state = data["rng_state"]
-    except (KeyError, TypeError, ValueError, OverflowError) as exc:
-        raise SpecError(str(path), "rng_state", f"malformed: {exc}") from None
+    set_rng_state(rng, data.get("rng_state"), path, "rng_state")
     return OderNichtsMatch(term, state, bots, rng, seed, save_path if save_path is not None else path)

@@ -17,6 +17,7 @@ from typing import Any
 
 from doppelx import argtypes
 from doppelx.games.options import given_flags, listed, refuse_with_resume
+from rules.wuerfelblitz.game import WHITES_PER_BLACK
 
 SKILL_NAMES = ("easy", "medium", "hard")
 DEFAULT_GAMES = 100
@@ -28,8 +29,11 @@ def _counts(text: str) -> list[int]:
         values = [argtypes.plain_int(s) for s in text.split(",")]
     except ValueError:
         values = []
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers >= 1, got {text!r}")
+    if not values or not all(1 <= v <= WHITES_PER_BLACK for v in values):
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated whole numbers 1-{WHITES_PER_BLACK} (a handicap lowers the rule's "
+            f"{WHITES_PER_BLACK}), got {argtypes.shown(text)}"
+        )
     return values
 
 
@@ -74,7 +78,7 @@ def register(subparsers: Any) -> None:
         "--whites-per-black",
         type=_counts,
         metavar="N,N,...",
-        help="handicap: white discs per black disc for each seat (you first), default 3 each",
+        help="handicap: white discs per black disc for each seat (you first), 1-3, default 3 each",
     )
     p.add_argument(
         "--games", type=argtypes.positive, help=f"games in a bots-only batch (default {DEFAULT_GAMES})"

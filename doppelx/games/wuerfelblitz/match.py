@@ -21,9 +21,10 @@ import numpy as np
 from doppelx.games.wuerfelblitz.bots import BlitzBot, skill
 from doppelx.games.wuerfelblitz.tournament import bot_calls
 from doppelx.games.wuerfelblitz.view import explain, legend, render_throw, standings
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json
+from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
 from rules.errors import RulesError, SpecError
 from rules.rng import make_rng
+from rules.schema import plain_digits
 from rules.wuerfelblitz import (
     BlitzSpec,
     BlitzState,
@@ -144,7 +145,7 @@ class BlitzMatch(TerminalMatch):
         if a in ("p", "pass"):
             return None
         top = self.spec.max_call
-        if not a.isdecimal():
+        if not plain_digits(a):
             raise ValueError(f"type the sum as a number 0..{top}, p to pass or q to quit")
         value = int(a)
         if value > top:
@@ -253,7 +254,7 @@ def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMa
         state = replay_game(data["game"], spec, str(path))
         seed = data["seed"]
         rng = make_rng(0)
-        rng.bit_generator.state = data["rng"]
+        set_rng_state(rng, data["rng"], path, "rng")
         return BlitzMatch(
             term,
             spec,

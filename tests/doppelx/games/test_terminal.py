@@ -147,9 +147,9 @@ def test_the_save_word_asks_for_a_file_and_reports_a_failure(tmp_path):
     game = CounterMatch(f"save\n{target}\n9\nsave\n\n1\n")
     assert game.run() == 0
     assert game.save_path == target and f"game saved to {target}" in game.term.out.getvalue()
-    game = CounterMatch(f"save\n{tmp_path / 'missing' / 'x.json'}\n10\n")
+    game = CounterMatch(f"save\n{tmp_path / 'missing' / 'x.json'}\n\n10\n")
     assert game.run() == 0
-    assert "could not save to" in game.term.out.getvalue() and game.save_path is None
+    assert "no such folder" in game.term.out.getvalue() and game.save_path is None
     game = CounterMatch("save\n\n10\n")
     assert game.run() == 0 and "not saved" in game.term.out.getvalue() and game.save_path is None
 
@@ -165,3 +165,102 @@ def test_the_save_word_never_overwrites_a_file_that_is_there(tmp_path):
     assert game.save_path == target and json.loads(target.read_text()) == {"total": 9}
     game = CounterMatch(f"save\n{other}\n\n9\n")  # or gives up: nothing written
     assert game.run() == 0 and other.read_text() == "KEEP" and game.save_path is None
+
+
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ("y" * 5000, "not a usable file name"),  # the system's limit: a traceback ended the game
+        (".", "is a folder; give a file name inside it"),
+        ("nodir/x.json", "no such folder"),
+    ],
+)
+def test_a_save_that_cannot_be_made_asks_again_and_loses_nothing(tmp_path, monkeypatch, bad, says):
+    """The sibling-games audit of session 10: after a failed save the next line went to the
+    game as a move, so a player who then quit lost the game; a 5000-character name crashed."""
+    monkeypatch.chdir(tmp_path)
+    game = CounterMatch(f"4\nsave\n{bad}\nkept.json\nquit\n")
+    assert game.run() == 0
+    text = game.term.out.getvalue()
+    assert says in text and "not accepted" not in text  # 'kept.json' was taken as the file
+    assert json.loads((tmp_path / "kept.json").read_text()) == {"total": 4}
+    assert "you quit: game saved to kept.json" in text
+    assert max(len(line) for line in text.splitlines()) < 300  # the long name is not echoed whole
+
+
+def test_a_known_save_file_that_fails_asks_for_another(tmp_path):
+    game = CounterMatch(f"4\nsave\n{tmp_path / 'b.json'}\n6\n", tmp_path / "gone" / "a.json")
+    assert game.run() == 0
+    text = game.term.out.getvalue()
+    assert "could not save to" in text and f"game saved to {tmp_path / 'b.json'}" in text
+    assert game.save_path == tmp_path / "b.json"
+
+
+def test_a_pasted_line_is_refused_without_being_echoed():
+    game = CounterMatch("x" * 100_000 + "\n10\n")
+    assert game.run() == 0
+    text = game.term.out.getvalue()
+    assert "not accepted: a line of 100000 characters" in text and max(map(len, text.splitlines())) < 200
+
+
+def test_numbers_are_ascii_digits_only():
+    """``str.isdecimal`` took ٣ and the fullwidth ３ as 3 (every sibling game's prompts)."""
+    from rules.schema import plain_digits
+
+    assert plain_digits("3") and plain_digits("012") and plain_digits("9" * 18)
+    for text in ("٣", "３", "", "1_0", " 3", "-1", "9" * 19, "²"):
+        assert not plain_digits(text), text
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        "abc",
+        {"bit_generator": "PCG64", "state": {"state": "abc", "inc": 1}, "has_uint32": 0, "uinteger": 0},
+        {"bit_generator": "MT19937", "state": {"key": [1], "pos": 0}},
+        {"bit_generator": "PCG64", "state": {"state": -1, "inc": 1}, "has_uint32": 0, "uinteger": 0},
+    ],
+)
+def test_a_damaged_generator_state_names_its_key(state):
+    """A clever save with a string in its generator state said "unsupported operand type(s)
+    for //: 'str' and 'int'" (sibling-games audit)."""
+    import numpy as np
+
+    from doppelx.terminal import set_rng_state
+    from rules.errors import SpecError
+
+    with pytest.raises(SpecError) as err:
+        set_rng_state(np.random.default_rng(1), state, "s.json", "dice_rng")
+    assert err.value.element == "dice_rng" and "not a saved random generator" in str(err.value)
+    good = np.random.default_rng(7)
+    twin = np.random.default_rng(0)
+    set_rng_state(twin, good.bit_generator.state, "s.json", "dice_rng")
+    assert twin.integers(1 << 60) == good.integers(1 << 60)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        ["doppel", "--seed", "1"],
+        ["clever", "--seed", "1", "--save", "{tmp}/c.json"],
+        ["oder-nichts", "--seed", "1"],
+        ["blitz", "--seed", "1", "--bots", "easy"],
+    ],
+)
+def test_every_game_refuses_other_scripts_digits(tmp_path, game):
+    """``٣`` took suggestion 3 in doppel, choice 3 in clever, played card 3 in oder-nichts and
+    was called as 3 in blitz (the sibling-games audit of session 10)."""
+    args = [a.replace("{tmp}", str(tmp_path)) for a in game]
+    first = "\n" if game[0] == "blitz" else ""  # blitz: Enter lifts the box first
+    proc = subprocess.run(
+        [sys.executable, "-m", "doppelx", *args, "--no-colour"],
+        input=first + "٣\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, NO_COLOR="1"),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "not accepted" in proc.stdout, proc.stdout[-2000:]
+    assert "Traceback" not in proc.stderr

@@ -200,7 +200,8 @@ def test_steps_out_of_order_are_rejected():
         (dict(players=3, white_dice=4), "only 3 white dice in the box"),
         (dict(players=3, white_dice=1), "2 or 3 white"),
         (dict(players=3, whites_per_black=(3, 3)), "one number per player"),
-        (dict(players=2, whites_per_black=(0, 3)), ">= 1"),
+        (dict(players=2, whites_per_black=(0, 3)), "whole numbers 1-3"),
+        (dict(players=2, whites_per_black=(4, 3)), "whole numbers 1-3"),  # a handicap only lowers the 3
         (dict(players=2, tie_window_s=-1), "tie window"),
     ],
 )

@@ -144,7 +144,8 @@ def test_a_scripted_person_plays_a_whole_game_through_the_prompt():
     assert session.state.is_terminal()
     assert "Game over - match points:" in text
     assert "not accepted:" in text  # the mistakes were refused with a reason
-    assert text.count("wins.") + text.count("Draw.") == 1
+    assert text.count("wins.") + text.count("You win.") + text.count("Draw.") == 1
+    assert "You wins." not in text
     # the game's log replays to the same sheets
     again = replay_log(session.state.log)
     assert again.scores() == session.state.scores()

@@ -120,7 +120,7 @@ def test_analyse_text(capsys):
         (["--bots-only", "--bots", "easy,hard", "--whites-per-black", "3"], "one number per player"),
         # the flag as typed, not the rules' field name whites_per_black (you and two bots: 3)
         (["--whites-per-black", "1,3"], "--whites-per-black needs one number per player (3), got 2"),
-        (["--bots-only", "--whites-per-black", "3,x,3"], "whole numbers >= 1"),
+        (["--bots-only", "--whites-per-black", "3,x,3"], "whole numbers 1-3"),
         (["--json"], "--json goes with"),
         (["--games", "3"], "--games goes with --bots-only"),
         (["--bots-only", "--samples", "3"], "--samples goes with --analyse"),
