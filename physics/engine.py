@@ -57,8 +57,13 @@ class PhysicsWorld(Protocol):
     ) -> None:
         """Set the world up for a throw: the tray, the lying and the released dice (results depend only on inputs)."""
 
+    @property
+    def time_step(self) -> float:
+        """The engine's own physics step (s): what :meth:`step` advances."""
+        ...
+
     def step(self) -> None:
-        """Advance one physics step."""
+        """Advance one physics step (:attr:`time_step`)."""
 
     def pose(self, owner: str) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
         """Position (m) and quaternion ``(x, y, z, w)`` of a die."""
@@ -68,6 +73,12 @@ class PhysicsWorld(Protocol):
 
     def spinner_angle(self) -> float:
         """The spinner's angle about its pin (rad)."""
+
+    def spinner_speed(self) -> float:
+        """The spinner's angular speed about its pin (rad/s)."""
+
+    def set_spinner(self, angle: float, speed: float) -> None:
+        """Turn the spinner to ``angle`` (rad) with angular speed ``speed`` (rad/s)."""
 
     def set_gravity(self, vector: Iterable[float]) -> None:
         """Gravity (3,) m/s² until the next reset."""

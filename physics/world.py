@@ -480,9 +480,11 @@ class World:
             linearDamping=0.0,
             angularDamping=0.0,
             collisionMargin=self.settings.hull_margin,
-            jointDamping=self.materials.bearing_damping,
             physicsClientId=c,
         )
+        if self.materials.bearing_damping > 0:  # in a call of its own: beside collisionMargin
+            # PyBullet drops jointDamping without a word (test_spinner checks it is applied)
+            p.changeDynamics(body, 0, jointDamping=self.materials.bearing_damping, physicsClientId=c)
         # alone and last: with the mass or the margin in the same call PyBullet recomputes the
         # inertia from the hull's bounding box (about twice the plate's about the pin)
         p.changeDynamics(body, 0, localInertiaDiagonal=g.inertia, physicsClientId=c)
@@ -632,6 +634,15 @@ class World:
         if self.spinner_id is None:
             return 0.0
         return float(self.p.getJointState(self.spinner_id, 0, physicsClientId=self.client)[1])
+
+    @property
+    def time_step(self) -> float:
+        """The physics step (s): :meth:`step` advances this much."""
+        return self.settings.time_step
+
+    def set_spinner(self, angle: float, speed: float) -> None:
+        """Turn the spinner to ``angle`` (rad) with angular speed ``speed`` (rad/s)."""
+        self.p.resetJointState(self.spinner_id, 0, angle, speed, physicsClientId=self.client)
 
     def spinner_touching(self) -> set[str]:
         """Owners of the dice touching the spinner card now."""
