@@ -16,7 +16,9 @@ throw model (``physics.throw_model.plan``) finds the arc that clears the rim and
 there, so every accepted flick reaches the playfield and a stronger one lands further and
 rolls further. A flick whose line misses the playfield (aimed past the box's side on
 purpose) throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
-velocity is used.
+velocity is used. Every flick must point into the box, at least
+:attr:`FlickLimits.min_inward` (about 6°) off the wall: a drag along the wall or away from
+the box is no throw.
 
 The keyboard throws too (:meth:`ThrowAim.charged`): a key held for a while gives the power
 (:func:`charge_power`: 0 to 1 over :data:`CHARGE_SECONDS`), the direction is straight into
@@ -247,7 +249,8 @@ class ThrowAim:
             raise ValueError("too slow for a throw: flick faster and let go while moving")
         direction = v / speed
         if float(direction @ self.inward) < lim.min_inward:
-            raise ValueError("flick towards the box")
+            # along the wall too: a sideways drag is a slip far more often than a throw away
+            raise ValueError("flick into the box: a drag along its wall or away from it is no throw")
         return self._intent(direction, speed, self.power(speed))
 
     def charged(self, power: float) -> ThrowIntent:

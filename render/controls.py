@@ -4,7 +4,8 @@ A mixin of :class:`render.window.TableWindow`: a left drag in a throw becomes a
 :class:`~render.intents.ThrowIntent` (through :meth:`render.aim.ThrowAim.flick`), and so
 does Space held and let go (:meth:`render.aim.ThrowAim.charged`: the longer held, the
 harder; comma and period turn its direction); while betting, a card's letter key pressed
-twice bets on it as a click on the card does — a drag wherever
+twice bets on it as a click on the card does (the first press asks; a click, any other key
+or the end of the betting takes the question back, off the screen too) — a drag wherever
 it begins: over the box, on its rim, or on the table (a drag that begins on the table first
 puts the thrower at the nearest wall, as a click there does) — timed by the input events'
 own timestamps (:meth:`render.window.TableWindow.input_time`); a click
@@ -53,6 +54,11 @@ CLICK_PX = 6
 AIM_STEP = math.radians(5)
 
 
+def bet_question(letter: str) -> str:
+    """What the window asks when a card's letter is pressed once while betting."""
+    return f"bet on card {letter}? Press {letter} again (any other key: no)"
+
+
 class Controls:
     """Event handlers mixed into the window (which provides camera, aim, hud, keys, emit, say)."""
 
@@ -77,6 +83,7 @@ class Controls:
         _press: tuple[float, float] | None
         _charge_start: float | None
         _bet_armed: str | None
+        hint: str
 
         def get_framebuffer_size(self) -> tuple[int, int]: ...
 
@@ -94,6 +101,7 @@ class Controls:
         return self.camera.on_plane(x * s, y * s, width, height, z)
 
     def on_mouse_press(self, x, y, button, modifiers):
+        self.disarm_bet()  # a click answers "bet on card A?" with no: a card clicked bets on its own
         button_name = self.hud.button_at(x, y)
         if button_name is not None and button == mouse.LEFT:
             self._toggle(button_name)
@@ -203,13 +211,14 @@ class Controls:
             self.say(f"Esc closes {overlay}")  # modal: nothing behind it hears the key
             return pyglet.event.EVENT_HANDLED
         letter = self._bet_letter(symbol, modifiers)
-        armed, self._bet_armed = self._bet_armed, None  # any other key disarms a letter bet
+        armed = self._bet_armed
+        self.disarm_bet()  # any other key takes a letter's question back
         if letter is not None:  # a card's letter while betting (before A, D, E, H): twice bets
             if armed == letter:
                 self.emit(BetIntent(letter))
             else:
                 self._bet_armed = letter
-                self.say(f"bet on card {letter}? Press {letter} again (any other key: no)")
+                self.say(bet_question(letter))
         elif ctrl and symbol == key.S:
             self.emit(CommandIntent(Command.SAVE))
         elif ctrl and symbol in (key.O, key.L):
@@ -291,6 +300,13 @@ class Controls:
         button let go elsewhere a drag."""
         self._charge_start = None
         self._drag = None
+        self.disarm_bet()
+
+    def disarm_bet(self) -> None:
+        """Take back a pending "bet on card A? Press A again" (a key, a click, the betting over):
+        the letter no longer bets, and its question leaves the screen."""
+        if self._bet_armed is not None and self.hint == bet_question(self._bet_armed):
+            self.hint = ""
         self._bet_armed = None
 
     def _throwing(self) -> bool:

@@ -12,7 +12,9 @@ bands — buttons with the aim or power line, the message, the hint — so no te
 drawn over another: a text too wide for its place gets a smaller font. Every text's box is
 kept in :attr:`Hud.text_boxes` (tests check them pairwise). Die labels are white on dark
 plates with a swatch of the die's colour, placed by :func:`render.labels.place` clear of
-each other, the dice and the printed field labels, with a leader line when moved.
+each other, the dice, the printed field labels, the HUD's own panels and whatever the
+application draws over the HUD (:meth:`Hud.place_labels` takes those boxes after
+:meth:`Hud.layout`), with a leader line when moved.
 """
 
 from __future__ import annotations
@@ -172,10 +174,17 @@ class Hud:
     def update(
         self, snap: Snapshot | None, state: HudState, anchors: list[Anchor], obstacles: Sequence[Rect] = ()
     ) -> None:
-        """Bring the overlay up to date with ``snap``, ``state`` and the anchored labels.
+        """Bring the overlay up to date with ``snap``, ``state`` and the anchored labels:
+        :meth:`layout`, then :meth:`place_labels`.
 
         ``obstacles``: window boxes the die labels must keep clear of (dice, printed labels).
         """
+        self.layout(snap, state)
+        self.place_labels(anchors, obstacles, state)
+
+    def layout(self, snap: Snapshot | None, state: HudState) -> None:
+        """Lay out the static parts (scoreboard, turn line, summary, bottom bands, modal panels)
+        for ``snap`` and ``state``: :attr:`panels` and :attr:`text_boxes` are then up to date."""
         key = (
             None
             if snap is None
@@ -196,6 +205,9 @@ class Hud:
         if key != self._key:
             self._key = key
             self._rebuild(snap, state)
+
+    def place_labels(self, anchors: list[Anchor], obstacles: Sequence[Rect], state: HudState) -> None:
+        """Place the die labels (:attr:`plates`) clear of each other, ``obstacles`` and :attr:`panels`."""
         self._place_anchors(anchors, list(obstacles), state)
 
     def _label(
@@ -231,7 +243,7 @@ class Hud:
         if self._modal:
             self.modal_texts.append(label.text)
         else:
-            self.text_boxes.append((*_box(label), label.text))
+            self.text_boxes.append((*label_box(label), label.text))
         return label
 
     def _rect(self, x: float, y: float, w: float, h: float, colour=PANEL):
@@ -305,7 +317,7 @@ class Hud:
             banner = self._label(
                 snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center", max_width=w - 2 * m
             )
-            self.panels.append(Rect(*_box(banner)))  # die labels keep clear of the banner
+            self.panels.append(Rect(*label_box(banner)))  # die labels keep clear of the banner
             shadow = pyglet.text.Label(
                 snap.banner,
                 x=w / 2 + 3,
@@ -416,7 +428,7 @@ class Hud:
             bw = lab.content_width + 18 * s
             x -= bw
             lab.x = x + 9 * s
-            self.text_boxes[-1] = (*_box(lab), caption)
+            self.text_boxes[-1] = (*label_box(lab), caption)
             self._rect(x, m, bw, 26 * s, (60, 60, 70, 220) if states[name] else PANEL)
             self.buttons[name] = (x, m, bw, 26 * s)
             x -= 6 * s
@@ -594,7 +606,7 @@ def _fit(label, max_width: float, floor: float) -> None:
         label.text = text.rstrip() + "…"
 
 
-def _box(label) -> tuple[float, float, float, float]:
+def label_box(label) -> tuple[float, float, float, float]:
     """The window box (x0, y0, x1, y1) of a one-line label."""
     w, h = label.content_width, label.content_height
     x = label.x - {"left": 0.0, "center": w / 2, "right": w}[label.anchor_x]

@@ -4,10 +4,13 @@ Each label belongs to an anchor point (a die, in window pixels) and has a plate 
 labels are placed one after another (nearest the top of the window first); a label tries
 spots around its anchor — above it first, then the sides, below, the diagonals, then the
 same ring further out — and takes the first spot that overlaps neither a label placed
-before, nor an obstacle (the dice themselves, the printed field labels), and stays inside
-the window. A label that finds no free spot takes the spot with the least overlap. A
-label moved away from its default spot gets a leader line from its anchor (the caller
-draws it from :attr:`Placed.leader`).
+before, nor an obstacle (the dice themselves, the printed field labels, the HUD's panels),
+and stays inside the window. A spot that would run past the window's edge (a die near the
+edge, or outside the window altogether) is shifted inside it, and a label whose spots all
+touch an obstacle also tries the spots just outside that obstacle (a panel larger than the
+rings round the die); a label that still finds no free spot takes the spot with the least
+overlap. A label moved away from its default spot gets a leader line from its anchor (the
+caller draws it from :attr:`Placed.leader`).
 
 This is the greedy "candidate positions" labelling of cartography (Christensen, Marks &
 Shieber 1995, the simplest of the methods compared there), enough for the ≤ 9 dice of
@@ -32,6 +35,9 @@ DIRECTIONS: tuple[tuple[float, float], ...] = (
 )
 #: Distances tried, as multiples of the base gap.
 RINGS: tuple[float, ...] = (1.0, 2.2, 3.6, 5.2)
+#: What a spot shifted inside the window costs beyond its overlaps (px²): a free spot that
+#: needs no shift is preferred, and any spot with real overlap is worse.
+SHIFTED = 1.0
 
 
 @dataclass(frozen=True)
@@ -78,8 +84,8 @@ def place(
     Args:
         anchors: the points the labels belong to.
         sizes: plate sizes.
-        obstacles: boxes no plate may cover (dice, printed labels).
-        bounds: the window; plates stay inside it when they can.
+        obstacles: boxes no plate may cover (dice, printed labels, panels).
+        bounds: the window; plates stay inside it when they fit in it.
         gap: distance from the anchor to the first ring of spots (px).
     """
     order = sorted(range(len(anchors)), key=lambda i: (-anchors[i][1], anchors[i][0]))
@@ -88,6 +94,13 @@ def place(
     for i in order:
         ax, ay = anchors[i]
         w, h = sizes[i]
+
+        def cost(r: Rect) -> float:
+            c = sum(r.overlap(t) for t in taken) * 4 + sum(r.overlap(o) for o in obstacles)
+            if bounds is not None:
+                c += (_area(r) - _area(_clip(r, bounds))) * 8
+            return c
+
         best: tuple[float, Rect, bool] | None = None
         first = True
         for ring in RINGS:
@@ -95,24 +108,62 @@ def place(
                 ox = dx * (ring * gap + (w / 2 if dx else 0.0))
                 oy = dy * (ring * gap + (h / 2 if dy else 0.0))
                 r = centred(ax + ox, ay + oy, w, h)
-                cost = sum(r.overlap(t) for t in taken) * 4 + sum(r.overlap(o) for o in obstacles)
-                if bounds is not None:
-                    inside = Rect(
-                        max(r.x0, bounds.x0), max(r.y0, bounds.y0), min(r.x1, bounds.x1), min(r.y1, bounds.y1)
-                    )
-                    cost += (w * h - _area(inside)) * 8
-                if best is None or cost < best[0]:
-                    best = (cost, r, first)
+                c, default = cost(r), first
+                if c > 0 and bounds is not None:  # past the edge: the same spot shifted inside
+                    shifted = _inside(r, bounds)
+                    if shifted != r:  # (a hair dearer than a free spot found later that needs no shift)
+                        r, c, default = shifted, cost(shifted) + SHIFTED, False
+                if best is None or c < best[0]:
+                    best = (c, r, default)
                 first = False
-                if cost == 0:
+                if c == 0:
                     break
             if best is not None and best[0] == 0:
                 break
         assert best is not None
+        if best[0] > SHIFTED:  # still covering something: try the spots just outside what it covers
+            for r in _beside(best[1], ax, ay, [*obstacles, *taken], gap / 2):
+                if bounds is not None:
+                    r = _inside(r, bounds)
+                c = cost(r)
+                if c < best[0]:
+                    best = (c, r, False)
         _, rect, default = best
         taken.append(rect)
         out[i] = Placed(rect, None if default else _leader(ax, ay, rect))
     return [out[i] for i in range(len(anchors))]
+
+
+def _clip(r: Rect, bounds: Rect) -> Rect:
+    """The part of ``r`` inside ``bounds`` (may be empty: x0 ≥ x1 or y0 ≥ y1)."""
+    return Rect(max(r.x0, bounds.x0), max(r.y0, bounds.y0), min(r.x1, bounds.x1), min(r.y1, bounds.y1))
+
+
+def _inside(r: Rect, bounds: Rect) -> Rect:
+    """``r`` moved the least so that it lies inside ``bounds`` (as far as it fits)."""
+    dx = max(0.0, bounds.x0 - r.x0) - max(0.0, r.x1 - bounds.x1)
+    dy = max(0.0, bounds.y0 - r.y0) - max(0.0, r.y1 - bounds.y1)
+    if r.x1 - r.x0 > bounds.x1 - bounds.x0:
+        dx = bounds.x0 - r.x0
+    if r.y1 - r.y0 > bounds.y1 - bounds.y0:
+        dy = bounds.y1 - r.y1
+    return Rect(r.x0 + dx, r.y0 + dy, r.x1 + dx, r.y1 + dy) if dx or dy else r
+
+
+def _beside(r: Rect, ax: float, ay: float, blockers: Sequence[Rect], gap: float) -> list[Rect]:
+    """Spots for plate ``r`` just outside each box of ``blockers`` it overlaps, level with the anchor."""
+    w, h = r.x1 - r.x0, r.y1 - r.y0
+    out = []
+    for b in blockers:
+        if r.overlap(b) <= 0:
+            continue
+        out += [
+            Rect(ax - w / 2, b.y1 + gap, ax + w / 2, b.y1 + gap + h),  # above it
+            Rect(ax - w / 2, b.y0 - gap - h, ax + w / 2, b.y0 - gap),  # below it
+            Rect(b.x1 + gap, ay - h / 2, b.x1 + gap + w, ay + h / 2),  # right of it
+            Rect(b.x0 - gap - w, ay - h / 2, b.x0 - gap, ay + h / 2),  # left of it
+        ]
+    return sorted(out, key=lambda c: abs(c.centre[0] - ax) + abs(c.centre[1] - ay))
 
 
 def _area(r: Rect) -> float:

@@ -69,6 +69,10 @@ INPUT_EVENTS = frozenset(
 #: X event types carrying a server timestamp: ButtonPress, ButtonRelease, MotionNotify.
 _TIMED_X_EVENTS = (4, 5, 6)
 
+#: Zooming out to a die that left the box: the distance grows by this fraction per second of
+#: frame time, at most by :data:`ZOOM_OUT_MAX` in one frame.
+ZOOM_OUT_RATE, ZOOM_OUT_MAX = 4.0, 1.3
+
 #: Renderer names of software rasterisers (cheaper settings, no multisampling).
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software rasterizer")
 
@@ -226,6 +230,9 @@ class TableWindow(Controls, pyglet.window.Window):
             self.clatter.impacts(current.impacts)
         self._seen_impacts = id(current)
         old_mode = self._current.input if self._current is not None else None
+        old_bettor = self._current.thrower if self._current is not None else None
+        if current.input is not InputMode.BET or current.thrower != old_bettor:
+            self.disarm_bet()  # the betting ended (a bet, a pass, another player's turn to bet)
         self._current = current
         self._shown = interpolate(previous, current, alpha) if previous is not None else current
         if current.input is InputMode.THROW and old_mode is not InputMode.THROW and self.follow and self.aim:
@@ -283,7 +290,7 @@ class TableWindow(Controls, pyglet.window.Window):
             self._drag = None
             self._flick = []
             self._charge_start = None
-            self._bet_armed = None
+            self.disarm_bet()
 
     def dispatch_event(self, event_type, *args):
         if event_type in INPUT_EVENTS:
@@ -369,8 +376,10 @@ class TableWindow(Controls, pyglet.window.Window):
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         anchors, obstacles = self._anchors(snap, width, height)
-        self._keep_labels_in_view(snap, anchors)
-        self.hud.update(snap, self._hud_state(), anchors, obstacles)
+        self._keep_labels_in_view(snap, anchors, dt)
+        state = self._hud_state()
+        self.hud.layout(snap, state)  # the HUD's panels first: the overlays may make room for them
+        self.hud.place_labels(anchors, obstacles + self.overlay_boxes(), state)
         self.hud.draw()
 
     def on_draw(self) -> None:
@@ -419,9 +428,17 @@ class TableWindow(Controls, pyglet.window.Window):
             power=power,
         )
 
-    def _keep_labels_in_view(self, snap: Snapshot | None, anchors: list[Anchor]) -> None:
-        """Zoom out, a little each frame, while a die's label lies outside the window (a die that
-        left the box rests on the table); zoom back in once no die carries a label."""
+    def overlay_boxes(self) -> list[Rect]:
+        """Boxes (window px) of what an application draws over the HUD: die labels keep clear
+        of them as of the HUD's own panels. None here; :class:`doppelx.play.window.PlayWindow`
+        names its end-of-game standings."""
+        return []
+
+    def _keep_labels_in_view(self, snap: Snapshot | None, anchors: list[Anchor], dt: float) -> None:
+        """Zoom out while a labelled die lies outside the window (a die that left the box rests
+        on the table) — about 7 % a frame at 60 fps, 30 % at 5 fps, so the die shows within a
+        second — and back in once no die carries a label. (Its label is kept inside the window
+        meanwhile by :func:`render.labels.place`.)"""
         if snap is None or self.referee:
             return
         labelled = len(snap.floating)
@@ -430,7 +447,7 @@ class TableWindow(Controls, pyglet.window.Window):
             if self._zoom_home is None:
                 self._zoom_home = self.camera.distance
             if self.camera.distance < self.camera.DISTANCE_RANGE[1]:
-                self.camera.zoom(1.04)
+                self.camera.zoom(min(ZOOM_OUT_MAX, 1.0 + ZOOM_OUT_RATE * max(dt, 1 / 60)))
                 self.needs_redraw = True
         elif not labelled and self._zoom_home is not None:
             self.camera.distance, self._zoom_home = self._zoom_home, None

@@ -45,6 +45,11 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+def rulebook_target(players: int) -> int:
+    """The chips that end a game by the rulebook (D36): 50 with 3–5 players, 70 with 6–8."""
+    return 50 if players <= 5 else 70
+
+
 @dataclass(frozen=True)
 class GameOptions:
     """House rules and variants.
@@ -135,7 +140,7 @@ class DoppelXGame:
         target = self.options.target
         if target is not None and not 1 <= target <= max_target(len(players)):
             raise RulesError(target_problem(target, len(players)))
-        self.target = target or (50 if len(players) <= 5 else 70)
+        self.target = target or rulebook_target(len(players))
         self.chips: dict[str, int] = {c: 0 for c in self.seats}
         self.phase = Phase.SETUP
         self.active_seat = self.options.first_seat

@@ -29,8 +29,8 @@ simulated again, which ends exactly as before). Ctrl+S / Ctrl+O save and load th
 the window and the game goes on. Quitting a game in progress (Esc, closing the window)
 autosaves it to :func:`autosave_path` first (``doppelx play --load`` that file resumes
 exactly). Ctrl+N opens the new-game form. The chips of a throw reach the scoreboard only
-once its dice rest; the throw's summary stays until the next throw, and the last throws
-are kept for the throw log (L).
+once its dice rest; the throw's summary stays until the next throw (the decisive one stays
+beside the final standings), and the last throws are kept for the throw log (L).
 
 The controller talks to the window only through ``ui``, a :class:`doppelx.play.ui.GameUi`,
 so it runs without one (``None``) or with a stand-in in tests.
@@ -145,6 +145,8 @@ class PlayController:
         self.hand_saved: tuple[Path, int, int] | None = None
         #: Where Ctrl+S had saved the game as it stood when the autosave failed on quitting.
         self.hand_kept: Path | None = None
+        #: Where the last Ctrl+S of this game could not write (``None``: it has not failed).
+        self.hand_failed: Path | None = None
         self.thinker = Thinker()
         self._bets_thought = False  # the thinking bots have bet on the coming throw
 
@@ -213,7 +215,7 @@ class PlayController:
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
         self.passed, self.hands = set(), dict(hands or {})
-        self.unsaved, self.hand_saved = None, None
+        self.unsaved, self.hand_saved, self.hand_failed = None, None, None
         self.thinker.drop()
         self._bets_thought = False
         self.throws_shown = 0
@@ -231,8 +233,10 @@ class PlayController:
 
         Returns whether the window may close. If the autosave cannot be written, the first
         request is refused — the window stays open and says why, so that the game can be
-        saved elsewhere (Ctrl+S) — and a second one leaves without saving
-        (:attr:`unsaved` then names why; ``doppelx play`` says so and exits 1).
+        saved elsewhere (Ctrl+S; not offered when Ctrl+S failed at its file in this game, or
+        that file is a folder: then the window says to start with another ``--save-file``) —
+        and a second one leaves without saving (:attr:`unsaved` then names why;
+        ``doppelx play`` says so and exits 1).
         """
         if not self.in_progress or self.autosaved:
             self.quit_requested = True  # nothing to save: no game, or it is over (a replay of its end too)
@@ -248,12 +252,16 @@ class PlayController:
                 return True
             if self.unsaved is None:
                 self.unsaved = str(exc)
-                self._say(
-                    # what to do first: a narrow window cuts the end of the line, the reason
-                    f"Could not autosave — Ctrl+S saves to {self.save_path.resolve()}; "
-                    f"quit again to leave without saving. ({exc})",
-                    15.0,
-                )
+                target = Path(os.path.abspath(self.save_path))
+                if self.hand_failed == self.save_path or target.is_dir():  # Ctrl+S is no way out: not offered
+                    advice = (
+                        f"quit again to leave without saving; Ctrl+S cannot write {target} either "
+                        "(start doppelx play with --save-file in a folder you can write)"
+                    )
+                else:
+                    advice = f"Ctrl+S saves to {target}; quit again to leave without saving"
+                # what to do first: a narrow window cuts the end of the line, the reason
+                self._say(f"Could not autosave — {advice}. ({exc})", 15.0)
                 if self.ui is not None:
                     self.ui.keep_open()
                 return False
@@ -540,9 +548,10 @@ class PlayController:
             try:
                 path = self.save()
             except DoppelXError as exc:
+                self.hand_failed = self.save_path
                 self._say(f"Not saved — {exc}. The game goes on.", 6.0)
                 return
-            self.hand_saved = (path.resolve(), self.numbers, len(self.hands))
+            self.hand_saved, self.hand_failed = (path.resolve(), self.numbers, len(self.hands)), None
             self._say(f"game saved to {path.resolve()}")
         elif command is Command.LOAD:
             self.load_keeping_current()
@@ -708,7 +717,7 @@ class PlayController:
             thrower=self.thrower if stage is Stage.THROW else (self.bettor if stage is Stage.BET else active),
             impacts=impacts,
             time=self.time,
-            summary=self.summary if stage is not Stage.OVER else (),
+            summary=self.summary,  # at the end too: the decisive throw beside the standings
             log=tuple(self.history),
             activity=activity,
             target=game.target,

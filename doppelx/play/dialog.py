@@ -1,15 +1,17 @@
-"""The new-game form drawn inside the window: seats, side, spinner, bet cards, seed.
+"""The new-game form drawn inside the window: seats, side, spinner, bet cards, seed, target.
 
 :class:`NewGameDialog` edits a copy of a :class:`doppelx.play.newgame.GameSetup` with the
 mouse (every control is a button: the colour swatch cycles colours, the name box takes
-typed text, "Person"/"Bot" and the skill toggle, − / + change the number of players, the
+typed text, "Person"/"Bot" and the skill toggle, − / + change the number of players and
+the target — the chips that end the game, the rulebook's 50 or 70 unless set —, the
 side, spinner and card buttons select) or the keyboard alone: Tab / Shift+Tab and the arrow
 keys move a focus ring from control to control, Space presses the focused one, typing on
 a focused name or seed box types into it (Tab while typing a name goes to the next name,
 Enter ends the typing, Esc undoes it), and otherwise Enter starts the game and Esc
 cancels. It draws itself with pyglet shapes and labels in window pixels over the 3-D
 scene; :meth:`NewGameDialog.targets` lists the clickable areas with their actions, so
-tests can click them.
+tests can click them. The bet cards' lines under the seats say what each card pays for,
+the field cards (C–F) as D33 has it: a die counts for its single best field.
 """
 
 # ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
@@ -19,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup, fresh_seed
+from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup, fresh_seed, rulebook_target
 from doppelx.play.view import counted
 from render.backend import pyglet
+from render.hud import label_box
 from rules.bets import load_bet_cards
 from rules.dice import DiceSet, load_dice
 from rules.errors import DoppelXError
@@ -46,6 +49,8 @@ WIDTH, HEIGHT = 880, 560
 FOCUS, FOCUS_WIDTH = (255, 255, 255, 255), 2.0
 #: Arrow keys and the way each moves the focus (x, y; window y grows upwards).
 ARROWS = {key.LEFT: (-1, 0), key.RIGHT: (1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}
+#: The keyboard hint at the bottom of the form (wrapped at its " · " to fit beside the buttons).
+KEYS_HINT = "Keys: Tab or arrows move · Space presses · type on a name · Enter ends typing, then starts"
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,11 @@ def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) ->
         if cost < best_cost:
             best, best_cost = t, cost
     return best
+
+
+def _scale(width: int, height: int) -> float:
+    """The form's size factor in a ``width`` × ``height`` window (1 at most: it never grows)."""
+    return min(1.0, (width - 24) / WIDTH, (height - 24) / HEIGHT)
 
 
 def _rgba(colour: str, alpha: int = 255) -> tuple[int, int, int, int]:
@@ -138,6 +148,18 @@ class NewGameDialog:
         self._layout(width, height)
         return list(self._targets)
 
+    def text_boxes(self, width: int, height: int) -> list[tuple[float, float, float, float, str]]:
+        """Boxes ``(x0, y0, x1, y1, text)`` (window px) of the form's texts for a window of
+        ``width`` × ``height`` px (tests check that no text runs over another or a button)."""
+        self._layout(width, height)
+        return [(*label_box(item), item.text) for item in self._items if isinstance(item, pyglet.text.Label)]
+
+    def frame(self, width: int, height: int) -> tuple[float, float, float, float]:
+        """The form's panel ``(x0, y0, x1, y1)`` (window px) in a ``width`` × ``height`` window."""
+        s = _scale(width, height)
+        x0, y0 = (width - WIDTH * s) / 2, (height - HEIGHT * s) / 2
+        return x0, y0, x0 + WIDTH * s, y0 + HEIGHT * s
+
     def target(self, action: tuple, width: int, height: int) -> Target:
         """The area of ``action`` (``KeyError`` if the form has none now)."""
         for t in self.targets(width, height):
@@ -179,6 +201,8 @@ class NewGameDialog:
             self.editing = None
         if what == "players":
             s.resize(len(s.seats) + action[1], self.dice)
+        elif what == "target":
+            s.step_target(action[1])
         elif what == "colour":
             s.next_colour(action[1], self.dice)
         elif what == "name":
@@ -319,7 +343,7 @@ class NewGameDialog:
         for item in self._items:
             item.delete()
         self._items, self._targets = [], []
-        s = min(1.0, (width - 24) / WIDTH, (height - 24) / HEIGHT)
+        s = _scale(width, height)
         w, h = WIDTH * s, HEIGHT * s
         x0, y0 = (width - w) / 2, (height - h) / 2
         top = y0 + h
@@ -343,16 +367,31 @@ class NewGameDialog:
             colour=(196, 150, 20, 255),
             text_colour=(20, 20, 20, 255),
         )
+        buttons_x = x0 + w - 24 * s - bw
         if self.on_cancel is not None:
-            self._button(("cancel",), "Cancel  [Esc]", x0 + w - 36 * s - 2 * bw, y0 + 16 * s, bw, bh, 12 * s)
-        self._label(
-            "Keys: Tab or arrows move · Space presses · type on a name · Enter ends typing, then starts",
-            x0 + 24 * s,
-            y0 + 26 * s,
-            9 * s,
-            DIM,
-        )
+            buttons_x = x0 + w - 36 * s - 2 * bw
+            self._button(("cancel",), "Cancel  [Esc]", buttons_x, y0 + 16 * s, bw, bh, 12 * s)
+        self._wrapped(KEYS_HINT, x0 + 24 * s, y0 + 16 * s + bh / 2, buttons_x - 12 * s - (x0 + 24 * s), 9 * s)
         self._focus_ring(s)
+
+    def _wrapped(self, text: str, x: float, middle: float, room: float, size: float) -> None:
+        """``text`` in as few lines as fit ``room`` px (broken at its " · "), centred on ``middle``."""
+        parts = text.split(" · ")
+        lines = [parts[0]]
+        for part in parts[1:]:
+            joined = f"{lines[-1]} · {part}"
+            probe = pyglet.text.Label(joined, font_name=FONT, font_size=max(6.0, size))
+            fits = probe.content_width <= room
+            probe.delete()
+            if fits:
+                lines[-1] = joined
+            else:
+                lines.append(part)
+        step = size * 1.9  # (a point is 4/3 px: a line of text is about 1.6 × its size tall)
+        y = middle + (len(lines) - 1) * step / 2 - size * 0.45
+        for line in lines:
+            self._label(line, x, y, size, DIM)
+            y -= step
 
     def _focus_ring(self, s: float) -> None:
         """Outline the focused control (if it is on the form now; else the focus is dropped)."""
@@ -464,6 +503,16 @@ class NewGameDialog:
         self._label("Seed", x, y + 8 * s, 13 * s, TEXT, bold=True)
         self._text_box(("seedtext",), str(setup.seed), self.editing == SEED, x + 100 * s, y, 92 * s, s)
         self._button(("seed",), "new seed", x + 200 * s, y, 100 * s, 30 * s, 11 * s)
+        y -= 42 * s
+        self._label("Target", x, y + 8 * s, 13 * s, TEXT, bold=True)
+        self._button(("target", -1), "−", x + 100 * s, y, 30 * s, 28 * s, 14 * s)
+        self._label(
+            str(setup.game_target), x + 152 * s, y + 8 * s, 14 * s, ACCENT, bold=True, anchor_x="center"
+        )
+        self._button(("target", 1), "+", x + 174 * s, y, 30 * s, 28 * s, 14 * s)
+        rulebook = rulebook_target(len(setup.seats))
+        note = "the rulebook's" if setup.target is None else f"rulebook: {rulebook}"
+        self._label(note, x + 214 * s, y + 9 * s, 10 * s, DIM)
 
     def _cards_text(self, x0: float, y0: float, s: float) -> None:
         y = y0 + 150 * s

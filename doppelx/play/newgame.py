@@ -2,9 +2,10 @@
 
 :class:`GameSetup` holds what the new-game dialog and the command line of ``doppelx play``
 choose: the seats in order (name, die colour, person or bot with a skill), the playfield
-side, the spinner, the 4 bet cards, the seed and the chips that end the game. The editing
-methods keep it playable (3–8 seats, colours of their own, 4 cards); :meth:`GameSetup.check`
-names anything still wrong. :func:`start_match` builds the :class:`doppelx.match.DoppelXMatch`
+side, the spinner, the 4 bet cards, the seed and the chips that end the game (the target:
+the rulebook's 50 or 70, :func:`rulebook_target`, unless one is set). The editing methods
+keep it playable (3–8 seats, colours of their own, 4 cards, a target the box can pay);
+:meth:`GameSetup.check` names anything still wrong. :func:`start_match` builds the :class:`doppelx.match.DoppelXMatch`
 (recording trajectories for the window) and :func:`table_spec` what the window draws.
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 from rules.chips import max_target, target_problem
 from rules.dice import DiceSet, load_dice
 from rules.errors import RulesError
-from rules.game import MAX_PLAYERS, MIN_PLAYERS
+from rules.game import MAX_PLAYERS, MIN_PLAYERS, rulebook_target
 from rules.schema import Table
 
 SKILLS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
@@ -25,6 +26,8 @@ SIDES: tuple[str, ...] = ("I", "II", "III", "IV")
 CARD_LETTERS = "ABCDEFGH"
 #: Longest name the scoreboard shows in full.
 MAX_NAME = 14
+#: The new-game form's − / + change the target to the next multiple of this many chips.
+TARGET_STEP = 5
 
 
 @dataclass(frozen=True)
@@ -163,9 +166,15 @@ class GameSetup:
     def names(self) -> dict[str, str]:
         return {s.colour: s.name.strip() for s in self.seats}
 
+    @property
+    def game_target(self) -> int:
+        """The chips that end the game: :attr:`target`, or the rulebook's for these many seats."""
+        return self.target if self.target is not None else rulebook_target(len(self.seats))
+
     # -- editing (the dialog) -------------------------------------------------------------
     def resize(self, players: int, dice: DiceSet | None = None) -> None:
-        """Add bot seats in unused colours, or drop seats from the end, to have ``players``."""
+        """Add bot seats in unused colours, or drop seats from the end, to have ``players``
+        (a target set above what the box can pay for them comes down to that most)."""
         dice = dice or load_dice()
         players = max(MIN_PLAYERS, min(MAX_PLAYERS, players))
         del self.seats[players:]
@@ -174,6 +183,22 @@ class GameSetup:
             colour = next(c for c in dice.player_colours if c not in used)
             skill = self.seats[-1].skill if self.seats else "medium"
             self.seats.append(SeatSetup(default_name(colour, False), colour, False, skill))
+        if self.target is not None:
+            self._set_target(min(self.target, max_target(players)))
+
+    def step_target(self, direction: int) -> None:
+        """The target one step up (``direction`` > 0) or down: to the next multiple of
+        :data:`TARGET_STEP`, within 1 and :func:`rules.chips.max_target`. The rulebook's mark
+        for the seats is kept as ``None`` (it follows a change in the number of players)."""
+        t, top = self.game_target, max_target(len(self.seats))
+        if direction > 0:
+            t = (t // TARGET_STEP + 1) * TARGET_STEP
+        else:
+            t = (t - 1) // TARGET_STEP * TARGET_STEP
+        self._set_target(max(1, min(top, t)))
+
+    def _set_target(self, target: int) -> None:
+        self.target = None if target == rulebook_target(len(self.seats)) else target
 
     def next_colour(self, i: int, dice: DiceSet | None = None) -> None:
         """Give seat ``i`` the next colour (in the dice file's order) nobody else has."""
@@ -316,4 +341,14 @@ def table_spec(match, spinner: bool):
     return TableSpec(game.board, box, game.dice, tuple(game.cards.values()), spinner)
 
 
-__all__ = ["GameSetup", "SKILLS", "SIDES", "SeatSetup", "default_name", "start_match", "table_spec"]
+__all__ = [
+    "GameSetup",
+    "SKILLS",
+    "SIDES",
+    "SeatSetup",
+    "TARGET_STEP",
+    "default_name",
+    "rulebook_target",
+    "start_match",
+    "table_spec",
+]

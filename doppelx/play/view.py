@@ -133,9 +133,10 @@ def result_lines(
 ) -> tuple[str, ...]:
     """The summary of a throw, one line per player whose chips changed, naming each bet card that paid.
 
-    E.g. ``("Doppel X!", "Anna +6 (her die)", "Bo +3 (bet card C paid)")``; a cocked throw or
-    a throw without chips gets one line saying so; a decider throw (``kind``) its points, which
-    settle the tie (the chips stay).
+    E.g. ``("Doppel X!", "Anna +6 (her die)", "Bo +3 (bet card C paid)")``, then the dice that
+    went into a hole or off the box (:func:`gone_lines`); a cocked throw or a throw without
+    chips gets one line saying so; a decider throw (``kind``) its points, which settle the tie
+    (the chips stay).
     """
     if score.rethrow:
         return ("Cocked die: the throw does not count, throw again",)
@@ -156,7 +157,31 @@ def result_lines(
         lines.append(f"{names.get(c, c)} {p.change:+d}" + (f"  ({', '.join(why)})" if why else ""))
     if len(lines) == (1 if score.doppel_x else 0):
         lines.append("No chips this throw")
-    return tuple(lines)
+    return tuple(lines) + gone_lines(score, names)
+
+
+def gone_lines(score: ThrowScore, names: Mapping[str, str]) -> tuple[str, ...]:
+    """The dice of a throw that went into a hole or off the box (back to their owners' hands),
+    one short line for each of the two: ``"Cy's white die: in a hole"``, ``"Ann, Bo: off the box"``,
+    ``"Cy's two dice: off the box"`` (a player's die by its owner's name, the white die by its
+    thrower's; "both dice" when the thrower's own die went the same way)."""
+    thrower = names.get(score.active, score.active) if score.active else ""
+    out = []
+    for status, where in ((Status.HOLE, "in a hole"), (Status.OFF, "off the box")):
+        owners = [r.owner for r in score.readings if r.status is status]
+        white = WHITE in owners
+        players = [o for o in owners if o != WHITE]
+        both = white and score.active in players
+        if not owners:
+            continue
+        if len(players) == 1 and (not white or both):  # one player's die, or the thrower's two
+            dice = [f"{names.get(players[0], players[0])}'s {'two dice' if both else 'die'}"]
+        else:
+            dice = [names.get(o, o) + (" (both dice)" if both and o == score.active else "") for o in players]
+            if white and not both:
+                dice.append(f"{thrower}'s white die" if thrower else "the white die")
+        out.append(f"{', '.join(dice)}: {where}")
+    return tuple(out)
 
 
 def change_notes(score: ThrowScore) -> dict[str, str]:

@@ -3,8 +3,10 @@
 :class:`PlayWindow` is a :class:`render.window.TableWindow` that draws two overlays of the
 application over the HUD — the new-game form (:class:`doppelx.play.dialog.NewGameDialog`)
 and the end-of-game panel with the final standings — and, while the form is open, sends
-the mouse and keyboard to the form instead of the table. It also puts the thrower at their
-seat when a person's throw begins (:meth:`PlayWindow.stand`).
+the mouse and keyboard to the form instead of the table. The end panel makes room for the
+HUD's panels (the decisive throw's *Last throw* summary stays beside it) and the die and
+referee labels keep clear of it (:meth:`PlayWindow.overlay_boxes`). It also puts the
+thrower at their seat when a person's throw begins (:meth:`PlayWindow.stand`).
 """
 
 # ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
@@ -19,6 +21,7 @@ from doppelx.play.dialog import NewGameDialog
 from doppelx.play.newgame import GameSetup
 from doppelx.play.view import counted
 from render.backend import pyglet
+from render.labels import Rect
 from render.window import TableWindow
 
 from pyglet.window import mouse  # noqa: E402  (after render.backend set pyglet's options)
@@ -26,10 +29,17 @@ from pyglet.window import mouse  # noqa: E402  (after render.backend set pyglet'
 FONT = "DejaVu Sans"
 #: Room the end panel leaves above it and below it (the buttons' row), px.
 PANEL_TOP, PANEL_BOTTOM = 12, 52
+#: Room the end panel leaves round a HUD panel it makes way for, px.
+PANEL_GAP = 8
 
 
 class EndPanel:
-    """The end screen's standings: a title and ``(name, colour hex, chips)`` rows, best first."""
+    """The end screen's standings: a title and ``(name, colour hex, chips)`` rows, best first.
+
+    It is laid out for a window size and the HUD panels it must not cover (``avoid``: the
+    scoreboard, the last throw's summary, the turn line): centred, or moved the least way
+    that clears them.
+    """
 
     def __init__(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str):
         self.title = title
@@ -37,24 +47,32 @@ class EndPanel:
         self.footer = footer
         self.batch = pyglet.graphics.Batch()
         self._items: list = []
-        self._size: tuple[int, int] | None = None
+        self._size: tuple | None = None
+        #: The panel's box (window px) as last laid out.
+        self.rect = Rect(0, 0, 0, 0)
 
-    def draw(self, width: int, height: int) -> None:
-        if self._size != (width, height):
-            self._build(width, height)
+    def box(self, width: int, height: int, avoid: Sequence[Rect] = ()) -> Rect:
+        """The panel's box (window px) in a ``width`` × ``height`` window clear of ``avoid``."""
+        if self._size != (width, height, tuple(avoid)):
+            self._build(width, height, avoid)
+        return self.rect
+
+    def draw(self, width: int, height: int, avoid: Sequence[Rect] = ()) -> None:
+        self.box(width, height, avoid)
         self.batch.draw()
 
-    def _build(self, width: int, height: int) -> None:
+    def _build(self, width: int, height: int, avoid: Sequence[Rect] = ()) -> None:
         for item in self._items:
             item.delete()
         self._items = []
-        self._size = (width, height)
+        self._size = (width, height, tuple(avoid))
         # laid out at scale 1, then shrunk to fit between the top and the buttons' row below
         w0, h0 = 380, 78 + 26 * len(self.rows) + 30
         s = min(1.0, (height - PANEL_TOP - PANEL_BOTTOM) / h0, (width - 24) / w0)
         w, h, row = w0 * s, h0 * s, 26 * s
         top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
-        x0 = (width - w) / 2
+        x0, top = _clear_of(Rect((width - w) / 2, top - h, (width + w) / 2, top), avoid, width, height)
+        self.rect = Rect(x0, top - h, x0 + w, top)
         back = pyglet.graphics.Group(order=20)
         front = pyglet.graphics.Group(order=21)
         add = self._items.append
@@ -75,7 +93,7 @@ class EndPanel:
             )
 
         add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
-        label(self.title, width / 2, top - 32 * s, 15, (244, 194, 27, 255), weight="bold", anchor_x="center")
+        label(self.title, x0 + w / 2, top - 32 * s, 15, (244, 194, 27, 255), weight="bold", anchor_x="center")
         for i, (name, colour, chips) in enumerate(self.rows):
             y = top - 66 * s - row * i
             c = colour.lstrip("#")
@@ -94,12 +112,33 @@ class EndPanel:
                 weight="bold" if i == 0 else "normal",
             )
             label(counted(chips, "chip"), x0 + w - 24 * s, y, 13, (244, 194, 27, 255), anchor_x="right")
-        label(self.footer, width / 2, top - h + 16 * s, 10, (170, 170, 176, 255), anchor_x="center")
+        label(self.footer, x0 + w / 2, top - h + 16 * s, 10, (170, 170, 176, 255), anchor_x="center")
 
     def delete(self) -> None:
         for item in self._items:
             item.delete()
         self._items = []
+
+
+def _clear_of(panel: Rect, avoid: Sequence[Rect], width: int, height: int) -> tuple[float, float]:
+    """Where ``panel`` goes (its left edge and top, px): where it is, if it covers nothing of
+    ``avoid``; else moved the least way — left, right or down — that clears every box of it and
+    keeps it in the window between :data:`PANEL_TOP` and the buttons' row."""
+    w, h = panel.x1 - panel.x0, panel.y1 - panel.y0
+    g = PANEL_GAP
+    spots = [(panel.x0, panel.y1)]
+    for a in avoid:
+        if panel.overlap(a) > 0:
+            spots += [(a.x0 - g - w, panel.y1), (a.x1 + g, panel.y1), (panel.x0, a.y0 - g)]
+    spots.sort(key=lambda p: abs(p[0] - panel.x0) + abs(p[1] - panel.y1))
+    for x0, top in spots:
+        r = Rect(x0, top - h, x0 + w, top)
+        inside = (
+            r.x0 >= 0 and r.x1 <= width and r.y0 >= PANEL_BOTTOM - 1e-6 and r.y1 <= height - PANEL_TOP + 1e-6
+        )
+        if inside and all(r.overlap(a) <= 0 for a in avoid):
+            return x0, top
+    return panel.x0, panel.y1
 
 
 class PlayWindow(TableWindow):
@@ -153,6 +192,22 @@ class PlayWindow(TableWindow):
             self.panel.delete()
             self.panel = None
 
+    def _panel_shown(self) -> bool:
+        """The end panel is drawn now (not behind the form, the help or the throw log)."""
+        return self.panel is not None and self.dialog is None and not self.help and not self.show_log
+
+    def overlay_boxes(self) -> list[Rect]:
+        """The end panel's box while it is shown: the die and referee labels keep clear of it."""
+        if self.panel is None or not self._panel_shown():
+            return []
+        return [self.panel.box(self.width, self.height, self._panel_avoid())]
+
+    def _panel_avoid(self) -> list[Rect]:
+        """The HUD's panels the end panel makes room for (laid out in this frame already): those
+        reaching into the window's upper half — the scoreboard, the last throw's summary, the
+        turn line — not the messages at the bottom, which come and go."""
+        return [r for r in self.hud.panels if r.y1 > self.height / 2]
+
     def stand(self, side: str, along: float) -> None:
         """Put the thrower at ``side``, ``along`` m from its middle (their seat)."""
         if self.aim is None:
@@ -166,8 +221,8 @@ class PlayWindow(TableWindow):
     def render(self) -> None:
         super().render()
         width, height = self.width, self.height
-        if self.panel is not None and self.dialog is None and not self.help and not self.show_log:
-            self.panel.draw(width, height)
+        if self.panel is not None and self._panel_shown():
+            self.panel.draw(width, height, self._panel_avoid())
         if self.dialog is not None:
             self.dialog.draw(width, height)
 

@@ -253,7 +253,7 @@ def test_the_end_panel_fits_a_small_window_and_the_log_hides_it(window):
     window.on_key_press(key.L, 0)
     assert window.show_log
     drawn = []
-    panel.draw = lambda w, h: drawn.append((w, h))
+    panel.draw = lambda w, h, avoid=(): drawn.append((w, h))
     window.render()
     assert drawn == []  # the log is modal: the standings wait behind it
     window.on_key_press(key.L, 0)

@@ -1,0 +1,422 @@
+"""Session 10's window audit (/tmp/s10/window/findings.md), ``doppelx play``'s part, under Xvfb:
+the new-game form without text over text or buttons (finding 2) and with the target
+(finding 7) and card texts true to D33 (finding 11), the referee labels clear of the end
+standings (finding 4), the decisive throw's summary kept beside them (finding 5), dice in a
+hole or off the box named in the summary (finding 6), and an autosave failure that does
+not send the player to a Ctrl+S known to fail (finding 10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from doppelx.play import view
+from doppelx.play.controller import PlayController, Stage
+from doppelx.play.newgame import GameSetup, rulebook_target
+from render.intents import Command, CommandIntent
+from render.labels import Rect, overlaps
+from rules.chips import max_target
+from tests.xvfb import FakeClock, display  # noqa: F401  (the session's Xvfb)
+
+
+@pytest.fixture(scope="module")
+def window(display):  # noqa: F811
+    from doppelx.play.window import PlayWindow
+
+    clock = FakeClock()
+    win = PlayWindow(800, 500, vsync=False, sound=False, clock=clock)
+    win.fake_clock = clock
+    yield win
+    win.close()
+
+
+@pytest.fixture
+def win(window):
+    window.switch_to()
+    window.close_dialog()
+    window.hide_panel()
+    window.referee = False
+    window.help = window.show_log = False
+    window.camera.reset()
+    window.hint = ""
+    yield window
+    window.close_dialog()
+    window.hide_panel()
+    window.referee = False
+
+
+class StandIn:
+    """The controller's window, recording what it is told (no drawing)."""
+
+    dialog_open = False
+    referee_seen = False
+
+    def __init__(self):
+        self.said: list[str] = []
+        self.panel = None
+        self.dialogs: list = []
+
+    def say(self, text, seconds=3.0):
+        self.said.append(text)
+
+    def busy(self, text):
+        pass
+
+    def open_dialog(self, setup, on_start, on_cancel=None):
+        self.dialogs.append((setup, on_start, on_cancel))
+
+    def stand(self, side, along):
+        pass
+
+    def show_panel(self, title, rows, footer):
+        self.panel = (title, rows, footer)
+
+    def hide_panel(self):
+        self.panel = None
+
+    def keep_open(self):
+        pass
+
+
+def run_until(ctrl: PlayController, done, max_steps: int = 40000):
+    for _ in range(max_steps):
+        if done(ctrl):
+            return ctrl.snapshot()
+        ctrl.step()
+    raise AssertionError(f"stuck in stage {ctrl.stage}")
+
+
+# --- the new-game form -------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (2560, 1440)])
+@pytest.mark.parametrize("players", [3, 8])
+@pytest.mark.parametrize("behind", [False, True])  # a game behind the form: a Cancel button
+def test_the_form_draws_no_text_over_text_or_over_a_button(win, size, players, behind):
+    """Finding 2: "Cancel [Esc]" covered the end of the "Keys: …" line (a game behind the form)."""
+    target = max_target(players) if behind else None  # (210 for 3 players: three digits)
+    setup = GameSetup.standard(players, 1, cards=("A", "C", "D", "G"), target=target)
+    dialog = win.open_dialog(setup, lambda s: None, (lambda: None) if behind else None)
+    dialog.error = "names have at most 14 characters"  # the error line shown too
+    w, h = size
+    boxes = dialog.text_boxes(w, h)
+    rects = [Rect(*b[:4]) for b in boxes]
+    texts = [b[4] for b in boxes]
+    assert any(t.startswith("Keys:") for t in texts) and ("Cancel  [Esc]" in texts) == behind
+    bad = [(texts[i], texts[j]) for i, j in overlaps(rects)]
+    assert not bad, bad
+    x0, y0, x1, y1 = dialog.frame(w, h)
+    for r, text in zip(rects, texts):
+        assert x0 <= r.x0 and r.x1 <= x1 and y0 <= r.y0 and r.y1 <= y1, (text, r)
+        for t in dialog.targets(w, h):  # over a button only as its own caption
+            b = Rect(t.x, t.y, t.x + t.w, t.y + t.h)
+            if r.overlap(b) > 0:
+                assert b.x0 - 1 <= r.x0 and r.x1 <= b.x1 + 1 and b.y0 - 1 <= r.y0 and r.y1 <= b.y1 + 1, (
+                    text,
+                    t,
+                )
+
+
+def _target_shown(dialog, w=800, h=500) -> str:
+    """The number between the target's − and +."""
+    minus = dialog.target(("target", -1), w, h)
+    plus = dialog.target(("target", 1), w, h)
+    between = [
+        b[4]
+        for b in dialog.text_boxes(w, h)
+        if minus.x + minus.w <= b[0] and b[2] <= plus.x and b[1] >= minus.y - 2
+    ]
+    (shown,) = [t for t in between if t.isdigit()]
+    return shown
+
+
+def test_the_form_shows_the_target_and_sets_it_by_mouse(win):
+    """Finding 7: Ctrl+N kept the command line's --target without showing it."""
+    from pyglet.window import key
+
+    started = []
+    dialog = win.open_dialog(GameSetup.standard(4, 1), started.append, None)
+    assert _target_shown(dialog) == "50" and any("rulebook" in t[4] for t in dialog.text_boxes(800, 500))
+    dialog.click(*dialog.target(("target", 1), 800, 500).centre, 800, 500)
+    assert _target_shown(dialog) == "55" and dialog.setup.target == 55
+    for _ in range(3):
+        dialog.click(*dialog.target(("target", -1), 800, 500).centre, 800, 500)
+    assert dialog.setup.target == 40
+    for _ in range(2):
+        dialog.click(*dialog.target(("target", 1), 800, 500).centre, 800, 500)
+    assert dialog.setup.target is None and _target_shown(dialog) == "50"  # the rulebook's mark again
+    dialog.act(("players", 1))
+    dialog.act(("players", 1))  # 6 players: the rulebook's mark follows
+    assert _target_shown(dialog) == "70"
+    dialog.act(("target", -1))
+    dialog.key(key.RETURN, 0)
+    assert started and started[0].target == 65
+
+
+def test_the_target_is_kept_within_one_chip_and_what_the_box_can_pay(win):
+    for players in (3, 8):
+        setup = GameSetup.standard(players, 0)
+        dialog = win.open_dialog(setup, lambda s: None, None)
+        for _ in range(60):
+            dialog.act(("target", 1))
+        assert dialog.setup.target == max_target(players) and _target_shown(dialog) == str(
+            max_target(players)
+        )
+        for _ in range(60):
+            dialog.act(("target", -1))
+        assert dialog.setup.target == 1 and _target_shown(dialog) == "1"
+    dialog = win.open_dialog(GameSetup.standard(3, 0, target=200), lambda s: None, None)
+    for _ in range(5):
+        dialog.act(("players", 1))  # 8 players: at most 74
+    assert dialog.setup.target == max_target(8)
+    dialog.setup.check()
+
+
+def test_the_target_works_with_the_keyboard_alone(win):
+    from pyglet.window import key
+
+    dialog = win.open_dialog(GameSetup.standard(3, 1), lambda s: None, None)
+    win.render()
+    for _ in range(len(dialog.targets(800, 500))):
+        if dialog.focus == ("target", 1):
+            break
+        dialog.key(key.TAB, 0)
+    assert dialog.focus == ("target", 1)
+    dialog.key(key.SPACE, 0)
+    assert dialog.setup.target == 55
+    dialog.key(key.LEFT, 0)  # + → −
+    assert dialog.focus == ("target", -1)
+    dialog.key(key.SPACE, 0)
+    dialog.key(key.SPACE, 0)
+    assert dialog.setup.target == 45
+
+
+def test_ctrl_n_prefills_the_target_of_the_game_and_the_new_game_plays_to_the_one_chosen(win):
+    c = PlayController(StandIn())
+    try:
+        c.new_game(GameSetup.standard(3, 0, seed=3, target=15))
+        c.open_new_game()
+        setup, start, _ = c.ui.dialogs[-1]
+        dialog = win.open_dialog(setup, start, lambda: None)
+        assert _target_shown(dialog) == "15" and any(
+            "rulebook: 50" in t[4] for t in dialog.text_boxes(800, 500)
+        )
+        dialog.act(("players", 1))
+        dialog.act(("target", 1))
+        dialog.start()
+        assert c.game.target == 20 and len(c.game.seats) == 4
+    finally:
+        c.close()
+
+
+@pytest.mark.parametrize("players", range(3, 9))
+def test_the_rulebook_target_is_the_games(players):
+    from rules.board_file import load_board
+    from rules.dice import load_dice
+    from rules.game import DoppelXGame
+
+    dice = load_dice()
+    game = DoppelXGame(list(dice.player_colours[:players]), load_board("I"), dice)
+    assert rulebook_target(players) == game.target
+
+
+def test_the_forms_field_cards_count_a_dies_best_field_only(win):
+    """Finding 11: the form said C/D pay for a die that "touches" a 2x / 3x field; by D33 only the
+    die's single best field counts (touching 2x and 3x pays D only)."""
+    dialog = win.open_dialog(GameSetup.standard(4, 1, cards=("C", "D", "E", "F")), lambda s: None, None)
+    lines = {t[4][0]: t[4] for t in dialog.text_boxes(800, 500) if t[4][:1] in "CDEF" and "chip" in t[4]}
+    assert set(lines) == set("CDEF")
+    assert "counts for a red 2x field" in lines["C"] and "counts for a yellow 3x field" in lines["D"]
+    for text in lines.values():
+        assert "touches a" not in text and "best field" in text, text
+
+
+# --- the end of the game -------------------------------------------------------------------------
+def test_referee_labels_keep_clear_of_the_end_standings(win):
+    """Finding 4: on the end screen, Tab showed a die's "1 on 1x" under the standings."""
+    from render.snapshot import Snapshot, TableSpec
+    from rules.outcome import Pose
+
+    table = TableSpec.standard("I")
+    dice = {
+        o: Pose.resting(table.dice[o], x, y, 0.3, "1")
+        for o, x, y in (("blue", 0.0, -0.02), ("red", 0.035, 0.01), ("yellow", -0.04, 0.015))
+    }
+    win.referee = True
+    win.show(Snapshot(table, dice=dice, turn="Game over after 6 throws"))
+    win.show_panel(
+        "Cy wins!", [("Cy", "#f4c21b", 15), ("Bo", "#d7263d", 14), ("Ann", "#1f5fae", 13)], "Esc: quit"
+    )
+    win.render()
+    panel = win.panel.rect
+    labels = [a for a in win.hud._anchors]
+    assert len(labels) == 3 and len(win.hud.plates) == 3
+    w, h = win.get_framebuffer_size()
+    covered = [o for o, p in dice.items() if panel.x0 < win.camera.project(p.position, w, h)[0] < panel.x1]
+    assert covered  # (the case of the finding: dice under the panel)
+    for plate in win.hud.plates:
+        assert plate.overlap(panel) == 0, (plate, panel)
+
+
+def test_the_end_standings_leave_the_decisive_throws_summary_in_view(win):
+    """Finding 5: at 800×500 with 8 players, a long summary and the standings must both show."""
+    from render.snapshot import ScoreLine, Snapshot, TableSpec
+
+    table = TableSpec.standard("I")
+    owners = list(table.dice.player_colours)[:8]
+    board = tuple(ScoreLine(o.title(), o, 60 + k, k == 0) for k, o in enumerate(owners))
+    summary = (
+        ("Doppel X!",)
+        + tuple(f"{o.title()} +10  (Doppel X +10)" for o in owners)
+        + (
+            "Red's die: in a hole",
+            "Blue, Green: off the box",
+        )
+    )
+    win.show(Snapshot(table, scoreboard=board, turn="Game over after 9 throws", summary=summary, target=70))
+    win.show_panel("Blue wins!", [(o.title(), "#888888", 70 - k) for k, o in enumerate(owners)], "Esc: quit")
+    win.render()
+    texts = [b[4] for b in win.hud.text_boxes]
+    assert "Last throw" in texts and "Blue, Green: off the box" in texts
+    panel = win.panel.rect
+    for b in win.hud.text_boxes:
+        assert Rect(*b[:4]).overlap(panel) == 0, b[4]
+    assert (
+        panel.y0 >= 52 - 1e-6
+        and panel.y1 <= win.height - 12 + 1e-6
+        and 0 <= panel.x0
+        and panel.x1 <= win.width
+    )
+
+
+def test_the_game_over_snapshot_keeps_the_last_throws_summary():
+    c = PlayController(StandIn())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=11, target=4))
+        snap = run_until(c, lambda x: x.stage is Stage.OVER)
+        last = c.last
+        assert c.ui.panel is not None and last is not None
+        names = c.game.names
+        assert snap.summary == view.result_lines(last.score, last.bets, names, last.kind) and snap.summary
+    finally:
+        c.close()
+
+
+# --- the last throw's summary ---------------------------------------------------------------------
+def _score(readings, active="yellow"):
+    from rules.scoring import PlayerScore, ThrowScore
+
+    players = {c: PlayerScore(c, 0, 0, 0, 5, 5) for c in ("blue", "red", "yellow")}
+    players["yellow"] = PlayerScore("yellow", 2, 0, 0, 5, 7)
+    return ThrowScore(tuple(readings), False, players, active)
+
+
+def test_the_summary_names_the_dice_that_went_into_a_hole_or_off_the_box():
+    """Finding 6: Cy's white die vanished into a hole; the panel said only "Cy +2 (dice +2)"."""
+    from rules.outcome import Status
+    from rules.reading import DieReading
+
+    names = {"blue": "Ann", "red": "Bo", "yellow": "Cy"}
+    score = _score([DieReading("yellow", Status.BOARD), DieReading("white", Status.HOLE)])
+    assert view.result_lines(score, {}, names) == ("Cy +2  (dice +2)", "Cy's white die: in a hole")
+    score = _score(
+        [
+            DieReading("white", Status.OFF),
+            DieReading("blue", Status.OFF),
+            DieReading("red", Status.HOLE),
+            DieReading("yellow", Status.OFF),
+        ]
+    )
+    assert view.result_lines(score, {}, names)[1:] == (
+        "Bo's die: in a hole",
+        "Ann, Cy (both dice): off the box",
+    )
+    score = _score([DieReading("yellow", Status.OFF), DieReading("white", Status.OFF)])
+    assert view.result_lines(score, {}, names)[1:] == ("Cy's two dice: off the box",)
+    score = _score([DieReading("white", Status.HOLE)], active=None)  # (no thrower named)
+    assert view.result_lines(score, {}, names)[-1] == "the white die: in a hole"
+
+
+def test_the_hole_line_fits_the_summary_at_800x500_with_8_players(win):
+    from render.hud import Hud, HudState
+    from render.snapshot import ScoreLine, Snapshot, TableSpec
+
+    table = TableSpec.standard("I")
+    owners = list(table.dice.player_colours)[:8]
+    names = ["Maximilianofab", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    board = tuple(ScoreLine(n, o, 40 + k, k == 0) for k, (n, o) in enumerate(zip(names, owners)))
+    summary = tuple(f"{n} +6  (dice +6, bet card C paid +3)" for n in names) + (
+        "Maximilianofab's white die: in a hole",
+    )
+    hud = Hud()
+    hud.update(
+        Snapshot(table, scoreboard=board, summary=summary, turn="Throw 9: Maximilianofab"),
+        HudState(800, 500),
+        [],
+    )
+    try:
+        texts = [b[4] for b in hud.text_boxes]
+        assert "Maximilianofab's white die: in a hole" in texts  # whole: no "…"
+        summary_panel = max((p for p in hud.panels if p.x0 > 400), key=lambda p: p.y1 - p.y0)
+        assert summary_panel.y0 > 500 / 2  # in the upper half, clear of the table's middle
+    finally:
+        for item in hud._items:
+            item.delete()
+
+
+# --- quitting when the autosave fails ---------------------------------------------------------------
+def test_the_autosave_failure_does_not_offer_a_ctrl_s_that_failed(tmp_path, monkeypatch):
+    """Finding 10: after Ctrl+S had failed at its file, the autosave failure said "Ctrl+S saves
+    to <that file>"."""
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the state folder should be")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    c = PlayController(StandIn(), save_path=folder)
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=5))
+        run_until(c, lambda x: x.throws_shown == 1)
+        c.handle(CommandIntent(Command.SAVE))
+        assert c.ui.said[-1].startswith("Not saved")
+        assert not c.quit()
+        said = c.ui.said[-1]
+        assert said.startswith("Could not autosave — quit again to leave without saving")
+        assert "Ctrl+S saves to" not in said and "--save-file" in said
+        assert c.quit() and c.unsaved  # the second request leaves without saving
+    finally:
+        c.close()
+
+
+def test_the_autosave_failure_offers_ctrl_s_when_it_may_work(tmp_path, monkeypatch):
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the state folder should be")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    c = PlayController(StandIn(), save_path=tmp_path / "game.json")
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=5))
+        run_until(c, lambda x: x.throws_shown == 1)
+        assert not c.quit()
+        assert c.ui.said[-1].startswith(f"Could not autosave — Ctrl+S saves to {tmp_path / 'game.json'}")
+        c.handle(CommandIntent(Command.SAVE))  # it does: then the window may close
+        assert c.quit() and c.unsaved is None and c.hand_kept == (tmp_path / "game.json").resolve()
+    finally:
+        c.close()
+
+
+def test_a_ctrl_s_that_failed_and_then_worked_is_offered_again(tmp_path, monkeypatch):
+    blocker = tmp_path / "state"
+    blocker.write_text("x")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    target = tmp_path / "later" / "game.json"
+    target.parent.write_text("a file where the folder should be")
+    c = PlayController(StandIn(), save_path=target)
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=5))
+        run_until(c, lambda x: x.throws_shown == 1)
+        c.handle(CommandIntent(Command.SAVE))
+        assert c.ui.said[-1].startswith("Not saved")
+        target.parent.unlink()
+        target.parent.mkdir()
+        c.handle(CommandIntent(Command.SAVE))
+        run_until(c, lambda x: x.throws_shown == 2)  # the game moved on: that save is not enough
+        assert not c.quit() and "Ctrl+S saves to" in c.ui.said[-1]
+    finally:
+        c.close()
