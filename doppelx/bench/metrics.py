@@ -10,6 +10,10 @@ committed baseline (:func:`judge`):
   direction any move beyond the band is ``CHANGED``;
 * ``limit``: an absolute requirement, whatever the baseline says (``("==", 0)`` for
   tunnelling, ``(">=", 0.001)`` for a p-value); violated → ``FAIL``;
+* ``expect``: the value must lie within this fraction of the metric's analytic expectation,
+  whatever the baseline says (the physics must hold, not only stay where it was); beyond →
+  ``FAIL``. Only rows whose physics holds in every engine that runs them carry one;
+  benchmarks/README.md lists the rows that differ from their expectation today;
 * ``exact``: the value must equal the baseline (the hash of all resting poses);
 * ``info``: shown with its change, never judged (absolute speeds depend on the machine).
 
@@ -40,6 +44,7 @@ class Check:
     rel: float = 0.0
     better: str | None = None
     limit: tuple[str, float] | None = None
+    expect: float | None = None
     exact: bool = False
     info: bool = False
 
@@ -72,6 +77,8 @@ class Check:
             )
         if self.limit is not None:
             parts.append(f"must be {self.limit[0]} {self.limit[1]:.3g}")
+        if self.expect is not None:
+            parts.append(f"within {self.expect:.0%} of expected")
         return "; ".join(parts) or "—"
 
 
@@ -88,7 +95,8 @@ class Metric:
         name: metric name within the scene (``e.flat.100mm``).
         value: the figure (a number, or a string for hashes).
         unit: its unit (``""`` for ratios and counts).
-        expected: the analytic expectation, if there is one (shown, never judged).
+        expected: the analytic expectation, if there is one (shown; judged only with a
+            :attr:`Check.expect`).
         check: how it is judged against the baseline.
         note: what to look at when it fails (e.g. which throws tunnelled); JSON only.
     """
@@ -139,6 +147,8 @@ def judge(metric: Metric, baseline) -> Row:
     c, v = metric.check, metric.value
     if c.limit is not None and not _OPS[c.limit[0]](v, c.limit[1]):
         return Row(metric, baseline, _change(v, baseline), "FAIL")
+    if c.expect is not None and metric.expected is not None and not _near(v, metric.expected, c.expect):
+        return Row(metric, baseline, _change(v, baseline), "FAIL")
     if baseline is None:
         return Row(metric, None, None, "new")
     change = _change(v, baseline)
@@ -157,6 +167,14 @@ def judge(metric: Metric, baseline) -> Row:
         return Row(metric, baseline, change, "CHANGED")
     good = d < 0 if c.better == "lower" else d > 0
     return Row(metric, baseline, change, "better" if good else "WORSE")
+
+
+def _near(value, expected: float, fraction: float) -> bool:
+    return (
+        isinstance(value, (int, float))
+        and math.isfinite(value)
+        and abs(value - expected) <= fraction * abs(expected)
+    )
 
 
 def _change(v, baseline) -> float | None:

@@ -119,5 +119,9 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
                 )
         t, expected = spin_down(world, tally)
     world.close()
-    out.append(Metric(NAME, "spin_down", round(t, 4), "s", round(expected, 4), Check(tol=0.01, rel=0.05)))
+    out.append(
+        Metric(
+            NAME, "spin_down", round(t, 4), "s", round(expected, 4), Check(tol=0.01, rel=0.05, expect=0.05)
+        )
+    )
     return out

@@ -465,6 +465,18 @@ def test_verdicts():
     assert judge(_m(float("nan"), tol=1.0), 1.0).verdict == "CHANGED"
 
 
+def test_a_row_with_expect_must_hold_its_physics_whatever_the_baseline_says():
+    """The physics audit of session 10: expectations were shown, never judged, so an error
+    recorded in the baseline passed for ever."""
+    row = Metric("s", "m", 0.60, expected=0.371, check=Check(tol=0.01, rel=0.05, expect=0.05))
+    assert judge(row, 0.60).verdict == "FAIL"  # equal to its baseline, 62 % off the model
+    near = Metric("s", "m", 0.375, expected=0.371, check=Check(tol=0.01, rel=0.05, expect=0.05))
+    assert judge(near, 0.375).verdict == "ok"
+    assert "within 5% of expected" in near.check.describe()
+    unchecked = Metric("s", "m", 0.60, expected=0.371, check=Check(tol=0.01))
+    assert judge(unchecked, 0.60).verdict == "ok"  # shown only
+
+
 # -- the impulse model ------------------------------------------------------------------------
 
 
