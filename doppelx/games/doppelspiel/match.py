@@ -125,8 +125,10 @@ class DoppelMatch(TerminalMatch):
         totals = " | ".join(f"{n} {g} ({p} mp)" for n, g, p in zip(self.names, res.grand, res.points))
         throw = f" · throw {state.throws}/{spec.throws_per_turn}" if state.dice is not None else ""
         sheet = state.sheet
-        extras = f" · Aussetzen {spec.aussetzen_boxes - sheet.aussetzen} free, free throws {sheet.free_available()}"
-        return f"Das Doppel Spiel · turn {state.turn + 1}: {who}{throw} · {totals}{extras}"
+        # the thrower's own figures first: an 80-column terminal cuts the line's end, and the
+        # totals are on the sheet too
+        own = f" · free throws {sheet.free_available()} · Aussetzen {spec.aussetzen_boxes - sheet.aussetzen} left"
+        return f"Doppel Spiel · turn {state.turn + 1}: {who}{throw}{own} · {totals}"
 
     def commands(self) -> tuple[Command, ...]:
         return COMMANDS
