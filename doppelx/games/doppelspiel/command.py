@@ -37,7 +37,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="who plays the other sheet (human = two people at one keyboard; default strong)",
     )
-    p.add_argument("--name", type=_player_name, default=None, help="your name on the sheet (default You)")
+    p.add_argument("--name", type=_player_name, default=None, help="your name on the sheet (default You; Player 1 against --opponent human)")
     p.add_argument(
         "--bot-starts",
         action="store_true",
@@ -164,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
         assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
         seed = int(entropy % 2**32)
     check_new_save(args.save)
-    opponent, name = args.opponent or "strong", args.name or "You"
+    opponent = args.opponent or "strong"
+    # two people at one keyboard are both "you": the sheets are Player 1 and Player 2
+    name = args.name or ("Player 1" if opponent == "human" else "You")
     other = "Player 2" if opponent == "human" else f"Bot ({opponent})"
     if name.casefold() == other.casefold():
         raise RulesError(f"--name: {name!r} is the other sheet's name; choose another")

@@ -181,7 +181,10 @@ def test_quit_and_save_words(tmp_path, monkeypatch, capsys):
 def test_end_of_input_without_a_save_file_is_clean(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["doppel", "--seed", "1", "--opponent", "human", "--no-colour"]) == 0
-    assert "input ended: game not saved" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "input ended: game not saved" in out
+    # two people at one keyboard: Player 1 and Player 2, not "You" and "Player 2"
+    assert "Das Doppel Spiel - Player 1 against Player 2" in out
 
 
 def test_colour_when_asked(monkeypatch, capsys):
