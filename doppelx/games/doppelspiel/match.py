@@ -394,6 +394,8 @@ class DoppelMatch(TerminalMatch):
             return [self._action(f"swap {pos + 1} {words[2]}")]
         if verb == "split" and len(words) > 1:
             return [self._action("split " + "".join(words[1:]))]
+        if "@" in verb:  # a placement, typed before the dice are split into their two groups
+            raise ValueError(f"{verb} places a group: split the dice first, e.g. split 11665, then place")
         return [self._action(answer)]
 
     def _place_menu(self) -> list[Place]:

@@ -13,7 +13,7 @@ import pytest
 
 from doppelx.cli import main
 from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
-from doppelx.terminal import Terminal
+from doppelx.terminal import Quit, Terminal
 from rules.doppelspiel import DoppelState, replay_log
 from rules.rng import make_rng
 
@@ -338,6 +338,14 @@ def test_help_gives_an_example_per_command_and_the_status_bar_is_one_line():
     ]
     # the thrower's own figures fit an 80-column terminal (the sibling-games audit: they were cut)
     assert bar[0].index("Aussetzen 4 left") + len("Aussetzen 4 left") < 78
+
+
+def test_a_placement_at_the_throw_prompt_says_to_split_first():
+    """``116@1`` at the throw prompt said "unknown action" although help lists it (audit)."""
+    session, out = prompt_session("116@1\nquit\n")
+    with pytest.raises(Quit):
+        session._ask_human()
+    assert "not accepted: 116@1 places a group: split the dice first" in out.getvalue()
 
 
 def test_a_name_with_a_no_break_space_is_a_name(monkeypatch, capsys):
