@@ -447,7 +447,7 @@ class TableWindow(Controls, pyglet.window.Window):
             if self._zoom_home is None:
                 self._zoom_home = self.camera.distance
             if self.camera.distance < self.camera.DISTANCE_RANGE[1]:
-                self.camera.zoom(min(ZOOM_OUT_MAX, 1.0 + ZOOM_OUT_RATE * max(dt, 1 / 60)))
+                self.camera.zoom(min(ZOOM_OUT_MAX, 1.0 + ZOOM_OUT_RATE * (dt if dt > 0 else 1 / 60)))
                 self.needs_redraw = True
         elif not labelled and self._zoom_home is not None:
             self.camera.distance, self._zoom_home = self._zoom_home, None

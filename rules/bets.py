@@ -96,18 +96,16 @@ def card_pays(
         card: the card bet on.
         doppel_x: whether the throw was a Doppel X (D17).
         active_dice: readings of the active player's coloured and white dice.
-        flung_by_spinner: readings of dice that lay on the board before the throw and
-            touched the spinner during it (bet G).
+        flung_by_spinner: the dice bet G is about — lying on the board before the throw, flung
+            by the spinner into a hole or onto X or -1 (:func:`rules.scoring.flung_by_spinner`
+            decides which).
     """
     if card.condition == "doppel_x":
         return card.payout if doppel_x else 0
     if doppel_x:
         return 0  # D34: only the Doppel X cards pay in a Doppel X
     if card.condition == "spinner_fling":
-        hit = any(
-            r.status is Status.HOLE or r.field in (FieldKind.X, FieldKind.MINUS_ONE) for r in flung_by_spinner
-        )
-        return card.payout if hit else 0
+        return card.payout if any(True for _ in flung_by_spinner) else 0  # once, however many (D31)
     if card.condition == "hole_or_off":
         count = sum(r.status in (Status.HOLE, Status.OFF) for r in active_dice)
     else:

@@ -36,6 +36,15 @@ FORMAT = "doppelx-game/1"
 MAX_CHIPS = 1_000_000
 
 
+def _old_target(target: int, players: int) -> str:
+    """Why a saved game's target is refused, and how to go on with it: saves made before
+    session 10 could hold a target the box cannot pay (the game stopped when it ran dry)."""
+    return (
+        f"{target_problem(target, players)}; a save made before targets were checked can go on "
+        f'with "target" (and "options.target") set to {max_target(players)} or less in the file'
+    )
+
+
 # -- writing ----------------------------------------------------------------------------------
 def game_to_dict(game: DoppelXGame) -> dict[str, Any]:
     """Everything ``game`` knows, as JSON-ready data (see the module docstring)."""
@@ -161,7 +170,7 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     if target_opt is not None:
         target_opt = opts.integer("target", minimum=1, maximum=MAX_CHIPS)
         if target_opt > max_target(len(seats)):
-            raise opts.error("target", target_problem(target_opt, len(seats)))
+            raise opts.error("target", _old_target(target_opt, len(seats)))
     options = GameOptions(
         target_opt,
         opts.boolean("rethrow_cocked"),
@@ -177,7 +186,7 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
         raise top.error("seats", str(exc)) from None
     game.target = top.integer("target", minimum=1, maximum=MAX_CHIPS)
     if game.target > max_target(len(seats)):
-        raise top.error("target", target_problem(game.target, len(seats)))
+        raise top.error("target", _old_target(game.target, len(seats)))
     game.chips = _counts(top, "chips", seats, exact=True)
     game.phase = Phase(top.string("phase", choices=tuple(p.value for p in Phase)))
     game.active_seat = top.integer("active_seat", minimum=0)

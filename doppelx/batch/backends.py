@@ -23,6 +23,7 @@ from pathlib import Path
 from doppelx.batch.plan import RunSpec, execute_chunk
 from doppelx.batch.store import RunStore
 from rules.errors import DoppelXError
+from rules.schema import plain_digits
 
 BACKENDS = ("pool", "ray")
 #: How often a broken pool is rebuilt before the run gives up.
@@ -250,7 +251,7 @@ def check_address(address: str) -> None:
     if (
         not sep
         or not host
-        or not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5)
+        or not plain_digits(port_text, most=5)
         or not 0 < int(port_text) < 65536
         or any(c.isspace() for c in host)
     ):

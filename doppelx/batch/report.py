@@ -125,7 +125,7 @@ def _provenance(table_path: Path | str, board: BoardSide) -> list[str]:
     if found is None:
         return ["Made outside `doppelx simulate` (no run metadata in the table)."]
     meta, spec = found
-    params = _params(table_path)
+    params = spec["params"] if isinstance(spec.get("params"), dict) else {}
     code = params.get("code_sha256")
     line = f"Run: seed {spec.get('seed')}, run fingerprint `{meta.get('fingerprint')}`"
     if not code:

@@ -46,11 +46,12 @@ COMPARISON_FILES = ("comparison.md", "comparison.png")
 #: ``hole_delta_mm`` is bounded like ``--hole-delta-mm``); every variant's parameters are then
 #: checked as a run's are (:func:`doppelx.batch.params.check_params`).
 def _side(text: str) -> str:
-    """A ``--vary board`` value: a built-in side by its name (``iii`` is ``III``, so the same
-    side written twice is one variant), else the board file as given."""
+    """A ``--vary board`` value: a built-in side by its name (``iii`` is ``III``), else the
+    board file by its absolute path (``my.toml`` and ``./my.toml`` are one file), so the same
+    side written twice is one variant — and named as a run names it (``params.pin_files``)."""
     from rules.board_file import builtin_side
 
-    return builtin_side(text.strip()) or text
+    return builtin_side(text.strip()) or (str(Path(text).resolve()) if text.strip() else text)
 
 
 def _policy(text: str) -> str:
@@ -185,7 +186,7 @@ def summarise(kind: str, table: Path) -> dict[str, Metric]:
 
 
 def paired_difference(a: Metric, b: Metric) -> Estimate:
-    """``b − a`` over the same items (a normal interval on the item-by-item differences):
+    """``b − a`` over the same items (a Student-t interval on the item-by-item differences):
     the variants saw the same random throws, so the pairing removes most of their shared luck."""
     return mean(b.values - a.values)
 
@@ -408,8 +409,10 @@ def _plot_comparison(rows, metrics: list[str], labels: list[str], kind: str, pla
     the first with its interval and the zero line — the comparison the sweep is for. Variants
     are numbered on the axes and named in full under the panels."""
     paired = len(rows) > 1
+    legend_in = 0.16 * (len(rows) + 1)  # the variants' names under the panels, a line each
+    panels_in = 6.4 if paired else 3.6
     fig, axes = plt.subplots(
-        2 if paired else 1, len(metrics), figsize=(3.4 * len(metrics), 6.4 if paired else 3.6), squeeze=False
+        2 if paired else 1, len(metrics), figsize=(3.4 * len(metrics), panels_in + legend_in), squeeze=False
     )
     numbers = range(len(rows))
 
@@ -431,8 +434,7 @@ def _plot_comparison(rows, metrics: list[str], labels: list[str], kind: str, pla
         if players and m.startswith("seat 0"):
             ax.axhline(100 / players, color="grey", linestyle=":", label=f"equal seat (1/{players})")
             ax.legend(fontsize=8)
-        top = float(np.nanmax(y + err)) if len(y) else 1.0
-        ax.set_ylim(min(0.0, float(np.nanmin(y - err))), (top or 1.0) * 1.12)
+        ax.set_ylim(*_span_from_zero(y - err, y + err))
         ax.set_title(m, fontsize=10)
         ax.set_ylabel(unit)
         if paired:
@@ -451,4 +453,16 @@ def _plot_comparison(rows, metrics: list[str], labels: list[str], kind: str, pla
             a.grid(alpha=0.3)
     legend = "\n".join(f"variant {i}: {label}" for i, label in enumerate(labels))
     fig.text(0.01, 0.005, legend, fontsize=8, va="bottom", ha="left", family="monospace")
-    fig.tight_layout(rect=(0, 0.015 + (0.022 if paired else 0.04) * len(rows), 1, 1))
+    fig.tight_layout(rect=(0, legend_in / (panels_in + legend_in), 1, 1))
+
+
+def _span_from_zero(low: np.ndarray, high: np.ndarray) -> tuple[float, float]:
+    """Axis limits that take in 0 and every finite bound, with a margin; ``(0, 1)`` when no
+    variant has a value (a figure a run could not measure, e.g. chips per own throw in games
+    that end before anybody's own throw)."""
+    finite = np.concatenate([low[np.isfinite(low)], high[np.isfinite(high)]])
+    if not len(finite):
+        return 0.0, 1.0
+    lo, hi = min(0.0, float(finite.min())), max(0.0, float(finite.max()))
+    pad = 0.12 * (hi - lo) or 1.0
+    return lo - (pad if lo < 0 else 0.0), hi + (pad if hi > 0 or lo == 0 else 0.0)

@@ -106,3 +106,54 @@ def test_every_chunk_is_logged_at_debug_level(tmp_path, caplog):
     written = [r.getMessage() for r in caplog.records if "written" in r.getMessage()]
     assert len(written) == 3 and written[-1].endswith("s since the start")
     assert "(2 rows), 0 to go" in written[-1]
+
+
+def test_on_a_running_cluster_workers_caps_the_chunks_at_once(tmp_path, monkeypatch):
+    """``--workers N --address …``: at most N chunks on the cluster at once, without
+    ``--workers`` all of them; a stand-in for Ray counts what ``ray.wait`` is handed."""
+    from doppelx.batch import backends
+    from rules import optional
+
+    class FakeRay:
+        class exceptions:  # noqa: N801 (Ray's own name)
+            RayTaskError = WorkerCrashedError = type("Never", (Exception,), {})
+
+        def __init__(self):
+            self.at_once = []
+
+        def is_initialized(self):
+            return False
+
+        def init(self, **kw):
+            pass
+
+        def shutdown(self):
+            pass
+
+        def remote(self, **kw):
+            return lambda fn: type("Task", (), {"remote": staticmethod(lambda *args: (fn, args))})()
+
+        def wait(self, refs, num_returns):
+            self.at_once.append(len(refs))
+            return refs[:1], refs[1:]
+
+        def get(self, ref):
+            fn, args = ref
+            return fn(*args)
+
+    for workers, most in ((2, 2), (None, 6)):
+        fake = FakeRay()
+        monkeypatch.setattr(optional, "import_optional", lambda *a, fake=fake: fake)
+        monkeypatch.setattr(backends, "check_address", lambda address: None)
+        out = run_plan(
+            RunSpec(KIND, 12, 3, 2),
+            tmp_path / f"w{workers}",
+            workers=workers,
+            backend="ray",
+            address="10.0.0.5:6379",
+            progress=False,
+        )
+        assert max(fake.at_once) == most and len(fake.at_once) == 6
+        assert values(out) == values(
+            run_plan(RunSpec(KIND, 12, 3, 2), tmp_path / f"p{workers}", progress=False)
+        )

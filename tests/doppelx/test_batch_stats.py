@@ -113,3 +113,33 @@ def test_the_heatmap_density_does_not_fade_at_the_walls():
     assert density[0, :].mean() == pytest.approx(even, rel=0.05)  # the wall row
     assert density[:, 0].mean() == pytest.approx(even, rel=0.05)
     assert density[5:-5, 5:-5].mean() == pytest.approx(even, rel=0.05)
+
+
+def test_the_comparison_draws_figures_without_values_and_below_zero(tmp_path):
+    """The diff review of session 10: a figure with no value in any variant (chips per own
+    throw in games that end before anybody's own throw) crashed the plot with a traceback,
+    and a figure below zero was drawn off its own axis."""
+    import matplotlib.image
+
+    from doppelx.batch.sweep import Metric, _span_from_zero, write_comparison
+
+    rows = [
+        (
+            {"policy": "greedy"},
+            {
+                "none": Metric(np.full(4, np.nan), False),
+                "neg": Metric(np.array([-3.1, -2.9, -3.0, -3.2]), False),
+            },
+        ),
+        (
+            {"policy": "point:0,0"},
+            {
+                "none": Metric(np.full(4, np.nan), False),
+                "neg": Metric(np.array([-2.9, -3.0, -2.8, -3.1]), False),
+            },
+        ),
+    ]
+    md, png = write_comparison(rows, tmp_path, "throws", 4)
+    assert md.exists() and matplotlib.image.imread(png).shape[0] > 100
+    lo, hi = _span_from_zero(np.array([-3.4, -3.2]), np.array([-2.8, -2.6]))
+    assert lo < -3.4 and hi == 0.0  # both points inside, the axis reaching 0

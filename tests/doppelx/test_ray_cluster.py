@@ -64,7 +64,7 @@ def test_a_cluster_wanting_a_token_is_one_line_naming_the_cure(token_cluster, tm
 
 
 def test_with_the_token_the_cluster_gives_the_pool_rows(token_cluster, tmp_path):
-    """``--workers 1`` on a running cluster: at most one chunk at once; the rows are the
+    """``--workers 1`` on a running cluster (the cap itself: test_batch_runner); the rows are the
     pool's, bit for bit."""
     import pyarrow.parquet as pq
 

@@ -37,7 +37,12 @@ def register(subparsers: Any) -> None:
         default=None,
         help="who plays the other sheet (human = two people at one keyboard; default strong)",
     )
-    p.add_argument("--name", type=_player_name, default=None, help="your name on the sheet (default You; Player 1 against --opponent human)")
+    p.add_argument(
+        "--name",
+        type=_player_name,
+        default=None,
+        help="your name on the sheet (default You; Player 1 against --opponent human)",
+    )
     p.add_argument(
         "--bot-starts",
         action="store_true",
