@@ -83,12 +83,15 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
     with tally.timing():
         r = rest(world, profile.pile_seconds, tally)
     world.close()
+    # the bands are what the scene is for: a quarter more drift, creep or overlap than the
+    # baseline, or a die moving at 2 mm/s (4.5 g: 0.009 µJ), fails — not only a die sliding
+    # off (the physics audit of session 10: ±0.5 µJ let a die move at 15 mm/s)
     return [
         Metric(
-            NAME, "drift", round(r["drift"] * 1e3, 3), "mm", 0.0, Check(tol=0.5, rel=0.25, better="lower")
+            NAME, "drift", round(r["drift"] * 1e3, 3), "mm", 0.0, Check(tol=0.1, rel=0.25, better="lower")
         ),
         Metric(
-            NAME, "creep", round(r["creep"] * 1e3, 4), "mm/s", 0.0, Check(tol=0.05, rel=0.25, better="lower")
+            NAME, "creep", round(r["creep"] * 1e3, 4), "mm/s", 0.0, Check(tol=0.01, rel=0.25, better="lower")
         ),
         Metric(
             NAME,
@@ -96,10 +99,10 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
             round(r["penetration"] * 1e3, 4),
             "mm",
             0.0,
-            Check(tol=0.05, rel=0.25, better="lower"),
+            Check(tol=0.01, rel=0.25, better="lower"),
         ),
         Metric(
-            NAME, "kinetic_energy", round(r["energy"] * 1e6, 5), "µJ", 0.0, Check(tol=0.5, better="lower")
+            NAME, "kinetic_energy", round(r["energy"] * 1e6, 5), "µJ", 0.0, Check(tol=0.01, better="lower")
         ),
         Metric(NAME, "fallen", r["fallen"], "dice", 0, Check(better="lower", tol=0.5)),
     ]
