@@ -43,3 +43,19 @@ def resting():
         return Pose.resting(table.dice[owner], x_mm / 1e3, y_mm / 1e3, math.radians(yaw_deg), top)
 
     return make
+
+
+@pytest.fixture
+def fresh(window):
+    """The module's window as a new table shows it: table view, no help, log or busy text,
+    the camera at home, no pending input or hint."""
+    window.switch_to()
+    window.referee = False
+    window.help = False
+    window.show_log = False
+    window.busy_text = ""
+    window.camera.reset()
+    window._zoom_home = None
+    window.intents.clear()
+    window.hint = ""
+    yield window

@@ -16,20 +16,6 @@ from render.labels import Rect, place
 DOC = Path(__file__).resolve().parents[2] / "docs" / "window.md"
 
 
-@pytest.fixture
-def fresh(window):
-    window.switch_to()
-    window.referee = False
-    window.help = False
-    window.show_log = False
-    window.busy_text = ""
-    window.camera.reset()
-    window._zoom_home = None
-    window.intents.clear()
-    window.hint = ""
-    yield window
-
-
 def _off_the_box(table, x: float, y: float):
     """A green die resting on the table at ``(x, y)`` m with its "off the box" label."""
     from render import box_mesh

@@ -24,19 +24,6 @@ def _pixel(img: np.ndarray, x: float, y: float) -> np.ndarray:
     return img[h - 1 - int(round(y)), int(round(x))].astype(float)
 
 
-@pytest.fixture
-def fresh(window):
-    window.switch_to()
-    window.referee = False
-    window.help = False
-    window.show_log = False
-    window.busy_text = ""
-    window.camera.reset()
-    window.intents.clear()
-    window.hint = ""
-    yield window
-
-
 def _snapshot(table, players: int, *, long: bool = False, resting=None):
     from render.snapshot import FloatingText, InputMode, ScoreLine, Snapshot
 
