@@ -416,7 +416,7 @@ def check_new_save(path: Path | str | None, resumed: Path | str | None = None) -
         return
     if Path(path).exists():
         fix = (
-            "continue that game with --resume, or choose another --save file"
+            f"continue that game with --resume {shown_path(path)}, or choose another --save file"
             if resumed is None
             else f"choose another --save file, or leave --save out to save over {resumed}"
         )

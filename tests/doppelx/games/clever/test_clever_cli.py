@@ -172,7 +172,13 @@ def test_a_new_game_does_not_replace_the_default_save_file(monkeypatch, capsys, 
     precious = tmp_path / "clever-save.json"  # the default --save, in the working folder
     precious.write_text('{"precious": true}')
     code, _, err = run(["clever", "--players", "human", "--seed", "2"], monkeypatch, capsys, stdin="")
-    assert code == 2 and "clever-save.json" in err and "already exists" in err and err.count("\n") == 1
+    assert (
+        code == 2
+        and "clever-save.json" in err
+        and "already exists" in err
+        and "--resume clever-save.json" in err
+        and err.count("\n") == 1
+    )
     assert precious.read_text() == '{"precious": true}'
 
 
