@@ -60,6 +60,17 @@ def builtin_side(name_or_path: str | Path) -> str | None:
     return text if text in BUILTIN_SIDES else None
 
 
+def board_reference(name_or_path: str | Path) -> str:
+    """One spelling per board: a built-in side by its name (``iii`` → ``III``), a board file
+    by its absolute path (``my.toml`` and ``./my.toml`` are one file), an empty name as given
+    (for :func:`resolve_board` to refuse). How a batch run and a sweep name a board."""
+    text = str(name_or_path)
+    side = builtin_side(text.strip())
+    if side is not None:
+        return side
+    return str(Path(text).resolve()) if text.strip() else text
+
+
 def resolve_board(name_or_path: str | Path) -> Path:
     """A built-in side name (case-insensitive) or a path to a board file."""
     text = str(name_or_path)

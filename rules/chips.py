@@ -39,10 +39,13 @@ def max_target(players: int) -> int:
     return (TOTAL_VALUE - most_one_throw_pays(players)) // players + 1
 
 
-def target_problem(target: int, players: int) -> str:
-    """Why ``target`` cannot end a game of ``players`` (one line for the user)."""
+def target_problem(target: int, players: int) -> str | None:
+    """Why ``target`` cannot end a game of ``players`` (one line for the user), ``None`` if
+    it can: at least 1 chip and at most :func:`max_target`."""
     if target < 1:
         return f"the target must be at least 1 chip, got {target}"
+    if target <= max_target(players):
+        return None
     return (
         f"a target of {target} chips could empty the box with {players} players (its chips are worth "
         f"{TOTAL_VALUE}, D5): at most {max_target(players)}"

@@ -28,7 +28,7 @@ from typing import Any
 
 from rules.bets import DEFAULT_CARDS, BetCard, choose_cards
 from rules.board import BoardSide
-from rules.chips import breakdowns, max_target, supply_after, target_problem
+from rules.chips import breakdowns, supply_after, target_problem
 from rules.dice import WHITE, DiceSet, load_dice
 from rules.errors import RulesError
 from rules.outcome import Pose, Status, ThrowOutcome
@@ -138,8 +138,9 @@ class DoppelXGame:
         self.names = {c: (names or {}).get(c, c) for c in self.seats}
         self.cards: dict[str, BetCard] = choose_cards(cards)
         target = self.options.target
-        if target is not None and not 1 <= target <= max_target(len(players)):
-            raise RulesError(target_problem(target, len(players)))
+        problem = None if target is None else target_problem(target, len(players))
+        if problem:
+            raise RulesError(problem)
         self.target = target or rulebook_target(len(players))
         self.chips: dict[str, int] = {c: 0 for c in self.seats}
         self.phase = Phase.SETUP

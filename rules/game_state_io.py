@@ -169,7 +169,7 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     target_opt = opts.raw("target", None)
     if target_opt is not None:
         target_opt = opts.integer("target", minimum=1, maximum=MAX_CHIPS)
-        if target_opt > max_target(len(seats)):
+        if target_problem(target_opt, len(seats)):
             raise opts.error("target", _old_target(target_opt, len(seats)))
     options = GameOptions(
         target_opt,
@@ -185,7 +185,7 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     except RulesError as exc:
         raise top.error("seats", str(exc)) from None
     game.target = top.integer("target", minimum=1, maximum=MAX_CHIPS)
-    if game.target > max_target(len(seats)):
+    if target_problem(game.target, len(seats)):
         raise top.error("target", _old_target(game.target, len(seats)))
     game.chips = _counts(top, "chips", seats, exact=True)
     game.phase = Phase(top.string("phase", choices=tuple(p.value for p in Phase)))

@@ -61,15 +61,16 @@ def pin_files(params: dict) -> dict:
     import hashlib
 
     from doppelx.batch.code_version import code_version
-    from rules.board_file import builtin_side, resolve_board
+    from rules.board_file import board_reference, builtin_side, resolve_board
     from rules.errors import DoppelXError
 
     out = dict(params)
     out["code_sha256"] = code_version(params.get("engine") or "pybullet")
     files = {}
     if builtin_side(params["board"]) is None:  # a file: named by its absolute path, so the same
-        files["board_sha256"] = resolve_board(params["board"]).resolve()  # run resumes from any
-        out["board"] = str(files["board_sha256"])  # folder or spelling of the path
+        resolve_board(params["board"])  # run resumes from any folder or spelling of the path
+        out["board"] = board_reference(params["board"])
+        files["board_sha256"] = Path(out["board"])
     if params.get("dice") is not None:
         files["dice_sha256"] = Path(params["dice"]).resolve()
         out["dice"] = str(files["dice_sha256"])
@@ -92,7 +93,7 @@ def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check afte
     from physics.throw_model import SKILLS
     from rules.bets import choose_cards
     from rules.board_file import load_board
-    from rules.chips import max_target, target_problem
+    from rules.chips import target_problem
     from rules.dice import load_dice
     from rules.errors import DoppelXError, SpecError
     from rules.rng import make_rng
@@ -154,5 +155,6 @@ def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check afte
         if skills and len(skills) != params["players"]:
             raise DoppelXError(f"--skills names {len(skills)} skills for {params['players']} players")
         target = params.get("target")
-        if target is not None and not 1 <= target <= max_target(params["players"]):
-            raise DoppelXError(f"--target: {target_problem(target, params['players'])}")
+        problem = None if target is None else target_problem(target, params["players"])
+        if problem:
+            raise DoppelXError(f"--target: {problem}")

@@ -111,21 +111,20 @@ def _run_spec(table_path: Path | str) -> tuple[dict, dict] | None:
     return meta, spec
 
 
-def _params(table_path: Path | str) -> dict:
-    """The run's parameters as recorded in the table (empty if it has none)."""
-    found = _run_spec(table_path)
+def _params(found: tuple[dict, dict] | None) -> dict:
+    """The run's parameters from :func:`_run_spec`'s answer (empty if the table has none)."""
     params = found[1].get("params") if found else None
     return params if isinstance(params, dict) else {}
 
 
-def _provenance(table_path: Path | str, board: BoardSide) -> list[str]:
-    """The lines that say which run made the table: its seed, fingerprint and code version,
-    and the parameters that shape its rows (engine, skill, policy, dice, ...)."""
-    found = _run_spec(table_path)
+def _provenance(found: tuple[dict, dict] | None, board: BoardSide) -> list[str]:
+    """The lines that say which run made the table (``found``: :func:`_run_spec` of it): its
+    seed, fingerprint and code version, and the parameters that shape its rows (engine,
+    skill, policy, dice, ...)."""
     if found is None:
         return ["Made outside `doppelx simulate` (no run metadata in the table)."]
     meta, spec = found
-    params = spec["params"] if isinstance(spec.get("params"), dict) else {}
+    params = _params(found)
     code = params.get("code_sha256")
     line = f"Run: seed {spec.get('seed')}, run fingerprint `{meta.get('fingerprint')}`"
     if not code:
@@ -164,7 +163,8 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     board = load_board(t["board"][0])
-    lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", "", *_provenance(table_path, board), ""]
+    run = _run_spec(table_path)
+    lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", "", *_provenance(run, board), ""]
 
     xs, ys = [], []
     for p in DICE_PREFIXES:
@@ -213,8 +213,7 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
         "| card | condition | pays | hit rate | expected pay-out |",
         "|---|---|---|---|---|",
     ]
-    params = _params(table_path)
-    no_fling = _why_no_fling(params, board, t)
+    no_fling = _why_no_fling(_params(run), board, t)
     for letter, card in cards.items():
         pays = t[f"bet_{letter}"]
         if card.condition == "spinner_fling" and no_fling:
@@ -269,7 +268,7 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     lines = [
         f"# {counted(n, 'game')}, {players} players, side {board.name}",
         "",
-        *_provenance(table_path, board),
+        *_provenance(_run_spec(table_path), board),
         "",
     ]
     throws = mean(t["throws"])

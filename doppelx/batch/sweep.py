@@ -31,6 +31,7 @@ from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E40
 from rules.atomic import save_figure, write_text  # noqa: E402
 from doppelx.argtypes import check_no_spinner, number, point_mm, shown  # noqa: E402
 from doppelx.seats import has_expert  # noqa: E402
+from rules.board_file import board_reference  # noqa: E402
 from rules.errors import DoppelXError  # noqa: E402
 from rules.schema import plain_digits  # noqa: E402
 
@@ -40,18 +41,6 @@ MAX_VARIANTS = 100
 
 #: The files a sweep writes into its folder (beside a ``variant-NN/`` run folder per variant).
 COMPARISON_FILES = ("comparison.md", "comparison.png")
-
-
-#: What each --vary name takes: the type of its single option where there is one (a value of
-#: ``hole_delta_mm`` is bounded like ``--hole-delta-mm``); every variant's parameters are then
-#: checked as a run's are (:func:`doppelx.batch.params.check_params`).
-def _side(text: str) -> str:
-    """A ``--vary board`` value: a built-in side by its name (``iii`` is ``III``), else the
-    board file by its absolute path (``my.toml`` and ``./my.toml`` are one file), so the same
-    side written twice is one variant — and named as a run names it (``params.pin_files``)."""
-    from rules.board_file import builtin_side
-
-    return builtin_side(text.strip()) or (str(Path(text).resolve()) if text.strip() else text)
 
 
 def _policy(text: str) -> str:
@@ -67,8 +56,11 @@ def _policy(text: str) -> str:
     return f"point:{x * 1e3 + 0.0:.12g},{y * 1e3 + 0.0:.12g}"  # + 0.0: -0 is 0
 
 
+#: What each --vary name takes: the type of its single option where there is one (a value of
+#: ``hole_delta_mm`` is bounded like ``--hole-delta-mm``); every variant's parameters are then
+#: checked as a run's are (:func:`doppelx.batch.params.check_params`).
 VARY: dict[str, Callable[[str], object]] = {
-    "board": _side,
+    "board": board_reference,  # iii is III, my.toml is ./my.toml: one variant
     "hole_delta_mm": hole_delta_mm,
     "white_faces": str,
     "cocked_deg": number(0.0, 90.0, "an angle in degrees"),

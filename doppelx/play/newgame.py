@@ -149,8 +149,9 @@ class GameSetup:
             or any(c not in CARD_LETTERS for c in self.cards)
         ):
             raise RulesError("choose 4 different bet cards out of A–H")
-        if self.target is not None and not 1 <= self.target <= max_target(len(self.seats)):
-            raise RulesError(target_problem(self.target, len(self.seats)))
+        problem = None if self.target is None else target_problem(self.target, len(self.seats))
+        if problem:
+            raise RulesError(problem)
 
     @property
     def humans(self) -> list[str]:
@@ -348,7 +349,6 @@ __all__ = [
     "SeatSetup",
     "TARGET_STEP",
     "default_name",
-    "rulebook_target",
     "start_match",
     "table_spec",
 ]

@@ -11,10 +11,11 @@ import pytest
 
 from doppelx.play import view
 from doppelx.play.controller import PlayController, Stage
-from doppelx.play.newgame import GameSetup, rulebook_target
+from doppelx.play.newgame import GameSetup
 from render.intents import Command, CommandIntent
 from render.labels import Rect, overlaps
 from rules.chips import max_target
+from rules.game import rulebook_target
 from tests.xvfb import FakeClock, display  # noqa: F401  (the session's Xvfb)
 
 

@@ -399,7 +399,7 @@ def test_the_reports_provenance_line_for_any_table(tmp_path, metadata, says):
     gets a line that claims nothing it cannot back."""
     import pyarrow as pa
 
-    from doppelx.batch.report import _provenance
+    from doppelx.batch.report import _provenance, _run_spec
     from doppelx.batch.store import METADATA_KEY
 
     table = pa.table({"item": [0]})
@@ -408,7 +408,7 @@ def test_the_reports_provenance_line_for_any_table(tmp_path, metadata, says):
     pq.write_table(table, tmp_path / "t.parquet")
     from rules.board_file import load_board
 
-    line, *rest = _provenance(tmp_path / "t.parquet", load_board("I"))
+    line, *rest = _provenance(_run_spec(tmp_path / "t.parquet"), load_board("I"))
     assert says in line
     assert ("same rows" in line) is ("code `" in line)
     assert bool(rest) is line.startswith("Run:")  # the parameters follow a run's line only
