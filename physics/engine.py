@@ -86,6 +86,9 @@ class PhysicsWorld(Protocol):
     def close(self) -> None:
         """Release the engine's resources."""
 
+    def __enter__(self) -> PhysicsWorld: ...
+    def __exit__(self, *exc: object) -> None: ...
+
 
 class EngineError(DoppelXError):
     """An unknown engine name."""
@@ -110,7 +113,7 @@ def add_engine_argument(parser: argparse.ArgumentParser) -> None:
 
 def make_world(
     board, box=None, dice=None, materials=None, settings=None, *, engine: str = DEFAULT_ENGINE, **kw
-):
+) -> PhysicsWorld:
     """A world of ``board`` in ``engine`` (``pybullet`` or ``mujoco``); other arguments as :class:`World`."""
     check_engine(engine)
     if engine == "mujoco":

@@ -143,8 +143,6 @@ class Layout:
     spinner: SpinnerGeometry | None
     #: The hole openings as the physics sees them (polygons, m), by hole id.
     openings: dict[str, Polygon] = field(default_factory=dict)
-    #: Insert pieces (boxes and hulls) by name prefix ``insert``/``hole:<id>``, for tests.
-    insert_names: tuple[str, ...] = ()
 
 
 def build_layout(
@@ -180,8 +178,7 @@ def build_layout(
         hulls += h
     hulls += _bet_cards(box)
     spinner_geo = _spinner(board, spinner_density) if spinner else None
-    names = tuple(b.name for b in ins_boxes) + tuple(h.name for h in ins_hulls)
-    return Layout(tuple(boxes), tuple(hulls), spinner_geo, openings, names)
+    return Layout(tuple(boxes), tuple(hulls), spinner_geo, openings)
 
 
 def hole_opening(hole, segments: int) -> Polygon:

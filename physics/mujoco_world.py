@@ -26,7 +26,7 @@ its inputs, as in the PyBullet world.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -432,18 +432,6 @@ class MujocoWorld:
         ga, gb = (self.mj.mj_name2id(m, self.mj.mjtObj.mjOBJ_GEOM, f"die_hull:{o}") for o in (a, b))
         dist = self.mj.mj_geomDistance(m, self.data, ga, gb, reach, None)
         return min(float(dist), reach)
-
-    def with_params(self, **changes) -> MujocoWorld:
-        """A new world of the same board with some :class:`MujocoParams` changed."""
-        return MujocoWorld(
-            self.board,
-            self.box,
-            self.dice,
-            self.materials,
-            self.settings,
-            spinner=self.layout.spinner is not None,
-            params=replace(self.params, **changes),
-        )
 
 
 def import_mujoco():

@@ -33,17 +33,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
 from physics.world import World, lies_flat
+
+if TYPE_CHECKING:
+    from physics.engine import PhysicsWorld
 from rules.outcome import DieOutcome, Pose, Status
 
 
 def run_throw(
-    world: World,
+    world: PhysicsWorld,
     throw: Throw,
     lying: Mapping[str, Pose] | None = None,
     spinner_angle: float = 0.0,
@@ -69,11 +73,30 @@ def run_throw(
             no spinner, nothing recorded — and count the samples left to the settle
             verdict without stepping them (the same dice, time and verdict; ``steps``
             counts the steps taken). False steps them (the tests compare the two).
+            MuJoCo's run always steps to the verdict.
     """
     if world.engine == "mujoco":  # the second engine (physics.engine)
         from physics.mujoco_run import run_throw as run_mujoco
 
+        if schedule is not None:
+            raise ValueError("an engine schedule is recorded and replayed for PyBullet's world only")
         return run_mujoco(world, throw, lying, spinner_angle, record=record, watch=watch)
+    if not isinstance(world, World):
+        raise TypeError(f"run_throw: a world of engine {world.engine!r} that is not physics.world.World")
+    return _run_pybullet(world, throw, lying, spinner_angle, record, watch, schedule, frozen_end)
+
+
+def _run_pybullet(
+    world: World,
+    throw: Throw,
+    lying: Mapping[str, Pose] | None,
+    spinner_angle: float,
+    record: bool,
+    watch: bool,
+    schedule: EngineSchedule | None,
+    frozen_end: bool,
+) -> ThrowResult:
+    """:func:`run_throw` in PyBullet's world."""
     lying = lying_dice(throw, lying)
     world.reset(lying, spinner_angle, throw.releases)
     owners = (*throw.owners, *lying)

@@ -76,7 +76,7 @@ class Clatter:
         self.enabled = enabled
         self.clock = clock or time.perf_counter
         self.available = True
-        self._source = None
+        self._source: pyglet.media.Source | None = None
         self._recent: list[float] = []
         self.played = 0
 

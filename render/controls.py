@@ -93,6 +93,7 @@ class Controls:
         def emit(self, intent: Intent) -> None: ...
         def say(self, hint: str, seconds: float = 3.0) -> None: ...
         def save_screenshot(self, path: str | Path) -> Path: ...
+        def on_close(self) -> object: ...
 
     # --- input: mouse ---------------------------------------------------------------------
     def _plane_point(self, x: float, y: float, z: float) -> np.ndarray | None:
@@ -110,11 +111,12 @@ class Controls:
             if button == mouse.LEFT:
                 self.help = self.show_log = False
             return
-        mode = self._current.input if self._current is not None else InputMode.NONE
-        if button == mouse.LEFT and mode is InputMode.BET and self._current is not None:
-            box = self._current.table.box
+        current = self._current
+        mode = current.input if current is not None else InputMode.NONE
+        if button == mouse.LEFT and mode is InputMode.BET and current is not None:
+            box = current.table.box
             p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
-            letter = card_at(self._current.table, float(p[0]), float(p[1])) if p is not None else None
+            letter = card_at(current.table, float(p[0]), float(p[1])) if p is not None else None
             if letter is not None:
                 self.emit(BetIntent(letter))
             else:
@@ -122,11 +124,11 @@ class Controls:
                     "click one of the four bet cards on the corners, or press its letter twice (Enter: no bet)"
                 )
             return
-        if button == mouse.LEFT and mode is InputMode.THROW and self.aim is not None:
-            table_z = self._current.table.box.floor_z - 0.002
+        if button == mouse.LEFT and mode is InputMode.THROW and self.aim is not None and current is not None:
+            table_z = current.table.box.floor_z - 0.002
             hit = self._plane_point(x, y, table_z)
-            hx = self._current.table.box.inner_size[0] / 2 + self._current.table.box.wall_thickness
-            hy = self._current.table.box.inner_size[1] / 2 + self._current.table.box.wall_thickness
+            hx = current.table.box.inner_size[0] / 2 + current.table.box.wall_thickness
+            hy = current.table.box.inner_size[1] / 2 + current.table.box.wall_thickness
             self._press = None
             if (
                 hit is not None

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -78,7 +79,10 @@ SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software rasterize
 
 
 def _configs():
-    yield pyglet.gl.Config(
+    # A Config made by hand is a template for the screen's match (pyglet's documented use);
+    # its class is abstract to the type checker only (match() belongs to each platform).
+    Config: Any = pyglet.gl.Config
+    yield Config(
         double_buffer=True,
         depth_size=24,
         stencil_size=8,
@@ -86,10 +90,8 @@ def _configs():
         minor_version=3,
         forward_compatible=True,
     )
-    yield pyglet.gl.Config(
-        double_buffer=True, depth_size=24, stencil_size=8, major_version=3, minor_version=3
-    )
-    yield pyglet.gl.Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3)
+    yield Config(double_buffer=True, depth_size=24, stencil_size=8, major_version=3, minor_version=3)
+    yield Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3)
 
 
 class TableWindow(Controls, pyglet.window.Window):

@@ -226,10 +226,6 @@ class DoppelXGame:
             raise RulesError(f"card {letter!r} is not in play (cards: {', '.join(self.cards)})")
         self.bets[colour] = letter
 
-    def withdraw_bet(self, colour: str) -> None:
-        """Take ``colour``'s die back from its bet card into the hand."""
-        self.bets.pop(colour, None)
-
     # -- a throw ------------------------------------------------------------------------------
     def apply_throw(self, outcome: ThrowOutcome, readings: Sequence[DieReading] | None = None) -> ThrowScore:
         """Score ``outcome`` for the current request and move the game on.

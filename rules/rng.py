@@ -1,8 +1,8 @@
 """Seeded randomness: one ``numpy.random.Generator`` per run, children by ``spawn``.
 
 No module uses a global RNG. The same integer seed gives the same stream; child streams
-for games or workers come from :func:`child_seeds`, so results do not depend on how work
-is split across workers.
+for games or workers come from :func:`child_rng` (child ``i`` of a seed is the same however
+many there are), so results do not depend on how work is split across workers.
 """
 
 from __future__ import annotations
@@ -17,11 +17,6 @@ def make_rng(seed: int | np.random.SeedSequence | None) -> np.random.Generator:
     if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
-
-
-def child_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:
-    """``n`` independent child seed sequences of ``seed``; child ``i`` is the same for any ``n > i``."""
-    return np.random.SeedSequence(seed).spawn(n)
 
 
 def child_rng(seed: int, index: int) -> np.random.Generator:

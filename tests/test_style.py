@@ -1,5 +1,5 @@
 """Style is checked by machines: ruff's linter and formatter over the whole tree, mypy
-over the packages (configured in pyproject.toml, with its list of modules still to type).
+over the packages (both configured in pyproject.toml; mypy checks every function body).
 
 Run ``ruff check --fix . && ruff format . && mypy`` to bring a change in line before committing.
 """

@@ -45,11 +45,6 @@ def _world(key: str):
 WORLD_KEYS = ("board", "dice", "hole_delta_mm", "faces", "cocked_deg", "spinner", "engine")
 
 
-def world_for(params: dict):
-    """The cached world of these parameters in this process."""
-    return _world(json.dumps({k: params.get(k) for k in WORLD_KEYS}, sort_keys=True))
-
-
 @functools.lru_cache(maxsize=4)
 def _service(key: str):
     from doppelx.throw_service import ThrowService

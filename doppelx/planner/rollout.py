@@ -37,14 +37,6 @@ def world_of(table: Table):
     return hit[0]
 
 
-def close_worlds() -> None:
-    """Disconnect every planner world of this process."""
-    with _LOCK:
-        for world, _ in _WORLDS.values():
-            world.close()
-        _WORLDS.clear()
-
-
 def rollout(table: Table, aim: Aim, skill: Skill, rng: np.random.Generator, lying=None, thrown=None):
     """The throw ``aim`` by a player of ``skill`` (errors from ``rng``) run to rest on ``table``.
 

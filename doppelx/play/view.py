@@ -211,8 +211,3 @@ def ranking(game: DoppelXGame) -> list[tuple[str, str, int]]:
     """``(name, colour, chips)`` best first (the winner first when a decider settled a tie)."""
     order = sorted(game.seats, key=lambda c: (c != game.winner, -game.chips[c], game.seats.index(c)))
     return [(game.names[c], c, game.chips[c]) for c in order]
-
-
-def dice_in_hand(game: DoppelXGame) -> list[str]:
-    """Player colours whose die is neither on the board nor on a bet card."""
-    return [c for c in (*game.seats, WHITE) if c not in game.on_board and c not in game.bets]

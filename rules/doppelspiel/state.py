@@ -84,7 +84,6 @@ class DoppelState:
         self.dice: tuple[int, ...] | None = None
         self.throws = 0
         self.pending: tuple[int, ...] = ()
-        self.pending_kind = ""
         self.active_jokers: tuple[int, ...] = ()
         self.marks: list[tuple[FieldRef, ...]] = [(), ()]
         self.groups: tuple[tuple[int, ...], ...] = ()
@@ -148,9 +147,6 @@ class DoppelState:
     def sheet(self) -> Sheet:
         """The sheet of the player whose turn it is."""
         return self.sheets[self.player]
-
-    def field_spec(self, ref: FieldRef) -> FieldSpec:
-        return self.spec.field(ref.key)
 
     def clone(self) -> DoppelState:
         """An independent copy."""
@@ -338,13 +334,12 @@ class DoppelState:
             if action.dice != tuple(range(self.spec.dice)):
                 raise RulesError("the first throw of a turn is all ten dice")
             self.throws = 1
-            self._throw(action.dice, "roll")
+            self._throw(action.dice)
             return
         raise RulesError(f"{action} is not possible before the first throw (activate a Joker or roll)")
 
-    def _throw(self, positions: tuple[int, ...], kind: str) -> None:
+    def _throw(self, positions: tuple[int, ...]) -> None:
         self.pending = positions
-        self.pending_kind = kind
         self.phase = "chance"
 
     def _apply_chance(self, action: Action) -> None:
@@ -359,7 +354,6 @@ class DoppelState:
             dice[pos] = face
         self.dice = tuple(dice)
         self.pending = ()
-        self.pending_kind = ""
         self.phase = "throw"
 
     def _check_positions(self, positions: tuple[int, ...]) -> None:
@@ -375,13 +369,13 @@ class DoppelState:
                 raise RulesError(f"all {self.spec.throws_per_turn} throws of this turn are taken")
             self._check_positions(action.dice)
             self.throws += 1
-            self._throw(tuple(sorted(action.dice)), "roll")
+            self._throw(tuple(sorted(action.dice)))
         elif isinstance(action, FreeThrow):
             if sheet.free_available() <= 0:
                 raise RulesError("no free throw (Freiwurf) is available")
             self._check_positions(action.dice)
             sheet.free_used += 1
-            self._throw(tuple(sorted(action.dice)), "free")
+            self._throw(tuple(sorted(action.dice)))
         elif isinstance(action, Repeat):
             f = action.face
             if f in sheet.repeats:
@@ -390,7 +384,7 @@ class DoppelState:
             if not positions:
                 raise RulesError(f"no die shows {f}")
             sheet.repeats.add(f)
-            self._throw(positions, "repeat")
+            self._throw(positions)
         elif isinstance(action, Swap):
             if not 0 <= action.die < self.spec.dice:
                 raise RulesError(f"die positions are 1..{self.spec.dice}")

@@ -368,8 +368,8 @@ class StrongBot:
     # ------------------------------------------------------------------ valuation
     @property
     def _live_ev(self) -> Evaluator:
-        """The evaluator :meth:`act` set up for the game being played."""
-        assert self._ev is not None, "act() sets the evaluator up first"
+        """The evaluator :meth:`choose` set up for the game being played."""
+        assert self._ev is not None, "choose() sets the evaluator up first"
         return self._ev
 
     def _evaluator(self, spec: CleverSpec) -> Evaluator:

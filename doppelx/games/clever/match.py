@@ -170,7 +170,7 @@ class CleverMatch(TerminalMatch):
 
     # ---------------------------------------------------------------- playing
     def play(self) -> None:
-        """Run to the end (``quit`` or the end of input stop early, see :meth:`run`)."""
+        """Run to the end (``quit`` or the end of input stop early: :func:`run_match`)."""
         term, state = self.term, self.state
         term.say(
             term.paint("Doppelt so clever", "bold") + f" - {len(self.kinds)} player(s), "
