@@ -22,3 +22,11 @@ def make_rng(seed: int | np.random.SeedSequence | None) -> np.random.Generator:
 def child_rng(seed: int, index: int) -> np.random.Generator:
     """Generator of child ``index`` of ``seed`` (e.g. game ``index`` of a batch)."""
     return make_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def fresh_seed() -> int:
+    """A seed for a game nobody asked a seed of, from the OS's entropy: at most six digits, so
+    a person can read it off the screen and type it to play the same game again."""
+    import random
+
+    return random.SystemRandom().randrange(1_000_000)

@@ -124,8 +124,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def setup_from_args(args: argparse.Namespace):
     """The :class:`doppelx.play.newgame.GameSetup` the command line asks for."""
-    from doppelx.play.newgame import GameSetup, fresh_seed
+    from doppelx.play.newgame import GameSetup
     from doppelx.seats import check_seat_options
+    from rules.rng import fresh_seed
 
     check_seat_options(args.skill, args.skills, None)
     players = args.players or 4

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 
 from doppelx.planner.expert import thinking
 from doppelx.play import view
-from doppelx.play.newgame import GameSetup, fresh_seed, start_match, table_spec
+from doppelx.play.newgame import GameSetup, start_match, table_spec
 from doppelx.play.playback import Playback, ShownThrow
 from doppelx.play.savegame import load_game, save_game
 from doppelx.play.thinking import Thinker
@@ -56,6 +56,7 @@ from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.placement import bet_die_poses
 from render.snapshot import FloatingText, InputMode, Snapshot, TableSpec
 from rules.errors import DoppelXError
+from rules.rng import fresh_seed
 
 if TYPE_CHECKING:
     from doppelx.match import DoppelXMatch

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup, fresh_seed
+from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup
 from doppelx.play.view import counted
 from render.backend import pyglet
 from render.hud import label_box
@@ -29,6 +29,7 @@ from rules.bets import load_bet_cards
 from rules.dice import DiceSet, load_dice
 from rules.errors import DoppelXError
 from rules.game import rulebook_target
+from rules.rng import fresh_seed
 
 from pyglet.window import key  # noqa: E402  (after render.backend set pyglet's options)
 

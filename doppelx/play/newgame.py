@@ -40,13 +40,6 @@ class SeatSetup:
     skill: str = "medium"
 
 
-def fresh_seed() -> int:
-    """A seed for a new game nobody asked a seed of (the window's form, Ctrl+N, ``doppelx play``)."""
-    import random
-
-    return random.SystemRandom().randrange(1_000_000)
-
-
 def default_name(colour: str, human: bool, seats: Sequence[SeatSetup] = ()) -> str:
     """The name a new seat gets: ``"Player k"`` with the lowest k no seat of ``seats`` is named, the colour for a bot."""
     if human:  # the lowest number no other seat's name has

@@ -17,6 +17,7 @@ import sys
 
 from doppelx import argtypes
 from doppelx.games.options import refuse_with_resume
+from rules.rng import fresh_seed
 
 
 def _players(text: str) -> list[str]:
@@ -90,7 +91,6 @@ def run(args: argparse.Namespace) -> int:
         for flag in ("games", "json"):
             if getattr(args, flag):
                 raise DoppelXError(f"--{flag} needs --bots-only")
-        import numpy as np
 
         from doppelx.games.clever.match import run_match
 
@@ -100,9 +100,7 @@ def run(args: argparse.Namespace) -> int:
             raise DoppelXError("no human player: use --bots-only for bots-only games")
         seed = args.seed
         if seed is None:
-            entropy = np.random.SeedSequence().entropy
-            assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
-            seed = int(entropy % (2**32))
+            seed = fresh_seed()
         if args.resume is None:
             from doppelx.games.clever.match import CleverMatch
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from doppelx import argtypes
 from doppelx.games.options import given_flags, refuse_with_resume
+from rules.rng import fresh_seed
 
 BOT_NAMES = ("strong", "random")
 DEFAULT_GAMES = 20
@@ -119,7 +120,6 @@ def _player_name(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
-    import numpy as np
 
     from doppelx.terminal import Terminal, check_new_save, naming_save
     from rules.doppelspiel import default_spec
@@ -165,9 +165,7 @@ def run(args: argparse.Namespace) -> int:
         return session.run()
     seed = args.seed
     if seed is None:
-        entropy = np.random.SeedSequence().entropy
-        assert isinstance(entropy, int)  # drawn fresh from the OS, it is one integer
-        seed = int(entropy % 2**32)
+        seed = fresh_seed()
     check_new_save(args.save)
     opponent = args.opponent or "strong"
     # two people at one keyboard are both "you": the sheets are Player 1 and Player 2

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 
 from doppelx import argtypes
 from doppelx.games.options import refuse_with_resume
+from rules.rng import fresh_seed
 
 DEFAULT_GAMES = 100
 DEFAULT_PLAYERS = 4
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is not None:
         seed = args.seed
     else:  # statistics repeat by default, as in the other games; a game to play is new each time
-        seed = 0 if args.bots_only else secrets.randbelow(2**31)
+        seed = 0 if args.bots_only else fresh_seed()
     if args.bots_only:
         stats = run_batch(config, bots, args.games or DEFAULT_GAMES, seed)
         if args.json:

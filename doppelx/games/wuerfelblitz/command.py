@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
 from typing import Any
 
 from doppelx import argtypes
 from doppelx.games.options import given_flags, listed, refuse_with_resume
+from rules.rng import fresh_seed
 from rules.wuerfelblitz.game import WHITES_PER_BLACK
 
 SKILL_NAMES = ("easy", "medium", "hard")
@@ -208,7 +208,7 @@ def _play(spec: Any, args: argparse.Namespace) -> int:
         return match.run()
     bots = _make_bots(args.bots or ["medium", "medium"])
     config = _config(spec, len(bots) + 1, args)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    seed = args.seed if args.seed is not None else fresh_seed()
     check_new_save(args.save)
     match = BlitzMatch(
         term, spec, config, bots, make_rng(seed), save_path=args.save, seed=seed, dice_file=args.dice

@@ -1,9 +1,8 @@
-"""Session 10's window audit (/tmp/s10/window/findings.md), ``doppelx play``'s part, under Xvfb:
-the new-game form without text over text or buttons (finding 2) and with the target
-(finding 7) and card texts true to D33 (finding 11), the referee labels clear of the end
-standings (finding 4), the decisive throw's summary kept beside them (finding 5), dice in a
-hole or off the box named in the summary (finding 6), and an autosave failure that does
-not send the player to a Ctrl+S known to fail (finding 10)."""
+"""``doppelx play``'s new-game form and end of the game, under Xvfb: the form without text
+over text or buttons, with the target (mouse and keyboard, within what the box can pay) and
+card texts true to D33; the referee labels clear of the end standings, the decisive throw's
+summary kept beside them, dice in a hole or off the box named in the summary; an autosave
+failure that does not send the player to a Ctrl+S known to fail."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""Session 10's window audit (/tmp/s10/window/findings.md), the table window's part, under Xvfb:
-a die's "off the box" label kept inside the window while the camera zooms out to the die
-within a second (finding 1), a pending "bet on card A?" taken back by a click or by the
-end of the betting (finding 3), and a sideways flick refused as docs/window.md says
-(finding 9)."""
+"""The table window under Xvfb: a die's "off the box" label kept inside the window while the
+camera zooms out to the die within a second, a pending "bet on card A?" taken back by a
+click or by the end of the betting, and a sideways flick refused as docs/window.md says."""
 
 from __future__ import annotations
 
