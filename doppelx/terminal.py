@@ -274,6 +274,17 @@ class TerminalMatch(abc.ABC):
                 if not answer:
                     self.term.say("not saved")
                     return
+                word = answer.strip().lower()
+                if word in (*QUIT_WORDS, "help", "?", "save", *self.words()):
+                    # 'save' then 'quit' typed on: a file named "quit" is not what was meant
+                    self.term.say(
+                        self.term.paint(
+                            f"  {word!r} is a command, not a file name: give a file to save to "
+                            f"(e.g. {self.command}-save.json), or press Enter not to save",
+                            "red",
+                        )
+                    )
+                    continue
                 problem = new_save_problem(answer)
                 if problem:
                     self.term.say(self.term.paint(f"  {problem}", "red"))

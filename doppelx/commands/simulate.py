@@ -78,7 +78,7 @@ def _common(p: argparse.ArgumentParser, board_default: str) -> None:
         "--skill",
         default=None,
         choices=argtypes.SKILL_NAMES,
-        help=f"every bot's skill (default: {GAME_DEFAULTS['skill']})",
+        help=f"every bot's skill (default: {GAME_DEFAULTS['skill']}; expert plans whole turns, so 'simulate games' only)",
     )
     p.add_argument(
         "--policy",

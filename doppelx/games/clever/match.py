@@ -174,7 +174,8 @@ class CleverMatch(TerminalMatch):
         term, state = self.term, self.state
         term.say(
             term.paint("Doppelt so clever", "bold") + f" - {len(self.kinds)} player(s), "
-            f"{state.game.rounds} rounds, seed {self.seed}. Type 'help' at any prompt."
+            f"{state.game.rounds} rounds, seed {self.seed}."
+            + (" Type 'help' at any prompt." if len(self.bots) < len(self.kinds) else "")
         )
         while not state.is_terminal():
             if state.is_chance_node():

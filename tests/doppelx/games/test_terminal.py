@@ -188,6 +188,18 @@ def test_a_save_that_cannot_be_made_asks_again_and_loses_nothing(tmp_path, monke
     assert max(len(line) for line in text.splitlines()) < 300  # the long name is not echoed whole
 
 
+@pytest.mark.parametrize("word", ["quit", "Q", "help", "save"])
+def test_a_command_word_is_no_save_file_name(tmp_path, monkeypatch, word):
+    """'save' then 'quit' made a save file named "quit" (the newcomer audit, Das Doppel Spiel)."""
+    monkeypatch.chdir(tmp_path)
+    game = CounterMatch(f"4\nsave\n{word}\nkept.json\nquit\n")
+    assert game.run() == 0
+    text = game.term.out.getvalue()
+    assert f"{word.lower()!r} is a command, not a file name" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]
+    assert "you quit: game saved to kept.json" in text
+
+
 def test_a_known_save_file_that_fails_asks_for_another(tmp_path):
     game = CounterMatch(f"4\nsave\n{tmp_path / 'b.json'}\n6\n", tmp_path / "gone" / "a.json")
     assert game.run() == 0
