@@ -1,5 +1,5 @@
 """Argument types shared by the commands: whole numbers and finite numbers in a range, seeds,
-lists of names, points in millimetres, output files and PNG pictures.
+lists of names, points in millimetres, output files, PNG pictures and NumPy replays.
 
 Each returns a function for argparse's ``type=`` that raises ``ArgumentTypeError`` with a
 message naming what was expected, so a bad argument is one line and exit code 2.
@@ -140,20 +140,51 @@ def output_file(text: str) -> str:
     try:
         check_output_file(text, what="")
     except OutputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(_shorten_paths(str(exc), text)) from None
+    return text
+
+
+def _shorten_paths(message: str, text: str) -> str:
+    """``message`` with the path ``text`` and its folders cut short where they are long (a
+    path of thousands of characters would otherwise fill the screen, once or twice)."""
+    from pathlib import Path
+
+    from rules.assets import MAX_NAME_SHOWN, shown_name
+
+    spelled = {text, str(Path(text)), *(str(p) for p in Path(text).parents)}
+    shortened = False
+    # the longest first: a shortened name keeps only 60 characters of its start, so no other
+    # long spelling is found inside it afterwards
+    for long in sorted(spelled, key=len, reverse=True):
+        if len(long) > MAX_NAME_SHOWN and long in message:
+            message = message.replace(long, shown_name(long))
+            shortened = True
+    if not shortened and len(text) > 200 and text[:200] in message:
+        message = message.replace(text[:200], shown_name(text), 1)  # rules.atomic's cut to the start
+    return message
+
+
+def _suffixed(text: str, suffix: str, what: str) -> str:
+    """:func:`output_file` whose name must end in ``suffix`` (any case), else one line naming ``what``."""
+    from rules.assets import shown_name  # a long path keeps its end, where the suffix is
+
+    output_file(text)  # a folder or a missing folder is named as such first
+    if not text.lower().endswith(suffix):
+        raise argparse.ArgumentTypeError(
+            f"{what}: expected a file name ending in {suffix}, got {shown_name(text)!r}"
+        )
     return text
 
 
 def png_file(text: str) -> str:
     """:func:`output_file` for a picture: the pictures are PNG, so the name must end in ``.png``."""
-    from rules.assets import shown_name  # a long path keeps its end, where the suffix is
+    return _suffixed(text, ".png", "the picture is a PNG")
 
-    output_file(text)  # a folder or a missing folder is named as such first
-    if not text.lower().endswith(".png"):
-        raise argparse.ArgumentTypeError(
-            f"the picture is a PNG: expected a file name ending in .png, got {shown_name(text)!r}"
-        )
-    return text
+
+def npz_file(text: str) -> str:
+    """:func:`output_file` for a replay: a NumPy archive, so the name must end in ``.npz``
+    (and a board or state file given by mistake is not overwritten with one)."""
+    return _suffixed(text, ".npz", "the replay is a NumPy archive")
 
 
 def input_path(text: str):

@@ -85,7 +85,7 @@ def draw_board(ax: plt.Axes, board: BoardSide, *, labels: bool = True, alpha: fl
         _draw_spinner(ax, board, style.board["spinner"])
     if labels:
         for f in board.fields:
-            label_field(ax, f, board, style.kind_label[f.kind])
+            label_field(ax, f, board, style.kind_label[f.kind], halo=style.kind_fill[f.kind])
     ax.set_xlim(minx - rim - 2, maxx + rim + 2)
     ax.set_ylim(miny - rim - 2, maxy + rim + 2)
     ax.set_aspect("equal")
@@ -93,22 +93,68 @@ def draw_board(ax: plt.Axes, board: BoardSide, *, labels: bool = True, alpha: fl
     ax.set_ylabel("y (mm)")
 
 
-def label_field(ax: plt.Axes, f, board: BoardSide, colour: str, zorder: int = 6) -> None:
-    """Write field ``f``'s kind (``3x``, ``-1`` …) into its largest parts, sized to fit."""
-    shape = f.shape
-    for h in board.holes:
-        shape = shape.difference(h.shape)
-    if board.spinner is not None:
-        from shapely.geometry import Point
+#: Smallest part of a field that carries a label (m²: 1.5 cm²).
+MIN_LABEL_AREA = 1.5e-4
+#: Label sizes (points): the smallest still readable at the default resolution, the largest.
+LABEL_PT = (9.0, 26.0)
+#: Drawing order: fields 1, lines 2, holes 3–4, obstacles and sweep circle 5, labels 6,
+#: spinner triangle 7, pin 8; a label of a field hidden under the spinner goes above it.
+SPINNER_ZORDER = 7
 
-        shape = shape.difference(Point(board.spinner.center).buffer(board.spinner.arm_length * 0.35))
+
+def spinner_triangle(board: BoardSide):
+    """The spinner's triangle as drawn (resting, one tip towards +y), a shapely polygon in m; ``None`` without a spinner."""
+    s = board.spinner
+    if s is None:
+        return None
+    from shapely.geometry import Polygon
+
+    cx, cy = s.center
+    angles = np.radians([90, 210, 330])
+    return Polygon(np.c_[cx + s.arm_length * np.cos(angles), cy + s.arm_length * np.sin(angles)])
+
+
+def _label_parts(shape: BaseGeometry) -> list:
+    """The up to three largest parts of ``shape`` big enough to carry a label."""
     parts = sorted(getattr(shape, "geoms", [shape]), key=lambda g: -g.area)
-    for part in parts[:3]:
-        if part.is_empty or part.area < 1.5e-4:  # too small to carry a label (< 1.5 cm²)
-            continue
+    return [p for p in parts[:3] if not p.is_empty and p.area >= MIN_LABEL_AREA]
+
+
+def label_field(
+    ax: plt.Axes, f, board: BoardSide, colour: str, zorder: int = 6, halo: str | None = None
+) -> None:
+    """Write field ``f``'s kind (``3x``, ``-1`` …) into its largest visible parts, sized to fit.
+
+    Holes and obstacles are left out of the label's area, and so is the spinner's triangle;
+    a field that lies (nearly) all under the triangle is labelled on top of it, beside the
+    pin (below it where there is room), outlined in ``halo`` (the field's colour) so it reads on the light triangle.
+    """
+    shape = f.shape
+    for cover in [h.shape for h in board.holes] + [ob.shape for ob in board.obstacles]:
+        shape = shape.difference(cover)
+    on_top = False
+    triangle = spinner_triangle(board)
+    parts = _label_parts(shape if triangle is None else shape.difference(triangle.buffer(0.0015)))
+    if triangle is not None and not parts:
+        from shapely.geometry import Point, box
+
+        s = board.spinner
+        assert s is not None
+        hidden = shape.intersection(triangle)
+        below = box(-1.0, -1.0, 1.0, s.center[1] - s.pin_radius - 0.002)  # under the pin reads best
+        pin = Point(s.center).buffer(s.pin_radius + 0.004)
+        parts = _label_parts(hidden.intersection(below))[:1] or _label_parts(hidden.difference(pin))[:1]
+        on_top = True
+    for part in parts:
         p = polylabel(part, tolerance=1e-4)
-        size = float(np.clip(np.sqrt(part.area) * MM / 2.6, 9, 26))
-        ax.text(
+        room = part.exterior.distance(p) if part.geom_type == "Polygon" else 0.0
+        room = min([room, *(ring.distance(p) for ring in part.interiors)]) - board.line_width / 2
+        # by the area (of the whole hidden field for one on the spinner), and no larger than
+        # the circle clear of lines around the label's point holds: "3x" in bold is about
+        # 1.4 × 0.75 em, half its diagonal 0.8 em, and 1 mm is about 1.6 pt on the picture
+        area = hidden.area if on_top else part.area
+        size = float(np.clip(min(np.sqrt(area) * MM / 2.6, 2.0 * room * MM), *LABEL_PT))
+        text = ax.text(
             p.x * MM,
             p.y * MM,
             f.kind.value,
@@ -117,16 +163,21 @@ def label_field(ax: plt.Axes, f, board: BoardSide, colour: str, zorder: int = 6)
             color=colour,
             fontsize=size,
             fontweight="bold",
-            zorder=zorder,
+            zorder=max(zorder, SPINNER_ZORDER + 2) if on_top else zorder,
         )
+        if on_top and halo is not None:
+            from matplotlib import patheffects
+
+            text.set_path_effects([patheffects.withStroke(linewidth=3, foreground=halo)])
 
 
 def _draw_spinner(ax: plt.Axes, board: BoardSide, colour: str) -> None:
     s = board.spinner
     assert s is not None
     cx, cy = s.center
-    angles = np.radians([90, 210, 330])
-    tri = np.c_[cx + s.arm_length * np.cos(angles), cy + s.arm_length * np.sin(angles)] * MM
+    triangle = spinner_triangle(board)
+    assert triangle is not None
+    tri = np.asarray(triangle.exterior.coords)[:-1] * MM
     ax.add_patch(
         plt.Circle(
             (cx * MM, cy * MM),
@@ -138,8 +189,39 @@ def _draw_spinner(ax: plt.Axes, board: BoardSide, colour: str) -> None:
             zorder=5,
         )
     )
-    ax.add_patch(plt.Polygon(tri, closed=True, facecolor=colour, edgecolor="#555555", alpha=0.85, zorder=7))
-    ax.add_patch(plt.Circle((cx * MM, cy * MM), s.pin_radius * MM, color="#444444", zorder=8))
+    ax.add_patch(
+        plt.Polygon(
+            tri, closed=True, facecolor=colour, edgecolor="#555555", alpha=0.85, zorder=SPINNER_ZORDER
+        )
+    )
+    ax.add_patch(
+        plt.Circle((cx * MM, cy * MM), s.pin_radius * MM, color="#444444", zorder=SPINNER_ZORDER + 1)
+    )
+
+
+#: Title size (points); a long title is wrapped onto more lines rather than made smaller.
+TITLE_PT = 13
+
+
+def _fit_title(fig, ax: plt.Axes, text: str) -> None:
+    """Set ``text`` as the title and lay the figure out, wrapped onto as many lines as it
+    takes to lie wholly inside the picture (a title may be 80 characters, wider than a line)."""
+    import textwrap
+
+    renderer = fig.canvas.get_renderer()
+    width = len(text)
+    while True:
+        lines = textwrap.wrap(text, width, break_on_hyphens=False) or [text]
+        shown = ax.set_title("\n".join(lines), fontsize=TITLE_PT)
+        fig.tight_layout()
+        box = shown.get_window_extent(renderer)
+        margin = 0.02 * fig.bbox.width  # a little air between the title and the picture's edge
+        over = max(0.0, margin - box.x0, box.x1 - (fig.bbox.width - margin))
+        if over <= 0 or width <= 8:
+            return
+        # narrower in proportion to how far it sticks out on its worse side, at least by one
+        width = min(width - 1, int(width * (box.width - 2 * over) / box.width))
+        width = max(width, 8)
 
 
 @dataclass(frozen=True)
@@ -164,8 +246,7 @@ def save_board_png(
     draw_board(ax, board)
     for overlay in overlays:
         overlay(ax)
-    ax.set_title(title or f"DoppelX — {board.title}", fontsize=13)
-    fig.tight_layout()
+    _fit_title(fig, ax, title or f"DoppelX — {board.title}")
     save_figure(fig, out, dpi=dpi)
     fig.canvas.draw()
     width, height = fig.canvas.get_width_height()

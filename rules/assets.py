@@ -1,11 +1,14 @@
 """Locate the shipped data files in the ``assets`` package; read TOML and JSON files with good errors.
 
 Every input file is read through :func:`read_text`, which bounds what it reads: a file over
-:data:`MAX_FILE_BYTES` is refused before it is read (``/dev/zero`` or a pipe that never ends
-is refused after that many bytes), a folder is named as one, a UTF-8 byte-order mark is
-skipped. :func:`read_json` also bounds the nesting depth (:data:`MAX_JSON_DEPTH`) and the
-length of a number (:data:`MAX_NUMBER_CHARS`) and refuses ``NaN``/``Infinity``, so no
-malformed file reaches Python's recursion or integer-size limits.
+:data:`MAX_FILE_BYTES` is refused before it is read; anything but a regular file (a named
+pipe, which would wait forever for a writer, ``/dev/zero``, a socket) is refused before a
+byte is read (standard input is read by :func:`read_stdin`, where a command takes ``-``); a
+folder is named as one; a UTF-8 byte-order mark is skipped. :func:`read_json` also bounds
+the nesting depth (:data:`MAX_JSON_DEPTH`) and the length of a number
+(:data:`MAX_NUMBER_CHARS`) and refuses ``NaN``/``Infinity``, so no malformed file reaches
+Python's recursion or integer-size limits. :func:`refuse_input_as_output` keeps a command
+from writing over a file it reads.
 """
 
 from __future__ import annotations
@@ -49,6 +52,33 @@ def shown_name(path: Path | str) -> str:
     return f"{text[: MAX_NAME_SHOWN // 2]}…{text[-MAX_NAME_SHOWN // 2 :]} ({len(text)} characters)"
 
 
+def same_file(a: Path | str, b: Path | str) -> bool:
+    """``a`` and ``b`` name one file: the same resolved path (links followed), or the same
+    file on disk (a hard link)."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except (OSError, ValueError):
+        pass
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
+
+
+def refuse_input_as_output(out: Path | str, inputs: dict[str, Path | str], what: str = "output file") -> None:
+    """Refuse to write ``out`` when it is one of the files the command reads (``inputs``:
+    how each is named → its path): writing it would destroy the input. Else nothing."""
+    from rules.atomic import OutputError
+
+    for name, path in inputs.items():
+        if same_file(out, path):
+            raise OutputError(
+                f"cannot write {what} {shown_name(out)}: it is the {name} this command reads; "
+                "give another file name"
+            )
+
+
 def read_text(path: Path | str, missing: str = "file not found") -> str:
     """A UTF-8 file's text (a byte-order mark skipped); any failure becomes a :class:`SpecError`."""
     source = shown_name(path)
@@ -57,9 +87,18 @@ def read_text(path: Path | str, missing: str = "file not found") -> str:
     if not os.fspath(path).strip():
         raise SpecError("''", "", "an empty file name: give a file")
     try:
-        with open(path, "rb") as f:
+        # O_NONBLOCK: opening a named pipe with no writer would otherwise wait forever; the
+        # kind of file is then checked on the open descriptor (no race with a swapped file)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with open(fd, "rb", closefd=True) as f:
             info = os.fstat(f.fileno())
-            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(info.st_mode):
+                raise SpecError(
+                    source, "", f"is {_file_kind(info.st_mode)}, not a regular file; not a data file"
+                )
+            if info.st_size > MAX_FILE_BYTES:
                 raise SpecError(
                     source, "", f"file too large ({info.st_size} bytes; at most {MAX_FILE_BYTES})"
                 )
@@ -77,6 +116,17 @@ def read_text(path: Path | str, missing: str = "file not found") -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SpecError(source, f"byte {exc.start}", "not UTF-8 text") from None
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, for an error message."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a special file"
 
 
 def read_stdin(source: str = "standard input") -> str:

@@ -41,7 +41,18 @@ MAX_OBSTACLE_SHARE = 0.25
 MIN_LINE_MM = 0.1
 #: Smallest hole radius (mm): a die's corner at least must fit.
 MIN_HOLE_RADIUS_MM = 1.0
-#: ``_text``'s default when the key must be given.
+#: Largest share of the playfield holes may cover: more and most throws fall through (the
+#: shipped sides have 4–5 %).
+MAX_HOLE_SHARE = 0.5
+#: Edge of the shipped die (mm, ``assets/dice.toml``): the yardstick of the playability checks.
+DIE_MM = 16.0
+#: Narrowest playfield (mm): the outline must hold a circle this wide somewhere, so a die
+#: (16 mm) can lie flat on it.
+MIN_PLAYFIELD_MM = DIE_MM
+#: Shortest spinner arm, pin to tip (mm): a shorter triangle hides under a resting die
+#: instead of swatting it.
+MIN_ARM_MM = DIE_MM
+#: ``text_field``'s default when the key must be given.
 _REQUIRED = object()
 #: Longest name, title or id (characters).
 MAX_TEXT_CHARS = 80
@@ -99,8 +110,10 @@ def resolve_board(name_or_path: str | Path) -> Path:
 def _load_cached(path: str, mtime_ns: int) -> BoardSide:
     from rules.box import load_box
 
-    board = parse_board(read_toml(path), path)
+    data = read_toml(path)
+    board = parse_board(data, path)
     load_box().check_board(board)
+    _check_side_name(board, data)
     log.info("loaded board %s from %s", board.name, path)
     return board
 
@@ -138,8 +151,8 @@ def parse_board(data: dict, source: str) -> BoardSide:
     if fmt != FORMAT:
         raise top.error("format", f"unsupported format {fmt!r}; this version reads {FORMAT!r}")
     top.string("units", "mm", choices=("mm",))
-    name = _text(top, "name", Path(source).stem)
-    title = _text(top, "title", f"Side {name}")
+    name = _board_name(top, source)
+    title = text_field(top, "title", f"Side {name}")
     line_width = top.number("line_width", minimum=MIN_LINE_MM, maximum=20)
 
     outline_t = top.table("outline")
@@ -152,8 +165,9 @@ def parse_board(data: dict, source: str) -> BoardSide:
     spinner = _spinner(top, outline, holes)
     obstacles = _obstacles(top, outline, holes, spinner, ids)
 
+    _check_playable(top, outline, holes)
     scale = functools.partial(shapely.transform, transformation=lambda c: c * MM)
-    return BoardSide(
+    board = BoardSide(
         name=name,
         title=title,
         source=source,
@@ -167,6 +181,81 @@ def parse_board(data: dict, source: str) -> BoardSide:
         spinner=spinner,
         obstacles=tuple(Obstacle(oid, scale(shape), h * MM) for oid, shape, h in obstacles),
     )
+    _check_fields_touchable(top, board)
+    return board
+
+
+def _board_name(top: Table, source: str) -> str:
+    """The board's ``name``; without one the file's stem, or the whole file name where the stem
+    is a built-in side's name (``II.toml`` is not side II: see :func:`_check_side_name`)."""
+    stem = Path(source).stem
+    return text_field(top, "name", Path(source).name if builtin_side(stem.strip()) else stem)
+
+
+def _check_side_name(board: BoardSide, data: dict) -> None:
+    """A board file may call itself ``I`` … ``IV`` only if it *is* that shipped side (the
+    shipped file, or a copy with the same content), so "board II" in a message always means
+    side II. ``data`` is the file's parsed content."""
+    side = builtin_side(board.name.strip())
+    if side is None:
+        return
+    shipped = builtin_board_path(side)
+    try:
+        same = Path(board.source).resolve() == shipped.resolve() or read_toml(shipped) == data
+    except (OSError, ValueError, RuntimeError, SpecError):
+        same = False
+    if not same:
+        raise SpecError(
+            shown_name(board.source),
+            "name",
+            f"{board.name!r} is the name of the shipped side {side}, and this board is not that side; "
+            f"give it a name of its own (or no name: the file's name is taken)",
+        )
+
+
+def _check_playable(top: Table, outline: Polygon, holes: list) -> None:
+    """Designer mistakes that leave nothing to play: a playfield narrower than a die, holes
+    covering most of it (mm)."""
+    widest = 2 * shapely.maximum_inscribed_circle(outline).length
+    if widest < MIN_PLAYFIELD_MM - 1e-9:
+        raise top.error(
+            "outline.polygon",
+            f"the playfield is at most {widest:.3g} mm wide; a die ({DIE_MM:g} mm) needs at least "
+            f"{MIN_PLAYFIELD_MM:g} mm to lie on it",
+        )
+    holed = sum(shape.area for _, shape, _ in holes)
+    if holed > MAX_HOLE_SHARE * outline.area:
+        raise top.error(
+            "holes",
+            f"holes cover {100 * holed / outline.area:.0f}% of the playfield; "
+            f"at most {100 * MAX_HOLE_SHARE:.0f}% leaves room to play",
+        )
+
+
+def _check_fields_touchable(top: Table, board: BoardSide) -> None:
+    """Every field keeps some area a die can touch: not all of it inside holes (nor under the
+    lines of higher-ranked neighbours), where the referee would never find it (D8–D10)."""
+    from rules.fieldmap import field_map
+
+    regions = field_map(board).regions
+    entries = top.raw("fields")
+    index = {t.get("id"): i for i, t in enumerate(entries) if isinstance(t, dict)}
+    for f, region in zip(board.fields, regions):
+        if region.area / (MM * MM) > AREA_TOLERANCE_MM2:
+            continue
+        inside = [h.id for h in board.holes if f.shape.intersects(h.shape)]
+        named = f"hole{'s' if len(inside) > 1 else ''} {', '.join(map(repr, inside[:3]))}"
+        uncovered = f.shape.difference(shapely.union_all([h.shape for h in board.holes])).area
+        if not inside:
+            why = "lies wholly under the white lines of higher-ranked neighbours (narrower than line_width)"
+        elif uncovered <= AREA_TOLERANCE_MM2 * MM * MM:
+            why = f"lies wholly inside {named}"
+        else:
+            why = f"is covered by {named} and the white lines of higher-ranked neighbours"
+        raise top.error(
+            f"fields[{index.get(f.id, 0)}]",
+            f"field {f.id!r} {why}: a die can never touch it",
+        )
 
 
 def _polygon(t: Table, key: str) -> Polygon:
@@ -179,8 +268,9 @@ def _polygon(t: Table, key: str) -> Polygon:
     return shapely.normalize(poly)
 
 
-def _text(t: Table, key: str, default: Any = _REQUIRED) -> str:
-    """A name, title or id: shown in lists and windows, so one line without control characters.
+def text_field(t: Table, key: str, default: Any = _REQUIRED) -> str:
+    """A name, title or id (or a die's owner): shown in lists and windows, so one line of 1 to
+    :data:`MAX_TEXT_CHARS` characters without control characters.
 
     Only a value the file gives is checked; a ``default`` (from the file's name) is taken as it is.
     """
@@ -196,7 +286,7 @@ def _text(t: Table, key: str, default: Any = _REQUIRED) -> str:
 
 
 def _ident(t: Table, seen: set[str]) -> str:
-    ident = _text(t, "id")
+    ident = text_field(t, "id")
     if ident in seen:
         raise t.error("id", f"duplicate id {ident!r} (fields, holes and obstacles share one set of ids)")
     seen.add(ident)
@@ -286,6 +376,12 @@ def _spinner(top: Table, outline: Polygon, holes: list) -> SpinnerMount | None:
     t.check_keys({"center", "arm_length", "thickness", "height", "pin_radius"})
     cx, cy = t.vector("center", 2)
     arm = t.number("arm_length", positive=True, maximum=MAX_SIZE_MM)
+    if arm < MIN_ARM_MM:
+        raise t.error(
+            "arm_length",
+            f"{arm:g} mm is shorter than a die ({DIE_MM:g} mm); the arms must be at least "
+            f"{MIN_ARM_MM:g} mm long to swat one",
+        )
     thickness = t.number("thickness", positive=True, maximum=MAX_HEIGHT_MM)
     height = t.number("height", positive=True, maximum=MAX_HEIGHT_MM)
     pin = t.number("pin_radius", positive=True, maximum=MAX_SIZE_MM)

@@ -72,12 +72,13 @@ class BoxSpec:
                 f"the playfield does not fit into the box "
                 f"({self.inner_size[0] * 1e3:.0f} × {self.inner_size[1] * 1e3:.0f} mm)",
             )
-        for ob in board.obstacles:
+        for i, ob in enumerate(board.obstacles):  # in file order, so obstacles[i] is the file's
             if ob.height > self.rim_z:
                 raise SpecError(
                     board.source,
-                    f"obstacles.{ob.id}.height",
-                    f"{ob.height * 1e3:g} mm stands above the box's rim ({self.rim_z * 1e3:g} mm over the playfield)",
+                    f"obstacles[{i}].height",
+                    f"obstacle {ob.id!r} stands {ob.height * 1e3:g} mm high, above the box's rim "
+                    f"({self.rim_z * 1e3:g} mm over the playfield)",
                 )
         if board.spinner is not None and board.spinner.height > self.rim_z:
             raise SpecError(

@@ -25,6 +25,19 @@ AXES: tuple[str, ...] = ("+x", "-x", "+y", "-y", "+z", "-z")
 #: Unit outward normals of the six faces in the die frame, shape (6, 3).
 AXIS_VECTORS = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], dtype=float)
 FACE_LABELS = ("1", "2", "3", "X")
+#: Smallest die edge (mm): the smallest dice sold are 5 mm; smaller ones are beads, hardly
+#: wider than a 3 mm white line, and easy prey for tunnelling through walls at 240 Hz.
+MIN_SIZE_MM = 5.0
+#: Largest rounding of the edges, as a share of the edge: beyond a quarter the flat part of a
+#: face is less than half the edge and the die rolls like a ball rather than coming to rest on
+#: a face.
+MAX_EDGE_RADIUS_SHARE = 0.25
+#: Lightest and heaviest die material (g/cm³): foam or balsa (0.2) to tungsten (19.3); the
+#: shipped acrylic die is 1.1. Bounds the mass by the size: a 16 mm die weighs 0.8 to 82 g.
+MIN_DENSITY, MAX_DENSITY = 0.2, 20.0
+#: Characters that may not appear in an owner: the command line names dice in comma lists
+#: (``--dice blue,white``) and as ``OWNER=`` (``--faces blue=1,1,2,2,3,X``).
+OWNER_SEPARATORS = ",="
 
 
 @dataclass(frozen=True)
@@ -107,17 +120,30 @@ def parse_dice(data: dict, source: str) -> DiceSet:
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     top.string("units", "mm", choices=("mm",))
-    size = top.number("size", positive=True)
+    size = _size(top)
     radius = top.number("edge_radius", minimum=0.0)
-    if radius >= size / 2:
-        raise top.error("edge_radius", f"must be less than half the size ({size / 2} mm)")
+    if radius > MAX_EDGE_RADIUS_SHARE * size:
+        raise top.error(
+            "edge_radius",
+            f"{radius:g} mm rounds a {size:g} mm die into a ball; at most a quarter of the size "
+            f"({MAX_EDGE_RADIUS_SHARE * size:g} mm)",
+        )
     mass = top.number("mass_g", positive=True)
+    volume_cm3 = (size / 10) ** 3
+    lightest, heaviest = MIN_DENSITY * volume_cm3, MAX_DENSITY * volume_cm3
+    if not lightest <= mass <= heaviest:
+        raise top.error(
+            "mass_g",
+            f"{mass:g} g for a {size:g} mm die is a density of {mass / volume_cm3:.3g} g/cm³; "
+            f"give {lightest:.3g} to {heaviest:.3g} g ({MIN_DENSITY:g} to {MAX_DENSITY:g} g/cm³, "
+            f"foam to tungsten)",
+        )
     cocked = top.number("cocked_angle_deg", minimum=0.0, maximum=90.0)
     default_faces = _faces(top.table("default_faces"))
     dice: dict[str, DieSpec] = {}
     for t in top.tables("dice", required=True):
         t.check_keys({"owner", "colour", "pips", "faces"})
-        owner = t.string("owner")
+        owner = _owner(t)
         if owner in dice:
             raise t.error("owner", f"duplicate die owner {owner!r}")
         faces = _faces(t.table("faces")) if t.has("faces") else default_faces
@@ -129,6 +155,39 @@ def parse_dice(data: dict, source: str) -> DiceSet:
     if len(dice) < 4:
         raise top.error("dice", "need the white die and at least 3 player colours")
     return DiceSet(dice, math.radians(cocked), source)
+
+
+def _size(top: Table) -> float:
+    """The edge (mm): a die, and one that fits the box's cavity when it falls through a hole."""
+    from rules.box import load_box
+
+    size = top.number("size", positive=True)
+    box = load_box()
+    cavity = (box.insert_top - box.insert_thickness) * 1e3
+    if size < MIN_SIZE_MM or size > cavity:
+        raise top.error(
+            "size",
+            f"a die's edge is {MIN_SIZE_MM:g} to {cavity:g} mm (a die that falls through a hole "
+            f"must fit into the {cavity:g} mm high cavity under the insert), got {size:g}",
+        )
+    return size
+
+
+def _owner(t: Table) -> str:
+    """An owner: one line of 1–80 characters like a board's ids, no comma or ``=``, no
+    space at either end (the command line names dice in ``--dice blue,white``)."""
+    from rules.board_file import text_field
+
+    owner = text_field(t, "owner")
+    bad = next((ch for ch in owner if ch in OWNER_SEPARATORS), None)
+    if bad is not None or owner != owner.strip():
+        what = f"a {bad!r}" if bad is not None else "a space at an end"
+        raise t.error(
+            "owner",
+            f"{what} in {owner[:40]!r}; an owner is named on the command line in lists like "
+            f"--dice blue,white",
+        )
+    return owner
 
 
 def _faces(t: Table | None) -> tuple[str, ...]:

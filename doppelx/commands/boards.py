@@ -11,8 +11,11 @@ import argparse
 
 from doppelx import argtypes
 
-#: Resolutions ``boards show`` accepts: below 20 the labels are unreadable; 600 dpi is a 4300-pixel picture.
+#: Resolutions ``boards show`` accepts: 20 dpi is a 150-pixel thumbnail (the fields' colours,
+#: no readable labels); 600 dpi is a 4300-pixel picture.
 MIN_DPI, MAX_DPI = 20, 600
+#: Lowest resolution at which the smallest field labels (9 pt) can still be read (about 7 pixels).
+READABLE_DPI = 60
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--dpi",
         type=argtypes.whole(MIN_DPI, MAX_DPI, "a resolution in dots per inch"),
         default=110,
-        help=f"resolution, {MIN_DPI}–{MAX_DPI} (default 110)",
+        help=f"resolution, {MIN_DPI}–{MAX_DPI} (default 110); below {READABLE_DPI} the picture is a "
+        "thumbnail whose smallest labels cannot be read",
     )
     show.set_defaults(func=_show)
 
@@ -84,6 +88,9 @@ def _show(args: argparse.Namespace) -> int:
 
     check_output_file(args.out, "picture")
     board = load_board(args.board)
+    from rules.assets import refuse_input_as_output
+
+    refuse_input_as_output(args.out, {"board file": board.source}, "picture")
     from doppelx.board_picture import save_board_png
 
     picture = save_board_png(board, args.out, dpi=args.dpi)

@@ -12,7 +12,8 @@ colours and the lying ones (padded to the 3-player minimum with unused colours, 
 player (a turn, D24: white goes with exactly one player's die); without it the throw is
 scored like a setup throw.
 ``--json`` prints one object whose ``state`` member is a table state ``doppelx score``
-reads (docs/score-schema.md); ``--replay`` saves the trajectory at 60 frames per second.
+reads (docs/score-schema.md); ``--replay`` saves the trajectory at 60 frames per second to a
+``.npz`` file, refused before the throw if it is a file the command reads (the board file).
 """
 
 from __future__ import annotations
@@ -108,9 +109,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     p.add_argument(
         "--replay",
-        type=argtypes.output_file,
+        type=argtypes.npz_file,
         metavar="OUT.npz",
-        help="save the trajectory (60 frames per second)",
+        help="save the trajectory (60 frames per second) to a new .npz file; never one this command reads",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_engine_argument(p)
@@ -120,7 +121,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def board_ref(given: str, board) -> str:
     """How a state names the board ``given`` on the command line: a built-in side by its name,
     a board file by the path given (``doppelx score`` reads it beside the state or from the
-    working folder; the name inside the file may be a built-in side's)."""
+    working folder; a file may call itself by a built-in side's name only when it is a copy of
+    that side, rules.board_file)."""
     from rules.board_file import builtin_side
 
     return board.name if builtin_side(given) else given
@@ -143,10 +145,17 @@ def run(args: argparse.Namespace) -> int:
     argtypes.check_no_spinner(board, not args.no_spinner)
     box = load_box()
     box.check_board(board)
+    dice = load_dice()
     if args.replay:
+        from rules.assets import refuse_input_as_output
         from rules.atomic import check_output_file
 
         check_output_file(args.replay, "replay file")
+        refuse_input_as_output(
+            args.replay,
+            {"board file": board.source, "dice file": dice.source, "box file": box.source},
+            "replay file",
+        )
     if args.target is not None:
         import shapely
 
@@ -157,7 +166,6 @@ def run(args: argparse.Namespace) -> int:
                 f"--target {tx * 1e3:g},{ty * 1e3:g} mm is not on the playfield of side {board.name} "
                 f"(x {minx:g}…{maxx:g}, y {miny:g}…{maxy:g} mm)"
             )
-    dice = load_dice()
     unknown = [o for o in args.dice if o not in dice.dice]
     if unknown:
         raise RulesError(f"no die {unknown[0]!r}; dice are {', '.join(dice.dice)}")

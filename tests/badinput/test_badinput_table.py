@@ -122,7 +122,7 @@ CASES = [
         "check-obstacle-above-rim",
         ["boards", "check", "b.toml"],
         {"b.toml": SIDE_I + obstacle("tower", square(0, 0, 10, 10), height=60)},
-        ["obstacles.tower.height", "rim"],
+        ["obstacles[0].height", "'tower'", "rim"],
     ),
     (
         "check-km-spinner",

@@ -115,14 +115,15 @@ def test_bad_values_are_one_line_and_exit_2(capsys, args, message):
 
 
 def test_a_throw_on_a_board_file_scores_again_on_that_file(capsys, tmp_path, monkeypatch):
-    """The state names the file, not the name inside it (which may be a built-in side's)."""
+    """The state names the file, not the name inside it."""
     from pathlib import Path
 
     import rules
 
     side_i = (Path(rules.__file__).parents[1] / "assets" / "boards" / "side_I.toml").read_text()
-    gold = side_i.replace('kind = "1x"', 'kind = "3x"')  # every 1x field becomes 3x; the name stays "I"
+    gold = side_i.replace('kind = "1x"', 'kind = "3x"')  # every 1x field becomes 3x
     assert gold != side_i
+    gold = gold.replace('name = "I"', 'name = "gold"')  # a changed side I may not call itself I
     monkeypatch.chdir(tmp_path)
     (tmp_path / "gold.toml").write_text(gold)
     out = run_json(capsys, "--board", "gold.toml", "--seed", "1")
