@@ -18,8 +18,6 @@ The pool and Ray runs alternate (pool, Ray, pool, Ray with ``--repeat 2``) and t
 medians are compared, so a change of the machine's load touches both alike.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
-
 from __future__ import annotations
 
 import argparse
@@ -34,9 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.batch.backends import run_plan  # noqa: E402
-from benchmarks.ray_cluster import RAY_ENV, Cluster, free_port  # noqa: E402
-from doppelx.batch.plan import RunSpec  # noqa: E402
+from benchmarks.ray_cluster import RAY_ENV, Cluster, free_port
+from doppelx.batch.backends import run_plan
+from doppelx.batch.plan import RunSpec
 
 os.environ.update({"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"})
 

@@ -19,8 +19,6 @@ are cheap and always complete). The aim
 seat wins 0.25).
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: the repository goes on the path first)
-
 from __future__ import annotations
 
 import argparse
@@ -34,12 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pyarrow as pa  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
+import pyarrow as pa
+import pyarrow.parquet as pq
 
-from doppelx.batch.backends import run_plan  # noqa: E402
-from doppelx.batch.plan import RunSpec  # noqa: E402
-from doppelx.batch.stats import mean, proportion  # noqa: E402
+from doppelx.batch.backends import run_plan
+from doppelx.batch.plan import RunSpec
+from doppelx.batch.stats import mean, proportion
 
 PLAYERS = 4
 
@@ -91,9 +89,9 @@ def run(
 
 def decision_times(decisions: int, think: int, seed: int) -> dict:
     """Wall-clock seconds of ``decisions`` expert throw decisions (``think`` rollouts each, one core)."""
-    from doppelx.seats import bot_of_skill
     from doppelx.match import DoppelXMatch
     from doppelx.planner.table import table_of
+    from doppelx.seats import bot_of_skill
     from rules.board_file import load_board
     from rules.game import GameOptions
 

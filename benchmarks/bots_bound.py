@@ -28,8 +28,6 @@ runs of ``bots.py``, kept in ``--out``), and the games won only by one or the ot
 (McNemar's exact test). Progress lines go to stderr. Figures: docs/bots.md, "Bounds".
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: the repository goes on the path first)
-
 from __future__ import annotations
 
 import argparse
@@ -45,12 +43,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pyarrow.parquet as pq  # noqa: E402
+import pyarrow.parquet as pq
+from bots import PLAYERS, _json, seat_figures
+from bots import run as run_games
 
-from bots import PLAYERS, _json, run as run_games, seat_figures  # noqa: E402
-from doppelx import argtypes  # noqa: E402
-from doppelx.batch.params import GAME_DEFAULTS  # noqa: E402
-from rules.errors import DoppelXError  # noqa: E402
+from doppelx import argtypes
+from doppelx.batch.params import GAME_DEFAULTS
+from rules.errors import DoppelXError
 
 ORACLE = "oracle"
 

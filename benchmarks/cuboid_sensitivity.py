@@ -15,8 +15,6 @@ the ones the defaults were chosen on) and on the odd-indexed ones (held out). Fi
 printed, never asserted.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: the repository root goes on the path first)
-
 from __future__ import annotations
 
 import argparse
@@ -27,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.bench import cuboid  # noqa: E402
-from physics.settings import SimSettings  # noqa: E402
+from doppelx.bench import cuboid
+from physics.settings import SimSettings
 
 SHOWN = (0.47, 1.16, 1.60)
 

@@ -18,8 +18,6 @@ p-values against PyBullet. If world 3 agrees with PyBullet where world 2 does no
 difference is PyBullet's lost bounce. Figures are printed, never asserted.
 """
 
-# ruff: noqa: I001  (sys.path is set before the project's imports)
-
 from __future__ import annotations
 
 import argparse
@@ -35,13 +33,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.bench.engines import rebound  # noqa: E402
-from doppelx.bench.tray import scenes  # noqa: E402
-from doppelx.bench.twosample import chi2_homogeneity, ks_2samp  # noqa: E402
-from physics.engine import make_world  # noqa: E402
-from physics.materials import load_materials  # noqa: E402
-from physics.run import run_throw  # noqa: E402
-from rules.board_file import load_board  # noqa: E402
+from doppelx.bench.engines import rebound
+from doppelx.bench.tray import scenes
+from doppelx.bench.twosample import chi2_homogeneity, ks_2samp
+from physics.engine import make_world
+from physics.materials import load_materials
+from physics.run import run_throw
+from rules.board_file import load_board
 
 
 def run_world(kind: str, materials, per_side: int) -> dict:

@@ -38,8 +38,6 @@ engine's, the defaults' difference is that engine's numerical error. Figures are
 never asserted; docs/physics.md ("Where they differ, which is right") gives a run.
 """
 
-# ruff: noqa: I001  (sys.path is set before the project's imports)
-
 from __future__ import annotations
 
 import argparse
@@ -55,10 +53,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.bench.cuboid import wilson  # noqa: E402
-from doppelx.bench.twosample import chi2_homogeneity  # noqa: E402
-from physics.mujoco_world import MujocoParams  # noqa: E402
-from physics.settings import SimSettings  # noqa: E402
+from doppelx.bench.cuboid import wilson
+from doppelx.bench.twosample import chi2_homogeneity
+from physics.mujoco_world import MujocoParams
+from physics.settings import SimSettings
 
 
 def _refined(k: int) -> dict:

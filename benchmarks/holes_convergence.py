@@ -26,8 +26,6 @@ moves toward the other's when refined is the one with the numerical error at the
 "Where they differ, which is right").
 """
 
-# ruff: noqa: I001  (sys.path is set before the project's imports)
-
 from __future__ import annotations
 
 import argparse
@@ -42,12 +40,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.bench import holes  # noqa: E402
-from doppelx.bench.tray import scenes  # noqa: E402
-from physics.engine import make_world  # noqa: E402
-from physics.mujoco_world import MujocoParams  # noqa: E402
-from physics.run import run_throw  # noqa: E402
-from physics.settings import SimSettings  # noqa: E402
+from doppelx.bench import holes
+from doppelx.bench.tray import scenes
+from physics.engine import make_world
+from physics.mujoco_world import MujocoParams
+from physics.run import run_throw
+from physics.settings import SimSettings
 
 #: key → (label, engine, SimSettings changes, MujocoParams or None)
 VARIANTS: dict[str, tuple[str, str, dict, MujocoParams | None]] = {
@@ -105,9 +103,8 @@ def tray(engine: str, settings: SimSettings, params, throws: int) -> dict:
     """Over ``throws`` standard turns: the thrown dice's hole rate, how many came to rest on the board with
     their centre within half an edge of an opening, and the hole rate by the speed at which they first
     reached a rim."""
-    from shapely.geometry import Point
-
     import shapely
+    from shapely.geometry import Point
 
     status = {"board": 0, "hole": 0, "off": 0}
     near = cannot = 0

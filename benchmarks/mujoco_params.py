@@ -17,8 +17,6 @@ These are the figures behind the choices in docs/physics.md ("Second engine: MuJ
 Figures are printed, never asserted.
 """
 
-# ruff: noqa: I001  (sys.path is set before the project's imports)
-
 from __future__ import annotations
 
 import argparse
@@ -33,13 +31,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.bench.common import Tally  # noqa: E402
-from doppelx.bench.engines import DROP_SPEEDS, rebound  # noqa: E402
-from doppelx.bench.incline import BISECT_WINDOW, SLIDE_MM, slide  # noqa: E402
-from doppelx.bench.tray import scenes  # noqa: E402
-from physics.mujoco_world import MujocoParams, MujocoWorld  # noqa: E402
-from physics.run import run_throw  # noqa: E402
-from rules.board_file import load_board  # noqa: E402
+from doppelx.bench.common import Tally
+from doppelx.bench.engines import DROP_SPEEDS, rebound
+from doppelx.bench.incline import BISECT_WINDOW, SLIDE_MM, slide
+from doppelx.bench.tray import scenes
+from physics.mujoco_world import MujocoParams, MujocoWorld
+from physics.run import run_throw
+from rules.board_file import load_board
 
 VARIANTS = {
     "project": MujocoParams(),

@@ -28,8 +28,6 @@ of a long run is looked at again; nothing else runs.
 Figures are printed (one JSON object with ``--json``), never asserted.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
-
 from __future__ import annotations
 
 import argparse
@@ -40,19 +38,18 @@ import time
 from collections import Counter
 from pathlib import Path
 
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx import argtypes  # noqa: E402
-from physics.run import run_throw  # noqa: E402
-from doppelx.bench.throws import chi2_uniform, face_counts, random_scene  # noqa: E402
-from physics.world import World  # noqa: E402
-from rules.board_file import BUILTIN_SIDES, load_board  # noqa: E402
-from rules.box import load_box  # noqa: E402
-from rules.dice import load_dice  # noqa: E402
-from rules.outcome import Pose, Status  # noqa: E402
-from rules.reading import top_face  # noqa: E402
-from rules.rng import child_rng  # noqa: E402
+from doppelx import argtypes
+from doppelx.bench.throws import chi2_uniform, face_counts, random_scene
+from physics.run import run_throw
+from physics.world import World
+from rules.board_file import BUILTIN_SIDES, load_board
+from rules.box import load_box
+from rules.dice import load_dice
+from rules.outcome import Pose, Status
+from rules.reading import top_face
+from rules.rng import child_rng
 
 BOX = load_box()
 DICE = load_dice()

@@ -18,8 +18,6 @@ materials' coefficients. ``--check`` writes nothing: it prints the fresh curves 
 the file's and exits 1 where they differ by more than 0.005. About 2 s of one core.
 """
 
-# ruff: noqa: I001  (the repository root goes on the path first)
-
 from __future__ import annotations
 
 import argparse
@@ -29,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.bench.restitution import CALIBRATION_INPUTS, CALIBRATION_SPEEDS, rebound_curve  # noqa: E402
-from physics.restitution_calibration import CALIBRATED_ENGINES, FORMAT, SCENES, load_calibration  # noqa: E402
-from rules.assets import asset_path  # noqa: E402
-from rules.atomic import write_text  # noqa: E402
-from rules.errors import DoppelXError  # noqa: E402
+from doppelx.bench.restitution import CALIBRATION_INPUTS, CALIBRATION_SPEEDS, rebound_curve
+from physics.restitution_calibration import CALIBRATED_ENGINES, FORMAT, SCENES, load_calibration
+from rules.assets import asset_path
+from rules.atomic import write_text
+from rules.errors import DoppelXError
 
 #: Largest difference between a fresh curve and the file's that ``--check`` accepts.
 TOLERANCE = 0.005

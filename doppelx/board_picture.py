@@ -4,8 +4,6 @@ Used by ``doppelx boards show`` and, with dice and heat overlays, by the reports
 millimetres, seen from straight above, with the box rim around the playfield.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
-
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -15,17 +13,17 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.patches import PathPatch  # noqa: E402
-from matplotlib.path import Path as MplPath  # noqa: E402
-from shapely.ops import polylabel  # noqa: E402
-from shapely.geometry.base import BaseGeometry  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.patches import PathPatch
+from matplotlib.path import Path as MplPath
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel
 
-from rules.atomic import save_figure  # noqa: E402
-from rules.board import BoardSide  # noqa: E402
-from rules.fieldmap import field_map  # noqa: E402
-from rules.style import load_style  # noqa: E402
+from rules.atomic import save_figure
+from rules.board import BoardSide
+from rules.fieldmap import field_map
+from rules.style import load_style
 
 MM = 1e3
 

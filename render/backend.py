@@ -5,8 +5,6 @@ is never created (it would need a display at import time) and :func:`check_displ
 turn a missing display into :class:`render.errors.NoDisplayError` before pyglet tries.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
-
 from __future__ import annotations
 
 import os
@@ -17,7 +15,7 @@ import pyglet
 pyglet.options["shadow_window"] = False
 pyglet.options["debug_gl"] = False
 
-from render.errors import NoDisplayError  # noqa: E402
+from render.errors import NoDisplayError  # noqa: E402  (after pyglet's options are set)
 
 
 def check_display() -> None:

@@ -15,7 +15,7 @@ round the box or toggles the referee view, help and sound. Nothing here decides 
 an intent is allowed: the window only sends what the snapshot's ``input`` asks for.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+# ruff: noqa: I001  (imports are ordered on purpose: pyglet is configured (render.backend) before its modules load)
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ from render.placement import card_at
 from render.snapshot import InputMode
 from rules.errors import DoppelXError
 
-import pyglet.window  # noqa: E402  (after render.backend set the options)
-from pyglet.window import key, mouse  # noqa: E402
+import pyglet.window  # (after render.backend set the options)
+from pyglet.window import key, mouse
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -16,7 +16,7 @@ input that arrived meanwhile, so a key pressed during the wait never lands in th
 Raises :class:`render.errors.NoDisplayError` when no window can be opened.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+# ruff: noqa: I001  (imports are ordered on purpose: pyglet is configured (render.backend) before its modules load)
 
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ from render.msaa import MsaaTarget, software_scale
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate
 
-import pyglet.window  # noqa: E402  (after render.backend set the options)
-from pyglet.window import key  # noqa: E402
+import pyglet.window  # (after render.backend set the options)
+from pyglet.window import key
 
 gl = pyglet.gl
 #: The smallest window the HUD is laid out for (``doppelx play --size`` takes no less).

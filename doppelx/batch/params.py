@@ -82,7 +82,7 @@ def pin_files(params: dict) -> dict:
     return out
 
 
-def check_params(params: dict, kind: str) -> None:  # noqa: C901 (one check after another)
+def check_params(params: dict, kind: str) -> None:
     """Fail early, with one clear line naming the argument, on anything a worker would trip over."""
     import math
 

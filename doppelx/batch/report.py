@@ -9,8 +9,6 @@ Column names are those written by :mod:`doppelx.batch.throw_items` and
 :mod:`doppelx.batch.game_items` (documented in ``docs/batch.md``).
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
-
 from __future__ import annotations
 
 import math
@@ -19,17 +17,17 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pyarrow.parquet as pq
 
-from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion  # noqa: E402
-from doppelx.batch.store import PINS, REPORT_FILES, read_run_metadata  # noqa: E402,F401 (REPORT_FILES re-exported)
-from doppelx.board_picture import geometry_patch, label_field, save_board_png  # noqa: E402
-from rules.atomic import save_figure, write_text  # noqa: E402
-from rules.bets import load_bet_cards  # noqa: E402
-from rules.board import BoardSide  # noqa: E402
-from rules.board_file import load_board  # noqa: E402
+from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion
+from doppelx.batch.store import PINS, REPORT_FILES, read_run_metadata  # noqa: F401 (REPORT_FILES re-exported)
+from doppelx.board_picture import geometry_patch, label_field, save_board_png
+from rules.atomic import save_figure, write_text
+from rules.bets import load_bet_cards
+from rules.board import BoardSide
+from rules.board_file import load_board
 
 FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
 #: The column prefixes of a throws row's two dice (the files a report writes: REPORT_FILES).

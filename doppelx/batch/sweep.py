@@ -5,8 +5,6 @@ variant so they see the same random throws); ``OUT/comparison.md`` and ``compari
 compare the variants' key figures with 95 % intervals.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
-
 from __future__ import annotations
 
 import argparse
@@ -21,19 +19,19 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pyarrow.parquet as pq
 
-from doppelx.batch.params import hole_delta_mm  # noqa: E402
-from doppelx.batch.store import REPORT_FILES  # noqa: E402
-from doppelx.batch.stats import Estimate, counted, mean, proportion  # noqa: E402
-from rules.atomic import save_figure, write_text  # noqa: E402
-from doppelx.argtypes import check_no_spinner, number, point_mm, shown  # noqa: E402
-from doppelx.seats import has_expert  # noqa: E402
-from rules.board_file import board_reference  # noqa: E402
-from rules.errors import DoppelXError  # noqa: E402
-from rules.schema import plain_digits  # noqa: E402
+from doppelx.argtypes import check_no_spinner, number, point_mm, shown
+from doppelx.batch.params import hole_delta_mm
+from doppelx.batch.stats import Estimate, counted, mean, proportion
+from doppelx.batch.store import REPORT_FILES
+from doppelx.seats import has_expert
+from rules.atomic import save_figure, write_text
+from rules.board_file import board_reference
+from rules.errors import DoppelXError
+from rules.schema import plain_digits
 
 #: Most values one --vary may list, and most variants a sweep may run.
 MAX_VALUES = 20

@@ -14,7 +14,7 @@ tests can click them. The bet cards' lines under the seats say what each card pa
 the field cards (C–F) as D33 has it: a die counts for its single best field.
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+# ruff: noqa: I001  (imports are ordered on purpose: pyglet is configured (render.backend) before its modules load)
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from rules.errors import DoppelXError
 from rules.game import rulebook_target
 from rules.rng import fresh_seed
 
-from pyglet.window import key  # noqa: E402  (after render.backend set pyglet's options)
+from pyglet.window import key  # (after render.backend set pyglet's options)
 
 FONT = "DejaVu Sans"
 BACK = (16, 16, 20, 250)

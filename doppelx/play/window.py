@@ -9,7 +9,7 @@ referee labels keep clear of it (:meth:`PlayWindow.overlay_boxes`). It also puts
 thrower at their seat when a person's throw begins (:meth:`PlayWindow.stand`).
 """
 
-# ruff: noqa: I001  (imports are ordered on purpose: a backend is configured before it loads)
+# ruff: noqa: I001  (imports are ordered on purpose: pyglet is configured (render.backend) before its modules load)
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from render.backend import pyglet
 from render.labels import Rect
 from render.window import TableWindow
 
-from pyglet.window import mouse  # noqa: E402  (after render.backend set pyglet's options)
+from pyglet.window import mouse  # (after render.backend set pyglet's options)
 
 FONT = "DejaVu Sans"
 #: Room the end panel leaves above it and below it (the buttons' row), px.

@@ -115,7 +115,7 @@ def test_on_a_running_cluster_workers_caps_the_chunks_at_once(tmp_path, monkeypa
     from rules import optional
 
     class FakeRay:
-        class exceptions:  # noqa: N801 (Ray's own name)
+        class exceptions:
             RayTaskError = WorkerCrashedError = type("Never", (Exception,), {})
 
         def __init__(self):

@@ -7,20 +7,20 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-import shapely  # noqa: E402
-from matplotlib.image import imread  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+import shapely
+from matplotlib.image import imread
 
-from doppelx.board_picture import (  # noqa: E402
+from doppelx.board_picture import (
     SPINNER_ZORDER,
     _fit_title,
     draw_board,
     save_board_png,
     spinner_triangle,
 )
-from rules.board_file import MAX_TEXT_CHARS, builtin_board_path, load_board, parse_board  # noqa: E402
+from rules.board_file import MAX_TEXT_CHARS, builtin_board_path, load_board, parse_board
 
 OBSTACLE_BOARD = {
     "format": "doppelx-board/1",

@@ -9,15 +9,15 @@ import pytest
 
 pytest.importorskip("mujoco")
 
-from doppelx.bench.engines import rebound  # noqa: E402
-from doppelx.bench.throws import standard_turns  # noqa: E402
-from physics.engine import EngineError, check_engine, make_world  # noqa: E402
-from physics.mujoco_materials import damping_ratio, restitution_of  # noqa: E402
-from physics.mujoco_world import MujocoWorld  # noqa: E402
-from physics.run import run_throw  # noqa: E402
-from rules.board_file import load_board  # noqa: E402
-from rules.outcome import Status  # noqa: E402
-from rules.rng import make_rng  # noqa: E402
+from doppelx.bench.engines import rebound
+from doppelx.bench.throws import standard_turns
+from physics.engine import EngineError, check_engine, make_world
+from physics.mujoco_materials import damping_ratio, restitution_of
+from physics.mujoco_world import MujocoWorld
+from physics.run import run_throw
+from rules.board_file import load_board
+from rules.outcome import Status
+from rules.rng import make_rng
 
 
 @pytest.fixture(scope="module")

@@ -165,7 +165,7 @@ def test_board_print_puts_each_colour_where_the_board_file_says(table_i):
 def test_dice_atlas_tiles():
     atlas = dice_atlas(128)
     assert atlas.shape == (128, 512, 4)
-    centre = lambda label: atlas[64, TILES[label] * 128 + 64, 0]  # noqa: E731
+    centre = lambda label: atlas[64, TILES[label] * 128 + 64, 0]
     assert centre("1") == 255 and centre("3") == 255 and centre("X") == 255
     assert centre("2") == 0
     corner = atlas[5, TILES["X"] * 128 + 64, 0]

@@ -201,7 +201,7 @@ def test_a_drag_that_begins_on_the_table_in_front_of_the_box_throws(fresh, table
 
 
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool for real X input events")
-def test_flick_speed_comes_from_the_x_events_timestamps_not_from_frame_arrival(display):  # noqa: F811
+def test_flick_speed_comes_from_the_x_events_timestamps_not_from_frame_arrival(display):
     """xdotool moves the real pointer; all events are handled in one batch while the clock stands still."""
     from render.intents import ThrowIntent
     from render.snapshot import InputMode, Snapshot, TableSpec

@@ -391,7 +391,7 @@ def test_a_cards_letter_key_bets_on_it_while_betting(fresh, table_i):
     in_play = [c.letter for c in table_i.cards]
     out = next(letter for letter in "ABCDEFGH" if letter not in in_play)
     win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
-    bets = lambda: [i for i in win.intents if isinstance(i, BetIntent)]  # noqa: E731
+    bets = lambda: [i for i in win.intents if isinstance(i, BetIntent)]
     win.on_key_press(getattr(key, in_play[1]), 0)  # the first press asks ...
     assert bets() == [] and f"Press {in_play[1]} again" in win.hint
     win.on_key_press(getattr(key, in_play[1]), 0)  # ... the second bets
@@ -421,7 +421,7 @@ def test_one_gesture_makes_one_throw_and_a_lost_window_drops_the_charge(fresh, t
     win.aim.side, win.aim.along = "S", 0.0
     win.camera.goal_yaw = None
     clock = win.fake_clock
-    throws = lambda: [i for i in win.intents if isinstance(i, ThrowIntent)]  # noqa: E731
+    throws = lambda: [i for i in win.intents if isinstance(i, ThrowIntent)]
     # Space held, then a flick: the flick cancels the charge
     win.on_key_press(key.SPACE, 0)
     win.on_mouse_press(480, 200, 1, 0)
