@@ -130,6 +130,7 @@ def run_throw(
             qx, qy, qz, qw = map(float, quat[i])
             pose = Pose((x, y, z), (qx, qy, qz, qw))
         dice.append(DieOutcome(owner, zones.status(pose.position, halves[i]), pose, owner in touched))
+    dice = zones.final(dice, world.board, world.dice)  # off the playfield, held up over a hole
     return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder, engine="mujoco")
 
 

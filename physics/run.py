@@ -266,6 +266,7 @@ def _run_pybullet(
         else:  # moved, perhaps only between two samples (woken and put back to sleep)
             pose = Pose(tuple(position), tuple(quat))
         dice.append(DieOutcome(owner, zones.status(pose.position, halves[i]), pose, owner in touched))
+    dice = zones.final(dice, world.board, world.dice)  # off the playfield, held up over a hole
     return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder)
 
 

@@ -3,11 +3,17 @@
 Statuses from a resting pose (D6), by the die's centre in the board frame:
 
 * ``off``: the centre is outside the inside of the walls (on the rim, on the table), or
-  above the rim (lying on a bet card or on the rim's top);
+  above the rim (lying on a bet card or on the rim's top); or (the final reading,
+  :meth:`Zones.final`) it came to rest in the box but not over the playfield — beside a board
+  smaller than the box, the centre more than 1 mm outside its outline
+  (``rules.placement.on_playfield``, the test the rules' placement check makes);
 * ``hole``: the centre is below the playfield surface (z < 0): the die sank more than
   half into a hole, or lies in the cavity beneath; or (the final reading, with the die's
   size) its centre is over the middle of a hole, more than half an edge inside the rim, and
-  its bottom not above the surface: it sits in the hole on a die that fell in first;
+  its bottom not above the surface: it sits in the hole on a die that fell in first; or
+  (:meth:`Zones.final`) its centre is over a hole's middle higher up and nothing on the board
+  holds it there — no die on the board, obstacle or spinner (``rules.placement.held_over_hole``):
+  it rests on dice in the hole;
 * ``board``: otherwise (on the playfield, leaning, on another die or on an obstacle).
 
 During a throw a die is *decided* early when nothing can change its status any more:
@@ -24,12 +30,28 @@ than half an edge.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 import shapely
 
 from physics.geometry import GROUND_DROP, GROUND_HALF, TABLE_HALF, Layout
+from rules.board import BoardSide
 from rules.box import BoxSpec
-from rules.outcome import Status
-from rules.placement import HOLE_TOP, hole_middle, in_hole_middle  # the rules' test of a die in a hole
+from rules.dice import DiceSet
+from rules.outcome import DieOutcome, Status
+
+# the rules' tests of a die in a hole and on the playfield: one reading for physics and rules
+from rules.placement import (
+    HOLE_TOP,
+    OUTLINE_TOLERANCE,
+    die_body,
+    held_over_hole,
+    hole_middle,
+    hole_under_centre,
+    in_hole_middle,
+    on_playfield,
+)
 
 #: How far from an opening's edge a centre may cross the insert level and still count as
 #: falling through the hole (m): the opening as the physics cuts it, plus this.
@@ -51,6 +73,8 @@ class Zones:
         #: The board's holes (the rules' shapes, m), for :meth:`status` with ``half``.
         self.holes = tuple(h.shape for h in holes)
         self._middles: dict[float, object] = {}
+        #: board id -> (the board, whether its outline covers the box's floor): the sides I-IV do
+        self._fills: dict[int, tuple[BoardSide, bool]] = {}
         openings = list(layout.openings.values())
         self.openings = shapely.union_all(openings).buffer(HOLE_CROSSING_TOL) if openings else None
         if self.openings is not None:
@@ -78,6 +102,63 @@ class Zones:
             if in_hole_middle(middles, position, half):
                 return Status.HOLE
         return Status.BOARD
+
+    def final(self, dice: Sequence[DieOutcome], board: BoardSide, specs: DiceSet) -> list[DieOutcome]:
+        """The final reading of a throw's dice, each read by :meth:`status` with its size:
+        a die on the board whose centre is not over the playfield is ``off`` (it lies in the
+        box beside a smaller board), and one whose centre is over a hole's middle, up above
+        the playfield, that no die on the board, obstacle or spinner holds is in the ``hole``
+        (it rests on dice in the hole) — read again until no die changes, as a die may have
+        held another. ``rules.placement.check_resting`` makes the same tests of a state.
+        """
+        out = list(dice)
+        if not self._fills_box(board):
+            for i, d in enumerate(out):
+                if d.status is Status.BOARD and d.pose is not None:
+                    x, y, _ = d.pose.position
+                    if not on_playfield(board, x, y):
+                        out[i] = replace(d, status=Status.OFF)
+        # only a die up off the playfield can be held over a hole's middle: :meth:`status`
+        # read one lower there as in the hole (the cheap height test first: most dice lie flat)
+        high = [
+            i
+            for i, d in enumerate(out)
+            if d.status is Status.BOARD
+            and d.pose is not None
+            and board.holes
+            and d.pose.position[2] >= specs[d.owner].half + HOLE_TOP
+            and hole_under_centre(board, d.pose.position[0], d.pose.position[1], specs[d.owner].half)
+            is not None
+        ]
+        if not high:
+            return out
+        bodies = {
+            i: die_body(d.pose, specs[d.owner])
+            for i, d in enumerate(out)
+            if d.status is Status.BOARD and d.pose is not None
+        }
+        changed = True
+        while changed:
+            changed = False
+            for i in high:
+                if out[i].status is not Status.BOARD:
+                    continue
+                others = (b for j, b in bodies.items() if j != i and out[j].status is Status.BOARD)
+                if not held_over_hole(bodies[i], others, board):
+                    out[i] = replace(out[i], status=Status.HOLE)
+                    changed = True
+        return out
+
+    def _fills_box(self, board: BoardSide) -> bool:
+        """``board``'s outline covers the box's floor, so no die in the box lies beside it."""
+        hit = self._fills.get(id(board))
+        if hit is None or hit[0] is not board:
+            floor = shapely.box(-self.hx, -self.hy, self.hx, self.hy)
+            hit = self._fills[id(board)] = (
+                board,
+                bool(board.outline.buffer(OUTLINE_TOLERANCE).covers(floor)),
+            )
+        return hit[1]
 
     def decided(self, position, quaternion, half: float) -> Status | None:
         """``hole`` or ``off`` if that status can no longer change, else ``None``."""

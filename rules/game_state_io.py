@@ -28,7 +28,7 @@ from rules.game import MAX_PLAYERS, MIN_PLAYERS, DoppelXGame, GameOptions, Phase
 from rules.outcome import Pose, Status
 from rules.placement import check_resting
 from rules.reading import DieReading
-from rules.schema import Table
+from rules.schema import Table, describe
 from rules.scoring import PlayerScore, ThrowScore
 
 FORMAT = "doppelx-game/1"
@@ -224,9 +224,11 @@ def _colour_list(t: Table, key: str, dice: DiceSet) -> list[str]:
     if not isinstance(value, list):
         raise t.error(key, "expected a list of player colours")
     for i, c in enumerate(value):
-        if c not in dice.player_colours:
-            raise t.error(
-                key, f"{key}[{i}] = {c!r} is not a player colour ({', '.join(dice.player_colours)})"
+        if not isinstance(c, str) or c not in dice.player_colours:
+            raise SpecError(
+                t.source,
+                f"{t.where(key)}[{i}]",
+                f"expected a player colour ({', '.join(dice.player_colours)}), got {describe(c)}",
             )
     return list(value)
 

@@ -185,6 +185,12 @@ def check_vector(value: Any, length: int, source: str, where: str) -> tuple[floa
     return tuple(check_number(v, source, f"{where}[{i}]") for i, v in enumerate(value))
 
 
+def describe(value: Any) -> str:
+    """A value named for an error message in the file's own words: ``null``, ``number 1``,
+    ``string 'x'``, ``a list of 2``, ``a table`` (long strings cut short)."""
+    return _type(value)
+
+
 def _short(text: str, limit: int = 40) -> str:
     """``text`` cut to ``limit`` characters for an error message (its length named)."""
     text = str(text)
@@ -192,8 +198,11 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def _type(value: Any) -> str:
+    """How an error names a value of the wrong type, in the file's own words (JSON ``null``)."""
     if value is _MISSING:
         return "nothing"
+    if value is None:
+        return "null"
     if isinstance(value, str):
         return f"string {_short(value)!r}"
     if isinstance(value, bool):

@@ -20,7 +20,7 @@ from rules.dice import WHITE, DiceSet
 from rules.errors import RulesError, SpecError
 from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
 from rules.placement import check_resting
-from rules.schema import Table
+from rules.schema import Table, describe
 
 FORMAT = "doppelx-state/1"
 
@@ -37,6 +37,9 @@ class TableState:
     outcome: ThrowOutcome
     #: Board side named in the file (``doppelx score`` uses it when ``--board`` is not given).
     board: str | None = None
+    #: Dice whose pose the file gives in the short form (``x``, ``y``, ``yaw_deg``, ``top``):
+    #: errors about where they lie name those keys.
+    short_form: frozenset[str] = frozenset()
 
     @property
     def lying_before(self) -> dict[str, None]:
@@ -82,7 +85,7 @@ def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
         raise top.error("bet_cards", "expected a list of 4 card letters")
     cards = choose_cards(letters, source)
     chips = _chips(top, seats)
-    outcome = _outcome(top, dice, seats)
+    outcome, short_form = _outcome(top, dice, seats)
     bets = _bets(top, seats, active, outcome)
     check_bets(bets, cards, source)
     listed = {d.owner for d in outcome.dice}
@@ -99,7 +102,7 @@ def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
                     f"the {needed} die is missing (give it with status hole or off if it left the board)",
                 )
     board = top.string("board") if top.has("board") else None
-    return TableState(seats, active, cards, bets, chips, outcome, board)
+    return TableState(seats, active, cards, bets, chips, outcome, board, short_form)
 
 
 def check_on_board(state: TableState, board: BoardSide, dice: DiceSet, source: str) -> None:
@@ -108,7 +111,8 @@ def check_on_board(state: TableState, board: BoardSide, dice: DiceSet, source: s
     touched it."""
     where = {d.owner: f"dice[{i}]" for i, d in enumerate(state.outcome.dice)}
     poses = {d.owner: d.pose for d in state.outcome.dice if d.status is Status.BOARD and d.pose is not None}
-    check_resting(poses, board, dice, source, where, lean=True)  # an outcome: all just came to rest
+    # an outcome: all just came to rest
+    check_resting(poses, board, dice, source, where, lean=True, short=state.short_form)
     if board.spinner is None:
         for d in state.outcome.dice:
             if d.touched_spinner:
@@ -124,9 +128,11 @@ def _seats(top: Table, dice: DiceSet) -> tuple[str, ...]:
     if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
         raise top.error("seats", "expected a list of 3–8 player colours in seat order")
     for i, c in enumerate(seats):
-        if c not in dice.player_colours:
-            raise top.error(
-                "seats", f"seats[{i}] = {c!r} is not a player colour ({', '.join(dice.player_colours)})"
+        if not isinstance(c, str) or c not in dice.player_colours:
+            raise SpecError(
+                top.source,
+                f"seats[{i}]",
+                f"expected a player colour ({', '.join(dice.player_colours)}), got {describe(c)}",
             )
     if len(set(seats)) != len(seats):
         raise top.error("seats", "a colour appears twice")
@@ -165,10 +171,12 @@ def _bets(top: Table, seats: tuple[str, ...], active: str | None, outcome: Throw
     return bets
 
 
-def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> ThrowOutcome:
+def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> tuple[ThrowOutcome, frozenset[str]]:
+    """The dice after the throw, and the owners of those given in the short form."""
     entries = list(top.tables("dice", required=True))
     allowed_owners = (*seats, WHITE)
     result = []
+    short: set[str] = set()
     seen: set[str] = set()
     for t in entries:
         t.check_keys(
@@ -190,8 +198,10 @@ def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> ThrowOutcome:
                     f"a die with status {status.value} has no pose to read; leave out {', '.join(given)}",
                 )
         pose = _pose(t, dice[owner]) if status is Status.BOARD else None
+        if pose is not None and not t.has("position"):
+            short.add(owner)
         result.append(DieOutcome(owner, status, pose, touched))
-    return ThrowOutcome(tuple(result), hand_over_rim=top.boolean("hand_over_rim", False))
+    return ThrowOutcome(tuple(result), hand_over_rim=top.boolean("hand_over_rim", False)), frozenset(short)
 
 
 #: The keys of a die's pose in a state (on the board only).

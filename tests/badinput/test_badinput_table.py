@@ -231,7 +231,7 @@ CASES = [
         "score-die-5m-away",
         ["score", "--state", "s.json"],
         {"s.json": state(die(0, x=5.0))},
-        ["dice[0].position", "not on the playfield"],
+        ["dice[0] (x, y)", "not on the playfield"],  # named by the keys the file gives (short form)
     ),
     (
         "score-die-1m-below",

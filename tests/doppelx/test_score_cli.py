@@ -86,7 +86,7 @@ def test_full_pose_form_and_text_output(tmp_path, capsys):
     "state, words",
     [
         ({"seats": ["blue", "red"], "dice": []}, "seats"),
-        ({"seats": ["blue", "red", "mauve"], "dice": []}, "seats[2] = 'mauve'"),
+        ({"seats": ["blue", "red", "mauve"], "dice": []}, "seats[2]: expected a player colour"),
         ({"seats": ["blue", "red", "green"], "active": "pink", "dice": []}, "active"),
         (
             {

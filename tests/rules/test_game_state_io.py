@@ -141,7 +141,7 @@ def test_the_format_is_plain_json_with_named_parts(side_i, dice):
     [
         (lambda d: d.update(format="doppelx-game/9"), "format"),
         (lambda d: d.update(board="II"), "board"),
-        (lambda d: d["seats"].append("white"), "seats"),
+        (lambda d: d["seats"].append("white"), "seats[4]"),
         (lambda d: d["chips"].pop("red"), "chips.red"),
         (lambda d: d.update(phase="lunch"), "phase"),
         (lambda d: d.update(active_seat=9), "active_seat"),
