@@ -29,8 +29,9 @@ def scatter_lying(
 ) -> dict[str, Pose]:
     """Dice ``owners`` lying flat on the playfield at random free places, random face up and yaw.
 
-    A die keeps clear of the walls, the holes, the spinner's sweep, the obstacles and the
-    other dice (by its full diagonal), so the poses are resting poses.
+    A die keeps clear of the walls, the holes, the spinner's sweep, the obstacles, the edge
+    of a playfield smaller than the box and the other dice (by its full diagonal), so the
+    poses are resting poses on the playfield.
 
     Raises:
         RulesError: no free place was found in ``tries`` attempts (a crowded board).
@@ -40,15 +41,20 @@ def scatter_lying(
     if board.spinner is not None:
         blocked.append(Point(board.spinner.center).buffer(board.spinner.arm_length))
     blocked_geom = shapely.union_all(blocked) if blocked else None
+    # a board that does not cover the box's floor: a die must lie on it, not beside it
+    smaller = not board.outline.covers(shapely.box(-hx, -hy, hx, hy))
     out: dict[str, Pose] = {}
     placed: list[tuple[float, float]] = []
     for owner in owners:
         spec = dice[owner]
         reach = spec.half * math.sqrt(2) + SCATTER_GAP
+        inside = board.outline.buffer(-reach) if smaller else None
         for _ in range(tries):
             x = float(rng.uniform(-hx + reach, hx - reach))
             y = float(rng.uniform(-hy + reach, hy - reach))
             if any((x - a) ** 2 + (y - b) ** 2 < (2 * reach) ** 2 for a, b in placed):
+                continue
+            if inside is not None and not shapely.contains_xy(inside, x, y):
                 continue
             if blocked_geom is not None and shapely.dwithin(blocked_geom, Point(x, y), reach):
                 continue

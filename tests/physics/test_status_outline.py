@@ -1,6 +1,6 @@
 """The physics' final reading and the rules' placement check agree (physics.status.Zones.final).
 
-Session 11's audit: on a board smaller than the box a die resting beside the outline was
+An audit found that on a board smaller than the box a die resting beside the outline was
 read ``board`` (field "-", 0 chips) and ``doppelx score`` then refused ``doppelx throw``'s
 own state. Now such a die is ``off`` (D6), by the rules' own test
 (``rules.placement.on_playfield``), and a die up over a hole's middle that nothing on the
@@ -85,9 +85,9 @@ def _round_trip(service: ThrowService, board_ref: str, seed: int, lying_k: int):
     return turn.result.outcome
 
 
-@pytest.mark.parametrize("seed, lying_k", [(1, 0), (3, 0), (7, 7)])
+@pytest.mark.parametrize("seed, lying_k", [(1, 0), (3, 0), (6, 7)])
 def test_a_die_beside_a_smaller_board_is_off_and_the_state_scores(small, seed, lying_k):
-    """The audit's repro: seeds 1 and 3, and seed 7 with 7 dice lying."""
+    """The audit's repro (seeds 1 and 3), and seed 6 with 7 dice lying on the small playfield."""
     with make_world(small, load_box(), load_dice()) as world:
         outcome = _round_trip(ThrowService(world), "small.toml", seed, lying_k)
     offs = 0
@@ -159,3 +159,14 @@ def test_a_die_beside_a_smaller_board_reads_off(small):
         [_die("blue", -59, 124, 8), _die("red", 0, 100.5, 8), _die("white", 0, 0, 8)], small, load_dice()
     )
     assert [d.status for d in out] == [Status.OFF, Status.BOARD, Status.BOARD]
+
+
+def test_lying_dice_are_scattered_on_a_smaller_playfield_not_beside_it(small):
+    """``--lying K`` on a board smaller than the box puts every die on the playfield."""
+    box, dice = load_box(), load_dice()
+    for seed in range(20):
+        lying = scatter_lying(small, box, dice, dice.player_colours[:7], make_rng(seed))
+        assert len(lying) == 7
+        for pose in lying.values():
+            x, y, _ = pose.position
+            assert on_playfield(small, x, y) and max(abs(x), abs(y)) <= 0.1 - 0.008
