@@ -22,11 +22,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from physics.die_shape import lies_flat
 from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from physics.world import lies_flat
 from rules.outcome import DieOutcome, Pose, Status
 
 

@@ -13,7 +13,7 @@ on ``distance − margin``, so the die touches the world as the Minkowski sum of
 box and a sphere of the edge radius: flat faces where the real die is flat, edges and
 corners rounded with the real radius (as Bullet's collision margin does). Dice touch each
 other through a second geom, the convex hull of the rounded cube
-(:func:`physics.world.rounded_cube_points`) without margin: MuJoCo takes the larger of two
+(:func:`physics.die_shape.rounded_cube_points`) without margin: MuJoCo takes the larger of two
 geoms' margins, not their sum, and margin-based die–die pairs were found millimetres deep
 by the box–box collider (docs/physics.md).
 
@@ -31,13 +31,13 @@ from typing import Any
 
 import numpy as np
 
+from physics.die_shape import rounded_cube_points
 from physics.geometry import CARDBOARD, SPINNER, TABLE, Layout, build_layout
 from physics.materials import DIE, Materials, load_materials
 from physics.mujoco_materials import TIME_CONSTANT, contact_of
 from physics.restitution_calibration import engine_materials
 from physics.settings import SimSettings
 from physics.throw import DieRelease
-from physics.world import rounded_cube_points
 from rules.board import BoardSide
 from rules.box import BoxSpec, load_box
 from rules.dice import DiceSet, load_dice

@@ -35,11 +35,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from physics.die_shape import lies_flat
 from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from physics.world import World, lies_flat
+from physics.world import World
 
 if TYPE_CHECKING:
     from physics.engine import PhysicsWorld
