@@ -2,9 +2,13 @@
 
 ``assets/bench_baseline.json`` (format ``doppelx-bench-baseline/1``) ships with the package,
 so ``doppelx bench`` works from an installed copy. It holds one section per profile
-(``quick``, ``full``): the values of every metric by ``scene/metric`` key, and where they
-were measured (PyBullet and Python versions, machine, date). ``doppelx bench
---update-baseline`` rewrites the section of the profile it ran, for the metrics it ran.
+(``quick``, ``full``, ``quick@mujoco``, ``full@mujoco``): the values of every metric by
+``scene/metric`` key, and where they were measured (``measured``: the engine and its
+version, Python, machine, date). ``doppelx bench --update-baseline`` rewrites the section
+of the profile it ran, for the scenes it ran (a metric of those scenes that the run no
+longer measures is dropped), and stamps the section's ``measured`` block with this run's
+environment. A section recorded on another engine than the run's is not compared
+(:func:`check_engine`).
 """
 
 from __future__ import annotations
@@ -12,9 +16,10 @@ from __future__ import annotations
 import json
 import platform
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
-from doppelx.bench.metrics import Metric, Row, judge
+from doppelx.bench.metrics import Check, Metric, Row, judge
 from rules.errors import SpecError
 
 FORMAT = "doppelx-bench-baseline/1"
@@ -51,6 +56,20 @@ def load(path: str | Path) -> dict:
             raise SpecError(str(path), f"profiles.{name}.metrics", "expected an object of metric values")
         for key, value in section["metrics"].items():
             _check_value(path, f"profiles.{name}.metrics.{key}", key, value)
+        measured = section.get("measured")
+        if measured is not None and not isinstance(measured, dict):
+            raise SpecError(
+                str(path),
+                f"profiles.{name}.measured",
+                f"expected an object (engine, versions), got {measured!r:.40}",
+            )
+        engine = (measured or {}).get("engine")
+        if engine is not None and engine not in ENGINES:
+            raise SpecError(
+                str(path),
+                f"profiles.{name}.measured.engine",
+                f"expected one of {', '.join(ENGINES)}, got {engine!r:.40}",
+            )
     return data
 
 
@@ -63,27 +82,107 @@ def _check_value(path: Path, where: str, key: str, value) -> None:
         raise SpecError(str(path), where, f"expected a number, got {value!r}")
 
 
-def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
-    """Every metric judged against the ``profile`` section of the baseline ``data``."""
+#: The engines a section can be recorded on (``physics.engine.ENGINES``, without importing physics).
+ENGINES = ("pybullet", "mujoco")
+
+
+def engine_of(profile: str) -> str:
+    """The engine a section name stands for: ``quick@mujoco`` → ``mujoco``, ``quick`` → ``pybullet``."""
+    return profile.partition("@")[2] or "pybullet"
+
+
+def recorded_engine(data: dict, profile: str) -> str | None:
+    """The engine the ``profile`` section was measured on, from its ``measured`` block
+    (``engine``; in the older blocks without it, ``mujoco`` when MuJoCo's version is named,
+    else ``pybullet``); ``None`` if the section or its block is absent."""
+    measured = data.get("profiles", {}).get(profile, {}).get("measured")
+    if not isinstance(measured, dict) or not measured:
+        return None
+    if measured.get("engine") is not None:
+        return str(measured["engine"])
+    return "mujoco" if "mujoco" in measured else "pybullet" if "pybullet" in measured else None
+
+
+def check_engine(path: str | Path, data: dict, profile: str, engine: str) -> str | None:
+    """Refuse to compare a section recorded on another engine than ``engine`` (:class:`SpecError`);
+    a note (one line) when it was recorded with another version of the same engine, else ``None``."""
+    recorded = recorded_engine(data, profile)
+    if recorded is None:
+        return None
+    if recorded != engine:
+        raise SpecError(
+            str(path),
+            f"profiles.{profile}.measured",
+            f"this section was recorded with {recorded}, the run uses {engine}: its figures are not "
+            f"comparable (record {engine}'s with --update-baseline, which replaces the section)",
+        )
+    then = data["profiles"][profile]["measured"].get(engine)
+    now = environment(engine).get(engine)
+    if then and now and then != now:
+        return (
+            f"{path}: '{profile}' was recorded with {engine} {then}, this run uses {now}: "
+            "the last bits may differ (the pose hash first)"
+        )
+    return None
+
+
+def compare(
+    metrics: list[Metric], data: dict, profile: str, scenes: Iterable[str] | None = None
+) -> list[Row]:
+    """Every metric judged against the ``profile`` section of the baseline ``data``; with
+    ``scenes`` (the scenes that ran), each baseline metric of those scenes that ``metrics``
+    lacks follows its scene's rows as a ``MISSING`` row (:func:`missing`)."""
     values = data.get("profiles", {}).get(profile, {}).get("metrics", {})
-    return [judge(m, values.get(m.key)) for m in metrics]
+    rows = [judge(m, values.get(m.key)) for m in metrics]
+    if scenes is None:
+        return rows
+    for row in missing(metrics, data, profile, scenes):
+        at = max((i for i, r in enumerate(rows) if r.metric.scene == row.metric.scene), default=len(rows) - 1)
+        rows.insert(at + 1, row)
+    return rows
 
 
-def updated(data: dict, metrics: list[Metric], profile: str) -> dict:
-    """``data`` with the ``profile`` section's values replaced by ``metrics`` (others kept)."""
+def missing(metrics: list[Metric], data: dict, profile: str, scenes: Iterable[str]) -> list[Row]:
+    """A ``MISSING`` row for each metric of the ``profile`` section whose scene is among
+    ``scenes`` (the scenes that ran) but which ``metrics`` does not hold: a metric renamed or
+    no longer measured, which would otherwise pass unseen."""
+    values = data.get("profiles", {}).get(profile, {}).get("metrics", {})
+    ran, have = set(scenes), {m.key for m in metrics}
+    out = []
+    for key, value in values.items():
+        scene, _, name = key.partition("/")
+        if scene in ran and key not in have:
+            metric = Metric(
+                scene, name, None, check=Check(), note="in the baseline, not measured by this run"
+            )
+            out.append(Row(metric, value, None, "MISSING"))
+    return out
+
+
+def updated(
+    data: dict, metrics: list[Metric], profile: str, scenes: Iterable[str] = (), fresh: bool = False
+) -> dict:
+    """``data`` with the ``profile`` section's values replaced by ``metrics`` (other profiles kept).
+
+    Metrics of scenes not in ``scenes`` (the scenes that ran) stay; those of ``scenes`` are
+    exactly ``metrics`` (one the run no longer measures is dropped). ``fresh``: start the
+    section empty (it was recorded on another engine). The section's ``measured`` block is
+    stamped with this run's :func:`environment`, also after a ``--scene`` update.
+    """
     profiles: dict[str, dict] = dict(data.get("profiles", {}))
-    section = dict(profiles.get(profile, {}))
-    values = dict(section.get("metrics", {}))
+    section = {} if fresh else dict(profiles.get(profile, {}))
+    ran = set(scenes) | {m.scene for m in metrics}
+    values = {k: v for k, v in section.get("metrics", {}).items() if k.partition("/")[0] not in ran}
     values.update({m.key: m.value for m in metrics})
     section["metrics"] = dict(sorted(values.items()))
-    section["measured"] = environment("mujoco" if profile.endswith("@mujoco") else "pybullet")
+    section["measured"] = environment(engine_of(profile))
     profiles[profile] = section
     return {"format": FORMAT, "profiles": profiles}
 
 
 def environment(engine: str = "pybullet") -> dict:
-    """Where the figures come from: PyBullet's version (and MuJoCo's for ``engine``
-    "mujoco"), Python, machine, date."""
+    """Where the figures come from: the engine, PyBullet's version (and MuJoCo's for
+    ``engine`` "mujoco"), Python, machine, date."""
     import importlib.metadata
     import os
 
@@ -97,6 +196,7 @@ def environment(engine: str = "pybullet") -> dict:
     if engine == "mujoco":
         engines["mujoco"] = version("mujoco")
     return {
+        "engine": engine,
         **engines,
         "python": platform.python_version(),
         "machine": platform.machine(),

@@ -17,7 +17,9 @@ committed baseline (:func:`judge`):
 * ``exact``: the value must equal the baseline (the hash of all resting poses);
 * ``info``: shown with its change, never judged (absolute speeds depend on the machine).
 
-``WORSE``, ``CHANGED`` and ``FAIL`` make ``doppelx bench`` exit 1.
+A metric in the baseline that a scene which ran did not measure is ``MISSING``
+(:func:`doppelx.bench.baseline.missing`): a renamed or dropped metric must not pass
+unseen. ``WORSE``, ``CHANGED``, ``FAIL`` and ``MISSING`` make ``doppelx bench`` exit 1.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import math
 from dataclasses import dataclass, field
 
 #: Verdicts that fail the run.
-FAILING = ("WORSE", "CHANGED", "FAIL")
+FAILING = ("WORSE", "CHANGED", "FAIL", "MISSING")
 _OPS = {
     "==": lambda a, b: a == b,
     "<=": lambda a, b: a <= b,
@@ -93,7 +95,8 @@ class Metric:
     Attributes:
         scene: scene name (``drop``, ``tray``, ...).
         name: metric name within the scene (``e.flat.100mm``).
-        value: the figure (a number, or a string for hashes).
+        value: the figure (a number, or a string for hashes; ``None`` only on a
+            ``MISSING`` row: in the baseline, not measured).
         unit: its unit (``""`` for ratios and counts).
         expected: the analytic expectation, if there is one (shown; judged only with a
             :attr:`Check.expect`).
@@ -103,7 +106,7 @@ class Metric:
 
     scene: str
     name: str
-    value: float | int | str
+    value: float | int | str | None
     unit: str = ""
     expected: float | None = None
     check: Check = field(default=INFO)

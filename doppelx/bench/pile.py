@@ -3,8 +3,9 @@ two touching with one bridging them on top — left alone for a while.
 
 Every die is awake (the game's sleeping would freeze the flat ones and hide the solver).
 A resting pile should not move: measured are the drift (largest displacement of a die
-from where it was put), the creep (the largest speed of a die over the second half of the
-run), the worst penetration depth of any contact (die–die or die–board, read every
+from where it was put), the creep (the largest net displacement of a die between the middle
+and the end of the run, divided by that half's duration: a mean speed, blind to a die
+rocking in place), the worst penetration depth of any contact (die–die or die–board, read every
 sample), the kinetic energy left at the end, and how many dice fell (their centre dropped
 by more than half an edge: a tower or the bridge collapsed). Expected: all zero.
 """

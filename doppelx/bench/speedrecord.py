@@ -8,13 +8,21 @@ else ``~/.cache/doppelx/bench-speed.json``), under this machine's :func:`fingerp
 the profile. A later run on the same machine judges its speed ratios against that record
 (only slowdowns beyond the profile's tolerance fail); on a machine without a record every
 speed row is shown as ``info`` and never fails the run. Like asv's ``continuous`` mode,
-the comparison is always between two runs on one machine.
+the comparison is always between two runs on one machine. The figures of a MuJoCo run
+(``quick@mujoco``, ``full@mujoco``) are kept under a fingerprint that also holds MuJoCo's
+version; the PyBullet fingerprint is what it always was, so older records stay valid.
+
+The record is written atomically (:mod:`rules.atomic`): a full disk or a size limit leaves
+the old record whole. :func:`load` checks it value by value; a damaged record
+(:class:`DamagedRecord`) names the file and what is wrong, and ``doppelx bench
+--record-speed`` replaces it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import platform
 from pathlib import Path
@@ -23,6 +31,14 @@ from doppelx.bench.metrics import INFO, Metric, Row, judge
 from rules.errors import SpecError
 
 FORMAT = "doppelx-bench-speed/1"
+#: How a damaged record is recovered, said in its error.
+RECOVER = "delete it, or run `doppelx bench --record-speed` to write a new one"
+
+
+class DamagedRecord(SpecError):
+    """The file is a speed record of this program, but damaged (cut short, or a value of the
+    wrong kind): ``doppelx bench --record-speed`` may replace it. Any other file given as
+    the record raises a plain :class:`SpecError` and is never replaced."""
 
 
 def default_path() -> Path:
@@ -41,55 +57,130 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def machine() -> dict:
-    """What identifies this machine and its software for speed: host, CPU, cores, Python, PyBullet."""
+def engine_of(profile: str) -> str:
+    """The engine of a profile name: ``quick@mujoco`` → ``mujoco``, ``quick`` → ``pybullet``."""
+    return profile.partition("@")[2] or "pybullet"
+
+
+def _version(package: str) -> str:
     import importlib.metadata
 
     try:
-        pyb = importlib.metadata.version("pybullet")
+        return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
-        pyb = "unknown"
-    return {
+        return "unknown"
+
+
+def machine(engine: str = "pybullet") -> dict:
+    """What identifies this machine and its software for speed: host, CPU, cores, Python,
+    PyBullet, and the engine's version when it is not PyBullet (``mujoco``)."""
+    info = {
         "host": platform.node(),
         "cpu": _cpu_model(),
         "cores": os.cpu_count(),
         "arch": platform.machine(),
         "python": platform.python_version(),
-        "pybullet": pyb,
+        "pybullet": _version("pybullet"),
     }
+    if engine != "pybullet":
+        info[engine] = _version(engine)
+    return info
 
 
-def fingerprint(info: dict | None = None) -> str:
+def fingerprint(info: dict | None = None, engine: str = "pybullet") -> str:
     """A short hash of :func:`machine` (16 hex digits)."""
-    text = json.dumps(info or machine(), sort_keys=True)
+    text = json.dumps(info or machine(engine), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def empty() -> dict:
+    """A record without any figures."""
+    return {"format": FORMAT, "machines": {}}
+
+
 def load(path: str | Path) -> dict:
-    """The record file as a dict (an empty one if it does not exist).
+    """The record file as a dict (an empty one if it does not exist), checked value by value.
 
     Raises:
-        SpecError: the file exists but is not a speed record.
+        DamagedRecord: the file is this program's speed record (it names the format, is
+            empty, or lies at :func:`default_path`) but cannot be read as one.
+        SpecError: the file cannot be read, or is some other file.
     """
+    from rules.assets import MAX_FILE_BYTES, parse_json
+
     path = Path(path)
     if not path.exists():
-        return {"format": FORMAT, "machines": {}}
+        return empty()
+    if path.is_dir():
+        raise SpecError(str(path), "", "is a folder, not a speed record file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SpecError(str(path), "", f"not a readable speed record ({exc})") from None
-    if (
-        not isinstance(data, dict)
-        or data.get("format") != FORMAT
-        or not isinstance(data.get("machines"), dict)
-    ):
-        raise SpecError(str(path), "format", f"expected a {FORMAT!r} object with 'machines'")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SpecError(str(path), "", f"more than {MAX_FILE_BYTES} bytes; not a speed record")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(str(path), "", f"cannot read the speed record ({exc.strerror or exc})") from None
+    ours = not raw.strip() or FORMAT.encode() in raw or _is_default(path)
+
+    def bad(where: str, problem: str) -> SpecError:
+        problem = problem if len(problem) <= 160 else problem[:150] + "…"  # the advice must fit
+        if ours:
+            return DamagedRecord(str(path), where, f"{problem}: a damaged speed record ({RECOVER})")
+        return SpecError(
+            str(path),
+            where,
+            f"{problem}: not a {FORMAT!r} speed record (give --speed-record a file of its own)",
+        )
+
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise bad(f"byte {exc.start}", "not UTF-8 text") from None
+    if not text.strip():
+        raise bad("", "an empty file")
+    try:
+        data = parse_json(text, str(path))
+    except SpecError as exc:
+        raise bad(exc.element, exc.problem) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad("format", f"expected {FORMAT!r}")
+    machines = data.get("machines")
+    if not isinstance(machines, dict):
+        raise bad("machines", f"expected an object of machines, got {_shown(machines)}")
+    for key, entry in machines.items():
+        where = f"machines.{key}"
+        if not isinstance(entry, dict):
+            raise bad(where, f"expected an object (machine, profiles), got {_shown(entry)}")
+        if not isinstance(entry.get("machine", {}), dict):
+            raise bad(f"{where}.machine", f"expected an object, got {_shown(entry['machine'])}")
+        profiles = entry.get("profiles")
+        if not isinstance(profiles, dict):
+            raise bad(f"{where}.profiles", f"expected an object of profiles, got {_shown(profiles)}")
+        for name, values in profiles.items():
+            if not isinstance(values, dict):
+                raise bad(
+                    f"{where}.profiles.{name}", f"expected an object of speed figures, got {_shown(values)}"
+                )
+            for metric, value in values.items():
+                if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                    raise bad(f"{where}.profiles.{name}.{metric}", f"expected a number, got {_shown(value)}")
     return data
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:30] + "…"
+
+
+def _is_default(path: Path) -> bool:
+    try:
+        return path.resolve() == default_path().resolve()
+    except OSError:
+        return False
 
 
 def section(data: dict, profile: str, key: str | None = None) -> dict | None:
     """The recorded speed metrics of this machine (or ``key``) and ``profile``, if any."""
-    entry = data.get("machines", {}).get(key or fingerprint(), {})
+    entry = data.get("machines", {}).get(key or fingerprint(engine=engine_of(profile)), {})
     values = entry.get("profiles", {}).get(profile)
     return values if isinstance(values, dict) else None
 
@@ -111,7 +202,7 @@ def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
 
 def recorded(data: dict, metrics: list[Metric], profile: str) -> dict:
     """``data`` with this machine's ``profile`` speed figures replaced by ``metrics``."""
-    info = machine()
+    info = machine(engine_of(profile))
     key = fingerprint(info)
     machines: dict[str, dict] = dict(data.get("machines", {}))
     entry = dict(machines.get(key, {}))
@@ -124,7 +215,9 @@ def recorded(data: dict, metrics: list[Metric], profile: str) -> dict:
 
 
 def save(path: str | Path, data: dict) -> None:
-    """Write the record (creating its directory)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    """Write the record atomically (:func:`rules.atomic.write_text`): the old record stays
+    whole if the write fails. Its folder must exist (``doppelx bench`` creates the default
+    one before the run); an unwritable location raises :class:`rules.atomic.OutputError`."""
+    from rules.atomic import write_text
+
+    write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", what="speed record")

@@ -127,7 +127,7 @@ def summary(rows: Sequence[Row]) -> str:
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
-    order = ("ok", "better", "info", "new", "WORSE", "CHANGED", "FAIL")
+    order = ("ok", "better", "info", "new", "WORSE", "CHANGED", "FAIL", "MISSING")
     return f"{len(rows)} metrics: " + ", ".join(f"{counts[v]} {v}" for v in order if v in counts)
 
 

@@ -24,7 +24,8 @@ Each point is measured on the same seeded inputs:
   head-on die–die impacts at 0.5–3 m/s and the restitution scene's flat drops onto the
   playfield and onto a die at 0.5–5 m/s (:mod:`doppelx.bench.drop`,
   :mod:`doppelx.bench.impact`, :mod:`doppelx.bench.restitution`);
-* resting creep: the pile's largest die speed over the second half of its rest.
+* resting creep: the pile's largest net displacement of a die over the second half of its
+  rest, divided by that half's duration (a mean speed; :mod:`doppelx.bench.pile`).
 
 A point is on a panel's Pareto front if no other point is at least as fast and at least as
 accurate on that panel's measure (and better on one); the points on the front of
@@ -207,7 +208,11 @@ def measure(config: Config, throws: int, pile_seconds: float, heights, speeds, d
         if m.name.startswith("e.") and m.expected is not None and m.name != "e.mean_abs_error"
     ]
     errors += [m for m in impact.run(profile, scratch, s) if m.name.endswith(".e")]
-    gaps = [abs(float(m.value) - m.expected) for m in errors if m.expected is not None]
+    gaps = [
+        abs(float(m.value) - m.expected)
+        for m in errors
+        if m.expected is not None and isinstance(m.value, (int, float))
+    ]
     gaps += [abs(r.e_measured - r.e_material) for r in restitution.run(drop_speeds, s)]
     err = float(np.mean(gaps))
     cpu = max(tally.cpu, 1e-9)
@@ -289,12 +294,16 @@ def run_sweep(quick: bool = False, progress: Callable[[str], None] | None = None
 
 def format_points(points: list[Point]) -> str:
     """The points as a text table, fastest first."""
-    head = f"{'settings':34} {'throws/s':>9} {'tunnel/1000':>11} {'pen mm':>7} {'e error':>7} {'creep mm/s':>10}  front"
+    width = max([len("settings") - 1, *(len(p.config.label) for p in points)])  # the star takes a column
+    head = (
+        f"{'settings':{width + 1}} {'throws/s':>9} {'tunnel/1000':>11} {'pen mm':>7} {'e error':>7} "
+        f"{'creep mm/s':>10}  front"
+    )
     lines = [head, "-" * len(head)]
     for p in sorted(points, key=lambda p: -p.throws_per_s):
         star = "*" if p.chosen else " "
         lines.append(
-            f"{star}{p.config.label:33} {p.throws_per_s:9.1f} {p.tunnelled_per_1000:11.1f} "
+            f"{star}{p.config.label:{width}} {p.throws_per_s:9.1f} {p.tunnelled_per_1000:11.1f} "
             f"{p.penetration_mm:7.3f} {p.restitution_error:7.3f} {p.creep_mm_s:10.3f}  "
             f"{','.join(_short(f) for f in p.front)}"
         )
@@ -372,7 +381,7 @@ def plot(points: list[Point], out: str) -> None:
                 lw=1.4,
                 ls="--",
                 zorder=2,
-                label="Pareto front (faster and/or more accurate than every other point)",
+                label="Pareto front (no other point is as fast and as accurate, and better in one)",
             )
         positive = ys[ys > 0]
         if positive.size and ys.max() / positive.min() > 30:

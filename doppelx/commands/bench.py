@@ -26,8 +26,17 @@ and ``holes`` are the validation scenes (:mod:`doppelx.bench.restitution`,
 front (PNG). ``engines`` sends the same seeded standard turns through PyBullet and MuJoCo
 and compares them side by side (:mod:`doppelx.bench.engines`). ``--engine mujoco`` runs the
 scenes that work in MuJoCo (drop, incline, tray) against the baseline section
-``<profile>@mujoco``. What each scene measures and why the tolerances are what they are:
-``benchmarks/README.md``.
+``<profile>@mujoco``; a baseline section recorded on another engine than the run's is
+refused (exit 2). A metric of the baseline that a scene which ran no longer measures is
+``MISSING`` and fails the run. No two of the files named (``--out``, ``--baseline``,
+``--speed-record``; ``sweep``'s ``--out`` and ``--data``) may be the same file, and every
+file to be written is checked before anything runs.
+
+The options before a sub-command belong to the suite. A sub-command takes only those that
+mean the same to it: ``--json`` (every sub-command), ``--quick`` (``sweep``) and
+``--engine`` (``cuboid``, ``holes``; ``sweep`` and ``restitution`` run PyBullet only).
+Any other, given with a sub-command, is refused with a line saying where it goes (exit 2).
+What each scene measures and why the tolerances are what they are: ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -38,12 +47,25 @@ import math
 import sys
 
 from doppelx import argtypes
-from physics.engine import ENGINES, add_engine_argument
+from physics.engine import DEFAULT_ENGINE, ENGINES, add_engine_argument
 
 SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
 #: Fastest impact or slide ``restitution`` and ``holes`` take (m/s), and why.
 MAX_SPEED = 20.0
 SPEED_REASON = "dice thrown by hand move at 2–4 m/s; 20 m/s is a fall from 20 m"
+#: Slowest impact ``restitution`` takes (m/s), and why: its drops start up to 2.75 mm above
+#: the surface (``restitution.GAPS``), from where a die falling freely already hits at
+#: 0.23 m/s, and the rebound ratio divides by the speed.
+MIN_DROP_SPEED = 0.25
+DROP_SPEED_REASON = (
+    "a die dropped from the scene's 2.75 mm gap already hits at 0.23 m/s, and impacts under "
+    "the 0.2 m/s restitution threshold do not bounce; 20 m/s is a fall from 20 m"
+)
+#: Most throws ``cuboid`` takes per ratio (its default 1 000 × 15 ratios ≈ 1–3 min of one
+#: core in PyBullet, ≈ 7 min in MuJoCo: 20 000 is 20× that) and ``engines`` in all (its
+#: 400 ≈ 1 min).
+MAX_CUBOID_THROWS = 20_000
+MAX_ENGINES_THROWS = 10_000
 #: Ratios x/y ``cuboid`` takes, and why.
 MIN_RATIO, MAX_RATIO = 0.1, 10.0
 RATIO_REASON = "16 mm square faces: a 1.6 mm slab to a 160 mm rod; far longer rods stop landing like dice"
@@ -94,7 +116,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the local speed record (default ~/.cache/doppelx/bench-speed.json)",
     )
     add_engine_argument(p)
-    p.set_defaults(func=run)
+    # None when not given, so that a sub-command can tell "given before it" from the default
+    p.set_defaults(func=run, engine=None)
     sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep,engines,restitution,cuboid,holes}")
     s = sweep_sub.add_parser(
         "sweep",
@@ -109,6 +132,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     s.add_argument(
         "--out",
+        dest="sweep_out",
         type=argtypes.png_file,
         default="solver_sweep.png",
         metavar="FILE.png",
@@ -130,7 +154,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "chi-square and KS p-values, plus the drop and incline validation scenes in both.",
     )
     e.add_argument(
-        "--throws", type=argtypes.positive, default=200, metavar="N", help="standard turns (default 200)"
+        "--throws",
+        type=argtypes.whole(1, MAX_ENGINES_THROWS, "a number of turns"),
+        default=200,
+        metavar="N",
+        help=f"standard turns (default 200, at most {MAX_ENGINES_THROWS})",
     )
     e.add_argument("--json", dest="engines_json", action="store_true", help="print the result as JSON")
     e.add_argument(
@@ -151,9 +179,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     r.add_argument(
         "--speeds",
-        type=_floats("--speeds", MAX_SPEED, "m/s", SPEED_REASON),
+        type=_floats("--speeds", MAX_SPEED, "m/s", DROP_SPEED_REASON, least=MIN_DROP_SPEED),
         metavar="V1,V2,...",
-        help=f"impact speeds in m/s, above 0 and at most {MAX_SPEED:g} (default 0.3,0.5,1,2,3,4,5)",
+        help=f"impact speeds in m/s, from {MIN_DROP_SPEED:g} to {MAX_SPEED:g} (default 0.3,0.5,1,2,3,4,5)",
     )
     r.add_argument("--json", dest="restitution_json", action="store_true", help="print one JSON object")
     r.set_defaults(func=run_restitution)
@@ -171,7 +199,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"ratios x/y, from {MIN_RATIO:g} to {MAX_RATIO:g} (default: the 15 of Budden's experiment, 0.47-2.65)",
     )
     cu.add_argument(
-        "--throws", type=argtypes.positive, default=1000, metavar="N", help="throws per ratio (default 1000)"
+        "--throws",
+        type=argtypes.whole(1, MAX_CUBOID_THROWS, "a number of throws"),
+        default=1000,
+        metavar="N",
+        help=f"throws per ratio (default 1000, at most {MAX_CUBOID_THROWS})",
     )
     cu.add_argument("--seed", type=argtypes.seed, default=2026, metavar="N", help="seed (default 2026)")
     cu.add_argument("--json", dest="cuboid_json", action="store_true", help="print one JSON object")
@@ -212,6 +244,69 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ho.add_argument("--json", dest="holes_json", action="store_true", help="print one JSON object")
     ho.set_defaults(func=run_holes)
+    for name, parser in sweep_sub.choices.items():
+        _SUB_FLAGS[name] = {o for a in parser._actions for o in a.option_strings}
+
+
+#: The suite's own options (``doppelx bench --X``): the namespace attribute, the flag and how
+#: it is written.
+SUITE_OPTIONS = (
+    ("quick", "--quick", "--quick"),
+    ("scene", "--scene", "--scene NAME"),
+    ("json", "--json", "--json"),
+    ("out", "--out", "--out FILE.json"),
+    ("baseline", "--baseline", "--baseline FILE.json"),
+    ("update_baseline", "--update-baseline", "--update-baseline"),
+    ("record_speed", "--record-speed", "--record-speed"),
+    ("speed_record", "--speed-record", "--speed-record FILE.json"),
+    ("engine", "--engine", "--engine NAME"),
+)
+#: The suite's options each sub-command takes when given before it (same meaning).
+HONOURED = {
+    "sweep": {"quick", "json", "engine"},
+    "engines": {"json"},
+    "restitution": {"json", "engine"},
+    "cuboid": {"json", "engine"},
+    "holes": {"json", "engine"},
+}
+#: Each sub-command's own flags (filled by :func:`register`).
+_SUB_FLAGS: dict[str, set[str]] = {}
+
+
+def _suite_options(args: argparse.Namespace, name: str) -> None:
+    """Refuse an option of the suite, given before sub-command ``name``, that ``name`` does not take."""
+    from rules.errors import DoppelXError
+
+    for dest, flag, usage in SUITE_OPTIONS:
+        value = getattr(args, dest, None)
+        if value is None or value is False or dest in HONOURED[name]:
+            continue
+        if name == "engines" and dest == "engine":
+            raise DoppelXError(
+                "--engine: bench engines runs PyBullet and MuJoCo side by side; it takes no --engine"
+            )
+        if flag in _SUB_FLAGS.get(name, ()):
+            raise DoppelXError(
+                f"{flag} before '{name}' is the suite's option (doppelx bench {usage}); bench {name} "
+                f"has its own {flag}, which goes after the sub-command: doppelx bench {name} {flag} …"
+            )
+        raise DoppelXError(
+            f"{flag} is an option of the suite (doppelx bench {usage}), which bench {name} does not "
+            f"take; its own options go after the sub-command (doppelx bench {name} --help)"
+        )
+
+
+def _engine(args: argparse.Namespace, own: str | None, name: str) -> str:
+    """The engine of sub-command ``name``: its own ``--engine``, else the suite's given before it
+    (they must agree when both are given), else PyBullet."""
+    from rules.errors import DoppelXError
+
+    suite = getattr(args, "engine", None)
+    if own is not None and suite is not None and own != suite:
+        raise DoppelXError(
+            f"--engine {suite} before '{name}' and --engine {own} after it disagree: give one --engine"
+        )
+    return own or suite or DEFAULT_ENGINE
 
 
 def _floats(flag: str, most: float, unit: str, why: str, least: float | None = None):
@@ -246,8 +341,10 @@ def run(args: argparse.Namespace) -> int:
     from doppelx.bench.common import PROFILES
     from doppelx.bench.speed import NAME as SPEED
     from doppelx.bench.suite import ALL, failed, format_table, run_suite, summary
-    from rules.errors import DoppelXError
+    from rules.atomic import check_output_file, prepare_output_dir
+    from rules.errors import DoppelXError, SpecError
 
+    engine = args.engine or DEFAULT_ENGINE
     profile = PROFILES["quick" if args.quick else "full"]
     for flag, value in (
         ("--out", args.out),
@@ -256,41 +353,72 @@ def run(args: argparse.Namespace) -> int:
     ):
         if value is not None and not value.strip():  # an unset shell variable: never the default file
             raise DoppelXError(f"{flag} {value!r}: not a valid file name")
-    if args.out is not None:  # before anything runs
-        _check_writable(args.out)
     path = args.baseline if args.baseline is not None else bl.default_path()
     if args.baseline is not None and not args.update_baseline:
-        from rules.errors import SpecError
-
         if Path(args.baseline).is_dir():
             raise SpecError(args.baseline, "", "is a folder, not a baseline file")
         if not Path(args.baseline).is_file():
             raise SpecError(
                 args.baseline, "", "no such baseline file (pass --update-baseline to create one there)"
             )
+    scenes = tuple(dict.fromkeys(args.scene)) if args.scene else ALL
+    section = profile.name if engine == "pybullet" else f"{profile.name}@{engine}"
+    if engine != "pybullet":
+        scenes = _engine_scenes(engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)
+    with_speed = SPEED in scenes
+    if args.record_speed and not with_speed:
+        raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
+    speed_path = Path(args.speed_record) if args.speed_record is not None else sr.default_path()
+    # every file to be written is checked before anything runs, and no two named files are one
+    if args.out is not None:
+        _check_writable(args.out)
     if args.update_baseline:
         _check_writable(str(path))
+    if args.record_speed:
+        if args.speed_record is None:  # the program's own cache folder may be made
+            prepare_output_dir(speed_path.parent, "speed record folder")
+        check_output_file(speed_path, "speed record")
+    named = [("--baseline", str(path))]
+    if with_speed or args.speed_record is not None:
+        named.append(("--speed-record", str(speed_path)))
+    if args.out is not None:
+        named.append(("--out", args.out))
+    _distinct(named)
     data = bl.load(path)  # a malformed file stops here (exit 2)
-    scenes = tuple(dict.fromkeys(args.scene)) if args.scene else ALL
+    fresh = False
+    if args.update_baseline:
+        recorded = bl.recorded_engine(data, section)
+        if recorded is not None and recorded != engine:
+            fresh = True
+            print(
+                f"bench: warning: {path}: '{section}' was recorded with {recorded}; --update-baseline "
+                f"replaces the whole section with this {engine} run",
+                file=sys.stderr,
+            )
+    else:
+        note = bl.check_engine(path, data, section, engine)  # another engine's section: exit 2
+        if note:
+            print(f"bench: note: {note}", file=sys.stderr)
+    speed_data = sr.empty()
+    if with_speed:  # the record is read only when speed is measured
+        try:
+            speed_data = sr.load(speed_path)  # a malformed record stops here too (exit 2)
+        except sr.DamagedRecord as exc:
+            if not args.record_speed:
+                raise
+            print(
+                f"bench: warning: {exc}; --record-speed replaces it with this run's figures", file=sys.stderr
+            )
 
     def progress(line: str) -> None:
         print(f"bench: {line}", file=sys.stderr, flush=True)
 
-    section = profile.name if args.engine == "pybullet" else f"{profile.name}@{args.engine}"
-    if args.engine != "pybullet":
-        scenes = _engine_scenes(args.engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)
-    if args.record_speed and SPEED not in scenes:
-        raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
-    speed_path = args.speed_record if args.speed_record is not None else sr.default_path()
-    if args.out is not None:
-        for flag, other in (("--baseline", path), ("--speed-record", speed_path)):
-            if Path(args.out).resolve() == Path(other).resolve():
-                raise DoppelXError(f"--out {args.out}: the same file as {flag}; the result would replace it")
-    speed_data = sr.load(speed_path)  # a malformed record stops here too (exit 2)
-    result = run_suite(profile, scenes, progress=progress, engine=args.engine)
+    result = run_suite(profile, scenes, progress=progress, engine=engine)
     physics = [m for m in result.metrics if m.scene != SPEED]
     speed = [m for m in result.metrics if m.scene == SPEED]
-    rows = bl.compare(physics, data, section) + sr.compare(speed, speed_data, section)
+    measured = [s for s in result.seconds if s in scenes]  # the scenes whose rows are shown
+    compared = {} if fresh else data
+    rows = bl.compare(physics, compared, section, measured) + sr.compare(speed, speed_data, section)
     if physics and not args.update_baseline and section not in data.get("profiles", {}):
         print(
             f"bench: warning: {path} has no '{section}' section: nothing was compared, every figure is "
@@ -298,28 +426,35 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     bad = failed(rows)
-    speed_note = (
-        f"speed judged against this machine's record ({speed_path})"
-        if speed and sr.section(speed_data, section) is not None
-        else "speed shown as information (no record of this machine; `doppelx bench --record-speed`)"
-        if speed
-        else ""
-    )
+    if not speed:
+        speed_note = ""
+    elif args.record_speed:
+        speed_note = f"speed recorded as this machine's ({speed_path}): later runs are judged against it"
+    elif sr.section(speed_data, section) is not None:
+        speed_note = f"speed judged against this machine's record ({speed_path})"
+    else:
+        speed_note = "speed shown as information (no record of this machine; `doppelx bench --record-speed`)"
     out = {
         "format": "doppelx-bench-result/1",
         "profile": profile.name,
-        "engine": args.engine,
-        "scenes": list(result.seconds),
+        "engine": engine,
+        "scenes": measured + ([SPEED] if speed else []),
         "seconds": result.seconds,
         "baseline": str(path),
         "speed_record": str(speed_path) if speed else None,
-        "machine": sr.fingerprint(),
-        "environment": bl.environment(args.engine),
+        "machine": sr.fingerprint(engine=engine),
+        "environment": bl.environment(engine),
         "passed": not bad,
         "rows": [r.to_dict() for r in rows],
     }
     if args.out is not None:
         _write(args.out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    if args.update_baseline:
+        _write(path, bl.dumps(bl.updated(data, physics, section, measured, fresh=fresh)))
+        print(f"bench: baseline {path} updated ({section}: {len(physics)} metrics)", file=sys.stderr)
+    if args.record_speed:
+        sr.save(speed_path, sr.recorded(speed_data, speed, section))
+        print(f"bench: speed of this machine recorded in {speed_path} ({section})", file=sys.stderr)
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
@@ -328,17 +463,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{summary(rows)}  ({section} profile, {sum(result.seconds.values()):.1f} s, baseline {path})")
         if speed_note:
             print(speed_note)
-    if args.update_baseline:
-        _write(path, bl.dumps(bl.updated(data, physics, section)))
-        print(f"bench: baseline {path} updated ({section}: {len(physics)} metrics)", file=sys.stderr)
-    if args.record_speed:
-        try:
-            sr.save(speed_path, sr.recorded(speed_data, speed, section))
-        except OSError as exc:
-            raise DoppelXError(f"cannot write {speed_path}: {exc.strerror or exc}") from None
-        print(f"bench: speed of this machine recorded in {speed_path} ({section})", file=sys.stderr)
     if args.update_baseline or args.record_speed:
-        # absolute requirements hold whatever the baseline; a recorded speed is not judged
+        # absolute requirements hold whatever the baseline; a recorded speed is not judged;
+        # an updated baseline no longer holds the metrics a scene stopped measuring
         bad = [
             r
             for r in bad
@@ -349,6 +476,13 @@ def run(args: argparse.Namespace) -> int:
     if bad:
         print(f"bench: {len(bad)} metric(s) failed:", file=sys.stderr)
         for r in bad:
+            if r.verdict == "MISSING":
+                print(
+                    f"  {r.metric.key} MISSING: in the baseline ({r.baseline}) but not measured by this "
+                    "run (a renamed or dropped metric: --update-baseline drops it)",
+                    file=sys.stderr,
+                )
+                continue
             note = f" — {r.metric.note}" if r.metric.note else ""
             print(
                 f"  {r.metric.key} {r.verdict}: {r.metric.value} (baseline {r.baseline}, "
@@ -359,31 +493,59 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _distinct(named: list[tuple[str, str]]) -> None:
+    """Refuse two of the ``(flag, file)`` pairs naming one file (resolved paths, or the same
+    file through a link): one would replace or be read as the other."""
+    from rules.errors import DoppelXError
+
+    for i, (flag, name) in enumerate(named):
+        for other_flag, other in named[:i]:
+            if _same_file(name, other):
+                raise DoppelXError(
+                    f"{flag} {name}: the same file as {other_flag}; one would replace the other "
+                    "(give each its own file)"
+                )
+
+
+def _same_file(a: str, b: str) -> bool:
+    import os
+    from pathlib import Path
+
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+        return Path(a).resolve() == Path(b).resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a bad name: not provably one file
+        return False
+
+
 def run_sweep(args: argparse.Namespace) -> int:
     from doppelx.bench.sweep import format_points, plot
     from doppelx.bench.sweep import run_sweep as sweep
     from rules.errors import DoppelXError
 
-    if args.engine != "pybullet":
+    _suite_options(args, "sweep")
+    if args.engine not in (None, "pybullet"):
         raise DoppelXError("bench sweep varies PyBullet's solver settings; it has no --engine mujoco")
     quick, as_json = args.sweep_quick or args.quick, args.sweep_json or args.json
     if args.data:
         _check_writable(args.data)
+        _distinct([("--out", args.sweep_out), ("--data", args.data)])
     points = sweep(quick=quick, progress=lambda line: print(f"sweep: {line}", file=sys.stderr, flush=True))
-    plot(points, args.out)
     payload = {
         "format": "doppelx-bench-sweep/1",
         "quick": quick,
-        "plot": args.out,
+        "plot": args.sweep_out,
         "points": [pt.to_dict() for pt in points],
     }
-    if args.data:
+    if args.data:  # before the plot: a plot that fails does not lose a long grid
         _write(args.data, json.dumps(payload, indent=2) + "\n")
+    plot(points, args.sweep_out)
     if as_json:
         print(json.dumps(payload, indent=2))
     else:
         print(format_points(points))
-        print(f"\nplot: {args.out}")
+        print(f"\nplot: {args.sweep_out}")
     return 0
 
 
@@ -406,11 +568,12 @@ def run_engines(args: argparse.Namespace) -> int:
     from doppelx.bench.engines import run_engines as compare
     from physics.mujoco_world import import_mujoco
 
+    _suite_options(args, "engines")
     import_mujoco()
     res = compare(args.throws, progress=lambda line: print(f"engines: {line}", file=sys.stderr, flush=True))
     plot(res, args.engines_out)
     res["plot"] = args.engines_out
-    if args.engines_json:
+    if args.engines_json or args.json:
         print(json.dumps(res, indent=2))
     else:
         print(format_result(res))
@@ -421,7 +584,7 @@ def run_engines(args: argparse.Namespace) -> int:
 def _pybullet_only(args: argparse.Namespace, name: str) -> None:
     from rules.errors import DoppelXError
 
-    if getattr(args, "engine", "pybullet") != "pybullet":
+    if getattr(args, "engine", None) not in (None, "pybullet"):
         raise DoppelXError(f"bench {name} runs PyBullet's world; it has no --engine {args.engine}")
 
 
@@ -429,12 +592,13 @@ def run_restitution(args: argparse.Namespace) -> int:
     from doppelx.bench import restitution as rs
     from physics.settings import SimSettings
 
+    _suite_options(args, "restitution")
     _pybullet_only(args, "restitution")
 
     speeds = args.speeds or rs.SPEEDS
     rows = rs.run(speeds)
     threshold = SimSettings().restitution_threshold
-    if args.restitution_json:
+    if args.restitution_json or args.json:
         print(json.dumps({"rows": [r.to_dict() for r in rows]}, indent=2))
     else:
         print(rs.format_rows(rows, threshold))
@@ -452,10 +616,11 @@ def run_restitution(args: argparse.Namespace) -> int:
 def run_cuboid(args: argparse.Namespace) -> int:
     from doppelx.bench import cuboid as cb
 
-    engine = args.cuboid_engine or args.engine
+    _suite_options(args, "cuboid")
+    engine = _engine(args, args.cuboid_engine, "cuboid")
     ratios = args.ratios or cb.RATIOS
     results = cb.run(ratios, args.throws, args.seed, engine=engine)
-    if args.cuboid_json:
+    if args.cuboid_json or args.json:
         print(json.dumps({"ratios": [r.to_dict() for r in results]}, indent=2))
     else:
         print(cb.format_results(results))
@@ -476,9 +641,10 @@ def run_cuboid(args: argparse.Namespace) -> int:
 def run_holes(args: argparse.Namespace) -> int:
     from doppelx.bench import holes as ho
 
-    engine = args.holes_engine or args.engine
+    _suite_options(args, "holes")
+    engine = _engine(args, args.holes_engine, "holes")
     res = ho.run(args.speeds or ho.SPEEDS, engine)
-    if args.holes_json:
+    if args.holes_json or args.json:
         print(json.dumps(res, indent=2, ensure_ascii=False))
     else:
         print(ho.format_result(res))

@@ -39,7 +39,8 @@ def test_quick_json_has_every_scene_and_the_table_columns(quick):
     code, printed, written = quick
     assert printed == written
     assert printed["format"] == "doppelx-bench-result/1" and printed["profile"] == "quick"
-    assert set(printed["scenes"]) == set(SCENES)
+    assert printed["scenes"] == [*SCENES, "speed"]  # every scene whose rows are shown
+    assert list(printed["seconds"]) == list(SCENES)
     rows = printed["rows"]
     assert all(ROW_KEYS <= set(r) for r in rows)
     assert {r["scene"] for r in rows} == set(ALL)
@@ -190,8 +191,8 @@ def test_a_baseline_folder_is_named_a_folder(tmp_path, capsys):
         (["cuboid", "--ratios", "1", "--throws", "2", "--seed", "-1"], "--seed", "from 0 to"),
         (["cuboid", "--seed", "2.5"], "--seed", "whole number"),
         (["cuboid", "--throws", "0"], "--throws", "from 1 to"),
-        (["restitution", "--speeds", "inf"], "--speeds", "at most 20 m/s"),
-        (["restitution", "--speeds", "1,21"], "--speeds", "at most 20 m/s"),
+        (["restitution", "--speeds", "inf"], "--speeds", "from 0.25 to 20 m/s"),
+        (["restitution", "--speeds", "1,21"], "--speeds", "from 0.25 to 20 m/s"),
         (["holes", "--speeds", "inf"], "--speeds", "at most 20 m/s"),
         (["holes", "--speeds=-inf"], "--speeds", "above 0"),
         (["cuboid", "--ratios", "inf"], "--ratios", "from 0.1 to 10"),
