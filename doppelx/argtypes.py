@@ -264,3 +264,15 @@ def check_no_spinner(board, spinner: bool) -> None:
         raise RulesError(
             f"--no-spinner: side {board.name} has no spinner to leave off (sides III and IV have one)"
         )
+
+
+def add_engine_argument(parser: argparse.ArgumentParser) -> None:
+    """``--engine pybullet|mujoco`` (default pybullet) on a command's parser."""
+    from physics.engine import DEFAULT_ENGINE, ENGINES
+
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=DEFAULT_ENGINE,
+        help=f"physics engine (default {DEFAULT_ENGINE}; see docs/physics.md, 'Second engine: MuJoCo')",
+    )

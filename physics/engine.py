@@ -11,7 +11,6 @@ which engine produced it. ``--engine pybullet|mujoco`` on the commands goes thro
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -99,16 +98,6 @@ def check_engine(name: str) -> str:
     if name not in ENGINES:
         raise EngineError(f"unknown physics engine {name!r}; engines are {', '.join(ENGINES)}")
     return name
-
-
-def add_engine_argument(parser: argparse.ArgumentParser) -> None:
-    """``--engine pybullet|mujoco`` (default pybullet) on a command's parser."""
-    parser.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default=DEFAULT_ENGINE,
-        help=f"physics engine (default {DEFAULT_ENGINE}; see docs/physics.md, 'Second engine: MuJoCo')",
-    )
 
 
 def make_world(

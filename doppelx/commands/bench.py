@@ -47,7 +47,8 @@ import math
 import sys
 
 from doppelx import argtypes
-from physics.engine import DEFAULT_ENGINE, ENGINES, add_engine_argument
+from doppelx.argtypes import add_engine_argument
+from physics.engine import DEFAULT_ENGINE, ENGINES
 
 SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
 #: Fastest impact or slide ``restitution`` and ``holes`` take (m/s), and why.

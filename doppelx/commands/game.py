@@ -13,7 +13,7 @@ import argparse
 import json
 
 from doppelx import argtypes
-from physics.engine import add_engine_argument
+from doppelx.argtypes import add_engine_argument
 
 SKILL_NAMES = argtypes.SKILL_NAMES
 

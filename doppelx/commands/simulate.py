@@ -17,8 +17,8 @@ import argparse
 import json
 
 from doppelx import argtypes
+from doppelx.argtypes import add_engine_argument
 from doppelx.batch.params import GAME_DEFAULTS, MAX_HOLE_DELTA_MM, THROW_DEFAULTS, hole_delta_mm
-from physics.engine import add_engine_argument
 
 #: Bounds of the counts (a run beyond them would not finish in days on a workstation).
 MAX_THROWS = 10_000_000

@@ -23,7 +23,7 @@ import json
 import math
 
 from doppelx import argtypes
-from physics.engine import add_engine_argument
+from doppelx.argtypes import add_engine_argument
 
 SKILL_NAMES = ("easy", "medium", "hard")  # a single throw: no "expert", which plans whole turns
 SIDE_NAMES = ("S", "E", "N", "W")
