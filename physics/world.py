@@ -674,7 +674,28 @@ class World:
 #: over the box's whole footprint, right up to the hole's rim; the margin then rounds the rim
 #: by 1 mm outside the footprint, over the hole (tests/physics/test_hole_frames.py).
 MESH_MARGIN = 0.001
-_hull_dir: tempfile.TemporaryDirectory | None = None
+_hull_dir: str | None = None
+
+
+def _hulls_folder() -> str:
+    """The folder of the hull files: one per user in the system's temporary folder, shared by
+    every process (a file is named by its content, so a process killed before it could clean
+    up leaves nothing behind that the next one does not reuse); a private temporary folder
+    when that one is not this user's own."""
+    global _hull_dir
+    if _hull_dir is None:
+        uid = os.getuid() if hasattr(os, "getuid") else None
+        shared = os.path.join(tempfile.gettempdir(), f"doppelx-hulls-{uid if uid is not None else 'user'}")
+        try:
+            os.makedirs(shared, mode=0o700, exist_ok=True)
+            info = os.stat(shared)
+            mine = os.path.isdir(shared) and (
+                uid is None or (info.st_uid == uid and not info.st_mode & 0o022)
+            )
+        except OSError:
+            mine = False
+        _hull_dir = shared if mine else tempfile.mkdtemp(prefix="doppelx-hulls-")
+    return _hull_dir
 
 
 def hull_box_file(half_extents: Sequence[float]) -> str:
@@ -687,22 +708,23 @@ def hull_box_file(half_extents: Sequence[float]) -> str:
     over the hole); the statics of a die over the rim are then within 0.2–0.6 mm of the
     real rounded die's (``doppelx bench holes``; pulled in all round, the rim was rounded
     inside the footprint and dice tipped in 1.3–1.6 mm early). PyBullet builds a compound's
-    convex children only from files; the files live in a temporary folder of this process,
-    one per box size, removed when the process ends.
+    convex children only from files; the files live in a temporary folder of the user's
+    (:func:`_hulls_folder`), one per box, named by its content and written atomically, so
+    processes share them and a killed process leaves no folder of its own behind.
     """
-    global _hull_dir
-    if _hull_dir is None:
-        _hull_dir = tempfile.TemporaryDirectory(prefix="doppelx-hulls-")
     hx, hy = (float(h) for h in half_extents[:2])
     hz = max(float(half_extents[2]) - MESH_MARGIN, 1e-5)
     corners = [(sx * hx, sy * hy, sz * hz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
     faces = ((1, 2, 4, 3), (5, 7, 8, 6), (1, 5, 6, 2), (3, 4, 8, 7), (1, 3, 7, 5), (2, 6, 8, 4))
     text = "".join(f"v {x!r} {y!r} {z!r}\n" for x, y, z in corners)
     text += "".join("f {} {} {} {}\n".format(*f) for f in faces)
-    path = os.path.join(_hull_dir.name, hashlib.sha1(text.encode()).hexdigest() + ".obj")
-    if not os.path.exists(path):
-        with open(path, "w", encoding="ascii") as fh:
+    folder = _hulls_folder()
+    path = os.path.join(folder, hashlib.sha1(text.encode()).hexdigest() + ".obj")
+    if not os.path.exists(path):  # written whole under another name, then renamed: never seen half
+        fd, part = tempfile.mkstemp(prefix=".part-", suffix=".obj", dir=folder)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
             fh.write(text)
+        os.replace(part, path)
     return path
 
 

@@ -138,8 +138,8 @@ def _described(params: dict, board: BoardSide) -> str:
     """``"engine pybullet, skill medium, policy greedy, lying 0, ..."``: a run's parameters in words."""
     shown = {"engine": params.get("engine") or "pybullet"}
     for key, value in params.items():
-        if key in PINS or key in ("board", "engine"):
-            continue
+        if key in PINS or key in ("board", "engine") or (key == "skill" and params.get("skills")):
+            continue  # (a run with a skill per seat names them as skills)
         if key == "dice":
             shown[key] = "shipped" if value is None else str(value)
         elif key == "faces":

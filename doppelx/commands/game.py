@@ -111,7 +111,8 @@ def _print_game(args: argparse.Namespace, board, summary: dict, log: list[dict])
                 {
                     "board": board.name,
                     "seed": args.seed,
-                    "skill": args.skill or "medium",
+                    # every seat's skill; null when --skills gave each seat its own
+                    "skill": None if args.skills else args.skill or "medium",
                     "skills": list(args.skills or [args.skill or "medium"] * args.players),
                     "summary": summary,
                     "log": log,

@@ -143,3 +143,14 @@ def test_the_comparison_draws_figures_without_values_and_below_zero(tmp_path):
     assert md.exists() and matplotlib.image.imread(png).shape[0] > 100
     lo, hi = _span_from_zero(np.array([-3.4, -3.2]), np.array([-2.8, -2.6]))
     assert lo < -3.4 and hi == 0.0  # both points inside, the axis reaching 0
+
+
+def test_the_parameters_line_names_the_seats_skills_not_a_skill_they_do_not_have():
+    """A run with --skills said "skill medium, skills expert,medium,…" (deliverables audit)."""
+    from doppelx.batch.report import _described
+    from rules.board_file import load_board
+
+    side = load_board("I")
+    mixed = _described({"skill": "medium", "skills": ["expert", "medium", "medium"], "lying": 0}, side)
+    assert "skills expert,medium,medium" in mixed and "skill medium" not in mixed
+    assert "skill hard" in _described({"skill": "hard", "skills": None}, side)

@@ -28,6 +28,7 @@ def test_game_seats_with_their_own_skills_and_an_expert(capsys):
     assert main([*args, "--json"]) == 0
     first = json.loads(capsys.readouterr().out)
     assert first["skills"] == ["expert", "easy", "hard"] and first["summary"]["winner"] is not None
+    assert first["skill"] is None  # no one skill for every seat (it said "medium")
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["log"] == first["log"]  # deterministic by seed
 

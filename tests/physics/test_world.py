@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 import shapely
@@ -85,3 +87,29 @@ def test_close_makes_the_world_unusable():
     w.close()
     assert w.client == -1
     w.close()  # twice is harmless
+
+
+def test_hull_files_are_shared_by_content_and_no_process_leaves_a_folder_behind(tmp_path):
+    """Every killed worker had left a /tmp/doppelx-hulls-XXXX folder of its own (390 of them
+    after a day of batches): the files now live in one folder per user, named by content."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import tempfile, os; tempfile.tempdir = {str(tmp_path)!r}\n"
+        "from physics.world import hull_box_file\n"
+        "a = hull_box_file((0.01, 0.02, 0.005)); b = hull_box_file((0.01, 0.02, 0.005))\n"
+        "assert a == b and open(a).read().startswith('v ')\n"
+        "print(a)\n"
+        "os._exit(0)  # killed, in effect: no clean-up runs\n"
+    )
+    paths = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for _ in range(2)
+    }
+    assert len(paths) == 1  # the second process reused the first one's file
+    (path,) = paths
+    assert [p.name for p in tmp_path.iterdir()] == [os.path.basename(os.path.dirname(path))]
+    assert not [p for p in os.listdir(os.path.dirname(path)) if p.startswith(".part-")]
