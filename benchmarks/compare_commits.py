@@ -32,12 +32,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: What each measuring process runs, inside the tree named by ``sys.argv[1]``.
 PROBE = """
-import json, sys, time
+import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
-from doppelx.bench.throws import standard_turns
-from physics.run import run_throw
-from physics.world import World
-from rules.rng import make_rng
+# the editable install's finder would fill any module the tree lacks from this checkout
+sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+try:
+    from doppelx.bench.throws import standard_turns
+    from physics.run import run_throw
+    from physics.world import World
+    from rules.rng import make_rng
+except ImportError as exc:
+    sys.exit(f"this tree has no {exc.name or exc}: too old for this comparison (d0dbfd1 and later have it)")
+for m in ("doppelx.bench.throws", "physics.run", "rules.rng"):
+    if not os.path.realpath(sys.modules[m].__file__).startswith(os.path.realpath(sys.argv[1])):
+        sys.exit(f"{m} was loaded from {sys.modules[m].__file__}, not from the tree measured")
 n, seed = int(sys.argv[2]), int(sys.argv[3])
 board, items = standard_turns(n + 20, make_rng(seed), "I")
 world = World(board)
@@ -75,7 +83,9 @@ def probe(tree: Path, throws: int, seed: int) -> dict:
         check=False,
     )
     if done.returncode != 0:
-        raise SystemExit(f"measuring {tree} failed:\n{done.stderr}")
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        print(f"compare_commits: measuring {tree} failed: {last}", file=sys.stderr)
+        raise SystemExit(2)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
