@@ -1,7 +1,8 @@
 """Batch throughput: throws/s with 1 and 2 pool workers, the scaling efficiency, and Ray against the
 pool on the same job — a running local cluster and, on its own line, the cold start of one.
 
-    python benchmarks/batch_scaling.py [--throws N] [--lying K] [--chunk C] [--no-ray] [--json]
+    python benchmarks/batch_scaling.py [--throws N] [--lying K] [--chunk C] [--seed S] [--repeat R]
+                                       [--no-ray] [--json]
 
 Each timing runs the full ``run_plan`` (workers start, build their worlds, write chunks,
 merge) into a fresh folder, so start-up costs count as a user sees them. Efficiency is
@@ -15,13 +16,17 @@ stopped afterwards by its process id. ``ray_overhead_running_cluster`` = Ray's w
 without ``--address`` pays on top: starting a local cluster inside the job and running a
 first task on it (``ray.init`` to the first result), measured in a fresh process.
 The pool and Ray runs alternate (pool, Ray, pool, Ray with ``--repeat 2``) and the
-medians are compared, so a change of the machine's load touches both alike.
+medians are compared, so a change of the machine's load touches both alike. A Ray
+figure not measured (``--no-ray``, or Ray failed: the reason is printed) is null in
+``--json`` and "not run" in the text. Every argument is checked with the bounds of
+``doppelx simulate throws`` before anything runs (one line, exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -33,8 +38,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.ray_cluster import RAY_ENV, Cluster, free_port
+from doppelx import argtypes
 from doppelx.batch.backends import run_plan
 from doppelx.batch.plan import RunSpec
+from doppelx.cli import OneLineParser
+from doppelx.commands.simulate import MAX_CHUNK, MAX_THROWS
+
+#: Most pool/Ray pairs (each pair runs the job twice).
+MAX_REPEAT = 100
 
 os.environ.update({"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"})
 
@@ -63,27 +74,57 @@ def cold_start() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def finite(x: float) -> float | None:
+    """``x``, or None for a figure not measured (NaN is not JSON)."""
+    return x if math.isfinite(x) else None
+
+
+def parser() -> argparse.ArgumentParser:
+    """The arguments, each checked as ``doppelx simulate throws`` checks it (one line, exit 2)."""
+    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument(
-        "--throws", type=int, default=24000, help="throws per job (default 24000: ≥ 30 s per job here)"
+        "--throws",
+        type=argtypes.whole(1, MAX_THROWS, "a number of throws"),
+        metavar="N",
+        default=24000,
+        help="throws per job (default 24000: ≥ 30 s per job here)",
     )
     ap.add_argument(
-        "--lying", type=int, default=6, help="dice lying on the board (default 6: a standard turn)"
+        "--lying",
+        type=argtypes.whole(0, 7, "a number of lying dice"),
+        metavar="K",
+        default=6,
+        help="dice lying on the board, 0–7 (default 6: a standard turn)",
     )
-    ap.add_argument("--chunk", type=int, default=50)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--repeat", type=int, default=2, help="pool/Ray pairs to alternate (default 2)")
+    ap.add_argument(
+        "--chunk",
+        type=argtypes.whole(1, MAX_CHUNK, "a chunk size"),
+        metavar="C",
+        default=50,
+        help="throws per chunk (default 50)",
+    )
+    ap.add_argument("--seed", type=argtypes.seed, default=11, metavar="S", help="the jobs' seed (default 11)")
+    ap.add_argument(
+        "--repeat",
+        type=argtypes.whole(1, MAX_REPEAT, "a number of pool/Ray pairs"),
+        metavar="R",
+        default=2,
+        help="pool/Ray pairs to alternate (default 2)",
+    )
     ap.add_argument("--no-ray", action="store_true", help="pool figures only")
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
     spec = RunSpec("throws", args.throws, args.seed, args.chunk, {"board": "I", "lying": args.lying})
     load_before = os.getloadavg()[0]
     t1 = timed(spec, 1, "pool")
     pool2: list[float] = []
     ray2: list[float] = []
     cold = float("nan")
-    error = None
+    error = cold_error = None
     if args.no_ray:
         pool2.append(timed(spec, 2, "pool"))
     else:
@@ -104,7 +145,9 @@ def main() -> int:
         try:
             cold = cold_start()
         except Exception as exc:
-            print(f"ray cold start failed: {exc}", file=sys.stderr)
+            said = (getattr(exc, "stderr", None) or "").strip().splitlines()  # the child's own error line
+            cold_error = said[-1] if said else f"{type(exc).__name__}: {exc}"
+            print(f"ray cold start failed: {cold_error}", file=sys.stderr)
         if not pool2:
             pool2.append(timed(spec, 2, "pool"))
     t2 = statistics.median(pool2)
@@ -115,11 +158,13 @@ def main() -> int:
         "throws_per_s_1_worker": args.throws / t1,
         "throws_per_s_2_workers": args.throws / t2,
         "scaling_efficiency": (t1 / t2) / 2,
-        "ray_throws_per_s_2_workers": args.throws / tr,
-        "ray_overhead_running_cluster": tr / t2 - 1,
-        "ray_cold_start_s": cold,
+        # null where Ray was not run (--no-ray) or failed (ray_error, ray_cold_start_error)
+        "ray_throws_per_s_2_workers": finite(args.throws / tr),
+        "ray_overhead_running_cluster": finite(tr / t2 - 1),
+        "ray_cold_start_s": finite(cold),
         "seconds": {"pool_1": t1, "pool_2": pool2, "ray_2_running_cluster": ray2},
         "ray_error": error,
+        "ray_cold_start_error": cold_error,
         "machine": {
             "cores": os.cpu_count(),
             "load_avg_1min_before": round(load_before, 2),
@@ -135,11 +180,23 @@ def main() -> int:
         f"  pool, 2 workers: {result['throws_per_s_2_workers']:7.1f} throws/s  ({t2:.1f} s, median of {len(pool2)})"
     )
     print(f"  scaling efficiency: {result['scaling_efficiency']:.0%} (target ≥ 85 %)")
-    print(
-        f"  ray,  2 workers, running cluster: {result['ray_throws_per_s_2_workers']:7.1f} throws/s  ({tr:.1f} s), "
-        f"overhead against the pool {result['ray_overhead_running_cluster']:+.0%} (target ≤ 10 %)"
-    )
-    print(f"  ray cold start (local cluster inside the job): {cold:.1f} s")
+    ray_label = "  ray,  2 workers, running cluster:"
+    if result["ray_throws_per_s_2_workers"] is None:
+        why = (
+            "--no-ray" if args.no_ray else f"ray backend failed: {error}" if error else "no Ray run finished"
+        )
+        print(f"{ray_label} not run ({why})")
+    else:
+        print(
+            f"{ray_label} {result['ray_throws_per_s_2_workers']:7.1f} throws/s  ({tr:.1f} s), "
+            f"overhead against the pool {result['ray_overhead_running_cluster']:+.0%} (target ≤ 10 %)"
+        )
+    cold_label = "  ray cold start (local cluster inside the job):"
+    if result["ray_cold_start_s"] is None:
+        why = "--no-ray" if args.no_ray else f"failed: {cold_error}" if cold_error else "not measured"
+        print(f"{cold_label} not run ({why})")
+    else:
+        print(f"{cold_label} {cold:.1f} s")
     m = result["machine"]
     print(
         f"  load average {m['load_avg_1min_before']} before, {m['load_avg_1min_after']} after ({m['cores']} cores)"

@@ -14,7 +14,11 @@ Runs go through the batch machinery (chunks under ``--out``, resumable: a killed
 continues when the same command is given again) with ``--workers`` processes. A full run
 takes long on a small machine (docs/bots.md); ``--against medium`` and ``--against hard``
 may run side by side, and ``--finished`` reports the games finished so far (the baselines
-are cheap and always complete). The aim
+are cheap and always complete). The expert run's wall-clock seconds are those measured
+when it was made (kept in ``bots_timing.json`` in its folder, with the games that call
+played: a resumed run's last part only), null if not recorded. ``--out`` is relative to the
+working folder. Every argument is checked, with the bounds of ``doppelx simulate games``,
+before anything is written or run; a bad one is one line and exit 2. The aim
 (issue 13): expert win rate ≥ 0.5 against medium bots, ≥ 0.4 against hard bots (an equal
 seat wins 0.25).
 """
@@ -35,11 +39,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from doppelx import argtypes
 from doppelx.batch.backends import run_plan
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.stats import mean, proportion
+from doppelx.cli import OneLineParser
+from doppelx.commands.simulate import MAX_CHUNK, MAX_GAMES, MAX_WORKERS
+from rules.atomic import write_text
+from rules.errors import DoppelXError
 
 PLAYERS = 4
+#: The opponents' skills (the field-aiming bots; the expert is the one measured).
+OPPONENTS = ("easy", "medium", "hard")
+#: The expert run's measured wall clock, in its run folder (written when a call finishes it).
+TIMING_FILE = "bots_timing.json"
 
 
 def finished_rows(out: Path) -> dict:
@@ -71,6 +84,34 @@ def seat_figures(t: dict, players: int = PLAYERS, items: set[int] | None = None)
     }
 
 
+def _fingerprint(folder: Path) -> str | None:
+    """The fingerprint of the run in ``folder`` (None without a readable ``run.json``)."""
+    try:
+        return RunSpec.read(folder / "run.json").fingerprint()
+    except (OSError, DoppelXError):
+        return None
+
+
+def record_timing(folder: Path, seconds: float, games: int) -> None:
+    """Keep the wall clock of the call that finished the run in ``folder`` (``games`` played in it)."""
+    timing = {"run": _fingerprint(folder), "seconds": seconds, "games": games}
+    write_text(folder / TIMING_FILE, json.dumps(timing) + "\n", what="timing file")
+
+
+def recorded_timing(folder: Path) -> dict | None:
+    """``{"seconds", "games"}`` measured when the run in ``folder`` was made, or None (not
+    recorded, unreadable, or recorded for another run than the one now in the folder)."""
+    try:
+        timing = json.loads((folder / TIMING_FILE).read_text())
+        if timing["run"] is None or timing["run"] != _fingerprint(folder):
+            return None
+        seconds, games = timing["seconds"], timing["games"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    ok = isinstance(seconds, (int, float)) and math.isfinite(seconds) and isinstance(games, int)
+    return {"seconds": float(seconds), "games": games} if ok else None
+
+
 def run(
     kind_skills: list[str], games: int, seed: int, think: int, out: Path, workers: int, chunk: int
 ) -> Path:
@@ -95,7 +136,8 @@ def decision_times(decisions: int, think: int, seed: int) -> dict:
     from rules.board_file import load_board
     from rules.game import GameOptions
 
-    times, rollouts = [], 0
+    times: list[float] = []
+    rollouts = 0
     k = 0
     while len(times) < decisions:
         m = DoppelXMatch.with_bots(4, load_board("I"), seed + k, options=GameOptions(target=100))
@@ -130,15 +172,46 @@ def _json(e) -> dict:
     return {"value": finite(e.value), "low": finite(e.low), "high": finite(e.high), "n": e.n}
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=400, help="games per opponent skill (default 400)")
-    ap.add_argument("--think", type=int, default=100, help="the expert's rollouts per decision (default 100)")
-    ap.add_argument("--against", default="medium,hard", help="opponent skills (default medium,hard)")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--chunk", type=int, default=5, help="games per chunk (the unit of resume)")
-    ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--out", default="runs/bots", help="folder of the resumable runs")
+def _opponents(text: str) -> list[str]:
+    """``--against``: a comma-separated list of easy, medium, hard (each once, in the given order)."""
+    return list(dict.fromkeys(argtypes.names(OPPONENTS)(text)))
+
+
+def parser() -> argparse.ArgumentParser:
+    """The arguments, each checked as ``doppelx simulate games`` checks it (one line, exit 2)."""
+    ap = OneLineParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--games",
+        type=argtypes.whole(1, MAX_GAMES, "a number of games"),
+        default=400,
+        help=f"games per opponent skill, 1–{MAX_GAMES:,} (default 400)",
+    )
+    argtypes.add_think(ap)
+    ap.set_defaults(think=100)
+    ap.add_argument(
+        "--against",
+        type=_opponents,
+        default=["medium", "hard"],
+        help=f"opponent skills, some of {','.join(OPPONENTS)} (default medium,hard)",
+    )
+    ap.add_argument(
+        "--workers",
+        type=argtypes.whole(1, MAX_WORKERS, "a number of workers"),
+        default=2,
+        help="worker processes (default 2; at most one per core is used)",
+    )
+    ap.add_argument(
+        "--chunk",
+        type=argtypes.whole(1, MAX_CHUNK, "a chunk size"),
+        default=5,
+        help="games per chunk (the unit of resume; default 5)",
+    )
+    ap.add_argument("--seed", type=argtypes.seed, default=13, help="the runs' seed (default 13)")
+    ap.add_argument(
+        "--out",
+        default="runs/bots",
+        help="folder of the resumable runs (default runs/bots, relative to the working folder)",
+    )
     ap.add_argument(
         "--finished",
         action="store_true",
@@ -146,26 +219,45 @@ def main() -> int:
     )
     ap.add_argument(
         "--time-decisions",
-        type=int,
-        default=0,
+        type=argtypes.whole(1, argtypes.MAX_COUNT, "a number of decisions"),
+        default=None,
         metavar="K",
         help="only time K expert decisions of --think rollouts on one core (the window's budget)",
     )
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args()
-    if args.time_decisions:
-        load = os.getloadavg()[0]
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return _main(args)
+    except DoppelXError as exc:  # a folder that cannot be written, a different run in --out
+        print(f"bots.py: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.time_decisions is not None:
+        load1 = os.getloadavg()[0]
         r = decision_times(args.time_decisions, args.think, args.seed)
-        r["load_at_start"], r["load_at_end"] = load, os.getloadavg()[0]
+        r["load_at_start"], r["load_at_end"] = load1, os.getloadavg()[0]
         if args.json:
             print(json.dumps(r, indent=2))
         else:
             print(
                 f"{r['decisions']} expert decisions of {r['think']} rollouts on one core ({os.cpu_count()} cores, "
-                f"load average {load:.2f} → {r['load_at_end']:.2f}): median {r['median_s']:.2f} s, "
+                f"load average {load1:.2f} → {r['load_at_end']:.2f}): median {r['median_s']:.2f} s, "
                 f"longest {r['max_s']:.2f} s, {r['rollouts_per_s']:.0f} rollouts/s"
             )
         return 0
+    cores = os.cpu_count() or 1
+    if args.workers > cores:  # as doppelx simulate: more would only compete for the cores
+        print(
+            f"bots.py: --workers {args.workers} is more than the {cores} cores; using {cores}",
+            file=sys.stderr,
+        )
+        args.workers = cores
     out = Path(args.out)
     load = os.getloadavg()
     cpu = subprocess.run(["uname", "-m"], capture_output=True, text=True).stdout.strip()
@@ -176,15 +268,19 @@ def main() -> int:
         "machine": f"{os.cpu_count()} cores {cpu}",
         "load_at_start": load,
     }
-    for skill in args.against.split(","):
-        t0 = time.perf_counter()
+    for skill in args.against:
+        folder = out / f"expert-vs-{skill}"
         if not args.finished:
+            before = len(finished_rows(folder)["item"])  # a resumed run: only the rest is timed
+            t0 = time.perf_counter()
             run(
                 ["expert"] + [skill] * (PLAYERS - 1), args.games, args.seed, args.think,
-                out / f"expert-vs-{skill}", args.workers, args.chunk,
+                folder, args.workers, args.chunk,
             )  # fmt: skip
-        t_expert = time.perf_counter() - t0
-        expert = finished_rows(out / f"expert-vs-{skill}")
+            if before < args.games:  # a run finished before keeps the time measured then
+                record_timing(folder, time.perf_counter() - t0, args.games - before)
+        timing = recorded_timing(folder)
+        expert = finished_rows(folder)
         base_run = run(
             [skill] * PLAYERS,
             args.games,
@@ -199,7 +295,10 @@ def main() -> int:
         result[skill] = {
             "expert": seat_figures(expert),
             "replaced": seat_figures(base, items=done),
-            "seconds_expert_run": t_expert,
+            # measured when the expert run was made (None: not recorded); over the games
+            # that call played (all of them unless it resumed an interrupted run)
+            "seconds_expert_run": timing["seconds"] if timing else None,
+            "expert_games_timed": timing["games"] if timing else None,
         }
     result["load_at_end"] = os.getloadavg()
     if args.json:
@@ -218,11 +317,16 @@ def main() -> int:
     print(
         f"machine: {result['machine']}, load average at start {load[0]:.2f}, at end {result['load_at_end'][0]:.2f}"
     )
-    for skill in args.against.split(","):
+    for skill in args.against:
         r = result[skill]
-        when = (
-            "finished so far" if args.finished else f"expert run {r['seconds_expert_run']:.0f} s wall clock"
-        )
+        if r["seconds_expert_run"] is None:  # a run not finished, or finished before times were kept
+            when = "finished so far" if args.finished else "expert run time not recorded"
+        else:
+            when = f"expert run {r['seconds_expert_run']:.0f} s wall clock"
+            if r["expert_games_timed"] != r["expert"]["games"]:
+                when += f" for the last {r['expert_games_timed']} games (resumed)"
+            if args.finished:
+                when = f"finished so far; {when}"
         print(f"\nagainst three {skill} bots ({r['expert']['games']} games, {when}):")
         print(
             f"  {'seat':<22} {'win rate (95 % Wilson)':<28} {'chips per own throw':<24} rival dice out per throw"
