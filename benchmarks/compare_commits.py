@@ -4,7 +4,9 @@
                                          [--rounds R] [--json]
 
 ``--base`` (default ``d0dbfd1``, main when issue 12 was written) is exported with
-``git archive`` into a temporary folder; ``--head`` is this working tree (default) or
+``git archive`` into a temporary folder; ``--head`` is this working tree (default: the files
+git tracks, as they are now, copied into a twin folder beside the base — the same code run
+from the checkout itself measured 4–8 % slower, a matter of where and not of what) or
 another commit, exported the same way. Each round runs one fresh process per tree, base
 and head in turn (the order flips every round), with the same Python and packages; each
 process builds the standard-turn scenes of ``benchmarks/throughput.py`` (side I, six dice
@@ -72,6 +74,21 @@ def export(commit: str, into: Path) -> Path:
     return into
 
 
+def copy_working_tree(into: Path) -> Path:
+    """The files git tracks in this checkout, as they are now (uncommitted edits included), under ``into``."""
+    import shutil
+
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+    return into
+
+
 def probe(tree: Path, throws: int, seed: int) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(
@@ -115,7 +132,12 @@ def main(argv=None) -> int:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="doppelx-compare-") as tmp:
         trees = {"base": export(args.base, Path(tmp) / "base")}
-        trees["head"] = export(args.head, Path(tmp) / "head") if args.head else ROOT
+        # the working tree is copied beside the base too: the same code run from the checkout
+        # measured 4-8 % slower than from a copy under /tmp (24 Nov 2026), a difference of
+        # where, not of what, so both trees run from twin folders
+        trees["head"] = (
+            export(args.head, Path(tmp) / "head") if args.head else copy_working_tree(Path(tmp) / "head")
+        )
         runs: dict[str, list[dict]] = {"base": [], "head": []}
         for r in range(args.rounds):
             for name in ("base", "head") if r % 2 == 0 else ("head", "base"):
