@@ -67,9 +67,15 @@ def outcome_json(outcome: ThrowOutcome) -> list[dict[str, Any]]:
 
 
 def state_json(
-    board: str, seats: Iterable[str], active: str | None, chips: Mapping[str, int], outcome: ThrowOutcome
+    board: str,
+    seats: Iterable[str],
+    active: str | None,
+    chips: Mapping[str, int],
+    outcome: ThrowOutcome,
+    spinner_off: bool = False,
 ) -> dict[str, Any]:
-    """The outcome as a ``doppelx-state/1`` table state (``doppelx score --state`` reads it)."""
+    """The outcome as a ``doppelx-state/1`` table state (``doppelx score --state`` reads it);
+    ``spinner_off``: the side's spinner was left off (written ``"spinner": false``)."""
     dice = []
     for d in outcome.dice:
         entry: dict[str, Any] = {
@@ -88,6 +94,7 @@ def state_json(
         "chips": dict(chips),
         "dice": dice,
         "hand_over_rim": outcome.hand_over_rim,
+        **({"spinner": False} if spinner_off else {}),
     }
 
 

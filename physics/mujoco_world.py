@@ -125,6 +125,7 @@ class MujocoWorld:
         if gui:
             raise ValueError("the MuJoCo world has no GUI; use the project's window (doppelx play)")
         self.mj = mujoco
+        board = board.with_spinner(spinner)  # the spinner left off: nothing sees it (D39)
         self.board = board
         self.box = box or load_box()
         self.dice = dice or load_dice()

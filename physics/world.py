@@ -69,6 +69,7 @@ class World:
     ):
         pybullet = import_pybullet()
         self.p = pybullet
+        board = board.with_spinner(spinner)  # the spinner left off: nothing sees it (D39)
         self.board = board
         self.box = box or load_box()
         self.dice = dice or load_dice()

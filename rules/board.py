@@ -7,7 +7,8 @@ Shapes are shapely polygons in that frame. Files are read by :mod:`rules.board_f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from shapely.geometry import Polygon
@@ -108,6 +109,15 @@ class BoardSide:
     spinner: SpinnerMount | None = None
     obstacles: tuple[Obstacle, ...] = ()
 
+    def with_spinner(self, on: bool) -> BoardSide:
+        """The side as played: itself, or — ``on`` false on a side with a spinner mount (D39:
+        III/IV may be played without it) — the same side without the spinner, one object per
+        side (so what is cached against a board is made once). Everything that judges a die
+        (the physics' final reading, the placement checks, bet G) then sees no spinner."""
+        if on or self.spinner is None:
+            return self
+        return _without_spinner(self)
+
     def field(self, field_id: str) -> Field:
         """The field with id ``field_id`` (``KeyError`` if there is none)."""
         for f in self.fields:
@@ -119,3 +129,8 @@ class BoardSide:
     def bounds(self) -> tuple[float, float, float, float]:
         """``(min_x, min_y, max_x, max_y)`` of the outline, m."""
         return tuple(self.outline.bounds)
+
+
+@functools.lru_cache(maxsize=16)
+def _without_spinner(board: BoardSide) -> BoardSide:
+    return replace(board, spinner=None)

@@ -40,6 +40,9 @@ class TableState:
     #: Dice whose pose the file gives in the short form (``x``, ``y``, ``yaw_deg``, ``top``):
     #: errors about where they lie name those keys.
     short_form: frozenset[str] = frozenset()
+    #: False: the side's spinner was left off for this throw (D39), so nothing is judged
+    #: against it (``BoardSide.with_spinner``); true (the default): as the side has it.
+    spinner: bool = True
 
     @property
     def lying_before(self) -> dict[str, None]:
@@ -72,7 +75,18 @@ def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
     """Validate a parsed state (see the module docstring) against the dice set."""
     top = Table(data, source)
     top.check_keys(
-        {"format", "seats", "active", "bet_cards", "bets", "chips", "dice", "hand_over_rim", "board"}
+        {
+            "format",
+            "seats",
+            "active",
+            "bet_cards",
+            "bets",
+            "chips",
+            "dice",
+            "hand_over_rim",
+            "board",
+            "spinner",
+        }
     )
     if top.has("format") and top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
@@ -102,7 +116,8 @@ def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
                     f"the {needed} die is missing (give it with status hole or off if it left the board)",
                 )
     board = top.string("board") if top.has("board") else None
-    return TableState(seats, active, cards, bets, chips, outcome, board, short_form)
+    spinner = top.boolean("spinner", True)
+    return TableState(seats, active, cards, bets, chips, outcome, board, short_form, spinner)
 
 
 def check_on_board(state: TableState, board: BoardSide, dice: DiceSet, source: str) -> None:

@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     check_seat_options(args.skill, args.skills, args.think)
     board = load_board(args.board)
     argtypes.check_no_spinner(board, not args.no_spinner)
+    board = board.with_spinner(not args.no_spinner)  # the rules see no spinner either
     skill = args.skills or args.skill or "medium"
     match = DoppelXMatch.with_bots(
         args.players,

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise SpecError(args.state, "board", 'no board: pass --board or put "board" in the state')
     else:
         board = _state_board(state.board, args.state)
+    board = board.with_spinner(state.spinner)  # "spinner": false — the throw was made without it
     check_on_board(state, board, dice, args.state)
     score = score_throw(
         state.outcome,

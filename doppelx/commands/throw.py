@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
 
     board = load_board(args.board)
     argtypes.check_no_spinner(board, not args.no_spinner)
+    board = board.with_spinner(not args.no_spinner)  # the rules see no spinner either
     box = load_box()
     box.check_board(board)
     dice = load_dice()
@@ -225,7 +226,14 @@ def run(args: argparse.Namespace) -> int:
             "sim": sim_json(result, engine=args.engine),
             "outcome": outcome_json(result.outcome),
             # the board as `score` finds it again: a side's name, or the file as given
-            "state": state_json(board_ref(args.board, board), seats, active, chips, result.outcome),
+            "state": state_json(
+                board_ref(args.board, board),
+                seats,
+                active,
+                chips,
+                result.outcome,
+                spinner_off=args.no_spinner,
+            ),
             "score": report,
         }
         if args.replay:

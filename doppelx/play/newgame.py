@@ -299,7 +299,7 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
 
     dice = dice or load_dice()
     setup.check(dice)
-    board = load_board(setup.board)
+    board = load_board(setup.board).with_spinner(setup.spinner)  # off: the rules see none either
     game = DoppelXGame(
         [s.colour for s in setup.seats],
         board,

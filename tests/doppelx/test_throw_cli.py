@@ -163,3 +163,35 @@ def test_a_full_disk_is_one_line_not_a_traceback():
         )
     assert res.returncode == 2
     assert res.stderr.strip() == "doppelx: error: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_throw_without_the_spinner_scores_where_the_spinner_would_stand(capsys, tmp_path, seed):
+    """--no-spinner left the spinner out of the physics only: a die resting where it would
+    stand was then refused by doppelx score as cutting into its card (diff review)."""
+    out = run_json(
+        capsys, "--board", "III", "--no-spinner", "--seed", str(seed), "--target", "0,0", "--lying", "3"
+    )
+    assert out["state"]["spinner"] is False
+    near = [
+        d for d in out["state"]["dice"] if d["status"] == "board" and np.hypot(*d["position"][:2]) < 0.021
+    ]
+    assert near  # a die rests within the spinner's card
+    (tmp_path / "s.json").write_text(json.dumps(out["state"]))
+    assert main(["score", "--state", str(tmp_path / "s.json"), "--json"]) == 0
+    capsys.readouterr()
+    with_spinner = {**out["state"], "spinner": True}
+    (tmp_path / "t.json").write_text(json.dumps(with_spinner))
+    assert (
+        main(["score", "--state", str(tmp_path / "t.json")]) == 2
+    )  # with the spinner there, it could not lie there
+    assert "spinner" in capsys.readouterr().err
+
+
+def test_a_side_without_its_spinner_is_one_object():
+    from rules.board_file import load_board
+
+    side = load_board("III")
+    assert side.with_spinner(True) is side and load_board("I").with_spinner(False) is load_board("I")
+    off = side.with_spinner(False)
+    assert off.spinner is None and off is side.with_spinner(False) and off.fields is side.fields
