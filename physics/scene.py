@@ -14,6 +14,7 @@ from rules.box import BoxSpec
 from rules.dice import DiceSet
 from rules.errors import RulesError
 from rules.outcome import Pose
+from rules.placement import fills_box
 
 #: Gap kept between a scattered die and walls, holes, the spinner's sweep and other dice (m).
 SCATTER_GAP = 0.002
@@ -42,7 +43,7 @@ def scatter_lying(
         blocked.append(Point(board.spinner.center).buffer(board.spinner.arm_length))
     blocked_geom = shapely.union_all(blocked) if blocked else None
     # a board that does not cover the box's floor: a die must lie on it, not beside it
-    smaller = not board.outline.covers(shapely.box(-hx, -hy, hx, hy))
+    smaller = not fills_box(board, box)
     out: dict[str, Pose] = {}
     placed: list[tuple[float, float]] = []
     for owner in owners:

@@ -44,8 +44,8 @@ from rules.outcome import DieOutcome, Status
 # the rules' tests of a die in a hole and on the playfield: one reading for physics and rules
 from rules.placement import (
     HOLE_TOP,
-    OUTLINE_TOLERANCE,
     die_body,
+    fills_box,
     held_over_hole,
     hole_middle,
     hole_under_centre,
@@ -62,6 +62,7 @@ class Zones:
     """The box's regions for statuses and the tunnel watch."""
 
     def __init__(self, box: BoxSpec, layout: Layout, holes: tuple = ()):
+        self.box = box
         self.hx = box.inner_size[0] / 2
         self.hy = box.inner_size[1] / 2
         self.t = box.wall_thickness
@@ -153,11 +154,7 @@ class Zones:
         """``board``'s outline covers the box's floor, so no die in the box lies beside it."""
         hit = self._fills.get(id(board))
         if hit is None or hit[0] is not board:
-            floor = shapely.box(-self.hx, -self.hy, self.hx, self.hy)
-            hit = self._fills[id(board)] = (
-                board,
-                bool(board.outline.buffer(OUTLINE_TOLERANCE).covers(floor)),
-            )
+            hit = self._fills[id(board)] = (board, fills_box(board, self.box))
         return hit[1]
 
     def decided(self, position, quaternion, half: float) -> Status | None:

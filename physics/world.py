@@ -17,10 +17,13 @@ the edge radius, or hulls of the rounded cube.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import math
 import os
+import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -689,13 +692,17 @@ def _hulls_folder() -> str:
         shared = os.path.join(tempfile.gettempdir(), f"doppelx-hulls-{uid if uid is not None else 'user'}")
         try:
             os.makedirs(shared, mode=0o700, exist_ok=True)
-            info = os.stat(shared)
-            mine = os.path.isdir(shared) and (
+            info = os.lstat(shared)  # a real folder (not a link planted there), this user's alone
+            mine = stat.S_ISDIR(info.st_mode) and (
                 uid is None or (info.st_uid == uid and not info.st_mode & 0o022)
             )
         except OSError:
             mine = False
-        _hull_dir = shared if mine else tempfile.mkdtemp(prefix="doppelx-hulls-")
+        if mine:
+            _hull_dir = shared
+        else:  # a folder of this process's own, removed when it ends
+            _hull_dir = tempfile.mkdtemp(prefix="doppelx-hulls-")
+            atexit.register(shutil.rmtree, _hull_dir, ignore_errors=True)
     return _hull_dir
 
 
@@ -725,7 +732,10 @@ def hull_box_file(half_extents: Sequence[float]) -> str:
         fd, part = tempfile.mkstemp(prefix=".part-", suffix=".obj", dir=folder)
         with os.fdopen(fd, "w", encoding="ascii") as fh:
             fh.write(text)
-        os.replace(part, path)
+        try:
+            os.replace(part, path)
+        except PermissionError:  # (Windows) another process has it open: it holds the same content
+            os.unlink(part)
     return path
 
 

@@ -165,6 +165,13 @@ def tray(board: BoardSide, box: BoxSpec | None = None) -> Tray:
     )
 
 
+def fills_box(board: BoardSide, box: BoxSpec | None = None) -> bool:
+    """``board``'s outline covers the box's floor (the sides I–IV do): no die in the box can lie
+    beside it. The one answer for the physics' final reading, the lying dice's scatter and the
+    placement check."""
+    return tray(board, box).beyond is None
+
+
 def on_playfield(board: BoardSide, x: float, y: float) -> bool:
     """A die whose centre is at ``(x, y)`` m lies over the playfield (the outline, with
     :data:`OUTLINE_TOLERANCE`). The one test for the rules' placement check and the physics'
@@ -234,10 +241,10 @@ def support_under(
     """The highest thing a die could rest on under its footprint (within :data:`LEAN_REACH`)
     and what it is (height m, words), or ``None``: the playfield where the footprint is over
     it, an obstacle's top, the spinner's card, another die's highest point, or what the
-    state does not list — dice in a hole under the die's centre (as high as a die of edge
-    ``tallest`` whose centre is :data:`HOLE_TOP` above the playfield's half-edge level, the
-    highest a die still counts as in the hole) and dice off a smaller board's playfield
-    beside it (``tallest`` high)."""
+    state does not list — dice in a hole under the die's centre (reaching ``tallest`` over
+    the playfield plus :data:`HOLE_TOP`, the highest a die still counts as in the hole) and
+    dice off a smaller board's playfield beside it (``tallest`` high). ``tallest``: the
+    largest vertical extent of a die, standing on a corner."""
     board = t.board
     near = me.footprint.buffer(LEAN_REACH)
     best: tuple[float, str] | None = None
@@ -371,6 +378,12 @@ def check_resting(
         if lean and tilt > FREE_TILT_DEG:
             leaning[owner] = tilt
     tallest_die = max((d.size for d in dice.dice.values()), default=0.0)
+    # how high a die the state does not list may stand (in a hole, beside a smaller board):
+    # on a corner, its vertical extent is twice its rounded corner's reach
+    unlisted = max(
+        (2 * ((d.half - d.edge_radius) * math.sqrt(3) + d.edge_radius) for d in dice.dice.values()),
+        default=0.0,
+    )
     if lean:
         for owner, hole in high.items():
             me = bodies[owner]
@@ -386,7 +399,7 @@ def check_resting(
         for owner, me in bodies.items():
             x, y, z = poses[owner].position
             others = {o: b for o, b in bodies.items() if o != owner}
-            found = support_under(me, (x, y), others, t, tallest_die)
+            found = support_under(me, (x, y), others, t, unlisted)
             if found is None or me.low > found[0] + FLOAT_TOLERANCE:
                 under = (
                     "nothing under it"

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from doppelx.bench.metrics import Check, Metric, Row, judge
+from physics.engine import ENGINES  # (it imports nothing of the engines)
 from rules.errors import SpecError
 
 FORMAT = "doppelx-bench-baseline/1"
@@ -80,10 +81,6 @@ def _check_value(path: Path, where: str, key: str, value) -> None:
             raise SpecError(str(path), where, f"expected a string (a hash), got {value!r}")
     elif not isinstance(value, (int, float)) or isinstance(value, bool):
         raise SpecError(str(path), where, f"expected a number, got {value!r}")
-
-
-#: The engines a section can be recorded on (``physics.engine.ENGINES``, without importing physics).
-ENGINES = ("pybullet", "mujoco")
 
 
 def engine_of(profile: str) -> str:

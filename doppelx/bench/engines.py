@@ -29,8 +29,8 @@ import numpy as np
 
 from doppelx.bench.restitution import head_on_mean
 from doppelx.bench.twosample import chi2_homogeneity, ks_2samp
+from physics.engine import ENGINES
 
-ENGINES = ("pybullet", "mujoco")
 KINDS = ("3x", "2x", "1x", "X", "-1", "none", "hole", "off")
 AXES = ("+x", "-x", "+y", "-y", "+z", "-z")
 THROWN = ("blue", "white")

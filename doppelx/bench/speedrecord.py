@@ -27,6 +27,7 @@ import os
 import platform
 from pathlib import Path
 
+from doppelx.bench.baseline import engine_of
 from doppelx.bench.metrics import INFO, Metric, Row, judge
 from rules.errors import SpecError
 
@@ -55,11 +56,6 @@ def _cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown"
-
-
-def engine_of(profile: str) -> str:
-    """The engine of a profile name: ``quick@mujoco`` → ``mujoco``, ``quick`` → ``pybullet``."""
-    return profile.partition("@")[2] or "pybullet"
 
 
 def _version(package: str) -> str:

@@ -497,27 +497,16 @@ def run(args: argparse.Namespace) -> int:
 def _distinct(named: list[tuple[str, str]]) -> None:
     """Refuse two of the ``(flag, file)`` pairs naming one file (resolved paths, or the same
     file through a link): one would replace or be read as the other."""
+    from rules.assets import same_file
     from rules.errors import DoppelXError
 
     for i, (flag, name) in enumerate(named):
         for other_flag, other in named[:i]:
-            if _same_file(name, other):
+            if same_file(name, other):
                 raise DoppelXError(
                     f"{flag} {name}: the same file as {other_flag}; one would replace the other "
                     "(give each its own file)"
                 )
-
-
-def _same_file(a: str, b: str) -> bool:
-    import os
-    from pathlib import Path
-
-    try:
-        if os.path.exists(a) and os.path.exists(b):
-            return os.path.samefile(a, b)
-        return Path(a).resolve() == Path(b).resolve()
-    except (OSError, RuntimeError, ValueError):  # a loop of links, a bad name: not provably one file
-        return False
 
 
 def run_sweep(args: argparse.Namespace) -> int:

@@ -1,5 +1,4 @@
-"""``doppelx bench``: what it reads and writes, and the options it takes (the bench audit of
-session 11): the speed record written atomically, read only with the speed scene and checked
+"""``doppelx bench``: what it reads and writes, and the options it takes: the speed record written atomically, read only with the speed scene and checked
 value by value; a damaged record replaced by ``--record-speed``; the suite's options refused
 before a sub-command that does not take them; no two files one; a baseline section of another
 engine refused; a baseline metric no longer measured ``MISSING``; the bounds of the

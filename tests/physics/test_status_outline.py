@@ -9,10 +9,15 @@ board holds is in the ``hole``. Every state a throw writes is scored back unchan
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
+import tempfile
 
 import pytest
 
+from doppelx.cli import main
 from doppelx.seats import bot_of_skill
 from doppelx.throw_report import score_report, state_json
 from doppelx.throw_service import Seating, ThrowService
@@ -25,8 +30,6 @@ from rules.dice import WHITE, load_dice
 from rules.outcome import DieOutcome, Pose, Status
 from rules.placement import on_playfield
 from rules.rng import make_rng
-from rules.scoring import score_throw
-from rules.table_state import check_on_board, parse_table_state
 
 SMALL = """format = "doppelx-board/1"
 name = "small"
@@ -67,21 +70,18 @@ def _round_trip(service: ThrowService, board_ref: str, seed: int, lying_k: int):
         Aim(aim.target, aim.strength, None), thrown, bot.throw.skill, rng, dice["blue"].size
     )
     turn = service.play(throw, lying, Seating(tuple(seats), "blue", chips, lying_before=lying))
-    data = json.loads(json.dumps(state_json(board_ref, seats, "blue", chips, turn.result.outcome)))
-    state = parse_table_state(data, f"{board_ref} seed {seed} lying {lying_k}", dice)
-    check_on_board(state, board, dice, f"{board_ref} seed {seed} lying {lying_k}")  # raises if refused
-    score = score_throw(
-        state.outcome,
-        board,
-        dice,
-        seats=state.seats,
-        active=state.active,
-        chips=state.chips,
-        bets=state.bets,
-        cards=state.cards,
-        lying_before=state.lying_before,
-    )
-    assert score_report(score, board, {}) == score_report(turn.score, board, {})
+    # the state as doppelx throw --json writes it, scored by the doppelx score command itself
+    ref = board.source if board_ref.endswith(".toml") else board_ref
+    data = state_json(ref, seats, "blue", chips, turn.result.outcome)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "state.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["score", "--state", path, "--json"])
+    assert code == 0, f"{board_ref} seed {seed} lying {lying_k}: {err.getvalue()}"
+    assert json.loads(out.getvalue()) == json.loads(json.dumps(score_report(turn.score, board, {})))
     return turn.result.outcome
 
 

@@ -1,4 +1,4 @@
-"""A die is judged against what is actually under it (rules/placement.py, session 11's audit).
+"""A die is judged against what is actually under it (rules/placement.py).
 
 Before, one global height (the tallest support plus a die) stood for every die: a die
 hovering over a hole's middle or 17.5 mm above open board passed, and nothing checked a die
@@ -71,7 +71,7 @@ def _check(poses, board, dice, *, lean: bool = True, short=()) -> None:
 
 # -- over a hole --------------------------------------------------------------------------
 def test_a_die_hovering_over_a_holes_middle_with_nothing_under_it_is_refused(side_i, dice):
-    """The audit's die: 25.5 mm up over hole h-northwest, scored 'board 1 -'."""
+    """A die 25.5 mm up over hole h-northwest, scored 'board 1 -'."""
     with pytest.raises(SpecError, match=r"dice\[0\]\.position: .*middle of hole 'h-northwest'.*holds it"):
         _check({"blue": _at(-86, 75, 25.5)}, side_i, dice)
 
@@ -102,7 +102,7 @@ def test_low_over_a_holes_middle_is_in_the_hole(side_i, dice):
 
 # -- floating -----------------------------------------------------------------------------
 def test_a_die_floating_above_open_board_is_refused(side_i, dice):
-    """The audit's die: 17.5 mm above open board near hole h-southeast scored 1."""
+    """A die 17.5 mm above open board near hole h-southeast scored 1."""
     with pytest.raises(SpecError, match=r"floats: its lowest point is 17\.5 mm .*the playfield at 0\.0 mm"):
         _check({"blue": _at(60, -60, 25.5)}, side_i, dice)
     _check({"blue": _at(60, -60, 8.0 + 3.5)}, side_i, dice)  # within the 4 mm tolerance
@@ -117,7 +117,7 @@ def test_a_die_on_another_die_passes_and_floating_above_it_does_not(side_i, dice
 
 # -- obstacles and the spinner ------------------------------------------------------------
 def test_a_die_inside_an_obstacle_is_refused(tmp_path, dice):
-    """The audit's die: inside a 6 mm block over the 2x field, it scored 6."""
+    """A die inside a 6 mm block over the 2x field, it scored 6."""
     board = _board(tmp_path, "block", BLOCK)
     with pytest.raises(SpecError, match=r"dice\[0\]\.position: .*cuts into obstacle 'block' \(6 mm high\)"):
         _check({"blue": _at(0, 0, 8)}, board, dice)
@@ -168,7 +168,7 @@ def test_a_die_leaning_against_an_obstacle_passes(tmp_path, dice):
     [(0.0, "the spinner's pin"), (25.0, "the spinner's card"), (-24.0, "the spinner's card")],
 )
 def test_a_die_through_the_spinners_pin_or_card_is_refused(dice, x_mm, what):
-    """The audit's die on side III at x = 0, y = 0 scored 9 through the pin and hub."""
+    """A die on side III at x = 0, y = 0 scored 9 through the pin and hub."""
     side_iii = load_board("III")
     with pytest.raises(SpecError, match=f"cuts into {what}"):
         _check({"blue": _at(x_mm, 0, 8)}, side_iii, dice)

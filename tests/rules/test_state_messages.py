@@ -1,4 +1,4 @@
-"""A state's mistakes are named where the user wrote them (rules/table_state.py, session 11's audit)."""
+"""A state's mistakes are named where the user wrote them (rules/table_state.py)."""
 
 from __future__ import annotations
 
