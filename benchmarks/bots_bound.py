@@ -30,7 +30,6 @@ runs of ``bots.py``, kept in ``--out``), and the games won only by one or the ot
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import math
@@ -229,7 +228,9 @@ def _figures(f: dict) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--games", type=argtypes.positive, default=400, help="games per seat and opponents (default 400)"
     )

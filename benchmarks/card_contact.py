@@ -26,7 +26,6 @@ docs/physics.md ("Nothing tunnels, nothing read early") gives a run.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -167,7 +166,9 @@ def playfield(n: int) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.splitlines()[0])
     ap.add_argument("--drops", type=int, default=300, help="dice dropped onto the card per variant (300)")
     ap.add_argument("--variants", default="default,cone,stiff,stiff1e5,soft,cone+stiff")
     ap.add_argument("--json", action="store_true", help="print one JSON object")

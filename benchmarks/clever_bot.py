@@ -9,7 +9,6 @@ at least 200 points. Nothing is asserted (figures, not tests).
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
@@ -62,7 +61,9 @@ def measure(bot: str, games: int, seed: int, workers: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bot", choices=("strong", "random"), default="strong")

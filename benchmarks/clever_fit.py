@@ -14,7 +14,6 @@ setting). A rerun gives weights of the same quality, not the same digits.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -45,7 +44,9 @@ def _game(job: tuple) -> tuple[int, list, list]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=5)
     parser.add_argument("--games", type=int, default=800)
     parser.add_argument("--eval-games", type=int, default=300)

@@ -19,7 +19,6 @@ trees see the same load, so the ratio is what counts; absolute rates are for sca
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -118,7 +117,9 @@ def main(argv=None) -> int:
     from doppelx import argtypes
 
     _at_least_1 = argtypes.whole(1, 1_000_000)
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", default="d0dbfd1", help="base commit (default d0dbfd1)")
     ap.add_argument("--head", default=None, help="head commit (default: this working tree)")
     ap.add_argument("--throws", type=_at_least_1, default=300, help="timed throws per process (default 300)")

@@ -17,7 +17,6 @@ printed, never asserted.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -114,7 +113,9 @@ def _chi2(results) -> float:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.split("\n")[0])
     ap.add_argument("--throws", type=int, default=300, help="throws per ratio and variant (default 300)")
     ap.add_argument("--seed", type=int, default=2026, help="seed (default 2026)")
     ap.add_argument("--engine", choices=("pybullet", "mujoco"), default="pybullet", help="physics engine")

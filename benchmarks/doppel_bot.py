@@ -10,7 +10,6 @@ aim is a win share of at least 95 %. Nothing is asserted (figures, not tests).
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -50,7 +49,9 @@ def measure(games: int, seed: int, workers: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)

@@ -20,7 +20,6 @@ difference is PyBullet's lost bounce. Figures are printed, never asserted.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -63,7 +62,9 @@ def run_world(kind: str, materials, per_side: int) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.split("\n")[0])
     ap.add_argument("--throws", type=int, default=200)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()

@@ -40,7 +40,6 @@ never asserted; docs/physics.md ("Where they differ, which is right") gives a ru
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -171,7 +170,9 @@ def summarise(rows: list[dict]) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.splitlines()[0])
     ap.add_argument("--throws", type=int, default=2000, help="standard turns per configuration (2000)")
     ap.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated, of {', '.join(CONFIGS)}")
     ap.add_argument("--workers", type=int, default=1, help="configurations run side by side (default 1)")

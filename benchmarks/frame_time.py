@@ -17,7 +17,6 @@ first frame (the splash) and to the first frame showing the table.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -86,7 +85,9 @@ def standard_scene(frame: int):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--width", type=int, default=1280)

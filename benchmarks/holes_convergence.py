@@ -28,7 +28,6 @@ moves toward the other's when refined is the one with the numerical error at the
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -198,7 +197,9 @@ def _rim_speed(traj, owner: str, openings, half: float) -> float | None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.split("\n")[0])
     ap.add_argument("--speeds", default=",".join(f"{v:g}" for v in holes.SPEEDS))
     ap.add_argument("--throws", type=int, default=0, help="standard turns per variant for the tray figures")
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"some of {','.join(VARIANTS)}")

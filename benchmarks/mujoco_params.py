@@ -19,7 +19,6 @@ Figures are printed, never asserted.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -82,7 +81,9 @@ def measure(params: MujocoParams, throws: int, turns: bool) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.split("\n")[0])
     ap.add_argument("--throws", type=int, default=20)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()

@@ -6,7 +6,6 @@ line-up; nothing is asserted (figures, not tests).
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from doppelx.games.oder_nichts.tournament import run_batch
@@ -21,7 +20,9 @@ LINEUPS = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -13,7 +13,6 @@ The table in benchmarks/README.md ("The profile, before and after") comes from i
 
 from __future__ import annotations
 
-import argparse
 import collections
 import sys
 from pathlib import Path
@@ -80,7 +79,9 @@ def run(n: int) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.split("\n")[0])
     ap.add_argument("profile", nargs="?", help="py-spy raw output (record ... -f raw -o FILE)")
     ap.add_argument("--run", type=int, metavar="N", help="throw N standard turns (the workload to record)")
     args = ap.parse_args(argv)

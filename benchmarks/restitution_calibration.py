@@ -20,7 +20,6 @@ the file's and exits 1 where they differ by more than 0.005. About 2 s of one co
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -83,7 +82,9 @@ def toml_text(curves: dict[str, dict[str, list[float]]]) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    ap = OneLineParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engines", default=",".join(CALIBRATED_ENGINES), help="comma-separated (default: both)")
     ap.add_argument(
         "--out", default=str(asset_path("restitution_calibration.toml")), help="the file to write"

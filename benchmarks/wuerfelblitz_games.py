@@ -6,7 +6,6 @@ per setting; nothing is asserted (figures, not tests).
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot
@@ -24,7 +23,9 @@ SETTINGS = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from doppelx.cli import OneLineParser  # errors in one line, exit 2
+
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
