@@ -42,7 +42,7 @@ from doppelx import argtypes
 from doppelx.batch.backends import run_plan
 from doppelx.batch.plan import RunSpec
 from doppelx.cli import OneLineParser
-from doppelx.commands.simulate import MAX_CHUNK, MAX_THROWS
+from doppelx.commands.simulate import MAX_CHUNK, MAX_THROWS, lying_count
 
 #: Most pool/Ray pairs (each pair runs the job twice).
 MAX_REPEAT = 100
@@ -91,7 +91,7 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--lying",
-        type=argtypes.whole(0, 7, "a number of lying dice"),
+        type=lying_count,
         metavar="K",
         default=6,
         help="dice lying on the board, 0–7 (default 6: a standard turn)",

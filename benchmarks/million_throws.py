@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from doppelx import argtypes  # noqa: E402
 from doppelx.cli import OneLineParser  # noqa: E402
-from doppelx.commands.simulate import MAX_THROWS, MAX_WORKERS  # noqa: E402
+from doppelx.commands.simulate import MAX_THROWS, MAX_WORKERS, lying_count  # noqa: E402
 
 #: Longest stretch (either one): a day.
 MAX_SECONDS = 86_400.0
@@ -207,7 +207,7 @@ def parser() -> argparse.ArgumentParser:
     )
     ap.add_argument(
         "--lying",
-        type=argtypes.whole(0, 7, "a number of lying dice"),
+        type=lying_count,
         default=0,
         help="dice lying on the board, 0–7 (0: as the command; 6: a standard turn)",
     )

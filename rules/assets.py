@@ -7,8 +7,7 @@ byte is read (standard input is read by :func:`read_stdin`, where a command take
 folder is named as one; a UTF-8 byte-order mark is skipped. :func:`read_json` also bounds
 the nesting depth (:data:`MAX_JSON_DEPTH`) and the length of a number
 (:data:`MAX_NUMBER_CHARS`) and refuses ``NaN``/``Infinity``, so no malformed file reaches
-Python's recursion or integer-size limits. :func:`refuse_input_as_output` keeps a command
-from writing over a file it reads.
+Python's recursion or integer-size limits.
 """
 
 from __future__ import annotations
@@ -64,19 +63,6 @@ def same_file(a: Path | str, b: Path | str) -> bool:
         return Path(a).resolve() == Path(b).resolve()
     except (OSError, ValueError, RuntimeError):
         return False
-
-
-def refuse_input_as_output(out: Path | str, inputs: dict[str, Path | str], what: str = "output file") -> None:
-    """Refuse to write ``out`` when it is one of the files the command reads (``inputs``:
-    how each is named → its path): writing it would destroy the input. Else nothing."""
-    from rules.atomic import OutputError
-
-    for name, path in inputs.items():
-        if same_file(out, path):
-            raise OutputError(
-                f"cannot write {what} {shown_name(out)}: it is the {name} this command reads; "
-                "give another file name"
-            )
 
 
 def read_text(path: Path | str, missing: str = "file not found") -> str:

@@ -210,3 +210,16 @@ def save_figure(fig: Any, path: Path | str, *, dpi: float, what: str = "picture"
     with atomic_write(path, "wb", what=what) as f:
         fig.savefig(f, format=fmt, dpi=dpi)
     return Path(path)
+
+
+def refuse_input_as_output(out: Path | str, inputs: dict[str, Path | str], what: str = "output file") -> None:
+    """Refuse to write ``out`` when it is one of the files the command reads (``inputs``:
+    how each is named → its path): writing it would destroy the input. Else nothing."""
+    from rules.assets import same_file, shown_name
+
+    for name, path in inputs.items():
+        if same_file(out, path):
+            raise OutputError(
+                f"cannot write {what} {shown_name(out)}: it is the {name} this command reads; "
+                "give another file name"
+            )

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
-import unicodedata
 from pathlib import Path
-from typing import Any
 
 import shapely
 from shapely.geometry import Point, Polygon
@@ -52,10 +50,6 @@ MIN_PLAYFIELD_MM = DIE_MM
 #: Shortest spinner arm, pin to tip (mm): a shorter triangle hides under a resting die
 #: instead of swatting it.
 MIN_ARM_MM = DIE_MM
-#: ``text_field``'s default when the key must be given.
-_REQUIRED = object()
-#: Longest name, title or id (characters).
-MAX_TEXT_CHARS = 80
 #: Longest board name or path accepted (characters).
 MAX_NAME_CHARS = 1024
 
@@ -152,7 +146,7 @@ def parse_board(data: dict, source: str) -> BoardSide:
         raise top.error("format", f"unsupported format {fmt!r}; this version reads {FORMAT!r}")
     top.string("units", "mm", choices=("mm",))
     name = _board_name(top, source)
-    title = text_field(top, "title", f"Side {name}")
+    title = top.text("title", f"Side {name}")
     line_width = top.number("line_width", minimum=MIN_LINE_MM, maximum=20)
 
     outline_t = top.table("outline")
@@ -189,7 +183,7 @@ def _board_name(top: Table, source: str) -> str:
     """The board's ``name``; without one the file's stem, or the whole file name where the stem
     is a built-in side's name (``II.toml`` is not side II: see :func:`_check_side_name`)."""
     stem = Path(source).stem
-    return text_field(top, "name", Path(source).name if builtin_side(stem.strip()) else stem)
+    return top.text("name", Path(source).name if builtin_side(stem.strip()) else stem)
 
 
 def _check_side_name(board: BoardSide, data: dict) -> None:
@@ -223,12 +217,16 @@ def _check_playable(top: Table, outline: Polygon, holes: list) -> None:
             f"the playfield is at most {widest:.3g} mm wide; a die ({DIE_MM:g} mm) needs at least "
             f"{MIN_PLAYFIELD_MM:g} mm to lie on it",
         )
-    holed = sum(shape.area for _, shape, _ in holes)
-    if holed > MAX_HOLE_SHARE * outline.area:
+    _check_share(top, "holes", sum(shape.area for _, shape, _ in holes), outline, MAX_HOLE_SHARE)
+
+
+def _check_share(top: Table, key: str, covered: float, outline: Polygon, most: float) -> None:
+    """Refuse ``key`` (holes, obstacles) covering more than the share ``most`` of the playfield."""
+    if covered > most * outline.area:
         raise top.error(
-            "holes",
-            f"holes cover {100 * holed / outline.area:.0f}% of the playfield; "
-            f"at most {100 * MAX_HOLE_SHARE:.0f}% leaves room to play",
+            key,
+            f"{key} cover {100 * covered / outline.area:.0f}% of the playfield; "
+            f"at most {100 * most:.0f}% leaves room to play",
         )
 
 
@@ -268,25 +266,8 @@ def _polygon(t: Table, key: str) -> Polygon:
     return shapely.normalize(poly)
 
 
-def text_field(t: Table, key: str, default: Any = _REQUIRED) -> str:
-    """A name, title or id (or a die's owner): shown in lists and windows, so one line of 1 to
-    :data:`MAX_TEXT_CHARS` characters without control characters.
-
-    Only a value the file gives is checked; a ``default`` (from the file's name) is taken as it is.
-    """
-    if default is not _REQUIRED and not t.has(key):
-        return default
-    text = t.string(key)
-    bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
-    if bad is not None:
-        raise t.error(key, f"a control character ({ascii(bad)}) in {text[:40]!r}; give one line of text")
-    if not text.strip() or len(text) > MAX_TEXT_CHARS:
-        raise t.error(key, f"must be 1 to {MAX_TEXT_CHARS} characters of text")
-    return text
-
-
 def _ident(t: Table, seen: set[str]) -> str:
-    ident = text_field(t, "id")
+    ident = t.text("id")
     if ident in seen:
         raise t.error("id", f"duplicate id {ident!r} (fields, holes and obstacles share one set of ids)")
     seen.add(ident)
@@ -425,11 +406,5 @@ def _obstacles(
         if sweep is not None and poly.intersection(sweep).area > AREA_TOLERANCE_MM2:
             raise t.error("polygon", f"obstacle {oid!r} stands inside the spinner's sweep circle")
         result.append((oid, poly, t.number("height", positive=True, maximum=MAX_HEIGHT_MM)))
-    covered = sum(p.area for _, p, _ in result)
-    if covered > MAX_OBSTACLE_SHARE * outline.area:
-        raise top.error(
-            "obstacles",
-            f"obstacles cover {100 * covered / outline.area:.0f}% of the playfield; "
-            f"at most {100 * MAX_OBSTACLE_SHARE:.0f}% leaves room to play",
-        )
+    _check_share(top, "obstacles", sum(p.area for _, p, _ in result), outline, MAX_OBSTACLE_SHARE)
     return result

@@ -176,9 +176,7 @@ def _size(top: Table) -> float:
 def _owner(t: Table) -> str:
     """An owner: one line of 1–80 characters like a board's ids, no comma or ``=``, no
     space at either end (the command line names dice in ``--dice blue,white``)."""
-    from rules.board_file import text_field
-
-    owner = text_field(t, "owner")
+    owner = t.text("owner")
     bad = next((ch for ch in owner if ch in OWNER_SEPARATORS), None)
     if bad is not None or owner != owner.strip():
         what = f"a {bad!r}" if bad is not None else "a space at an end"

@@ -232,7 +232,8 @@ def held_over_hole(me: Body, others: Iterable[Body], board: BoardSide) -> bool:
         if ob.height >= up_to and near.intersects(ob.shape):
             return True
     s = board.spinner
-    return s is not None and s.height >= up_to and near.intersects(Point(s.center).buffer(s.arm_length))
+    sweep = tray(board).sweep
+    return s is not None and sweep is not None and s.height >= up_to and near.intersects(sweep)
 
 
 def support_under(
@@ -354,7 +355,7 @@ def check_resting(
             )
         hole = hole_under_centre(board, x, y, half)
         if hole is not None:
-            if in_hole_middle(hole_middle(hole.shape, half), (x, y, z), half):
+            if z < half + HOLE_TOP:  # (the centre is over the middle: in_hole_middle's other half)
                 raise SpecError(
                     source,
                     at,

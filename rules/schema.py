@@ -7,10 +7,14 @@ the same way: the file, the element (``fields[3].polygon``) and what was expecte
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterator
 from typing import Any, overload
 
 from rules.errors import SpecError
+
+#: Longest name, title, id or die owner (characters): shown in lists and windows.
+MAX_TEXT_CHARS = 80
 
 _MISSING = object()
 #: Largest magnitude of any number in a data file (ints beyond it cannot become floats sanely).
@@ -94,6 +98,25 @@ class Table:
         if choices is not None and value not in choices:
             raise self.error(key, f"unknown value {_short(value)!r}; expected one of {', '.join(choices)}")
         return value
+
+    def text(self, key: str, default: Any = _MISSING) -> str:
+        """A name, title, id or die owner: shown in lists and windows, so one line of 1 to
+        :data:`MAX_TEXT_CHARS` characters without control characters.
+
+        Only a value the file gives is checked; a ``default`` (from a file's name, say) is
+        taken as it is.
+        """
+        if default is not _MISSING and not self.has(key):
+            return default
+        text = self.string(key)
+        bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")), None)
+        if bad is not None:
+            raise self.error(
+                key, f"a control character ({ascii(bad)}) in {text[:40]!r}; give one line of text"
+            )
+        if not text.strip() or len(text) > MAX_TEXT_CHARS:
+            raise self.error(key, f"must be 1 to {MAX_TEXT_CHARS} characters of text")
+        return text
 
     def boolean(self, key: str, default: Any = _MISSING) -> bool:
         value = self.raw(key, default)

@@ -83,13 +83,11 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from rules.atomic import check_output_file
+    from rules.atomic import check_output_file, refuse_input_as_output
     from rules.board_file import load_board
 
     check_output_file(args.out, "picture")
     board = load_board(args.board)
-    from rules.assets import refuse_input_as_output
-
     refuse_input_as_output(args.out, {"board file": board.source}, "picture")
     from doppelx.board_picture import save_board_png
 

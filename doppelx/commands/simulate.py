@@ -51,7 +51,8 @@ VARY_OPTIONS = ("board", "hole_delta_mm", "skill", "policy")
 
 _throws = argtypes.whole(1, MAX_THROWS, "a number of throws")
 _games = argtypes.whole(1, MAX_GAMES, "a number of games")
-_lying = argtypes.whole(0, 7, "a number of lying dice")
+#: ``--lying``: dice lying on the board from earlier throws, 0–7 (the benchmarks take it too).
+lying_count = argtypes.whole(0, 7, "a number of lying dice")
 
 
 def _common(p: argparse.ArgumentParser, board_default: str) -> None:
@@ -145,7 +146,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--throws", type=_throws, required=True, metavar="N", help=f"1–{MAX_THROWS:,}")
     t.add_argument(
         "--lying",
-        type=_lying,
+        type=lying_count,
         default=None,
         metavar="K",
         help=f"other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
@@ -182,7 +183,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     s.add_argument(
         "--lying",
-        type=_lying,
+        type=lying_count,
         default=None,
         metavar="K",
         help=f"throws: other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",

@@ -148,8 +148,7 @@ def run(args: argparse.Namespace) -> int:
     box.check_board(board)
     dice = load_dice()
     if args.replay:
-        from rules.assets import refuse_input_as_output
-        from rules.atomic import check_output_file
+        from rules.atomic import check_output_file, refuse_input_as_output
 
         check_output_file(args.replay, "replay file")
         refuse_input_as_output(

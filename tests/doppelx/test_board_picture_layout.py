@@ -20,7 +20,8 @@ from doppelx.board_picture import (
     save_board_png,
     spinner_triangle,
 )
-from rules.board_file import MAX_TEXT_CHARS, builtin_board_path, load_board, parse_board
+from rules.board_file import builtin_board_path, load_board, parse_board
+from rules.schema import MAX_TEXT_CHARS
 
 OBSTACLE_BOARD = {
     "format": "doppelx-board/1",

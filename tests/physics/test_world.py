@@ -90,7 +90,7 @@ def test_close_makes_the_world_unusable():
 
 
 def test_hull_files_are_shared_by_content_and_no_process_leaves_a_folder_behind(tmp_path):
-    """Every killed worker had left a /tmp/doppelx-hulls-XXXX folder of its own (390 of them
+    """Every killed worker had left a /tmp/doppelx-hulls-<random> folder of its own (390 of them
     after a day of batches): the files now live in one folder per user, named by content."""
     import subprocess
     import sys
