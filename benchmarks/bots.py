@@ -45,8 +45,8 @@ from doppelx.batch.plan import RunSpec
 from doppelx.batch.stats import mean, proportion
 from doppelx.cli import OneLineParser
 from doppelx.commands.simulate import MAX_CHUNK, MAX_GAMES, MAX_WORKERS
-from rules.atomic import write_text
-from rules.errors import DoppelXError
+from rules.common.atomic import write_text
+from rules.common.errors import DoppelXError
 
 PLAYERS = 4
 #: The opponents' skills (the field-aiming bots; the expert is the one measured).
@@ -130,11 +130,11 @@ def run(
 
 def decision_times(decisions: int, think: int, seed: int) -> dict:
     """Wall-clock seconds of ``decisions`` expert throw decisions (``think`` rollouts each, one core)."""
-    from doppelx.match import DoppelXMatch
-    from doppelx.planner.table import table_of
-    from doppelx.seats import bot_of_skill
-    from rules.board_file import load_board
-    from rules.game import GameOptions
+    from doppelx.games.doppelx.match import DoppelXMatch
+    from doppelx.games.doppelx.planner.table import table_of
+    from doppelx.games.doppelx.seats import bot_of_skill
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.game import GameOptions
 
     times: list[float] = []
     rollouts = 0

@@ -17,7 +17,7 @@ these in the rotating seat (``--seats``):
   throws it copies the match's random stream — the very draws its throw will be made with
   — so each candidate's rollout is its real throw, bit for bit (every prediction is
   checked against the throw the match then makes). It scores candidates as the expert does
-  (:func:`doppelx.planner.value.win_value`: its chance of winning, the thrown dice's faces
+  (:func:`doppelx.games.doppelx.planner.value.win_value`: its chance of winning, the thrown dice's faces
   in expectation, so it does not pick faces) and takes the best of ``--evals`` candidates:
   the expert's spread round, then cross-entropy rounds around the best. It bets and makes
   the setup throw like the expert, with the hard hand.
@@ -48,7 +48,7 @@ from bots import run as run_games
 
 from doppelx import argtypes
 from doppelx.batch.params import GAME_DEFAULTS
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 ORACLE = "oracle"
 
@@ -72,15 +72,15 @@ class PositionOracle:
 
     def aim(self, board, die, box=None):
         """The setup throw's aim (no table): the field aim, as the expert's."""
-        from doppelx.bots import AimAtBestField
+        from doppelx.games.doppelx.bots import AimAtBestField
 
         return AimAtBestField(self.skill, self.strength).aim(board, die, box)
 
     def think(self, table):
         """The candidate whose exact rollout (the real noise) is worth most."""
-        from doppelx.planner.rollout import rollout
-        from doppelx.planner.search import Candidate, cem_children, first_candidates
-        from doppelx.planner.value import hand_value_of, win_value
+        from doppelx.games.doppelx.planner.rollout import rollout
+        from doppelx.games.doppelx.planner.search import Candidate, cem_children, first_candidates
+        from doppelx.games.doppelx.planner.value import hand_value_of, win_value
 
         rng = table.rng(0)
         hand = hand_value_of(table.board, table.cards, table.dice[table.thrower], len(table.lying) + 1)
@@ -116,10 +116,10 @@ def seat_bot(kind: str, evals: int):
     """The rotating seat's bot of ``kind`` (``SEATS``), ``evals`` rollouts a decision."""
     from dataclasses import replace
 
-    from doppelx.bots import DoppelXBot
-    from doppelx.planner.expert import RolloutBet, ThinkingThrow
-    from doppelx.planner.search import Budget
-    from doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.bots import DoppelXBot
+    from doppelx.games.doppelx.planner.expert import RolloutBet, ThinkingThrow
+    from doppelx.games.doppelx.planner.search import Budget
+    from doppelx.games.doppelx.seats import bot_of_skill
     from physics.throw_model import SKILLS
 
     if kind == "expert":

@@ -55,7 +55,7 @@ def world_of(side: str, variant: str):
     """A world of ``side`` whose spinner card gets the contact of ``variant``."""
     from physics.settings import SimSettings
     from physics.world import World
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     cone, k, c = VARIANTS[variant]
 

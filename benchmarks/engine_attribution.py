@@ -38,7 +38,7 @@ from doppelx.bench.twosample import chi2_homogeneity, ks_2samp
 from physics.engine import make_world
 from physics.materials import load_materials
 from physics.run import run_throw
-from rules.board_file import load_board
+from rules.doppelx.board_file import load_board
 
 
 def run_world(kind: str, materials, per_side: int) -> dict:

@@ -110,8 +110,8 @@ def run_config(job: tuple[str, int]) -> dict:
     from doppelx.bench.engines import KINDS
     from doppelx.bench.tray import scenes
     from physics.run import run_throw
-    from rules.dice import load_dice
-    from rules.reading import read_die
+    from rules.doppelx.dice import load_dice
+    from rules.doppelx.reading import read_die
 
     config, throws = job
     dice = load_dice()

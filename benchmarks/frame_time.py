@@ -54,7 +54,7 @@ def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen, str]:
 def standard_scene(frame: int):
     """Side I with 8 dice (7 players + white): 6 lying still, 2 tumbling through the air."""
     from render.snapshot import FloatingText, ScoreLine, Snapshot, TableSpec
-    from rules.outcome import Pose
+    from rules.doppelx.outcome import Pose
 
     table = standard_scene.table = getattr(standard_scene, "table", None) or TableSpec.standard("I")
     owners = ["blue", "red", "yellow", "green", "purple", "orange", "pink", "white"]
@@ -260,7 +260,7 @@ def compare(args) -> None:
 STARTUP_PROBE = """
 import os, sys, time
 t0 = float(os.environ["FRAME_TIME_T0"])
-from doppelx.play.window import PlayWindow
+from doppelx.games.doppelx.play.window import PlayWindow
 flip = PlayWindow.flip
 def timed(self):
     flip(self)
@@ -325,10 +325,10 @@ def idle(args) -> None:
         proc, display = start_xvfb(args.width, args.height)
         os.environ["DISPLAY"] = display
     try:
-        from doppelx.play import app
-        from doppelx.play.controller import PlayController, Stage
-        from doppelx.play.newgame import GameSetup
-        from doppelx.play.window import PlayWindow
+        from doppelx.games.doppelx.play import app
+        from doppelx.games.doppelx.play.controller import PlayController, Stage
+        from doppelx.games.doppelx.play.newgame import GameSetup
+        from doppelx.games.doppelx.play.window import PlayWindow
 
         figures = {}
         for mode in ("on change", "every loop", "on change "):

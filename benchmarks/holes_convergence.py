@@ -156,7 +156,7 @@ def tray(engine: str, settings: SimSettings, params, throws: int) -> dict:
 
 def approaches(engine: str, settings: SimSettings, params) -> dict:
     """Dice falling in per speed for each of :data:`APPROACHES` (the hole scene's slide, turned or rolling)."""
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     kw = {"params": params} if params is not None else {}
     out = {}
@@ -172,7 +172,7 @@ def approaches(engine: str, settings: SimSettings, params) -> dict:
 
 def _lying_yaw(quaternion) -> float | None:
     """The yaw (rad) of a die lying flat (a body axis within 5° of vertical), else ``None``."""
-    from rules.outcome import quaternion_matrix
+    from rules.doppelx.outcome import quaternion_matrix
 
     r = quaternion_matrix(quaternion)
     k = int(np.argmax(np.abs(r[2, :])))

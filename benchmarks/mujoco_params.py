@@ -36,7 +36,7 @@ from doppelx.bench.incline import BISECT_WINDOW, SLIDE_MM, slide
 from doppelx.bench.tray import scenes
 from physics.mujoco_world import MujocoParams, MujocoWorld
 from physics.run import run_throw
-from rules.board_file import load_board
+from rules.doppelx.board_file import load_board
 
 VARIANTS = {
     "project": MujocoParams(),

@@ -44,12 +44,12 @@ from doppelx import argtypes
 from doppelx.bench.throws import chi2_uniform, face_counts, random_scene
 from physics.run import run_throw
 from physics.world import World
-from rules.board_file import BUILTIN_SIDES, load_board
-from rules.box import load_box
-from rules.dice import load_dice
-from rules.outcome import Pose, Status
-from rules.reading import top_face
-from rules.rng import child_rng
+from rules.common.rng import child_rng
+from rules.doppelx.board_file import BUILTIN_SIDES, load_board
+from rules.doppelx.box import load_box
+from rules.doppelx.dice import load_dice
+from rules.doppelx.outcome import Pose, Status
+from rules.doppelx.reading import top_face
 
 BOX = load_box()
 DICE = load_dice()

@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from doppelx.bench.restitution import CALIBRATION_INPUTS, CALIBRATION_SPEEDS, rebound_curve
 from physics.restitution_calibration import CALIBRATED_ENGINES, FORMAT, SCENES, load_calibration
-from rules.assets import asset_path
-from rules.atomic import write_text
-from rules.errors import DoppelXError
+from rules.common.assets import asset_path
+from rules.common.atomic import write_text
+from rules.common.errors import DoppelXError
 
 #: Largest difference between a fresh curve and the file's that ``--check`` accepts.
 TOLERANCE = 0.005

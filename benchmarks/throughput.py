@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def scenes(n: int, seed: int):
     """``n`` standard-turn scenes ``(lying poses, throw)`` on side I from ``seed``."""
     from doppelx.bench.throws import standard_turns
-    from rules.rng import make_rng
+    from rules.common.rng import make_rng
 
     return standard_turns(n, make_rng(seed), "I")
 
@@ -115,7 +115,7 @@ def engine_only(world, items, schedules: list, finals: list, tally: Tally) -> in
     settle test or tunnel watch between. Returns how many replays ended with every die exactly
     where the whole throw left it (all of them, if the replay is the same work).
     """
-    from rules.outcome import Pose
+    from rules.doppelx.outcome import Pose
 
     p = world.p
     step, sample_every = p.stepSimulation, world.settings.sample_every

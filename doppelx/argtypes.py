@@ -135,7 +135,7 @@ def names(allowed: Sequence[str], count: int | None = None) -> Callable[[str], l
 
 def output_file(text: str) -> str:
     """A file to write: its folder exists and is writable, it is not a folder (checked before any work)."""
-    from rules.atomic import OutputError, check_output_file
+    from rules.common.atomic import OutputError, check_output_file
 
     try:
         check_output_file(text, what="")
@@ -149,7 +149,7 @@ def _shorten_paths(message: str, text: str) -> str:
     path of thousands of characters would otherwise fill the screen, once or twice)."""
     from pathlib import Path
 
-    from rules.assets import MAX_NAME_SHOWN, shown_name
+    from rules.common.assets import MAX_NAME_SHOWN, shown_name
 
     spelled = {text, str(Path(text)), *(str(p) for p in Path(text).parents)}
     shortened = False
@@ -160,13 +160,13 @@ def _shorten_paths(message: str, text: str) -> str:
             message = message.replace(long, shown_name(long))
             shortened = True
     if not shortened and len(text) > 200 and text[:200] in message:
-        message = message.replace(text[:200], shown_name(text), 1)  # rules.atomic's cut to the start
+        message = message.replace(text[:200], shown_name(text), 1)  # rules.common.atomic's cut to the start
     return message
 
 
 def _suffixed(text: str, suffix: str, what: str) -> str:
     """:func:`output_file` whose name must end in ``suffix`` (any case), else one line naming ``what``."""
-    from rules.assets import shown_name  # a long path keeps its end, where the suffix is
+    from rules.common.assets import shown_name  # a long path keeps its end, where the suffix is
 
     output_file(text)  # a folder or a missing folder is named as such first
     if not text.lower().endswith(suffix):
@@ -259,7 +259,7 @@ def check_no_spinner(board, spinner: bool) -> None:
     """Refuse ``--no-spinner`` on a side without a spinner mount (sides I and II): it would do
     nothing, and a user who gives it expects a side where it does something."""
     if not spinner and board.spinner is None:
-        from rules.errors import RulesError
+        from rules.common.errors import RulesError
 
         raise RulesError(
             f"--no-spinner: side {board.name} has no spinner to leave off (sides III and IV have one)"

@@ -20,10 +20,10 @@ from matplotlib.path import Path as MplPath
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-from rules.atomic import save_figure
-from rules.board import BoardSide
-from rules.fieldmap import field_map
-from rules.style import load_style
+from rules.common.atomic import save_figure
+from rules.doppelx.board import BoardSide
+from rules.doppelx.fieldmap import field_map
+from rules.doppelx.style import load_style
 
 MM = 1e3
 

@@ -9,7 +9,7 @@ Each command module defines ``register(subparsers)``, which adds its parser and 
 the function that runs, so ``doppelx --help`` and the rules-only commands start fast and
 need no physics or GL stack.
 
-Errors a user can cause (:class:`rules.errors.DoppelXError`) are printed as one line on
+Errors a user can cause (:class:`rules.common.errors.DoppelXError`) are printed as one line on
 stderr and exit with code 2; a bad argument too (:class:`OneLineParser` prints argparse's
 error without the usage block, pointing to ``--help``).
 """
@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 
 from doppelx import logs
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 #: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (

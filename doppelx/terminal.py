@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules.assets import read_json
-from rules.atomic import write_text
-from rules.errors import DoppelXError, SpecError
+from rules.common.assets import read_json
+from rules.common.atomic import write_text
+from rules.common.errors import DoppelXError, SpecError
 
 _ANSI = {
     "reset": "0",

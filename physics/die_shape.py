@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from rules.dice import DieSpec
+from rules.doppelx.dice import DieSpec
 
 #: A die lies flat within these bounds: its centre a half edge (± this, m) above the surface ...
 FLAT_HEIGHT_TOL = 0.001

@@ -4,7 +4,7 @@ Two engines build the same tray from the same :class:`~physics.geometry.Layout`:
 PyBullet (:class:`physics.world.World`, the default) and MuJoCo
 (:class:`physics.mujoco_world.MujocoWorld`). Both satisfy :class:`PhysicsWorld`, and
 :func:`physics.run.run_throw` runs a throw to rest in either, returning the same
-:class:`~rules.outcome.ThrowOutcome`, so scoring, batch rows and replays do not care
+:class:`~rules.doppelx.outcome.ThrowOutcome`, so scoring, batch rows and replays do not care
 which engine produced it. ``--engine pybullet|mujoco`` on the commands goes through
 :func:`make_world`.
 """
@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 if TYPE_CHECKING:
     from physics.geometry import Layout
     from physics.materials import Materials
     from physics.settings import SimSettings
     from physics.status import Zones
-    from rules.board import BoardSide
-    from rules.box import BoxSpec
-    from rules.dice import DiceSet
+    from rules.doppelx.board import BoardSide
+    from rules.doppelx.box import BoxSpec
+    from rules.doppelx.dice import DiceSet
 
 #: Engine names, the default first.
 ENGINES: tuple[str, ...] = ("pybullet", "mujoco")

@@ -31,8 +31,8 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry import box as rect
 
-from rules.board import BoardSide
-from rules.box import BoxSpec
+from rules.doppelx.board import BoardSide
+from rules.doppelx.box import BoxSpec
 
 #: Material names a static or moving part can carry (see :mod:`physics.materials`).
 CARDBOARD, TABLE, SPINNER = "cardboard", "table", "spinner"

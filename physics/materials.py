@@ -5,7 +5,7 @@ Bullet has no per-pair material table; it combines the two bodies' values (see
 friction ``r_a f_b + r_b f_a``. Every pair the file lists involves a die, so the per-body
 values are solved exactly: ``f_die = sqrt(μ_die-die)``, ``f_X = μ_die-X / f_die`` and so on.
 A pair whose rolling or spinning value cannot be reached with non-negative body values is
-a :class:`~rules.errors.SpecError`.
+a :class:`~rules.common.errors.SpecError`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from physics.settings import GRAVITY
-from rules.assets import asset_path, read_toml
-from rules.errors import SpecError
-from rules.schema import Table
+from rules.common.assets import asset_path, read_toml
+from rules.common.errors import SpecError
+from rules.common.schema import Table
 
 FORMAT = "doppelx-materials/1"
 DIE = "die"

@@ -12,8 +12,8 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry import box as rect
 
-from rules.board import BoardSide
-from rules.box import BoxSpec
+from rules.doppelx.board import BoardSide
+from rules.doppelx.box import BoxSpec
 
 
 def board_mesh(board: BoardSide, box: BoxSpec) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ from physics.result import ThrowResult, finish, lying_dice
 from physics.status import TunnelWatch, check_pairs
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from rules.outcome import DieOutcome, Pose, Status
+from rules.doppelx.outcome import DieOutcome, Pose, Status
 
 
 def run_throw(

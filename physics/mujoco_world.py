@@ -38,10 +38,10 @@ from physics.mujoco_materials import TIME_CONSTANT, contact_of
 from physics.restitution_calibration import engine_materials
 from physics.settings import SimSettings
 from physics.throw import DieRelease
-from rules.board import BoardSide
-from rules.box import BoxSpec, load_box
-from rules.dice import DiceSet, load_dice
-from rules.outcome import Pose
+from rules.doppelx.board import BoardSide
+from rules.doppelx.box import BoxSpec, load_box
+from rules.doppelx.dice import DiceSet, load_dice
+from rules.doppelx.outcome import Pose
 
 #: Contact type bits: the dice's boxes collide with the tray ...
 _DIE_BITS = 'contype="1" conaffinity="2"'
@@ -437,7 +437,7 @@ class MujocoWorld:
 
 def import_mujoco():
     """Import mujoco, or a one-line user error naming the extra that installs it."""
-    from rules.optional import import_optional
+    from rules.common.optional import import_optional
 
     return import_optional("mujoco", "mujoco", "the MuJoCo engine (--engine mujoco)")
 

@@ -39,8 +39,8 @@ from pathlib import Path
 import numpy as np
 
 from physics.materials import Materials
-from rules.assets import asset_path, read_toml
-from rules.schema import Table
+from rules.common.assets import asset_path, read_toml
+from rules.common.schema import Table
 
 FORMAT = "doppelx-restitution-calibration/1"
 #: The engines the file must calibrate (``physics.engine.ENGINES``).

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from physics.trajectory import Trajectory
-from rules.outcome import DieOutcome, Pose, ThrowOutcome
+from rules.doppelx.outcome import DieOutcome, Pose, ThrowOutcome
 
 if TYPE_CHECKING:
     from physics.status import TunnelWatch

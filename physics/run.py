@@ -44,7 +44,7 @@ from physics.world import World
 
 if TYPE_CHECKING:
     from physics.engine import PhysicsWorld
-from rules.outcome import DieOutcome, Pose, Status
+from rules.doppelx.outcome import DieOutcome, Pose, Status
 
 
 def run_throw(

@@ -9,12 +9,12 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from rules.board import BoardSide
-from rules.box import BoxSpec
-from rules.dice import DiceSet
-from rules.errors import RulesError
-from rules.outcome import Pose
-from rules.placement import fills_box
+from rules.common.errors import RulesError
+from rules.doppelx.board import BoardSide
+from rules.doppelx.box import BoxSpec
+from rules.doppelx.dice import DiceSet
+from rules.doppelx.outcome import Pose
+from rules.doppelx.placement import fills_box
 
 #: Gap kept between a scattered die and walls, holes, the spinner's sweep and other dice (m).
 SCATTER_GAP = 0.002

@@ -6,13 +6,13 @@ Statuses from a resting pose (D6), by the die's centre in the board frame:
   above the rim (lying on a bet card or on the rim's top); or (the final reading,
   :meth:`Zones.final`) it came to rest in the box but not over the playfield — beside a board
   smaller than the box, the centre more than 1 mm outside its outline
-  (``rules.placement.on_playfield``, the test the rules' placement check makes);
+  (``rules.doppelx.placement.on_playfield``, the test the rules' placement check makes);
 * ``hole``: the centre is below the playfield surface (z < 0): the die sank more than
   half into a hole, or lies in the cavity beneath; or (the final reading, with the die's
   size) its centre is over the middle of a hole, more than half an edge inside the rim, and
   its bottom not above the surface: it sits in the hole on a die that fell in first; or
   (:meth:`Zones.final`) its centre is over a hole's middle higher up and nothing on the board
-  holds it there — no die on the board, obstacle or spinner (``rules.placement.held_over_hole``):
+  holds it there — no die on the board, obstacle or spinner (``rules.doppelx.placement.held_over_hole``):
   it rests on dice in the hole;
 * ``board``: otherwise (on the playfield, leaning, on another die or on an obstacle).
 
@@ -36,13 +36,13 @@ from dataclasses import replace
 import shapely
 
 from physics.geometry import GROUND_DROP, GROUND_HALF, TABLE_HALF, Layout
-from rules.board import BoardSide
-from rules.box import BoxSpec
-from rules.dice import DiceSet
-from rules.outcome import DieOutcome, Status
+from rules.doppelx.board import BoardSide
+from rules.doppelx.box import BoxSpec
+from rules.doppelx.dice import DiceSet
+from rules.doppelx.outcome import DieOutcome, Status
 
 # the rules' tests of a die in a hole and on the playfield: one reading for physics and rules
-from rules.placement import (
+from rules.doppelx.placement import (
     HOLE_TOP,
     die_body,
     fills_box,
@@ -87,7 +87,7 @@ class Zones:
         With the die's ``half`` edge (the final reading of a throw), a die whose centre lies
         over the middle of a hole — more than half an edge inside its rim, where the
         playfield cannot hold it — and less than :data:`HOLE_TOP` above the playfield is in
-        the hole: it sits on a die that fell in before it (``rules.placement`` refuses such
+        the hole: it sits on a die that fell in before it (``rules.doppelx.placement`` refuses such
         a die on the board).
         """
         x, y, z = position
@@ -110,7 +110,7 @@ class Zones:
         box beside a smaller board), and one whose centre is over a hole's middle, up above
         the playfield, that no die on the board, obstacle or spinner holds is in the ``hole``
         (it rests on dice in the hole) — read again until no die changes, as a die may have
-        held another. ``rules.placement.check_resting`` makes the same tests of a state.
+        held another. ``rules.doppelx.placement.check_resting`` makes the same tests of a state.
         """
         out = list(dice)
         if not self._fills_box(board):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.box import BoxSpec
+from rules.doppelx.box import BoxSpec
 
 SIDES: tuple[str, ...] = ("S", "E", "N", "W")
 #: Outward normal (x, y) of each wall and the thrower's right-hand direction there.

@@ -23,7 +23,7 @@ import numpy as np
 
 from physics.settings import GRAVITY
 from physics.throw import RELEASE_OUT, SIDES, Throw, hand_throw, release_point, seat_places, side_axes
-from rules.box import BoxSpec
+from rules.doppelx.box import BoxSpec
 
 #: Horizontal release speed at strength 0 and 1 (m/s).
 SPEED_MIN, SPEED_MAX = 0.35, 2.2

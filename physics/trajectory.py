@@ -15,7 +15,7 @@ from typing import IO
 import numpy as np
 
 from physics.settings import GRAVITY
-from rules.outcome import Pose
+from rules.doppelx.outcome import Pose
 
 
 @dataclass(frozen=True)

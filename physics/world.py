@@ -35,10 +35,10 @@ from physics.materials import DIE, Materials, load_materials
 from physics.restitution_calibration import engine_materials
 from physics.settings import SimSettings
 from physics.throw import DieRelease
-from rules.board import BoardSide
-from rules.box import BoxSpec, load_box
-from rules.dice import DiceSet, DieSpec, load_dice
-from rules.outcome import Pose
+from rules.doppelx.board import BoardSide
+from rules.doppelx.box import BoxSpec, load_box
+from rules.doppelx.dice import DiceSet, DieSpec, load_dice
+from rules.doppelx.outcome import Pose
 
 log = logging.getLogger(__name__)
 

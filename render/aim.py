@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from render.intents import SIDES, ThrowIntent
-from rules.box import BoxSpec
+from rules.doppelx.box import BoxSpec
 
 #: Inward unit vector and "to the right" unit vector of a thrower at each side.
 _INWARD = {"S": (0.0, 1.0), "E": (-1.0, 0.0), "N": (0.0, -1.0), "W": (1.0, 0.0)}

@@ -1,9 +1,9 @@
 """Writing a file whole or not at all, for the window: screenshots and saved games.
 
-The writing itself is the project's one atomic writer, :mod:`rules.atomic` (a temporary
+The writing itself is the project's one atomic writer, :mod:`rules.common.atomic` (a temporary
 file beside the target, fsync, rename; the target untouched on failure). The window's
 files add one thing: a missing folder for them is made first (``--save-file saves/g.json``).
-Failures are :class:`FileWriteError` (the same class as :class:`rules.atomic.OutputError`)
+Failures are :class:`FileWriteError` (the same class as :class:`rules.common.atomic.OutputError`)
 naming the path and the reason, for the window to show.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.atomic import OutputError, write_bytes
+from rules.common.atomic import OutputError, write_bytes
 
 #: A file could not be written (the message names it and says why).
 FileWriteError = OutputError

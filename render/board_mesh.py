@@ -12,8 +12,8 @@ import shapely
 from shapely.geometry import box as rect
 
 from render.mesh import Mesh, extrude, flat_mesh, merge, ring_wall
-from rules.board import BoardSide
-from rules.box import BoxSpec
+from rules.doppelx.board import BoardSide
+from rules.doppelx.box import BoxSpec
 
 
 def inner_rect(box: BoxSpec):

@@ -16,10 +16,10 @@ from shapely.geometry import Point
 from shapely.ops import polylabel
 
 from render.raster import fill_geometry, polygons, text_centred, text_width
-from rules.board import BoardSide, FieldKind
-from rules.box import BoxSpec
-from rules.fieldmap import field_map
-from rules.style import load_style
+from rules.doppelx.board import BoardSide, FieldKind
+from rules.doppelx.box import BoxSpec
+from rules.doppelx.fieldmap import field_map
+from rules.doppelx.style import load_style
 
 #: Smallest field part that carries a label (m²).
 MIN_LABEL_AREA = 1.5e-4

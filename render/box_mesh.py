@@ -11,7 +11,7 @@ import numpy as np
 from shapely.geometry import box as rect
 
 from render.mesh import Mesh, flat_mesh, merge, ring_wall
-from rules.box import BoxSpec
+from rules.doppelx.box import BoxSpec
 
 #: Thickness of the box's bottom board under the cavity (m).
 BOTTOM = 0.002

@@ -12,7 +12,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from render.raster import bold_font, text_centred, to_array
-from rules.bets import BetCard
+from rules.doppelx.bets import BetCard
 
 #: Short captions by card condition (the full text is in the HUD help).
 CAPTIONS = {

@@ -31,7 +31,7 @@ from render.backend import pyglet
 from render.intents import BetIntent, Command, CommandIntent
 from render.placement import card_at
 from render.snapshot import InputMode
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 import pyglet.window  # (after render.backend set the options)
 from pyglet.window import key, mouse

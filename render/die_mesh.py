@@ -1,8 +1,8 @@
 """A die as a rounded cube: each face a grid whose border bands bend round the edges.
 
 The shape is the set of points within ``r`` of a sharp inner cube of half-edge ``h - r``
-(the same shape :mod:`rules.reading` reads footprints from). Every vertex carries its
-face axis (index into :data:`rules.dice.AXES`) and face-local texture coordinates that
+(the same shape :mod:`rules.doppelx.reading` reads footprints from). Every vertex carries its
+face axis (index into :data:`rules.doppelx.dice.AXES`) and face-local texture coordinates that
 span the whole face, so the face atlas (:mod:`render.dice_texture`) prints the pips.
 """
 

@@ -1,12 +1,12 @@
 """Errors of the desktop window: no display, no usable OpenGL 3.3 context.
 
-:class:`NoDisplayError` is a :class:`rules.errors.DoppelXError`, so the CLI prints it as
+:class:`NoDisplayError` is a :class:`rules.common.errors.DoppelXError`, so the CLI prints it as
 one line and exits with code 2.
 """
 
 from __future__ import annotations
 
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 #: What to tell a user who has no display.
 HEADLESS_HINT = (

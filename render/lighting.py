@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.box import BoxSpec
+from rules.doppelx.box import BoxSpec
 
 #: Unit vector towards the key light: high (57° elevation), from the south-west.
 LIGHT_DIR = np.array([-0.38, -0.52, 1.0]) / np.linalg.norm([-0.38, -0.52, 1.0])

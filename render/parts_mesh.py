@@ -9,8 +9,8 @@ from shapely.geometry import Polygon
 
 from render.box_mesh import outer_half
 from render.mesh import Mesh, cylinder, extrude, flat_mesh, merge
-from rules.board import SpinnerMount
-from rules.box import BoxSpec
+from rules.doppelx.board import SpinnerMount
+from rules.doppelx.box import BoxSpec
 
 #: Texture axes (u, v) of a card's legs at each corner; u × v = +z so no print is mirrored.
 CARD_AXES = {

@@ -16,7 +16,7 @@ from shapely.geometry import Point
 
 from render.parts_mesh import card_corner, card_polygon
 from render.snapshot import TableSpec
-from rules.outcome import Pose
+from rules.doppelx.outcome import Pose
 
 #: Where dice lie on a card, as fractions of the legs (u, v); later dice stack on earlier.
 CARD_SLOTS = ((0.64, 0.15), (0.15, 0.64), (0.40, 0.40), (0.42, 0.15), (0.15, 0.42), (0.17, 0.17))

@@ -1,6 +1,6 @@
 """What the referee view outlines: each die's footprint and the field it counts for.
 
-Uses the rules' own reading (:func:`rules.reading.footprint`, :func:`rules.reading.read_die`)
+Uses the rules' own reading (:func:`rules.doppelx.reading.footprint`, :func:`rules.doppelx.reading.read_die`)
 so the picture shows exactly what the referee decides; nothing here decides anything.
 Outlines are returned as flat ribbon meshes (m) with colours, plus label anchors.
 """
@@ -13,10 +13,10 @@ from shapely.geometry import Point
 
 from render.mesh import Mesh, flat_mesh
 from render.snapshot import TableSpec
-from rules.fieldmap import field_map
-from rules.outcome import DieOutcome, Pose, Status
-from rules.reading import DieReading, footprint, read_die
-from rules.style import hex_to_rgb
+from rules.doppelx.fieldmap import field_map
+from rules.doppelx.outcome import DieOutcome, Pose, Status
+from rules.doppelx.reading import DieReading, footprint, read_die
+from rules.doppelx.style import hex_to_rgb
 
 #: Ribbon widths (m): footprint line and its dark halo, field outline and its halo.
 FOOT_W, FOOT_HALO = 0.0010, 0.0020

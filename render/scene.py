@@ -36,8 +36,8 @@ from render.referee import RefereeLabel, outlines
 from render.shaders import MODES, lit_source
 from render.snapshot import Snapshot, TableSpec
 from render.transforms import pose_matrix, rotation_z, translation
-from rules.outcome import Pose
-from rules.style import hex_to_rgb, load_style
+from rules.doppelx.outcome import Pose
+from rules.doppelx.style import hex_to_rgb, load_style
 
 gl = pyglet.gl
 

@@ -5,7 +5,7 @@ step (die poses, spinner angle, bets, HUD data) and hands both to the window; th
 never reads the physics world or decides a rule. :func:`interpolate` blends two snapshots
 of a fixed-step simulation for smooth display (positions linearly, rotations by slerp).
 
-Frame: the board frame of :mod:`rules.board` (m; origin at the playfield centre, z up,
+Frame: the board frame of :mod:`rules.doppelx.board` (m; origin at the playfield centre, z up,
 playfield top at z = 0, box floor at ``box.floor_z``, rim at ``box.rim_z``).
 """
 
@@ -16,12 +16,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from render.transforms import lerp_angle, slerp
-from rules.bets import BetCard, choose_cards
-from rules.board import BoardSide
-from rules.board_file import load_board
-from rules.box import BoxSpec, load_box
-from rules.dice import DiceSet, load_dice
-from rules.outcome import Pose
+from rules.doppelx.bets import BetCard, choose_cards
+from rules.doppelx.board import BoardSide
+from rules.doppelx.board_file import load_board
+from rules.doppelx.box import BoxSpec, load_box
+from rules.doppelx.dice import DiceSet, load_dice
+from rules.doppelx.outcome import Pose
 
 
 @dataclass(frozen=True, eq=False)

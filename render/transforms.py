@@ -2,7 +2,7 @@
 
 Matrices act on column vectors (``M @ [x, y, z, 1]``) and are stored row-major as numpy
 holds them (:meth:`render.gl_program.Program.set` transposes for GLSL). Quaternions are
-``(x, y, z, w)`` as in :class:`rules.outcome.Pose`.
+``(x, y, z, w)`` as in :class:`rules.doppelx.outcome.Pose`.
 """
 
 from __future__ import annotations

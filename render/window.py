@@ -432,7 +432,7 @@ class TableWindow(Controls, pyglet.window.Window):
 
     def overlay_boxes(self) -> list[Rect]:
         """Boxes (window px) of what an application draws over the HUD: die labels keep clear
-        of them as of the HUD's own panels. None here; :class:`doppelx.play.window.PlayWindow`
+        of them as of the HUD's own panels. None here; :class:`doppelx.games.doppelx.play.window.PlayWindow`
         names its end-of-game standings."""
         return []
 

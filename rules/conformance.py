@@ -7,7 +7,7 @@ the contract of :mod:`rules.contract`:
   deciding player has legal actions, other nodes have none;
 * only legal actions are accepted: actions seen legal earlier but not legal now, a chance
   outcome at a decision, a decision at a chance node and anything at the end raise
-  :class:`~rules.errors.RulesError` and leave the state unchanged (its JSON record);
+  :class:`~rules.common.errors.RulesError` and leave the state unchanged (its JSON record);
 * determinism: the same seed gives the same game twice, exactly (JSON record and returns);
 * returns: one finite number per player, at every node and at the end;
 * replay: ``replay(state.to_json())`` rebuilds the same record, player and returns, in the
@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from rules.common.errors import RulesError
 from rules.contract import CHANCE, SIMULTANEOUS, TERMINAL, GameState
-from rules.errors import RulesError
 
 
 class ConformanceError(AssertionError):

@@ -2,7 +2,7 @@
 
 A state answers whose turn it is (a player number, :data:`CHANCE`, :data:`SIMULTANEOUS` or
 :data:`TERMINAL`), lists the legal actions, applies an action after checking it (an illegal
-one raises :class:`~rules.errors.RulesError` and changes nothing), treats chance as an
+one raises :class:`~rules.common.errors.RulesError` and changes nothing), treats chance as an
 explicit step (:meth:`GameState.sample_chance` draws an outcome from a seeded generator;
 :meth:`GameState.apply_chance` applies it, whether drawn or supplied from outside, e.g. by
 the physics tray), reports the returns, and serialises itself (:meth:`GameState.to_json`);

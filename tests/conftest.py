@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.board_file import load_board
-from rules.dice import load_dice
-from rules.outcome import DieOutcome, Pose, Status
+from rules.doppelx.board_file import load_board
+from rules.doppelx.dice import load_dice
+from rules.doppelx.outcome import DieOutcome, Pose, Status
 
 DATA = Path(__file__).parent / "data"
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from doppelx.batch.plan import RunSpec, execute_chunk
 from doppelx.batch.store import RunStore
-from rules.errors import DoppelXError
-from rules.schema import plain_digits
+from rules.common.errors import DoppelXError
+from rules.common.schema import plain_digits
 
 BACKENDS = ("pool", "ray")
 #: How often a broken pool is rebuilt before the run gives up.
@@ -295,7 +295,7 @@ def _run_ray(
     """The chunks as Ray tasks: on a local cluster of ``workers`` CPUs started here, or on the
     cluster at ``address`` with at most ``workers`` tasks at once (``None``: all submitted,
     the cluster runs as many as it has CPUs)."""
-    from rules.optional import import_optional
+    from rules.common.optional import import_optional
 
     ray = import_optional("ray", "cluster", "the ray backend")
     if address is not None:

@@ -14,8 +14,8 @@ files' pins: ``doppelx.batch.params.pin_files``), so that:
   has loaded already).
 
 What counts: every Python file of the packages ``rules``, ``physics`` and ``doppelx`` that a
-batch worker can run — not the window (``doppelx/play``), the sibling games (their
-``games``/``clever``… folders), the command line and the parent's side of a run
+batch worker can run — not the window (``doppelx/games/doppelx/play``), the sibling games (their
+folders under ``doppelx/games`` and ``rules``), the command line and the parent's side of a run
 (``doppelx/commands``, ``cli``, the run store, the reports, the backends: they
 build the parameters, which the run pins itself, and write what the workers return) or the
 bench scenes — the DoppelX assets (the sides' TOML files, box, dice, bet cards, materials,
@@ -41,8 +41,12 @@ PACKAGES = ("rules", "physics", "doppelx")
 #: Folders and modules inside them that no batch worker runs (a test runs chunks and checks
 #: that every module of the checkout a worker loads is hashed).
 LEFT_OUT = (
-    "doppelx/play",
-    "doppelx/games",
+    "doppelx/games/doppelx/play",
+    "doppelx/games/clever",
+    "doppelx/games/doppelspiel",
+    "doppelx/games/oder_nichts",
+    "doppelx/games/wuerfelblitz",
+    "doppelx/games/options.py",
     "doppelx/commands",
     "doppelx/bench",
     "doppelx/__main__.py",
@@ -59,12 +63,12 @@ LEFT_OUT = (
     "rules/doppelspiel",
     "rules/oder_nichts",
     "rules/wuerfelblitz",
-    "rules/style.py",
-    "rules/atomic.py",
-    "rules/game_state_io.py",
+    "rules/doppelx/style.py",
+    "rules/common/atomic.py",
+    "rules/doppelx/game_state_io.py",
     "rules/conformance.py",
     "rules/contract.py",
-    "rules/table_state.py",
+    "rules/doppelx/table_state.py",
 )
 #: Asset files (under ``assets/``) that make the rows: the table, the dice and their physics
 #: (of a folder its TOML files, so an editor's swap file there is no other code).
@@ -137,7 +141,7 @@ def check_worker_code(params: dict) -> None:
     pinned = params.get("code_sha256")
     mine = code_version(params.get("engine") or "pybullet")
     if pinned is not None and pinned != mine:
-        from rules.errors import DoppelXError
+        from rules.common.errors import DoppelXError
 
         raise DoppelXError(
             f"this worker runs other code than the run was made with (code {mine[:12]}, "

@@ -16,7 +16,7 @@ import numpy as np
 from doppelx.batch.params import GAME_DEFAULTS
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.world_cache import service_for, table_specs
-from rules.rng import child_rng
+from rules.common.rng import child_rng
 
 DEFAULTS = GAME_DEFAULTS  # the one table (doppelx.batch.params)
 
@@ -54,11 +54,11 @@ def start_game(seed: int, item: int, p: dict[str, Any], board, dice, world, bot_
     seat's bot (``None``: the usual bot of that skill), e.g. a benchmark's own; such a seat
     draws nothing from the game's stream, so the other seats get the same bots either way.
     """
-    from doppelx.bots import EXPERT, DoppelXBot, bet_policy, throw_policy
-    from doppelx.match import DoppelXMatch
-    from doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.bots import EXPERT, DoppelXBot, bet_policy, throw_policy
+    from doppelx.games.doppelx.match import DoppelXMatch
+    from doppelx.games.doppelx.seats import bot_of_skill
     from physics.throw_model import SKILLS
-    from rules.game import DoppelXGame, GameOptions
+    from rules.doppelx.game import DoppelXGame, GameOptions
 
     colours = list(dice.player_colours[: p["players"]])
     rng = child_rng(seed, item)

@@ -61,8 +61,8 @@ def pin_files(params: dict) -> dict:
     import hashlib
 
     from doppelx.batch.code_version import code_version
-    from rules.board_file import board_reference, builtin_side, resolve_board
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
+    from rules.doppelx.board_file import board_reference, builtin_side, resolve_board
 
     out = dict(params)
     out["code_sha256"] = code_version(params.get("engine") or "pybullet")
@@ -89,15 +89,15 @@ def check_params(params: dict, kind: str) -> None:
     import shapely
 
     from doppelx.batch.world_cache import table_specs
-    from doppelx.bots import throw_policy
+    from doppelx.games.doppelx.bots import throw_policy
     from physics.throw_model import SKILLS
-    from rules.bets import choose_cards
-    from rules.board_file import load_board
-    from rules.chips import target_problem
-    from rules.dice import load_dice
-    from rules.errors import DoppelXError, SpecError
-    from rules.rng import make_rng
-    from rules.variants import widen_holes, with_faces
+    from rules.common.errors import DoppelXError, SpecError
+    from rules.common.rng import make_rng
+    from rules.doppelx.bets import choose_cards
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.chips import target_problem
+    from rules.doppelx.dice import load_dice
+    from rules.doppelx.variants import widen_holes, with_faces
 
     if params["skill"] not in (*SKILLS, "expert"):
         raise DoppelXError(f"skill {params['skill']!r}: expected one of {', '.join(SKILLS)}, expert")

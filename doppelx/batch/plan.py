@@ -72,8 +72,8 @@ class RunSpec:
     @classmethod
     def read(cls, path) -> RunSpec:
         """The spec in a run folder's ``run.json``; a damaged file is a :class:`SpecError` naming it."""
-        from rules.assets import read_json
-        from rules.errors import SpecError
+        from rules.common.assets import read_json
+        from rules.common.errors import SpecError
 
         data = read_json(path)
         fields = {"kind", "count", "seed", "chunk_size", "params"}

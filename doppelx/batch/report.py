@@ -24,10 +24,10 @@ import pyarrow.parquet as pq
 from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion
 from doppelx.batch.store import PINS, REPORT_FILES, read_run_metadata  # noqa: F401 (REPORT_FILES re-exported)
 from doppelx.board_picture import geometry_patch, label_field, save_board_png
-from rules.atomic import save_figure, write_text
-from rules.bets import load_bet_cards
-from rules.board import BoardSide
-from rules.board_file import load_board
+from rules.common.atomic import save_figure, write_text
+from rules.doppelx.bets import load_bet_cards
+from rules.doppelx.board import BoardSide
+from rules.doppelx.board_file import load_board
 
 FIELD_ORDER = ("3x", "2x", "1x", "X", "-1", "hole", "off")
 #: The column prefixes of a throws row's two dice (the files a report writes: REPORT_FILES).

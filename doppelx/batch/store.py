@@ -20,8 +20,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from doppelx.batch.plan import RunSpec
-from rules.atomic import atomic_write, prepare_output_dir, write_text
-from rules.errors import DoppelXError, SpecError
+from rules.common.atomic import atomic_write, prepare_output_dir, write_text
+from rules.common.errors import DoppelXError, SpecError
 
 METADATA_KEY = b"doppelx"
 #: Rows per row group of a merged file (and at most held in memory while merging).

@@ -27,11 +27,11 @@ from doppelx.argtypes import check_no_spinner, number, point_mm, shown
 from doppelx.batch.params import hole_delta_mm
 from doppelx.batch.stats import Estimate, counted, mean, proportion
 from doppelx.batch.store import REPORT_FILES
-from doppelx.seats import has_expert
-from rules.atomic import save_figure, write_text
-from rules.board_file import board_reference
-from rules.errors import DoppelXError
-from rules.schema import plain_digits
+from doppelx.games.doppelx.seats import has_expert
+from rules.common.atomic import save_figure, write_text
+from rules.common.errors import DoppelXError
+from rules.common.schema import plain_digits
+from rules.doppelx.board_file import board_reference
 
 #: Most values one --vary may list, and most variants a sweep may run.
 MAX_VALUES = 20
@@ -216,7 +216,7 @@ class SweepOptions:
 def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[dict, dict]]:
     """``(variant, parameters)`` of every combination of ``vary``, each checked before any runs."""
     from doppelx.batch.params import check_params, pin_files
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     grid = parse_vary(list(vary))
     names = [n for n, _ in grid]

@@ -13,20 +13,20 @@ from typing import Any
 from doppelx.batch.params import THROW_DEFAULTS
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.world_cache import service_for, table_specs
-from doppelx.throw_report import reading_columns
-from rules.bets import card_pays, load_bet_cards
-from rules.dice import WHITE
-from rules.outcome import Status
-from rules.rng import child_rng
-from rules.scoring import flung_by_spinner
+from doppelx.games.doppelx.throw_report import reading_columns
+from rules.common.rng import child_rng
+from rules.doppelx.bets import card_pays, load_bet_cards
+from rules.doppelx.dice import WHITE
+from rules.doppelx.outcome import Status
+from rules.doppelx.scoring import flung_by_spinner
 
 DEFAULTS = THROW_DEFAULTS  # the one table (doppelx.batch.params)
 
 
 def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     """The rows of chunk ``index`` of a throws run."""
-    from doppelx.bots import throw_policy
-    from doppelx.throw_service import Seating
+    from doppelx.games.doppelx.bots import throw_policy
+    from doppelx.games.doppelx.throw_service import Seating
     from physics.scene import scatter_lying
     from physics.throw_model import SKILLS
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 import json
 
-from rules.board_file import load_board
-from rules.dice import load_dice
-from rules.variants import widen_holes, with_faces
+from rules.doppelx.board_file import load_board
+from rules.doppelx.dice import load_dice
+from rules.doppelx.variants import widen_holes, with_faces
 
 
 def table_specs(params: dict):
@@ -47,11 +47,11 @@ WORLD_KEYS = ("board", "dice", "hole_delta_mm", "faces", "cocked_deg", "spinner"
 
 @functools.lru_cache(maxsize=4)
 def _service(key: str):
-    from doppelx.throw_service import ThrowService
+    from doppelx.games.doppelx.throw_service import ThrowService
 
     return ThrowService(_world(key))
 
 
 def service_for(params: dict):
-    """The :class:`doppelx.throw_service.ThrowService` on the cached world of these parameters."""
+    """The :class:`doppelx.games.doppelx.throw_service.ThrowService` on the cached world of these parameters."""
     return _service(json.dumps({k: params.get(k) for k in WORLD_KEYS}, sort_keys=True))

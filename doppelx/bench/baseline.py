@@ -21,7 +21,7 @@ from pathlib import Path
 
 from doppelx.bench.metrics import Check, Metric, Row, judge
 from physics.engine import ENGINES  # (it imports nothing of the engines)
-from rules.errors import SpecError
+from rules.common.errors import SpecError
 
 FORMAT = "doppelx-bench-baseline/1"
 #: Metrics whose value is text (the tray's hash of every resting pose); every other one is a number.
@@ -30,7 +30,7 @@ TEXT_METRICS = frozenset({"tray/pose_hash"})
 
 def default_path() -> Path:
     """The shipped baseline file."""
-    from rules.assets import asset_path
+    from rules.common.assets import asset_path
 
     return asset_path("bench_baseline.json")
 
@@ -44,7 +44,7 @@ def load(path: str | Path) -> dict:
     path = Path(path)
     if not path.exists():
         return {"format": FORMAT, "profiles": {}}
-    from rules.assets import read_json
+    from rules.common.assets import read_json
 
     data = read_json(path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:

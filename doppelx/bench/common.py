@@ -127,7 +127,7 @@ def quat_mul(a, b) -> tuple[float, float, float, float]:
 
 def corners(quaternion, half: float) -> np.ndarray:
     """The 8 corners (8, 3) m of a sharp cube of half edge ``half`` turned by ``quaternion``, centre at 0."""
-    from rules.outcome import quaternion_matrix
+    from rules.doppelx.outcome import quaternion_matrix
 
     signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
     return signs * half @ quaternion_matrix(quaternion).T

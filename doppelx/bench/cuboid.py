@@ -196,7 +196,7 @@ def cuboid_body(
     r: float, scene: Scene
 ) -> tuple[tuple[float, float, float], float, tuple[float, float, float]]:
     """Half extents (m; x along the stretched axis z), mass (kg) and principal inertia of ratio ``r``."""
-    from rules.dice import load_dice
+    from rules.doppelx.dice import load_dice
 
     spec = next(iter(load_dice().dice.values()))
     density = spec.mass / spec.size**3
@@ -395,7 +395,7 @@ def run(
 ) -> list[Result]:
     """``throws`` throws per ratio in ``engine``; ratio ``k`` draws from ``child_rng(seed, k)``."""
     from physics.engine import check_engine
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     check_engine(engine)
     table_of = MujocoCuboidTable if engine == "mujoco" else CuboidTable
@@ -498,7 +498,7 @@ def plot(results: list[Result], out: str, title: str = "", engine: str = "pybull
     ax.set_title(title or "Cuboid dice: simulation, experiment and model", fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    from rules.atomic import save_figure
+    from rules.common.atomic import save_figure
 
     save_figure(fig, out, dpi=110, what="cuboid plot")
     plt.close(fig)

@@ -90,7 +90,7 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
     from physics.engine import make_world
     from physics.run import run_throw
     from physics.throw import DieRelease, Throw
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     world = make_world(load_board("I"), settings=settings, engine=engine)
     s = world.settings

@@ -96,9 +96,9 @@ def run_engines(throws: int, progress: Callable[[str], None] | None = None) -> d
     from doppelx.bench.tray import scenes
     from physics.engine import make_world
     from physics.run import run_throw
-    from rules.board_file import load_board
-    from rules.dice import load_dice
-    from rules.reading import read_die
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.dice import load_dice
+    from rules.doppelx.reading import read_die
 
     dice = load_dice()
     per_side = max(1, math.ceil(throws / 4))
@@ -400,7 +400,7 @@ def plot(res: dict, path: str) -> None:
         f"{res['speed_ratio']:.2f}× (same run)"
     )
     fig.tight_layout()
-    from rules.atomic import save_figure
+    from rules.common.atomic import save_figure
 
     save_figure(fig, path, dpi=90, what="engines plot")
     plt.close(fig)

@@ -544,7 +544,7 @@ def run(
 ) -> dict:
     """Every speed (sorted) × every offset in ``engine``; the JSON-ready result with the bounds."""
     from physics.engine import check_engine, make_world
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     check_engine(engine)
     kw = {"params": params} if engine == "mujoco" and params is not None else {}

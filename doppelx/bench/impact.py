@@ -123,7 +123,7 @@ def _case(
 def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
     """The impact metrics (see the module docstring)."""
     from physics.world import World
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     world = World(load_board("I"), settings=settings)
     out: list[Metric] = []

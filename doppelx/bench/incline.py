@@ -69,7 +69,7 @@ def fit_acceleration(t: np.ndarray, x: np.ndarray) -> float:
 def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet") -> list[Metric]:
     """The incline metrics (see the module docstring)."""
     from physics.engine import make_world
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     world = make_world(load_board("I"), settings=settings, engine=engine)
     mu = world.materials.pair("cardboard").friction

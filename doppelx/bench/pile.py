@@ -78,7 +78,7 @@ def rest(world, seconds: float, tally: Tally) -> dict:
 def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
     """The pile metrics (see the module docstring)."""
     from physics.world import World
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     world = World(load_board("I"), settings=settings)
     with tally.timing():

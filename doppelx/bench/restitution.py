@@ -67,7 +67,7 @@ def drop(world, pair: str, speed: float, gap: float = GAP) -> Row:
     """Drop the die onto the surface of ``pair`` at ``speed`` m/s from ``gap`` m above it; the measured row."""
     from doppelx.bench.common import SPOT
     from physics.throw import DieRelease
-    from rules.outcome import Pose
+    from rules.doppelx.outcome import Pose
 
     s = world.settings
     g = s.gravity
@@ -178,7 +178,7 @@ def rebound_curve(
     from physics.materials import load_materials
     from physics.restitution_calibration import SCENES
     from physics.settings import SimSettings
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     if scene not in SCENES:
         raise ValueError(f"scene must be one of {SCENES}, got {scene!r}")
@@ -206,7 +206,7 @@ def rebound_curve(
 def run(speeds=SPEEDS, settings=None) -> list[Row]:
     """Every pair at every speed (m/s), on side I's playfield."""
     from physics.world import World
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     with World(load_board("I"), settings=settings) as world:
         return [drop_mean(world, pair, v) for pair in PAIRS for v in speeds]

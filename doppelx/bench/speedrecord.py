@@ -12,7 +12,7 @@ the comparison is always between two runs on one machine. The figures of a MuJoC
 (``quick@mujoco``, ``full@mujoco``) are kept under a fingerprint that also holds MuJoCo's
 version; the PyBullet fingerprint is what it always was, so older records stay valid.
 
-The record is written atomically (:mod:`rules.atomic`): a full disk or a size limit leaves
+The record is written atomically (:mod:`rules.common.atomic`): a full disk or a size limit leaves
 the old record whole. :func:`load` checks it value by value; a damaged record
 (:class:`DamagedRecord`) names the file and what is wrong, and ``doppelx bench
 --record-speed`` replaces it.
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from doppelx.bench.baseline import engine_of
 from doppelx.bench.metrics import INFO, Metric, Row, judge
-from rules.errors import SpecError
+from rules.common.errors import SpecError
 
 FORMAT = "doppelx-bench-speed/1"
 #: How a damaged record is recovered, said in its error.
@@ -102,7 +102,7 @@ def load(path: str | Path) -> dict:
             empty, or lies at :func:`default_path`) but cannot be read as one.
         SpecError: the file cannot be read, or is some other file.
     """
-    from rules.assets import MAX_FILE_BYTES, parse_json
+    from rules.common.assets import MAX_FILE_BYTES, parse_json
 
     path = Path(path)
     if not path.exists():
@@ -211,9 +211,9 @@ def recorded(data: dict, metrics: list[Metric], profile: str) -> dict:
 
 
 def save(path: str | Path, data: dict) -> None:
-    """Write the record atomically (:func:`rules.atomic.write_text`): the old record stays
+    """Write the record atomically (:func:`rules.common.atomic.write_text`): the old record stays
     whole if the write fails. Its folder must exist (``doppelx bench`` creates the default
-    one before the run); an unwritable location raises :class:`rules.atomic.OutputError`."""
-    from rules.atomic import write_text
+    one before the run); an unwritable location raises :class:`rules.common.atomic.OutputError`."""
+    from rules.common.atomic import write_text
 
     write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", what="speed record")

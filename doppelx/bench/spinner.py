@@ -103,7 +103,7 @@ def spin_down(world, tally: Tally) -> tuple[float, float]:
 def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
     """The spinner metrics (see the module docstring)."""
     from physics.world import World
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     world = World(load_board("III"), settings=settings)
     out: list[Metric] = []

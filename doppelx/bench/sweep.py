@@ -179,8 +179,8 @@ def measure(config: Config, throws: int, pile_seconds: float, heights, speeds, d
     from doppelx.bench.throws import random_scene
     from physics.run import run_throw
     from physics.world import World
-    from rules.board_file import BUILTIN_SIDES, load_board
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
+    from rules.doppelx.board_file import BUILTIN_SIDES, load_board
 
     t_start = time.perf_counter()
     s = config.settings()
@@ -414,7 +414,7 @@ def plot(points: list[Point], out: str) -> None:
     fig.suptitle(
         "DoppelX contact solver: speed against accuracy (faster = right, more accurate = down)", fontsize=12
     )
-    from rules.atomic import save_figure
+    from rules.common.atomic import save_figure
 
     save_figure(fig, out, dpi=110)
     plt.close(fig)

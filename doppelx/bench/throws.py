@@ -29,11 +29,11 @@ def standard_turns(n: int, rng: np.random.Generator, side: str = "I"):
     Six dice lie flat at random free places (random faces and turns); blue and white are
     thrown by the medium bot's throw model at its best spot of the board.
     """
-    from doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.seats import bot_of_skill
     from physics.scene import scatter_lying
-    from rules.board_file import load_board
-    from rules.box import load_box
-    from rules.dice import load_dice
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.box import load_box
+    from rules.doppelx.dice import load_dice
 
     board, box, dice = load_board(side), load_box(), load_dice()
     bot = bot_of_skill("medium")
@@ -85,8 +85,8 @@ def random_scene(board, rng: np.random.Generator):
     dice lying).
     """
     from physics.scene import scatter_lying
-    from rules.box import load_box
-    from rules.dice import load_dice
+    from rules.doppelx.box import load_box
+    from rules.doppelx.dice import load_dice
 
     box, dice = load_box(), load_dice()
     colours = dice.player_colours
@@ -156,8 +156,8 @@ class FaceCount:
 def face_counts(world, n: int, seed: int, cocked_angle: float) -> FaceCount:
     """Throw :func:`face_throw` ``n`` times in ``world`` (throw ``i`` from ``child_rng(seed, i)``) and count the faces."""
     from physics.run import run_throw
-    from rules.outcome import Status
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
+    from rules.doppelx.outcome import Status
 
     out = FaceCount(np.zeros(6, dtype=int))
     for i in range(n):
@@ -174,8 +174,8 @@ def face_counts(world, n: int, seed: int, cocked_angle: float) -> FaceCount:
 
 
 def up_axis(pose) -> tuple[int, float]:
-    """The die axis (index into ``rules.dice.AXES``) pointing most nearly up, and its tilt (rad)."""
-    from rules.dice import AXIS_VECTORS
+    """The die axis (index into ``rules.doppelx.dice.AXES``) pointing most nearly up, and its tilt (rad)."""
+    from rules.doppelx.dice import AXIS_VECTORS
 
     up = pose.rotation()[2, :]
     dots = AXIS_VECTORS @ up

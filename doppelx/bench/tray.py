@@ -47,8 +47,8 @@ CHI2_P001 = 20.515
 def scenes(per_side: int):
     """``(side, board, [(lying poses, throw), ...])`` with ``per_side`` standard turns for each side."""
     from doppelx.bench.throws import standard_turns
-    from rules.board_file import BUILTIN_SIDES
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
+    from rules.doppelx.board_file import BUILTIN_SIDES
 
     return [
         (side, *standard_turns(per_side, child_rng(SEED, k), side)) for k, side in enumerate(BUILTIN_SIDES)
@@ -65,8 +65,8 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
     from doppelx.bench.throws import up_axis
     from physics.engine import make_world
     from physics.run import run_throw
-    from rules.dice import load_dice
-    from rules.outcome import Status
+    from rules.doppelx.dice import load_dice
+    from rules.doppelx.outcome import Status
 
     cocked_angle = load_dice().cocked_angle
     digest = hashlib.sha256()
@@ -125,7 +125,7 @@ def _face_counts(n: int, settings, tally: Tally, engine: str) -> np.ndarray:
     """Up-axis counts of ``n`` single face throws on side I that came to rest on the board."""
     from doppelx.bench.throws import face_counts
     from physics.engine import make_world
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     world = make_world(load_board("I"), settings=settings, engine=engine)
     with tally.timing():
@@ -140,7 +140,7 @@ def _rerun(first, settings, tally: Tally, engine: str = "pybullet") -> int:
     """Run the kept throws again in a fresh world, in reverse order; how many came out different."""
     from physics.engine import make_world
     from physics.run import run_throw
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     world = make_world(load_board("I"), settings=settings, engine=engine)
     bad = 0

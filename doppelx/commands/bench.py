@@ -276,7 +276,7 @@ _SUB_FLAGS: dict[str, set[str]] = {}
 
 def _suite_options(args: argparse.Namespace, name: str) -> None:
     """Refuse an option of the suite, given before sub-command ``name``, that ``name`` does not take."""
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     for dest, flag, usage in SUITE_OPTIONS:
         value = getattr(args, dest, None)
@@ -300,7 +300,7 @@ def _suite_options(args: argparse.Namespace, name: str) -> None:
 def _engine(args: argparse.Namespace, own: str | None, name: str) -> str:
     """The engine of sub-command ``name``: its own ``--engine``, else the suite's given before it
     (they must agree when both are given), else PyBullet."""
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     suite = getattr(args, "engine", None)
     if own is not None and suite is not None and own != suite:
@@ -342,8 +342,8 @@ def run(args: argparse.Namespace) -> int:
     from doppelx.bench.common import PROFILES
     from doppelx.bench.speed import NAME as SPEED
     from doppelx.bench.suite import ALL, failed, format_table, run_suite, summary
-    from rules.atomic import check_output_file, prepare_output_dir
-    from rules.errors import DoppelXError, SpecError
+    from rules.common.atomic import check_output_file, prepare_output_dir
+    from rules.common.errors import DoppelXError, SpecError
 
     engine = args.engine or DEFAULT_ENGINE
     profile = PROFILES["quick" if args.quick else "full"]
@@ -497,8 +497,8 @@ def run(args: argparse.Namespace) -> int:
 def _distinct(named: list[tuple[str, str]]) -> None:
     """Refuse two of the ``(flag, file)`` pairs naming one file (resolved paths, or the same
     file through a link): one would replace or be read as the other."""
-    from rules.assets import same_file
-    from rules.errors import DoppelXError
+    from rules.common.assets import same_file
+    from rules.common.errors import DoppelXError
 
     for i, (flag, name) in enumerate(named):
         for other_flag, other in named[:i]:
@@ -512,7 +512,7 @@ def _distinct(named: list[tuple[str, str]]) -> None:
 def run_sweep(args: argparse.Namespace) -> int:
     from doppelx.bench.sweep import format_points, plot
     from doppelx.bench.sweep import run_sweep as sweep
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     _suite_options(args, "sweep")
     if args.engine not in (None, "pybullet"):
@@ -542,7 +542,7 @@ def run_sweep(args: argparse.Namespace) -> int:
 def _engine_scenes(engine: str, asked) -> tuple[str, ...]:
     """The scenes ``engine`` runs (all it can by default); a scene it cannot run is a user error."""
     from doppelx.bench.suite import ENGINE_SCENES
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     able = ENGINE_SCENES[engine]
     if asked is None:
@@ -572,7 +572,7 @@ def run_engines(args: argparse.Namespace) -> int:
 
 
 def _pybullet_only(args: argparse.Namespace, name: str) -> None:
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     if getattr(args, "engine", None) not in (None, "pybullet"):
         raise DoppelXError(f"bench {name} runs PyBullet's world; it has no --engine {args.engine}")
@@ -651,13 +651,13 @@ def run_holes(args: argparse.Namespace) -> int:
 
 def _check_writable(path: str) -> None:
     """Fail early (exit 2) if ``path`` cannot be written, before a long run."""
-    from rules.atomic import check_output_file
+    from rules.common.atomic import check_output_file
 
     check_output_file(path)
 
 
 def _write(path, text: str) -> None:
     """Write ``text`` to ``path`` atomically; an unwritable path is a user error (exit 2)."""
-    from rules.atomic import write_text
+    from rules.common.atomic import write_text
 
     write_text(path, text)

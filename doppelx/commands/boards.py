@@ -63,7 +63,7 @@ def _describe(board) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from rules.board_file import BUILTIN_SIDES, load_board
+    from rules.doppelx.board_file import BUILTIN_SIDES, load_board
 
     for name in BUILTIN_SIDES:
         print(_describe(load_board(name)))
@@ -71,8 +71,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from rules.board_file import load_board
-    from rules.box import load_box
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.box import load_box
 
     box = load_box()
     for f in args.files:
@@ -83,8 +83,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from rules.atomic import check_output_file, refuse_input_as_output
-    from rules.board_file import load_board
+    from rules.common.atomic import check_output_file, refuse_input_as_output
+    from rules.doppelx.board_file import load_board
 
     check_output_file(args.out, "picture")
     board = load_board(args.board)

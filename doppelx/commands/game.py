@@ -65,11 +65,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.match import DoppelXMatch
-    from doppelx.seats import check_seat_options
-    from doppelx.throw_report import turn_summary
-    from rules.board_file import load_board
-    from rules.errors import RulesError
+    from doppelx.games.doppelx.match import DoppelXMatch
+    from doppelx.games.doppelx.seats import check_seat_options
+    from doppelx.games.doppelx.throw_report import turn_summary
+    from rules.common.errors import RulesError
+    from rules.doppelx.board_file import load_board
 
     if args.skills is not None and len(args.skills) != args.players:
         raise RulesError(f"--skills names {len(args.skills)} skills for {args.players} players")

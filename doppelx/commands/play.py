@@ -123,16 +123,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def setup_from_args(args: argparse.Namespace):
-    """The :class:`doppelx.play.newgame.GameSetup` the command line asks for."""
-    from doppelx.play.newgame import GameSetup
-    from doppelx.seats import check_seat_options
-    from rules.rng import fresh_seed
+    """The :class:`doppelx.games.doppelx.play.newgame.GameSetup` the command line asks for."""
+    from doppelx.games.doppelx.play.newgame import GameSetup
+    from doppelx.games.doppelx.seats import check_seat_options
+    from rules.common.rng import fresh_seed
 
     check_seat_options(args.skill, args.skills, None)
     players = args.players or 4
     humans = 0 if args.autoplay else (1 if args.humans is None else args.humans)
     if humans > players:
-        from rules.errors import RulesError
+        from rules.common.errors import RulesError
 
         raise RulesError(f"--humans {humans} is more than the {players} players")
     seed = args.seed if args.seed is not None else fresh_seed()
@@ -152,7 +152,7 @@ def setup_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from rules.errors import DoppelXError, RulesError
+    from rules.common.errors import DoppelXError, RulesError
 
     if args.screenshot is not None and args.quit_after_throws is None:
         raise RulesError("--screenshot needs --quit-after-throws N (the picture is taken when it quits)")
@@ -176,17 +176,17 @@ def run(args: argparse.Namespace) -> int:
     )
     setup = setup_from_args(args)  # checks the options before a window opens
     if args.load is None:
-        from rules.board_file import load_board
+        from rules.doppelx.board_file import load_board
 
         argtypes.check_no_spinner(load_board(setup.board), setup.spinner)
     else:  # a bad save is refused in one line before a window opens
-        from doppelx.play.savegame import load_game
+        from doppelx.games.doppelx.play.savegame import load_game
 
         load_game(args.load)[1].close()
-    from rules.optional import import_optional
+    from rules.common.optional import import_optional
 
     import_optional("pyglet", "window", "doppelx play (the desktop window)")
-    from doppelx.play.window import PlayWindow
+    from doppelx.games.doppelx.play.window import PlayWindow
     from render.errors import NoDisplayError
 
     try:
@@ -198,8 +198,8 @@ def run(args: argparse.Namespace) -> int:
             f"`doppelx game --players 4 --board I --seed 1`"
         ) from None
     window.busy("Loading DoppelX…")  # the first frame, before the physics and the table load
-    from doppelx.play import app
-    from doppelx.play.controller import PlayController
+    from doppelx.games.doppelx.play import app
+    from doppelx.games.doppelx.play.controller import PlayController
 
     controller = PlayController(window, save_path=args.save_file)
     window.on_intent = controller.handle

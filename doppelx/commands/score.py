@@ -34,12 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.throw_report import format_report, score_report
-    from rules.board_file import load_board
-    from rules.dice import load_dice
-    from rules.errors import SpecError
-    from rules.scoring import score_throw
-    from rules.table_state import STDIN, STDIN_SOURCE, check_on_board, load_table_state
+    from doppelx.games.doppelx.throw_report import format_report, score_report
+    from rules.common.errors import SpecError
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.dice import load_dice
+    from rules.doppelx.scoring import score_throw
+    from rules.doppelx.table_state import STDIN, STDIN_SOURCE, check_on_board, load_table_state
 
     dice = load_dice(args.dice)
     state = load_table_state(args.state, dice)
@@ -80,8 +80,8 @@ def _state_board(name: str, state_path: str):
     """
     from pathlib import Path
 
-    from rules.board_file import builtin_side, load_board
-    from rules.errors import DoppelXError, SpecError
+    from rules.common.errors import DoppelXError, SpecError
+    from rules.doppelx.board_file import builtin_side, load_board
 
     where: str | Path = name
     if builtin_side(name) is None and not Path(name).is_absolute():

@@ -243,7 +243,7 @@ def check_sweep_args(args: argparse.Namespace) -> None:
     """Refuse options a sweep would silently ignore: the other kind's options, and a fixed
     option (``--board``, ``--skill``, ``--faces white=…``, …) beside a ``--vary`` of the same
     parameter."""
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     other = "games" if args.kind == "throws" else "throws"
     given = [flag for flag, attr in SWEEP_KIND_OPTIONS[other] if getattr(args, attr) is not None]
@@ -262,7 +262,7 @@ def check_sweep_args(args: argparse.Namespace) -> None:
 
 def params_from_args(args: argparse.Namespace, kind: str) -> dict:
     """The run parameters (JSON-ready) of parsed arguments."""
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     faces = {}
     for item in args.faces:
@@ -305,7 +305,7 @@ def check_run_args(args: argparse.Namespace) -> int | None:
     import sys
 
     from doppelx.batch.backends import check_address
-    from rules.atomic import prepare_output_dir
+    from rules.common.atomic import prepare_output_dir
 
     if args.backend == "ray" and args.address is not None:
         check_address(args.address)
@@ -313,7 +313,7 @@ def check_run_args(args: argparse.Namespace) -> int | None:
         return args.workers  # None: as many chunks at once as the cluster has CPUs
     workers = args.workers or 1
     if args.address is not None:
-        from rules.errors import DoppelXError
+        from rules.common.errors import DoppelXError
 
         raise DoppelXError("--address is for --backend ray")
     prepare_output_dir(args.out)
@@ -325,18 +325,18 @@ def check_run_args(args: argparse.Namespace) -> int | None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from rules.optional import import_optional
+    from rules.common.optional import import_optional
 
     import_optional("pyarrow", "analysis", "doppelx simulate (Parquet result files)")
     from doppelx.batch.backends import run_plan
     from doppelx.batch.params import check_params, pin_files
     from doppelx.batch.plan import RunSpec, default_chunk_size
     from doppelx.batch.report import REPORT_FILES, games_report, throws_report
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     kind = args.kind
     if kind == "games":
-        from doppelx.seats import check_seat_options
+        from doppelx.games.doppelx.seats import check_seat_options
 
         check_seat_options(args.skill, args.skills, args.think, args.rotate)
     params = params_from_args(args, kind)
@@ -365,7 +365,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_sweep(args: argparse.Namespace) -> int:
-    from rules.optional import import_optional
+    from rules.common.optional import import_optional
 
     import_optional("pyarrow", "analysis", "doppelx sweep (Parquet result files)")
     from doppelx.batch.sweep import SweepOptions, plan_variants

@@ -122,24 +122,30 @@ def board_ref(given: str, board) -> str:
     """How a state names the board ``given`` on the command line: a built-in side by its name,
     a board file by the path given (``doppelx score`` reads it beside the state or from the
     working folder; a file may call itself by a built-in side's name only when it is a copy of
-    that side, rules.board_file)."""
-    from rules.board_file import builtin_side
+    that side, rules.doppelx.board_file)."""
+    from rules.doppelx.board_file import builtin_side
 
     return board.name if builtin_side(given) else given
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.seats import bot_of_skill
-    from doppelx.throw_report import format_report, outcome_json, score_report, sim_json, state_json
-    from doppelx.throw_service import Seating, ThrowService
+    from doppelx.games.doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.throw_report import (
+        format_report,
+        outcome_json,
+        score_report,
+        sim_json,
+        state_json,
+    )
+    from doppelx.games.doppelx.throw_service import Seating, ThrowService
     from physics.engine import make_world
     from physics.scene import scatter_lying
     from physics.throw_model import Aim
-    from rules.board_file import load_board
-    from rules.box import load_box
-    from rules.dice import WHITE, load_dice
-    from rules.errors import RulesError
-    from rules.rng import make_rng
+    from rules.common.errors import RulesError
+    from rules.common.rng import make_rng
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.box import load_box
+    from rules.doppelx.dice import WHITE, load_dice
 
     board = load_board(args.board)
     argtypes.check_no_spinner(board, not args.no_spinner)
@@ -148,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     box.check_board(board)
     dice = load_dice()
     if args.replay:
-        from rules.atomic import check_output_file, refuse_input_as_output
+        from rules.common.atomic import check_output_file, refuse_input_as_output
 
         check_output_file(args.replay, "replay file")
         refuse_input_as_output(
@@ -203,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
         turn = service.play(throw, lying, seating, record=bool(args.replay))
     result = turn.result
     if args.replay:
-        from rules.atomic import atomic_write
+        from rules.common.atomic import atomic_write
 
         assert result.trajectory is not None  # played with record=True
         with atomic_write(args.replay, what="replay file") as f:

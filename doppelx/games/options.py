@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 
 def flag_name(dest: str, value: object = None) -> str:

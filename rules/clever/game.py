@@ -94,8 +94,8 @@ import numpy as np
 from rules.clever.actions import PASS, REROLL, ROLL, Action
 from rules.clever.sheet import AREA_OF_FREE, Sheet
 from rules.clever.spec import CleverSpec, default_spec
+from rules.common.errors import RulesError
 from rules.contract import CHANCE, TERMINAL
-from rules.errors import RulesError
 
 ROLL_PHASE = "roll"
 BEFORE_ROLL = "before_roll"

@@ -12,7 +12,7 @@ An *entry* is ``(area, value, slot)``:
   times the box's multiplier (``slot`` is ``None``);
 - ``pink``: the die ``value`` 1..6 written into the next box (``slot`` is ``None``).
 
-:meth:`Sheet.enter` refuses anything else with a :class:`rules.errors.RulesError` and
+:meth:`Sheet.enter` refuses anything else with a :class:`rules.common.errors.RulesError` and
 leaves the sheet unchanged. It applies the action bonuses (reroll, return, +1) and foxes
 itself and returns the free "?" bonuses, which the game resolves as further entries.
 """
@@ -20,7 +20,7 @@ itself and returns the free "?" bonuses, which the game resolves as further entr
 from __future__ import annotations
 
 from rules.clever.spec import CleverSpec
-from rules.errors import RulesError
+from rules.common.errors import RulesError
 
 AREA_OF_FREE = {"?silver": "silver", "?yellow": "yellow", "?blue": "blue", "?green": "green", "?pink": "pink"}
 

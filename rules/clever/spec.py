@@ -13,9 +13,9 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from rules.assets import asset_path, read_toml
-from rules.errors import SpecError
-from rules.schema import Table, plain_digits
+from rules.common.assets import asset_path, read_toml
+from rules.common.errors import SpecError
+from rules.common.schema import Table, plain_digits
 
 FORMAT = "clever/1"
 DICE = ("white", "silver", "yellow", "blue", "green", "pink")
@@ -183,7 +183,7 @@ def _non_decreasing(source: str, where: str, values: tuple[int, ...]) -> None:
 
 def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
     """Build a :class:`CleverSpec` from parsed TOML, checking every key (through
-    :class:`rules.schema.Table`).
+    :class:`rules.common.schema.Table`).
 
     Raises:
         SpecError: a key is unknown or missing, or a value is out of range.

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.common.schema import plain_digits
 from rules.doppelspiel.spec import DoppelSpec
-from rules.schema import plain_digits
 
 
 @dataclass(frozen=True, order=True)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rules.common.errors import RulesError
 from rules.doppelspiel.spec import DoppelSpec
-from rules.errors import RulesError
 
 
 @dataclass(frozen=True)

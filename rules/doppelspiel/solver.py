@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rules.common.errors import RulesError
 from rules.doppelspiel.actions import Action, FieldRef, Place, Split, WriteTen
 from rules.doppelspiel.fields import GroupTable, group_table, split_groups
 from rules.doppelspiel.state import DoppelState
-from rules.errors import RulesError
 
 NEG = -np.inf
 SKIP = -1

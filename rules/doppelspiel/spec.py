@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rules.assets import asset_path, read_toml
-from rules.errors import SpecError
-from rules.schema import Table
+from rules.common.assets import asset_path, read_toml
+from rules.common.errors import SpecError
+from rules.common.schema import Table
 
 FORMAT = "doppelspiel/1"
 SECTIONS = ("upper", "ten", "middle", "lower")
@@ -360,7 +360,7 @@ def _field(raw: Table, faces: int, group_size: int, dice: int) -> FieldSpec:
 
 def load_spec(path: Path | str | None = None) -> DoppelSpec:
     """Load and check the game spec (default: the shipped ``assets/games/doppelspiel.toml``),
-    read through :class:`rules.schema.Table`.
+    read through :class:`rules.common.schema.Table`.
 
     Raises:
         SpecError: a key is missing, unknown or out of range.

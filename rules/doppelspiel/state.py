@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from rules.common.errors import RulesError
 from rules.contract import CHANCE, TERMINAL
 from rules.doppelspiel.actions import (
     Action,
@@ -46,7 +47,6 @@ from rules.doppelspiel.fields import as_group, base_value, doppler_kind, fives_i
 from rules.doppelspiel.scoring import MatchResult, match_points
 from rules.doppelspiel.sheet import Sheet
 from rules.doppelspiel.spec import DoppelSpec, FieldSpec, default_spec
-from rules.errors import RulesError
 
 LOG_FORMAT = "doppelspiel-log/1"
 

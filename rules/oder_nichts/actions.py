@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from rules.errors import RulesError
+from rules.common.errors import RulesError
 
 #: Action kinds a player can choose.
 PLAYER_ACTION_KINDS = frozenset(

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rules.assets import asset_path, read_toml
-from rules.schema import Table
+from rules.common.assets import asset_path, read_toml
+from rules.common.schema import Table
 
 #: The four play colours. Grey (defensive) and brown cards have no play colour.
 COLOURS: tuple[str, ...] = ("magenta", "cyan", "yellow", "green")
@@ -256,7 +256,7 @@ def _colour_list(table: Table, key: str, value: Any) -> list[str]:
 
 
 def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
-    """Build a :class:`DeckSpec` from parsed TOML (read through :class:`rules.schema.Table`),
+    """Build a :class:`DeckSpec` from parsed TOML (read through :class:`rules.common.schema.Table`),
     raising :class:`SpecError` naming the element on any problem."""
     top = Table(data, source)
     game = top.table("game")

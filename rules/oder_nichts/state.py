@@ -3,7 +3,7 @@
 ``State`` keeps the contract of :mod:`rules.contract`: it answers whose decision it is (a
 player, :data:`~rules.contract.CHANCE` or :data:`~rules.contract.TERMINAL`), lists the
 legal actions, applies an action after checking it (an illegal one raises
-:class:`~rules.errors.RulesError` with the reason and changes nothing), samples chance
+:class:`~rules.common.errors.RulesError` with the reason and changes nothing), samples chance
 outcomes from a seeded generator (:meth:`State.sample_chance`) or accepts them from outside
 (:meth:`State.apply_chance`), and keeps a log from which :func:`replay` (from
 :meth:`State.to_json`) or :func:`replay_log` rebuilds the identical game.
@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from rules.common.errors import RulesError, SpecError
 from rules.contract import CHANCE, TERMINAL
-from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import DeckSpec, load_deck
 from rules.oder_nichts.flow import Flow, RoundResult

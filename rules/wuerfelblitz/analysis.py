@@ -135,7 +135,7 @@ def analysis_report(spec: BlitzSpec, samples: int, seed: int) -> dict:
 
     Case i's Monte Carlo run uses ``child_rng(seed, i)``; fractions are ``"num/den"`` strings.
     """
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     cases = []
     for i, (white, variant) in enumerate([(2, False), (3, False), (2, True), (3, True)]):

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from rules.common.errors import RulesError, SpecError
 from rules.contract import CHANCE, SIMULTANEOUS, TERMINAL
-from rules.errors import RulesError, SpecError
 from rules.wuerfelblitz.scoring import correct_sum
 from rules.wuerfelblitz.spec import BlitzSpec, load_spec
 from rules.wuerfelblitz.throw import Throw, check_throw, sample_throw

@@ -11,9 +11,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rules.assets import asset_path, read_toml
-from rules.errors import SpecError
-from rules.schema import Table
+from rules.common.assets import asset_path, read_toml
+from rules.common.errors import SpecError
+from rules.common.schema import Table
 
 #: A face of a coloured die: pips (1..6) or the colour of its dot.
 Face = int | str
@@ -118,7 +118,7 @@ def _face(value: Any, source: str, where: str) -> int:
 
 def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
     """Build a :class:`BlitzSpec` from parsed TOML, checking every element (through
-    :class:`rules.schema.Table`).
+    :class:`rules.common.schema.Table`).
 
     Raises:
         SpecError: naming the element and what was expected.

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from rules.errors import RulesError, SpecError
+from rules.common.errors import RulesError, SpecError
 from rules.wuerfelblitz.spec import BlitzSpec, Face
 
 

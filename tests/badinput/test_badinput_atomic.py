@@ -1,4 +1,4 @@
-"""The one way every output is written (:mod:`rules.atomic`): all or nothing, no stray temp files."""
+"""The one way every output is written (:mod:`rules.common.atomic`): all or nothing, no stray temp files."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from rules import atomic
-from rules.atomic import OutputError, atomic_write, check_output_file, prepare_output_dir, write_text
-from rules.errors import DoppelXError, RulesError, SpecError
-from rules.optional import MissingExtraError
+from rules.common import atomic
+from rules.common.atomic import OutputError, atomic_write, check_output_file, prepare_output_dir, write_text
+from rules.common.errors import DoppelXError, RulesError, SpecError
+from rules.common.optional import MissingExtraError
 
 
 def test_writes_the_whole_file_and_keeps_the_mode(tmp_path):
@@ -95,7 +95,7 @@ def test_a_read_only_folder_is_refused(tmp_path, monkeypatch):
     if os.geteuid() == 0:  # root may write anywhere: let os.access answer as for any other user
         real_access = os.access
         monkeypatch.setattr(
-            "rules.atomic.os.access",
+            "rules.common.atomic.os.access",
             lambda p, mode: real_access(p, mode) and not Path(p).resolve().is_relative_to(ro.resolve()),
         )
     try:

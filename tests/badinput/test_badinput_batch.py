@@ -12,7 +12,7 @@ import pytest
 from doppelx.batch.backends import run_plan
 from doppelx.batch.plan import RunSpec, default_chunk_size
 from doppelx.batch.store import read_run_metadata
-from rules.errors import DoppelXError, SpecError
+from rules.common.errors import DoppelXError, SpecError
 from tests.badinput.conftest import assert_refused, run_cli
 
 KIND = "tests.doppelx.batch_fake:run_chunk"
@@ -224,7 +224,7 @@ def test_more_workers_than_cores_are_capped_with_a_word(tmp_path, monkeypatch, c
 
 def test_a_board_file_edited_before_a_resume_is_another_run(tmp_path, capsys):
     """The run's identity pins the board file's bytes: no resume mixes two boards."""
-    from rules.board_file import resolve_board
+    from rules.doppelx.board_file import resolve_board
 
     board = tmp_path / "myboard.toml"
     board.write_bytes(resolve_board("I").read_bytes())
@@ -258,7 +258,7 @@ def test_a_board_file_named_another_way_is_the_same_run(tmp_path, capsys, monkey
     run"; the run names the file by its absolute path now."""
     import pyarrow.parquet as pq
 
-    from rules.board_file import resolve_board
+    from rules.doppelx.board_file import resolve_board
 
     (tmp_path / "sub").mkdir()
     (tmp_path / "myboard.toml").write_bytes(resolve_board("I").read_bytes())
@@ -306,7 +306,7 @@ def test_a_worker_with_other_code_refuses_its_chunk():
     """``execute_chunk`` (every worker's entry point) runs nothing for a run pinned to other code."""
     from doppelx.batch.code_version import code_version
     from doppelx.batch.plan import RunSpec, execute_chunk
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     params = {"board": "I", "code_sha256": "f" * 64}
     with pytest.raises(DoppelXError, match="other code than the run was made with"):
@@ -322,10 +322,10 @@ def test_the_code_version_covers_what_makes_the_rows(tmp_path):
     from doppelx.batch import code_version as cv
 
     files = {
-        "rules/scoring.py": "A = 1\n",
+        "rules/doppelx/scoring.py": "A = 1\n",
         "physics/run.py": "B = 2\n",
-        "doppelx/bots.py": "C = 3\n",
-        "doppelx/play/window.py": "D = 4\n",
+        "doppelx/games/doppelx/bots.py": "C = 3\n",
+        "doppelx/games/doppelx/play/window.py": "D = 4\n",
         "doppelx/commands/game.py": "E = 5\n",
         "doppelx/cli.py": "G = 7\n",
         "doppelx/terminal.py": "H = 8\n",
@@ -341,12 +341,12 @@ def test_the_code_version_covers_what_makes_the_rows(tmp_path):
     first = cv.compute_code_version(tmp_path)
     assert [f.relative_to(tmp_path).as_posix() for f in cv.source_files(tmp_path)] == [
         "assets/boards/side_I.toml",
-        "doppelx/bots.py",
+        "doppelx/games/doppelx/bots.py",
         "physics/run.py",
-        "rules/scoring.py",
+        "rules/doppelx/scoring.py",
     ]
     for name in (
-        "doppelx/play/window.py",
+        "doppelx/games/doppelx/play/window.py",
         "doppelx/commands/game.py",
         "doppelx/cli.py",
         "doppelx/terminal.py",
@@ -357,7 +357,12 @@ def test_the_code_version_covers_what_makes_the_rows(tmp_path):
     ):
         (tmp_path / name).write_text("changed = True\n")
         assert cv.compute_code_version(tmp_path) == first, name
-    for name in ("rules/scoring.py", "physics/run.py", "doppelx/bots.py", "assets/boards/side_I.toml"):
+    for name in (
+        "rules/doppelx/scoring.py",
+        "physics/run.py",
+        "doppelx/games/doppelx/bots.py",
+        "assets/boards/side_I.toml",
+    ):
         old = (tmp_path / name).read_text()
         (tmp_path / name).write_text(old + "# a comment\n")
         assert cv.compute_code_version(tmp_path) != first, name

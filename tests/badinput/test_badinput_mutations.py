@@ -4,7 +4,7 @@ Each valid file is changed at random places — a value replaced by one of the w
 huge or non-finite number, a length scaled by 1000 (millimetres given as metres), a key
 deleted or added, the text truncated or spliced — and loaded the way the commands load it.
 A mutation may still be valid; what may never happen is any error other than the project's
-one-line :class:`rules.errors.DoppelXError` (no ``KeyError``, ``TypeError``, ``RecursionError``,
+one-line :class:`rules.common.errors.DoppelXError` (no ``KeyError``, ``TypeError``, ``RecursionError``,
 ``OverflowError``…), or, through the command line, anything but exit 0 or exit 2 with one
 line on stderr. Anything accepted is checked to make physical sense.
 """
@@ -22,16 +22,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.board_file import load_board, parse_board
-from rules.box import load_box
-from rules.dice import load_dice
-from rules.errors import DoppelXError
-from rules.game import DoppelXGame, GameOptions
-from rules.game_state_io import game_from_dict, game_to_dict
-from rules.outcome import Status
-from rules.rng import make_rng
-from rules.scoring import score_throw
-from rules.table_state import check_on_board, parse_table_state
+from rules.common.errors import DoppelXError
+from rules.common.rng import make_rng
+from rules.doppelx.board_file import load_board, parse_board
+from rules.doppelx.box import load_box
+from rules.doppelx.dice import load_dice
+from rules.doppelx.game import DoppelXGame, GameOptions
+from rules.doppelx.game_state_io import game_from_dict, game_to_dict
+from rules.doppelx.outcome import Status
+from rules.doppelx.scoring import score_throw
+from rules.doppelx.table_state import check_on_board, parse_table_state
 from tests.badinput.conftest import REPO, STATES, assert_refused, run_cli
 
 #: Examples per property; ``DOPPELX_BADINPUT_EXAMPLES=2000`` for a deeper search.
@@ -260,8 +260,8 @@ def test_mutated_game_states_restore_or_are_refused(data):
 @pytest.fixture(scope="module")
 def play_save(tmp_path_factory):
     """A ``doppelx play`` save with dice on the board, a log and a last throw to replay."""
-    from doppelx.play.newgame import GameSetup, start_match
-    from doppelx.play.savegame import save_game
+    from doppelx.games.doppelx.play.newgame import GameSetup, start_match
+    from doppelx.games.doppelx.play.savegame import save_game
 
     setup = GameSetup.standard(4, 0, "medium", board="I", seed=1)
     match = start_match(setup)
@@ -295,7 +295,7 @@ def play_save(tmp_path_factory):
 
 
 def _load_save(data, folder):
-    from doppelx.play.savegame import load_game
+    from doppelx.games.doppelx.play.savegame import load_game
 
     path = folder / "m.json"
     path.write_text(json.dumps(data))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rules.rng import child_rng
+from rules.common.rng import child_rng
 
 
 def run_chunk(spec, index):

@@ -8,7 +8,7 @@ import pytest
 from doppelx.batch.backends import run_plan
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.store import read_run_metadata
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 KIND = "tests.doppelx.batch_fake:run_chunk"
 
@@ -112,7 +112,7 @@ def test_on_a_running_cluster_workers_caps_the_chunks_at_once(tmp_path, monkeypa
     """``--workers N --address …``: at most N chunks on the cluster at once, without
     ``--workers`` all of them; a stand-in for Ray counts what ``ray.wait`` is handed."""
     from doppelx.batch import backends
-    from rules import optional
+    from rules.common import optional
 
     class FakeRay:
         class exceptions:

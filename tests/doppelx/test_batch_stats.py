@@ -148,7 +148,7 @@ def test_the_comparison_draws_figures_without_values_and_below_zero(tmp_path):
 def test_the_parameters_line_names_the_seats_skills_not_a_skill_they_do_not_have():
     """A run with --skills said "skill medium, skills expert,medium,…" (deliverables audit)."""
     from doppelx.batch.report import _described
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     side = load_board("I")
     mixed = _described({"skill": "medium", "skills": ["expert", "medium", "medium"], "lying": 0}, side)

@@ -18,7 +18,7 @@ import pytest
 from doppelx.bench import baseline as bl
 from doppelx.bench import speedrecord as sr
 from doppelx.cli import main
-from rules.atomic import OutputError
+from rules.common.atomic import OutputError
 
 SPEED_RUN = ["bench", "--quick", "--scene", "incline", "speed"]
 

@@ -12,7 +12,7 @@ from shapely.geometry import Polygon
 from doppelx.bench import holes as ho
 from doppelx.cli import main
 from physics.geometry import hole_opening
-from rules.board_file import load_board
+from rules.doppelx.board_file import load_board
 
 A, RHO = 0.016, 0.0025
 #: The project's die on cardboard (assets/dice.toml, assets/materials.toml), SI units.

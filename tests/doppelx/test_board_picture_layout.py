@@ -20,8 +20,8 @@ from doppelx.board_picture import (
     save_board_png,
     spinner_triangle,
 )
-from rules.board_file import builtin_board_path, load_board, parse_board
-from rules.schema import MAX_TEXT_CHARS
+from rules.common.schema import MAX_TEXT_CHARS
+from rules.doppelx.board_file import builtin_board_path, load_board, parse_board
 
 OBSTACLE_BOARD = {
     "format": "doppelx-board/1",

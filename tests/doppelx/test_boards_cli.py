@@ -8,9 +8,9 @@ from matplotlib.image import imread
 
 from doppelx.board_picture import save_board_png
 from doppelx.cli import main
-from rules.board import FieldKind
-from rules.board_file import load_board
-from rules.style import hex_to_rgb, load_style
+from rules.doppelx.board import FieldKind
+from rules.doppelx.board_file import load_board
+from rules.doppelx.style import hex_to_rgb, load_style
 
 
 def test_list(capsys):

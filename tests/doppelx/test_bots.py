@@ -7,7 +7,7 @@ import math
 import pytest
 import shapely
 
-from doppelx.bots import (
+from doppelx.games.doppelx.bots import (
     BOUNCE_SD,
     AimAtBestField,
     BestCardBet,
@@ -16,12 +16,12 @@ from doppelx.bots import (
     field_shares,
     value_map,
 )
-from doppelx.seats import bot_of_skill
+from doppelx.games.doppelx.seats import bot_of_skill
 from physics.throw_model import SKILLS
-from rules.bets import choose_cards
-from rules.board import FieldKind
-from rules.board_file import BUILTIN_SIDES, load_board
-from rules.dice import load_dice
+from rules.doppelx.bets import choose_cards
+from rules.doppelx.board import FieldKind
+from rules.doppelx.board_file import BUILTIN_SIDES, load_board
+from rules.doppelx.dice import load_dice
 
 DIE = load_dice()["blue"]
 
@@ -80,6 +80,6 @@ def test_skill_names():
 
 def test_the_command_line_offers_exactly_the_bot_skills():
     from doppelx.argtypes import SKILL_NAMES
-    from doppelx.bots import BOT_SKILLS
+    from doppelx.games.doppelx.bots import BOT_SKILLS
 
     assert SKILL_NAMES == BOT_SKILLS

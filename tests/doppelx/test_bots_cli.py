@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from doppelx.cli import main
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 
 def test_game_seats_with_their_own_skills_and_an_expert(capsys):

@@ -7,12 +7,12 @@ import dataclasses
 import pytest
 import shapely
 
-from doppelx.match import DoppelXMatch
-from doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
-from doppelx.planner.rollout import rollout
-from doppelx.planner.search import SWITCH_Z, Budget, paired_gain, search
-from doppelx.planner.table import Table, table_of
-from doppelx.planner.value import (
+from doppelx.games.doppelx.match import DoppelXMatch
+from doppelx.games.doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
+from doppelx.games.doppelx.planner.rollout import rollout
+from doppelx.games.doppelx.planner.search import SWITCH_Z, Budget, paired_gain, search
+from doppelx.games.doppelx.planner.table import Table, table_of
+from doppelx.games.doppelx.planner.value import (
     SURVIVAL,
     X_WAITING,
     card_payouts,
@@ -23,17 +23,17 @@ from doppelx.planner.value import (
     future_weight,
     standing_change,
 )
-from doppelx.seats import bot_of_skill, bots_for
+from doppelx.games.doppelx.seats import bot_of_skill, bots_for
 from physics.throw_model import SKILLS, Aim
-from rules.bets import choose_cards
-from rules.board import FieldKind
-from rules.board_file import load_board
-from rules.box import load_box
-from rules.dice import load_dice
-from rules.game import GameOptions
-from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
-from rules.scoring import read_outcome, score_throw
-from rules.variants import with_faces
+from rules.doppelx.bets import choose_cards
+from rules.doppelx.board import FieldKind
+from rules.doppelx.board_file import load_board
+from rules.doppelx.box import load_box
+from rules.doppelx.dice import load_dice
+from rules.doppelx.game import GameOptions
+from rules.doppelx.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.doppelx.scoring import read_outcome, score_throw
+from rules.doppelx.variants import with_faces
 
 BOARD = load_board("I")
 DICE = load_dice()
@@ -235,7 +235,7 @@ def test_a_chosen_spin_rolls_the_dice_forwards_or_backwards(spin):
     import numpy as np
 
     from physics.throw_model import aimed_throw
-    from rules.rng import make_rng
+    from rules.common.rng import make_rng
 
     dots = []
     for seed in range(30):

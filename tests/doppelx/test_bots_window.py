@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import time
 
-from doppelx.match import DoppelXMatch
-from doppelx.play.controller import PlayController, Stage
-from doppelx.play.newgame import GameSetup
-from rules.board_file import load_board
-from rules.game import GameOptions
+from doppelx.games.doppelx.match import DoppelXMatch
+from doppelx.games.doppelx.play.controller import PlayController, Stage
+from doppelx.games.doppelx.play.newgame import GameSetup
+from rules.doppelx.board_file import load_board
+from rules.doppelx.game import GameOptions
 
 
 def test_an_expert_thinks_off_the_frame_loop_and_its_throw_plays_back(monkeypatch):
-    import doppelx.planner.expert as expert
+    import doppelx.games.doppelx.planner.expert as expert
 
     monkeypatch.setattr(expert, "DEFAULT_ROLLOUTS", 12)
     monkeypatch.setattr(expert, "WINDOW_SECONDS", None)  # a rollout budget only: deterministic
@@ -69,7 +69,7 @@ def test_the_new_game_form_cycles_through_expert():
 def test_a_decision_for_another_game_or_a_dropped_one_is_not_used():
     import threading
 
-    from doppelx.play.thinking import Thinker
+    from doppelx.games.doppelx.play.thinking import Thinker
 
     class Policy:
         progress = 1.0  # the last decision's end

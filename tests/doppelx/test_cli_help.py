@@ -22,7 +22,7 @@ def test_every_help_renders_without_format_escapes():
 
 
 def test_play_names_help_states_the_form_s_limit():
-    from doppelx.play.newgame import MAX_NAME
+    from doppelx.games.doppelx.play.newgame import MAX_NAME
 
     play = dict(_parsers())["doppelx play"]
     assert f"at most {MAX_NAME} characters" in " ".join(play.format_help().split())

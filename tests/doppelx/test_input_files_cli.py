@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from doppelx.cli import main
-from rules.assets import asset_path, read_json, read_text, read_toml
-from rules.errors import SpecError
+from rules.common.assets import asset_path, read_json, read_text, read_toml
+from rules.common.errors import SpecError
 
 STATE = Path(__file__).resolve().parents[1] / "data" / "states" / "E4.json"
 

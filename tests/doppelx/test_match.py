@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from doppelx.match import DoppelXMatch
+from doppelx.games.doppelx.match import DoppelXMatch
 from physics.throw import Throw
 from physics.throw_model import SKILLS, Aim, aimed_throw
-from rules.board_file import load_board
-from rules.errors import RulesError
-from rules.rng import make_rng
+from rules.common.errors import RulesError
+from rules.common.rng import make_rng
+from rules.doppelx.board_file import load_board
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_a_whole_game_ends_and_the_log_matches(match):
 
 
 def test_without_a_bot_the_throw_must_be_handed_in():
-    from rules.game import DoppelXGame
+    from rules.doppelx.game import DoppelXGame
 
     board = load_board("I")
     game = DoppelXGame(["blue", "red", "green"], board)

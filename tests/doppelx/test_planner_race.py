@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from doppelx.planner.race import SAMPLES, draws, win_chances
-from doppelx.planner.value import (
+from doppelx.games.doppelx.planner.race import SAMPLES, draws, win_chances
+from doppelx.games.doppelx.planner.value import (
     expected_card_payouts,
     face_chances,
     win_value,
 )
-from rules.board import FieldKind
-from rules.outcome import DieOutcome, Status, ThrowOutcome
+from rules.doppelx.board import FieldKind
+from rules.doppelx.outcome import DieOutcome, Status, ThrowOutcome
 from tests.doppelx.test_bots_expert import DICE, SEATS, resting, table
 
 RAND = draws((3, 9), 4, 0.94)
@@ -86,6 +86,6 @@ def test_bets_in_expectation_weigh_the_faces_of_the_thrown_dice():
 
 
 def test_the_expert_scores_its_throws_by_its_chance_of_winning():
-    from doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.seats import bot_of_skill
 
     assert bot_of_skill("expert", 20).throw.value is win_value

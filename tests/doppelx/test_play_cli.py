@@ -97,8 +97,8 @@ def test_autoplay_saves_a_screenshot_after_the_last_throw_and_exits_0(display, t
 
 
 def test_a_saved_game_loads_from_the_command_line(display, tmp_path):  # noqa: F811
-    from doppelx.play.controller import PlayController, Stage
-    from doppelx.play.newgame import GameSetup
+    from doppelx.games.doppelx.play.controller import PlayController, Stage
+    from doppelx.games.doppelx.play.newgame import GameSetup
 
     ctrl = PlayController(save_path=tmp_path / "s.json")
     ctrl.new_game(GameSetup.standard(3, 0, seed=8, board="IV"))

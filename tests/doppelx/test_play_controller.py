@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from doppelx.match import DoppelXMatch
-from doppelx.play.controller import PlayController, Stage
-from doppelx.play.newgame import GameSetup
+from doppelx.games.doppelx.match import DoppelXMatch
+from doppelx.games.doppelx.play.controller import PlayController, Stage
+from doppelx.games.doppelx.play.newgame import GameSetup
 from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.snapshot import InputMode
-from rules.board_file import load_board
-from rules.errors import RulesError
-from rules.game_state_io import games_equal
+from rules.common.errors import RulesError
+from rules.doppelx.board_file import load_board
+from rules.doppelx.game_state_io import games_equal
 
 
 class FakeUi:
@@ -329,7 +329,7 @@ def test_a_save_that_cannot_be_written_is_a_message_and_the_game_goes_on(tmp_pat
 
 
 def test_quitting_a_game_in_progress_autosaves_and_load_resumes_exactly(tmp_path, monkeypatch):
-    from doppelx.play.controller import autosave_path
+    from doppelx.games.doppelx.play.controller import autosave_path
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     a, b = PlayController(FakeUi()), PlayController(FakeUi())
@@ -433,8 +433,8 @@ def test_quitting_during_the_replay_of_a_finished_games_end_saves_nothing(tmp_pa
 
 
 def test_the_summary_names_each_bet_card_that_paid():
-    from doppelx.play import view
-    from rules.scoring import PlayerScore, ThrowScore
+    from doppelx.games.doppelx.play import view
+    from rules.doppelx.scoring import PlayerScore, ThrowScore
 
     score = ThrowScore(
         (),
@@ -461,14 +461,14 @@ def test_the_summary_names_each_bet_card_that_paid():
 def test_the_window_and_the_test_stand_in_both_speak_the_game_ui_protocol():
     import inspect
 
-    from doppelx.play.ui import GameUi
-    from doppelx.play.window import PlayWindow
+    from doppelx.games.doppelx.play.ui import GameUi
+    from doppelx.games.doppelx.play.window import PlayWindow
 
     members = [n for n, _ in inspect.getmembers(GameUi) if not n.startswith("_")]
     assert set(members) >= {"say", "stand", "open_dialog", "show_panel", "hide_panel", "busy", "dialog_open"}
     for name in members:
         assert hasattr(PlayWindow, name) and hasattr(FakeUi, name), name
-    src = inspect.getsource(__import__("doppelx.play.controller", fromlist=["x"]))
+    src = inspect.getsource(__import__("doppelx.games.doppelx.play.controller", fromlist=["x"]))
     assert "getattr(self.ui" not in src and "hasattr(self.ui" not in src  # no method names in strings
 
 
@@ -521,7 +521,7 @@ def test_a_decider_says_its_points_and_who_won_it():
 
 def test_ctrl_o_of_a_missing_file_leaves_the_autosave_alone(tmp_path, monkeypatch):
     """Session 8's review: Ctrl+O autosaved before it knew the load would work."""
-    from doppelx.play.controller import autosave_path
+    from doppelx.games.doppelx.play.controller import autosave_path
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     c = PlayController(FakeUi(), save_path=tmp_path / "missing.json")
@@ -536,7 +536,7 @@ def test_ctrl_o_of_a_missing_file_leaves_the_autosave_alone(tmp_path, monkeypatc
 
 
 def test_ctrl_o_autosaves_the_game_in_progress_first(tmp_path, monkeypatch):
-    from doppelx.play.controller import autosave_path
+    from doppelx.games.doppelx.play.controller import autosave_path
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     c = PlayController(FakeUi(), save_path=tmp_path / "saved.json")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from doppelx.play.controller import PlayController, Stage
-from doppelx.play.newgame import GameSetup
+from doppelx.games.doppelx.play.controller import PlayController, Stage
+from doppelx.games.doppelx.play.newgame import GameSetup
 from render.aim import ThrowAim
-from rules.outcome import Status
+from rules.doppelx.outcome import Status
 from tests.doppelx.test_play_controller import FakeUi
 
 
@@ -67,7 +67,7 @@ def test_gentle_to_strong_flicks_reach_the_playfield_and_stronger_rolls_further(
 
 
 def test_a_flick_whose_line_misses_the_playfield_is_thrown_as_the_hand_moved():
-    box_aim = ThrowAim(__import__("rules.box", fromlist=["load_box"]).load_box(), 0.016)
+    box_aim = ThrowAim(__import__("rules.doppelx.box", fromlist=["load_box"]).load_box(), 0.016)
     box_aim.walk(box_aim.half_length())  # at the right-hand end of the south wall
     intent = box_aim.flick(drag(box_aim, 1.0, angle_deg=80))  # almost along the wall, past the box
     assert intent.target is None and intent.velocity[0] > 0.9
@@ -80,7 +80,7 @@ def test_a_flick_whose_line_misses_the_playfield_is_thrown_as_the_hand_moved():
 
 @pytest.mark.parametrize("speed", [0.12, 2.5])
 def test_power_grows_with_the_drag_speed(speed):
-    from rules.box import load_box
+    from rules.doppelx.box import load_box
 
     aim = ThrowAim(load_box(), 0.016)
     power, direction = aim.preview(drag(aim, speed))

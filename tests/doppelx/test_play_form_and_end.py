@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from doppelx.play import view
-from doppelx.play.controller import PlayController, Stage
-from doppelx.play.newgame import GameSetup
+from doppelx.games.doppelx.play import view
+from doppelx.games.doppelx.play.controller import PlayController, Stage
+from doppelx.games.doppelx.play.newgame import GameSetup
 from render.intents import Command, CommandIntent
 from render.labels import Rect, overlaps
-from rules.chips import max_target
-from rules.game import rulebook_target
+from rules.doppelx.chips import max_target
+from rules.doppelx.game import rulebook_target
 from tests.xvfb import FakeClock, display  # noqa: F401  (the session's Xvfb)
 
 
 @pytest.fixture(scope="module")
 def window(display):  # noqa: F811
-    from doppelx.play.window import PlayWindow
+    from doppelx.games.doppelx.play.window import PlayWindow
 
     clock = FakeClock()
     win = PlayWindow(800, 500, vsync=False, sound=False, clock=clock)
@@ -208,9 +208,9 @@ def test_ctrl_n_prefills_the_target_of_the_game_and_the_new_game_plays_to_the_on
 
 @pytest.mark.parametrize("players", range(3, 9))
 def test_the_rulebook_target_is_the_games(players):
-    from rules.board_file import load_board
-    from rules.dice import load_dice
-    from rules.game import DoppelXGame
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.dice import load_dice
+    from rules.doppelx.game import DoppelXGame
 
     dice = load_dice()
     game = DoppelXGame(list(dice.player_colours[:players]), load_board("I"), dice)
@@ -232,7 +232,7 @@ def test_the_forms_field_cards_count_a_dies_best_field_only(win):
 def test_referee_labels_keep_clear_of_the_end_standings(win):
     """Finding 4: on the end screen, Tab showed a die's "1 on 1x" under the standings."""
     from render.snapshot import Snapshot, TableSpec
-    from rules.outcome import Pose
+    from rules.doppelx.outcome import Pose
 
     table = TableSpec.standard("I")
     dice = {
@@ -301,7 +301,7 @@ def test_the_game_over_snapshot_keeps_the_last_throws_summary():
 
 # --- the last throw's summary ---------------------------------------------------------------------
 def _score(readings, active="yellow"):
-    from rules.scoring import PlayerScore, ThrowScore
+    from rules.doppelx.scoring import PlayerScore, ThrowScore
 
     players = {c: PlayerScore(c, 0, 0, 0, 5, 5) for c in ("blue", "red", "yellow")}
     players["yellow"] = PlayerScore("yellow", 2, 0, 0, 5, 7)
@@ -310,8 +310,8 @@ def _score(readings, active="yellow"):
 
 def test_the_summary_names_the_dice_that_went_into_a_hole_or_off_the_box():
     """Finding 6: Cy's white die vanished into a hole; the panel said only "Cy +2 (dice +2)"."""
-    from rules.outcome import Status
-    from rules.reading import DieReading
+    from rules.doppelx.outcome import Status
+    from rules.doppelx.reading import DieReading
 
     names = {"blue": "Ann", "red": "Bo", "yellow": "Cy"}
     score = _score([DieReading("yellow", Status.BOARD), DieReading("white", Status.HOLE)])

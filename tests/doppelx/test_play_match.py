@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from doppelx.match import DoppelXMatch
-from doppelx.seats import bots_for
+from doppelx.games.doppelx.match import DoppelXMatch
+from doppelx.games.doppelx.seats import bots_for
 from physics.throw import release_point, seat_places
-from rules.board_file import load_board
-from rules.errors import RulesError
-from rules.game import DoppelXGame
+from rules.common.errors import RulesError
+from rules.doppelx.board_file import load_board
+from rules.doppelx.game import DoppelXGame
 
 SEATS = ("blue", "red", "yellow", "green")
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from doppelx.play.controller import PlayController, Stage
-from doppelx.play.newgame import GameSetup
+from doppelx.games.doppelx.play.controller import PlayController, Stage
+from doppelx.games.doppelx.play.newgame import GameSetup
 from tests.xvfb import FakeClock, display, xdotool_env  # noqa: F401  (the session's Xvfb)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ xdotool = pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdot
 
 @pytest.fixture
 def window(display):  # noqa: F811
-    from doppelx.play.window import PlayWindow
+    from doppelx.games.doppelx.play.window import PlayWindow
 
     clock = FakeClock()
     win = PlayWindow(800, 500, vsync=False, sound=False, clock=clock)
@@ -54,7 +54,7 @@ def texts(window) -> list[str]:
 @xdotool
 def test_esc_typed_while_the_new_game_is_built_does_not_quit(window, monkeypatch, tmp_path):
     """Ctrl+N mid-game, a change in the form, Enter, Esc at once: the Esc is dropped, the new game runs."""
-    from doppelx.play import app, controller
+    from doppelx.games.doppelx.play import app, controller
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     built = []
@@ -119,7 +119,7 @@ def test_a_save_error_is_a_message_in_the_window_and_the_game_goes_on(window, tm
 def test_closing_a_game_in_progress_autosaves_and_ctrl_o_says_loaded(window, tmp_path, monkeypatch):
     from pyglet.window import key
 
-    from doppelx.play import app
+    from doppelx.games.doppelx.play import app
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     c = PlayController(window, save_path=tmp_path / "game.json")
@@ -132,7 +132,7 @@ def test_closing_a_game_in_progress_autosaves_and_ctrl_o_says_loaded(window, tmp
     saved = tmp_path / "state/doppelx/autosave.json"
     assert c.autosaved == saved and json.loads(saved.read_text())["game"]["chips"] == chips
     # a new window: Ctrl+O of that file says what it loaded
-    from doppelx.play.window import PlayWindow
+    from doppelx.games.doppelx.play.window import PlayWindow
 
     win = PlayWindow(800, 500, vsync=False, sound=False)
     d = PlayController(win, save_path=saved)
@@ -191,7 +191,7 @@ def test_the_first_frame_is_drawn_before_the_physics_is_imported(display, tmp_pa
     """``doppelx play`` flips a splash first; pybullet and the table's print come after it."""
     probe = (
         "import sys, time\n"
-        "from doppelx.play.window import PlayWindow\n"
+        "from doppelx.games.doppelx.play.window import PlayWindow\n"
         "flip = PlayWindow.flip\n"
         "def first(self):\n"
         "    if not getattr(PlayWindow, 'seen', False):\n"
@@ -240,7 +240,7 @@ def test_the_end_panel_fits_a_small_window_and_the_log_hides_it(window):
     the throw log (L) was drawn under the standings and the winner's banner."""
     from pyglet.window import key
 
-    from doppelx.play.window import PANEL_BOTTOM, PANEL_TOP
+    from doppelx.games.doppelx.play.window import PANEL_BOTTOM, PANEL_TOP
 
     rows = [(f"Player {i}", "#3366cc", 70 - i) for i in range(8)]
     window.show_panel("Final standings", rows, "Ctrl+N: new game · R: replay the last throw · Esc: quit")
@@ -274,7 +274,7 @@ def test_the_seed_can_be_typed_into_the_form(window):
     """Session 8's window audit: the seed could only be redrawn, not typed."""
     from pyglet.window import key
 
-    from doppelx.play.dialog import SEED
+    from doppelx.games.doppelx.play.dialog import SEED
 
     started = []
     dialog = window.open_dialog(GameSetup.standard(3, 0, seed=77), started.append, None)
@@ -300,7 +300,7 @@ def test_the_form_works_with_the_keyboard_alone(window):
     name box types into it, Enter starts."""
     from pyglet.window import key
 
-    from doppelx.play.dialog import SEED
+    from doppelx.games.doppelx.play.dialog import SEED
 
     started = []
     dialog = window.open_dialog(GameSetup.standard(3, 1, seed=5), started.append, None)
@@ -362,7 +362,7 @@ def test_the_form_works_with_the_keyboard_alone(window):
 
 
 def test_the_arrow_keys_go_to_the_nearest_control_that_way():
-    from doppelx.play.dialog import Target, _nearest
+    from doppelx.games.doppelx.play.dialog import Target, _nearest
 
     here = Target(0, 0, 10, 10, ("here",))
     ahead_far = Target(100, 0, 10, 10, ("ahead",))

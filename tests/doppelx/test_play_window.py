@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from doppelx.play.controller import PlayController, Stage
-from doppelx.play.newgame import GameSetup
-from rules.outcome import Status
-from rules.style import hex_to_rgb
+from doppelx.games.doppelx.play.controller import PlayController, Stage
+from doppelx.games.doppelx.play.newgame import GameSetup
+from rules.doppelx.outcome import Status
+from rules.doppelx.style import hex_to_rgb
 from tests.xvfb import FakeClock, display  # noqa: F401  (the session's Xvfb)
 
 W, H = 960, 600
@@ -17,7 +17,7 @@ W, H = 960, 600
 
 @pytest.fixture(scope="module")
 def window(display):  # noqa: F811
-    from doppelx.play.window import PlayWindow
+    from doppelx.games.doppelx.play.window import PlayWindow
 
     clock = FakeClock()
     win = PlayWindow(W, H, vsync=False, sound=False, clock=clock)
@@ -202,8 +202,8 @@ def test_the_loop_ends_when_the_window_is_closed(display, monkeypatch, tmp_path)
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
 
-    from doppelx.play import app
-    from doppelx.play.window import PlayWindow
+    from doppelx.games.doppelx.play import app
+    from doppelx.games.doppelx.play.window import PlayWindow
 
     for how in ("esc during a game", "esc on the first form"):
         c = PlayController()

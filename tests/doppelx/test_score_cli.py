@@ -173,7 +173,7 @@ def test_bad_json_and_unknown_board(tmp_path, capsys):
 
 
 def test_the_states_board_is_read_beside_it_and_its_errors_name_the_state(tmp_path, capsys):
-    from rules.board_file import builtin_board_path
+    from rules.doppelx.board_file import builtin_board_path
 
     state = json.loads((STATES / "E1.json").read_text())
     folder = tmp_path / "states"

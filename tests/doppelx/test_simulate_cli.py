@@ -406,7 +406,7 @@ def test_the_reports_provenance_line_for_any_table(tmp_path, metadata, says):
     if metadata is not None:
         table = table.replace_schema_metadata({METADATA_KEY: metadata})
     pq.write_table(table, tmp_path / "t.parquet")
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     line, *rest = _provenance(_run_spec(tmp_path / "t.parquet"), load_board("I"))
     assert says in line

@@ -189,7 +189,7 @@ def test_a_throw_without_the_spinner_scores_where_the_spinner_would_stand(capsys
 
 
 def test_a_side_without_its_spinner_is_one_object():
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     side = load_board("III")
     assert side.with_spinner(True) is side and load_board("I").with_spinner(False) is load_board("I")

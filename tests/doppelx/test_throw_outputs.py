@@ -9,8 +9,8 @@ import os
 import pytest
 
 from doppelx.cli import main
-from rules.assets import asset_path, same_file
-from rules.atomic import OutputError, refuse_input_as_output
+from rules.common.assets import asset_path, same_file
+from rules.common.atomic import OutputError, refuse_input_as_output
 
 SMALL = """format = "doppelx-board/1"
 name = "small"

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-import rules.scoring
+import rules.doppelx.scoring
 from doppelx.cli import main
-from doppelx.match import DoppelXMatch
-from doppelx.throw_report import outcome_json, score_report, state_json
-from doppelx.throw_service import Seating, ThrowService
-from rules.board_file import load_board
-from rules.rng import make_rng
+from doppelx.games.doppelx.match import DoppelXMatch
+from doppelx.games.doppelx.throw_report import outcome_json, score_report, state_json
+from doppelx.games.doppelx.throw_service import Seating, ThrowService
+from rules.common.rng import make_rng
+from rules.doppelx.board_file import load_board
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,11 +27,11 @@ def world_i():
 
 
 def test_a_bot_throw_through_the_service_is_read_once_and_scored(world_i, monkeypatch):
-    from doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.seats import bot_of_skill
 
     reads = []
-    real = rules.scoring.read_die
-    monkeypatch.setattr(rules.scoring, "read_die", lambda d, *a: reads.append(d.owner) or real(d, *a))
+    real = rules.doppelx.scoring.read_die
+    monkeypatch.setattr(rules.doppelx.scoring, "read_die", lambda d, *a: reads.append(d.owner) or real(d, *a))
     service = ThrowService(world_i)
     bot = bot_of_skill("medium")
     rng = make_rng(4)
@@ -45,8 +45,8 @@ def test_a_bot_throw_through_the_service_is_read_once_and_scored(world_i, monkey
 
 def test_a_match_throw_reads_every_die_once(monkeypatch):
     reads = []
-    real = rules.scoring.read_die
-    monkeypatch.setattr(rules.scoring, "read_die", lambda d, *a: reads.append(d.owner) or real(d, *a))
+    real = rules.doppelx.scoring.read_die
+    monkeypatch.setattr(rules.doppelx.scoring, "read_die", lambda d, *a: reads.append(d.owner) or real(d, *a))
     match = DoppelXMatch.with_bots(3, load_board("I"), seed=5)
     try:
         for _ in range(3):

@@ -8,8 +8,8 @@ import pytest
 
 from physics.throw import DieRelease, Throw
 from physics.world import World
-from rules.board_file import load_board
-from rules.box import load_box
+from rules.doppelx.board_file import load_board
+from rules.doppelx.box import load_box
 
 
 @pytest.fixture(scope="session")

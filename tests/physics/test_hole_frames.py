@@ -11,8 +11,8 @@ from doppelx.bench.common import quat_mul
 from physics.settings import SimSettings
 from physics.throw import DieRelease
 from physics.world import MESH_MARGIN, World, hull_box_file
-from rules.board_file import load_board
-from rules.dice import load_dice
+from rules.doppelx.board_file import load_board
+from rules.doppelx.dice import load_dice
 
 DICE = load_dice()
 R = DICE["blue"].edge_radius

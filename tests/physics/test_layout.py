@@ -12,8 +12,8 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry import box as rect
 
 from physics.geometry import build_layout, hole_opening
-from rules.board_file import BUILTIN_SIDES, load_board, parse_board
-from rules.box import load_box
+from rules.doppelx.board_file import BUILTIN_SIDES, load_board, parse_board
+from rules.doppelx.box import load_box
 
 BOX = load_box()
 INNER = rect(-BOX.inner_size[0] / 2, -BOX.inner_size[1] / 2, BOX.inner_size[0] / 2, BOX.inner_size[1] / 2)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from physics.materials import SURFACES, Materials, PairMaterial, load_materials
-from rules.errors import SpecError
+from rules.common.errors import SpecError
 from tests.physics.conftest import drop, throw_of
 
 MATS = load_materials()

@@ -15,9 +15,9 @@ from physics.engine import EngineError, check_engine, make_world
 from physics.mujoco_materials import damping_ratio, restitution_of
 from physics.mujoco_world import MujocoWorld
 from physics.run import run_throw
-from rules.board_file import load_board
-from rules.outcome import Status
-from rules.rng import make_rng
+from rules.common.rng import make_rng
+from rules.doppelx.board_file import load_board
+from rules.doppelx.outcome import Status
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +121,7 @@ def test_unknown_engine_is_a_user_error():
 def test_a_die_resting_on_another_is_held_as_long_as_a_leaning_die():
     """MuJoCo's run loop keeps PyBullet's rule: a die not lying flat must keep its pose longer."""
     from physics.throw import DieRelease, Throw
-    from rules.outcome import Pose
+    from rules.doppelx.outcome import Pose
 
     world = make_world(load_board("I"), engine="mujoco")
     try:

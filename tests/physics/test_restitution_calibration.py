@@ -12,8 +12,8 @@ from physics.engine import make_world
 from physics.materials import load_materials
 from physics.restitution_calibration import Calibration, calibrated, load_calibration
 from physics.settings import SimSettings
-from rules.board_file import load_board
-from rules.errors import SpecError
+from rules.common.errors import SpecError
+from rules.doppelx.board_file import load_board
 
 MATS = load_materials()
 CURVES = load_calibration()

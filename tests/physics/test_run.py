@@ -16,10 +16,10 @@ from physics.scene import scatter_lying
 from physics.settings import SimSettings
 from physics.throw_model import SKILLS, Aim, Skill, aimed_throw
 from physics.world import World
-from rules.board_file import load_board
-from rules.dice import load_dice
-from rules.outcome import Pose, Status
-from rules.rng import make_rng
+from rules.common.rng import make_rng
+from rules.doppelx.board_file import load_board
+from rules.doppelx.dice import load_dice
+from rules.doppelx.outcome import Pose, Status
 from tests.physics.conftest import drop, throw_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,8 +57,8 @@ def test_same_inputs_same_poses_in_another_process(world_i, box):
         "from tests.physics.test_run import turn_scene, poses\n"
         "from physics.run import run_throw\n"
         "from physics.world import World\n"
-        "from rules.board_file import load_board\n"
-        "from rules.box import load_box\n"
+        "from rules.doppelx.board_file import load_board\n"
+        "from rules.doppelx.box import load_box\n"
         "w = World(load_board('I'))\n"
         "print(json.dumps([poses(run_throw(w, *reversed(turn_scene(s, load_box())))) for s in (7, 8)]))\n"
     )
@@ -231,7 +231,7 @@ def test_two_dice_meeting_in_flight_neither_freeze_nor_pass_through():
     """Setup throw 9561 of seed 2026 on side II: with Bullet's CCD the swept spheres of blue and
     yellow started inside each other, both dice froze in mid-air and were read as resting."""
     from doppelx.bench.throws import random_scene
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     with World(load_board("II")) as w:
         kind, lying, throw = random_scene(w.board, child_rng(2026, 9561))
@@ -279,7 +279,7 @@ def test_a_die_off_the_board_is_still_by_where_it_lies():
     in place (a single-point hull contact) until the 10 s cap. Off dice show no face, so only
     their position counts for the settle test."""
     from doppelx.bench.throws import random_scene
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     with World(load_board("IV")) as w:
         kind, lying, throw = random_scene(w.board, child_rng(3, 4895))
@@ -318,7 +318,7 @@ def test_a_lying_die_moved_between_two_samples_is_read_where_it_lies(world_i):
     red 1.09 mm and puts it back to sleep before the next sample: asleep at every sample, it
     must still be read where it is."""
     from doppelx.bench.throws import random_scene
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     before = SimSettings(sleep_threshold=math.sqrt(0.05))  # as it was run
     with World(load_board("I"), settings=before) as w:
@@ -349,7 +349,7 @@ def test_a_die_leaning_near_its_tipping_point_is_held_until_it_rests():
     0.3 s later it toppled flat, 3.7 mm away. That hold is now 1.5 s; and seed 62 throw 720
     (a die wedged at 34° in a corner, sliding 0.05 mm/s, toppling 0.4 s after a 1 s hold)."""
     from doppelx.bench.throws import random_scene
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     with World(load_board("I")) as w:
         for seed, index in ((32, 1164), (62, 720)):
@@ -366,7 +366,7 @@ def test_a_die_creeping_toward_its_tipping_point_is_not_read_at_rest():
     not lying flat must keep 0.1 mm and 0.1°; with the flat dice's test the false read comes
     back (so the tighter test is what catches it)."""
     from doppelx.bench.throws import random_scene
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     loose = SimSettings(settle_distance_leaning=0.0005, settle_angle_leaning=0.0175)
     for settings, fooled in ((SimSettings(), False), (loose, True)):
@@ -386,7 +386,7 @@ def test_a_die_wedged_in_a_hole_does_not_creep_to_the_time_cap():
     otherwise, so they run on boxes (the sleeping they test does not depend on the frames)."""
     from doppelx.bench.throws import random_scene
     from physics.settings import SimSettings
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     boxes = SimSettings(hole_frames="boxes")
     with World(load_board("II"), settings=boxes) as w:
@@ -406,7 +406,7 @@ def test_a_die_creeping_on_another_is_put_to_sleep_and_read():
     ``run_throw`` does once the die's fastest point has stayed under it for 2 s."""
     from doppelx.bench.throws import random_scene
     from physics.run import SLEEP_AFTER
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     with World(load_board("III")) as w:
         kind, lying, throw = random_scene(w.board, child_rng(63, 7582))
@@ -457,11 +457,11 @@ def test_a_world_is_not_frozen_while_a_die_moves_or_a_spinner_may_turn(world_i, 
 def test_a_die_sitting_in_a_hole_on_another_die_is_in_the_hole():
     """Session 8: side III, seed 102, throw 7 left the white die on the orange one in hole
     h-south, its centre 0.5 mm above the playfield. Physics called it "board", and the rules
-    (rules.placement) then refused the game's own state, a save of it included."""
+    (rules.doppelx.placement) then refused the game's own state, a save of it included."""
     from physics.status import Zones
     from physics.world import World
-    from rules.board_file import load_board
-    from rules.outcome import Status
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.outcome import Status
 
     board = load_board("III")
     with World(board) as world:
@@ -477,9 +477,9 @@ def test_a_die_sitting_in_a_hole_on_another_die_is_in_the_hole():
 
 
 def test_the_game_that_left_a_die_on_a_die_in_a_hole_keeps_states_the_rules_accept():
-    from doppelx.match import DoppelXMatch
-    from rules.board_file import load_board
-    from rules.placement import check_resting
+    from doppelx.games.doppelx.match import DoppelXMatch
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.placement import check_resting
 
     m = DoppelXMatch.with_bots(6, load_board("III"), 102, skill="easy")
     try:

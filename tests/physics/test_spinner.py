@@ -8,8 +8,8 @@ import pytest
 
 from physics.materials import load_materials
 from physics.run import run_throw
-from rules.dice import load_dice
-from rules.outcome import Pose, Status
+from rules.doppelx.dice import load_dice
+from rules.doppelx.outcome import Pose, Status
 from tests.physics.conftest import drop, throw_of
 
 DICE = load_dice()
@@ -74,8 +74,8 @@ def test_the_bearing_brakes_as_its_model_says_in_both_engines(engine, damping):
     from doppelx.bench.common import Tally
     from doppelx.bench.spinner import spin_down
     from physics.engine import make_world
-    from rules.board_file import load_board
-    from rules.box import load_box
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.box import load_box
 
     if engine == "mujoco":
         pytest.importorskip("mujoco")

@@ -3,7 +3,7 @@
 An audit found that on a board smaller than the box a die resting beside the outline was
 read ``board`` (field "-", 0 chips) and ``doppelx score`` then refused ``doppelx throw``'s
 own state. Now such a die is ``off`` (D6), by the rules' own test
-(``rules.placement.on_playfield``), and a die up over a hole's middle that nothing on the
+(``rules.doppelx.placement.on_playfield``), and a die up over a hole's middle that nothing on the
 board holds is in the ``hole``. Every state a throw writes is scored back unchanged.
 """
 
@@ -18,18 +18,18 @@ import tempfile
 import pytest
 
 from doppelx.cli import main
-from doppelx.seats import bot_of_skill
-from doppelx.throw_report import score_report, state_json
-from doppelx.throw_service import Seating, ThrowService
+from doppelx.games.doppelx.seats import bot_of_skill
+from doppelx.games.doppelx.throw_report import score_report, state_json
+from doppelx.games.doppelx.throw_service import Seating, ThrowService
 from physics.engine import make_world
 from physics.scene import scatter_lying
 from physics.throw_model import Aim
-from rules.board_file import load_board
-from rules.box import load_box
-from rules.dice import WHITE, load_dice
-from rules.outcome import DieOutcome, Pose, Status
-from rules.placement import on_playfield
-from rules.rng import make_rng
+from rules.common.rng import make_rng
+from rules.doppelx.board_file import load_board
+from rules.doppelx.box import load_box
+from rules.doppelx.dice import WHITE, load_dice
+from rules.doppelx.outcome import DieOutcome, Pose, Status
+from rules.doppelx.placement import on_playfield
 
 SMALL = """format = "doppelx-board/1"
 name = "small"

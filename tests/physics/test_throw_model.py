@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from physics.throw import SIDES, DieRelease, Throw, hand_throw, release_point, seat_places, side_axes
 from physics.throw_model import GRAVITY, RIM_CLEARANCE, SKILLS, Aim, aimed_throw, plan, setup_throw
-from rules.box import load_box
-from rules.rng import make_rng
+from rules.common.rng import make_rng
+from rules.doppelx.box import load_box
 
 BOX = load_box()
 HALF = 0.008
@@ -142,8 +142,8 @@ def test_setup_throw_never_releases_two_dice_inside_each_other():
     import math
 
     from doppelx.bench.throws import random_scene
-    from rules.board_file import load_board
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
+    from rules.doppelx.board_file import load_board
 
     kind, _, throw = random_scene(load_board("IV"), child_rng(1, 5003))
     assert kind == "setup" and len(throw.releases) == 8

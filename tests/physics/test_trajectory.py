@@ -7,8 +7,8 @@ import pytest
 
 from physics.run import run_throw
 from physics.trajectory import Trajectory
-from rules.dice import load_dice
-from rules.outcome import Pose
+from rules.doppelx.dice import load_dice
+from rules.doppelx.outcome import Pose
 from tests.physics.conftest import drop, throw_of
 
 DICE = load_dice()

@@ -8,9 +8,9 @@ import numpy as np
 
 from physics.run import run_throw
 from physics.throw_model import SKILLS, Aim, aimed_throw
-from rules.dice import AXIS_VECTORS
-from rules.outcome import Status
-from rules.rng import make_rng
+from rules.common.rng import make_rng
+from rules.doppelx.dice import AXIS_VECTORS
+from rules.doppelx.outcome import Status
 
 THROWS = 300
 

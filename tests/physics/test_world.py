@@ -10,9 +10,9 @@ import shapely
 
 from physics.run import run_throw
 from physics.world import World
-from rules.board_file import BUILTIN_SIDES, load_board
-from rules.dice import load_dice
-from rules.outcome import Pose
+from rules.doppelx.board_file import BUILTIN_SIDES, load_board
+from rules.doppelx.dice import load_dice
+from rules.doppelx.outcome import Pose
 from tests.physics.conftest import drop, throw_of
 
 DICE = load_dice()

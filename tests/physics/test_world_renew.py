@@ -4,8 +4,8 @@ import physics.world
 from doppelx.bench.throws import standard_turns
 from physics.run import run_throw
 from physics.world import World
-from rules.board_file import load_board
-from rules.rng import make_rng
+from rules.common.rng import make_rng
+from rules.doppelx.board_file import load_board
 
 
 def _poses(result):

@@ -16,7 +16,7 @@ import pytest
 from doppelx.bench.throws import standard_turns
 from physics.run import run_throw
 from physics.world import World
-from rules.rng import make_rng
+from rules.common.rng import make_rng
 
 ROOT = Path(__file__).resolve().parents[2]
 #: side III has the spinner: its angle differs from throw to throw, and it is rebuilt too
@@ -44,7 +44,7 @@ from tests.physics.test_world_reuse import SIDE, SEED, OTHERS, _record, _spinner
 from doppelx.bench.throws import standard_turns
 from physics.run import run_throw
 from physics.world import World
-from rules.rng import make_rng
+from rules.common.rng import make_rng
 board, items = standard_turns(OTHERS + 1, make_rng(SEED), SIDE)
 lying, throw = items[OTHERS]
 print(_record(run_throw(World(board), throw, lying, _spinner_angle(OTHERS))))

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from rules.outcome import Pose
+from rules.doppelx.outcome import Pose
 from tests.xvfb import FakeClock, display  # noqa: F401  (fixtures shared with tests/doppelx)
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from render.aim import FlickLimits, ThrowAim
 from render.intents import SIDES
-from rules.box import load_box
+from rules.doppelx.box import load_box
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from render.die_mesh import rounded_cube
 from render.lighting import LIGHT_DIR, baked_light, planar_shadow_matrix
 from render.mesh import triangulate
 from render.placement import bet_die_poses, card_at
-from rules.fieldmap import field_map
-from rules.reading import footprint_area_flat
-from rules.style import hex_to_rgb, load_style
+from rules.doppelx.fieldmap import field_map
+from rules.doppelx.reading import footprint_area_flat
+from rules.doppelx.style import hex_to_rgb, load_style
 
 
 def _area(mesh) -> float:
@@ -29,7 +29,7 @@ def test_rounded_cube_has_the_die_shape(table_i):
     m = rounded_cube(die.size, die.edge_radius)
     assert np.abs(m.positions).max() == pytest.approx(die.half, abs=1e-6)
     assert np.allclose(np.linalg.norm(m.normals, axis=1), 1.0, atol=1e-5)
-    # every vertex is exactly r from the inner cube (the Minkowski shape rules.reading reads)
+    # every vertex is exactly r from the inner cube (the Minkowski shape rules.doppelx.reading reads)
     inner = np.clip(m.positions, -(die.half - die.edge_radius), die.half - die.edge_radius)
     assert np.allclose(np.linalg.norm(m.positions - inner, axis=1), die.edge_radius, atol=1e-6)
     # the shadow seen from straight above matches the analytic flat footprint
@@ -107,7 +107,7 @@ def test_bet_dice_lie_on_their_card(table_i):
 
 
 def test_spinner_blade_reaches_its_arm_length():
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     sp = load_board("III").spinner
     blade = parts_mesh.spinner_blade(sp)

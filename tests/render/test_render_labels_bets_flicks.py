@@ -18,7 +18,7 @@ def _off_the_box(table, x: float, y: float):
     """A green die resting on the table at ``(x, y)`` m with its "off the box" label."""
     from render import box_mesh
     from render.snapshot import FloatingText, Snapshot
-    from rules.outcome import Pose
+    from rules.doppelx.outcome import Pose
 
     die = table.dice["green"]
     z = box_mesh.table_z(table.box) + die.half
@@ -155,7 +155,7 @@ def test_a_sideways_flick_is_no_throw_and_a_flick_past_the_side_is_thrown_out():
     window refused it. A sideways drag is no throw (it says so); a flick into the box that
     misses the playfield is thrown out."""
     from render.aim import FlickLimits, ThrowAim
-    from rules.box import load_box
+    from rules.doppelx.box import load_box
 
     aim = ThrowAim(load_box(), 0.016)
     with pytest.raises(ValueError, match="along its wall"):

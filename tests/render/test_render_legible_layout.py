@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from render.labels import Rect, centred, overlaps, place
-from rules.style import hex_to_rgb
+from rules.doppelx.style import hex_to_rgb
 from tests.xvfb import FakeClock, xdotool_env
 
 OWNERS = ["blue", "red", "yellow", "green", "purple", "orange", "pink", "black"]
@@ -140,7 +140,7 @@ def test_the_near_wall_is_see_through_so_a_die_at_its_foot_shows(fresh, table_i,
     win = fresh
     from shapely.geometry import Point
 
-    from rules.board import FieldKind
+    from rules.doppelx.board import FieldKind
 
     hy = table_i.box.inner_size[1] / 2
     half = table_i.dice["red"].half
@@ -325,7 +325,7 @@ def test_busy_draws_a_frame_at_once_and_drops_the_input_meanwhile(fresh, table_i
 def test_a_die_that_left_the_box_is_labelled_and_brought_into_view(fresh, table_i):
     from render import box_mesh
     from render.snapshot import FloatingText, Snapshot
-    from rules.outcome import Pose
+    from rules.doppelx.outcome import Pose
 
     win = fresh
     die = table_i.dice["green"]

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from render.snapshot import InputMode, ScoreLine, Snapshot, TableSpec, interpolate
 from render.transforms import lerp_angle, quat_matrix, slerp
-from rules.errors import SpecError
-from rules.outcome import Pose
+from rules.common.errors import SpecError
+from rules.doppelx.outcome import Pose
 
 
 def _q(axis, angle):

@@ -11,8 +11,8 @@ import pytest
 import shapely
 
 from render.parts_mesh import card_polygon
-from rules.fieldmap import field_map
-from rules.style import hex_to_rgb, load_style
+from rules.doppelx.fieldmap import field_map
+from rules.doppelx.style import hex_to_rgb, load_style
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -329,7 +329,7 @@ def test_unreachable_display_is_a_clear_error():
     code = (
         "from render.window import TableWindow\n"
         "from render.errors import NoDisplayError\n"
-        "from rules.errors import DoppelXError\n"
+        "from rules.common.errors import DoppelXError\n"
         "try:\n    TableWindow()\n"
         "except NoDisplayError as e:\n    assert isinstance(e, DoppelXError); print('ok', e)\n"
     )

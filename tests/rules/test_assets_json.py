@@ -1,4 +1,4 @@
-"""rules.assets.parse_json: a key given twice in one object is refused, named with its place."""
+"""rules.common.assets.parse_json: a key given twice in one object is refused, named with its place."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.assets import parse_json
-from rules.errors import SpecError
+from rules.common.assets import parse_json
+from rules.common.errors import SpecError
 
 KEYS = st.text(alphabet='abcé"\\ :{}[],\n', min_size=1, max_size=6)
 LEAVES = st.one_of(st.integers(-5, 5), st.text(alphabet='ab:{}"', max_size=4), st.booleans(), st.none())

@@ -7,10 +7,10 @@ import textwrap
 import pytest
 import shapely
 
-from rules.board import FieldKind
-from rules.board_file import BUILTIN_SIDES, load_board
-from rules.box import load_box
-from rules.errors import SpecError
+from rules.common.errors import SpecError
+from rules.doppelx.board import FieldKind
+from rules.doppelx.board_file import BUILTIN_SIDES, load_board
+from rules.doppelx.box import load_box
 
 GOOD = """
 format = "doppelx-board/1"

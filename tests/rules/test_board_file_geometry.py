@@ -12,15 +12,15 @@ import shutil
 
 import pytest
 
-from rules.board_file import (
+from rules.common.errors import SpecError
+from rules.doppelx.board_file import (
     BUILTIN_SIDES,
     DIE_MM,
     MAX_HOLE_SHARE,
     builtin_board_path,
     load_board,
 )
-from rules.dice import load_dice
-from rules.errors import SpecError
+from rules.doppelx.dice import load_dice
 
 HEAD = """format = "doppelx-board/1"
 name = "t"

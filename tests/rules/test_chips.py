@@ -4,8 +4,8 @@ import itertools
 
 import pytest
 
-from rules.chips import CHIP_SET, TOTAL_VALUE, breakdown, supply_after
-from rules.errors import RulesError
+from rules.common.errors import RulesError
+from rules.doppelx.chips import CHIP_SET, TOTAL_VALUE, breakdown, supply_after
 
 
 def test_the_box_holds_90_chips_worth_665():
@@ -38,8 +38,8 @@ def test_supply_and_its_limit():
 
 
 def test_game_tracks_supply_and_holdings(side_i, dice):
-    from rules.game import DoppelXGame
-    from rules.outcome import ThrowOutcome
+    from rules.doppelx.game import DoppelXGame
+    from rules.doppelx.outcome import ThrowOutcome
     from tests.conftest import flat, gone
 
     g = DoppelXGame(("blue", "red", "green"), side_i, dice)
@@ -53,7 +53,7 @@ def test_game_tracks_supply_and_holdings(side_i, dice):
 
 def test_breakdowns_come_from_the_one_box():
     """Eight players at 69 would each want two thirties alone; the box has ten."""
-    from rules.chips import breakdowns
+    from rules.doppelx.chips import breakdowns
 
     holdings = {c: 69 for c in ("blue", "red", "green", "yellow", "pink", "purple", "orange", "black")}
     held = breakdowns(holdings)
@@ -72,7 +72,7 @@ def test_breakdowns_come_from_the_one_box():
 def test_breakdowns_of_random_holdings_fit_the_box(seed):
     import numpy as np
 
-    from rules.chips import breakdowns
+    from rules.doppelx.chips import breakdowns
 
     rng = np.random.default_rng(seed)
     players = int(rng.integers(3, 9))
@@ -83,7 +83,7 @@ def test_breakdowns_of_random_holdings_fit_the_box(seed):
 
 
 def test_breakdowns_refuse_what_the_box_cannot_make():
-    from rules.chips import breakdowns
+    from rules.doppelx.chips import breakdowns
 
     with pytest.raises(RulesError, match="cannot make up"):
         breakdowns({"blue": 600, "red": 66})
@@ -94,10 +94,10 @@ def test_the_most_one_throw_pays_is_reached_and_the_largest_target_fits_the_box(
     """Every die on a 3x field showing 3 pays :func:`most_one_throw_pays`; a bettor gets less
     (card D on both dice pays 8, and their die is in hand). So holdings of ``target - 1`` each
     plus that throw fit the box for the largest target allowed, and not for one more."""
-    from rules.bets import choose_cards
-    from rules.chips import max_target, most_one_throw_pays
-    from rules.outcome import ThrowOutcome
-    from rules.scoring import score_throw
+    from rules.doppelx.bets import choose_cards
+    from rules.doppelx.chips import max_target, most_one_throw_pays
+    from rules.doppelx.outcome import ThrowOutcome
+    from rules.doppelx.scoring import score_throw
     from tests.conftest import flat
 
     seats = dice.player_colours[:players]
@@ -124,7 +124,7 @@ def test_the_most_one_throw_pays_is_reached_and_the_largest_target_fits_the_box(
 def test_a_target_that_could_empty_the_box_is_refused(side_i, dice):
     """The rules audit of session 10: 8 players to 1000 chips stopped at throw 73 with 'the box
     has only 665'; the target is refused up front instead."""
-    from rules.game import DoppelXGame, GameOptions
+    from rules.doppelx.game import DoppelXGame, GameOptions
 
     seats = dice.player_colours[:8]
     assert DoppelXGame(seats, side_i, dice, options=GameOptions(target=74)).target == 74

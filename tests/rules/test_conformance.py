@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from rules.common.errors import RulesError
 from rules.conformance import ConformanceError, check_game
 from rules.contract import CHANCE, TERMINAL
-from rules.errors import RulesError
 
 
 class Toy:

@@ -7,9 +7,9 @@ import tomllib
 
 import pytest
 
-from rules.assets import asset_path
-from rules.dice import parse_dice
-from rules.errors import SpecError
+from rules.common.assets import asset_path
+from rules.common.errors import SpecError
+from rules.doppelx.dice import parse_dice
 
 BASE = tomllib.loads(asset_path("dice.toml").read_text())
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import RulesError
-from rules.game import DoppelXGame, GameOptions, Phase
-from rules.outcome import ThrowOutcome
+from rules.common.errors import RulesError
+from rules.doppelx.game import DoppelXGame, GameOptions, Phase
+from rules.doppelx.outcome import ThrowOutcome
 from tests.conftest import flat, gone
 
 SEATS = ("blue", "yellow", "green", "red")
@@ -22,7 +22,7 @@ def lying(game, dice):
 
 
 def flat_from_pose(owner, pose):
-    from rules.outcome import DieOutcome, Status
+    from rules.doppelx.outcome import DieOutcome, Status
 
     return DieOutcome(owner, Status.BOARD, pose)
 
@@ -194,7 +194,7 @@ def test_d37_tie_plays_a_decider(side_i, dice):
 def test_d7_option_rethrows_cocked_active_dice(side_i, dice):
     import math
 
-    from rules.outcome import DieOutcome, Pose, Status
+    from rules.doppelx.outcome import DieOutcome, Pose, Status
 
     g = new_game(side_i, dice, rethrow_cocked=True)
     setup(g, dice, {})

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.errors import SpecError
-from rules.game import DoppelXGame, GameOptions, Phase
-from rules.game_state_io import FORMAT, game_from_dict, game_to_dict, games_equal
-from rules.outcome import DieOutcome, Pose, Status, ThrowOutcome
-from rules.placement import check_resting
-from rules.rng import make_rng
+from rules.common.errors import SpecError
+from rules.common.rng import make_rng
+from rules.doppelx.game import DoppelXGame, GameOptions, Phase
+from rules.doppelx.game_state_io import FORMAT, game_from_dict, game_to_dict, games_equal
+from rules.doppelx.outcome import DieOutcome, Pose, Status, ThrowOutcome
+from rules.doppelx.placement import check_resting
 from tests.conftest import flat, gone
 
 SEATS = ("blue", "red", "yellow", "green")

@@ -6,8 +6,8 @@ import pickle
 
 import pytest
 
-from rules.errors import DoppelXError
-from rules.optional import MissingExtraError, import_optional
+from rules.common.errors import DoppelXError
+from rules.common.optional import MissingExtraError, import_optional
 
 
 def test_an_installed_module_is_returned():

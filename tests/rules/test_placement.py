@@ -1,4 +1,4 @@
-"""Dice said to rest on the playfield must be apart (rules/placement.py): touching passes, overlapping does not."""
+"""Dice said to rest on the playfield must be apart (rules/doppelx/placement.py): touching passes, overlapping does not."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from rules.errors import SpecError
-from rules.outcome import Pose
-from rules.placement import check_resting
+from rules.common.errors import SpecError
+from rules.doppelx.outcome import Pose
+from rules.doppelx.placement import check_resting
 
 
 def two(dice, gap_mm: float, yaw_b: float = 0.0, dy_mm: float = 0.0):
@@ -42,7 +42,7 @@ def test_rounded_corners_may_come_closer_than_the_flat_faces(side_i, dice):
 
 def test_a_die_must_lie_on_the_playfield_not_in_the_wall(side_i, dice):
     """Session 8's audit: a centre on the outline (half the die inside the wall) passed."""
-    from rules.box import load_box
+    from rules.doppelx.box import load_box
 
     edge = load_box().inner_size[0] / 2  # the east wall (side I fills the box)
     assert abs(edge - side_i.outline.bounds[2]) < 1e-9

@@ -1,4 +1,4 @@
-"""A die is judged against what is actually under it (rules/placement.py).
+"""A die is judged against what is actually under it (rules/doppelx/placement.py).
 
 Before, one global height (the tallest support plus a die) stood for every die: a die
 hovering over a hole's middle or 17.5 mm above open board passed, and nothing checked a die
@@ -12,11 +12,11 @@ import math
 
 import pytest
 
-from rules.board_file import load_board
-from rules.errors import SpecError
-from rules.outcome import Pose
-from rules.placement import check_resting, on_playfield
-from rules.schema import Table
+from rules.common.errors import SpecError
+from rules.common.schema import Table
+from rules.doppelx.board_file import load_board
+from rules.doppelx.outcome import Pose
+from rules.doppelx.placement import check_resting, on_playfield
 
 UP = (0.0, 0.0, 0.0, 1.0)
 
@@ -141,7 +141,7 @@ def _gap_to_edge(pose: Pose, die, edge) -> float:
 def test_a_die_leaning_against_an_obstacle_passes(tmp_path, dice):
     """Tilted 30° against the block's top east edge: its lowest edge on the playfield, its
     upper part reaching over the block (its footprint overlaps the block's)."""
-    from rules.reading import footprint
+    from rules.doppelx.reading import footprint
 
     board = _board(tmp_path, "block", BLOCK)
     die = dice["blue"]

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.board import FieldKind
-from rules.dice import AXES, load_dice
-from rules.outcome import DieOutcome, Pose, Status
-from rules.reading import chips_for, footprint, footprint_area_flat, read_die, top_face
+from rules.doppelx.board import FieldKind
+from rules.doppelx.dice import AXES, load_dice
+from rules.doppelx.outcome import DieOutcome, Pose, Status
+from rules.doppelx.reading import chips_for, footprint, footprint_area_flat, read_die, top_face
 from tests.conftest import flat
 
 DICE = load_dice()
@@ -57,7 +57,7 @@ def test_face_switches_past_45_degrees():
 
 
 def _board():
-    from rules.board_file import load_board
+    from rules.doppelx.board_file import load_board
 
     return load_board("I")
 

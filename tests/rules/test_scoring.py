@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from rules.bets import choose_cards, load_bet_cards
-from rules.errors import RulesError
-from rules.outcome import ThrowOutcome
-from rules.scoring import score_throw
+from rules.common.errors import RulesError
+from rules.doppelx.bets import choose_cards, load_bet_cards
+from rules.doppelx.outcome import ThrowOutcome
+from rules.doppelx.scoring import score_throw
 from tests.conftest import flat, gone
 
 SEATS5 = ("blue", "yellow", "green", "red", "purple")
@@ -235,8 +235,8 @@ def test_g_spinner_fling_pays_once_for_lying_dice_only(side_i, dice):
 def test_g_pays_only_for_a_die_the_spinner_moved(dice):
     """Side IV's -1 band lies within the spinner's arms: a die lying on it is brushed by the
     turning spinner without being flung anywhere (the audit of session 10 found G paying)."""
-    from rules.board_file import load_board
-    from rules.outcome import Pose
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.outcome import Pose
 
     side_iv = load_board("IV")
     thrown = [flat(dice, "blue", -60, 20, "1"), flat(dice, "white", -70, -20, "1")]

@@ -1,12 +1,12 @@
-"""A state's mistakes are named where the user wrote them (rules/table_state.py)."""
+"""A state's mistakes are named where the user wrote them (rules/doppelx/table_state.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.board_file import load_board
-from rules.errors import SpecError
-from rules.table_state import check_on_board, parse_table_state
+from rules.common.errors import SpecError
+from rules.doppelx.board_file import load_board
+from rules.doppelx.table_state import check_on_board, parse_table_state
 
 
 def _state(**over):

@@ -23,7 +23,7 @@ from rules.clever.actions import PASS, REROLL, ROLL, Action
 from rules.clever.game import ACTIVE_PICK, BEFORE_ROLL, PLUS_ONE, CleverState, die_usages
 from rules.clever.sheet import AREA_OF_FREE, Sheet
 from rules.clever.spec import CleverSpec
-from rules.errors import RulesError
+from rules.common.errors import RulesError
 
 # P(blue + white <= v) for v = 0..12.
 _SUM_CDF = [0.0, 0.0] + [

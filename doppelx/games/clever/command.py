@@ -17,7 +17,7 @@ import sys
 
 from doppelx import argtypes
 from doppelx.games.options import refuse_with_resume
-from rules.rng import fresh_seed
+from rules.common.rng import fresh_seed
 
 
 def _players(text: str) -> list[str]:
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from doppelx.terminal import Terminal, check_new_save
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     if not args.bots_only:
         for flag in ("games", "json"):

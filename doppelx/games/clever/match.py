@@ -45,9 +45,9 @@ from rules.clever.game import (
     CleverState,
     replay,
 )
+from rules.common.errors import RulesError, SpecError
+from rules.common.schema import plain_digits
 from rules.contract import chance_step
-from rules.errors import RulesError, SpecError
-from rules.schema import plain_digits
 
 SAVE_FORMAT = "doppelx-clever-save/1"
 PLAYER_KINDS = ("human",) + tuple(BOT_KINDS)

@@ -8,8 +8,8 @@ import numpy as np
 
 from doppelx.games.clever.bots import make_bot
 from rules.clever.game import CleverGame, CleverState
+from rules.common.rng import child_rng
 from rules.contract import chance_step
-from rules.rng import child_rng
 
 
 def game_generators(seed: int, index: int, seats: int) -> list[np.random.Generator]:

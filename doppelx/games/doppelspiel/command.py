@@ -15,7 +15,7 @@ from typing import Any
 
 from doppelx import argtypes
 from doppelx.games.options import given_flags, refuse_with_resume
-from rules.rng import fresh_seed
+from rules.common.rng import fresh_seed
 
 BOT_NAMES = ("strong", "random")
 DEFAULT_GAMES = 20
@@ -122,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
 
     from doppelx.terminal import Terminal, check_new_save, naming_save
+    from rules.common.errors import RulesError
     from rules.doppelspiel import default_spec
-    from rules.errors import RulesError
 
     spec = default_spec().with_readings(args.small_straight, args.highest_single)
 
@@ -148,8 +148,8 @@ def run(args: argparse.Namespace) -> int:
     if batch:
         raise RulesError(f"{'/'.join(batch)}: for --bots-only statistics (a game against a bot: --opponent)")
     from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
+    from rules.common.rng import make_rng
     from rules.doppelspiel import DoppelState
-    from rules.rng import make_rng
 
     refuse_with_resume(args, *SETUP_FLAGS)
     term = Terminal(colour=args.colour)

@@ -22,6 +22,8 @@ import numpy as np
 from doppelx.games.doppelspiel.bots import make_bot
 from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
 from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
+from rules.common.errors import RulesError, SpecError
+from rules.common.schema import plain_digits
 from rules.doppelspiel import (
     Action,
     ActivateJoker,
@@ -40,8 +42,6 @@ from rules.doppelspiel import (
     replay,
 )
 from rules.doppelspiel.fields import base_value
-from rules.errors import RulesError, SpecError
-from rules.schema import plain_digits
 
 SAVE_FORMAT = "doppelx-doppel-save/1"
 SUGGESTIONS = 6

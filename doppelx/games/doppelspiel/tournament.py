@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from doppelx.games.doppelspiel.bots import make_bot
+from rules.common.rng import child_rng
 from rules.doppelspiel.spec import DoppelSpec
 from rules.doppelspiel.state import DoppelState
-from rules.rng import child_rng
 
 
 def play_game(

@@ -7,7 +7,7 @@ import json
 
 from doppelx import argtypes
 from doppelx.games.options import refuse_with_resume
-from rules.rng import fresh_seed
+from rules.common.rng import fresh_seed
 
 DEFAULT_GAMES = 100
 DEFAULT_PLAYERS = 4
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from doppelx.games.oder_nichts.tournament import parse_lineup, run_batch
     from doppelx.terminal import Terminal, check_new_save, naming_save
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
     from rules.oder_nichts.state import GameConfig
 
     if args.bots_only:

@@ -25,13 +25,13 @@ from doppelx.games.oder_nichts.view import (
     table_lines,
 )
 from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
+from rules.common.errors import RulesError, SpecError
+from rules.common.rng import make_rng
+from rules.common.schema import plain_digits
 from rules.contract import chance_step
-from rules.errors import RulesError, SpecError
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS
 from rules.oder_nichts.state import GameConfig, State, new_game, replay_log
-from rules.rng import make_rng
-from rules.schema import plain_digits
 
 HUMAN = 0
 

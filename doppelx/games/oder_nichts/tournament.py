@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 
 from doppelx.games.oder_nichts.bots import make_bot
+from rules.common.errors import RulesError
+from rules.common.rng import child_rng
 from rules.contract import chance_step
-from rules.errors import RulesError
 from rules.oder_nichts.actions import Decision
 from rules.oder_nichts.cards import DeckSpec, load_deck
 from rules.oder_nichts.state import GameConfig, State, new_game
-from rules.rng import child_rng
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from doppelx import argtypes
 from doppelx.games.options import given_flags, listed, refuse_with_resume
-from rules.rng import fresh_seed
+from rules.common.rng import fresh_seed
 from rules.wuerfelblitz.game import WHITES_PER_BLACK
 
 SKILL_NAMES = ("easy", "medium", "hard")
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _usage(text: str) -> Exception:
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     return DoppelXError(text)
 
@@ -197,7 +197,7 @@ def _batch(spec: Any, args: argparse.Namespace) -> int:
 def _play(spec: Any, args: argparse.Namespace) -> int:
     from doppelx.games.wuerfelblitz.match import BlitzMatch, resume
     from doppelx.terminal import Terminal, check_new_save, naming_save
-    from rules.rng import make_rng
+    from rules.common.rng import make_rng
 
     term = Terminal(sys.stdin, sys.stdout, colour=False if args.no_colour else None)
     if args.resume is not None:

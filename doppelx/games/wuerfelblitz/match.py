@@ -22,9 +22,9 @@ from doppelx.games.wuerfelblitz.bots import BlitzBot, skill
 from doppelx.games.wuerfelblitz.tournament import bot_calls
 from doppelx.games.wuerfelblitz.view import explain, legend, render_throw, standings
 from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
-from rules.errors import RulesError, SpecError
-from rules.rng import make_rng
-from rules.schema import plain_digits
+from rules.common.errors import RulesError, SpecError
+from rules.common.rng import make_rng
+from rules.common.schema import plain_digits
 from rules.wuerfelblitz import (
     BlitzSpec,
     BlitzState,

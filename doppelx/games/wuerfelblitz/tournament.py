@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from doppelx.games.wuerfelblitz.bots import BlitzBot
-from rules.rng import child_rng
+from rules.common.rng import child_rng
 from rules.wuerfelblitz import BlitzSpec, BlitzState, Call, GameConfig, new_game
 
 

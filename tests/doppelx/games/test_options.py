@@ -5,7 +5,7 @@ import argparse
 import pytest
 
 from doppelx.games.options import flag_name, given_flags, listed, refuse_with_resume
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 
 def args(**values) -> argparse.Namespace:

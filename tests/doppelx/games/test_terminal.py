@@ -217,7 +217,7 @@ def test_a_pasted_line_is_refused_without_being_echoed():
 
 def test_numbers_are_ascii_digits_only():
     """``str.isdecimal`` took ٣ and the fullwidth ３ as 3 (every sibling game's prompts)."""
-    from rules.schema import plain_digits
+    from rules.common.schema import plain_digits
 
     assert plain_digits("3") and plain_digits("012") and plain_digits("9" * 18)
     for text in ("٣", "３", "", "1_0", " 3", "-1", "9" * 19, "²"):
@@ -239,7 +239,7 @@ def test_a_damaged_generator_state_names_its_key(state):
     import numpy as np
 
     from doppelx.terminal import set_rng_state
-    from rules.errors import SpecError
+    from rules.common.errors import SpecError
 
     with pytest.raises(SpecError) as err:
         set_rng_state(np.random.default_rng(1), state, "s.json", "dice_rng")

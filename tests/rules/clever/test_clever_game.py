@@ -17,9 +17,9 @@ from rules.clever.game import (
     CleverGame,
     replay,
 )
+from rules.common.errors import RulesError
+from rules.common.rng import child_rng
 from rules.contract import chance_step
-from rules.errors import RulesError
-from rules.rng import child_rng
 
 
 def new(players=1):

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from rules.clever.sheet import Sheet
 from rules.clever.spec import default_spec
-from rules.errors import RulesError
+from rules.common.errors import RulesError
 
 SPEC = default_spec()
 

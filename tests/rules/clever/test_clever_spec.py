@@ -4,9 +4,9 @@ import copy
 
 import pytest
 
-from rules.assets import asset_path, read_toml
 from rules.clever.spec import default_spec, parse_spec
-from rules.errors import SpecError
+from rules.common.assets import asset_path, read_toml
+from rules.common.errors import SpecError
 
 
 def test_rounds_and_round_bonuses():

@@ -7,6 +7,7 @@ from doppelspiel_support import SPEC, fill, thrown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.common.errors import RulesError
 from rules.doppelspiel import (
     ActivateJoker,
     Dice,
@@ -24,7 +25,6 @@ from rules.doppelspiel import (
     best_writes,
     replay_log,
 )
-from rules.errors import RulesError
 
 KEYS = [f.key for f in SPEC.fields]
 refs = st.builds(FieldRef, st.integers(0, 4), st.sampled_from(KEYS))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from doppelspiel_support import SPEC
 
+from rules.common.errors import SpecError
 from rules.doppelspiel.spec import load_spec
-from rules.errors import SpecError
 
 
 def test_sheet_layout_and_constants():
@@ -100,7 +100,7 @@ def _write(tmp_path, text: str):
 
 
 def _shipped_text() -> str:
-    from rules.assets import asset_path
+    from rules.common.assets import asset_path
 
     return asset_path("games", "doppelspiel.toml").read_text(encoding="utf-8")
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from doppelspiel_support import ALL, SPEC, cell, fill, fill_all_but, idx, section_refs, thrown
 
+from rules.common.errors import RulesError
 from rules.doppelspiel import (
     CHANCE,
     TERMINAL,
@@ -27,7 +28,6 @@ from rules.doppelspiel import (
     replay,
     replay_log,
 )
-from rules.errors import RulesError
 
 DICE = (1, 2, 3, 4, 5, 6, 6, 5, 4, 3)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import RulesError
+from rules.common.errors import RulesError
 from rules.oder_nichts.actions import Action
 
 FILL = ["magenta 1", "magenta 2", "magenta 3"]

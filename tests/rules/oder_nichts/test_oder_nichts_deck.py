@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from rules.errors import SpecError
+from rules.common.errors import SpecError
 from rules.oder_nichts.cards import default_deck_path, parse_deck
 
 

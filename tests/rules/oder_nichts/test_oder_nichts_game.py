@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.common.errors import RulesError
 from rules.contract import CHANCE, TERMINAL, chance_step
-from rules.errors import RulesError
 from rules.oder_nichts.actions import CHANCE_KIND, Action, Decision
 from rules.oder_nichts.state import GameConfig, new_game, replay_log
 

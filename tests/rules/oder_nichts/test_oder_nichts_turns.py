@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rules.common.errors import RulesError
 from rules.contract import chance_step
-from rules.errors import RulesError
 from rules.oder_nichts.actions import CHANCE_KIND, Action
 from rules.oder_nichts.table import Table
 from rules.oder_nichts.table_ops import TableOps

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.rng import child_rng
+from rules.common.rng import child_rng
 from rules.wuerfelblitz import load_spec
 from rules.wuerfelblitz.analysis import analysis_report, exact_distribution, max_z_score, monte_carlo_counts
 

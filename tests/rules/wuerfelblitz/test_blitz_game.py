@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.errors import RulesError, SpecError
-from rules.rng import make_rng
+from rules.common.errors import RulesError, SpecError
+from rules.common.rng import make_rng
 from rules.wuerfelblitz import (
     CHANCE,
     SIMULTANEOUS,

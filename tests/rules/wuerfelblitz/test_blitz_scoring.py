@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.errors import RulesError
+from rules.common.errors import RulesError
 from rules.wuerfelblitz import (
     Throw,
     breakdown,

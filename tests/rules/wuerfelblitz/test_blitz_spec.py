@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
-from rules.assets import read_toml
-from rules.errors import SpecError
+from rules.common.assets import read_toml
+from rules.common.errors import SpecError
 from rules.wuerfelblitz import load_spec, parse_spec
 from rules.wuerfelblitz.spec import default_spec_path
 

@@ -6,8 +6,8 @@ import pytest
 from doppelx.games.clever.bots import RandomBot, StrongBot, make_bot, remaining_entries
 from doppelx.games.clever.tournament import batch_stats, play_game
 from rules.clever.game import CleverGame
+from rules.common.errors import RulesError
 from rules.contract import chance_step
-from rules.errors import RulesError
 
 
 def _play(bots, players, seed):

@@ -14,8 +14,8 @@ import pytest
 from doppelx.cli import main
 from doppelx.games.doppelspiel.match import DoppelMatch, Seat, load_session
 from doppelx.terminal import Quit, Terminal
+from rules.common.rng import make_rng
 from rules.doppelspiel import DoppelState, replay_log
-from rules.rng import make_rng
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from doppelx.games.doppelspiel.bots import RandomBot, StrongBot
 from doppelx.games.doppelspiel.tournament import batch_game, play_game, run_batch
+from rules.common.rng import child_rng, make_rng
 from rules.doppelspiel import DoppelState, FieldRef, Roll, Split, Swap, WriteTen
-from rules.rng import child_rng, make_rng
 
 ALL = tuple(range(10))
 

@@ -9,9 +9,9 @@ import pytest
 
 from doppelx.games.oder_nichts.bots import BOT_NAMES, BasicBot, make_bot
 from doppelx.games.oder_nichts.tournament import parse_lineup, play_bots_game, run_batch
+from rules.common.rng import child_rng
 from rules.oder_nichts import Action, GameConfig, State, load_deck
 from rules.oder_nichts.deal import deal_outcome, find_cards
-from rules.rng import child_rng
 
 DECK = load_deck()
 

@@ -13,9 +13,9 @@ import pytest
 from doppelx.cli import main
 from doppelx.games.oder_nichts.match import OderNichtsMatch, resume
 from doppelx.terminal import Terminal, load_json
+from rules.common.rng import make_rng
 from rules.oder_nichts import Action, GameConfig, State, load_deck
 from rules.oder_nichts.deal import deal_outcome, find_cards
-from rules.rng import make_rng
 
 DECK = load_deck()
 

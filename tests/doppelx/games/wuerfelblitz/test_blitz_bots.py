@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot, Skill, skill
-from rules.rng import make_rng
+from rules.common.rng import make_rng
 from rules.wuerfelblitz import Throw, breakdown, correct_sum, load_spec, sample_throw
 
 SPEC = load_spec()

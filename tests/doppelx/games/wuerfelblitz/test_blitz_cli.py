@@ -13,7 +13,7 @@ from doppelx.games.wuerfelblitz.match import BlitzMatch
 from doppelx.games.wuerfelblitz.tournament import play_bots_game, run_batch
 from doppelx.games.wuerfelblitz.view import render_throw
 from doppelx.terminal import Terminal
-from rules.rng import child_rng, make_rng
+from rules.common.rng import child_rng, make_rng
 from rules.wuerfelblitz import Call, GameConfig, Throw, correct_sum, load_spec, replay
 
 SPEC = load_spec()

@@ -1,0 +1,734 @@
+"""The interactive match behind the window: whose decision it is, throws played back, bets, files.
+
+:class:`PlayController` drives a :class:`doppelx.games.doppelx.match.DoppelXMatch` for the window. The
+window's fixed-step loop (:class:`render.driver.FixedStep`) calls :meth:`PlayController.step`
+once per frame of game time (:data:`FRAME_DT`, the physics' sample interval, so a recorded
+throw plays back in real time) and draws the :class:`render.snapshot.Snapshot` it returns;
+the window's intents come to :meth:`PlayController.handle`.
+
+A game moves through stages (:class:`Stage`):
+
+- ``bet``: a person whose die is in hand may bet before the active player's throw (click a
+  card → :class:`~render.intents.BetIntent`, Enter → pass). Bots have bet by their policy
+  already; people are asked one after another in seat order.
+- ``throw``: a person throws by a flick (:class:`~render.intents.ThrowIntent`); in the setup
+  throw every person flicks their own die, then all dice leave the hands together.
+- ``wait``: a short pause before a bot throws, so everybody sees whose turn it is. A bot
+  that thinks (skill ``expert``) decides its bet or throw here on a worker thread
+  (:class:`doppelx.games.doppelx.play.thinking.Thinker`) while the table keeps drawing and the HUD says
+  "… is thinking… 40 %"; its throw then plays back like any other.
+- ``flight``: the throw has been simulated to rest at once and its recorded trajectory now
+  plays back frame by frame — dice clatter on impacts, each die shows its chips as it comes
+  to rest, a Doppel X is announced.
+- ``result``: everything rests; the changes are shown for a moment, then the next decision.
+- ``over``: the end screen with the winner.
+
+``R`` replays the last throw (from its trajectory; after loading a game the throw is
+simulated again, which ends exactly as before). Ctrl+S / Ctrl+O save and load the game
+(:mod:`doppelx.games.doppelx.play.savegame`); a file that cannot be written or read is a message in
+the window and the game goes on. Quitting a game in progress (Esc, closing the window)
+autosaves it to :func:`autosave_path` first (``doppelx play --load`` that file resumes
+exactly). Ctrl+N opens the new-game form. The chips of a throw reach the scoreboard only
+once its dice rest; the throw's summary stays until the next throw (the decisive one stays
+beside the final standings), and the last throws are kept for the throw log (L).
+
+The controller talks to the window only through ``ui``, a :class:`doppelx.games.doppelx.play.ui.GameUi`,
+so it runs without one (``None``) or with a stand-in in tests.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from doppelx.games.doppelx.planner.expert import thinking
+from doppelx.games.doppelx.play import view
+from doppelx.games.doppelx.play.newgame import GameSetup, start_match, table_spec
+from doppelx.games.doppelx.play.playback import Playback, ShownThrow
+from doppelx.games.doppelx.play.savegame import load_game, save_game
+from doppelx.games.doppelx.play.thinking import Thinker
+from doppelx.games.doppelx.play.ui import GameUi
+from physics.settings import SimSettings
+from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
+from render.placement import bet_die_poses
+from render.snapshot import FloatingText, InputMode, Snapshot, TableSpec
+from rules.common.errors import DoppelXError
+from rules.common.rng import fresh_seed
+
+if TYPE_CHECKING:
+    from doppelx.games.doppelx.match import DoppelXMatch
+    from physics.throw import Throw
+
+#: Game time per step (s): one recorded trajectory frame.
+FRAME_DT = SimSettings().sample_dt
+#: Pause before a bot throws (s).
+BOT_PAUSE = 0.7
+#: How long the result of a throw stays before the next decision (s).
+RESULT_HOLD = 1.6
+#: How long a replay's last frame stays before the game goes on where it was (s).
+REPLAY_HOLD = 1.0
+#: Throws kept for the throw log (L).
+LOG_LENGTH = 12
+#: After the game's throw of this number has come to rest, the window hints at the referee view
+#: (once a window session; see :meth:`PlayController._hint_referee`).
+HINT_AFTER = 2
+
+
+def autosave_path() -> Path:
+    """Where a game in progress is saved when the window closes: ``$XDG_STATE_HOME/doppelx/autosave.json``
+    (``~/.local/state/doppelx/autosave.json`` without ``XDG_STATE_HOME``)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "doppelx" / "autosave.json"
+
+
+class Stage(enum.StrEnum):
+    """Where the interactive match is (see the module docstring)."""
+
+    IDLE = "idle"  # no game yet (the new-game form is open)
+    WAIT = "wait"
+    BET = "bet"
+    THROW = "throw"
+    FLIGHT = "flight"
+    RESULT = "result"
+    OVER = "over"
+
+
+class PlayController:
+    """The interactive match (see the module docstring).
+
+    Args:
+        ui: the window (or a stand-in with the same methods); ``None`` runs without one.
+        save_path: where Ctrl+S saves and Ctrl+O loads.
+        frame_dt: game time per :meth:`step` (s).
+    """
+
+    def __init__(
+        self,
+        ui: GameUi | None = None,
+        *,
+        save_path: str | Path = "doppelx-save.json",
+        frame_dt: float = FRAME_DT,
+    ):
+        self.ui = ui
+        self.save_path = Path(save_path)
+        self.frame_dt = frame_dt
+        self.setup: GameSetup | None = None
+        self.match: DoppelXMatch | None = None
+        self.table: TableSpec | None = None
+        self.stage = Stage.IDLE
+        self.time = 0.0
+        self.throws_shown = 0  # throws played back to rest (not counting replays)
+        self.quit_requested = False
+        self.last: ShownThrow | None = None
+        self.playback: Playback | None = None
+        self.replaying = False
+        self.bettor: str | None = None
+        self.thrower: str | None = None
+        self.passed: set[str] = set()
+        self.hands: dict[str, Throw] = {}
+        self.numbers = 0  # throws made in this game (for numbering)
+        self._until = 0.0
+        self._then: Callable[[], None] | None = None
+        self._resume: tuple | None = None
+        self._idle_table: TableSpec | None = None
+        self._snap: Snapshot | None = None
+        self.history: list[str] = []  # the throw log, oldest first
+        self.summary: tuple[str, ...] = ()  # the last throw's result, shown until the next throw
+        self.hinted = False  # the referee hint was shown in this window session
+        #: Where the game was autosaved when the window closed (``None``: nothing to save).
+        self.autosaved: Path | None = None
+        #: Why the autosave failed when quitting (``None``: it did not fail).
+        self.unsaved: str | None = None
+        #: The last Ctrl+S: ``(path, throws made, setup hands)`` then (``None``: none in this game).
+        self.hand_saved: tuple[Path, int, int] | None = None
+        #: Where Ctrl+S had saved the game as it stood when the autosave failed on quitting.
+        self.hand_kept: Path | None = None
+        #: Where the last Ctrl+S of this game could not write (``None``: it has not failed).
+        self.hand_failed: Path | None = None
+        self.thinker = Thinker()
+        self._bets_thought = False  # the thinking bots have bet on the coming throw
+
+    # --- games ----------------------------------------------------------------------------
+    def new_game(self, setup: GameSetup) -> None:
+        """Start a new game with ``setup`` (the current one ends); "Starting…" shows meanwhile."""
+        self._busy("Starting the game…")
+        try:
+            match = start_match(setup)
+        finally:
+            self._busy("")
+        self._install(setup, match, None, 0)
+
+    def load(self, path: str | Path | None = None) -> None:
+        """Load a saved game (default: :attr:`save_path`).
+
+        Raises:
+            DoppelXError: the file is missing or malformed (the element is named).
+        """
+        path = Path(path or self.save_path)
+        self._install_saved(path, self._read(path))
+
+    def _read(self, path: Path):
+        """The saved game at ``path`` (:class:`doppelx.games.doppelx.play.savegame.SavedGame`), "Loading…" meanwhile."""
+        self._busy(f"Loading {path}…")
+        try:
+            return load_game(path)
+        finally:
+            self._busy("")
+
+    def _install_saved(self, path: Path, saved, note: str = "") -> None:
+        setup, match, last, numbers, log, hands = saved
+        self._install(setup, match, last, numbers, log, hands)
+        n = len(setup.seats)
+        self._say(
+            f"Loaded {path.resolve()}: {n} players, throw {numbers} done, side {setup.board}{note}", 6.0
+        )
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Save the game (default: :attr:`save_path`); returns the path.
+
+        Raises:
+            DoppelXError: no game yet, or the file cannot be written (it names the path and why).
+        """
+        if self.match is None or self.setup is None:
+            raise DoppelXError("there is no game to save yet")
+        history = self.history
+        if self.stage is Stage.FLIGHT and not self.replaying and self.last is not None:
+            # a throw still rolling is already scored and counted: its log line goes along
+            history = (history + [self._log_line(self.last)])[-LOG_LENGTH:]
+        return save_game(
+            path or self.save_path, self.setup, self.match, self.last, self.numbers, history, self.hands
+        )
+
+    def _install(
+        self,
+        setup: GameSetup,
+        match,
+        last: ShownThrow | None,
+        numbers: int,
+        log: Sequence[str] = (),
+        hands: Mapping[str, Throw] | None = None,
+    ) -> None:
+        self.close()
+        self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
+        self.table = table_spec(match, setup.spinner)
+        self.playback, self.replaying, self._resume = None, False, None
+        self.passed, self.hands = set(), dict(hands or {})
+        self.unsaved, self.hand_saved, self.hand_failed = None, None, None
+        self.thinker.drop()
+        self._bets_thought = False
+        self.throws_shown = 0
+        self.history, self.summary = list(log)[-LOG_LENGTH:], ()
+        if last is not None:
+            if not self.history:  # a save without its log: the last throw's line at least
+                self.history.append(self._log_line(last))
+            self.summary = view.result_lines(last.score, last.bets, match.game.names, last.kind)
+        if self.ui is not None:
+            self.ui.hide_panel()
+        self._next()
+
+    def quit(self) -> bool:
+        """The window wants to close: autosave a game in progress (see :func:`autosave_path`), then stop.
+
+        Returns whether the window may close. If the autosave cannot be written, the first
+        request is refused — the window stays open and says why, so that the game can be
+        saved elsewhere (Ctrl+S; not offered when Ctrl+S failed at its file in this game, or
+        that file is a folder: then the window says to start with another ``--save-file``) —
+        and a second one leaves without saving (:attr:`unsaved` then names why;
+        ``doppelx play`` says so and exits 1).
+        """
+        if not self.in_progress or self.autosaved:
+            self.quit_requested = True  # nothing to save: no game, or it is over (a replay of its end too)
+            self.unsaved = None
+            return True
+        try:
+            self.autosaved = self.save(autosave_path())
+        except DoppelXError as exc:
+            hand = self.hand_saved
+            if hand is not None and hand[1:] == (self.numbers, len(self.hands)):
+                self.unsaved, self.hand_kept = None, hand[0]  # Ctrl+S saved the game as it stands
+                self.quit_requested = True
+                return True
+            if self.unsaved is None:
+                self.unsaved = str(exc)
+                target = Path(os.path.abspath(self.save_path))
+                if self.hand_failed == self.save_path or target.is_dir():  # Ctrl+S is no way out: not offered
+                    advice = (
+                        f"quit again to leave without saving; Ctrl+S cannot write {target} either "
+                        "(start doppelx play with --save-file in a folder you can write)"
+                    )
+                else:
+                    advice = f"Ctrl+S saves to {target}; quit again to leave without saving"
+                # what to do first: a narrow window cuts the end of the line, the reason
+                self._say(f"Could not autosave — {advice}. ({exc})", 15.0)
+                if self.ui is not None:
+                    self.ui.keep_open()
+                return False
+            self.unsaved = str(exc)
+        self.quit_requested = True
+        return True
+
+    def close(self) -> None:
+        """Release the physics world of the current game."""
+        self.thinker.close()
+        if self.match is not None:
+            self.match.close()
+            self.match = None
+
+    @property
+    def in_progress(self) -> bool:
+        """A game is on and not over: quitting or loading another saves it first."""
+        return self.match is not None and self.setup is not None and not self.match.finished
+
+    @property
+    def game(self):
+        return self.match.game if self.match is not None else None
+
+    # --- the loop -------------------------------------------------------------------------
+    def paused(self) -> bool:
+        """The new-game form is open: the game behind it stands still."""
+        return bool(self.ui is not None and self.ui.dialog_open)
+
+    def step(self) -> Snapshot:
+        """Advance the game by :attr:`frame_dt` and return what the window shows now."""
+        if self.match is not None and not self.paused():
+            self.thinker.poll(self.match)
+            self.time += self.frame_dt
+            if self.stage is Stage.FLIGHT and self.playback is not None:
+                self.playback.advance()
+                if self.playback.done:
+                    self._landed()
+            elif self._then is not None and self.time >= self._until - 1e-9:
+                then, self._then = self._then, None
+                then()
+        self._snap = self.snapshot()
+        return self._snap
+
+    def _after(self, seconds: float, then: Callable[[], None]) -> None:
+        self._until = self.time + seconds
+        self._then = then
+
+    @property
+    def live(self) -> DoppelXMatch:
+        """The match in play; only asked for while a game is on (a bug otherwise)."""
+        if self.match is None:
+            raise RuntimeError("no game in progress")
+        return self.match
+
+    @property
+    def seats(self) -> GameSetup:
+        """The setup of the game in play."""
+        if self.setup is None:
+            raise RuntimeError("no game in progress")
+        return self.setup
+
+    @property
+    def table_spec(self) -> TableSpec:
+        """What the window draws of the game in play."""
+        if self.table is None:
+            raise RuntimeError("no game in progress")
+        return self.table
+
+    # --- deciding what comes next ---------------------------------------------------------
+    def _next(self) -> None:
+        """Find the next decision: a person's bet, a person's throw, or a bot's throw."""
+        m = self.live
+        self.bettor = self.thrower = None
+        self._then = None
+        if m.finished:
+            self._over()
+            return
+        req = m.request()
+        humans = set(self.seats.humans)
+        if req.kind == "turn":
+            slow = [
+                c
+                for c in m.game.eligible_bettors()
+                if c not in humans and c not in m.game.bets and thinking(m.bots.get(c))
+            ]
+            if slow and not self._bets_thought:
+                self.stage = Stage.WAIT
+                who = " and ".join(m.game.names.get(c, c) for c in slow)
+                self.thinker.start(
+                    m.place_bot_bets, self._bets_ready, who, m.bots[slow[0]].bet, m, many=len(slow) > 1
+                )
+                return
+            m.place_bot_bets()
+            waiting = [
+                c
+                for c in m.game.eligible_bettors()
+                if c in humans and c not in m.game.bets and c not in self.passed
+            ]
+            if waiting:
+                self.stage, self.bettor = Stage.BET, waiting[0]
+                return
+        if req.kind == "setup":
+            left = [c for c in req.dice if c in humans and c not in self.hands]
+            if left:
+                self._person_throws(left[0])
+                return
+            self.stage = Stage.WAIT
+            self._after(BOT_PAUSE if not humans else 0.2, self._throw_now)
+            return
+        if req.thrower in humans:
+            self._person_throws(req.thrower)
+            return
+        self.stage = Stage.WAIT
+        assert req.thrower is not None  # a turn or a decider has its thrower
+        self._after(BOT_PAUSE, self._think_throw if thinking(m.bots.get(req.thrower)) else self._throw_now)
+
+    def _bets_ready(self, _bets) -> None:
+        self._bets_thought = True
+        self._next()
+
+    def _think_throw(self) -> None:
+        """A thinking bot plans its throw on the worker; it is thrown when the plan is done."""
+        m = self.live
+        req = m.request()
+        thrower = req.thrower
+        assert thrower is not None  # only a turn's or a decider's bot thinks about its throw
+        who = m.game.names.get(thrower, thrower)
+        self.thinker.start(lambda: m.bot_throw(req), self._throw_now, who, m.bots[thrower].throw, m)
+
+    def _person_throws(self, colour: str) -> None:
+        self.stage, self.thrower = Stage.THROW, colour
+        side, along = self.live.service.seat(self.live.game.seats, colour)
+        if self.ui is not None:
+            self.ui.stand(side, along)
+
+    def _throw_now(self, throw=None) -> None:
+        """Run the requested throw (``throw``, the setup throw with people's hands, or the bot's)."""
+        m = self.live
+        req = m.request()
+        if throw is None and req.kind == "setup":
+            throw = m.setup_throw(self.hands)
+        lying = dict(req.lying)
+        rec = m.play_throw(throw)
+        self.numbers += 1
+        self.last = ShownThrow(
+            self.numbers,
+            req.kind,
+            req.thrower,
+            dict(rec.bets),
+            rec.score,
+            rec.throw,
+            lying,
+            rec.spinner_before,
+            rec.result.trajectory,
+        )
+        self.passed, self.hands = set(), {}
+        self.summary = ()
+        self._bets_thought = False
+        self._fly(self.last, replay=False)
+
+    def _fly(self, shown: ShownThrow, replay: bool) -> None:
+        assert shown.trajectory is not None  # recorded when thrown, simulated again for a replay
+        self.playback = Playback(shown.trajectory)
+        self.replaying = replay
+        self.stage = Stage.FLIGHT
+        self.bettor = self.thrower = None
+
+    def _landed(self) -> None:
+        self.stage = Stage.RESULT
+        if self.replaying:
+            self._after(REPLAY_HOLD, self._end_replay)
+        else:
+            self.throws_shown += 1
+            names = self.live.game.names
+            shown = self.last
+            assert shown is not None  # a throw in flight is the last one
+            self.summary = view.result_lines(shown.score, shown.bets, names, shown.kind)
+            self.history = (self.history + [self._log_line(shown)])[-LOG_LENGTH:]
+            self._hint_referee(shown.number)
+            self._after(RESULT_HOLD, self._next)
+
+    def _hint_referee(self, number: int) -> None:
+        """Hint at the referee view after the game's :data:`HINT_AFTER`-th throw (``number``).
+
+        Once a window session: a game loaded or started later does not bring it back, and a
+        game loaded past that throw does not show it (it was hinted at when it was played).
+        Not at all once the referee view has been opened (Tab): it is known already.
+        """
+        if self.hinted or number != HINT_AFTER:
+            return
+        self.hinted = True
+        if self.ui is not None and not self.ui.referee_seen:
+            self._say("Tab: see why — the referee view shows the field each die counts for", 8.0)
+
+    def _log_line(self, shown: ShownThrow) -> str:
+        names = self.live.game.names
+        return f"{shown.number}. {view.thrown_by(shown.kind, shown.thrower, names)}: " + view.throw_summary(
+            shown.score, names, limit=200, kind=shown.kind
+        )
+
+    def _end_replay(self) -> None:
+        self.replaying = False
+        assert self._resume is not None  # set when the replay started
+        stage, bettor, thrower, remaining, then = self._resume
+        self._resume = None
+        self.stage, self.bettor, self.thrower = stage, bettor, thrower
+        if then is not None:
+            self._after(remaining, then)
+        if stage is Stage.THROW and thrower is not None:
+            self._person_throws(thrower)
+        elif stage is Stage.OVER:
+            self._over()
+
+    def _over(self) -> None:
+        self.stage = Stage.OVER
+        game = self.live.game
+        rows = [(name, self.table_spec.dice[c].colour, chips) for name, c, chips in view.ranking(game)]
+        winner = game.names.get(game.winner, game.winner) if game.winner is not None else ""
+        title = f"{winner} wins!"
+        if game.decider_history:  # a tie at the mark, settled by a decider (D37)
+            title = f"{winner} wins the decider!"
+        if self.ui is not None:
+            self.ui.show_panel(title, rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit")
+
+    # --- intents --------------------------------------------------------------------------
+    def handle(self, intent) -> None:
+        """React to an intent of the window (illegal ones are explained, never raised)."""
+        try:
+            self._handle(intent)
+        except DoppelXError as exc:
+            self._say(str(exc))
+
+    def _handle(self, intent) -> None:
+        if isinstance(intent, CommandIntent):
+            self._command(intent.command)
+            return
+        if self.match is None or self.paused():
+            return
+        if isinstance(intent, BetIntent):
+            if self.stage is not Stage.BET or self.bettor is None:
+                self._say("no bets now")
+                return
+            self.live.place_bet(self.bettor, intent.letter)
+            self.passed.add(self.bettor)
+            self._next()
+        elif isinstance(intent, ThrowIntent):
+            if self.stage is not Stage.THROW or self.thrower is None:
+                self._say("it is not your throw now")
+                return
+            req = self.live.request()
+            owners = (self.thrower,) if req.kind == "setup" else req.dice
+            throw = self._flick_throw(intent, owners)
+            if req.kind == "setup":
+                self.hands[self.thrower] = throw
+                self._next()
+            else:
+                self._throw_now(throw)
+
+    def _flick_throw(self, intent: ThrowIntent, owners):
+        """A person's flick as a physics throw: the arc the throw model plans to the flick's aim point
+        (``physics.throw_model.plan``, strength = the flick's power), or as the hand moved when
+        the flick was aimed out of the box (``intent.target`` is ``None``)."""
+        release, velocity = intent.release, intent.velocity
+        if intent.target is not None:
+            from physics.throw_model import Aim, plan
+
+            die = next(iter(self.live.game.dice.dice.values()))
+            aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.side, intent.along)
+            release, velocity = plan(self.live.service.box, aim, intent.height, die.half)
+        return self.live.hand_throw(owners, release, velocity, intent.spin)
+
+    def _command(self, command: Command) -> None:
+        if command is Command.QUIT:
+            self.quit()
+        elif command is Command.NEW_GAME:
+            self.open_new_game()
+        elif command is Command.PASS:
+            if self.stage is Stage.BET and self.bettor is not None:
+                self.passed.add(self.bettor)
+                self._next()
+        elif command is Command.REPLAY:
+            self.replay()
+        elif command is Command.SAVE:
+            try:
+                path = self.save()
+            except DoppelXError as exc:
+                self.hand_failed = self.save_path
+                self._say(f"Not saved — {exc}. The game goes on.", 6.0)
+                return
+            self.hand_saved, self.hand_failed = (path.resolve(), self.numbers, len(self.hands)), None
+            self._say(f"game saved to {path.resolve()}")
+        elif command is Command.LOAD:
+            self.load_keeping_current()
+
+    def load_keeping_current(self) -> None:
+        """Ctrl+O: load :attr:`save_path`, the game in progress autosaved first (so nothing is lost).
+
+        The file is read first: if it cannot be loaded, nothing changes (the autosave is not
+        touched). If the game in progress cannot be autosaved, nothing is loaded. Either way
+        the window says why.
+        """
+        goes_on = " The game goes on." if self.match is not None else ""
+        try:
+            saved = self._read(self.save_path)
+        except DoppelXError as exc:
+            self._say(f"Not loaded — {exc}.{goes_on}", 8.0)
+            return
+        note = ""
+        if self.in_progress:
+            try:
+                kept = self.save(autosave_path())
+            except DoppelXError as exc:
+                saved.match.close()
+                self._say(
+                    f"Not loaded — the game in progress could not be autosaved first: {exc}.{goes_on}", 8.0
+                )
+                return
+            note = f"; the game before is in {kept} (--load it to go on)"
+        self._install_saved(self.save_path, saved, note)
+
+    def replay(self) -> None:
+        """Play the last throw again, then go on where the game was."""
+        if self.match is None or self.last is None:
+            self._say("no throw to replay yet")
+            return
+        if self.thinker.busy:  # its decision would cut the replay short
+            self._say("R: the replay waits until the bot has decided")
+            return
+        if self.stage is Stage.FLIGHT:
+            return
+        last = self.last
+        if last.trajectory is None:
+            result = self.live.rerun(last.throw, last.lying, last.spinner_before)
+            last.trajectory = result.trajectory
+        if not self.replaying:  # a replay of a replay goes back to where the first one started
+            remaining = max(0.0, self._until - self.time)
+            self._resume = (self.stage, self.bettor, self.thrower, remaining, self._then)
+        self._then = None
+        if self.ui is not None:
+            self.ui.hide_panel()
+        self._fly(last, replay=True)
+
+    def open_new_game(self) -> None:
+        """Open the new-game form (prefilled with the current settings)."""
+        if self.ui is None:
+            return
+        setup = self.setup.copy() if self.setup is not None else GameSetup.standard()
+        if self.match is not None:  # a new game, not the same one again ("new seed" in the form too)
+            setup.seed = fresh_seed()
+        self.ui.open_dialog(setup, self.new_game, (lambda: None) if self.match is not None else None)
+
+    # --- what the window shows ------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        """The table now (see :class:`render.snapshot.Snapshot`)."""
+        if self.match is None:
+            if self._idle_table is None:
+                self._idle_table = TableSpec.standard(
+                    self.setup.board if self.setup and self.setup.board in ("I", "II", "III", "IV") else "I"
+                )
+            return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
+        game, table, names = self.live.game, self.table_spec, self.live.game.names
+        colours = {o: d.colour for o, d in table.dice.dice.items()}
+        kinds = {s.colour: ("person" if s.human else s.skill) for s in self.seats.seats}
+        stage = self.stage
+        dice, bets, notes = dict(game.on_board), dict(game.bets), {}
+        floating: tuple[FloatingText, ...] = ()
+        impacts: tuple[float, ...] = ()
+        spinner, banner, message, turn = self.live.spinner_angle, "", "", ""
+        active = game.active
+        shown = self.last
+        chips = dict(game.chips)
+        activity = ""
+        if stage is Stage.FLIGHT and not self.replaying and shown is not None:
+            # the chips of this throw reach the scoreboard when its dice rest
+            for c, p in shown.score.players.items():
+                if c in chips:
+                    chips[c] = p.before
+            activity = "Rolling…"
+        if stage in (Stage.FLIGHT, Stage.RESULT) or (
+            stage is Stage.OVER and shown is not None and self.playback is not None
+        ):
+            pb = self.playback
+            assert pb is not None and shown is not None  # in flight or resting: the last throw plays
+            dice = pb.poses()
+            bets = dict(shown.bets)
+            spinner = pb.spinner_angle()
+            resting = pb.resting() if not pb.done else set(dice)
+            shown_poses = {
+                o: p for o, p in dice.items() if o in resting and (pb.rest_frame[o] > 0 or pb.done)
+            }
+            floating = view.floating_for(shown.score.readings, shown.score.doppel_x, shown_poses, colours)
+            if stage is Stage.FLIGHT:
+                impacts = pb.impacts_now()
+            else:
+                floating += view.bet_texts(shown.score, bets, bet_die_poses(table, bets), colours)
+            all_rest = pb.done or resting >= set(dice)
+            if shown.score.doppel_x and all_rest and stage is not Stage.OVER:
+                banner = "Doppel X!"
+            active = shown.thrower
+            label = view.thrown_by(shown.kind, shown.thrower, names)
+            turn = f"{'Replay of throw' if self.replaying else 'Throw'} {shown.number}: {label}"
+            if stage is Stage.RESULT and not self.replaying:
+                notes = view.change_notes(shown.score)
+            elif self.replaying:
+                message = "Replay of the last throw (R)"
+                activity = "Replay"
+        if stage is Stage.OVER:
+            assert game.winner is not None  # a game is over when it has its winner
+            winner = names.get(game.winner, game.winner)
+            banner, floating, message = f"{winner} wins!", (), ""
+            turn = f"Game over after {self.numbers} throws"
+            active = game.winner
+        elif stage is Stage.BET:
+            assert self.bettor is not None and game.active is not None  # a turn's bets: both named
+            turn = f"{view.who(game.active, names)} throws next"
+            message = (
+                f"{view.who(self.bettor, names)}: click a bet card (or press its letter twice), Enter: no bet"
+            )
+            active = self.bettor
+        elif stage is Stage.THROW:
+            req = self.live.request()
+            assert self.thrower is not None  # the stage of a person's throw names them
+            who = view.who(self.thrower, names)
+            if req.kind == "setup":
+                turn = f"Setup throw: {who} throws their die"
+            else:
+                turn = f"{who} throws" if req.kind == "turn" else f"Decider: {who} throws"
+            message = "Drag towards the box and let go while moving, or hold Space (H: help)"
+            active = self.thrower
+        elif stage is Stage.WAIT:
+            req = self.live.request()
+            if req.kind == "setup":
+                turn = "Setup throw: everybody throws their own die"
+            else:
+                turn = f"{view.thrown_by(req.kind, req.thrower, names)} throws"
+            message = ""
+            activity = self.thinker.status() or "Getting ready to throw…"
+        return Snapshot(
+            table=table,
+            dice=dice,
+            spinner_angle=spinner,
+            bets=bets,
+            scoreboard=view.scoreboard(game, kinds, active=active, bets=bets, notes=notes, chips=chips),
+            turn=turn,
+            message=message,
+            banner=banner,
+            floating=floating,
+            input=InputMode.BET
+            if stage is Stage.BET
+            else InputMode.THROW
+            if stage is Stage.THROW
+            else InputMode.NONE,
+            thrower=self.thrower if stage is Stage.THROW else (self.bettor if stage is Stage.BET else active),
+            impacts=impacts,
+            time=self.time,
+            summary=self.summary,  # at the end too: the decisive throw beside the standings
+            log=tuple(self.history),
+            activity=activity,
+            target=game.target,
+        )
+
+    # --- the window -----------------------------------------------------------------------
+    def _say(self, text: str, seconds: float = 3.0) -> None:
+        if self.ui is not None:
+            self.ui.say(text, seconds)
+
+    def _busy(self, text: str) -> None:
+        if self.ui is not None:
+            self.ui.busy(text)

@@ -1,0 +1,62 @@
+"""What the interactive match asks of its window: :class:`GameUi`, a typed seam.
+
+:class:`doppelx.games.doppelx.play.controller.PlayController` calls these methods on its ``ui`` (the
+real :class:`doppelx.games.doppelx.play.window.PlayWindow`, or a stand-in in tests) instead of looking
+methods up by name, so a renamed method is a type error, not a silent no-op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from doppelx.games.doppelx.play.newgame import GameSetup
+
+
+class GameUi(Protocol):
+    """The window as the controller sees it."""
+
+    @property
+    def dialog_open(self) -> bool:
+        """The new-game form is shown (the game behind it stands still)."""
+        ...
+
+    @property
+    def referee_seen(self) -> bool:
+        """The referee view (Tab) has been opened in this window (its hint is not needed)."""
+        ...
+
+    def say(self, hint: str, seconds: float = 3.0) -> None:
+        """Show a short message for ``seconds``."""
+        ...
+
+    def stand(self, side: str, along: float) -> None:
+        """Put the thrower at ``side``, ``along`` m from its middle."""
+        ...
+
+    def open_dialog(
+        self,
+        setup: GameSetup,
+        on_start: Callable[[GameSetup], None],
+        on_cancel: Callable[[], None] | None = None,
+    ) -> object:
+        """Show the new-game form prefilled with ``setup``."""
+        ...
+
+    def show_panel(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str) -> None:
+        """Show the end screen's standings."""
+        ...
+
+    def hide_panel(self) -> None: ...
+
+    def keep_open(self) -> None:
+        """Refuse the window's close asked for now (the game could not be saved)."""
+        ...
+
+    def busy(self, text: str) -> None:
+        """Show ``text`` (e.g. "Starting…") at once, before a long step; ``""`` clears it."""
+        ...
+
+
+__all__ = ["GameUi"]

@@ -1,0 +1,269 @@
+"""The window of ``doppelx play``: the table window plus the new-game form and the end screen.
+
+:class:`PlayWindow` is a :class:`render.window.TableWindow` that draws two overlays of the
+application over the HUD — the new-game form (:class:`doppelx.games.doppelx.play.dialog.NewGameDialog`)
+and the end-of-game panel with the final standings — and, while the form is open, sends
+the mouse and keyboard to the form instead of the table. The end panel makes room for the
+HUD's panels (the decisive throw's *Last throw* summary stays beside it) and the die and
+referee labels keep clear of it (:meth:`PlayWindow.overlay_boxes`). It also puts the
+thrower at their seat when a person's throw begins (:meth:`PlayWindow.stand`).
+"""
+
+# ruff: noqa: I001  (imports are ordered on purpose: pyglet is configured (render.backend) before its modules load)
+
+from __future__ import annotations
+
+import dataclasses
+
+from collections.abc import Callable, Sequence
+
+from doppelx.games.doppelx.play.dialog import NewGameDialog
+from doppelx.games.doppelx.play.newgame import GameSetup
+from doppelx.games.doppelx.play.view import counted
+from render.backend import pyglet
+from render.labels import Rect
+from render.window import TableWindow
+
+from pyglet.window import mouse  # (after render.backend set pyglet's options)
+
+FONT = "DejaVu Sans"
+#: Room the end panel leaves above it and below it (the buttons' row), px.
+PANEL_TOP, PANEL_BOTTOM = 12, 52
+#: Room the end panel leaves round a HUD panel it makes way for, px.
+PANEL_GAP = 8
+
+
+class EndPanel:
+    """The end screen's standings: a title and ``(name, colour hex, chips)`` rows, best first.
+
+    It is laid out for a window size and the HUD panels it must not cover (``avoid``: the
+    scoreboard, the last throw's summary, the turn line): centred, or moved the least way
+    that clears them.
+    """
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str):
+        self.title = title
+        self.rows = list(rows)
+        self.footer = footer
+        self.batch = pyglet.graphics.Batch()
+        self._items: list = []
+        self._size: tuple | None = None
+        #: The panel's box (window px) as last laid out.
+        self.rect = Rect(0, 0, 0, 0)
+
+    def box(self, width: int, height: int, avoid: Sequence[Rect] = ()) -> Rect:
+        """The panel's box (window px) in a ``width`` × ``height`` window clear of ``avoid``."""
+        if self._size != (width, height, tuple(avoid)):
+            self._build(width, height, avoid)
+        return self.rect
+
+    def draw(self, width: int, height: int, avoid: Sequence[Rect] = ()) -> None:
+        self.box(width, height, avoid)
+        self.batch.draw()
+
+    def _build(self, width: int, height: int, avoid: Sequence[Rect] = ()) -> None:
+        for item in self._items:
+            item.delete()
+        self._items = []
+        self._size = (width, height, tuple(avoid))
+        # laid out at scale 1, then shrunk to fit between the top and the buttons' row below
+        w0, h0 = 380, 78 + 26 * len(self.rows) + 30
+        s = min(1.0, (height - PANEL_TOP - PANEL_BOTTOM) / h0, (width - 24) / w0)
+        w, h, row = w0 * s, h0 * s, 26 * s
+        top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
+        x0, top = _clear_of(Rect((width - w) / 2, top - h, (width + w) / 2, top), avoid, width, height)
+        self.rect = Rect(x0, top - h, x0 + w, top)
+        back = pyglet.graphics.Group(order=20)
+        front = pyglet.graphics.Group(order=21)
+        add = self._items.append
+
+        def label(text: str, x: float, y: float, size: float, colour, **kw) -> None:
+            add(
+                pyglet.text.Label(
+                    text,
+                    x=x,
+                    y=y,
+                    font_name=FONT,
+                    font_size=max(6.0, size * s),
+                    color=colour,
+                    batch=self.batch,
+                    group=front,
+                    **kw,
+                )
+            )
+
+        add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
+        label(self.title, x0 + w / 2, top - 32 * s, 15, (244, 194, 27, 255), weight="bold", anchor_x="center")
+        for i, (name, colour, chips) in enumerate(self.rows):
+            y = top - 66 * s - row * i
+            c = colour.lstrip("#")
+            rgb = (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), 255)
+            add(
+                pyglet.shapes.Rectangle(
+                    x0 + 24 * s, y - 2 * s, 16 * s, 16 * s, color=rgb, batch=self.batch, group=front
+                )
+            )
+            label(
+                f"{i + 1}.  {name}",
+                x0 + 52 * s,
+                y,
+                13,
+                (236, 236, 236, 255),
+                weight="bold" if i == 0 else "normal",
+            )
+            label(counted(chips, "chip"), x0 + w - 24 * s, y, 13, (244, 194, 27, 255), anchor_x="right")
+        label(self.footer, x0 + w / 2, top - h + 16 * s, 10, (170, 170, 176, 255), anchor_x="center")
+
+    def delete(self) -> None:
+        for item in self._items:
+            item.delete()
+        self._items = []
+
+
+def _clear_of(panel: Rect, avoid: Sequence[Rect], width: int, height: int) -> tuple[float, float]:
+    """Where ``panel`` goes (its left edge and top, px): where it is, if it covers nothing of
+    ``avoid``; else moved the least way — left, right or down — that clears every box of it and
+    keeps it in the window between :data:`PANEL_TOP` and the buttons' row."""
+    w, h = panel.x1 - panel.x0, panel.y1 - panel.y0
+    g = PANEL_GAP
+    spots = [(panel.x0, panel.y1)]
+    for a in avoid:
+        if panel.overlap(a) > 0:
+            spots += [(a.x0 - g - w, panel.y1), (a.x1 + g, panel.y1), (panel.x0, a.y0 - g)]
+    spots.sort(key=lambda p: abs(p[0] - panel.x0) + abs(p[1] - panel.y1))
+    for x0, top in spots:
+        r = Rect(x0, top - h, x0 + w, top)
+        inside = (
+            r.x0 >= 0 and r.x1 <= width and r.y0 >= PANEL_BOTTOM - 1e-6 and r.y1 <= height - PANEL_TOP + 1e-6
+        )
+        if inside and all(r.overlap(a) <= 0 for a in avoid):
+            return x0, top
+    return panel.x0, panel.y1
+
+
+class PlayWindow(TableWindow):
+    """The table window with the application's overlays (same arguments as :class:`TableWindow`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.dialog: NewGameDialog | None = None
+        self.panel: EndPanel | None = None
+
+    # --- overlays -------------------------------------------------------------------------
+    @property
+    def dialog_open(self) -> bool:
+        return self.dialog is not None
+
+    def open_dialog(
+        self,
+        setup: GameSetup,
+        on_start: Callable[[GameSetup], None],
+        on_cancel: Callable[[], None] | None = None,
+    ) -> NewGameDialog:
+        """Show the new-game form over the table (``on_cancel`` ``None``: it cannot be cancelled)."""
+        self.switch_to()
+        self.close_dialog()
+
+        def start(chosen: GameSetup) -> None:
+            self.close_dialog()
+            on_start(chosen)
+
+        def cancel() -> None:
+            self.close_dialog()
+            if on_cancel is not None:  # the form offers Cancel only when there is one
+                on_cancel()
+
+        self.dialog = NewGameDialog(
+            setup, start, cancel if on_cancel is not None else None, lambda: self.dispatch_event("on_close")
+        )
+        self.help = False
+        return self.dialog
+
+    def close_dialog(self) -> None:
+        self.dialog = None
+
+    def show_panel(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str) -> None:
+        """Show the end screen's standings (``rows``: name, colour hex, chips; best first)."""
+        self.hide_panel()
+        self.panel = EndPanel(title, rows, footer)
+
+    def hide_panel(self) -> None:
+        if self.panel is not None:
+            self.panel.delete()
+            self.panel = None
+
+    def _panel_shown(self) -> bool:
+        """The end panel is drawn now (not behind the form, the help or the throw log)."""
+        return self.panel is not None and self.dialog is None and not self.help and not self.show_log
+
+    def overlay_boxes(self) -> list[Rect]:
+        """The end panel's box while it is shown: the die and referee labels keep clear of it."""
+        if self.panel is None or not self._panel_shown():
+            return []
+        return [self.panel.box(self.width, self.height, self._panel_avoid())]
+
+    def _panel_avoid(self) -> list[Rect]:
+        """The HUD's panels the end panel makes room for (laid out in this frame already): those
+        reaching into the window's upper half — the scoreboard, the last throw's summary, the
+        turn line — not the messages at the bottom, which come and go."""
+        return [r for r in self.hud.panels if r.y1 > self.height / 2]
+
+    def stand(self, side: str, along: float) -> None:
+        """Put the thrower at ``side``, ``along`` m from its middle (their seat)."""
+        if self.aim is None:
+            return
+        self.aim.side = side
+        self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))
+        self.aim.aim_angle = 0.0  # a keyboard aim is the last thrower's: each throw starts straight in
+        if self.follow:
+            self.camera.face_side(side)
+
+    def render(self) -> None:
+        super().render()
+        width, height = self.width, self.height
+        if self.panel is not None and self._panel_shown():
+            self.panel.draw(width, height, self._panel_avoid())
+        if self.dialog is not None:
+            self.dialog.draw(width, height)
+
+    def _hud_state(self):
+        state = super()._hud_state()
+        if self.dialog is not None:  # the form covers the table: no buttons it would hide
+            state = dataclasses.replace(state, buttons=False)
+        if self.panel is not None:  # the end panel's title says who won: no banner under it
+            state = dataclasses.replace(state, banner=False)
+        return state
+
+    # --- input while the form is open ------------------------------------------------------
+    def on_mouse_press(self, x, y, button, modifiers):
+        if self.dialog is not None:
+            if button == mouse.LEFT:
+                self.dialog.click(x, y, self.width, self.height)
+            return
+        super().on_mouse_press(x, y, button, modifiers)
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        if self.dialog is None:
+            super().on_mouse_drag(x, y, dx, dy, buttons, modifiers)
+
+    def on_mouse_release(self, x, y, button, modifiers):
+        if self.dialog is None:
+            super().on_mouse_release(x, y, button, modifiers)
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        if self.dialog is None:
+            super().on_mouse_scroll(x, y, scroll_x, scroll_y)
+
+    def on_key_press(self, symbol, modifiers):
+        if self.dialog is not None:
+            self.dialog.key(symbol, modifiers)
+            return pyglet.event.EVENT_HANDLED
+        return super().on_key_press(symbol, modifiers)
+
+    def on_text(self, text):
+        if self.dialog is not None:
+            self.dialog.text(text)
+
+    def _walk(self, dt: float) -> None:
+        if self.dialog is None:
+            super()._walk(dt)
