@@ -1,4 +1,4 @@
-"""A private Xvfb display for window tests, shared by tests/render and tests/doppelx.
+"""A private Xvfb display for window tests, shared by tests/render and tests/doppelx/games/doppelx/play.
 
 The ``display`` fixture starts ``Xvfb`` on a free display number for the test session
 (Mesa's llvmpipe renders there) and points ``DISPLAY`` at it; tests that need OpenGL are

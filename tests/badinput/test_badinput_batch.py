@@ -15,7 +15,7 @@ from doppelx.batch.store import read_run_metadata
 from rules.common.errors import DoppelXError, SpecError
 from tests.badinput.conftest import assert_refused, run_cli
 
-KIND = "tests.doppelx.batch_fake:run_chunk"
+KIND = "tests.doppelx.batch.batch_fake:run_chunk"
 
 
 def values(path):

@@ -235,7 +235,7 @@ SEATS = ("blue", "red", "yellow", "green")
 
 def _played_game() -> DoppelXGame:
     """A rules-level game a few throws in, with dice lying on the board (sensible poses)."""
-    from tests.rules.test_game_state_io import play
+    from tests.rules.doppelx.test_game_state_io import play
 
     board = load_board("I")
     game = DoppelXGame(SEATS, board, DICE, options=GameOptions(first_seat=1))

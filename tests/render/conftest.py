@@ -11,7 +11,7 @@ import math
 import pytest
 
 from rules.doppelx.outcome import Pose
-from tests.xvfb import FakeClock, display  # noqa: F401  (fixtures shared with tests/doppelx)
+from tests.xvfb import FakeClock, display  # noqa: F401  (fixtures shared with tests/doppelx/games/doppelx/play)
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from matplotlib.image import imread
 
 from doppelx.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def rows(path: Path) -> list[dict]:

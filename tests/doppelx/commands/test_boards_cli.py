@@ -84,9 +84,9 @@ def test_an_obstacle_of_height_zero_is_refused_as_the_format_doc_says(tmp_path, 
     """docs/board-format.md: an obstacle's height is above 0 (a zero-height obstacle is nothing)."""
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "board-format.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "board-format.md").read_text(encoding="utf-8")
     assert "height from 0" not in doc and "height above 0 and at most 100 mm" in " ".join(doc.split())
-    side = (Path(__file__).resolve().parents[2] / "assets" / "boards" / "side_I.toml").read_text()
+    side = (Path(__file__).resolve().parents[3] / "assets" / "boards" / "side_I.toml").read_text()
     side = side.replace('name = "I"', 'name = "towered"')  # a changed side I is not side I
     for height, code in (("0", 2), ("0.5", 0)):
         board = tmp_path / f"h{height}.toml"

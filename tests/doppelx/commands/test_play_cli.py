@@ -13,7 +13,7 @@ import pytest
 from doppelx.cli import COMMAND_MODULES, main
 from tests.xvfb import display  # noqa: F401  (the session's Xvfb)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def doppelx(*args: str, display_name: str | None, cwd: Path, timeout: float = 120):

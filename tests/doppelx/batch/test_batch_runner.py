@@ -10,7 +10,7 @@ from doppelx.batch.plan import RunSpec
 from doppelx.batch.store import read_run_metadata
 from rules.common.errors import DoppelXError
 
-KIND = "tests.doppelx.batch_fake:run_chunk"
+KIND = "tests.doppelx.batch.batch_fake:run_chunk"
 
 
 def values(path):

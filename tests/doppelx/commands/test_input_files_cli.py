@@ -17,7 +17,7 @@ from doppelx.cli import main
 from rules.common.assets import asset_path, read_json, read_text, read_toml
 from rules.common.errors import SpecError
 
-STATE = Path(__file__).resolve().parents[1] / "data" / "states" / "E4.json"
+STATE = Path(__file__).resolve().parents[2] / "data" / "states" / "E4.json"
 
 
 @contextlib.contextmanager

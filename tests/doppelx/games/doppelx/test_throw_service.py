@@ -14,7 +14,7 @@ from doppelx.games.doppelx.throw_service import Seating, ThrowService
 from rules.common.rng import make_rng
 from rules.doppelx.board_file import load_board
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture(scope="module")

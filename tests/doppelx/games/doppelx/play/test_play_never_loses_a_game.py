@@ -20,7 +20,7 @@ from doppelx.games.doppelx.play.controller import PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
 from tests.xvfb import FakeClock, display, xdotool_env  # noqa: F401  (the session's Xvfb)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[5]
 xdotool = pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool for real X input")
 
 

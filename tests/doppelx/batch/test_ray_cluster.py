@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("ray")
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.ray_cluster import Cluster, free_port  # noqa: E402
