@@ -1,8 +1,8 @@
 """The import graph of the project's packages has no circles and points one way.
 
-Every ``import`` counts, the lazy ones inside functions too: a circle closed by a lazy
-import is still two modules that cannot be understood one without the other. Imports under
-``if TYPE_CHECKING:`` are for the type checker only and do not count.
+Every ``import`` counts: the lazy ones inside functions and those under ``if TYPE_CHECKING:``
+too. A circle closed by a lazy import or by a type the checker needs is still two modules
+that cannot be understood one without the other.
 """
 
 from __future__ import annotations
@@ -39,31 +39,12 @@ def _resolve(name: str, known: dict[str, Path]) -> str | None:
     return None
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _runtime_nodes(tree: ast.AST):
-    """Every node of ``tree`` except the bodies of ``if TYPE_CHECKING:`` blocks."""
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child.test):
-                todo.extend(child.orelse)
-            else:
-                todo.append(child)
-
-
 def import_graph() -> dict[str, set[str]]:
     known = _modules()
     graph: dict[str, set[str]] = {name: set() for name in known}
     for name, path in known.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]

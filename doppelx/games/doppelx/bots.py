@@ -34,8 +34,7 @@ from rules.doppelx.box import BoxSpec, load_box
 from rules.doppelx.dice import DieSpec
 
 if TYPE_CHECKING:
-    from doppelx.games.doppelx.match import BetPolicy
-    from doppelx.games.doppelx.throw_service import ThrowPolicy
+    from doppelx.games.doppelx.policies import BetPolicy, ThrowPolicy
 
 #: Scatter of a die's resting place around its first impact (m): bouncing and rolling.
 #: Measured on side I with exact throws at strength 0.1–0.2: 5–6 cm per axis.

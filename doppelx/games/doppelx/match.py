@@ -17,71 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from doppelx.games.doppelx.throw_report import turn_summary
-from doppelx.games.doppelx.throw_service import ThrowPolicy, ThrowService
+from doppelx.games.doppelx.policies import Bot, ThinkingBetPolicy, ThinkingThrowPolicy
+from doppelx.games.doppelx.throw_service import ThrowService, TurnRecord
 from rules.common.errors import RulesError
 from rules.common.rng import make_rng
 from rules.doppelx.board import BoardSide
 from rules.doppelx.dice import DiceSet, load_dice
 from rules.doppelx.game import DoppelXGame, GameOptions, ThrowRequest
-from rules.doppelx.scoring import ThrowScore
 
 if TYPE_CHECKING:
     from physics.engine import PhysicsWorld
     from physics.result import ThrowResult
     from physics.throw import Throw
-    from rules.doppelx.bets import BetCard
-    from rules.doppelx.dice import DieSpec
     from rules.doppelx.outcome import Pose
-
-__all__ = ["MAX_THROWS", "BetPolicy", "Bot", "DoppelXMatch", "TurnRecord", "turn_summary"]
 
 #: A game ends long before this many throws; the cap guards batch runs against a bug.
 MAX_THROWS = 5000
-
-
-class BetPolicy(Protocol):
-    """Which card a passive bot bets on (``None``: no bet); see :mod:`doppelx.games.doppelx.bots`."""
-
-    def choose(
-        self, board: BoardSide, cards: Mapping[str, BetCard], die: DieSpec, dice_on_board_after: int
-    ) -> str | None: ...
-
-
-class Bot(Protocol):
-    """A computer player: where it throws and how it bets (:class:`doppelx.games.doppelx.bots.DoppelXBot`)."""
-
-    @property
-    def throw(self) -> ThrowPolicy: ...
-
-    @property
-    def bet(self) -> BetPolicy: ...
-
-
-@dataclass
-class TurnRecord:
-    """One throw of the match.
-
-    Attributes:
-        number: 1-based throw number.
-        request: what the game asked for (kind, thrower, dice, lying dice).
-        bets: passive players' bets placed before the throw.
-        throw: the release parameters (:class:`physics.throw.Throw`).
-        result: the physics result (:class:`physics.run.ThrowResult`), with the trajectory
-            when recording.
-        score: the scoring by the rules engine.
-        spinner_before: the spinner's angle before the throw (rad).
-    """
-
-    number: int
-    request: ThrowRequest
-    bets: dict[str, str]
-    throw: Throw
-    result: ThrowResult
-    score: ThrowScore
-    spinner_before: float = 0.0
 
 
 @dataclass
@@ -153,8 +106,8 @@ class DoppelXMatch:
         if self.world is not None:
             self.world.close()
 
-    def _world(self) -> PhysicsWorld:
-        """The physics world (made on first use)."""
+    def physics_world(self) -> PhysicsWorld:
+        """The physics world of the match's board (made on first use)."""
         return self.service.world
 
     @property
@@ -180,11 +133,10 @@ class DoppelXMatch:
             bot = self.bots.get(colour)
             if bot is None or colour in game.bets:
                 continue
-            think = getattr(bot.bet, "think", None)
-            if think is not None:  # a thinking bettor simulates the coming throw
+            if isinstance(bot.bet, ThinkingBetPolicy):  # a thinking bettor simulates the coming throw
                 from doppelx.games.doppelx.planner.table import table_of
 
-                letter = think(table_of(self, self.request()), colour)
+                letter = bot.bet.think(table_of(self, self.request()), colour)
             else:
                 after = len(game.on_board) + 2
                 letter = bot.bet.choose(game.board, game.cards, game.dice[colour], after)
@@ -206,11 +158,10 @@ class DoppelXMatch:
             return service.setup(req.dice, aims, skills, self.rng, game.dice[req.dice[0]].size)
         assert req.thrower is not None
         bot = self._bot(req.thrower)
-        think = getattr(bot.throw, "think", None)
-        if think is not None:  # a thinking bot plans the throw with rollouts
+        if isinstance(bot.throw, ThinkingThrowPolicy):  # a thinking bot plans the throw with rollouts
             from doppelx.games.doppelx.planner.table import table_of
 
-            aim = think(table_of(self, req))
+            aim = bot.throw.think(table_of(self, req))
         else:
             aim = service.aim(bot.throw, req.thrower)
         return service.release(aim, req.dice, bot.throw.skill, self.rng, game.dice[req.thrower].size)
@@ -281,7 +232,7 @@ class DoppelXMatch:
         :class:`physics.run.ThrowResult`; the game is not touched."""
         return self.service.run(throw, lying, spinner_angle, record=True)
 
-    def _bot(self, colour: str):
+    def _bot(self, colour: str) -> Bot:
         bot = self.bots.get(colour)
         if bot is None:
             raise RulesError(f"{colour} is not a bot: hand in their throw")

@@ -28,7 +28,7 @@ from rules.doppelx.outcome import Status
 from rules.doppelx.reading import DieReading, chips_for
 
 if TYPE_CHECKING:
-    from doppelx.games.doppelx.match import TurnRecord
+    from doppelx.games.doppelx.throw_service import TurnRecord
     from physics.result import ThrowResult
     from rules.doppelx.board import BoardSide
     from rules.doppelx.outcome import DieOutcome, ThrowOutcome

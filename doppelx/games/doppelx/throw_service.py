@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, cast
 
 from rules.doppelx.scoring import ThrowScore, read_outcome, score_throw
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from doppelx.games.doppelx.policies import ThrowPolicy
     from physics.engine import PhysicsWorld
     from physics.result import ThrowResult
     from physics.throw import Throw
@@ -38,18 +39,10 @@ if TYPE_CHECKING:
     from rules.doppelx.bets import BetCard
     from rules.doppelx.board import BoardSide
     from rules.doppelx.box import BoxSpec
-    from rules.doppelx.dice import DiceSet, DieSpec
+    from rules.doppelx.dice import DiceSet
+    from rules.doppelx.game import ThrowRequest
     from rules.doppelx.outcome import Pose, ThrowOutcome
     from rules.doppelx.reading import DieReading
-
-
-class ThrowPolicy(Protocol):
-    """Where a bot throws (:mod:`doppelx.games.doppelx.bots`): an aim for a die on a board, and the thrower's skill."""
-
-    @property
-    def skill(self) -> Skill: ...
-
-    def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim: ...
 
 
 @dataclass(frozen=True)
@@ -81,6 +74,30 @@ class ThrownTurn:
     result: ThrowResult
     readings: tuple[DieReading, ...]
     score: ThrowScore
+
+
+@dataclass
+class TurnRecord:
+    """One throw of the match.
+
+    Attributes:
+        number: 1-based throw number.
+        request: what the game asked for (kind, thrower, dice, lying dice).
+        bets: passive players' bets placed before the throw.
+        throw: the release parameters (:class:`physics.throw.Throw`).
+        result: the physics result (:class:`physics.run.ThrowResult`), with the trajectory
+            when recording.
+        score: the scoring by the rules engine.
+        spinner_before: the spinner's angle before the throw (rad).
+    """
+
+    number: int
+    request: ThrowRequest
+    bets: dict[str, str]
+    throw: Throw
+    result: ThrowResult
+    score: ThrowScore
+    spinner_before: float = 0.0
 
 
 class ThrowService:

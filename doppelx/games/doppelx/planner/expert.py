@@ -106,8 +106,3 @@ def expert_bot(rollouts: int = DEFAULT_ROLLOUTS, seconds: float | None = None):
     from doppelx.games.doppelx.bots import DoppelXBot
 
     return DoppelXBot(ThinkingThrow(budget=Budget(rollouts, seconds)), RolloutBet(max(12, rollouts // 6)))
-
-
-def thinking(bot) -> bool:
-    """The bot plans with rollouts (a window runs its decisions off the frame loop)."""
-    return hasattr(getattr(bot, "throw", None), "think") or hasattr(getattr(bot, "bet", None), "think")

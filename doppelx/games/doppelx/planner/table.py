@@ -71,7 +71,7 @@ def table_of(match, request) -> Table:
     """The :class:`Table` of ``match`` before the throw it waits for (``request``)."""
 
     game = match.game
-    world = match._world()
+    world = match.physics_world()
     return Table(
         board=game.board,
         dice=game.dice,

@@ -44,13 +44,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from doppelx.games.doppelx.planner.expert import thinking
 from doppelx.games.doppelx.play import view
 from doppelx.games.doppelx.play.newgame import GameSetup, start_match, table_spec
 from doppelx.games.doppelx.play.playback import Playback, ShownThrow
 from doppelx.games.doppelx.play.savegame import load_game, save_game
 from doppelx.games.doppelx.play.thinking import Thinker
 from doppelx.games.doppelx.play.ui import GameUi
+from doppelx.games.doppelx.policies import thinking
 from physics.settings import SimSettings
 from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
 from render.placement import bet_die_poses

@@ -35,7 +35,7 @@ def test_a_persons_die_joins_the_bots_in_the_setup_throw():
     try:
         with pytest.raises(RulesError, match="not a bot"):
             m.setup_throw()
-        box = m._world().box
+        box = m.physics_world().box
         side, along = seat_places(4, box)[1]
         rel = release_point(box, side, along, 0.05)
         hand = m.hand_throw(["red"], rel, (0.8, 0.0, 0.3), (0.0, 0.0, 0.0))
