@@ -62,8 +62,8 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
             "aim_y": aim.target[1],
             "strength": aim.strength,
         }
-        row.update(reading_columns("c", active[0], score.doppel_x))
-        row.update(reading_columns("w", active[1], score.doppel_x))
+        for prefix, reading, owner in (("c", active[0], colour), ("w", active[1], WHITE)):
+            row.update(reading_columns(prefix, reading, score.die(owner).chips))
         row["chips"] = score.players[colour].dice + score.players[colour].doppel_x
         row["doppel_x"] = score.doppel_x
         row["lying_moved_to_hole"] = sum(r.owner in lying and r.status is Status.HOLE for r in score.readings)

@@ -20,10 +20,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from doppelx.games.doppelx.throw_service import Seating, ThrownTurn
+    from physics.throw import Throw
+    from physics.throw_model import Aim
+    from rules.doppelx.board import BoardSide
+    from rules.doppelx.box import BoxSpec
+    from rules.doppelx.dice import DiceSet
+    from rules.doppelx.outcome import Pose
 
 SKILL_NAMES = ("easy", "medium", "hard")  # a single throw: no "expert", which plans whole turns
 SIDE_NAMES = ("S", "E", "N", "W")
@@ -129,23 +141,65 @@ def board_ref(given: str, board) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from doppelx.games.doppelx.seats import bot_of_skill
-    from doppelx.games.doppelx.throw_report import (
-        format_report,
-        outcome_json,
-        score_report,
-        sim_json,
-        state_json,
-    )
-    from doppelx.games.doppelx.throw_service import Seating, ThrowService
-    from physics.engine import make_world
+    """Parse the table from the arguments, throw it through the service, report it."""
+    from doppelx.games.doppelx.throw_report import describe_throw, format_report, score_report, throw_json
+
+    table = _table(args)
+    aim, throw, turn = _throw(args, table)
+    result = turn.result
+    if args.replay:
+        from rules.common.atomic import atomic_write
+
+        assert result.trajectory is not None  # played with record=True
+        with atomic_write(args.replay, what="replay file") as f:
+            result.trajectory.save(f)
+    report = score_report(turn.score, table.board, {})
+    if args.json:
+        out = throw_json(
+            board=table.board,
+            board_ref=board_ref(args.board, table.board),
+            seed=args.seed,
+            aim=aim,
+            throw=throw,
+            result=result,
+            engine=args.engine,
+            seats=table.seating.seats,
+            active=table.seating.active,
+            chips=table.seating.chips,
+            spinner_off=args.no_spinner,
+            report=report,
+            replay=args.replay,
+        )
+        print(json.dumps(out, indent=2))
+    else:
+        print(describe_throw(throw, result, aim))
+        print()
+        print(format_report(report))
+    return 0
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What ``doppelx throw`` throws onto: the specs, the lying dice, who sits where, the stream."""
+
+    board: BoardSide
+    box: BoxSpec
+    dice: DiceSet
+    lying: dict[str, Pose]
+    seating: Seating
+    rng: np.random.Generator
+
+
+def _table(args: argparse.Namespace) -> _Table:
+    """The board, box and dice of the arguments, checked; the lying dice scattered from the seed."""
+    from doppelx.games.doppelx.throw_service import Seating
     from physics.scene import scatter_lying
-    from physics.throw_model import Aim
     from rules.common.errors import RulesError
     from rules.common.rng import make_rng
     from rules.doppelx.board_file import load_board
     from rules.doppelx.box import load_box
-    from rules.doppelx.dice import WHITE, load_dice
+    from rules.doppelx.dice import load_dice
+    from rules.doppelx.game import seats_for_throw
 
     board = load_board(args.board)
     argtypes.check_no_spinner(board, not args.no_spinner)
@@ -163,25 +217,11 @@ def run(args: argparse.Namespace) -> int:
             "replay file",
         )
     if args.target is not None:
-        import shapely
-
-        tx, ty = args.target
-        if not shapely.contains_xy(board.outline, tx, ty):
-            minx, miny, maxx, maxy = (v * 1e3 for v in board.outline.bounds)
-            raise RulesError(
-                f"--target {tx * 1e3:g},{ty * 1e3:g} mm is not on the playfield of side {board.name} "
-                f"(x {minx:g}…{maxx:g}, y {miny:g}…{maxy:g} mm)"
-            )
+        _check_target(args.target, board)
     unknown = [o for o in args.dice if o not in dice.dice]
     if unknown:
         raise RulesError(f"no die {unknown[0]!r}; dice are {', '.join(dice.dice)}")
-    coloured = [o for o in args.dice if o != WHITE]
-    if WHITE in args.dice and len(coloured) != 1:
-        raise RulesError(
-            f"--dice {','.join(args.dice)}: the white die is thrown with exactly one player's die, "
-            f"the active player's (D24), e.g. --dice blue,white; without white the dice are thrown "
-            f"as in the setup throw"
-        )
+    seats_for_throw(args.dice, [], dice.player_colours)  # D24, before anything is scattered
     spare = [c for c in dice.player_colours if c not in args.dice]
     if args.lying > len(spare):
         raise RulesError(
@@ -190,13 +230,39 @@ def run(args: argparse.Namespace) -> int:
         )
     rng = make_rng(args.seed)
     lying = scatter_lying(board, box, dice, spare[: args.lying], rng) if args.lying else {}
-    seats = list(dict.fromkeys([*coloured, *lying]))
-    seats += [c for c in dice.player_colours if c not in seats][: max(0, 3 - len(seats))]
-    active = (coloured[0] if coloured else seats[0]) if WHITE in args.dice else None
-    chips = {c: 0 for c in seats}
+    seats, active = seats_for_throw(args.dice, list(lying), dice.player_colours)
+    seating = Seating(seats, active, {c: 0 for c in seats}, lying_before=lying)
+    return _Table(board, box, dice, lying, seating, rng)
+
+
+def _check_target(target: tuple[float, float], board: BoardSide) -> None:
+    import shapely
+
+    from rules.common.errors import RulesError
+
+    tx, ty = target
+    if not shapely.contains_xy(board.outline, tx, ty):
+        minx, miny, maxx, maxy = (v * 1e3 for v in board.outline.bounds)
+        raise RulesError(
+            f"--target {tx * 1e3:g},{ty * 1e3:g} mm is not on the playfield of side {board.name} "
+            f"(x {minx:g}…{maxx:g}, y {miny:g}…{maxy:g} mm)"
+        )
+
+
+def _throw(args: argparse.Namespace, table: _Table) -> tuple[Aim, Throw, ThrownTurn]:
+    """The bot's aim (``--target``, ``--strength``, ``--side`` override it), released with its
+    skill's noise and played through the service: run to rest, read, scored."""
+    from doppelx.games.doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.throw_service import ThrowService
+    from physics.engine import make_world
+    from physics.throw_model import Aim
+    from rules.doppelx.dice import WHITE
+
     bot = bot_of_skill(args.skill)
-    first = coloured[0] if coloured else args.dice[0]
-    with make_world(board, box, dice, engine=args.engine, spinner=not args.no_spinner) as world:
+    first = next((o for o in args.dice if o != WHITE), args.dice[0])
+    with make_world(
+        table.board, table.box, table.dice, engine=args.engine, spinner=not args.no_spinner
+    ) as world:
         service = ThrowService(world)
         aim = service.aim(bot.throw, first)
         aim = Aim(
@@ -204,75 +270,6 @@ def run(args: argparse.Namespace) -> int:
             args.strength if args.strength is not None else aim.strength,
             args.side,
         )
-        throw = service.release(aim, args.dice, bot.throw.skill, rng, dice[first].size)
-        seating = Seating(tuple(seats), active, chips, lying_before=lying)
-        turn = service.play(throw, lying, seating, record=bool(args.replay))
-    result = turn.result
-    if args.replay:
-        from rules.common.atomic import atomic_write
-
-        assert result.trajectory is not None  # played with record=True
-        with atomic_write(args.replay, what="replay file") as f:
-            result.trajectory.save(f)
-    report = score_report(turn.score, board, {})
-    if args.json:
-        out = {
-            "board": board.name,
-            "seed": args.seed,
-            "aim": {
-                "target_mm": [
-                    round(aim.target[0] * 1e3, 6),
-                    round(aim.target[1] * 1e3, 6),
-                ],  # nm: no float noise
-                "strength": aim.strength,
-                "side": aim.side,
-            },
-            "throw": throw.to_dict(),
-            "sim": sim_json(result, engine=args.engine),
-            "outcome": outcome_json(result.outcome),
-            # the board as `score` finds it again: a side's name, or the file as given
-            "state": state_json(
-                board_ref(args.board, board),
-                seats,
-                active,
-                chips,
-                result.outcome,
-                spinner_off=args.no_spinner,
-            ),
-            "score": report,
-        }
-        if args.replay:
-            out["replay"] = args.replay
-        print(json.dumps(out, indent=2))
-    else:
-        print(_describe(throw, result, aim))
-        print()
-        print(format_report(report))
-    return 0
-
-
-def _describe(throw, result, aim) -> str:
-    lines = [
-        f"aim: first impact ({aim.target[0] * 1e3:.0f}, {aim.target[1] * 1e3:.0f}) mm, "
-        f"strength {aim.strength:.2f}"
-    ]
-    for r in throw.releases:
-        speed = math.sqrt(sum(v * v for v in r.velocity))
-        spin = math.sqrt(sum(w * w for w in r.angular_velocity))
-        lines.append(
-            f"  {r.owner:<7} released at ({r.position[0] * 1e3:.0f}, {r.position[1] * 1e3:.0f}, "
-            f"{r.position[2] * 1e3:.0f}) mm, {speed:.2f} m/s, tumbling {spin:.0f} rad/s"
-        )
-    state = (
-        "came to rest"
-        if result.settled
-        else f"stopped at the time cap, still moving: {', '.join(result.unsettled)}"
-    )
-    lines.append(f"physics: {state} after {result.sim_time:.2f} s simulated ({result.steps} steps)")
-    for d in result.outcome.dice:
-        x, y, z = (v * 1e3 for v in d.pose.position)
-        touched = "  touched the spinner" if d.touched_spinner else ""
-        lines.append(f"  {d.owner:<7} {d.status.value:<6} at ({x:.1f}, {y:.1f}, {z:.1f}) mm{touched}")
-    if result.tunnel_events:
-        lines.append(f"  WARNING tunnelling: {', '.join(result.tunnel_events)}")
-    return "\n".join(lines)
+        throw = service.release(aim, args.dice, bot.throw.skill, table.rng, table.dice[first].size)
+        turn = service.play(throw, table.lying, table.seating, record=bool(args.replay))
+    return aim, throw, turn

@@ -33,7 +33,14 @@ from rules.doppelx.chips import breakdowns, supply_after, target_problem
 from rules.doppelx.dice import WHITE, DiceSet, load_dice
 from rules.doppelx.outcome import Pose, Status, ThrowOutcome
 from rules.doppelx.reading import DieReading, chips_for
-from rules.doppelx.scoring import DOPPEL_X_CHIPS, PlayerScore, ThrowScore, read_outcome, score_throw
+from rules.doppelx.scoring import (
+    DOPPEL_X_CHIPS,
+    PlayerScore,
+    ThrowScore,
+    is_doppel_x,
+    read_outcome,
+    score_throw,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 
@@ -48,6 +55,35 @@ class Phase(StrEnum):
 def rulebook_target(players: int) -> int:
     """The chips that end a game by the rulebook (D36): 50 with 3–5 players, 70 with 6–8."""
     return 50 if players <= 5 else 70
+
+
+def seats_for_throw(
+    thrown: Sequence[str], lying: Sequence[str], player_colours: Sequence[str]
+) -> tuple[tuple[str, ...], str | None]:
+    """Who sits at the table to score one throw outside a game (``doppelx throw``).
+
+    The thrown colours and the lying dice's owners, padded to :data:`MIN_PLAYERS` with the
+    first unused colours of ``player_colours``. With the white die among ``thrown`` the one
+    thrown colour is the active player (a turn: white goes with exactly one player's die,
+    D24); without it the throw is scored like a setup throw (no active player).
+
+    Returns:
+        ``(seats, active)``.
+
+    Raises:
+        RulesError: white is thrown with no or with several players' dice.
+    """
+    coloured = [o for o in thrown if o != WHITE]
+    if WHITE in thrown and len(coloured) != 1:
+        raise RulesError(
+            f"--dice {','.join(thrown)}: the white die is thrown with exactly one player's die, "
+            f"the active player's (D24), e.g. --dice blue,white; without white the dice are thrown "
+            f"as in the setup throw"
+        )
+    seats = list(dict.fromkeys([*coloured, *lying]))
+    seats += [c for c in player_colours if c not in seats][: max(0, MIN_PLAYERS - len(seats))]
+    active = (coloured[0] if coloured else seats[0]) if WHITE in thrown else None
+    return tuple(seats), active
 
 
 @dataclass(frozen=True)
@@ -328,8 +364,7 @@ class DoppelXGame:
         self.bets = {}
 
     def _apply_decider(self, readings: tuple[DieReading, ...], req: ThrowRequest) -> ThrowScore:
-        xs = sum(r.status is Status.BOARD and r.top == "X" for r in readings)
-        doppel = xs >= 2
+        doppel = is_doppel_x(readings)
         points = DOPPEL_X_CHIPS if doppel else sum(chips_for(r) for r in readings)
         thrower = req.thrower
         assert thrower is not None

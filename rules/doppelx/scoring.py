@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.common.errors import RulesError
 from rules.doppelx.bets import BetCard, card_pays
@@ -20,6 +20,56 @@ from rules.doppelx.outcome import DieOutcome, Pose, Status, ThrowOutcome
 from rules.doppelx.reading import DieReading, chips_for, read_die
 
 DOPPEL_X_CHIPS = 10
+#: Dice on the board showing X that make a Doppel X (D17).
+DOPPEL_X_DICE = 2
+
+
+def beneficiary(die_owner: str, active: str | None, seats: Sequence[str]) -> str | None:
+    """The player a die's result goes to: the white die's to the active player (D15), a
+    player's die to its owner; ``None`` for a die of nobody seated (or white on the setup throw)."""
+    if die_owner == WHITE:
+        return active
+    return die_owner if die_owner in seats else None
+
+
+def makes_doppel_x(x_dice: int) -> bool:
+    """``x_dice`` dice on the board showing X make a Doppel X (D17)."""
+    return x_dice >= DOPPEL_X_DICE
+
+
+@dataclass(frozen=True)
+class DieScore:
+    """What one die of a throw brings and to whom.
+
+    Attributes:
+        owner: the die.
+        chips: chips it brings by itself (D11–D16): 0 in a Doppel X, which pays per player
+            instead (D18), and in a void throw.
+        scores_for: the player its result goes to (:func:`beneficiary`); ``None`` for a die
+            off the board or in a hole, or of nobody seated.
+    """
+
+    owner: str
+    chips: int
+    scores_for: str | None
+
+
+def die_scores(
+    readings: Sequence[DieReading],
+    doppel_x: bool,
+    active: str | None,
+    seats: Sequence[str],
+    void: bool = False,
+) -> tuple[DieScore, ...]:
+    """Each die's :class:`DieScore`, in the order of ``readings``."""
+    return tuple(
+        DieScore(
+            r.owner,
+            0 if doppel_x or void else chips_for(r),
+            beneficiary(r.owner, active, seats) if r.status is Status.BOARD else None,
+        )
+        for r in readings
+    )
 
 
 @dataclass(frozen=True)
@@ -48,7 +98,11 @@ class PlayerScore:
 
 @dataclass(frozen=True)
 class ThrowScore:
-    """The scoring of one throw: per-die readings, Doppel X, and per-player results."""
+    """The scoring of one throw: per-die readings and scores, Doppel X, and per-player results.
+
+    ``dice`` holds each die's :class:`DieScore` in the order of ``readings``; when not given
+    it is worked out from the readings (:func:`die_scores`, the seats being ``players``).
+    """
 
     readings: tuple[DieReading, ...]
     doppel_x: bool
@@ -56,11 +110,24 @@ class ThrowScore:
     active: str | None
     #: The throw was void and must be repeated (cocked die under the re-throw option, D7).
     rethrow: bool = False
+    dice: tuple[DieScore, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.dice) != len(self.readings):
+            scores = die_scores(self.readings, self.doppel_x, self.active, tuple(self.players), self.rethrow)
+            object.__setattr__(self, "dice", scores)
 
     def reading(self, owner: str) -> DieReading | None:
         for r in self.readings:
             if r.owner == owner:
                 return r
+        return None
+
+    def die(self, owner: str) -> DieScore | None:
+        """The :class:`DieScore` of die ``owner`` (``None``: not in this throw)."""
+        for d in self.dice:
+            if d.owner == owner:
+                return d
         return None
 
 
@@ -114,7 +181,7 @@ def flung_by_spinner(
 
 def is_doppel_x(readings: Sequence[DieReading]) -> bool:
     """At least two dice on the board show X (D17)."""
-    return sum(r.status is Status.BOARD and r.top == "X" for r in readings) >= 2
+    return makes_doppel_x(sum(r.status is Status.BOARD and r.top == "X" for r in readings))
 
 
 def score_throw(
@@ -153,22 +220,17 @@ def score_throw(
     readings = read_outcome(outcome, board, dice) if readings is None else tuple(readings)
     by_owner = {r.owner: r for r in readings}
     doppel_x = is_doppel_x(readings)
-
-    def owner_of(die_owner: str) -> str | None:
-        return active if die_owner == WHITE else (die_owner if die_owner in seats else None)
+    scores = die_scores(readings, doppel_x, active, seats)
 
     dice_chips = {c: 0 for c in seats}
     doppel_chips = {c: 0 for c in seats}
-    if doppel_x:
-        for r in readings:  # D18: 10 per player showing X, once per player
-            owner = owner_of(r.owner)
-            if owner is not None and r.status is Status.BOARD and r.top == "X":
-                doppel_chips[owner] = DOPPEL_X_CHIPS
-    else:
-        for r in readings:  # D15, D16
-            owner = owner_of(r.owner)
-            if owner is not None:
-                dice_chips[owner] += chips_for(r)
+    for r, d in zip(readings, scores, strict=True):
+        if d.scores_for is None:
+            continue
+        if doppel_x and r.top == "X":  # D18: 10 per player showing X, once per player
+            doppel_chips[d.scores_for] = DOPPEL_X_CHIPS
+        else:  # D15, D16 (every die's chips are 0 in a Doppel X)
+            dice_chips[d.scores_for] += d.chips
 
     bet_chips = {c: 0 for c in seats}
     if bets:
@@ -188,4 +250,4 @@ def score_throw(
         before = int(chips.get(c, 0))
         after = max(0, before + dice_chips[c] + bet_chips[c] + doppel_chips[c])
         players[c] = PlayerScore(c, dice_chips[c], bet_chips[c], doppel_chips[c], before, after)
-    return ThrowScore(readings, doppel_x, players, active)
+    return ThrowScore(readings, doppel_x, players, active, dice=scores)

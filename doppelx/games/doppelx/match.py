@@ -7,8 +7,9 @@ through the physics throw model, or a throw handed in from outside, e.g. a perso
 made into a throw by :meth:`DoppelXMatch.hand_throw`; :meth:`DoppelXMatch.setup_throw` mixes
 people's and bots' dice in the setup throw),
 runs it to rest in the physics world (:mod:`physics.engine`: PyBullet or MuJoCo), applies the outcome and keeps a log
-of :class:`TurnRecord`. Every step of a throw — aim, release, run to rest, read — goes
-through :class:`doppelx.games.doppelx.throw_service.ThrowService`; the game scores the readings. The spinner stays where it stopped: its angle is carried from
+of :class:`TurnRecord`. Every step of a throw — aim, release, run to rest, read, score — goes
+through :class:`doppelx.games.doppelx.throw_service.ThrowService`, the score by the game
+(:meth:`~doppelx.games.doppelx.throw_service.ThrowService.play_in`). The spinner stays where it stopped: its angle is carried from
 throw to throw. One seeded random stream drives all throws, so the same seed and players
 give the same game.
 """
@@ -257,11 +258,9 @@ class DoppelXMatch:
                 f"this throw needs the dice {', '.join(req.dice)}, got {', '.join(throw.owners)}"
             )
         before = self.spinner_angle
-        service = self.service
-        result = service.run(throw, req.lying, before, record=self.record)
-        self.spinner_angle = result.spinner_angle
-        score = self.game.apply_throw(result.outcome, service.read(result.outcome))
-        record = TurnRecord(len(self.log) + 1, req, bets, throw, result, score, before)
+        turn = self.service.play_in(self.game, throw, spinner_angle=before, record=self.record)
+        self.spinner_angle = turn.result.spinner_angle
+        record = TurnRecord(len(self.log) + 1, req, bets, throw, turn.result, turn.score, before)
         self.log.append(record)
         return record
 

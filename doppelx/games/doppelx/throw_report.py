@@ -1,6 +1,6 @@
 """One serialiser of a throw's outcome: every JSON shape (and the text table) built from one place.
 
-A throw is shown in five public shapes, each documented where it is read:
+A throw is shown in six public shapes, each documented where it is read:
 
 * :func:`outcome_json` — each die's status and pose as physics left it (``doppelx throw
   --json`` ``outcome``);
@@ -9,6 +9,7 @@ A throw is shown in five public shapes, each documented where it is read:
 * :func:`score_report` — the referee's scoring of every die and player (``doppelx score
   --json``, ``doppelx throw --json`` ``score``; docs/score-schema.md), and
   :func:`format_report`, its plain-text table;
+* :func:`throw_json` — ``doppelx throw --json``, and :func:`describe_throw`, its plain text;
 * :func:`turn_summary` — one throw of a match (``doppelx game --json`` ``log``);
 * :func:`reading_columns` — a die's columns of a batch throws row (docs/batch.md).
 
@@ -20,16 +21,17 @@ byte-compatible with what the commands printed before they shared this module.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rules.doppelx.dice import WHITE
 from rules.doppelx.outcome import Status
-from rules.doppelx.reading import DieReading, chips_for
+from rules.doppelx.reading import DieReading
 
 if TYPE_CHECKING:
     from doppelx.games.doppelx.throw_service import TurnRecord
     from physics.result import ThrowResult
+    from physics.throw import Throw
+    from physics.throw_model import Aim
     from rules.doppelx.board import BoardSide
     from rules.doppelx.outcome import DieOutcome, ThrowOutcome
     from rules.doppelx.scoring import ThrowScore
@@ -50,11 +52,6 @@ def _reading(r: DieReading) -> dict[str, Any]:
         "field_id": r.field_id,
         "cocked": r.cocked,
     }
-
-
-def die_chips(r: DieReading, doppel_x: bool) -> int:
-    """Chips a die brings by itself (0 in a Doppel X, which pays per player instead)."""
-    return 0 if doppel_x else chips_for(r)
 
 
 # -- physics' outcome ------------------------------------------------------------------
@@ -115,20 +112,11 @@ def sim_json(result: ThrowResult, engine: str | None = None) -> dict[str, Any]:
 
 
 # -- the referee's scoring ---------------------------------------------------------------
-def scores_for(r: DieReading, score: ThrowScore) -> str | None:
-    """The player a die on the board scores for (the white die: the active player); else None."""
-    if r.status is not Status.BOARD:
-        return None
-    if r.owner == WHITE:
-        return score.active
-    return r.owner if r.owner in score.players else None
-
-
 def score_report(score: ThrowScore, board: BoardSide, bets: Mapping[str, str]) -> dict[str, Any]:
     """The JSON-ready scoring of one throw (public schema, see docs/score-schema.md)."""
     kinds = {f.id: f.kind.value for f in board.fields}
     dice = []
-    for r in score.readings:
+    for r, d in zip(score.readings, score.dice, strict=True):
         fields = _reading(r)
         on_board = r.status is Status.BOARD
         dice.append(
@@ -141,8 +129,8 @@ def score_report(score: ThrowScore, board: BoardSide, bets: Mapping[str, str]) -
                 "touched": [{"id": fid, "kind": kinds[fid]} for fid in r.touched],
                 "field": fields["field"],
                 "field_id": fields["field_id"],
-                "chips": die_chips(r, score.doppel_x),
-                "scores_for": scores_for(r, score),
+                "chips": d.chips,
+                "scores_for": d.scores_for,
             }
         )
     players = {
@@ -190,6 +178,74 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
+# -- doppelx throw ------------------------------------------------------------------------
+def throw_json(
+    *,
+    board: BoardSide,
+    board_ref: str,
+    seed: int,
+    aim: Aim,
+    throw: Throw,
+    result: ThrowResult,
+    engine: str,
+    seats: Sequence[str],
+    active: str | None,
+    chips: Mapping[str, int],
+    spinner_off: bool,
+    report: dict[str, Any],
+    replay: str | None,
+) -> dict[str, Any]:
+    """``doppelx throw --json``: the aim, the release, the physics, the outcome, the state
+    ``doppelx score`` reads (the board named ``board_ref``: a side's name, or the file as
+    given) and the :func:`score_report`."""
+    out = {
+        "board": board.name,
+        "seed": seed,
+        "aim": {
+            "target_mm": [round(aim.target[0] * 1e3, 6), round(aim.target[1] * 1e3, 6)],  # nm: no float noise
+            "strength": aim.strength,
+            "side": aim.side,
+        },
+        "throw": throw.to_dict(),
+        "sim": sim_json(result, engine=engine),
+        "outcome": outcome_json(result.outcome),
+        "state": state_json(board_ref, seats, active, chips, result.outcome, spinner_off=spinner_off),
+        "score": report,
+    }
+    if replay:
+        out["replay"] = replay
+    return out
+
+
+def describe_throw(throw: Throw, result: ThrowResult, aim: Aim) -> str:
+    """``doppelx throw``'s plain text of the aim, the release of every die and the physics."""
+    lines = [
+        f"aim: first impact ({aim.target[0] * 1e3:.0f}, {aim.target[1] * 1e3:.0f}) mm, "
+        f"strength {aim.strength:.2f}"
+    ]
+    for r in throw.releases:
+        speed = math.sqrt(sum(v * v for v in r.velocity))
+        spin = math.sqrt(sum(w * w for w in r.angular_velocity))
+        lines.append(
+            f"  {r.owner:<7} released at ({r.position[0] * 1e3:.0f}, {r.position[1] * 1e3:.0f}, "
+            f"{r.position[2] * 1e3:.0f}) mm, {speed:.2f} m/s, tumbling {spin:.0f} rad/s"
+        )
+    state = (
+        "came to rest"
+        if result.settled
+        else f"stopped at the time cap, still moving: {', '.join(result.unsettled)}"
+    )
+    lines.append(f"physics: {state} after {result.sim_time:.2f} s simulated ({result.steps} steps)")
+    for d in result.outcome.dice:
+        assert d.pose is not None  # physics outcomes always carry one
+        x, y, z = (v * 1e3 for v in d.pose.position)
+        touched = "  touched the spinner" if d.touched_spinner else ""
+        lines.append(f"  {d.owner:<7} {d.status.value:<6} at ({x:.1f}, {y:.1f}, {z:.1f}) mm{touched}")
+    if result.tunnel_events:
+        lines.append(f"  WARNING tunnelling: {', '.join(result.tunnel_events)}")
+    return "\n".join(lines)
+
+
 # -- a throw of a match --------------------------------------------------------------------
 def turn_summary(rec: TurnRecord) -> dict[str, Any]:
     """A JSON-ready summary of one throw: dice, scoring per player, bets, physics figures."""
@@ -217,8 +273,9 @@ def turn_summary(rec: TurnRecord) -> dict[str, Any]:
 
 
 # -- a batch row -----------------------------------------------------------------------------
-def reading_columns(prefix: str, r: DieReading, doppel_x: bool) -> dict[str, Any]:
-    """A die's columns of a batch throws row: ``<prefix>_status``, ``_x``, ``_y``, ``_top``, … (docs/batch.md)."""
+def reading_columns(prefix: str, r: DieReading, chips: int) -> dict[str, Any]:
+    """A die's columns of a batch throws row: ``<prefix>_status``, ``_x``, ``_y``, ``_top``, … (docs/batch.md);
+    ``chips``: what the die brings by itself (:attr:`rules.doppelx.scoring.DieScore.chips`)."""
     fields = _reading(r)
     return {
         f"{prefix}_status": fields["status"],
@@ -228,5 +285,5 @@ def reading_columns(prefix: str, r: DieReading, doppel_x: bool) -> dict[str, Any
         f"{prefix}_field": fields["field"],
         f"{prefix}_cocked": fields["cocked"],
         f"{prefix}_tilt_deg": None if r.tilt is None else math.degrees(r.tilt),
-        f"{prefix}_chips": die_chips(r, doppel_x),
+        f"{prefix}_chips": chips,
     }

@@ -11,8 +11,9 @@ layers in order, each step once:
    throw: the result depends only on its inputs);
 4. **read** — every die read from above once (:func:`rules.doppelx.scoring.read_outcome`);
 5. **score** — :func:`rules.doppelx.scoring.score_throw` with those readings, for a :class:`Seating`
-   (a match scores through its game instead, handing the same readings to
-   :meth:`rules.doppelx.game.DoppelXGame.apply_throw`).
+   (:meth:`ThrowService.play`), or by a game, which scores the same readings through the same
+   :func:`~rules.doppelx.scoring.score_throw` for its phase and moves on
+   (:meth:`ThrowService.play_in`, what a match does).
 
 ``doppelx throw``, the match (:mod:`doppelx.games.doppelx.match`, and through it the desktop window) and
 the batch items (:mod:`doppelx.batch.throw_items`, :mod:`doppelx.batch.game_items`) all
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from rules.doppelx.board import BoardSide
     from rules.doppelx.box import BoxSpec
     from rules.doppelx.dice import DiceSet
-    from rules.doppelx.game import ThrowRequest
+    from rules.doppelx.game import DoppelXGame, ThrowRequest
     from rules.doppelx.outcome import Pose, ThrowOutcome
     from rules.doppelx.reading import DieReading
 
@@ -212,3 +213,12 @@ class ThrowService:
         result = self.run(throw, lying, spinner_angle, record=record, watch=watch)
         readings = self.read(result.outcome)
         return ThrownTurn(throw, result, readings, self.score(result.outcome, readings, seating))
+
+    def play_in(
+        self, game: DoppelXGame, throw: Throw, *, spinner_angle: float = 0.0, record: bool = False
+    ) -> ThrownTurn:
+        """Run ``throw`` to rest onto ``game``'s table, read it and let the game score it and
+        move on (:meth:`rules.doppelx.game.DoppelXGame.apply_throw`)."""
+        result = self.run(throw, game.request().lying, spinner_angle, record=record)
+        readings = self.read(result.outcome)
+        return ThrownTurn(throw, result, readings, game.apply_throw(result.outcome, readings))

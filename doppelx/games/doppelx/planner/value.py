@@ -40,10 +40,17 @@ import numpy as np
 from doppelx.games.doppelx.planner.table import Table
 from rules.doppelx.bets import BetCard, card_pays
 from rules.doppelx.board import BoardSide, FieldKind
-from rules.doppelx.dice import WHITE, DieSpec
+from rules.doppelx.dice import DieSpec
 from rules.doppelx.outcome import Status
 from rules.doppelx.reading import chips_for
-from rules.doppelx.scoring import DOPPEL_X_CHIPS, flung_by_spinner, read_outcome
+from rules.doppelx.scoring import (
+    DOPPEL_X_CHIPS,
+    beneficiary,
+    flung_by_spinner,
+    is_doppel_x,
+    makes_doppel_x,
+    read_outcome,
+)
 
 #: Chance that a lying die keeps its field through one more throw of another player.
 #: Measured with medium bots on side I: 4530 of 4830 lying dice kept field and face (docs/bots.md).
@@ -101,7 +108,7 @@ def face_cases(readings, faces: Mapping[str, tuple[float, float]]):
             yield p, xs
 
 
-def die_chips(reading, x_face: bool, mean_pips: float | None) -> float:
+def expected_die_chips(reading, x_face: bool, mean_pips: float | None) -> float:
     """Chips of a die outside a Doppel X (D11–D14), the face either as read or (thrown dice) X / mean pips."""
     if mean_pips is None:
         return float(chips_for(reading))
@@ -121,10 +128,10 @@ def chip_changes(table: Table, readings, xs: frozenset, flung) -> tuple[dict[str
     thrown = set(table.thrown)
 
     def owner(r) -> str | None:
-        return me if r.owner == WHITE else (r.owner if r.owner in table.seats else None)
+        return beneficiary(r.owner, me, table.seats)
 
     x_dice = [r for r in readings if shows_x(r, xs, thrown)]
-    doppel = len(x_dice) >= 2
+    doppel = makes_doppel_x(len(x_dice))
     total = {c: 0.0 for c in table.seats}
     if doppel:
         for who in {o for r in x_dice if (o := owner(r)) is not None}:
@@ -134,7 +141,7 @@ def chip_changes(table: Table, readings, xs: frozenset, flung) -> tuple[dict[str
             c = owner(r)
             if c is not None:
                 pips = face_chances(table.dice[r.owner])[1] if r.owner in thrown else None
-                total[c] += die_chips(r, r.owner in xs, pips)
+                total[c] += expected_die_chips(r, r.owner in xs, pips)
     if table.bets:
         active = [r for r in readings if r.owner in thrown]
         for c, letter in table.bets.items():
@@ -167,7 +174,9 @@ def _after(table: Table, readings, xs: frozenset, flung, hand_value: float):
             worths[c] = hand_value
         elif r.owner in thrown:
             x_face = r.owner in xs
-            worths[c] = die_chips(r, x_face, face_chances(table.dice[c])[1]) + (X_WAITING if x_face else 0.0)
+            worths[c] = expected_die_chips(r, x_face, face_chances(table.dice[c])[1]) + (
+                X_WAITING if x_face else 0.0
+            )
         else:
             worths[c] = lying_worth(r)
     return total, doppel, worths
@@ -233,10 +242,10 @@ def win_value(table: Table, outcome, hand_value: float) -> float:
 
 def decider_points(table: Table, readings, xs: frozenset) -> float:
     """The thrower's points of a decider throw (D37) with X on the thrown dice ``xs``: a Doppel X 10."""
-    if len(xs) >= 2:
+    if makes_doppel_x(len(xs)):
         return float(DOPPEL_X_CHIPS)
     return sum(
-        die_chips(r, r.owner in xs, face_chances(table.dice[r.owner])[1])
+        expected_die_chips(r, r.owner in xs, face_chances(table.dice[r.owner])[1])
         for r in readings
         if r.owner in table.thrown
     )
@@ -246,7 +255,7 @@ def card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[st
     """What each card would pay a bettor after ``outcome`` of the active player's throw (D30–D35)."""
     readings = read_outcome(outcome, table.board, table.dice)
     by_owner = {r.owner: r for r in readings}
-    doppel = sum(r.status is Status.BOARD and r.top == "X" for r in readings) >= 2
+    doppel = is_doppel_x(readings)
     active = [by_owner[o] for o in table.thrown if o in by_owner]
     flung = flung_by_spinner(outcome, readings, table.lying, table.board, table.dice)
     return {
@@ -271,7 +280,7 @@ def expected_card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -
     flung = flung_by_spinner(outcome, readings, table.lying, table.board, table.dice)
     pays = {letter: 0.0 for letter in cards}
     for p, xs in face_cases(readings, faces):
-        doppel = sum(shows_x(r, xs, thrown) for r in readings) >= 2
+        doppel = makes_doppel_x(sum(shows_x(r, xs, thrown) for r in readings))
         for letter, card in cards.items():
             pays[letter] += p * card_pays(card, doppel_x=doppel, active_dice=active, flung_by_spinner=flung)
     return pays
