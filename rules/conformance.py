@@ -1,4 +1,4 @@
-"""One conformance and determinism checker for the sibling engines (like Gymnasium's env checker).
+"""One conformance and determinism checker for every game engine (like Gymnasium's env checker).
 
 :func:`check_game` plays random legal games from a seed and checks that an engine keeps
 the contract of :mod:`rules.contract`:

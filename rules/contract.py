@@ -1,4 +1,4 @@
-"""The game contract the four sibling engines share, in the shape of OpenSpiel's Python games.
+"""The game contract every game engine meets, in the shape of OpenSpiel's Python games.
 
 A state answers whose turn it is (a player number, :data:`CHANCE`, :data:`SIMULTANEOUS` or
 :data:`TERMINAL`), lists the legal actions, applies an action after checking it (an illegal
@@ -9,8 +9,10 @@ the physics tray), reports the returns, and serialises itself (:meth:`GameState.
 each engine's module-level ``replay(data, spec=None)`` rebuilds the identical state from
 that record.
 
-Engines: :mod:`rules.clever`, :mod:`rules.doppelspiel`, :mod:`rules.oder_nichts`,
-:mod:`rules.wuerfelblitz`. :mod:`rules.conformance` checks any of them against this contract.
+Engines: DoppelX (:mod:`rules.doppelx.state`: the bets are the decisions, the throw is the
+chance node whose outcome the physics tray supplies), :mod:`rules.clever`,
+:mod:`rules.doppelspiel`, :mod:`rules.oder_nichts`, :mod:`rules.wuerfelblitz`.
+:mod:`rules.conformance` checks any of them against this contract.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ TERMINAL = -4
 
 @runtime_checkable
 class GameState(Protocol):
-    """What every sibling engine's state offers."""
+    """What every engine's state offers."""
 
     def current_player(self) -> int:
         """The player to decide, or :data:`CHANCE`, :data:`SIMULTANEOUS`, :data:`TERMINAL`."""
