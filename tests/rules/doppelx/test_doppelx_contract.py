@@ -28,7 +28,7 @@ def test_doppelx_conforms_to_the_contract(side):
         seed=3,
         games=2,
         illegal_actions=lambda state: ["Z", None, "a die"],
-        replay_every=41,
+        replay_every=5,
     )
     assert min(report.steps) > 10 and len(report.returns[0]) == 4
 
