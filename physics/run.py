@@ -87,7 +87,7 @@ def run_throw(
     return _run_pybullet(world, throw, lying, spinner_angle, record, watch, schedule, frozen_end)
 
 
-def _run_pybullet(
+def _run_pybullet(  # noqa: C901, PLR0915  (split into named steps by issue 31 point 1)
     world: World,
     throw: Throw,
     lying: Mapping[str, Pose] | None,

@@ -334,7 +334,7 @@ def _floats(flag: str, most: float, unit: str, why: str, least: float | None = N
     return parse
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0915  (split by issue 34)
     from pathlib import Path
 
     from doppelx.bench import baseline as bl

@@ -302,144 +302,212 @@ def check_resting(
         SpecError: naming ``source``, the die's element and what is wrong.
     """
     t = tray(board, box)
-    outline = board.outline
-    bodies: dict[str, Body] = {}
-    boxes = {}
-    high: dict[str, Hole] = {}  # dice over a hole's middle, up on something
-    leaning: dict[str, float] = {}  # dice tilted more than FREE_TILT_DEG: their tilt
+    at = _Where(source, where, short)
+    checked = {owner: _check_one_die(owner, pose, dice[owner], t, at) for owner, pose in poses.items()}
+    bodies = {owner: c.body for owner, c in checked.items()}
+    if lean:
+        _check_held_over_holes(poses, checked, board, at)
+        _check_resting_on_support(poses, bodies, dice, t, at)
+        _check_leaning(poses, checked, t, dice, at)
+    else:
+        _check_not_above_any_support(poses, bodies, board, dice, at)
+    _check_apart(checked, where, source)
 
-    def key(owner: str, what: str) -> str:
-        el = where.get(owner, owner)
-        if owner in short:
+
+@dataclass(frozen=True)
+class _Where:
+    """Where an error of :func:`check_resting` points: the file and each die's element."""
+
+    source: str
+    where: Mapping[str, str]
+    short: Collection[str]
+
+    def key(self, owner: str, what: str) -> str:
+        el = self.where.get(owner, owner)
+        if owner in self.short:
             return f"{el} ({'x, y' if what == 'position' else 'top, yaw_deg'})"
         return f"{el}.{what}"
 
-    for owner, pose in poses.items():
-        spec = dice[owner]
-        half, r = spec.half, spec.edge_radius
-        x, y, z = (float(v) for v in pose.position)
-        at = key(owner, "position")
-        if not on_playfield(board, x, y):
-            minx, miny, maxx, maxy = outline.bounds
-            hint = ""
-            if max(abs(x), abs(y)) > 1 and shapely.contains_xy(outline, x / 1000, y / 1000):
-                hint = _MM_HINT
-            raise SpecError(
-                source,
-                at,
-                f"({x:g}, {y:g}) m is not on the playfield (x {minx:g}…{maxx:g}, y {miny:g}…{maxy:g} m)"
-                f"{hint}",
+    def error(self, owner: str, what: str, message: str) -> SpecError:
+        return SpecError(self.source, self.key(owner, what), message)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """One die that passed the checks of its own: its body, its inside boxes, the hole over
+    whose middle it is up (or ``None``) and its tilt (degrees)."""
+
+    body: Body
+    boxes: tuple
+    hole: Hole | None
+    tilt: float
+
+
+def _check_one_die(owner: str, pose: Pose, spec: DieSpec, t: Tray, at: _Where) -> _Checked:
+    """The checks of one die by itself: on the playfield, inside the walls, not below the
+    playfield or over a hole's middle low down, not sunk into the playfield, not cutting into
+    anything solid."""
+    board = t.board
+    half, r = spec.half, spec.edge_radius
+    x, y, z = (float(v) for v in pose.position)
+    if not on_playfield(board, x, y):
+        minx, miny, maxx, maxy = board.outline.bounds
+        hint = ""
+        if max(abs(x), abs(y)) > 1 and shapely.contains_xy(board.outline, x / 1000, y / 1000):
+            hint = _MM_HINT
+        raise at.error(
+            owner,
+            "position",
+            f"({x:g}, {y:g}) m is not on the playfield (x {minx:g}…{maxx:g}, y {miny:g}…{maxy:g} m){hint}",
+        )
+    rot = pose.rotation()
+    footprint = _footprint(pose.position, rot, half, r)
+    _check_inside_walls(owner, footprint, (x, y), t, at)
+    reach = _reach(rot, half, r)
+    low = z - reach
+    if z < 0:
+        raise at.error(
+            owner,
+            "position",
+            f"the die's centre is {-z * 1e3:.1f} mm below the playfield; "
+            'a die that sank into a hole has status "hole"',
+        )
+    hole = hole_under_centre(board, x, y, half)
+    if (
+        hole is not None and z < half + HOLE_TOP
+    ):  # (the centre is over the middle: in_hole_middle's other half)
+        raise at.error(
+            owner,
+            "position",
+            f"the die's centre ({x:g}, {y:g}) m is over the middle of hole {hole.id!r}: "
+            'nothing holds it there (a die in a hole has status "hole")',
+        )
+    hint = _MM_HINT if z > 1 else ""
+    if low < -SINK_TOLERANCE and not any(footprint.intersects(h.shape) for h in board.holes):
+        raise at.error(owner, "position", f"the die is sunk {-low * 1e3:.1f} mm into the playfield{hint}")
+    cut = _cuts_into(pose, rot, spec, footprint, t)
+    if cut is not None:
+        raise at.error(
+            owner,
+            "position",
+            f"the die at ({x:g}, {y:g}, {z:g}) m cuts into {cut}; a die rests on or beside it, not in it",
+        )
+    tilt = math.degrees(math.acos(min(1.0, float(np.abs(rot[2]).max()))))
+    boxes = (np.asarray(pose.position, dtype=float), rot, inside_boxes(half, r))
+    return _Checked(Body(footprint, low, z + reach), boxes, hole, tilt)
+
+
+def _check_inside_walls(owner: str, footprint, centre, t: Tray, at: _Where) -> None:
+    """Seen from above the die lies inside the box (at most :data:`WALL_TOLERANCE` in its walls)."""
+    if footprint.within(t.walls.buffer(WALL_TOLERANCE, join_style="mitre")):
+        return
+    past = footprint.difference(t.walls)
+    depth = max(
+        (Point(px, py).distance(t.walls.exterior) for px, py in shapely.get_coordinates(past)),
+        default=0.0,
+    )
+    x, y = centre
+    raise at.error(
+        owner,
+        "position",
+        f"the die at ({x:g}, {y:g}) m reaches {depth * 1e3:.1f} mm into the box wall; "
+        "a die resting there lies at least half its edge from the wall",
+    )
+
+
+def _check_held_over_holes(
+    poses: Mapping[str, Pose], checked: Mapping[str, _Checked], board: BoardSide, at: _Where
+) -> None:
+    """(A throw's outcome) a die up over a hole's middle is held there by something on the board."""
+    for owner, c in checked.items():
+        if c.hole is None:
+            continue
+        me = c.body
+        if not held_over_hole(me, (o.body for other, o in checked.items() if other != owner), board):
+            x, y, _ = poses[owner].position
+            raise at.error(
+                owner,
+                "position",
+                f"the die's centre ({x:g}, {y:g}) m is over the middle of hole {c.hole.id!r}, "
+                f"{me.low * 1e3:.1f} mm up, and no die, obstacle or spinner on the board holds it "
+                'there; a die held up only by dice in the hole is in the hole (status "hole")',
             )
-        rot = pose.rotation()
-        footprint = _footprint(pose.position, rot, half, r)
-        if not footprint.within(t.walls.buffer(WALL_TOLERANCE, join_style="mitre")):
-            past = footprint.difference(t.walls)
-            depth = max(
-                (Point(px, py).distance(t.walls.exterior) for px, py in shapely.get_coordinates(past)),
-                default=0.0,
-            )
-            raise SpecError(
-                source,
-                at,
-                f"the die at ({x:g}, {y:g}) m reaches {depth * 1e3:.1f} mm into the box wall; "
-                "a die resting there lies at least half its edge from the wall",
-            )
-        reach = _reach(rot, half, r)
-        low = z - reach
-        if z < 0:
-            raise SpecError(
-                source,
-                at,
-                f"the die's centre is {-z * 1e3:.1f} mm below the playfield; "
-                'a die that sank into a hole has status "hole"',
-            )
-        hole = hole_under_centre(board, x, y, half)
-        if hole is not None:
-            if z < half + HOLE_TOP:  # (the centre is over the middle: in_hole_middle's other half)
-                raise SpecError(
-                    source,
-                    at,
-                    f"the die's centre ({x:g}, {y:g}) m is over the middle of hole {hole.id!r}: "
-                    'nothing holds it there (a die in a hole has status "hole")',
-                )
-            high[owner] = hole
-        hint = _MM_HINT if z > 1 else ""
-        if low < -SINK_TOLERANCE and not any(footprint.intersects(h.shape) for h in board.holes):
-            raise SpecError(source, at, f"the die is sunk {-low * 1e3:.1f} mm into the playfield{hint}")
-        cut = _cuts_into(pose, rot, spec, footprint, t)
-        if cut is not None:
-            raise SpecError(
-                source,
-                at,
-                f"the die at ({x:g}, {y:g}, {z:g}) m cuts into {cut}; a die rests on or beside it, not in it",
-            )
-        bodies[owner] = Body(footprint, low, z + reach)
-        boxes[owner] = (np.asarray(pose.position, dtype=float), rot, inside_boxes(half, r))
-        tilt = math.degrees(math.acos(min(1.0, float(np.abs(rot[2]).max()))))
-        if lean and tilt > FREE_TILT_DEG:
-            leaning[owner] = tilt
-    tallest_die = max((d.size for d in dice.dice.values()), default=0.0)
-    # how high a die the state does not list may stand (in a hole, beside a smaller board):
-    # on a corner, its vertical extent is twice its rounded corner's reach
-    unlisted = max(
+
+
+def _unlisted_height(dice: DiceSet) -> float:
+    """How high a die the state does not list may stand (in a hole, beside a smaller board):
+    on a corner, its vertical extent is twice its rounded corner's reach."""
+    return max(
         (2 * ((d.half - d.edge_radius) * math.sqrt(3) + d.edge_radius) for d in dice.dice.values()),
         default=0.0,
     )
-    if lean:
-        for owner, hole in high.items():
-            me = bodies[owner]
-            if not held_over_hole(me, (b for o, b in bodies.items() if o != owner), board):
-                x, y, _ = poses[owner].position
-                raise SpecError(
-                    source,
-                    key(owner, "position"),
-                    f"the die's centre ({x:g}, {y:g}) m is over the middle of hole {hole.id!r}, "
-                    f"{me.low * 1e3:.1f} mm up, and no die, obstacle or spinner on the board holds it "
-                    'there; a die held up only by dice in the hole is in the hole (status "hole")',
-                )
-        for owner, me in bodies.items():
-            x, y, z = poses[owner].position
-            others = {o: b for o, b in bodies.items() if o != owner}
-            found = support_under(me, (x, y), others, t, unlisted)
-            if found is None or me.low > found[0] + FLOAT_TOLERANCE:
-                under = (
-                    "nothing under it"
-                    if found is None
-                    else f"the highest thing under it is {found[1]} at {found[0] * 1e3:.1f} mm"
-                )
-                raise SpecError(
-                    source,
-                    key(owner, "position"),
-                    f"the die floats: its lowest point is {me.low * 1e3:.1f} mm above the playfield and "
-                    f"{under}{_MM_HINT if z > 1 else ''}",
-                )
-    else:
-        supports = [0.0, *(o.height for o in board.obstacles)]
-        if board.spinner is not None:
-            supports.append(board.spinner.height)
-        top_support = max(supports) + tallest_die
-        for owner, me in bodies.items():
-            if me.low > top_support + FLOAT_TOLERANCE:
-                z = poses[owner].position[2]
-                raise SpecError(
-                    source,
-                    key(owner, "position"),
-                    f"the die floats {me.low * 1e3:.1f} mm above the playfield, higher than anything "
-                    f"it could rest on ({top_support * 1e3:.1f} mm){_MM_HINT if z > 1 else ''}",
-                )
-    for owner, tilt in leaning.items():
-        if not _has_support(owner, bodies[owner].footprint, poses, t, dice):
-            raise SpecError(
-                source,
-                key(owner, "quaternion"),
-                f"the die is tilted {tilt:.0f}° with nothing to lean on (no die, wall, hole, "
+
+
+def _check_resting_on_support(
+    poses: Mapping[str, Pose], bodies: Mapping[str, Body], dice: DiceSet, t: Tray, at: _Where
+) -> None:
+    """(A throw's outcome) each die rests on what is under it (:func:`support_under`)."""
+    unlisted = _unlisted_height(dice)
+    for owner, me in bodies.items():
+        x, y, z = poses[owner].position
+        others = {o: b for o, b in bodies.items() if o != owner}
+        found = support_under(me, (x, y), others, t, unlisted)
+        if found is None or me.low > found[0] + FLOAT_TOLERANCE:
+            under = (
+                "nothing under it"
+                if found is None
+                else f"the highest thing under it is {found[1]} at {found[0] * 1e3:.1f} mm"
+            )
+            raise at.error(
+                owner,
+                "position",
+                f"the die floats: its lowest point is {me.low * 1e3:.1f} mm above the playfield and "
+                f"{under}{_MM_HINT if z > 1 else ''}",
+            )
+
+
+def _check_not_above_any_support(
+    poses: Mapping[str, Pose], bodies: Mapping[str, Body], board: BoardSide, dice: DiceSet, at: _Where
+) -> None:
+    """(Between throws) no die is higher than anything it could have rested on: the tallest
+    obstacle or the spinner, plus a die."""
+    tallest_die = max((d.size for d in dice.dice.values()), default=0.0)
+    supports = [0.0, *(o.height for o in board.obstacles)]
+    if board.spinner is not None:
+        supports.append(board.spinner.height)
+    top_support = max(supports) + tallest_die
+    for owner, me in bodies.items():
+        if me.low > top_support + FLOAT_TOLERANCE:
+            z = poses[owner].position[2]
+            raise at.error(
+                owner,
+                "position",
+                f"the die floats {me.low * 1e3:.1f} mm above the playfield, higher than anything "
+                f"it could rest on ({top_support * 1e3:.1f} mm){_MM_HINT if z > 1 else ''}",
+            )
+
+
+def _check_leaning(
+    poses: Mapping[str, Pose], checked: Mapping[str, _Checked], t: Tray, dice: DiceSet, at: _Where
+) -> None:
+    """(A throw's outcome) a die tilted more than :data:`FREE_TILT_DEG` has something to lean on."""
+    for owner, c in checked.items():
+        if c.tilt > FREE_TILT_DEG and not _has_support(owner, c.body.footprint, poses, t, dice):
+            raise at.error(
+                owner,
+                "quaternion",
+                f"the die is tilted {c.tilt:.0f}° with nothing to lean on (no die, wall, hole, "
                 "obstacle or spinner beside it); a die resting alone lies flat",
             )
-    owners = list(boxes)
+
+
+def _check_apart(checked: Mapping[str, _Checked], where: Mapping[str, str], source: str) -> None:
+    """No two dice overlap (their inside boxes, :func:`inside_boxes`, are disjoint)."""
+    owners = list(checked)
     for i, a in enumerate(owners):
         for b in owners[i + 1 :]:
-            ca, ra, inside_a = boxes[a]
-            cb, rb, inside_b = boxes[b]
+            ca, ra, inside_a = checked[a].boxes
+            cb, rb, inside_b = checked[b].boxes
             if any(_boxes_overlap((ca, ra, ea), (cb, rb, eb)) for ea in inside_a for eb in inside_b):
                 raise SpecError(
                     source,

@@ -29,10 +29,9 @@ def test_writes_the_whole_file_and_keeps_the_mode(tmp_path):
 def test_a_failing_writer_leaves_the_target_untouched_and_no_temp_file(tmp_path):
     target = tmp_path / "out.txt"
     target.write_text("old")
-    with pytest.raises(RuntimeError, match="writer failed"):
-        with atomic_write(target, "w") as f:
-            f.write("half of the new")
-            raise RuntimeError("writer failed")
+    with pytest.raises(RuntimeError, match="writer failed"), atomic_write(target, "w") as f:
+        f.write("half of the new")
+        raise RuntimeError("writer failed")
     assert target.read_text() == "old"
     assert os.listdir(tmp_path) == ["out.txt"]
 

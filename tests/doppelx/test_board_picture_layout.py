@@ -61,7 +61,7 @@ def test_a_title_of_the_longest_allowed_length_lies_inside_the_picture(tmp_path,
         _fit_title(fig, ax, f"DoppelX — {title}")
         fig.canvas.draw()
         box = ax.title.get_window_extent(fig.canvas.get_renderer())
-        assert 0 <= box.x0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height
         assert "".join(ax.title.get_text().split()) == "".join(f"DoppelX — {title}".split())  # all of it
     finally:
         plt.close(fig)

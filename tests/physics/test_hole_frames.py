@@ -74,7 +74,8 @@ def test_flat_on_a_hull_frame_the_die_rests_on_the_box_top():
 def test_the_hull_file_is_the_box_pulled_in_by_the_margin_at_top_and_bottom():
     path = hull_box_file((0.01, 0.02, 0.0015))
     assert hull_box_file((0.01, 0.02, 0.0015)) == path  # one file per size
-    vs = np.array([[float(x) for x in line.split()[1:]] for line in open(path) if line.startswith("v ")])
+    with open(path) as f:
+        vs = np.array([[float(x) for x in line.split()[1:]] for line in f if line.startswith("v ")])
     assert len(vs) == 8
     np.testing.assert_allclose(np.abs(vs).max(axis=0), [0.01, 0.02, 0.0015 - MESH_MARGIN])
 

@@ -344,7 +344,7 @@ def test_a_die_that_left_the_box_is_labelled_and_brought_into_view(fresh, table_
             break
     _, y, _ = win.camera.project(label.position, w, h)
     assert 0 <= y <= h and win.camera.distance > home
-    assert [b for b in win.hud.plates if 0 <= b.y0 and b.y1 <= win.height]
+    assert [b for b in win.hud.plates if b.y0 >= 0 and b.y1 <= win.height]
     img = win.capture()
     x, y, _ = win.camera.project(pose.position, w, h)
     green = np.array(hex_to_rgb(die.colour)) * 255

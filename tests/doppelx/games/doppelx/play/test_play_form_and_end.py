@@ -281,7 +281,7 @@ def test_the_end_standings_leave_the_decisive_throws_summary_in_view(win):
     assert (
         panel.y0 >= 52 - 1e-6
         and panel.y1 <= win.height - 12 + 1e-6
-        and 0 <= panel.x0
+        and panel.x0 >= 0
         and panel.x1 <= win.width
     )
 
