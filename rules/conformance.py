@@ -3,6 +3,9 @@
 :func:`check_game` plays random legal games from a seed and checks that an engine keeps
 the contract of :mod:`rules.contract`:
 
+* the methods: every method of :class:`~rules.contract.GameState` is there and takes the
+  contract's arguments (no more required, none fewer accepted) — what an ``isinstance``
+  check against the runtime-checkable protocol, which looks at the names only, does not see;
 * whose turn: ``is_chance_node()``/``is_terminal()`` agree with ``current_player()``; a
   deciding player has legal actions, other nodes have none;
 * only legal actions are accepted: actions seen legal earlier but not legal now, a chance
@@ -18,6 +21,7 @@ Every game's tests call it (``tests/rules/<game>/``).
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 from collections.abc import Callable, Iterable
@@ -149,6 +153,30 @@ class _Checker:
             steps += 1
 
 
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def check_methods(state: Any) -> None:
+    """Every method of :class:`~rules.contract.GameState` is on ``state`` and takes the
+    contract's positional arguments: raises :class:`ConformanceError` naming the first that does not."""
+    kind = type(state).__name__
+    for name, member in vars(GameState).items():
+        if name.startswith("_") or not callable(member):
+            continue
+        method = getattr(state, name, None)
+        if not callable(method):
+            raise ConformanceError(f"{kind} has no method {name}()")
+        wanted = len(inspect.signature(member).parameters) - 1  # less self
+        params = inspect.signature(method).parameters.values()
+        required = sum(p.kind in _POSITIONAL and p.default is p.empty for p in params)
+        accepted = sum(p.kind in _POSITIONAL for p in params)
+        varargs = any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
+        if required > wanted or (accepted < wanted and not varargs):
+            raise ConformanceError(
+                f"{kind}.{name}() takes {required}–{accepted} arguments; the contract passes {wanted}"
+            )
+
+
 def check_game(
     new_state: Callable[[], GameState],
     replay: Callable[[dict[str, Any]], GameState],
@@ -173,6 +201,7 @@ def check_game(
         replay_every: check ``replay`` at every n-th node (and always at the end).
         max_steps: a game longer than this fails.
     """
+    check_methods(new_state())
     checker = _Checker(new_state, replay, joint_action, illegal_actions, probe_every, replay_every, max_steps)
     steps, returns = [], []
     for i in range(games):

@@ -129,3 +129,21 @@ def test_lower_layers_never_import_upper_ones():
         if order[dst.split(".")[0]] > order[src.split(".")[0]]
     }
     assert wrong == set()
+
+
+def test_no_test_imports_another_test_module_or_a_conftest():
+    """Shared helpers live in tests/helpers (or a support module); pytest's conftest modules
+    hold fixtures, which pytest hands to the tests, and are never imported by name."""
+    offenders = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                last = name.rpartition(".")[2]
+                if name.startswith("tests.") and (last.startswith("test_") or last == "conftest"):
+                    offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert offenders == []

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.badinput.conftest import REPO, run_cli
+from tests.helpers.badinput import REPO, run_cli
 
 
 def test_a_board_file_with_a_byte_order_mark_is_accepted(workdir, capsys):

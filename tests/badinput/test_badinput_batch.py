@@ -13,7 +13,7 @@ from doppelx.batch.backends import run_plan
 from doppelx.batch.plan import RunSpec, default_chunk_size
 from doppelx.batch.store import read_run_metadata
 from rules.common.errors import DoppelXError, SpecError
-from tests.badinput.conftest import assert_refused, run_cli
+from tests.helpers.badinput import assert_refused, run_cli
 
 KIND = "tests.doppelx.batch.batch_fake:run_chunk"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.badinput.conftest import REPO, STATES
+from tests.helpers.badinput import REPO, STATES
 
 EXE = [sys.executable, "-m", "doppelx"]
 

@@ -32,7 +32,7 @@ from rules.doppelx.game_state_io import game_from_dict, game_to_dict
 from rules.doppelx.outcome import Status
 from rules.doppelx.scoring import score_throw
 from rules.doppelx.table_state import check_on_board, parse_table_state
-from tests.badinput.conftest import REPO, STATES, assert_refused, run_cli
+from tests.helpers.badinput import REPO, STATES, assert_refused, run_cli
 
 #: Examples per property; ``DOPPELX_BADINPUT_EXAMPLES=2000`` for a deeper search.
 EXAMPLES = int(os.environ.get("DOPPELX_BADINPUT_EXAMPLES", "60"))
@@ -235,7 +235,7 @@ SEATS = ("blue", "red", "yellow", "green")
 
 def _played_game() -> DoppelXGame:
     """A rules-level game a few throws in, with dice lying on the board (sensible poses)."""
-    from tests.rules.doppelx.test_game_state_io import play
+    from tests.helpers.games import play
 
     board = load_board("I")
     game = DoppelXGame(SEATS, board, DICE, options=GameOptions(first_seat=1))

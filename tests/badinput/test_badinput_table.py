@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.badinput.conftest import REPO, STATES, assert_refused, run_cli, tree
+from tests.helpers.badinput import REPO, STATES, assert_refused, run_cli, tree
 
 E4 = json.loads((STATES / "E4.json").read_text())
 SIDE_I = (REPO / "assets" / "boards" / "side_I.toml").read_text()

@@ -9,7 +9,7 @@ import pytest
 
 from physics.materials import SURFACES, Materials, PairMaterial, load_materials
 from rules.common.errors import SpecError
-from tests.physics.conftest import drop, throw_of
+from tests.helpers.releases import drop, throw_of
 
 MATS = load_materials()
 

@@ -20,7 +20,7 @@ from rules.common.rng import make_rng
 from rules.doppelx.board_file import load_board
 from rules.doppelx.dice import load_dice
 from rules.doppelx.outcome import Pose, Status
-from tests.physics.conftest import drop, throw_of
+from tests.helpers.releases import drop, throw_of
 
 ROOT = Path(__file__).resolve().parents[2]
 DICE = load_dice()

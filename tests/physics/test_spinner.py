@@ -10,7 +10,7 @@ from physics.materials import load_materials
 from physics.run import run_throw
 from rules.doppelx.dice import load_dice
 from rules.doppelx.outcome import Pose, Status
-from tests.physics.conftest import drop, throw_of
+from tests.helpers.releases import drop, throw_of
 
 DICE = load_dice()
 

@@ -9,7 +9,7 @@ from physics.run import run_throw
 from physics.trajectory import Trajectory
 from rules.doppelx.dice import load_dice
 from rules.doppelx.outcome import Pose
-from tests.physics.conftest import drop, throw_of
+from tests.helpers.releases import drop, throw_of
 
 DICE = load_dice()
 

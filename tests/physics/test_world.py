@@ -13,7 +13,7 @@ from physics.world import World
 from rules.doppelx.board_file import BUILTIN_SIDES, load_board
 from rules.doppelx.dice import load_dice
 from rules.doppelx.outcome import Pose
-from tests.physics.conftest import drop, throw_of
+from tests.helpers.releases import drop, throw_of
 
 DICE = load_dice()
 

@@ -88,6 +88,23 @@ class ChanceMismatch(Toy):
         return False
 
 
+class ChanceWithoutRng(Toy):
+    """Has every method name (isinstance of the runtime-checkable protocol passes) but draws
+    its chance outcome from nowhere: sample_chance takes no generator."""
+
+    def sample_chance(self):  # type: ignore[override]
+        return 0
+
+
+class ApplyWantsMore(Toy):
+    def apply_action(self, action, player):  # type: ignore[override]
+        super().apply_action(action)
+
+
+class NoReturns(Toy):
+    returns = None  # type: ignore[assignment]
+
+
 @pytest.mark.parametrize(
     "cls, words",
     [
@@ -95,6 +112,9 @@ class ChanceMismatch(Toy):
         (Nondeterministic, "different game"),
         (ForgetfulReplay, "replay"),
         (ChanceMismatch, "is_chance_node"),
+        (ChanceWithoutRng, r"sample_chance\(\) takes 0–0 arguments; the contract passes 1"),
+        (ApplyWantsMore, r"apply_action\(\) takes 2–2 arguments; the contract passes 1"),
+        (NoReturns, r"has no method returns\(\)"),
     ],
 )
 def test_each_breach_is_caught(cls, words):

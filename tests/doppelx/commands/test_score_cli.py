@@ -7,7 +7,7 @@ import json
 import pytest
 
 from doppelx.cli import main
-from tests.conftest import DATA
+from tests.helpers.outcomes import DATA
 
 STATES = DATA / "states"
 

@@ -3,7 +3,6 @@
 from rules.clever import CleverGame, replay
 from rules.clever.actions import Action
 from rules.conformance import check_game
-from rules.contract import GameState
 
 
 def test_clever_conforms_to_the_contract():
@@ -16,4 +15,3 @@ def test_clever_conforms_to_the_contract():
             illegal_actions=lambda state: [Action("no such kind")],
         )
         assert report.steps[0] > 50 and len(report.returns[0]) == players
-    assert isinstance(CleverGame(2).new_initial_state(), GameState)

@@ -40,7 +40,7 @@ def test_supply_and_its_limit():
 def test_game_tracks_supply_and_holdings(side_i, dice):
     from rules.doppelx.game import DoppelXGame
     from rules.doppelx.outcome import ThrowOutcome
-    from tests.conftest import flat, gone
+    from tests.helpers.outcomes import flat, gone
 
     g = DoppelXGame(("blue", "red", "green"), side_i, dice)
     g.apply_throw(
@@ -98,7 +98,7 @@ def test_the_most_one_throw_pays_is_reached_and_the_largest_target_fits_the_box(
     from rules.doppelx.chips import max_target, most_one_throw_pays
     from rules.doppelx.outcome import ThrowOutcome
     from rules.doppelx.scoring import score_throw
-    from tests.conftest import flat
+    from tests.helpers.outcomes import flat
 
     seats = dice.player_colours[:players]
     on_3x = [flat(dice, c, -51, 75, "3") for c in (*seats, "white")]

@@ -7,7 +7,7 @@ import pytest
 from rules.common.errors import RulesError
 from rules.doppelx.game import DoppelXGame, GameOptions, Phase
 from rules.doppelx.outcome import ThrowOutcome
-from tests.conftest import flat, gone
+from tests.helpers.outcomes import flat, gone
 
 SEATS = ("blue", "yellow", "green", "red")
 

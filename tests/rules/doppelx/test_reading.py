@@ -13,7 +13,7 @@ from rules.doppelx.board import FieldKind
 from rules.doppelx.dice import AXES, load_dice
 from rules.doppelx.outcome import DieOutcome, Pose, Status
 from rules.doppelx.reading import chips_for, footprint, footprint_area_flat, read_die, top_face
-from tests.conftest import flat
+from tests.helpers.outcomes import flat
 
 DICE = load_dice()
 DIE = DICE["blue"]

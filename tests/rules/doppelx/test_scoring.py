@@ -10,7 +10,7 @@ from rules.common.errors import RulesError
 from rules.doppelx.bets import choose_cards, load_bet_cards
 from rules.doppelx.outcome import ThrowOutcome
 from rules.doppelx.scoring import score_throw
-from tests.conftest import flat, gone
+from tests.helpers.outcomes import flat, gone
 
 SEATS5 = ("blue", "yellow", "green", "red", "purple")
 

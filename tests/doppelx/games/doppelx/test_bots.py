@@ -69,7 +69,15 @@ def test_bet_picks_the_best_expected_card():
     assert bet.choose(board, choose_cards("ABCD"), DIE, 8) == "A"
     # with few dice, blue 1x fields are the safe pay-out: card F among E–H
     assert bet.choose(board, choose_cards("EFGH"), DIE, 2) == "F"
-    assert bet.choose(load_board("III"), choose_cards(["G", "E", "B", "D"]), DIE, 2) in "GEBD"
+    # G, E, B, D with two dice on the board (Doppel X 1/36 with one X face per die), by hand:
+    # B (a die in a hole or off) 2 x 2 dice x 0.08 x 35/36 = 0.31 beats D (3x) 4 x 2 x 0.92 x
+    # 3.7 % x 35/36 = 0.26, G (the spinner flings a die) 5 x 0.05 x 35/36 = 0.24 and E (X
+    # field) 2 x 2 x 0.92 x 5.0 % x 35/36 = 0.18 on side III
+    assert bet.choose(load_board("III"), choose_cards(["G", "E", "B", "D"]), DIE, 2) == "B"
+    # G, E, A, H: with the spinner (side III) G's 0.24 beats E's 0.18 and A's Doppel X 5/36 =
+    # 0.14; without it (side I) G pays nothing and A (before H, which pays the same) beats E's 0.13
+    assert bet.choose(load_board("III"), choose_cards(["G", "E", "A", "H"]), DIE, 2) == "G"
+    assert bet.choose(load_board("I"), choose_cards(["G", "E", "A", "H"]), DIE, 2) == "A"
 
 
 def test_skill_names():

@@ -39,10 +39,18 @@ def test_setup_then_turns_with_bets(match):
 
 
 def test_the_spinner_stays_where_it_stopped(match):
+    """Each throw's physics starts with the spinner where the last one left it: the throw run
+    again from its recorded start angle ends exactly as recorded (the spinner's end angle
+    included), and the start angles are not all the same (the spinner did turn)."""
     for _ in range(4):
-        rec = match.play_throw()
-    assert rec.spinner_before == pytest.approx(match.log[-2].result.spinner_angle)
-    assert match.spinner_angle == rec.result.spinner_angle
+        match.play_throw()
+    starts = [rec.spinner_before for rec in match.log]
+    assert starts[1:] == [rec.result.spinner_angle for rec in match.log[:-1]]
+    assert len(set(starts)) > 1
+    for rec in match.log[1:]:
+        again = match.rerun(rec.throw, rec.request.lying, rec.spinner_before)
+        assert again.spinner_angle == rec.result.spinner_angle
+        assert again.outcome == rec.result.outcome
 
 
 def test_a_throw_handed_in_from_outside(match):

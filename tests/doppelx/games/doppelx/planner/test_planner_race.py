@@ -13,7 +13,7 @@ from doppelx.games.doppelx.planner.value import (
 )
 from rules.doppelx.board import FieldKind
 from rules.doppelx.outcome import DieOutcome, Status, ThrowOutcome
-from tests.doppelx.games.doppelx.planner.test_bots_expert import DICE, SEATS, resting, table
+from tests.helpers.planner import DICE, SEATS, resting, table
 
 RAND = draws((3, 9), 4, 0.94)
 

@@ -10,7 +10,7 @@ from doppelx.games.doppelx.play.controller import PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
 from render.aim import ThrowAim
 from rules.doppelx.outcome import Status
-from tests.doppelx.games.doppelx.play.test_play_controller import FakeUi
+from tests.helpers.play import FakeUi
 
 
 def drag(aim: ThrowAim, speed: float, angle_deg: float = 0.0, steps: int = 8, dt: float = 0.012):
