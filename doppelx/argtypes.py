@@ -12,6 +12,8 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
+from doppelx.games.doppelx.policies import BOT_SKILLS
+
 #: Longest argument text quoted back in an error message.
 MAX_SHOWN = 60
 
@@ -207,18 +209,16 @@ def output_path(text: str):
 #: Most rollouts an expert may think a decision: about 10 minutes on one core of the
 #: development machine (docs/bots.md), so a typo cannot start a game of days.
 MAX_THINK = 100_000
-#: The bots' skills, weakest first (physics' ``SKILLS``, then the planning expert).
-SKILL_NAMES = ("easy", "medium", "hard", "expert")
 
 
 def add_seat_skills(p: argparse.ArgumentParser, *, think: bool = False) -> None:
     """``--skills S1,S2,...`` (one bot skill per seat) and, with ``think``, ``--think N``."""
     p.add_argument(
         "--skills",
-        type=names(SKILL_NAMES),
+        type=names(BOT_SKILLS),
         default=None,
         metavar="S1,S2,...",
-        help=f"one skill per seat ({', '.join(SKILL_NAMES)}), instead of --skill",
+        help=f"one skill per seat ({', '.join(BOT_SKILLS)}), instead of --skill",
     )
     if think:
         add_think(p)

@@ -54,8 +54,9 @@ def start_game(seed: int, item: int, p: dict[str, Any], board, dice, world, bot_
     seat's bot (``None``: the usual bot of that skill), e.g. a benchmark's own; such a seat
     draws nothing from the game's stream, so the other seats get the same bots either way.
     """
-    from doppelx.games.doppelx.bots import EXPERT, DoppelXBot, bet_policy, throw_policy
+    from doppelx.games.doppelx.bots import DoppelXBot, bet_policy, throw_policy
     from doppelx.games.doppelx.match import DoppelXMatch
+    from doppelx.games.doppelx.policies import EXPERT
     from doppelx.games.doppelx.seats import bot_of_skill
     from physics.throw_model import SKILLS
     from rules.doppelx.game import DoppelXGame, GameOptions

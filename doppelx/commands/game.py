@@ -14,8 +14,7 @@ import json
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
-
-SKILL_NAMES = argtypes.SKILL_NAMES
+from doppelx.games.doppelx.policies import BOT_SKILLS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--seed", type=argtypes.seed, required=True, metavar="N", help="random seed (whole number >= 0)"
     )
-    p.add_argument("--skill", choices=SKILL_NAMES, help="every bot's skill (default medium)")
+    p.add_argument("--skill", choices=BOT_SKILLS, help="every bot's skill (default medium)")
     argtypes.add_seat_skills(p, think=True)
     p.add_argument(
         "--cards",

@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from doppelx import argtypes
-from doppelx.argtypes import SKILL_NAMES
+from doppelx.games.doppelx.policies import BOT_SKILLS
 
 #: Options that describe the game; giving any of them skips the new-game form.
 GAME_OPTIONS = (
@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--cards", type=argtypes.cards, metavar="A,B,C,D", help="the 4 bet cards (default A,B,C,D)"
     )
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
-    p.add_argument("--skill", choices=SKILL_NAMES, help="the bots' skill (default medium)")
+    p.add_argument("--skill", choices=BOT_SKILLS, help="the bots' skill (default medium)")
     argtypes.add_seat_skills(p)
     p.add_argument(
         "--target",

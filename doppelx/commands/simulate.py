@@ -19,6 +19,7 @@ import json
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
 from doppelx.batch.params import GAME_DEFAULTS, MAX_HOLE_DELTA_MM, THROW_DEFAULTS, hole_delta_mm
+from doppelx.games.doppelx.policies import BOT_SKILLS
 
 #: Bounds of the counts (a run beyond them would not finish in days on a workstation).
 MAX_THROWS = 10_000_000
@@ -78,7 +79,7 @@ def _common(p: argparse.ArgumentParser, board_default: str) -> None:
     p.add_argument(
         "--skill",
         default=None,
-        choices=argtypes.SKILL_NAMES,
+        choices=BOT_SKILLS,
         help=f"every bot's skill (default: {GAME_DEFAULTS['skill']}; expert plans whole turns, so 'simulate games' only)",
     )
     p.add_argument(

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
+from doppelx.games.doppelx.policies import THROW_SKILLS  # a single throw: no expert, which plans whole turns
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from rules.doppelx.dice import DiceSet
     from rules.doppelx.outcome import Pose
 
-SKILL_NAMES = ("easy", "medium", "hard")  # a single throw: no "expert", which plans whole turns
 SIDE_NAMES = ("S", "E", "N", "W")
 
 
@@ -109,7 +109,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="K",
         help="first scatter K other players' dice flat on the board (default 0)",
     )
-    p.add_argument("--skill", choices=SKILL_NAMES, default="medium", help="thrower's skill (default medium)")
+    p.add_argument("--skill", choices=THROW_SKILLS, default="medium", help="thrower's skill (default medium)")
     p.add_argument(
         "--target",
         type=_point,

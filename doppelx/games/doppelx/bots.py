@@ -301,9 +301,3 @@ class DoppelXBot:
 
     throw: ThrowPolicy = AimAtBestField()
     bet: BetPolicy = BestCardBet()
-
-
-#: The skill of the bot that plans with physics (beside the throwing skills of :data:`SKILLS`).
-EXPERT = "expert"
-#: Every bot skill by name.
-BOT_SKILLS = (*SKILLS, EXPERT)

@@ -1,4 +1,4 @@
-"""What a DoppelX bot is made of: the throw and bet policies, the bot, and the thinking ones.
+"""What a DoppelX bot is made of: its skill, the throw and bet policies, the bot, the thinking ones.
 
 A leaf module of protocols only, so that the bots (:mod:`doppelx.games.doppelx.bots`), the
 match (:mod:`doppelx.games.doppelx.match`), the throw service and the planner
@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from physics.throw_model import SKILLS
+
 if TYPE_CHECKING:
     from doppelx.games.doppelx.planner.table import Table
     from physics.throw_model import Aim, Skill
@@ -22,6 +24,13 @@ if TYPE_CHECKING:
     from rules.doppelx.board import BoardSide
     from rules.doppelx.box import BoxSpec
     from rules.doppelx.dice import DieSpec
+
+#: The throwing skills, weakest first (:data:`physics.throw_model.SKILLS` holds each one's precision).
+THROW_SKILLS: tuple[str, ...] = tuple(SKILLS)
+#: The skill of the bot that plans with physics (it throws with the ``hard`` hand).
+EXPERT = "expert"
+#: Every bot skill by name, weakest first: the one list the commands, the window and the seats use.
+BOT_SKILLS: tuple[str, ...] = (*THROW_SKILLS, EXPERT)
 
 
 @runtime_checkable

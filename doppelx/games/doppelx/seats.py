@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from doppelx.games.doppelx.bots import BOT_SKILLS, EXPERT, AimAtBestField, DoppelXBot
+from doppelx.games.doppelx.bots import AimAtBestField, DoppelXBot
+from doppelx.games.doppelx.policies import BOT_SKILLS, EXPERT
 from physics.throw_model import SKILLS
 
 

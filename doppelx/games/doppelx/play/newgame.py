@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from doppelx.games.doppelx.policies import BOT_SKILLS
 from rules.common.errors import RulesError
 from rules.common.schema import Table
 from rules.doppelx.chips import max_target, target_problem
 from rules.doppelx.dice import DiceSet, load_dice
 from rules.doppelx.game import MAX_PLAYERS, MIN_PLAYERS, rulebook_target
 
-SKILLS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 SIDES: tuple[str, ...] = ("I", "II", "III", "IV")
 CARD_LETTERS = "ABCDEFGH"
 #: Longest name the scoreboard shows in full.
@@ -131,8 +131,8 @@ class GameSetup:
                 raise RulesError(f"the {s.colour} player needs a name")
             if len(s.name) > MAX_NAME:
                 raise RulesError(f"name {s.name!r} is longer than {MAX_NAME} characters")
-            if s.skill not in SKILLS:
-                raise RulesError(f"skill must be one of {', '.join(SKILLS)}, got {s.skill!r}")
+            if s.skill not in BOT_SKILLS:
+                raise RulesError(f"skill must be one of {', '.join(BOT_SKILLS)}, got {s.skill!r}")
         names = [s.name.strip().lower() for s in self.seats]
         if len(set(names)) != len(names):
             raise RulesError("two players have the same name")
@@ -222,7 +222,7 @@ class GameSetup:
     def next_skill(self, i: int) -> None:
         """Seat ``i``'s bot gets the next skill level (easy → medium → hard → expert → easy)."""
         s = self.seats[i]
-        self.seats[i] = replace(s, skill=SKILLS[(SKILLS.index(s.skill) + 1) % len(SKILLS)])
+        self.seats[i] = replace(s, skill=BOT_SKILLS[(BOT_SKILLS.index(s.skill) + 1) % len(BOT_SKILLS)])
 
     def rename(self, i: int, name: str) -> None:
         self.seats[i] = replace(self.seats[i], name=name[:MAX_NAME])
@@ -264,7 +264,7 @@ class GameSetup:
                     s.string("name"),
                     s.string("colour"),
                     s.boolean("human"),
-                    s.string("skill", choices=SKILLS),
+                    s.string("skill", choices=BOT_SKILLS),
                 )
             )
         cards = t.raw("cards")
@@ -315,7 +315,7 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
 
 def _bot(skill: str):
     """A seat's bot; an expert thinks within the window's time limit per decision."""
-    from doppelx.games.doppelx.bots import EXPERT
+    from doppelx.games.doppelx.policies import EXPERT
     from doppelx.games.doppelx.seats import bot_of_skill
 
     if skill == EXPERT:
@@ -337,7 +337,7 @@ def table_spec(match, spinner: bool):
 
 __all__ = [
     "GameSetup",
-    "SKILLS",
+    "BOT_SKILLS",
     "SIDES",
     "SeatSetup",
     "TARGET_STEP",

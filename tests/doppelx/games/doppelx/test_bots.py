@@ -87,7 +87,17 @@ def test_skill_names():
 
 
 def test_the_command_line_offers_exactly_the_bot_skills():
-    from doppelx.argtypes import SKILL_NAMES
-    from doppelx.games.doppelx.bots import BOT_SKILLS
+    """One skill list: physics' throwing skills, then the expert, in every command."""
+    from doppelx.cli import build_parser
+    from doppelx.games.doppelx.policies import BOT_SKILLS
 
-    assert SKILL_NAMES == BOT_SKILLS
+    assert (*SKILLS, "expert") == BOT_SKILLS
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices
+    for command in ("game", "play", "simulate"):
+        parser = (
+            sub[command]
+            if command != "simulate"
+            else sub[command]._subparsers._group_actions[0].choices["games"]
+        )
+        assert next(a for a in parser._actions if a.dest == "skill").choices == BOT_SKILLS, command
+    assert tuple(next(a for a in sub["throw"]._actions if a.dest == "skill").choices) == tuple(SKILLS)
