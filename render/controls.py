@@ -29,7 +29,7 @@ import numpy as np
 from render.aim import charge_power
 from render.backend import pyglet
 from render.intents import BetIntent, Command, CommandIntent
-from render.placement import card_at
+from render.card_places import card_at
 from render.snapshot import InputMode
 from rules.common.errors import DoppelXError
 

@@ -23,6 +23,7 @@ from render import board_mesh, box_mesh, parts_mesh
 from render.backend import pyglet
 from render.board_texture import board_image
 from render.camera import Camera
+from render.card_places import bet_die_poses, card_at
 from render.card_texture import card_atlas
 from render.decor_texture import box_side_image, wood_image
 from render.dice_texture import TILES, dice_atlas
@@ -31,7 +32,6 @@ from render.gl_program import Program
 from render.gpu import GpuMesh, delete_texture, texture
 from render.lighting import BACKGROUND, LIGHT_DIR, baked_light, planar_shadow_matrix
 from render.mesh import Mesh, merge
-from render.placement import bet_die_poses, card_at
 from render.referee import RefereeLabel, outlines
 from render.shaders import MODES, lit_source
 from render.snapshot import Snapshot, TableSpec

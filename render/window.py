@@ -32,7 +32,7 @@ import numpy as np
 from PIL import Image
 
 from render.aim import ThrowAim
-from render.atomic import write_atomic
+from render.window_files import write_atomic
 from render.audio import Clatter, device_present
 from render.backend import check_display, pyglet
 from render.camera import Camera
@@ -42,7 +42,7 @@ from render.board_texture import label_spots
 from render.hud import Anchor, Hud, HudState
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
-from render.placement import label_free_boxes
+from render.card_places import label_free_boxes
 from render.msaa import MsaaTarget, software_scale
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate

@@ -8,12 +8,12 @@ import shapely
 
 from render import board_mesh, box_mesh, parts_mesh
 from render.board_texture import board_image
+from render.card_places import bet_die_poses, card_at
 from render.card_texture import card_atlas
 from render.dice_texture import TILES, dice_atlas
 from render.die_mesh import rounded_cube
 from render.lighting import LIGHT_DIR, baked_light, planar_shadow_matrix
 from render.mesh import triangulate
-from render.placement import bet_die_poses, card_at
 from rules.doppelx.fieldmap import field_map
 from rules.doppelx.reading import footprint_area_flat
 from rules.doppelx.style import hex_to_rgb, load_style

@@ -79,8 +79,8 @@ def test_an_off_the_box_label_shows_whole_at_once_and_the_die_within_a_second(fr
 
 
 def _card_point(win, table, letter: str) -> tuple[float, float]:
+    from render.card_places import card_corners
     from render.parts_mesh import card_polygon
-    from render.placement import card_corners
 
     box = table.box
     c = card_polygon(box, card_corners(table)[letter]).centroid

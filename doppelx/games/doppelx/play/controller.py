@@ -52,8 +52,8 @@ from doppelx.games.doppelx.play.thinking import Thinker
 from doppelx.games.doppelx.play.ui import GameUi
 from doppelx.games.doppelx.policies import thinking
 from physics.settings import SimSettings
+from render.card_places import bet_die_poses
 from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
-from render.placement import bet_die_poses
 from render.snapshot import FloatingText, InputMode, Snapshot, TableSpec
 from rules.common.errors import DoppelXError
 from rules.common.rng import fresh_seed

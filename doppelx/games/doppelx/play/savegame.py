@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from doppelx.games.doppelx.play.newgame import GameSetup, start_match
 from doppelx.games.doppelx.play.playback import ShownThrow
-from render.atomic import write_atomic
+from render.window_files import write_atomic
 from rules.common.assets import read_json
 from rules.common.errors import SpecError
 from rules.common.schema import Table
@@ -73,7 +73,7 @@ def save_game(
     log: Sequence[str] = (),
     hands: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Write the game to ``path`` (JSON, all or nothing: :func:`render.atomic.write_atomic`); returns the path.
+    """Write the game to ``path`` (JSON, all or nothing: :func:`render.window_files.write_atomic`); returns the path.
 
     Args:
         setup: the game's settings.

@@ -1,4 +1,4 @@
-"""Files written whole or not at all: render.atomic.write_atomic."""
+"""Files written whole or not at all: render.window_files.write_atomic."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from render.atomic import FileWriteError, write_atomic
+from render.window_files import FileWriteError, write_atomic
 
 
 def test_writes_whole_files_with_ordinary_permissions(tmp_path):
