@@ -131,7 +131,7 @@ def run(
 def decision_times(decisions: int, think: int, seed: int) -> dict:
     """Wall-clock seconds of ``decisions`` expert throw decisions (``think`` rollouts each, one core)."""
     from doppelx.games.doppelx.match import DoppelXMatch
-    from doppelx.games.doppelx.planner.table import table_of
+    from doppelx.games.doppelx.planner.snapshot import table_of
     from doppelx.games.doppelx.seats import bot_of_skill
     from rules.doppelx.board_file import load_board
     from rules.doppelx.game import GameOptions

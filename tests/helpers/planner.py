@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shapely
 
-from doppelx.games.doppelx.planner.table import Table
+from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from rules.doppelx.bets import choose_cards
 from rules.doppelx.board import FieldKind
 from rules.doppelx.board_file import load_board
@@ -30,8 +30,8 @@ def spot(kind: FieldKind, k: int = 0) -> tuple[float, float]:
     return p.x, p.y
 
 
-def table(dice=DICE, lying=None, chips=None, bets=None, thrower="blue", kind="turn") -> Table:
-    return Table(
+def table(dice=DICE, lying=None, chips=None, bets=None, thrower="blue", kind="turn") -> TableSnapshot:
+    return TableSnapshot(
         board=BOARD,
         dice=dice,
         box=load_box(),

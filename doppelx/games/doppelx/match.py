@@ -135,7 +135,7 @@ class DoppelXMatch:
             if bot is None or colour in game.bets:
                 continue
             if isinstance(bot.bet, ThinkingBetPolicy):  # a thinking bettor simulates the coming throw
-                from doppelx.games.doppelx.planner.table import table_of
+                from doppelx.games.doppelx.planner.snapshot import table_of
 
                 letter = bot.bet.think(table_of(self, self.request()), colour)
             else:
@@ -160,7 +160,7 @@ class DoppelXMatch:
         assert req.thrower is not None
         bot = self._bot(req.thrower)
         if isinstance(bot.throw, ThinkingThrowPolicy):  # a thinking bot plans the throw with rollouts
-            from doppelx.games.doppelx.planner.table import table_of
+            from doppelx.games.doppelx.planner.snapshot import table_of
 
             aim = bot.throw.think(table_of(self, req))
         else:

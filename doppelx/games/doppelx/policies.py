@@ -5,7 +5,7 @@ match (:mod:`doppelx.games.doppelx.match`), the throw service and the planner
 (:mod:`doppelx.games.doppelx.planner`) can all name them without importing one another.
 
 A *thinking* policy plans with rollouts in the physics world from a snapshot of the whole
-table (:class:`doppelx.games.doppelx.planner.table.Table`): :class:`ThinkingThrowPolicy`
+table (:class:`doppelx.games.doppelx.planner.snapshot.TableSnapshot`): :class:`ThinkingThrowPolicy`
 and :class:`ThinkingBetPolicy` add ``think`` to the plain policies, and :func:`thinking`
 says whether a bot has one (a window runs such decisions off its frame loop).
 """
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from physics.throw_model import SKILLS
 
 if TYPE_CHECKING:
-    from doppelx.games.doppelx.planner.table import Table
+    from doppelx.games.doppelx.planner.snapshot import TableSnapshot
     from physics.throw_model import Aim, Skill
     from rules.doppelx.bets import BetCard
     from rules.doppelx.board import BoardSide
@@ -56,14 +56,14 @@ class BetPolicy(Protocol):
 class ThinkingThrowPolicy(ThrowPolicy, Protocol):
     """A throw policy that plans the aim of a turn or decider throw from the whole table."""
 
-    def think(self, table: Table) -> Aim: ...
+    def think(self, table: TableSnapshot) -> Aim: ...
 
 
 @runtime_checkable
 class ThinkingBetPolicy(BetPolicy, Protocol):
     """A bet policy that chooses ``bettor``'s card from the whole table."""
 
-    def think(self, table: Table, bettor: str) -> str | None: ...
+    def think(self, table: TableSnapshot, bettor: str) -> str | None: ...
 
 
 class Bot(Protocol):

@@ -14,7 +14,7 @@ table, and bets on the card with the highest mean pay-out over those rollouts (t
 dice's faces in expectation, :func:`doppelx.games.doppelx.planner.value.expected_card_payouts`).
 
 Both are deterministic by seed: a decision's random streams come from the match seed and
-the throw number (:meth:`doppelx.games.doppelx.planner.table.Table.rng`), never from the match's stream.
+the throw number (:meth:`doppelx.games.doppelx.planner.snapshot.TableSnapshot.rng`), never from the match's stream.
 ``progress`` (0…1) tells a window how far the current decision is.
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from doppelx.games.doppelx.bots import AimAtBestField, BestCardBet
 from doppelx.games.doppelx.planner.rollout import rollout
 from doppelx.games.doppelx.planner.search import Budget, Decision, search
-from doppelx.games.doppelx.planner.table import Table
+from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from doppelx.games.doppelx.planner.value import expected_card_payouts, win_value
 from physics.throw_model import SKILLS, Aim, Skill
 from rules.doppelx.board import BoardSide
@@ -55,7 +55,7 @@ class ThinkingThrow:
         """The aim without a table (the setup throw): the field-aiming bot's."""
         return AimAtBestField(self.skill, self.strength).aim(board, die, box)
 
-    def think(self, table: Table) -> Aim:
+    def think(self, table: TableSnapshot) -> Aim:
         """The planned aim for ``table``'s throw."""
         self.progress = 0.0
         start = self.aim(table.board, table.dice[table.thrower], table.box)
@@ -77,7 +77,7 @@ class RolloutBet:
         """Without a table (no rollouts possible): the area-based guess of :class:`~doppelx.games.doppelx.bots.BestCardBet`."""
         return BestCardBet().choose(board, cards, die, dice_on_board_after)
 
-    def think(self, table: Table, bettor: str) -> str:
+    def think(self, table: TableSnapshot, bettor: str) -> str:
         """The letter ``bettor`` bets on before ``table``'s throw."""
         self.progress = 0.0
         policy = table.policies.get(table.thrower)
@@ -92,7 +92,7 @@ class RolloutBet:
         return max(order, key=lambda letter: (totals[letter], -order.index(letter)))
 
 
-def predicted_aim(policy, table: Table) -> tuple[Skill, Aim]:
+def predicted_aim(policy, table: TableSnapshot) -> tuple[Skill, Aim]:
     """The skill and aim a bettor expects of the thrower with ``policy`` (``None``: a person)."""
     die = table.dice[table.thrower]
     if policy is None:

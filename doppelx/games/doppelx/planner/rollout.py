@@ -15,14 +15,14 @@ import threading
 
 import numpy as np
 
-from doppelx.games.doppelx.planner.table import Table
+from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from physics.throw_model import Aim, Skill, aimed_throw
 
 _WORLDS: dict[tuple, tuple] = {}
 _LOCK = threading.Lock()
 
 
-def world_of(table: Table):
+def world_of(table: TableSnapshot):
     """The planner's world for ``table``'s board, box, dice, spinner and engine (one per process)."""
     from physics.engine import make_world
 
@@ -37,7 +37,7 @@ def world_of(table: Table):
     return hit[0]
 
 
-def rollout(table: Table, aim: Aim, skill: Skill, rng: np.random.Generator, lying=None, thrown=None):
+def rollout(table: TableSnapshot, aim: Aim, skill: Skill, rng: np.random.Generator, lying=None, thrown=None):
     """The throw ``aim`` by a player of ``skill`` (errors from ``rng``) run to rest on ``table``.
 
     ``lying``/``thrown`` default to the table's; returns the :class:`physics.run.ThrowResult`.

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from doppelx.games.doppelx.planner.rollout import rollout
-from doppelx.games.doppelx.planner.table import Table
+from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from doppelx.games.doppelx.planner.value import coming_throws, hand_value_of, lying_worth, standing_change
 from physics.throw import RELEASE_OUT, SIDES, side_axes
 from physics.throw_model import Aim, Skill, plan
@@ -100,7 +100,7 @@ def along_limit(box, side: str) -> float:
     return (box.inner_size[0] if side in ("S", "N") else box.inner_size[1]) / 2
 
 
-def explicit(table: Table, aim: Aim, skill: Skill) -> Aim:
+def explicit(table: TableSnapshot, aim: Aim, skill: Skill) -> Aim:
     """``aim`` with its wall and place along it filled in (as the throw model would choose them)."""
     if aim.side is not None and aim.along is not None:
         return aim
@@ -112,7 +112,7 @@ def explicit(table: Table, aim: Aim, skill: Skill) -> Aim:
     return Aim(aim.target, aim.strength, side, along, aim.spin)
 
 
-def knock_aim(table: Table, pos, strength: float, spin: float) -> Aim:
+def knock_aim(table: TableSnapshot, pos, strength: float, spin: float) -> Aim:
     """A throw at a die lying at ``pos`` from the wall behind it as seen from its nearest hole."""
     box = table.box
     p = np.asarray(pos[:2], dtype=float)
@@ -133,7 +133,7 @@ def knock_aim(table: Table, pos, strength: float, spin: float) -> Aim:
     return Aim((float(p[0]), float(p[1])), strength, side, float(np.clip(along, -lim, lim)), spin)
 
 
-def random_aim(table: Table, rng: np.random.Generator) -> Aim:
+def random_aim(table: TableSnapshot, rng: np.random.Generator) -> Aim:
     x0, y0, x1, y1 = table.board.bounds
     m = table.dice[table.thrown[0]].size
     side = SIDES[int(rng.integers(4))]
@@ -156,7 +156,9 @@ def paired_gain(c: Candidate, base: Candidate) -> tuple[float, float]:
     return float(d.mean()), float(d.std(ddof=1) / math.sqrt(n))
 
 
-def first_candidates(table: Table, skill: Skill, start: Aim, rng: np.random.Generator, n: int) -> list[Aim]:
+def first_candidates(
+    table: TableSnapshot, skill: Skill, start: Aim, rng: np.random.Generator, n: int
+) -> list[Aim]:
     """The spread round: the incumbent, its variations, knocks at the most valuable rival dice, random throws."""
     inc = explicit(table, start, skill)
     out = [inc]
@@ -181,7 +183,9 @@ def first_candidates(table: Table, skill: Skill, start: Aim, rng: np.random.Gene
     return out
 
 
-def cem_children(table: Table, elites: list[Candidate], rng: np.random.Generator, n: int) -> list[Aim]:
+def cem_children(
+    table: TableSnapshot, elites: list[Candidate], rng: np.random.Generator, n: int
+) -> list[Aim]:
     """The cross-entropy step: ``n`` aims drawn from a Gaussian fitted to the elites of the best one's wall."""
     side = elites[0].aim.side
     assert side is not None  # the search's aims always name their wall
@@ -208,7 +212,7 @@ def cem_children(table: Table, elites: list[Candidate], rng: np.random.Generator
 
 
 def search(
-    table: Table,
+    table: TableSnapshot,
     skill: Skill,
     start: Aim,
     budget: Budget,

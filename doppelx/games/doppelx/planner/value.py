@@ -37,7 +37,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from doppelx.games.doppelx.planner.table import Table
+from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from rules.doppelx.bets import BetCard, card_pays
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.dice import DieSpec
@@ -62,7 +62,7 @@ X_WAITING = DOPPEL_X_CHIPS * (1 - (5 / 6) ** 2)
 WIN_VALUE = 50.0
 
 
-def coming_throws(table: Table, colour: str) -> int:
+def coming_throws(table: TableSnapshot, colour: str) -> int:
     """Throws of other players during which ``colour``'s die may lie before its owner throws again."""
     n = len(table.seats)
     k = (table.seat(colour) - table.seat(table.thrower)) % n
@@ -79,7 +79,7 @@ def lying_worth(reading) -> float:
     return chips_for(reading) + (X_WAITING if reading.top == "X" else 0.0)
 
 
-def standing_change(table: Table, outcome, hand_value: float) -> float:
+def standing_change(table: TableSnapshot, outcome, hand_value: float) -> float:
     """The thrower's expected change of standing after ``outcome`` (see the module docstring)."""
     readings = read_outcome(outcome, table.board, table.dice)
     faces = {o: face_chances(table.dice[o]) for o in table.thrown}
@@ -121,7 +121,7 @@ def expected_die_chips(reading, x_face: bool, mean_pips: float | None) -> float:
     return reading.field.multiplier * mean_pips
 
 
-def chip_changes(table: Table, readings, xs: frozenset, flung) -> tuple[dict[str, float], bool]:
+def chip_changes(table: TableSnapshot, readings, xs: frozenset, flung) -> tuple[dict[str, float], bool]:
     """Every player's chip change by this throw (D11–D20, D29–D35) and whether it is a Doppel X,
     with the thrown dice showing X exactly on ``xs`` and their other faces at their mean pips."""
     me = table.thrower
@@ -158,7 +158,7 @@ def shows_x(reading, xs: frozenset, thrown) -> bool:
     return reading.owner in xs if reading.owner in thrown else reading.top == "X"
 
 
-def _after(table: Table, readings, xs: frozenset, flung, hand_value: float):
+def _after(table: TableSnapshot, readings, xs: frozenset, flung, hand_value: float):
     """One case of the thrown dice's faces (X on the dice ``xs``): every player's chip change by
     the throw, whether it is a Doppel X, and the chips per coming throw each player's die brings
     (its worth as it lies, or ``hand_value`` in hand; ``None`` for a player who throws next)."""
@@ -182,7 +182,7 @@ def _after(table: Table, readings, xs: frozenset, flung, hand_value: float):
     return total, doppel, worths
 
 
-def _standing(table: Table, readings, xs: frozenset, flung, hand_value: float) -> float:
+def _standing(table: TableSnapshot, readings, xs: frozenset, flung, hand_value: float) -> float:
     """Standing change of one case of the thrown dice's faces (X on the dice ``xs``)."""
     me = table.thrower
     total, _, worths = _after(table, readings, xs, flung, hand_value)
@@ -204,7 +204,7 @@ def _standing(table: Table, readings, xs: frozenset, flung, hand_value: float) -
     return value
 
 
-def win_value(table: Table, outcome, hand_value: float) -> float:
+def win_value(table: TableSnapshot, outcome, hand_value: float) -> float:
     """The thrower's chance of winning the game after ``outcome``, in percent (docs/bots.md).
 
     The faces of the thrown dice are taken in expectation as in :func:`standing_change`; for
@@ -240,7 +240,7 @@ def win_value(table: Table, outcome, hand_value: float) -> float:
     return 100.0 * value
 
 
-def decider_points(table: Table, readings, xs: frozenset) -> float:
+def decider_points(table: TableSnapshot, readings, xs: frozenset) -> float:
     """The thrower's points of a decider throw (D37) with X on the thrown dice ``xs``: a Doppel X 10."""
     if makes_doppel_x(len(xs)):
         return float(DOPPEL_X_CHIPS)
@@ -251,7 +251,7 @@ def decider_points(table: Table, readings, xs: frozenset) -> float:
     )
 
 
-def card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[str, int]:
+def card_payouts(table: TableSnapshot, outcome, cards: Mapping[str, BetCard]) -> dict[str, int]:
     """What each card would pay a bettor after ``outcome`` of the active player's throw (D30–D35)."""
     readings = read_outcome(outcome, table.board, table.dice)
     by_owner = {r.owner: r for r in readings}
@@ -264,7 +264,7 @@ def card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[st
     }
 
 
-def expected_card_payouts(table: Table, outcome, cards: Mapping[str, BetCard]) -> dict[str, float]:
+def expected_card_payouts(table: TableSnapshot, outcome, cards: Mapping[str, BetCard]) -> dict[str, float]:
     """What each card pays a bettor after ``outcome``, the thrown dice's faces taken in expectation.
 
     Where the active player's dice come to rest follows the throw; which faces they show is

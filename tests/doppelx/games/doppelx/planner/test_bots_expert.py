@@ -10,7 +10,7 @@ from doppelx.games.doppelx.match import DoppelXMatch
 from doppelx.games.doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
 from doppelx.games.doppelx.planner.rollout import rollout
 from doppelx.games.doppelx.planner.search import SWITCH_Z, Budget, paired_gain, search
-from doppelx.games.doppelx.planner.table import table_of
+from doppelx.games.doppelx.planner.snapshot import table_of
 from doppelx.games.doppelx.planner.value import (
     SURVIVAL,
     X_WAITING,

@@ -1,6 +1,6 @@
 """What a thinking bot sees before a throw: a frozen snapshot of the whole table.
 
-:class:`Table` holds everything a rollout needs to replay the coming throw in another
+:class:`TableSnapshot` holds everything a rollout needs to replay the coming throw in another
 physics world — the board, dice and box, every lying die's pose, the spinner's angle, the
 chips, the bets already placed on this throw, the cards, the seats and who throws — plus
 the other seats' throw policies (a bettor predicts the active player's throw with them)
@@ -23,7 +23,7 @@ from rules.doppelx.outcome import Pose
 
 
 @dataclass(frozen=True)
-class Table:
+class TableSnapshot:
     """The table before one throw (see the module docstring).
 
     Attributes:
@@ -67,12 +67,12 @@ class Table:
         return self.seats.index(colour)
 
 
-def table_of(match, request) -> Table:
-    """The :class:`Table` of ``match`` before the throw it waits for (``request``)."""
+def table_of(match, request) -> TableSnapshot:
+    """The :class:`TableSnapshot` of ``match`` before the throw it waits for (``request``)."""
 
     game = match.game
     world = match.physics_world()
-    return Table(
+    return TableSnapshot(
         board=game.board,
         dice=game.dice,
         box=world.box,
