@@ -130,9 +130,9 @@ def run(
 
 def decision_times(decisions: int, think: int, seed: int) -> dict:
     """Wall-clock seconds of ``decisions`` expert throw decisions (``think`` rollouts each, one core)."""
+    from doppelx.games.doppelx.bot_factory import make_bot
     from doppelx.games.doppelx.match import DoppelXMatch
     from doppelx.games.doppelx.planner.snapshot import table_of
-    from doppelx.games.doppelx.seats import bot_of_skill
     from rules.doppelx.board_file import load_board
     from rules.doppelx.game import GameOptions
 
@@ -142,7 +142,7 @@ def decision_times(decisions: int, think: int, seed: int) -> dict:
     while len(times) < decisions:
         m = DoppelXMatch.with_bots(4, load_board("I"), seed + k, options=GameOptions(target=100))
         k += 1
-        expert = bot_of_skill("expert", think).throw
+        expert = make_bot("expert", think).throw
         try:
             for _ in range(4 + k % 5):
                 m.play_throw()

@@ -116,14 +116,14 @@ def seat_bot(kind: str, evals: int):
     """The rotating seat's bot of ``kind`` (``SEATS``), ``evals`` rollouts a decision."""
     from dataclasses import replace
 
+    from doppelx.games.doppelx.bot_factory import make_bot
     from doppelx.games.doppelx.bots import DoppelXBot
     from doppelx.games.doppelx.planner.expert import RolloutBet, ThinkingThrow
     from doppelx.games.doppelx.planner.search import Budget
-    from doppelx.games.doppelx.seats import bot_of_skill
     from physics.throw_model import SKILLS
 
     if kind == "expert":
-        return bot_of_skill("expert", evals)
+        return make_bot("expert", evals)
     if kind == "steady":
         steady = replace(SKILLS["hard"], name="steady", **STEADY_HAND)
         return DoppelXBot(ThinkingThrow(skill=steady, budget=Budget(evals)), RolloutBet(max(12, evals // 6)))

@@ -54,10 +54,10 @@ def start_game(seed: int, item: int, p: dict[str, Any], board, dice, world, bot_
     seat's bot (``None``: the usual bot of that skill), e.g. a benchmark's own; such a seat
     draws nothing from the game's stream, so the other seats get the same bots either way.
     """
+    from doppelx.games.doppelx.bot_factory import make_bot
     from doppelx.games.doppelx.bots import DoppelXBot, bet_policy, throw_policy
     from doppelx.games.doppelx.match import DoppelXMatch
     from doppelx.games.doppelx.policies import EXPERT
-    from doppelx.games.doppelx.seats import bot_of_skill
     from physics.throw_model import SKILLS
     from rules.doppelx.game import DoppelXGame, GameOptions
 
@@ -70,7 +70,7 @@ def start_game(seed: int, item: int, p: dict[str, Any], board, dice, world, bot_
         bot = bot_for(s) if bot_for is not None else None
         if bot is None:
             bot = (
-                bot_of_skill(EXPERT, p["think"])
+                make_bot(EXPERT, p["think"])
                 if s == EXPERT
                 else DoppelXBot(throw_policy(p["policy"], SKILLS[s], rng), bet_policy(p["bet"], rng))
             )

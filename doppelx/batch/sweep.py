@@ -27,7 +27,7 @@ from doppelx.argtypes import check_no_spinner, number, point_mm, shown
 from doppelx.batch.params import hole_delta_mm
 from doppelx.batch.stats import Estimate, counted, mean, proportion
 from doppelx.batch.store import REPORT_FILES
-from doppelx.games.doppelx.seats import has_expert
+from doppelx.games.doppelx.bot_factory import has_expert
 from rules.common.atomic import save_figure, write_text
 from rules.common.errors import DoppelXError
 from rules.common.schema import plain_digits

@@ -29,14 +29,14 @@ def standard_turns(n: int, rng: np.random.Generator, side: str = "I"):
     Six dice lie flat at random free places (random faces and turns); blue and white are
     thrown by the medium bot's throw model at its best spot of the board.
     """
-    from doppelx.games.doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.bot_factory import make_bot
     from physics.scene import scatter_lying
     from rules.doppelx.board_file import load_board
     from rules.doppelx.box import load_box
     from rules.doppelx.dice import load_dice
 
     board, box, dice = load_board(side), load_box(), load_dice()
-    bot = bot_of_skill("medium")
+    bot = make_bot("medium")
     aim = bot.throw.aim(board, dice["blue"], box)
     out = []
     for _ in range(n):

@@ -64,8 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from doppelx.games.doppelx.bot_factory import check_seat_options
     from doppelx.games.doppelx.match import DoppelXMatch
-    from doppelx.games.doppelx.seats import check_seat_options
     from doppelx.games.doppelx.throw_report import turn_summary
     from rules.common.errors import RulesError
     from rules.doppelx.board_file import load_board

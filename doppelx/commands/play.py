@@ -124,8 +124,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def setup_from_args(args: argparse.Namespace):
     """The :class:`doppelx.games.doppelx.play.newgame.GameSetup` the command line asks for."""
+    from doppelx.games.doppelx.bot_factory import check_seat_options
     from doppelx.games.doppelx.play.newgame import GameSetup
-    from doppelx.games.doppelx.seats import check_seat_options
     from rules.common.rng import fresh_seed
 
     check_seat_options(args.skill, args.skills, None)

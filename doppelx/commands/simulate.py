@@ -337,7 +337,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     kind = args.kind
     if kind == "games":
-        from doppelx.games.doppelx.seats import check_seat_options
+        from doppelx.games.doppelx.bot_factory import check_seat_options
 
         check_seat_options(args.skill, args.skills, args.think, args.rotate)
     params = params_from_args(args, kind)

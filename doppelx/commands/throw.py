@@ -252,13 +252,13 @@ def _check_target(target: tuple[float, float], board: BoardSide) -> None:
 def _throw(args: argparse.Namespace, table: _Table) -> tuple[Aim, Throw, ThrownTurn]:
     """The bot's aim (``--target``, ``--strength``, ``--side`` override it), released with its
     skill's noise and played through the service: run to rest, read, scored."""
-    from doppelx.games.doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.bot_factory import make_bot
     from doppelx.games.doppelx.throw_service import ThrowService
     from physics.engine import make_world
     from physics.throw_model import Aim
     from rules.doppelx.dice import WHITE
 
-    bot = bot_of_skill(args.skill)
+    bot = make_bot(args.skill)
     first = next((o for o in args.dice if o != WHITE), args.dice[0])
     with make_world(
         table.board, table.box, table.dice, engine=args.engine, spinner=not args.no_spinner

@@ -18,7 +18,7 @@ import tempfile
 import pytest
 
 from doppelx.cli import main
-from doppelx.games.doppelx.seats import bot_of_skill
+from doppelx.games.doppelx.bot_factory import make_bot
 from doppelx.games.doppelx.throw_report import score_report, state_json
 from doppelx.games.doppelx.throw_service import Seating, ThrowService
 from physics.engine import make_world
@@ -64,7 +64,7 @@ def _round_trip(service: ThrowService, board_ref: str, seed: int, lying_k: int):
     seats = list(dict.fromkeys(["blue", *lying]))
     seats += [c for c in dice.player_colours if c not in seats][: max(0, 3 - len(seats))]
     chips = {c: 0 for c in seats}
-    bot = bot_of_skill("medium")
+    bot = make_bot("medium")
     aim = service.aim(bot.throw, "blue")
     throw = service.release(
         Aim(aim.target, aim.strength, None), thrown, bot.throw.skill, rng, dice["blue"].size

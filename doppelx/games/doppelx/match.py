@@ -84,14 +84,14 @@ class DoppelXMatch:
 
         ``skill`` is one skill for all seats or one per seat; ``think`` is an expert's rollouts per decision.
         """
-        from doppelx.games.doppelx.seats import bots_for
+        from doppelx.games.doppelx.bot_factory import make_bots
         from physics.engine import make_world
 
         dice = dice or load_dice()
         colours = list(dice.player_colours[:players]) if isinstance(players, int) else list(players)
         game = DoppelXGame(colours, board, dice, cards=cards, options=options)
         world = make_world(board, dice=dice, spinner=spinner, engine=engine)
-        return cls(game, bots_for(colours, skill, think), seed, world, record)
+        return cls(game, make_bots(colours, skill, think), seed, world, record)
 
     # -- state --------------------------------------------------------------------------
     @property

@@ -101,7 +101,7 @@ def predicted_aim(policy, table: TableSnapshot) -> tuple[Skill, Aim]:
     return skill, policy.aim(table.board, die, table.box)
 
 
-def expert_bot(rollouts: int = DEFAULT_ROLLOUTS, seconds: float | None = None):
+def make_expert_bot(rollouts: int = DEFAULT_ROLLOUTS, seconds: float | None = None):
     """A :class:`doppelx.games.doppelx.bots.DoppelXBot` of skill ``expert`` with a budget of ``rollouts`` per throw."""
     from doppelx.games.doppelx.bots import DoppelXBot
 

@@ -315,14 +315,14 @@ def start_match(setup: GameSetup, dice: DiceSet | None = None):
 
 def _bot(skill: str):
     """A seat's bot; an expert thinks within the window's time limit per decision."""
+    from doppelx.games.doppelx.bot_factory import make_bot
     from doppelx.games.doppelx.policies import EXPERT
-    from doppelx.games.doppelx.seats import bot_of_skill
 
     if skill == EXPERT:
-        from doppelx.games.doppelx.planner.expert import DEFAULT_ROLLOUTS, WINDOW_SECONDS, expert_bot
+        from doppelx.games.doppelx.planner.expert import DEFAULT_ROLLOUTS, WINDOW_SECONDS, make_expert_bot
 
-        return expert_bot(DEFAULT_ROLLOUTS, WINDOW_SECONDS)
-    return bot_of_skill(skill)
+        return make_expert_bot(DEFAULT_ROLLOUTS, WINDOW_SECONDS)
+    return make_bot(skill)
 
 
 def table_spec(match, spinner: bool):

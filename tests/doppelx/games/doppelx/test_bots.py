@@ -7,6 +7,7 @@ import math
 import pytest
 import shapely
 
+from doppelx.games.doppelx.bot_factory import make_bot
 from doppelx.games.doppelx.bots import (
     BOUNCE_SD,
     AimAtBestField,
@@ -16,7 +17,6 @@ from doppelx.games.doppelx.bots import (
     field_shares,
     value_map,
 )
-from doppelx.games.doppelx.seats import bot_of_skill
 from physics.throw_model import SKILLS
 from rules.doppelx.bets import choose_cards
 from rules.doppelx.board import FieldKind
@@ -81,9 +81,9 @@ def test_bet_picks_the_best_expected_card():
 
 
 def test_skill_names():
-    assert bot_of_skill("hard").throw.skill is SKILLS["hard"]
+    assert make_bot("hard").throw.skill is SKILLS["hard"]
     with pytest.raises(ValueError):
-        bot_of_skill("pro")
+        make_bot("pro")
 
 
 def test_the_command_line_offers_exactly_the_bot_skills():

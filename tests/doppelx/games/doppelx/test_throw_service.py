@@ -27,13 +27,13 @@ def world_i():
 
 
 def test_a_bot_throw_through_the_service_is_read_once_and_scored(world_i, monkeypatch):
-    from doppelx.games.doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.bot_factory import make_bot
 
     reads = []
     real = rules.doppelx.scoring.read_die
     monkeypatch.setattr(rules.doppelx.scoring, "read_die", lambda d, *a: reads.append(d.owner) or real(d, *a))
     service = ThrowService(world_i)
-    bot = bot_of_skill("medium")
+    bot = make_bot("medium")
     rng = make_rng(4)
     throw = service.release(service.aim(bot.throw, "blue"), ["blue", "white"], bot.throw.skill, rng, 0.016)
     turn = service.play(throw, {}, Seating(("blue", "red", "green"), "blue", {"blue": 3}))

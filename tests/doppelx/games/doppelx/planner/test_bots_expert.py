@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from doppelx.games.doppelx.bot_factory import make_bot, make_bots
 from doppelx.games.doppelx.match import DoppelXMatch
 from doppelx.games.doppelx.planner.expert import RolloutBet, ThinkingThrow, predicted_aim
 from doppelx.games.doppelx.planner.rollout import rollout
@@ -22,7 +23,6 @@ from doppelx.games.doppelx.planner.value import (
     future_weight,
     standing_change,
 )
-from doppelx.games.doppelx.seats import bot_of_skill, bots_for
 from physics.throw_model import SKILLS, Aim
 from rules.doppelx.board import FieldKind
 from rules.doppelx.box import load_box
@@ -178,12 +178,12 @@ def test_the_expert_bets_on_the_card_its_rollouts_pay_best():
 
 def test_seats_have_their_own_skills():
     colours = list(SEATS)
-    bots = bots_for(colours, ["easy", "expert", "hard", "expert"], think=20)
+    bots = make_bots(colours, ["easy", "expert", "hard", "expert"], think=20)
     assert bots["blue"].throw.skill is SKILLS["easy"] and bots["yellow"].throw.skill is SKILLS["hard"]
     assert bots["red"] is not bots["green"] and bots["red"].throw.budget.rollouts == 20
-    assert bot_of_skill("expert").throw.skill is SKILLS["hard"]  # the hard hand, a thinking head
+    assert make_bot("expert").throw.skill is SKILLS["hard"]  # the hard hand, a thinking head
     with pytest.raises(ValueError, match="4 seats need 4 skills"):
-        bots_for(colours, ["easy", "hard"])
+        make_bots(colours, ["easy", "hard"])
     with pytest.raises(ValueError, match="at least 12 rollouts"):
         Budget(5)
 

@@ -86,6 +86,6 @@ def test_bets_in_expectation_weigh_the_faces_of_the_thrown_dice():
 
 
 def test_the_expert_scores_its_throws_by_its_chance_of_winning():
-    from doppelx.games.doppelx.seats import bot_of_skill
+    from doppelx.games.doppelx.bot_factory import make_bot
 
-    assert bot_of_skill("expert", 20).throw.value is win_value
+    assert make_bot("expert", 20).throw.value is win_value

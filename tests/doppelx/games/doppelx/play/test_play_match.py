@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from doppelx.games.doppelx.bot_factory import make_bots
 from doppelx.games.doppelx.match import DoppelXMatch
-from doppelx.games.doppelx.seats import bots_for
 from physics.throw import release_point, seat_places
 from rules.common.errors import RulesError
 from rules.doppelx.board_file import load_board
@@ -17,7 +17,7 @@ SEATS = ("blue", "red", "yellow", "green")
 
 def make(seed: int, people: tuple[str, ...] = ()) -> DoppelXMatch:
     game = DoppelXGame(SEATS, load_board("I"))
-    bots = {c: b for c, b in bots_for(SEATS).items() if c not in people}
+    bots = {c: b for c, b in make_bots(SEATS).items() if c not in people}
     return DoppelXMatch(game, bots, seed, record=True)
 
 

@@ -1,4 +1,5 @@
-"""Seats: a DoppelX bot by skill name, one per seat.
+"""The one place DoppelX bots are made: a bot by skill name (:func:`make_bot`), one per seat
+(:func:`make_bots`), and the checks of the seat options.
 
 The throwing skills (easy, medium, hard) aim at the best field (:mod:`doppelx.games.doppelx.bots`); the
 ``expert`` plans with physics (:mod:`doppelx.games.doppelx.planner.expert`). This module sits above both,
@@ -14,7 +15,7 @@ from doppelx.games.doppelx.policies import BOT_SKILLS, EXPERT
 from physics.throw_model import SKILLS
 
 
-def bot_of_skill(name: str, think: int | None = None) -> DoppelXBot:
+def make_bot(name: str, think: int | None = None) -> DoppelXBot:
     """A bot of skill ``easy``, ``medium``, ``hard`` or ``expert``.
 
     Args:
@@ -23,15 +24,15 @@ def bot_of_skill(name: str, think: int | None = None) -> DoppelXBot:
             :data:`doppelx.games.doppelx.planner.expert.DEFAULT_ROLLOUTS`); ignored by the other skills.
     """
     if name == EXPERT:
-        from doppelx.games.doppelx.planner.expert import DEFAULT_ROLLOUTS, expert_bot
+        from doppelx.games.doppelx.planner.expert import DEFAULT_ROLLOUTS, make_expert_bot
 
-        return expert_bot(think or DEFAULT_ROLLOUTS)
+        return make_expert_bot(think or DEFAULT_ROLLOUTS)
     if name not in SKILLS:
         raise ValueError(f"skill must be one of {', '.join(BOT_SKILLS)}, got {name!r}")
     return DoppelXBot(AimAtBestField(SKILLS[name]))
 
 
-def bots_for(
+def make_bots(
     colours: Sequence[str], skill: str | Sequence[str] = "medium", think: int | None = None
 ) -> dict[str, DoppelXBot]:
     """One bot per colour: all of ``skill``, or ``skill[i]`` for seat ``i`` (a thinking bot each its own)."""
@@ -42,9 +43,9 @@ def bots_for(
     out = {}
     for c, s in zip(colours, skills):
         if s == EXPERT:
-            out[c] = bot_of_skill(s, think)
+            out[c] = make_bot(s, think)
         else:
-            out[c] = made.setdefault(s, bot_of_skill(s))
+            out[c] = made.setdefault(s, make_bot(s))
     return out
 
 
