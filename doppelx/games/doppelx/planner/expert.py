@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from doppelx.games.doppelx.bots import AimAtBestField, BestCardBet
 from doppelx.games.doppelx.planner.rollout import rollout
-from doppelx.games.doppelx.planner.search import Budget, Decision, search
+from doppelx.games.doppelx.planner.search import Budget, SearchResult, search
 from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from doppelx.games.doppelx.planner.value import expected_card_payouts, win_value
 from physics.throw_model import SKILLS, Aim, Skill
@@ -48,7 +48,7 @@ class ThinkingThrow:
     budget: Budget = field(default_factory=Budget)
     strength: float = 0.1
     progress: float = 0.0
-    last: Decision | None = None
+    last: SearchResult | None = None
     value: Callable[..., float] = win_value
 
     def aim(self, board: BoardSide, die: DieSpec, box: BoxSpec | None = None) -> Aim:

@@ -79,7 +79,7 @@ class Candidate:
 
 
 @dataclass
-class Decision:
+class SearchResult:
     """The search's result: the chosen aim, its mean value, and what was tried."""
 
     aim: Aim
@@ -218,7 +218,7 @@ def search(
     budget: Budget,
     progress: Callable[[float], None] | None = None,
     value: Callable[..., float] = standing_change,
-) -> Decision:
+) -> SearchResult:
     """The best throw for ``table``'s thrower of ``skill`` (see the module docstring).
 
     Args:
@@ -293,4 +293,4 @@ def search(
             best = c
     if progress is not None:
         progress(1.0)
-    return Decision(best.aim, best.mean, used, pool)
+    return SearchResult(best.aim, best.mean, used, pool)
