@@ -8,9 +8,10 @@ once per throw: a caller that has read the outcome already (the game, the throw 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass
 
 from rules.common.errors import RulesError
 from rules.doppelx.bets import BetCard, card_pays
@@ -100,8 +101,10 @@ class PlayerScore:
 class ThrowScore:
     """The scoring of one throw: per-die readings and scores, Doppel X, and per-player results.
 
-    ``dice`` holds each die's :class:`DieScore` in the order of ``readings``; when not given
-    it is worked out from the readings (:func:`die_scores`, the seats being ``players``).
+    :attr:`dice` holds each die's :class:`DieScore` in the order of ``readings``:
+    :func:`score_throw` hands in the ones it scored with; a score built otherwise (the game's
+    decider and void throws, a loaded save) works them out from its readings on first use
+    (:func:`die_scores`, the seats being ``players``).
     """
 
     readings: tuple[DieReading, ...]
@@ -110,12 +113,16 @@ class ThrowScore:
     active: str | None
     #: The throw was void and must be repeated (cocked die under the re-throw option, D7).
     rethrow: bool = False
-    dice: tuple[DieScore, ...] = field(default=(), compare=False)
+    scored: InitVar[tuple[DieScore, ...] | None] = None
 
-    def __post_init__(self) -> None:
-        if len(self.dice) != len(self.readings):
-            scores = die_scores(self.readings, self.doppel_x, self.active, tuple(self.players), self.rethrow)
-            object.__setattr__(self, "dice", scores)
+    def __post_init__(self, scored: tuple[DieScore, ...] | None) -> None:
+        if scored is not None:
+            self.__dict__["dice"] = scored  # what dice (a cached property) would work out
+
+    @functools.cached_property
+    def dice(self) -> tuple[DieScore, ...]:
+        """Each die's :class:`DieScore`, in the order of ``readings``."""
+        return die_scores(self.readings, self.doppel_x, self.active, tuple(self.players), self.rethrow)
 
     def reading(self, owner: str) -> DieReading | None:
         for r in self.readings:
@@ -250,4 +257,4 @@ def score_throw(
         before = int(chips.get(c, 0))
         after = max(0, before + dice_chips[c] + bet_chips[c] + doppel_chips[c])
         players[c] = PlayerScore(c, dice_chips[c], bet_chips[c], doppel_chips[c], before, after)
-    return ThrowScore(readings, doppel_x, players, active, dice=scores)
+    return ThrowScore(readings, doppel_x, players, active, scored=scores)
