@@ -8,6 +8,11 @@ one-line status bar, reads an answer, handles the words every game knows (``help
 game's parser refuses the answer; its :meth:`~TerminalMatch.run` turns ``quit``, Ctrl-C and
 the end of the input into a clean stop that saves when a save file is known.
 
+A save that fails (a full disk, a folder gone, a read-only folder) never stops the game:
+the reason is shown and the game goes on. If the game then stops with its last save
+failed and none made since, the command ends with one line naming the file and exit
+code 2 (:class:`GameNotSaved`), so a script or shell sees that the game was lost.
+
 Every interactive command takes its input and output streams as arguments, so tests drive
 a whole game through the prompt with scripted lines.
 """
@@ -56,6 +61,10 @@ QUIT_WORDS = ("quit", "q", "exit")
 
 class Quit(Exception):
     """The person asked to stop the game (``quit`` at a prompt)."""
+
+
+class GameNotSaved(DoppelXError):
+    """The game stopped while its last save had failed (the message names the file and why)."""
 
 
 class Terminal:
@@ -165,6 +174,8 @@ class TerminalMatch(abc.ABC):
     def __init__(self, term: Terminal, save_path: Path | None = None):
         self.term = term
         self.save_path = save_path
+        #: the file and the reason of the last save that failed, while no save has succeeded since
+        self.failed_save: tuple[Path, str] | None = None
 
     # -- what a game provides -------------------------------------------------------------
     @abc.abstractmethod
@@ -257,7 +268,9 @@ class TerminalMatch(abc.ABC):
         except (OSError, DoppelXError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.term.say(self.term.paint(f"could not save to {shown_path(path)}: {why}", "red"))
+            self.failed_save = (path, why)
             return False
+        self.failed_save = None
         return True
 
     def resume_hint(self, path: Path) -> str:
@@ -298,7 +311,12 @@ class TerminalMatch(abc.ABC):
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
-        """Play to the end, or stop cleanly on ``quit``, Ctrl-C or the end of input; returns 0."""
+        """Play to the end, or stop cleanly on ``quit``, Ctrl-C or the end of input; returns 0.
+
+        Raises:
+            GameNotSaved: the game stopped (or, for a game that saves at its end, ended)
+                while its last save had failed and no save succeeded after it.
+        """
         try:
             self.play()
         except (Quit, EOFError, KeyboardInterrupt) as exc:
@@ -308,12 +326,24 @@ class TerminalMatch(abc.ABC):
             self.stopped(why)
             path = self.save_file()
             if path is None:
-                self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
+                if self.failed_save is None:
+                    self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
             elif self.write_save(path):
                 self.term.say(f"{why}: game saved to {path} ({self.resume_hint(path)})")
+            self._check_saved(why)
             return 0
+        self.failed_save = None  # a save that failed during the game is no loss once it is over
         self.finished()
+        self._check_saved("the game ended")
         return 0
+
+    def _check_saved(self, why: str) -> None:
+        """Raise :class:`GameNotSaved` when the last save failed and none succeeded since."""
+        if self.failed_save is not None:
+            path, reason = self.failed_save
+            raise GameNotSaved(
+                f"{why} but the game is not saved: could not write {shown_path(path)} ({reason})"
+            )
 
 
 #: Longest answer a prompt reads; a longer line (a paste) is refused without being echoed.
