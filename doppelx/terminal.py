@@ -26,7 +26,6 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -395,43 +394,6 @@ def set_rng_state(rng, state: object, source: Path | str, key: str) -> None:
 def save_json(path: Path | str, data: dict[str, Any]) -> None:
     """Write ``data`` atomically (temp file + rename), so a crash never leaves half a save."""
     write_text(path, json.dumps(data, indent=1, sort_keys=True), what="save file")
-
-
-def check_save(
-    data: dict[str, Any],
-    path: Path | str,
-    keys: set[str],
-    whole: dict[str, tuple[int, int]] | None = None,
-    optional: AbstractSet[str] = frozenset(),
-) -> None:
-    """Check a terminal game's save: no unknown or missing keys, whole numbers where they belong.
-
-    Args:
-        keys: the keys a save has (all required except those in ``optional``).
-        whole: ``{dotted key: (minimum, maximum)}`` of values that must be whole numbers,
-            e.g. ``{"seed": (0, 2**63 - 1), "config.target_points": (1, 100000)}``; a
-            missing or ``null`` optional one is skipped.
-
-    Raises:
-        SpecError: naming the file and the key.
-    """
-    source = str(path)
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise SpecError(source, unknown[0], f"unknown key; a save has {', '.join(sorted(keys))}")
-    missing = sorted(keys - optional - set(data))
-    if missing:
-        raise SpecError(source, missing[0], "missing")
-    for dotted, (low, high) in (whole or {}).items():
-        value: Any = data
-        for part in dotted.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
-        if value is None and dotted.split(".")[0] not in ("seed",):
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise SpecError(source, dotted, f"expected a whole number, got {value!r}")
-        if not low <= value <= high:
-            raise SpecError(source, dotted, f"expected {low}–{high}, got {value}")
 
 
 @contextlib.contextmanager

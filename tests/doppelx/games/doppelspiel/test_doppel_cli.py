@@ -202,7 +202,7 @@ def test_colour_when_asked(monkeypatch, capsys):
         (
             '{"format": "doppelx-doppel-save/1", "seed": 1, "rng": {}, "seats": [{"name": "a", "kind": "human"},'
             ' {"name": "b", "kind": "strong"}], "game": {"format": "doppelspiel-log/1", "log": [[0, "split 11111"]]}}',
-            "does not replay",
+            "bad.json: game.log[0]: 'split 11111':",
         ),
     ],
 )
