@@ -191,7 +191,9 @@ def test_actions_round_trip_through_json_and_bad_entries_are_refused():
         Action.from_json({"kind": "cheat"})
     with pytest.raises(ValueError, match="speed: unknown key"):
         Action.from_json({"kind": "draw", "speed": 3})
-    with pytest.raises(ValueError, match="cards: expected a list of any number of card numbers, got string '7'"):
+    with pytest.raises(
+        ValueError, match="cards: expected a list of any number of card numbers, got string '7'"
+    ):
         Action.from_json({"kind": "play", "cards": "7"})
     with pytest.raises(ValueError, match=r"cards\[1\]: expected a whole number, got string '7'"):
         Action.from_json({"kind": "play", "cards": [3, "7"]})
