@@ -117,7 +117,9 @@ def _player_name(text: str) -> str:
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
         raise argparse.ArgumentTypeError(f"{argtypes.shown(name)}: the name holds a control character")
     if len(name) > MAX_TEXT_CHARS:  # the save keeps it, and reading the save back takes no more
-        raise argparse.ArgumentTypeError(f"the name must be at most {MAX_TEXT_CHARS} characters, got {len(name)}")
+        raise argparse.ArgumentTypeError(
+            f"the name must be at most {MAX_TEXT_CHARS} characters, got {len(name)}"
+        )
     return name
 
 
