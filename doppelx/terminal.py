@@ -284,7 +284,12 @@ class TerminalMatch(abc.ABC):
             if path is None:
                 answer = self.term.read_line("save to file (empty = do not save): ")
                 if not answer:
-                    self.term.say("not saved")
+                    lost = (
+                        " (the last save failed: type 'save' again before you quit)"
+                        if self.failed_save
+                        else ""
+                    )
+                    self.term.say(f"not saved{lost}")
                     return
                 word = answer.strip().lower()
                 if word in (*QUIT_WORDS, "help", "?", "save", *self.words()):

@@ -57,7 +57,8 @@ def test_a_folder_gone_keeps_the_game_and_quitting_unsaved_exits_2(game, tmp_pat
     line = one_line_naming(res, str(save), "does not exist", "you quit but the game is not saved")
     assert line.startswith("doppelx: error: ")
     out = res.out
-    assert f"could not save to {save}" in out and "not saved" in out
+    assert f"could not save to {save}" in out
+    assert "not saved (the last save failed: type 'save' again before you quit)" in out
     # the game went on after the failed save: the move was taken (not refused), then quit tried again
     assert out.count(f"could not save to {save}") == 2
     assert "not accepted" not in out.split("not saved", 1)[1]
