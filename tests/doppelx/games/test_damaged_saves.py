@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.badinput.conftest import run_cli, tree
-from tests.badinput.test_badinput_mutations import mutated
+from tests.badinput.test_badinput_mutations import EXAMPLES, mutated
 
 Path_ = tuple[str | int, ...]
 
@@ -225,8 +225,9 @@ def test_every_field_damaged_every_way_is_refused_naming_it(game, saves, tmp_pat
     assert not problems, f"{len(problems)} of {count}:\n" + "\n".join(problems[:60])
 
 
+#: ``DOPPELX_BADINPUT_EXAMPLES=2000`` searches deeper, as in the bad-input suite.
 SETTINGS = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
