@@ -646,9 +646,9 @@ def replay(
             element is named (``game.log[3].action.kind``, ``game.log[7]``).
     """
     top = Table(data, source, where)
-    top.check_keys({"format", "players", "log"})
-    if top.string("format") != LOG_FORMAT:
+    if top.raw("format", None) != LOG_FORMAT:
         raise top.error("format", f"not a Doppelt so clever log (expected {LOG_FORMAT!r})")
+    top.check_keys({"format", "players", "log"})
     players = top.integer("players", minimum=1, maximum=99)
     try:
         state = CleverGame(players, spec).new_initial_state()

@@ -627,9 +627,9 @@ def replay(
             element is named (``game.log[3]``, ``game.readings.small_straight``).
     """
     top = Table(data, source, where)
-    top.check_keys({"format", "first_player", "readings", "log"})
-    if top.string("format") != LOG_FORMAT:
+    if top.raw("format", None) != LOG_FORMAT:
         raise top.error("format", f"not a Doppel Spiel log (expected {LOG_FORMAT!r})")
+    top.check_keys({"format", "first_player", "readings", "log"})
     readings = top.table("readings", {})
     readings.check_keys({"small_straight", "highest_single"})
     spec = (spec or default_spec()).with_readings(

@@ -251,9 +251,9 @@ def replay(data: Any, spec: DeckSpec | None = None, *, source: str = "<game>") -
         SpecError: the data is malformed or its log is not a legal game (the element is named).
     """
     top = schema.Table(data, source)
-    top.check_keys({"game", "config", "log"})
-    if top.string("game") != "oder_nichts":
+    if top.raw("game", None) != "oder_nichts":
         raise top.error("game", "expected a Doppelt oder nichts game ('game': 'oder_nichts')")
+    top.check_keys({"game", "config", "log"})
     return replay_table(top, spec)
 
 

@@ -348,9 +348,9 @@ def replay(
     """
     spec = spec if spec is not None else load_spec()
     top = Table(data, source, where)
-    top.check_keys({"game", "config", "actions", "first_thrower"})
-    if top.string("game") != "wuerfelblitz":
+    if top.raw("game", None) != "wuerfelblitz":
         raise top.error("game", "expected a Würfelblitz game ('game': 'wuerfelblitz')")
+    top.check_keys({"game", "config", "actions", "first_thrower"})
     config = _config(top.table("config"))
     state = BlitzState(spec, config, top.integer("first_thrower", minimum=0, maximum=config.players - 1))
     for t in top.tables("actions", required=True):

@@ -145,9 +145,9 @@ class CleverMatch(TerminalMatch):
     def resume(cls, path: Path, term: Terminal, save_path: Path | None) -> CleverMatch:
         """Rebuild a saved match; a bad file is a :class:`SpecError` naming the file and the element."""
         top = Table(load_json(path), str(path))
-        top.check_keys({"format", "players", "seed", "dice_rng", "bot_rngs", "game"})
-        if top.string("format") != SAVE_FORMAT:
+        if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
             raise top.error("format", f"not a Doppelt so clever save (expected {SAVE_FORMAT!r})")
+        top.check_keys({"format", "players", "seed", "dice_rng", "bot_rngs", "game"})
         kinds = top.strings("players", choices=PLAYER_KINDS, shortest=1, longest=4, what="players")
         match = cls(kinds, top.integer("seed", minimum=0, maximum=2**63 - 1), term, save_path or path)
         match.state = replay(top.raw("game"), source=top.source, where=top.where("game"))

@@ -504,9 +504,9 @@ def load_session(path: Path, term: Terminal) -> DoppelMatch:
             element is named).
     """
     top = Table(load_json(path), str(path))
-    top.check_keys({"format", "seed", "seats", "game", "rng"})
-    if top.string("format") != SAVE_FORMAT:
+    if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
         raise top.error("format", f"expected {SAVE_FORMAT!r} (a 'doppelx doppel' save)")
+    top.check_keys({"format", "seed", "seats", "game", "rng"})
     seed = top.integer("seed", minimum=0, maximum=2**63 - 1)
     top.array("seats", length=2, what="seats")
     seats = []

@@ -378,9 +378,9 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatc
             is named: ``bots[1]``, ``log[3].kind``, ``log[7]`` with why its action is not legal).
     """
     top = Table(load_json(path), str(path))
-    top.check_keys({"game", "version", "config", "bots", "seed", "rng_state", "log"})
-    if top.string("game") != "oder_nichts":
+    if top.raw("game", None) != "oder_nichts":  # first: another kind of file is said so
         raise top.error("game", "not a Doppelt oder nichts save")
+    top.check_keys({"game", "version", "config", "bots", "seed", "rng_state", "log"})
     if top.has("version"):
         top.integer("version", minimum=1, maximum=1)
     seed = top.integer("seed", minimum=0, maximum=2**63 - 1)

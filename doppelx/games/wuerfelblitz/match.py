@@ -240,9 +240,9 @@ def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMa
         SpecError: the file is not a Würfelblitz save, or it is damaged (the element is named).
     """
     top = Table(load_json(path), str(path))
-    top.check_keys({"format", "seed", "dice", "bots", "game", "rng"})
-    if top.string("format") != SAVE_FORMAT:
+    if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
         raise top.error("format", f"expected {SAVE_FORMAT!r} (a 'doppelx blitz' save)")
+    top.check_keys({"format", "seed", "dice", "bots", "game", "rng"})
     seed = top.integer("seed", minimum=0, maximum=2**63 - 1)
     dice_file = None if top.raw("dice") is None else top.string("dice")
     try:

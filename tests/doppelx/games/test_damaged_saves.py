@@ -237,3 +237,12 @@ def test_random_damage_anywhere_is_refused_in_words(saves, tmp_path, monkeypatch
     res = resume(game, data.draw(mutated(saves[game])), tmp_path, monkeypatch, capsys)
     why = judge(res, None)
     assert why is None, why
+
+
+@pytest.mark.parametrize("game, other", [(g, o) for g in sorted(PLAYS) for o in sorted(PLAYS) if g != o])
+def test_another_games_save_is_said_to_be_one(game, other, saves, tmp_path, monkeypatch, capsys):
+    """Another game's save is refused as that, at its format key, not for its first odd key."""
+    res = resume(game, saves[other], tmp_path, monkeypatch, capsys)
+    assert res.code == 2 and judge(res, None) is None, res.err
+    element = LINE.match(res.err.strip())["element"]  # type: ignore[index]
+    assert element == ("game" if game == "oder-nichts" else "format"), res.err
