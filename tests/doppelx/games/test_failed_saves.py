@@ -14,6 +14,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -129,10 +130,10 @@ def test_a_finished_oder_nichts_game_whose_final_save_fails_exits_2(tmp_path, mo
 def _namespace_ok() -> bool:
     if shutil.which("unshare") is None or shutil.which("mount") is None:
         return False
-    probe = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", "mkdir -p /tmp/.dx_probe && mount -t tmpfs tmpfs /tmp/.dx_probe"],
-        capture_output=True,
-    )
+    with tempfile.TemporaryDirectory() as folder:  # the mount ends with the namespace
+        probe = subprocess.run(
+            ["unshare", "-rm", "mount", "-t", "tmpfs", "tmpfs", folder], capture_output=True, timeout=60
+        )
     return probe.returncode == 0
 
 
