@@ -8,6 +8,11 @@ one-line status bar, reads an answer, handles the words every game knows (``help
 game's parser refuses the answer; its :meth:`~TerminalMatch.run` turns ``quit``, Ctrl-C and
 the end of the input into a clean stop that saves when a save file is known.
 
+A save that fails (a full disk, a folder gone, a read-only folder) never stops the game:
+the reason is shown and the game goes on. If the game then stops with its last save
+failed and none made since, the command ends with one line naming the file and exit
+code 2 (:class:`GameNotSaved`), so a script or shell sees that the game was lost.
+
 Every interactive command takes its input and output streams as arguments, so tests drive
 a whole game through the prompt with scripted lines.
 """
@@ -21,7 +26,6 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -56,6 +60,10 @@ QUIT_WORDS = ("quit", "q", "exit")
 
 class Quit(Exception):
     """The person asked to stop the game (``quit`` at a prompt)."""
+
+
+class GameNotSaved(DoppelXError):
+    """The game stopped while its last save had failed (the message names the file and why)."""
 
 
 class Terminal:
@@ -165,6 +173,8 @@ class TerminalMatch(abc.ABC):
     def __init__(self, term: Terminal, save_path: Path | None = None):
         self.term = term
         self.save_path = save_path
+        #: the file and the reason of the last save that failed, while no save has succeeded since
+        self.failed_save: tuple[Path, str] | None = None
 
     # -- what a game provides -------------------------------------------------------------
     @abc.abstractmethod
@@ -257,7 +267,9 @@ class TerminalMatch(abc.ABC):
         except (OSError, DoppelXError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.term.say(self.term.paint(f"could not save to {shown_path(path)}: {why}", "red"))
+            self.failed_save = (path, why)
             return False
+        self.failed_save = None
         return True
 
     def resume_hint(self, path: Path) -> str:
@@ -272,7 +284,12 @@ class TerminalMatch(abc.ABC):
             if path is None:
                 answer = self.term.read_line("save to file (empty = do not save): ")
                 if not answer:
-                    self.term.say("not saved")
+                    lost = (
+                        " (the last save failed: type 'save' again before you quit)"
+                        if self.failed_save
+                        else ""
+                    )
+                    self.term.say(f"not saved{lost}")
                     return
                 word = answer.strip().lower()
                 if word in (*QUIT_WORDS, "help", "?", "save", *self.words()):
@@ -298,7 +315,12 @@ class TerminalMatch(abc.ABC):
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> int:
-        """Play to the end, or stop cleanly on ``quit``, Ctrl-C or the end of input; returns 0."""
+        """Play to the end, or stop cleanly on ``quit``, Ctrl-C or the end of input; returns 0.
+
+        Raises:
+            GameNotSaved: the game stopped (or, for a game that saves at its end, ended)
+                while its last save had failed and no save succeeded after it.
+        """
         try:
             self.play()
         except (Quit, EOFError, KeyboardInterrupt) as exc:
@@ -308,12 +330,24 @@ class TerminalMatch(abc.ABC):
             self.stopped(why)
             path = self.save_file()
             if path is None:
-                self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
+                if self.failed_save is None:
+                    self.term.say(f"{why}: game not saved (type 'save' first, or start with --save FILE)")
             elif self.write_save(path):
                 self.term.say(f"{why}: game saved to {path} ({self.resume_hint(path)})")
+            self._check_saved(why)
             return 0
+        self.failed_save = None  # a save that failed during the game is no loss once it is over
         self.finished()
+        self._check_saved("the game ended")
         return 0
+
+    def _check_saved(self, why: str) -> None:
+        """Raise :class:`GameNotSaved` when the last save failed and none succeeded since."""
+        if self.failed_save is not None:
+            path, reason = self.failed_save
+            raise GameNotSaved(
+                f"{why} but the game is not saved: could not write {shown_path(path)} ({reason})"
+            )
 
 
 #: Longest answer a prompt reads; a longer line (a paste) is refused without being echoed.
@@ -365,43 +399,6 @@ def set_rng_state(rng, state: object, source: Path | str, key: str) -> None:
 def save_json(path: Path | str, data: dict[str, Any]) -> None:
     """Write ``data`` atomically (temp file + rename), so a crash never leaves half a save."""
     write_text(path, json.dumps(data, indent=1, sort_keys=True), what="save file")
-
-
-def check_save(
-    data: dict[str, Any],
-    path: Path | str,
-    keys: set[str],
-    whole: dict[str, tuple[int, int]] | None = None,
-    optional: AbstractSet[str] = frozenset(),
-) -> None:
-    """Check a terminal game's save: no unknown or missing keys, whole numbers where they belong.
-
-    Args:
-        keys: the keys a save has (all required except those in ``optional``).
-        whole: ``{dotted key: (minimum, maximum)}`` of values that must be whole numbers,
-            e.g. ``{"seed": (0, 2**63 - 1), "config.target_points": (1, 100000)}``; a
-            missing or ``null`` optional one is skipped.
-
-    Raises:
-        SpecError: naming the file and the key.
-    """
-    source = str(path)
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise SpecError(source, unknown[0], f"unknown key; a save has {', '.join(sorted(keys))}")
-    missing = sorted(keys - optional - set(data))
-    if missing:
-        raise SpecError(source, missing[0], "missing")
-    for dotted, (low, high) in (whole or {}).items():
-        value: Any = data
-        for part in dotted.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
-        if value is None and dotted.split(".")[0] not in ("seed",):
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise SpecError(source, dotted, f"expected a whole number, got {value!r}")
-        if not low <= value <= high:
-            raise SpecError(source, dotted, f"expected {low}–{high}, got {value}")
 
 
 @contextlib.contextmanager

@@ -19,6 +19,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from rules.common.errors import SpecError
+from rules.common.schema import Table
+
 KINDS = ("choose", "mark", "reroll", "return", "roll", "pass")
 
 
@@ -51,12 +54,24 @@ class Action:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Action:
         """Inverse of :meth:`to_dict`; ``ValueError`` on malformed data."""
-        if not isinstance(data, dict) or data.get("kind") not in KINDS:
-            raise ValueError(f"not an action: {data!r}")
-        extra = set(data) - {"kind", "die", "area", "value", "slot"}
-        if extra:
-            raise ValueError(f"unknown action fields {sorted(extra)}")
-        return Action(**data)
+        try:
+            return Action.from_table(Table(data, "action"))
+        except SpecError as exc:
+            raise ValueError(str(exc)) from None
+
+    @staticmethod
+    def from_table(t: Table) -> Action:
+        """The action written by :meth:`to_dict`, read from ``t`` (a :class:`SpecError` names the
+        field: an unknown key, a kind not in :data:`KINDS`, a die, area, value or slot of the
+        wrong type; whether the action is legal is the game's to say)."""
+        t.check_keys({"kind", "die", "area", "value", "slot"})
+        return Action(
+            t.string("kind", choices=KINDS),
+            t.optional_string("die"),
+            t.optional_string("area"),
+            t.optional_integer("value", minimum=0, maximum=99),
+            t.optional_integer("slot", minimum=0, maximum=99),
+        )
 
 
 PASS = Action("pass")

@@ -87,7 +87,7 @@ Readings where the texts are unclear (also in ``docs/games/clever.md``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -95,6 +95,7 @@ from rules.clever.actions import PASS, REROLL, ROLL, Action
 from rules.clever.sheet import AREA_OF_FREE, Sheet
 from rules.clever.spec import CleverSpec, default_spec
 from rules.common.errors import RulesError
+from rules.common.schema import Table
 from rules.contract import CHANCE, TERMINAL
 
 ROLL_PHASE = "roll"
@@ -629,31 +630,58 @@ class CleverState:
         return {"format": LOG_FORMAT, "players": self.num_players, "log": [dict(e) for e in self.log]}
 
 
-def replay(data: dict[str, Any], spec: CleverSpec | None = None) -> CleverState:
+def replay(
+    data: Any, spec: CleverSpec | None = None, *, source: str = "<game>", where: str = ""
+) -> CleverState:
     """Rebuild a game from :meth:`CleverState.to_json` data by applying every roll and decision.
 
+    Args:
+        data: the parsed JSON data.
+        spec: the sheet (default: the shipped one).
+        source, where: the file and the element holding ``data``, for the errors (``"game"``
+            in a save file).
+
     Raises:
-        RulesError: the log is malformed or holds an illegal step.
+        SpecError: the data is malformed or a log entry is not legal where it stands; the
+            element is named (``game.log[3].action.kind``, ``game.log[7]``).
     """
-    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
-        raise RulesError(f"not a Doppelt so clever log (expected format {LOG_FORMAT!r})")
-    # CleverGame checks the player count and names a wrong one
-    state = CleverGame(cast(int, data.get("players")), spec).new_initial_state()
-    entries = data.get("log")
-    if not isinstance(entries, list):
-        raise RulesError("the log must be a list")
-    for i, entry in enumerate(entries):
-        if not isinstance(entry, dict):
-            raise RulesError(f"log entry {i} is not an object")
+    top = Table(data, source, where)
+    if top.raw("format", None) != LOG_FORMAT:
+        raise top.error("format", f"not a Doppelt so clever log (expected {LOG_FORMAT!r})")
+    top.check_keys({"format", "players", "log"})
+    players = top.integer("players", minimum=1, maximum=99)
+    try:
+        state = CleverGame(players, spec).new_initial_state()
+    except RulesError as exc:
+        raise top.error("players", str(exc)) from None
+    for entry in top.tables("log", required=True):
         try:
-            if "roll" in entry:
-                state.apply_chance(entry["roll"])
-            elif "action" in entry:
-                if entry.get("player") != state.current_player():
-                    raise RulesError(f"it is not player {entry.get('player')}'s decision")
-                state.apply_action(Action.from_dict(entry["action"]))
+            if entry.has("roll"):
+                entry.check_keys({"roll"})
+                state.apply_chance(
+                    entry.integers("roll", minimum=1, maximum=6, shortest=1, longest=6, what="dice values")
+                )
+            elif entry.has("action"):
+                entry.check_keys({"player", "action"})
+                player = entry.integer("player", minimum=0, maximum=players - 1)
+                action = Action.from_table(entry.table("action"))
+                if player != state.current_player():
+                    raise entry.error("player", _not_to_decide(state, player))
+                state.apply_action(action)
             else:
-                raise RulesError("neither a roll nor an action")
-        except (RulesError, ValueError, TypeError) as exc:
-            raise RulesError(f"log entry {i}: {exc}") from None
+                raise entry.error(
+                    None, "expected a roll {'roll': [...]} or a decision {'player': …, 'action': {…}}"
+                )
+        except RulesError as exc:
+            raise entry.error(None, str(exc)) from None
     return state
+
+
+def _not_to_decide(state: CleverState, player: int) -> str:
+    """Why a log's decision by ``player`` cannot stand where it is."""
+    now = state.current_player()
+    if state.is_terminal():
+        return f"player {player} decides after the end of the game"
+    if now < 0:
+        return f"player {player} decides where the dice must be rolled"
+    return f"player {player} decides where it is player {now}'s decision"

@@ -147,17 +147,90 @@ class Table:
         maximum: int | None = None,
     ) -> int:
         value = self.raw(key, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer() and abs(value) < MAX_MAGNITUDE:
-                raise self.error(key, f"expected a whole number written without a point, got {value}")
-            raise self.error(key, f"expected a whole number, got {_type(value)}")
-        if abs(value) > MAX_MAGNITUDE:
-            raise self.error(key, f"number out of range (more than {MAX_MAGNITUDE:.0e} in size)")
-        if minimum is not None and value < minimum:
-            raise self.error(key, f"must be at least {minimum}, got {value}")
-        if maximum is not None and value > maximum:
-            raise self.error(key, f"must be at most {maximum}, got {value}")
+        return check_integer(value, self.source, self.where(key), minimum=minimum, maximum=maximum)
+
+    def optional_integer(
+        self, key: str, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int | None:
+        """A whole number, or ``None`` when ``key`` is absent or ``null``."""
+        if self.raw(key, None) is None:
+            return None
+        return self.integer(key, minimum=minimum, maximum=maximum)
+
+    def optional_string(self, key: str, choices: tuple[str, ...] | None = None) -> str | None:
+        """A non-empty string, or ``None`` when ``key`` is absent or ``null``."""
+        if self.raw(key, None) is None:
+            return None
+        return self.string(key, choices=choices)
+
+    def array(
+        self,
+        key: str,
+        default: Any = _MISSING,
+        *,
+        length: int | None = None,
+        shortest: int = 0,
+        longest: int | None = None,
+        what: str = "entries",
+    ) -> list[Any]:
+        """The list ``key`` (its entries unchecked), of ``length`` entries, or ``shortest`` to
+        ``longest``; ``what`` names the entries in the error (``"bots"``)."""
+        value = self.raw(key, default)
+        if length is not None:
+            shortest = longest = length
+        if not isinstance(value, list):
+            raise self.error(
+                key, f"expected a list of {_count(shortest, longest)} {what}, got {_type(value)}"
+            )
+        if len(value) < shortest or (longest is not None and len(value) > longest):
+            raise self.error(key, f"expected {_count(shortest, longest)} {what}, got {len(value)}")
         return value
+
+    def item(self, key: str, index: int) -> str:
+        """The element path of entry ``index`` of the list ``key`` (``log[3]``)."""
+        return f"{self.where(key)}[{index}]"
+
+    def integers(
+        self,
+        key: str,
+        default: Any = _MISSING,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        length: int | None = None,
+        shortest: int = 0,
+        longest: int | None = None,
+        what: str = "whole numbers",
+    ) -> list[int]:
+        """A list of whole numbers, each from ``minimum`` to ``maximum``; the length as :meth:`array`'s."""
+        values = self.array(key, default, length=length, shortest=shortest, longest=longest, what=what)
+        return [
+            check_integer(v, self.source, self.item(key, i), minimum=minimum, maximum=maximum)
+            for i, v in enumerate(values)
+        ]
+
+    def strings(
+        self,
+        key: str,
+        default: Any = _MISSING,
+        *,
+        choices: tuple[str, ...] | None = None,
+        length: int | None = None,
+        shortest: int = 0,
+        longest: int | None = None,
+        what: str = "strings",
+    ) -> list[str]:
+        """A list of non-empty strings (each one of ``choices`` if given); the length as :meth:`array`'s."""
+        values = self.array(key, default, length=length, shortest=shortest, longest=longest, what=what)
+        for i, v in enumerate(values):
+            where = self.item(key, i)
+            if not isinstance(v, str) or not v:
+                raise SpecError(self.source, where, f"expected a non-empty string, got {_type(v)}")
+            if choices is not None and v not in choices:
+                raise SpecError(
+                    self.source, where, f"unknown value {_short(v)!r}; expected one of {', '.join(choices)}"
+                )
+        return values
 
     def vector(self, key: str, length: int, default: Any = _MISSING) -> tuple[float, ...]:
         value = self.raw(key, default)
@@ -201,6 +274,25 @@ def check_number(
     return float(value)
 
 
+def check_integer(
+    value: Any, source: str, where: str, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    """``value`` as a whole number from ``minimum`` to ``maximum``, or a :class:`SpecError` saying why not."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer() and abs(value) < MAX_MAGNITUDE:
+            raise SpecError(source, where, f"expected a whole number written without a point, got {value}")
+        raise SpecError(source, where, f"expected a whole number, got {_type(value)}")
+    # an explicit range decides (a seed may pass 1e15); without one, a size no count has is refused
+    if (maximum is None or minimum is None) and abs(value) > MAX_MAGNITUDE:
+        if (maximum is None and value > 0) or (minimum is None and value < 0):
+            raise SpecError(source, where, f"number out of range (more than {MAX_MAGNITUDE:.0e} in size)")
+    if minimum is not None and value < minimum:
+        raise SpecError(source, where, f"must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise SpecError(source, where, f"must be at most {maximum}, got {value}")
+    return value
+
+
 def check_vector(value: Any, length: int, source: str, where: str) -> tuple[float, ...]:
     """``value`` as a tuple of ``length`` finite floats."""
     if not isinstance(value, list) or len(value) != length:
@@ -212,6 +304,13 @@ def describe(value: Any) -> str:
     """A value named for an error message in the file's own words: ``null``, ``number 1``,
     ``string 'x'``, ``a list of 2``, ``a table`` (long strings cut short)."""
     return _type(value)
+
+
+def _count(shortest: int, longest: int | None) -> str:
+    """How many entries a list needs, in words: ``2``, ``1 to 4``, ``at least 1``, ``any number of``."""
+    if longest is None:
+        return f"at least {shortest}" if shortest else "any number of"
+    return str(shortest) if shortest == longest else f"{shortest} to {longest}"
 
 
 def _short(text: str, limit: int = 40) -> str:

@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from rules.common.errors import RulesError
+from rules.common.errors import RulesError, SpecError
+from rules.common.schema import Table, check_integer, describe
 from rules.contract import CHANCE, TERMINAL
 from rules.doppelspiel.actions import (
     Action,
@@ -46,7 +47,13 @@ from rules.doppelspiel.actions import (
 from rules.doppelspiel.fields import as_group, base_value, doppler_kind, fives_in, split_groups
 from rules.doppelspiel.scoring import MatchResult, match_points
 from rules.doppelspiel.sheet import Sheet
-from rules.doppelspiel.spec import DoppelSpec, FieldSpec, default_spec
+from rules.doppelspiel.spec import (
+    HIGHEST_SINGLE_READINGS,
+    SMALL_STRAIGHT_READINGS,
+    DoppelSpec,
+    FieldSpec,
+    default_spec,
+)
 
 LOG_FORMAT = "doppelspiel-log/1"
 
@@ -589,30 +596,60 @@ def replay_log(log, spec: DoppelSpec | None = None, first_player: int = 0) -> Do
             raise RulesError(f"log entry {n + 1}: expected [actor, action], got {entry!r}") from None
         if not isinstance(text, str) or isinstance(actor, bool) or not isinstance(actor, int):
             raise RulesError(f"log entry {n + 1}: expected [actor number, action text], got {entry!r}")
-        if actor != state.current_player():
-            raise RulesError(
-                f"log entry {n + 1} ({text}): actor {actor}, but {state.current_player()} is to act"
-            )
         try:
-            action = parse_action(text, state.spec)
+            _replay_step(state, actor, text)
         except ValueError as exc:
             raise RulesError(f"log entry {n + 1}: {exc}") from None
-        try:
-            state.apply_action(action)
         except RulesError as exc:
             raise RulesError(f"log entry {n + 1} ({text}): {exc}") from None
     return state
 
 
-def replay(data: dict[str, Any], spec: DoppelSpec | None = None) -> DoppelState:
-    """Rebuild a game from :meth:`DoppelState.to_json` data (its readings restored)."""
-    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
-        raise RulesError(f"not a Doppel Spiel log (expected format {LOG_FORMAT!r})")
-    log = data.get("log", [])
-    if not isinstance(log, list):
-        raise RulesError("the log must be a list of [actor, action] entries")
-    readings = data.get("readings", {})
-    if not isinstance(readings, dict) or set(readings) - {"small_straight", "highest_single"}:
-        raise RulesError("readings must be an object with small_straight and highest_single")
-    spec = (spec or default_spec()).with_readings(**readings)
-    return replay_log(log, spec, data.get("first_player", 0))
+def _replay_step(state: DoppelState, actor: int, text: str) -> None:
+    """Apply one log entry; ``ValueError`` for text that is no action, :class:`RulesError`
+    for an action that is not legal here or an actor whose turn it is not."""
+    if actor != state.current_player():
+        raise RulesError(f"actor {actor}, but {state.current_player()} is to act")
+    state.apply_action(parse_action(text, state.spec))
+
+
+def replay(
+    data: Any, spec: DoppelSpec | None = None, *, source: str = "<game>", where: str = ""
+) -> DoppelState:
+    """Rebuild a game from :meth:`DoppelState.to_json` data (its readings restored).
+
+    Args:
+        source, where: the file and the element holding ``data``, for the errors (``"game"``
+            in a save file).
+
+    Raises:
+        SpecError: the data is malformed or a log entry is not legal where it stands; the
+            element is named (``game.log[3]``, ``game.readings.small_straight``).
+    """
+    top = Table(data, source, where)
+    if top.raw("format", None) != LOG_FORMAT:
+        raise top.error("format", f"not a Doppel Spiel log (expected {LOG_FORMAT!r})")
+    top.check_keys({"format", "first_player", "readings", "log"})
+    readings = top.table("readings", {})
+    readings.check_keys({"small_straight", "highest_single"})
+    spec = (spec or default_spec()).with_readings(
+        readings.string("small_straight", choices=SMALL_STRAIGHT_READINGS)
+        if readings.has("small_straight")
+        else None,
+        readings.string("highest_single", choices=HIGHEST_SINGLE_READINGS)
+        if readings.has("highest_single")
+        else None,
+    )
+    state = DoppelState(spec, top.integer("first_player", 0, minimum=0, maximum=1))
+    for i, entry in enumerate(top.array("log", [], what="[actor, action] entries")):
+        here = top.item("log", i)
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise SpecError(source, here, f"expected [actor, action text], got {describe(entry)}")
+        actor = check_integer(entry[0], source, f"{here}[0]", minimum=-1, maximum=1)
+        if not isinstance(entry[1], str) or not entry[1]:
+            raise SpecError(source, f"{here}[1]", f"expected an action text, got {describe(entry[1])}")
+        try:
+            _replay_step(state, actor, entry[1])
+        except (ValueError, RulesError) as exc:
+            raise SpecError(source, here, f"{entry[1][:40]!r}: {exc}") from None
+    return state

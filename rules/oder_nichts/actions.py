@@ -14,7 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from rules.common.errors import RulesError
+from rules.common import schema
+from rules.common.errors import RulesError, SpecError
+
+#: Largest card number a log may name (the deck file's cards are numbered from 0; more is
+#: refused by the game when it looks the card up) and largest seat number (8 players).
+MAX_CARD_ID, MAX_SEAT = 9999, 7
 
 #: Action kinds a player can choose.
 PLAYER_ACTION_KINDS = frozenset(
@@ -84,23 +89,24 @@ class Action:
     @staticmethod
     def from_json(data: dict[str, Any]) -> Action:
         """Inverse of :meth:`to_json`; raises ``ValueError`` on malformed data."""
-        if not isinstance(data, dict) or "kind" not in data:
-            raise ValueError(f"an action needs a 'kind': {data!r}")
-        unknown = set(data) - {"kind", "cards", "target", "colour", "number", "choice"}
-        if unknown:
-            raise ValueError(f"unknown action fields {sorted(unknown)}")
-        if data["kind"] not in PLAYER_ACTION_KINDS | {CHANCE_KIND}:
-            raise ValueError(f"unknown action kind {data['kind']!r}")
-        cards = data.get("cards", [])
-        if not isinstance(cards, list) or not all(isinstance(c, int) for c in cards):
-            raise ValueError(f"'cards' must be a list of integers: {cards!r}")
+        try:
+            return Action.from_table(schema.Table(data, "action"))
+        except SpecError as exc:
+            raise ValueError(str(exc)) from None
+
+    @staticmethod
+    def from_table(t: schema.Table) -> Action:
+        """The action written by :meth:`to_json`, read from ``t``: a :class:`SpecError` names
+        the field (unknown key, unknown kind, a value of the wrong type); whether the action
+        is legal is the game's to say."""
+        t.check_keys({"kind", "cards", "target", "colour", "number", "choice"})
         return Action(
-            str(data["kind"]),
-            tuple(cards),
-            data.get("target"),
-            data.get("colour"),
-            data.get("number"),
-            data.get("choice"),
+            t.string("kind", choices=tuple(sorted(PLAYER_ACTION_KINDS)) + (CHANCE_KIND,)),
+            tuple(t.integers("cards", [], minimum=0, maximum=MAX_CARD_ID, what="card numbers")),
+            t.optional_integer("target", minimum=0, maximum=MAX_SEAT),
+            t.optional_string("colour"),
+            t.optional_integer("number", minimum=0, maximum=99),
+            t.optional_string("choice"),
         )
 
 

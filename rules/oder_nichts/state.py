@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from rules.common.errors import RulesError, SpecError
+from rules.common import schema
+from rules.common.errors import RulesError
 from rules.contract import CHANCE, TERMINAL
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import DeckSpec, load_deck
@@ -65,11 +66,17 @@ class GameConfig:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> GameConfig:
+        return GameConfig.from_table(schema.Table(data, "config"))
+
+    @staticmethod
+    def from_table(t: schema.Table) -> GameConfig:
+        """The set-up written by :meth:`to_json`, read from ``t`` (a :class:`SpecError` names the field)."""
+        t.check_keys({"players", "target_points", "max_rounds", "first_game"})
         return GameConfig(
-            int(data["players"]),
-            data.get("target_points"),
-            data.get("max_rounds"),
-            bool(data.get("first_game", False)),
+            t.integer("players", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS),
+            t.optional_integer("target_points", minimum=1, maximum=100_000),
+            t.optional_integer("max_rounds", minimum=1, maximum=100_000),
+            t.boolean("first_game", False),
         )
 
 
@@ -237,21 +244,35 @@ def new_game(config: GameConfig | None = None, spec: DeckSpec | None = None) -> 
     return State(config if config is not None else GameConfig(), spec)
 
 
-def replay(data: dict[str, Any], spec: DeckSpec | None = None) -> State:
+def replay(data: Any, spec: DeckSpec | None = None, *, source: str = "<game>") -> State:
     """Rebuild a game from :meth:`State.to_json` data.
 
     Raises:
-        SpecError: the data is malformed.
-        RulesError: the log is not a legal game.
+        SpecError: the data is malformed or its log is not a legal game (the element is named).
     """
-    if not isinstance(data, dict) or data.get("game") != "oder_nichts":
-        raise SpecError("<game>", "game", "expected a Doppelt oder nichts game ('game': 'oder_nichts')")
-    try:
-        config = GameConfig.from_json(data["config"])
-        log = [Action.from_json(a) for a in data["log"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SpecError("<game>", "", f"malformed game: {exc}") from None
-    return replay_log(config, log, spec)
+    top = schema.Table(data, source)
+    if top.raw("game", None) != "oder_nichts":
+        raise top.error("game", "expected a Doppelt oder nichts game ('game': 'oder_nichts')")
+    top.check_keys({"game", "config", "log"})
+    return replay_table(top, spec)
+
+
+def replay_table(top: schema.Table, spec: DeckSpec | None = None) -> State:
+    """Rebuild the game whose ``config`` and ``log`` the table ``top`` holds (a save file's top
+    level, or :meth:`State.to_json` data); the caller checks the table's other keys.
+
+    Raises:
+        SpecError: naming the element: ``config.players``, ``log[3].kind``, or ``log[7]``
+            with the reason its action is not legal there.
+    """
+    state = State(GameConfig.from_table(top.table("config")), spec)
+    for t in top.tables("log", required=True):
+        action = Action.from_table(t)
+        try:
+            state.apply_action(action)
+        except RulesError as exc:
+            raise t.error(None, str(exc)) from None
+    return state
 
 
 def replay_log(config: GameConfig, log: list[Action], spec: DeckSpec | None = None) -> State:

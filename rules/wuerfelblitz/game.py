@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from rules.common.errors import RulesError, SpecError
+from rules.common.schema import Table, check_integer, check_number, describe
 from rules.contract import CHANCE, SIMULTANEOUS, TERMINAL
 from rules.wuerfelblitz.scoring import correct_sum
 from rules.wuerfelblitz.spec import BlitzSpec, load_spec
@@ -334,36 +335,76 @@ def new_game(spec: BlitzSpec, config: GameConfig, rng: np.random.Generator) -> B
     return BlitzState(spec, config, int(rng.integers(config.players)))
 
 
-def replay(data: dict[str, Any], spec: BlitzSpec | None = None, source: str = "<game>") -> BlitzState:
+def replay(
+    data: Any, spec: BlitzSpec | None = None, source: str = "<game>", *, where: str = ""
+) -> BlitzState:
     """Rebuild a game from :meth:`BlitzState.to_json` output by applying its log again
-    (``spec``: the dice, default the shipped ones).
+    (``spec``: the dice, default the shipped ones; ``source``, ``where``: the file and the
+    element holding ``data``, for the errors).
 
     Raises:
-        SpecError: the JSON is malformed.
-        RulesError: an action in the log is illegal.
+        SpecError: the JSON is malformed or an action in the log is not legal where it
+            stands; the element is named (``game.actions[3].calls[1][2]``).
     """
-    if not isinstance(data, dict) or data.get("game") != "wuerfelblitz":
-        raise SpecError(source, "game", "expected a Würfelblitz game ('game': 'wuerfelblitz')")
     spec = spec if spec is not None else load_spec()
-    try:
-        cfg = dict(data["config"])
-        cfg["whites_per_black"] = tuple(cfg["whites_per_black"])
-        config = GameConfig(**cfg)
-        state = BlitzState(spec, config, int(data["first_thrower"]))
-        actions = list(data["actions"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SpecError(source, "config", f"malformed game header ({exc})") from None
-    for i, action in enumerate(actions):
-        if isinstance(action, dict) and set(action) == {"throw"}:
-            state.apply_chance(Throw.from_json(action["throw"], source))
-        elif isinstance(action, dict) and set(action) == {"calls"} and isinstance(action["calls"], list):
+    top = Table(data, source, where)
+    if top.raw("game", None) != "wuerfelblitz":
+        raise top.error("game", "expected a Würfelblitz game ('game': 'wuerfelblitz')")
+    top.check_keys({"game", "config", "actions", "first_thrower"})
+    config = _config(top.table("config"))
+    state = BlitzState(spec, config, top.integer("first_thrower", minimum=0, maximum=config.players - 1))
+    for t in top.tables("actions", required=True):
+        if t.has("throw"):
+            t.check_keys({"throw"})
+            throw = Throw.from_json(t.raw("throw"), source, t.where("throw"))
             try:
-                calls = [Call(int(p), v, t) for p, v, t in action["calls"]]
-            except (TypeError, ValueError):
-                raise SpecError(
-                    source, f"actions[{i}].calls", "expected [[player, value, time], ...]"
-                ) from None
-            state.apply_calls(calls)
+                state.apply_chance(throw)
+            except RulesError as exc:
+                raise t.error("throw", str(exc)) from None
+        elif t.has("calls"):
+            t.check_keys({"calls"})
+            calls = [_call(t, i, c) for i, c in enumerate(t.array("calls", what="calls"))]
+            try:
+                state.apply_calls(calls)
+            except RulesError as exc:
+                raise t.error("calls", str(exc)) from None
         else:
-            raise SpecError(source, f"actions[{i}]", "expected {'throw': ...} or {'calls': [...]}")
+            raise t.error(None, "expected {'throw': {...}} or {'calls': [[player, value, time], ...]}")
     return state
+
+
+def _config(t: Table) -> GameConfig:
+    """The :class:`GameConfig` written by its ``to_json``, read from ``t``."""
+    t.check_keys({"players", "white_dice", "variant", "whites_per_black", "black_to_win", "tie_window_s"})
+    players = t.integer("players", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    try:
+        return GameConfig(
+            players=players,
+            white_dice=t.integer("white_dice", minimum=2, maximum=3),
+            variant=t.boolean("variant"),
+            whites_per_black=tuple(
+                t.integers(
+                    "whites_per_black",
+                    minimum=1,
+                    maximum=WHITES_PER_BLACK,
+                    length=players,
+                    what="numbers (one per player)",
+                )
+            ),
+            black_to_win=t.integer("black_to_win", minimum=1, maximum=1000),
+            tie_window_s=t.number("tie_window_s", minimum=0, maximum=60),
+        )
+    except RulesError as exc:
+        raise t.error(None, str(exc)) from None
+
+
+def _call(t: Table, i: int, call: Any) -> Call:
+    """Call ``i`` of the log entry ``t``: ``[player, value, time]``."""
+    where = f"{t.item('calls', i)}"
+    if not isinstance(call, list) or len(call) != 3:
+        raise SpecError(t.source, where, f"expected [player, value, time], got {describe(call)}")
+    return Call(
+        check_integer(call[0], t.source, f"{where}[0]", minimum=0, maximum=MAX_PLAYERS - 1),
+        check_integer(call[1], t.source, f"{where}[1]", minimum=0, maximum=1000),
+        check_number(call[2], t.source, f"{where}[2]", minimum=0),
+    )

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from rules.common.errors import RulesError, SpecError
+from rules.common.errors import RulesError
+from rules.common.schema import Table, describe
 from rules.wuerfelblitz.spec import BlitzSpec, Face
 
 
@@ -48,19 +49,18 @@ class Throw:
         return {"coloured": dict(self.coloured), "white": list(self.white)}
 
     @classmethod
-    def from_json(cls, data: Any, source: str = "<throw>") -> Throw:
-        """Inverse of :meth:`to_json`; a malformed object is a :class:`SpecError`."""
-        if not isinstance(data, dict) or set(data) != {"coloured", "white"}:
-            raise SpecError(source, "throw", "expected an object with keys 'coloured' and 'white'")
-        col, white = data["coloured"], data["white"]
-        if not isinstance(col, dict) or not all(
-            isinstance(k, str) and isinstance(v, (int, str)) and not isinstance(v, bool)
-            for k, v in col.items()
-        ):
-            raise SpecError(source, "throw.coloured", "expected {colour: pips or dot colour}")
-        if not isinstance(white, list) or not all(isinstance(w, str) for w in white):
-            raise SpecError(source, "throw.white", "expected a list of dot colours")
-        return cls.of(col, white)
+    def from_json(cls, data: Any, source: str = "<throw>", where: str = "throw") -> Throw:
+        """Inverse of :meth:`to_json`; a malformed object is a :class:`SpecError` naming the
+        element (``where``: the element holding the throw, e.g. ``game.actions[4].throw``)."""
+        t = Table(data, source, where)
+        t.check_keys({"coloured", "white"})
+        colours = t.table("coloured")
+        coloured = {}
+        for colour, face in colours.data.items():
+            if isinstance(face, bool) or not isinstance(face, (int, str)):
+                raise colours.error(colour, f"expected pips or a dot colour, got {describe(face)}")
+            coloured[colour] = face
+        return cls.of(coloured, t.strings("white", what="dot colours"))
 
 
 def check_throw(spec: BlitzSpec, throw: Throw, white_dice: int) -> None:

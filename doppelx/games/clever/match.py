@@ -29,7 +29,6 @@ from doppelx.terminal import (
     Command,
     Terminal,
     TerminalMatch,
-    check_save,
     load_json,
     naming_save,
     set_rng_state,
@@ -45,8 +44,7 @@ from rules.clever.game import (
     CleverState,
     replay,
 )
-from rules.common.errors import RulesError, SpecError
-from rules.common.schema import plain_digits
+from rules.common.schema import Table, plain_digits
 from rules.contract import chance_step
 
 SAVE_FORMAT = "doppelx-clever-save/1"
@@ -145,27 +143,21 @@ class CleverMatch(TerminalMatch):
 
     @classmethod
     def resume(cls, path: Path, term: Terminal, save_path: Path | None) -> CleverMatch:
-        """Rebuild a saved match; a bad file is a :class:`SpecError` naming it."""
-        data = load_json(path)
-        if data.get("format") != SAVE_FORMAT:
-            raise SpecError(str(path), "format", f"not a Doppelt so clever save (expected {SAVE_FORMAT!r})")
-        check_save(
-            data,
-            path,
-            {"format", "players", "seed", "dice_rng", "bot_rngs", "game"},
-            {"seed": (0, 2**63 - 1)},
-        )
-        try:
-            kinds = parse_players(",".join(data["players"]))
-            match = cls(kinds, int(data["seed"]), term, save_path or path)
-            match.state = replay(data["game"])
-            set_rng_state(match.dice, data["dice_rng"], path, "dice_rng")
-            for i, (g, st) in enumerate(zip(match.bot_rngs, data["bot_rngs"], strict=True)):
-                set_rng_state(g, st, path, f"bot_rngs[{i}]")
-        except (KeyError, TypeError, ValueError, OverflowError, RulesError) as exc:
-            raise SpecError(str(path), "", f"damaged save: {exc}") from None
+        """Rebuild a saved match; a bad file is a :class:`SpecError` naming the file and the element."""
+        top = Table(load_json(path), str(path))
+        if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
+            raise top.error("format", f"not a Doppelt so clever save (expected {SAVE_FORMAT!r})")
+        top.check_keys({"format", "players", "seed", "dice_rng", "bot_rngs", "game"})
+        kinds = top.strings("players", choices=PLAYER_KINDS, shortest=1, longest=4, what="players")
+        match = cls(kinds, top.integer("seed", minimum=0, maximum=2**63 - 1), term, save_path or path)
+        match.state = replay(top.raw("game"), source=top.source, where=top.where("game"))
         if len(match.state.sheets) != len(kinds):
-            raise SpecError(str(path), "players", "does not match the saved game")
+            n = len(match.state.sheets)
+            raise top.error("players", f"{len(kinds)} players, but the saved game (game.players) has {n}")
+        set_rng_state(match.dice, top.raw("dice_rng"), path, "dice_rng")
+        states = top.array("bot_rngs", length=len(kinds), what="generator states (one per seat)")
+        for i, (g, st) in enumerate(zip(match.bot_rngs, states)):
+            set_rng_state(g, st, path, top.item("bot_rngs", i))
         return match
 
     # ---------------------------------------------------------------- playing

@@ -16,6 +16,7 @@ from typing import Any
 from doppelx import argtypes
 from doppelx.games.options import given_flags, refuse_with_resume
 from rules.common.rng import fresh_seed
+from rules.common.schema import MAX_TEXT_CHARS
 
 BOT_NAMES = ("strong", "random")
 DEFAULT_GAMES = 20
@@ -115,6 +116,10 @@ def _player_name(text: str) -> str:
         raise argparse.ArgumentTypeError("the name must not be empty")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
         raise argparse.ArgumentTypeError(f"{argtypes.shown(name)}: the name holds a control character")
+    if len(name) > MAX_TEXT_CHARS:  # the save keeps it, and reading the save back takes no more
+        raise argparse.ArgumentTypeError(
+            f"the name must be at most {MAX_TEXT_CHARS} characters, got {len(name)}"
+        )
     return name
 
 

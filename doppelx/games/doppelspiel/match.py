@@ -21,9 +21,9 @@ import numpy as np
 
 from doppelx.games.doppelspiel.bots import make_bot
 from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
-from rules.common.errors import RulesError, SpecError
-from rules.common.schema import plain_digits
+from doppelx.terminal import Command, Terminal, TerminalMatch, load_json, set_rng_state
+from rules.common.errors import RulesError
+from rules.common.schema import Table, plain_digits
 from rules.doppelspiel import (
     Action,
     ActivateJoker,
@@ -500,29 +500,20 @@ def load_session(path: Path, term: Terminal) -> DoppelMatch:
     """Rebuild a session from a save file.
 
     Raises:
-        SpecError: the file is not a Doppel Spiel save or its log does not replay.
+        SpecError: the file is not a Doppel Spiel save or its log does not replay (the
+            element is named).
     """
-    data = load_json(path)
-    if data.get("format") != SAVE_FORMAT:
-        raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx doppel' save)")
-    check_save(
-        data,
-        path,
-        {"format", "seed", "seats", "game", "rng"},
-        {"seed": (0, 2**63 - 1), "game.first_player": (0, 1)},
-    )
-    try:
-        seats = [Seat(str(s["name"]), str(s["kind"])) for s in data["seats"]]
-        seed = int(data["seed"])
-        rng_state = data["rng"]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SpecError(str(path), "", f"incomplete save ({exc})") from None
-    if len(seats) != 2 or any(s.kind not in ("human", "strong", "random") for s in seats):
-        raise SpecError(str(path), "seats", "expected two seats of kind human, strong or random")
-    try:
-        state = replay(data["game"])
-    except (RulesError, KeyError, TypeError) as exc:
-        raise SpecError(str(path), "game", f"the game log does not replay: {exc}") from None
+    top = Table(load_json(path), str(path))
+    if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
+        raise top.error("format", f"expected {SAVE_FORMAT!r} (a 'doppelx doppel' save)")
+    top.check_keys({"format", "seed", "seats", "game", "rng"})
+    seed = top.integer("seed", minimum=0, maximum=2**63 - 1)
+    top.array("seats", length=2, what="seats")
+    seats = []
+    for t in top.tables("seats"):
+        t.check_keys({"name", "kind"})
+        seats.append(Seat(t.text("name"), t.string("kind", choices=("human", "strong", "random"))))
+    state = replay(top.raw("game"), source=top.source, where=top.where("game"))
     rng = np.random.Generator(np.random.PCG64())
-    set_rng_state(rng, rng_state, path, "rng")
+    set_rng_state(rng, top.raw("rng"), path, "rng")
     return DoppelMatch(term, state, seats, rng, seed, path)

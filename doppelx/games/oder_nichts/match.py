@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from doppelx.games.oder_nichts.bots import make_bot
+from doppelx.games.oder_nichts.bots import BOT_NAMES, make_bot
 from doppelx.games.oder_nichts.view import (
     card_text,
     event_lines,
@@ -24,14 +24,14 @@ from doppelx.games.oder_nichts.view import (
     status_text,
     table_lines,
 )
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
-from rules.common.errors import RulesError, SpecError
+from doppelx.terminal import Command, Terminal, TerminalMatch, load_json, set_rng_state
+from rules.common.errors import RulesError
 from rules.common.rng import make_rng
-from rules.common.schema import plain_digits
+from rules.common.schema import Table, plain_digits
 from rules.contract import chance_step
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS
-from rules.oder_nichts.state import GameConfig, State, new_game, replay_log
+from rules.oder_nichts.state import GameConfig, State, new_game, replay_table
 
 HUMAN = 0
 
@@ -371,37 +371,24 @@ def start(
 
 
 def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatch:
-    """A game continued from a save file (its log is replayed and checked)."""
-    data = load_json(path)
-    if data.get("game") != "oder_nichts":
-        raise SpecError(str(path), "game", "not a Doppelt oder nichts save")
-    check_save(
-        data,
-        path,
-        {"game", "version", "config", "bots", "seed", "rng_state", "log"},
-        {
-            "seed": (0, 2**63 - 1),
-            "config.players": (2, 8),
-            "config.target_points": (1, 100_000),
-            "config.max_rounds": (1, 100_000),
-        },
-        optional={"version"},
+    """A game continued from a save file (its log is replayed and checked).
+
+    Raises:
+        SpecError: the file is not a Doppelt oder nichts save, or it is damaged (the element
+            is named: ``bots[1]``, ``log[3].kind``, ``log[7]`` with why its action is not legal).
+    """
+    top = Table(load_json(path), str(path))
+    if top.raw("game", None) != "oder_nichts":  # first: another kind of file is said so
+        raise top.error("game", "not a Doppelt oder nichts save")
+    top.check_keys({"game", "version", "config", "bots", "seed", "rng_state", "log"})
+    if top.has("version"):
+        top.integer("version", minimum=1, maximum=1)
+    seed = top.integer("seed", minimum=0, maximum=2**63 - 1)
+    state = replay_table(top)
+    players = state.config.players
+    bots = top.strings(
+        "bots", choices=BOT_NAMES, length=players - 1, what=f"bots ({players} players = you + bots)"
     )
-    try:
-        config = GameConfig.from_json(data["config"])
-        bots = [str(b) for b in data["bots"]]
-        for b in bots:
-            make_bot(b)
-        log = [Action.from_json(a) for a in data["log"]]
-        seed = int(data["seed"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SpecError(str(path), "", f"malformed save: {exc}") from None
-    if len(bots) != config.players - 1:
-        raise SpecError(str(path), "bots", f"{len(bots)} bots for {config.players} players")
-    try:
-        state = replay_log(config, log)
-    except RulesError as exc:
-        raise SpecError(str(path), "log", str(exc)) from None
     rng = make_rng(seed)
-    set_rng_state(rng, data.get("rng_state"), path, "rng_state")
+    set_rng_state(rng, top.raw("rng_state"), path, "rng_state")
     return OderNichtsMatch(term, state, bots, rng, seed, save_path if save_path is not None else path)

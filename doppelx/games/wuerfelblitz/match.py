@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from doppelx.games.wuerfelblitz.bots import BlitzBot, skill
+from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot, skill
 from doppelx.games.wuerfelblitz.tournament import bot_calls
 from doppelx.games.wuerfelblitz.view import explain, legend, render_throw, standings
-from doppelx.terminal import Command, Terminal, TerminalMatch, check_save, load_json, set_rng_state
-from rules.common.errors import RulesError, SpecError
+from doppelx.terminal import Command, Terminal, TerminalMatch, load_json, set_rng_state
+from rules.common.errors import SpecError
 from rules.common.rng import make_rng
-from rules.common.schema import plain_digits
+from rules.common.schema import Table, plain_digits
 from rules.wuerfelblitz import (
     BlitzSpec,
     BlitzState,
@@ -237,34 +237,33 @@ def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMa
     """A game continued from a save file (its log replayed and checked).
 
     Raises:
-        SpecError: the file is not a Würfelblitz save, or it is damaged.
+        SpecError: the file is not a Würfelblitz save, or it is damaged (the element is named).
     """
-    data = load_json(path)
-    if data.get("format") != SAVE_FORMAT:
-        raise SpecError(str(path), "format", f"expected {SAVE_FORMAT!r} (a 'doppelx blitz' save)")
-    check_save(data, path, {"format", "seed", "dice", "bots", "game", "rng"}, {"seed": (0, 2**63 - 1)})
-    if data["dice"] is not None and (not isinstance(data["dice"], str) or not data["dice"]):
-        raise SpecError(str(path), "dice", "expected the dice file's name or null")
+    top = Table(load_json(path), str(path))
+    if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
+        raise top.error("format", f"expected {SAVE_FORMAT!r} (a 'doppelx blitz' save)")
+    top.check_keys({"format", "seed", "dice", "bots", "game", "rng"})
+    seed = top.integer("seed", minimum=0, maximum=2**63 - 1)
+    dice_file = None if top.raw("dice") is None else top.string("dice")
     try:
-        spec = load_spec(data["dice"])
+        spec = load_spec(dice_file)
     except SpecError as exc:
-        raise SpecError(str(path), "dice", f"the saved game's dice file: {exc}") from None
-    try:
-        bots = make_bots([str(s) for s in data["bots"]])
-        state = replay_game(data["game"], spec, str(path))
-        seed = data["seed"]
-        rng = make_rng(0)
-        set_rng_state(rng, data["rng"], path, "rng")
-        return BlitzMatch(
-            term,
-            spec,
-            state.config,
-            bots,
-            rng,
-            save_path=save_path if save_path is not None else path,
-            seed=seed,
-            dice_file=data["dice"],
-            state=state,
-        )
-    except (KeyError, TypeError, ValueError, OverflowError, RulesError) as exc:
-        raise SpecError(str(path), "", f"damaged save: {exc}") from None
+        raise top.error("dice", f"the saved game's dice file: {exc}") from None
+    state = replay_game(top.raw("game"), spec, top.source, where=top.where("game"))
+    players = state.config.players
+    skills = top.strings(
+        "bots", choices=tuple(SKILLS), length=players - 1, what=f"bots ({players} players = you + bots)"
+    )
+    rng = make_rng(0)
+    set_rng_state(rng, top.raw("rng"), path, "rng")
+    return BlitzMatch(
+        term,
+        spec,
+        state.config,
+        make_bots(skills),
+        rng,
+        save_path=save_path if save_path is not None else path,
+        seed=seed,
+        dice_file=dice_file,
+        state=state,
+    )

@@ -259,7 +259,7 @@ def test_same_seed_same_game():
     "data, element",
     [
         ({"game": "other"}, "game"),
-        ({"game": "wuerfelblitz", "config": {}}, "config"),
+        ({"game": "wuerfelblitz", "config": {}}, "config.players"),
         (
             {
                 "game": "wuerfelblitz",
@@ -276,7 +276,7 @@ def test_same_seed_same_game():
                 "first_thrower": 0,
                 "actions": [{"throw": THROW.to_json()}, {"calls": [[0, 8]]}],
             },
-            "actions[1].calls",
+            "actions[1].calls[0]",
         ),
     ],
 )

@@ -121,6 +121,7 @@ def test_bots_only_text_from_the_real_command_line():
         (["--bots", "strong,random"], "--bots"),
         (["--name", "  "], "--name"),
         (["--name", "a\x1bb"], "control character"),
+        (["--name", "N" * 81], "at most 80 characters"),  # the save could not be read back
         (["--name", "bot (STRONG)"], "the other sheet's name"),
         (["--name", "Player 2", "--opponent", "human"], "the other sheet's name"),
         (
@@ -202,7 +203,7 @@ def test_colour_when_asked(monkeypatch, capsys):
         (
             '{"format": "doppelx-doppel-save/1", "seed": 1, "rng": {}, "seats": [{"name": "a", "kind": "human"},'
             ' {"name": "b", "kind": "strong"}], "game": {"format": "doppelspiel-log/1", "log": [[0, "split 11111"]]}}',
-            "does not replay",
+            "bad.json: game.log[0]: 'split 11111':",
         ),
     ],
 )
@@ -352,3 +353,11 @@ def test_a_name_with_a_no_break_space_is_a_name(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["doppel", "--seed", "1", "--name", "Anna\u00a0B", "--no-colour"]) == 0
     assert "Anna\u00a0B against Bot (strong)" in capsys.readouterr().out
+
+
+def test_a_name_of_80_characters_is_saved_and_read_back(tmp_path, monkeypatch, capsys):
+    save = tmp_path / "s.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["doppel", "--seed", "1", "--name", "N" * 80, "--save", str(save)]) == 0
+    session = load_session(save, Terminal(io.StringIO(""), io.StringIO(), colour=False))
+    assert session.names[0] == "N" * 80

@@ -114,7 +114,8 @@ def test_a_bad_save_file_is_one_clear_line(capsys, tmp_path):
         '"rng_state": {}, "log": [{"kind": "draw"}]}'
     )
     code, _, err = run_cli(capsys, "--resume", str(bad))
-    assert code == 2 and "log entry 0" in err
+    assert code == 2 and err.count("\n") == 1
+    assert "save.json: log[0]: a chance outcome (shuffle) is expected here, not 'draw'" in err
 
 
 # ---- a person's game through the prompt ------------------------------------------------
