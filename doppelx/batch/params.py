@@ -22,6 +22,7 @@ THROW_DEFAULTS: dict = {
     "skill": "medium",
     "policy": "greedy",
     "lying": 0,
+    "lying_in_reach": None,
     "spinner": True,
     "hole_delta_mm": 0.0,
 }
@@ -45,6 +46,16 @@ GAME_DEFAULTS: dict = {
 MAX_HOLE_DELTA_MM = 10.0
 #: The type of ``--hole-delta-mm`` and of each ``--vary hole_delta_mm`` value (one bound for both).
 hole_delta_mm = argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change of the holes' radius in mm")
+
+
+def without_absent_spinner(params: dict) -> dict:
+    """``params`` with ``spinner`` ``None`` on a side that has none (run files said ``true``
+    on side I); a side with a spinner keeps ``true`` or ``false``."""
+    from rules.board_file import load_board
+
+    if load_board(params["board"]).spinner is None:
+        return {**params, "spinner": None}
+    return params
 
 
 def pin_files(params: dict) -> dict:
@@ -147,6 +158,14 @@ def check_params(params: dict, kind: str) -> None:
         raise DoppelXError(f"--policy: {exc}") from None
     if kind == "throws" and not 0 <= params["lying"] <= len(dice.player_colours) - 1:
         raise DoppelXError(f"--lying must be 0–{len(dice.player_colours) - 1}, got {params['lying']}")
+    if kind == "throws" and params.get("lying_in_reach"):
+        if board.spinner is None or not params.get("spinner"):
+            why = "has no spinner" if board.spinner is None else "plays with its spinner off"
+            raise DoppelXError(f"--lying-in-reach {params['lying_in_reach']}: side {board.name} {why}")
+        if params["lying_in_reach"] > params["lying"]:
+            raise DoppelXError(
+                f"--lying-in-reach {params['lying_in_reach']}: more than the {params['lying']} lying dice (--lying)"
+            )
     if kind == "games":
         if not 3 <= params["players"] <= len(dice.player_colours):
             raise DoppelXError(f"--players must be 3–{len(dice.player_colours)}, got {params['players']}")

@@ -35,7 +35,7 @@ DEFAULT_BOARD = {kind: d["board"] for kind, d in DEFAULTS.items()}
 SWEEP_COUNT = {"throws": 200, "games": 20}
 #: Options of one kind of sweep only.
 SWEEP_KIND_OPTIONS = {
-    "throws": (("--throws", "throws"), ("--lying", "lying")),
+    "throws": (("--throws", "throws"), ("--lying", "lying"), ("--lying-in-reach", "lying_in_reach")),
     "games": (
         ("--games", "games"),
         ("--players", "players"),
@@ -127,6 +127,26 @@ def _common(p: argparse.ArgumentParser, board_default: str) -> None:
     add_engine_argument(p)
 
 
+def _lying_in_reach(p: argparse.ArgumentParser, prefix: str = "") -> None:
+    p.add_argument(
+        "--lying-in-reach",
+        type=argtypes.whole(0, 3, "a number of lying dice"),
+        default=None,
+        metavar="K",
+        help=f"{prefix}how many of the lying dice lie within the spinner's reach, so bet G can pay "
+        "(0–3; default: 1 on a side whose spinner is on, else 0)",
+    )
+
+
+def _extend(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--extend",
+        action="store_true",
+        help="add items to the finished (or interrupted) run in --out: the same command with a larger count; "
+        "refused if anything else differs",
+    )
+
+
 def _seat_options(p: argparse.ArgumentParser) -> None:
     argtypes.add_seat_skills(p, think=True)
     p.add_argument(
@@ -151,13 +171,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="K",
         help=f"other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
     )
+    _lying_in_reach(t)
     _common(t, DEFAULT_BOARD["throws"])
+    _extend(t)
     t.set_defaults(func=run_simulate, count_attr="throws")
     g = kinds.add_parser("games", help="whole games of bots")
     g.add_argument("--games", type=_games, required=True, metavar="N", help=f"1–{MAX_GAMES:,}")
     _game_options(g)
     _seat_options(g)
     _common(g, DEFAULT_BOARD["games"])
+    _extend(g)
     g.set_defaults(func=run_simulate, count_attr="games")
 
     s = sub.add_parser(
@@ -188,6 +211,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="K",
         help=f"throws: other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
     )
+    _lying_in_reach(s, "throws: ")
     _game_options(s, "games: ")
     argtypes.add_think(s, "games: ")
     s.add_argument(
@@ -196,7 +220,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=[],
         metavar="NAME=V1,V2",
         help=f"a parameter and its values: board, hole_delta_mm (±{MAX_HOLE_DELTA_MM:g} mm), white_faces (F-F-F-F-F-F), "
-        "cocked_deg, skill, policy; a policy point:X,Y keeps its comma "
+        "cocked_deg, skill, policy, spinner (on,off); a policy point:X,Y keeps its comma "
         "(policy=greedy,point:-60,75 is two values)",
     )
     _common(s, f"{DEFAULT_BOARD['throws']} for throws, {DEFAULT_BOARD['games']} for games")
@@ -283,6 +307,8 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
         params["engine"] = args.engine
     if kind == "throws":
         params["lying"] = _given(args.lying, "lying", kind)
+        if args.lying_in_reach is not None:
+            params["lying_in_reach"] = args.lying_in_reach
     else:
         cards = list(_given(args.cards, "cards", kind))  # argtypes.cards: four different letters A–H
         players, bet = _given(args.players, "players", kind), _given(args.bet, "bet", kind)
@@ -329,9 +355,9 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     import_optional("pyarrow", "analysis", "doppelx simulate (Parquet result files)")
     from doppelx.batch.backends import run_plan
-    from doppelx.batch.params import check_params, pin_files
+    from doppelx.batch.params import check_params, pin_files, without_absent_spinner
     from doppelx.batch.plan import RunSpec, default_chunk_size
-    from doppelx.batch.report import REPORT_FILES, games_report, throws_report
+    from doppelx.batch.report import REPORT_FILES, write_report
     from rules.board_file import load_board
 
     kind = args.kind
@@ -342,10 +368,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     params = params_from_args(args, kind)
     check_params(params, kind)
     argtypes.check_no_spinner(load_board(params["board"]), params["spinner"])
-    params = pin_files(params)
+    params = pin_files(without_absent_spinner(params))
     count = getattr(args, args.count_attr)
     workers = check_run_args(args)
-    chunk = args.chunk or default_chunk_size(kind, count)
+    chunk = args.chunk or extended_chunk(args.out, args.extend) or default_chunk_size(kind, count)
     spec = RunSpec(kind, count, args.seed, chunk, params)
     table = run_plan(
         spec,
@@ -357,11 +383,24 @@ def run_simulate(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         outputs=REPORT_FILES[kind],
         stale=tuple(f for k, files in REPORT_FILES.items() if k != kind for f in files),
+        extend=args.extend,
     )
-    report = (throws_report if kind == "throws" else games_report)(table, args.out)
+    report = write_report(kind, table, args.out)
     summary = {"kind": kind, "count": count, "seed": args.seed, "table": str(table), "report": str(report)}
     print(json.dumps(summary, indent=2) if args.json else f"wrote {table}\nwrote {report}")
     return 0
+
+
+def extended_chunk(out: str, extend: bool) -> int | None:
+    """The chunk size of the run in ``out`` when it is extended (its chunks stay valid)."""
+    from pathlib import Path
+
+    from doppelx.batch.plan import RunSpec
+
+    spec_file = Path(out) / "run.json"
+    if not extend or not spec_file.is_file():
+        return None
+    return RunSpec.read(spec_file).chunk_size
 
 
 def run_sweep(args: argparse.Namespace) -> int:
