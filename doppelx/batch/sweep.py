@@ -430,8 +430,10 @@ def write_comparison(rows, out: Path, kind: str, count: int, players: int | None
     panels (:func:`_plot_comparison`)."""
     from doppelx.batch.html_report import write_html
 
+    from doppelx.batch.tidy import partition_value
+
     metrics = list(rows[0][1])
-    labels = [", ".join(f"{k}={v}" for k, v in variant.items()) for variant, _ in rows]
+    labels = [", ".join(f"{k}={partition_value(v)}" for k, v in variant.items()) for variant, _ in rows]
     lines = [f"# Sweep of {counted(len(rows), 'variant')}, {counted(count, kind[:-1])} each", ""]
     if players:
         lines += [f"An equal seat wins 1/{players} = {100 / players:.1f} % of the games.", ""]
