@@ -59,7 +59,8 @@ def without_absent_spinner(params: dict) -> dict:
 
 
 def pin_files(params: dict) -> dict:
-    """``params`` with the content of a board or dice *file* and the code pinned by SHA-256.
+    """``params`` with the content of a board or dice *file* and the code pinned by SHA-256
+    (and ``spinner`` ``None`` on a side without one: :func:`without_absent_spinner`).
 
     A run names its board or dice file by its absolute path (``--board b.toml`` and
     ``--board ../runs/b.toml`` are one run), and pinning the bytes makes them part of the run's
@@ -75,7 +76,7 @@ def pin_files(params: dict) -> dict:
     from rules.board_file import board_reference, builtin_side, resolve_board
     from rules.errors import DoppelXError
 
-    out = dict(params)
+    out = dict(without_absent_spinner(params))
     out["code_sha256"] = code_version(params.get("engine") or "pybullet")
     files = {}
     if builtin_side(params["board"]) is None:  # a file: named by its absolute path, so the same

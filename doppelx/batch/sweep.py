@@ -258,7 +258,7 @@ class SweepOptions:
 
 def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[dict, dict]]:
     """``(variant, parameters)`` of every combination of ``vary``, each checked before any runs."""
-    from doppelx.batch.params import check_params, pin_files, without_absent_spinner
+    from doppelx.batch.params import check_params, pin_files
     from rules.board_file import load_board
 
     grid = parse_vary(list(vary))
@@ -293,7 +293,7 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
         raise DoppelXError(
             f"--no-spinner: none of the sides varied ({', '.join(side_names)}) has a spinner to leave off"
         )
-    return list(zip(variants, [pin_files(without_absent_spinner(p)) for p in per_variant]))
+    return list(zip(variants, [pin_files(p) for p in per_variant]))
 
 
 def run_sweep(options: SweepOptions, params: dict) -> int:

@@ -355,7 +355,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     import_optional("pyarrow", "analysis", "doppelx simulate (Parquet result files)")
     from doppelx.batch.backends import run_plan
-    from doppelx.batch.params import check_params, pin_files, without_absent_spinner
+    from doppelx.batch.params import check_params, pin_files
     from doppelx.batch.plan import RunSpec, default_chunk_size
     from doppelx.batch.report import REPORT_FILES, write_report
     from rules.board_file import load_board
@@ -368,7 +368,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     params = params_from_args(args, kind)
     check_params(params, kind)
     argtypes.check_no_spinner(load_board(params["board"]), params["spinner"])
-    params = pin_files(without_absent_spinner(params))
+    params = pin_files(params)
     count = getattr(args, args.count_attr)
     workers = check_run_args(args)
     chunk = args.chunk or extended_chunk(args.out, args.extend) or default_chunk_size(kind, count)
