@@ -69,8 +69,8 @@ def seat_lines(games: dict, seats: dict, players: int) -> list[str]:
         f"χ² test of equal seats: χ² = {chi2:.1f} with {players - 1} degrees of freedom, "
         f"p = {fmt_p(chi2_sf(chi2, players - 1))} ({n} games; "
         + ("a p below 0.05 says the seats are not equal)." if expected >= 5 else "too few games a seat for the test: fewer than 5 expected wins).")
-        + " The seats differ in turns because the game ends on the turn a player reaches the target: "
-        "seats that start earlier get their turn in the last round more often.",
+        + " Turns a game differ by seat because a game ends within the round, on the turn a player "
+        "reaches the target: a seat early in the round more often gets its turn of the last round.",
         "",
     ]
     return lines

@@ -386,7 +386,18 @@ def run_simulate(args: argparse.Namespace) -> int:
         extend=args.extend,
     )
     report = write_report(kind, table, args.out)
-    summary = {"kind": kind, "count": count, "seed": args.seed, "table": str(table), "report": str(report)}
+    from doppelx.batch.report import table_paths
+
+    tables = {name: str(p.parent) for name, p in table_paths(args.out).items() if p.is_file()}
+    summary = {
+        "kind": kind,
+        "count": count,
+        "seed": args.seed,
+        "table": str(table),
+        "tables": tables,
+        "report": str(report),
+        "report_html": str(report.with_suffix(".html")),
+    }
     print(json.dumps(summary, indent=2) if args.json else f"wrote {table}\nwrote {report}")
     return 0
 
