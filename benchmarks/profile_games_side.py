@@ -13,7 +13,6 @@ die and the spinner rest) or dearer steps (more bodies in contact). docs/batch.m
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import io
 import pstats

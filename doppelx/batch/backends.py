@@ -167,7 +167,11 @@ def _term_as_interrupt() -> Callable[[], None]:
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGTERM, interrupt)
-    return lambda: signal.signal(signal.SIGTERM, old)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, old)
+
+    return restore
 
 
 def _restart_clock(bar) -> None:

@@ -49,7 +49,7 @@ def seat_lines(games: dict, seats: dict, players: int) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     turns = defaultdict(list)
-    own = defaultdict(lambda: [0, 0])
+    own: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
     for seat, t, c in zip(seats["seat"], seats["turns"], seats["own_chips"]):
         turns[seat].append(t)
         own[seat][0] += c
@@ -68,7 +68,11 @@ def seat_lines(games: dict, seats: dict, players: int) -> list[str]:
         "",
         f"χ² test of equal seats: χ² = {chi2:.1f} with {players - 1} degrees of freedom, "
         f"p = {fmt_p(chi2_sf(chi2, players - 1))} ({n} games; "
-        + ("a p below 0.05 says the seats are not equal)." if expected >= 5 else "too few games a seat for the test: fewer than 5 expected wins).")
+        + (
+            "a p below 0.05 says the seats are not equal)."
+            if expected >= 5
+            else "too few games a seat for the test: fewer than 5 expected wins)."
+        )
         + " Turns a game differ by seat because a game ends within the round, on the turn a player "
         "reaches the target: a seat early in the round more often gets its turn of the last round.",
         "",
@@ -189,4 +193,3 @@ def doppel_lines_games(games: dict, turns: dict) -> list[str]:
         f"{proportion(dx, n_turns).fmt(percent=True, digits=2)} of turns.",
         "",
     ]
-

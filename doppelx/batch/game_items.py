@@ -134,7 +134,8 @@ def tidy_rows(item: int, match, colours: list[str], skills: list[str], summary: 
             own_turns[active] += 1
             own_chips[active] += sc.players[me].change
         out = sum(
-            r.owner in req.lying and r.owner in seat and r.status.value in ("hole", "off") for r in sc.readings
+            r.owner in req.lying and r.owner in seat and r.status.value in ("hole", "off")
+            for r in sc.readings
         )
         turns.append(
             {

@@ -83,7 +83,9 @@ def markdown_html(text: str, folder: Path, title: str = "DoppelX report") -> str
                 rows.append(_cells(lines[i]))
                 i += 1
             head, rest = rows[0], [r for r in rows[1:] if not all(set(c) <= set("-: ") for c in r)]
-            body.append("<table><thead><tr>" + "".join(f"<th>{_inline(c)}</th>" for c in head) + "</tr></thead>")
+            body.append(
+                "<table><thead><tr>" + "".join(f"<th>{_inline(c)}</th>" for c in head) + "</tr></thead>"
+            )
             body.append(
                 "<tbody>"
                 + "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>" for r in rest)

@@ -26,8 +26,8 @@ import pyarrow.parquet as pq
 from doppelx.batch import designer
 from doppelx.batch.html_report import write_html
 from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion
-from doppelx.batch.tidy import PART, SCHEMAS
 from doppelx.batch.store import PINS, REPORT_FILES, read_run_metadata  # noqa: F401 (REPORT_FILES re-exported)
+from doppelx.batch.tidy import PART, SCHEMAS
 from doppelx.board_picture import geometry_patch, label_field, save_board_png
 from rules.atomic import save_figure, write_text
 from rules.bets import load_bet_cards
@@ -167,7 +167,11 @@ def table_paths(root: Path | str, partition: str = "") -> dict[str, Path]:
 
 
 def write_report(
-    kind: str, table: Path | str, out_dir: Path | str, tables_root: Path | str | None = None, partition: str = ""
+    kind: str,
+    table: Path | str,
+    out_dir: Path | str,
+    tables_root: Path | str | None = None,
+    partition: str = "",
 ) -> Path:
     """The report of a run of ``kind`` (``report.md``, ``report.html`` and PNGs in ``out_dir``);
     its tidy tables are under ``tables_root`` (default ``out_dir``) and ``partition``."""
@@ -189,8 +193,12 @@ def throws_report(table_path: Path | str, out_dir: Path | str, tables: dict[str,
     lines += [
         f"Dice lying on the board before a throw: {lying / n:g} a throw"
         + (f", {in_reach / n:g} of them within the spinner's reach." if lying else ".")
-        + (" Lying dice change the bets: a thrown die that lands on one can stand on it (cocked or "
-           "on X), so the Doppel X cards (A, H) pay far more often than on an empty board." if lying else ""),
+        + (
+            " Lying dice change the bets: a thrown die that lands on one can stand on it (cocked or "
+            "on X), so the Doppel X cards (A, H) pay far more often than on an empty board."
+            if lying
+            else ""
+        ),
         "",
     ]
 

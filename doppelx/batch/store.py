@@ -94,7 +94,9 @@ class RunStore:
                 check_extend(self.out, old, self.spec, extend)
             if not same and extend:
                 why = _why(old, self.spec)
-                raise DoppelXError(f"{self.out}: --extend: the run there differs ({why}); only the count may grow")
+                raise DoppelXError(
+                    f"{self.out}: --extend: the run there differs ({why}); only the count may grow"
+                )
             if not same:
                 if not overwrite:
                     why = _why(old, self.spec)
@@ -234,11 +236,15 @@ class RunStore:
             folder = base / table / partition if partition else base / table
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / tidy.PART
-            meta = {METADATA_KEY: json.dumps({"table": table, "fingerprint": self.spec.fingerprint()}).encode()}
+            meta = {
+                METADATA_KEY: json.dumps({"table": table, "fingerprint": self.spec.fingerprint()}).encode()
+            }
             schema = tidy.SCHEMAS[table].with_metadata(meta)
             with atomic_write(path, what="table") as f, pq.ParquetWriter(f, schema) as writer:
                 for p in paths:
-                    writer.write_table(tidy.flatten(pq.read_table(p, columns=[column]).column(0), table).cast(schema))
+                    writer.write_table(
+                        tidy.flatten(pq.read_table(p, columns=[column]).column(0), table).cast(schema)
+                    )
             written[table] = path
         return written
 
@@ -305,7 +311,9 @@ def check_extend(out: Path, old: RunSpec, new: RunSpec, extend: bool) -> None:
             "pass --extend to add items to it, or use another --out"
         )
     if new.count < old.count:
-        raise DoppelXError(f"{out}: --extend adds items: the run there has {old.count}, more than {new.count}")
+        raise DoppelXError(
+            f"{out}: --extend adds items: the run there has {old.count}, more than {new.count}"
+        )
 
 
 def _what_differs(old: RunSpec, new: RunSpec) -> str:

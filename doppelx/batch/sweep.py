@@ -183,7 +183,9 @@ def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, M
             "coloured_hole_or_off": per_item(
                 [a != "board" for a in t["c_status"]], True, "coloured die in a hole or off"
             ),
-            "white_hole_or_off": per_item([a != "board" for a in t["w_status"]], True, "white die in a hole or off"),
+            "white_hole_or_off": per_item(
+                [a != "board" for a in t["w_status"]], True, "white die in a hole or off"
+            ),
             "hole_or_off": per_item(
                 [a != "board" or b != "board" for a, b in zip(t["c_status"], t["w_status"])],
                 True,
@@ -429,7 +431,6 @@ def write_comparison(rows, out: Path, kind: str, count: int, players: int | None
     its interval, p-value and the pairing correlation; ``comparison.png``: the main figures as
     panels (:func:`_plot_comparison`)."""
     from doppelx.batch.html_report import write_html
-
     from doppelx.batch.tidy import partition_value
 
     metrics = list(rows[0][1])

@@ -147,7 +147,7 @@ def die_rows(item: int, throw: int, readings, outcome, doppel_x: bool, thrown, s
     return rows
 
 
-def bet_rows(item: int, throw: int, pays: Mapping[str, int], placed: Mapping[int | None, str]) -> list[dict]:
+def bet_rows(item: int, throw: int, pays: Mapping[str, int], placed: Mapping[Any, str]) -> list[dict]:
     """Rows of the bets of a throw: ``placed`` maps a bettor's seat to its card (``None``: a
     throws run's bettor who bets on every card, each row then ``placed`` false)."""
     if None in placed:

@@ -68,13 +68,21 @@ def test_run_file_says_no_spinner_on_a_side_without_one(tmp_path):
 def test_sweep_is_one_hive_dataset_read_by_each_installed_reader(tmp_path):
     out = tmp_path / "sweep"
     args = ["sweep", "throws", "--board", "III", "--throws", "3", "--lying", "1", "--seed", "2"]
-    assert main([*args, "--vary", "hole_delta_mm=0,2", "--vary", "spinner=on,off", "--quiet", "--out", str(out)]) == 0
+    assert (
+        main([*args, "--vary", "hole_delta_mm=0,2", "--vary", "spinner=on,off", "--quiet", "--out", str(out)])
+        == 0
+    )
     assert (out / "dice" / "hole_delta_mm=2" / "spinner=off" / "part-0.parquet").is_file()
     for k in range(4):
         assert (out / f"variant-{k:02d}" / "report.html").is_file()
     dice = ds.dataset(out / "dice", format="parquet", partitioning="hive").to_table().to_pylist()
     assert len(dice) == 4 * 3 * 3
-    assert {(d["hole_delta_mm"], d["spinner"]) for d in dice} == {(0, "on"), (0, "off"), (2, "on"), (2, "off")}
+    assert {(d["hole_delta_mm"], d["spinner"]) for d in dice} == {
+        (0, "on"),
+        (0, "off"),
+        (2, "on"),
+        (2, "off"),
+    }
     comparison = (out / "comparison.md").read_text()
     assert "not measurable: the spinner was left off" in comparison and "| p | r |" in comparison
     assert (out / "comparison.html").read_text().count("data:image/png;base64,") == 1
@@ -99,12 +107,16 @@ def test_sweep_is_one_hive_dataset_read_by_each_installed_reader(tmp_path):
         pass
     else:
         glob = str(out / "throws" / "**" / "*.parquet")
-        rows = duckdb.sql(f"SELECT spinner, count(*) FROM '{glob}' GROUP BY spinner ORDER BY spinner").fetchall()
+        rows = duckdb.sql(
+            f"SELECT spinner, count(*) FROM '{glob}' GROUP BY spinner ORDER BY spinner"
+        ).fetchall()
         assert rows == [("off", 6), ("on", 6)]
 
 
 def test_vary_spinner_refused_beside_a_side_without_one(tmp_path, capsys):
-    code = main(["sweep", "throws", "--vary", "board=I,III", "--vary", "spinner=on,off", "--out", str(tmp_path)])
+    code = main(
+        ["sweep", "throws", "--vary", "board=I,III", "--vary", "spinner=on,off", "--out", str(tmp_path)]
+    )
     assert code == 2
     assert "side I has no spinner" in capsys.readouterr().err
 
@@ -126,7 +138,12 @@ def test_extend_gives_the_rows_of_the_larger_run_and_refuses_other_runs(tmp_path
 
 
 def test_games_tables_and_the_designers_report(tmp_path):
-    assert simulate("games", "--board", "I", "--players", "3", "--games", "2", "--seed", "1", "--out", str(tmp_path)) == 0
+    assert (
+        simulate(
+            "games", "--board", "I", "--players", "3", "--games", "2", "--seed", "1", "--out", str(tmp_path)
+        )
+        == 0
+    )
     games = table(tmp_path, "games").to_pylist()
     seats = table(tmp_path, "seats").to_pylist()
     turns = table(tmp_path, "turns").to_pylist()
@@ -140,8 +157,17 @@ def test_games_tables_and_the_designers_report(tmp_path):
     last = [t for t in turns if t["item"] == 0][-1]
     assert last["chips_after"] == wide[0]["chips"]
     report = (tmp_path / "report.md").read_text()
-    for text in ("## Seats", "χ² test of equal seats", "minus fair share", "turns a game", "## Game length",
-                 "90th percentile", "Bet cards in the games", "Hit rate × pay-out is not", "Dice lost, per die"):
+    for text in (
+        "## Seats",
+        "χ² test of equal seats",
+        "minus fair share",
+        "turns a game",
+        "## Game length",
+        "90th percentile",
+        "Bet cards in the games",
+        "Hit rate × pay-out is not",
+        "Dice lost, per die",
+    ):
         assert text in report, text
     page = (tmp_path / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 1 and "<table>" in page and 'src="games.png"' not in page
@@ -157,7 +183,10 @@ def test_card_g_measurable_lying_dice_within_the_spinners_reach():
     board, dice = table_specs({"board": "III"})
     box = service_for({"board": "III", "spinner": True}).box
     s = board.spinner
-    tips = [(s.arm_length * math.cos(math.radians(a)), s.arm_length * math.sin(math.radians(a))) for a in (90, 210, 330)]
+    tips = [
+        (s.arm_length * math.cos(math.radians(a)), s.arm_length * math.sin(math.radians(a)))
+        for a in (90, 210, 330)
+    ]
     triangle = Polygon(tips)
     for seed in range(30):
         poses = scatter_lying(board, box, dice, ["red", "green", "yellow"], make_rng(seed), in_reach=1)
@@ -185,17 +214,19 @@ def test_statistics_of_the_report():
 
 
 def test_markdown_page_embeds_images_and_escapes(tmp_path):
+    import matplotlib.pyplot as plt
+
     from doppelx.batch.html_report import write_html
     from rules.atomic import save_figure
-
-    import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
     ax.plot([0, 1])
     save_figure(fig, tmp_path / "p.png", dpi=30)
     plt.close(fig)
     md = tmp_path / "r.md"
-    md.write_text("# T <1>\n\ntext `code` **bold**\n\n![p](p.png)\n\n| a | b |\n|---|---|\n| 1 | not measurable: x |\n")
+    md.write_text(
+        "# T <1>\n\ntext `code` **bold**\n\n![p](p.png)\n\n| a | b |\n|---|---|\n| 1 | not measurable: x |\n"
+    )
     page = write_html(md, tmp_path / "r.html").read_text()
     assert "<h1>T &lt;1&gt;</h1>" in page and "<code>code</code>" in page and "<strong>bold</strong>" in page
     assert "data:image/png;base64," in page and "<td>1</td>" in page and 'class="na"' in page
@@ -203,8 +234,22 @@ def test_markdown_page_embeds_images_and_escapes(tmp_path):
 
 def test_sigterm_prints_the_resume_hint_and_no_semaphore_warning(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "doppelx", "simulate", "throws", "--throws", "400", "--chunk", "2",
-           "--workers", "2", "--quiet", "--out", str(tmp_path)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "doppelx",
+        "simulate",
+        "throws",
+        "--throws",
+        "400",
+        "--chunk",
+        "2",
+        "--workers",
+        "2",
+        "--quiet",
+        "--out",
+        str(tmp_path),
+    ]
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not list((tmp_path / "chunks").glob("*.parquet")) and time.monotonic() < deadline:
