@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from doppelx.batch.stats import chi2_sf, fmt_p, mean, proportion
+from doppelx.batch.stats import chi2_sf, counted, fmt_p, mean, proportion
 
 #: The footnote under every bet table: why hit rate × pay-out is not the expected pay-out.
 DOUBLING = (
@@ -57,17 +57,17 @@ def seat_lines(games: dict, seats: dict, players: int) -> list[str]:
     for s in range(players):
         e = proportion(wins.get(s, 0), n)
         diff = f"{100 * (e.value - fair):+.1f} pp [{100 * (e.low - fair):+.1f}, {100 * (e.high - fair):+.1f}]"
-        per_turn = own[s][0] / own[s][1] if own[s][1] else float("nan")
+        per_turn = f"{own[s][0] / own[s][1]:.2f}" if own[s][1] else "–"
         lines.append(
             f"| {s} | {wins.get(s, 0)} | {e.fmt(percent=True, digits=1)} | {diff} | "
-            f"{mean(turns[s]).fmt(digits=2)} | {per_turn:.2f} |"
+            f"{mean(turns[s]).fmt(digits=2)} | {per_turn} |"
         )
     expected = n * fair
     chi2 = sum((wins.get(s, 0) - expected) ** 2 / expected for s in range(players))
     lines += [
         "",
         f"χ² test of equal seats: χ² = {chi2:.1f} with {players - 1} degrees of freedom, "
-        f"p = {fmt_p(chi2_sf(chi2, players - 1))} ({n} games; "
+        f"p {_p_text(chi2_sf(chi2, players - 1))} ({counted(n, 'game')}; "
         + (
             "a p below 0.05 says the seats are not equal)."
             if expected >= 5
@@ -78,6 +78,12 @@ def seat_lines(games: dict, seats: dict, players: int) -> list[str]:
         "",
     ]
     return lines
+
+
+def _p_text(p: float) -> str:
+    """``"= 0.042"`` or ``"< 0.001"``: a p-value after the letter p."""
+    text = fmt_p(p)
+    return text if text.startswith("<") else f"= {text}"
 
 
 def length_lines(games: dict) -> list[str]:

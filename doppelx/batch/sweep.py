@@ -333,6 +333,7 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
         )
         write_report(o.kind, table, folder, tables_root=out, partition=partition)
         rows.append((variant, summarise(o.kind, table, p)))
+    remove_stale_partitions(out, {partition_path(v) for v, _ in planned})
     players = params.get("players") if o.kind == "games" else None
     md, png = write_comparison(rows, out, o.kind, count, players)
     result = sweep_json(rows, count, players)
@@ -377,6 +378,31 @@ def sweep_json(rows, count: int, players: int | None) -> dict:
             }
         )
     return out
+
+
+def remove_stale_partitions(out: Path, keep: set[str]) -> None:
+    """Remove the tidy tables' files of variants that are no longer the sweep's (an earlier
+    sweep in this folder, replaced with ``--overwrite``): ``<table>/<name>=<value>/…/part-0.parquet``
+    outside ``keep``, and their folders once empty, so the folder's dataset holds this sweep's
+    variants only. Only files of that name in hive folders are touched; anything else stays."""
+    from doppelx.batch.tidy import PART, SCHEMAS
+
+    for table in SCHEMAS:
+        root = out / table
+        if not root.is_dir():
+            continue
+        for f in sorted(root.rglob(PART)):
+            rel = f.parent.relative_to(root).as_posix()
+            if rel in keep or not all("=" in part for part in rel.split("/")):
+                continue
+            f.unlink()
+            for d in [f.parent, *f.parent.parents]:
+                if d == root:
+                    break
+                try:
+                    d.rmdir()
+                except OSError:
+                    break
 
 
 def check_extra_variants(out: Path, planned: int, overwrite: bool = False) -> None:
