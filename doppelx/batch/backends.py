@@ -46,6 +46,7 @@ def run_plan(
     outputs: tuple[str, ...] = (),
     stale: tuple[str, ...] = (),
     extend: bool = False,
+    extendable: bool = True,
     tables_root: Path | str | None = None,
     partition: str = "",
 ) -> Path:
@@ -59,7 +60,8 @@ def run_plan(
     cluster (``address``) the most chunks at once, ``None`` for as many as the cluster runs.
 
     ``extend``: the folder's run may have fewer items than ``spec`` (``--extend``): its chunks
-    are kept and the rest run. The tidy tables go to ``tables_root`` (default ``out``) under
+    are kept and the rest run (``extendable``: the command has ``--extend``, so a run of
+    another count is refused with that hint; a sweep has not). The tidy tables go to ``tables_root`` (default ``out``) under
     the hive folders ``partition`` (:meth:`RunStore.write_tables`).
 
     Returns:
@@ -72,7 +74,7 @@ def run_plan(
     if workers is None and not (backend == "ray" and address):
         workers = 1
     store = RunStore(out, spec, outputs, stale)
-    store.open(overwrite, extend)
+    store.open(overwrite, extend, extendable)
     done = store.done()
     pending = [i for i in range(spec.n_chunks) if i not in done]
     if backend == "ray" and address:

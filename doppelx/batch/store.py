@@ -64,7 +64,7 @@ class RunStore:
         self.overwrite = False
         self.extend = False
 
-    def open(self, overwrite: bool = False, extend: bool = False) -> None:
+    def open(self, overwrite: bool = False, extend: bool = False, extendable: bool = True) -> None:
         """Create the folder, or check that an existing one belongs to the same run.
 
         The same run always resumes from its finished chunks. A folder holding a different
@@ -91,7 +91,7 @@ class RunStore:
                     raise
                 same = False
             if same and old is not None and old.count != self.spec.count:
-                check_extend(self.out, old, self.spec, extend)
+                check_extend(self.out, old, self.spec, extend, extendable)
             if not same and extend:
                 why = _why(old, self.spec)
                 raise DoppelXError(
@@ -303,12 +303,17 @@ def _why(old: RunSpec | None, new: RunSpec) -> str:
     return _what_differs(old, new)
 
 
-def check_extend(out: Path, old: RunSpec, new: RunSpec, extend: bool) -> None:
-    """A run given again with another count: only ``--extend`` may grow it (never shrink)."""
+def check_extend(out: Path, old: RunSpec, new: RunSpec, extend: bool, extendable: bool = True) -> None:
+    """A run given again with another count: only ``--extend`` may grow it (never shrink);
+    ``extendable``: the command has ``--extend`` (a sweep has not)."""
     if not extend:
-        raise DoppelXError(
-            f"{out}: holds this run with {old.count} items, this command asks for {new.count}; "
+        remedy = (
             "pass --extend to add items to it, or use another --out"
+            if extendable
+            else ("use another --out or pass --overwrite")
+        )
+        raise DoppelXError(
+            f"{out}: holds this run with {old.count} items, this command asks for {new.count}; {remedy}"
         )
     if new.count < old.count:
         raise DoppelXError(

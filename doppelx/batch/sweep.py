@@ -330,6 +330,7 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
             stale=tuple(n for files in REPORT_FILES.values() for n in files),  # a simulate run's report
             tables_root=out,
             partition=partition,
+            extendable=False,
         )
         write_report(o.kind, table, folder, tables_root=out, partition=partition)
         rows.append((variant, summarise(o.kind, table, p)))

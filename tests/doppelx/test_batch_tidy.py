@@ -113,6 +113,24 @@ def test_sweep_is_one_hive_dataset_read_by_each_installed_reader(tmp_path):
         assert rows == [("off", 6), ("on", 6)]
 
 
+def test_a_sweep_of_another_count_is_refused_without_an_extend_hint(tmp_path, capsys):
+    sweep = [
+        "sweep",
+        "throws",
+        "--vary",
+        "hole_delta_mm=0",
+        "--quiet",
+        "--chunk",
+        "2",
+        "--out",
+        str(tmp_path),
+    ]
+    assert main([*sweep, "--throws", "2"]) == 0
+    assert main([*sweep, "--throws", "4"]) == 2
+    err = capsys.readouterr().err
+    assert "holds this run with 2 items, this command asks for 4" in err and "--extend" not in err
+
+
 def test_vary_spinner_refused_beside_a_side_without_one(tmp_path, capsys):
     code = main(
         ["sweep", "throws", "--vary", "board=I,III", "--vary", "spinner=on,off", "--out", str(tmp_path)]
