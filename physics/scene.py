@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon
 
 from rules.common.errors import RulesError
 from rules.doppelx.board import BoardSide
@@ -27,12 +27,17 @@ def scatter_lying(
     owners: Sequence[str],
     rng: np.random.Generator,
     tries: int = 2000,
+    in_reach: int = 0,
 ) -> dict[str, Pose]:
     """Dice ``owners`` lying flat on the playfield at random free places, random face up and yaw.
 
     A die keeps clear of the walls, the holes, the spinner's sweep, the obstacles, the edge
     of a playfield smaller than the box and the other dice (by its full diagonal), so the
-    poses are resting poses on the playfield.
+    poses are resting poses on the playfield. The first ``in_reach`` dice (a side with a
+    spinner) lie *within* the spinner's sweep instead: the die's footprint reaches into the
+    circle its tips sweep, clear of the resting triangle (tips at 90°, 210°, 330°, as the
+    world builds it at angle 0) and of the part of the card that covers the pin whichever
+    way it turns (half the arm), so the spinner, once a thrown die turns it, can fling it (bet G).
 
     Raises:
         RulesError: no free place was found in ``tries`` attempts (a crowded board).
@@ -46,23 +51,50 @@ def scatter_lying(
     smaller = not fills_box(board, box)
     out: dict[str, Pose] = {}
     placed: list[tuple[float, float]] = []
-    for owner in owners:
+    s = board.spinner
+    for k, owner in enumerate(owners):
         spec = dice[owner]
         reach = spec.half * math.sqrt(2) + SCATTER_GAP
         inside = board.outline.buffer(-reach) if smaller else None
+        near = s is not None and k < in_reach
+        blocks = _reach_blocked(board) if near else blocked_geom
         for _ in range(tries):
-            x = float(rng.uniform(-hx + reach, hx - reach))
-            y = float(rng.uniform(-hy + reach, hy - reach))
+            if near:
+                assert s is not None
+                # a point in the ring from the card's inner disc out to a die's half beyond the tips
+                r = float(rng.uniform(s.arm_length / 2 + reach, s.arm_length + spec.half))
+                a = float(rng.uniform(0, 2 * math.pi))
+                x, y = s.center[0] + r * math.cos(a), s.center[1] + r * math.sin(a)
+                if abs(x) > hx - reach or abs(y) > hy - reach:
+                    continue
+            else:
+                x = float(rng.uniform(-hx + reach, hx - reach))
+                y = float(rng.uniform(-hy + reach, hy - reach))
             if any((x - a) ** 2 + (y - b) ** 2 < (2 * reach) ** 2 for a, b in placed):
                 continue
             if inside is not None and not shapely.contains_xy(inside, x, y):
                 continue
-            if blocked_geom is not None and shapely.dwithin(blocked_geom, Point(x, y), reach):
+            if blocks is not None and shapely.dwithin(blocks, Point(x, y), reach):
                 continue
             top = spec.faces[int(rng.integers(len(spec.faces)))]
             out[owner] = Pose.resting(spec, x, y, float(rng.uniform(0, 2 * math.pi)), top)
             placed.append((x, y))
             break
         else:
-            raise RulesError(f"no free place for the {owner} die on side {board.name}")
+            where = " within the spinner's reach" if near else ""
+            raise RulesError(f"no free place for the {owner} die{where} on side {board.name}")
     return out
+
+
+def _reach_blocked(board: BoardSide):
+    """What a die lying within the spinner's reach keeps clear of: holes, obstacles and the
+    spinner's resting triangle (angle 0: tips at 90°, 210°, 330° about the pin)."""
+    s = board.spinner
+    assert s is not None
+    cx, cy = s.center
+    tips = [
+        (cx + s.arm_length * math.cos(math.radians(d)), cy + s.arm_length * math.sin(math.radians(d)))
+        for d in (90, 210, 330)
+    ]
+    shapes = [h.shape for h in board.holes] + [o.shape for o in board.obstacles] + [Polygon(tips)]
+    return shapely.union_all(shapes)

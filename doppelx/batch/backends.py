@@ -45,6 +45,10 @@ def run_plan(
     overwrite: bool = False,
     outputs: tuple[str, ...] = (),
     stale: tuple[str, ...] = (),
+    extend: bool = False,
+    extendable: bool = True,
+    tables_root: Path | str | None = None,
+    partition: str = "",
 ) -> Path:
     """Run ``spec`` into the folder ``out`` (resuming what is there) and merge the result.
 
@@ -54,6 +58,11 @@ def run_plan(
 
     ``workers``: processes of the pool or CPUs of the local Ray cluster; on a running Ray
     cluster (``address``) the most chunks at once, ``None`` for as many as the cluster runs.
+
+    ``extend``: the folder's run may have fewer items than ``spec`` (``--extend``): its chunks
+    are kept and the rest run (``extendable``: the command has ``--extend``, so a run of
+    another count is refused with that hint; a sweep has not). The tidy tables go to ``tables_root`` (default ``out``) under
+    the hive folders ``partition`` (:meth:`RunStore.write_tables`).
 
     Returns:
         The merged Parquet file.
@@ -65,7 +74,7 @@ def run_plan(
     if workers is None and not (backend == "ray" and address):
         workers = 1
     store = RunStore(out, spec, outputs, stale)
-    store.open(overwrite)
+    store.open(overwrite, extend, extendable)
     done = store.done()
     pending = [i for i in range(spec.n_chunks) if i not in done]
     if backend == "ray" and address:
@@ -91,6 +100,8 @@ def run_plan(
         nonlocal left
         store.write_chunk(index, rows)
         bar.update(len(rows))
+        if left == len(pending):
+            _restart_clock(bar)
         left -= 1
         log.debug(
             "%s: chunk %d written (%d rows), %d to go, %.1f s since the start",
@@ -101,15 +112,27 @@ def run_plan(
             time.monotonic() - started,
         )
 
+    restore = _term_as_interrupt()
     try:
         if pending:
             if backend == "pool":
                 _run_pool(spec, pending, workers or 1, finished)
             else:
                 _run_ray(spec, pending, workers, finished, address=address)
+    except KeyboardInterrupt:
+        bar.close()
+        print(
+            f"doppelx: interrupted; {spec.n_chunks - left} of {spec.n_chunks} chunks "
+            f"are on disk in {out}: run the same command again to resume",
+            file=sys.stderr,
+        )
+        raise
     finally:
         bar.close()
-    return store.merge()
+        restore()
+    merged = store.merge()
+    store.write_tables(tables_root, partition)
+    return merged
 
 
 #: Seconds between progress lines when stderr is a file or a pipe, not a terminal.
@@ -130,6 +153,46 @@ class _ProgressLines:
 
     def flush(self) -> None:
         self.stream.flush()
+
+
+def _term_as_interrupt() -> Callable[[], None]:
+    """Handle SIGTERM (``kill PID``) as Ctrl+C while a run goes on: the pool is shut down in
+    order (no "leaked semaphore" warning from the resource tracker) and the resume hint is
+    printed. Returns the function that puts the old handler back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, old)
+
+    return restore
+
+
+def _restart_clock(bar) -> None:
+    """Measure the rate from the first finished chunk on.
+
+    Until then the workers were starting (spawning, importing, building their worlds) and
+    with N workers the first chunk to finish is one of N running at once: a rate taken over
+    that stretch was about N times too low, so the ETA right after a start or a resume was
+    about twice too high with 2 workers. The rate's running average is started afresh here, so
+    from the next finished chunk on the rate (and the ETA) count only the chunks finished since
+    this one, over the time since this one (the elapsed time shown stays the run's).
+    """
+    from tqdm.std import EMA
+
+    if getattr(bar, "disable", True):
+        return
+    bar.last_print_t = bar._time()
+    bar.last_print_n = bar.n
+    bar._ema_dn, bar._ema_dt, bar._ema_miniters = EMA(bar.smoothing), EMA(bar.smoothing), EMA(bar.smoothing)
 
 
 def _progress(spec: RunSpec, initial: int, enabled: bool):

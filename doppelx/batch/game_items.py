@@ -15,6 +15,7 @@ import numpy as np
 
 from doppelx.batch.params import GAME_DEFAULTS
 from doppelx.batch.plan import RunSpec
+from doppelx.batch.tidy import PREFIX, bet_rows, die_rows
 from doppelx.batch.world_cache import service_for, table_specs
 from rules.common.rng import child_rng
 
@@ -111,6 +112,82 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
                     np.sum([sum(pl.bets for pl in rec.score.players.values()) for rec in match.log])
                 ),
                 "tunnelled": sum(len(rec.result.tunnelled) for rec in match.log),
+                **tidy_rows(i, match, colours, skills, summary),
             }
         )
     return rows
+
+
+def tidy_rows(item: int, match, colours: list[str], skills: list[str], summary: dict) -> dict[str, list]:
+    """Game ``item``'s rows of the tidy tables ``games``, ``seats``, ``turns``, ``dice`` and
+    ``bets`` (:mod:`doppelx.batch.tidy`), keyed ``tidy_<table>``."""
+    seat = {c: k for k, c in enumerate(colours)}
+    turns, dice, bets = [], [], []
+    own_turns = [0] * len(colours)
+    own_chips = [0] * len(colours)
+    for rec in match.log:
+        sc, req = rec.score, rec.request
+        me = req.thrower
+        active = seat.get(me) if me is not None else None
+        placed = {seat[c]: card for c, card in rec.bets.items() if c in seat}
+        paid = {card: sc.players[c].bets for c, card in rec.bets.items() if c in sc.players}
+        if req.kind == "turn" and active is not None and not sc.rethrow:
+            own_turns[active] += 1
+            own_chips[active] += sc.players[me].change
+        out = sum(
+            r.owner in req.lying and r.owner in seat and r.status.value in ("hole", "off")
+            for r in sc.readings
+        )
+        turns.append(
+            {
+                "item": item,
+                "turn": rec.number,
+                "kind": req.kind,
+                "rethrow": sc.rethrow,
+                "active_seat": active,
+                "active_skill": None if active is None else skills[active],
+                "chips_before": [sc.players[c].before if c in sc.players else None for c in colours],
+                "chips_after": [sc.players[c].after if c in sc.players else None for c in colours],
+                "change": None if me is None or me not in sc.players else sc.players[me].change,
+                "doppel_x": sc.doppel_x,
+                "bets_placed": len(placed),
+                "bets_paid": sum(paid.values()),
+                "rivals_out": int(out),
+            }
+        )
+        dice += die_rows(item, rec.number, sc, rec.result.outcome, req.dice, seat)
+        bets += bet_rows(item, rec.number, paid, placed)
+    winner = seat[summary["winner"]]
+    game = {
+        "item": item,
+        "players": len(colours),
+        "winner_seat": winner,
+        "winner": summary["winner"],
+        "throws": len(match.log),
+        "turns": sum(own_turns),
+        "decider_rounds": len(summary["decider_rounds"]),
+        "doppel_x": sum(int(t["doppel_x"]) for t in turns),
+        "bets_placed": len(bets),
+        "bets_won": sum(b["paid"] for b in bets),
+        "tunnelled": sum(len(rec.result.tunnelled) for rec in match.log),
+    }
+    seats = [
+        {
+            "item": item,
+            "seat": k,
+            "colour": c,
+            "skill": skills[k],
+            "won": k == winner,
+            "final_chips": int(summary["chips"][c]),
+            "turns": own_turns[k],
+            "own_chips": own_chips[k],
+        }
+        for k, c in enumerate(colours)
+    ]
+    return {
+        PREFIX + "games": [game],
+        PREFIX + "seats": seats,
+        PREFIX + "turns": turns,
+        PREFIX + "dice": dice,
+        PREFIX + "bets": bets,
+    }

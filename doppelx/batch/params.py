@@ -22,6 +22,7 @@ THROW_DEFAULTS: dict = {
     "skill": "medium",
     "policy": "greedy",
     "lying": 0,
+    "lying_in_reach": None,
     "spinner": True,
     "hole_delta_mm": 0.0,
 }
@@ -47,8 +48,19 @@ MAX_HOLE_DELTA_MM = 10.0
 hole_delta_mm = argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change of the holes' radius in mm")
 
 
+def without_absent_spinner(params: dict) -> dict:
+    """``params`` with ``spinner`` ``None`` on a side that has none (run files said ``true``
+    on side I); a side with a spinner keeps ``true`` or ``false``."""
+    from rules.doppelx.board_file import load_board
+
+    if load_board(params["board"]).spinner is None:
+        return {**params, "spinner": None}
+    return params
+
+
 def pin_files(params: dict) -> dict:
-    """``params`` with the content of a board or dice *file* and the code pinned by SHA-256.
+    """``params`` with the content of a board or dice *file* and the code pinned by SHA-256
+    (and ``spinner`` ``None`` on a side without one: :func:`without_absent_spinner`).
 
     A run names its board or dice file by its absolute path (``--board b.toml`` and
     ``--board ../runs/b.toml`` are one run), and pinning the bytes makes them part of the run's
@@ -64,7 +76,7 @@ def pin_files(params: dict) -> dict:
     from rules.common.errors import DoppelXError
     from rules.doppelx.board_file import board_reference, builtin_side, resolve_board
 
-    out = dict(params)
+    out = dict(without_absent_spinner(params))
     out["code_sha256"] = code_version(params.get("engine") or "pybullet")
     files = {}
     if builtin_side(params["board"]) is None:  # a file: named by its absolute path, so the same
@@ -147,6 +159,14 @@ def check_params(params: dict, kind: str) -> None:
         raise DoppelXError(f"--policy: {exc}") from None
     if kind == "throws" and not 0 <= params["lying"] <= len(dice.player_colours) - 1:
         raise DoppelXError(f"--lying must be 0–{len(dice.player_colours) - 1}, got {params['lying']}")
+    if kind == "throws" and params.get("lying_in_reach"):
+        if board.spinner is None or not params.get("spinner"):
+            why = "has no spinner" if board.spinner is None else "plays with its spinner off"
+            raise DoppelXError(f"--lying-in-reach {params['lying_in_reach']}: side {board.name} {why}")
+        if params["lying_in_reach"] > params["lying"]:
+            raise DoppelXError(
+                f"--lying-in-reach {params['lying_in_reach']}: more than the {params['lying']} lying dice (--lying)"
+            )
     if kind == "games":
         if not 3 <= params["players"] <= len(dice.player_colours):
             raise DoppelXError(f"--players must be 3–{len(dice.player_colours)}, got {params['players']}")

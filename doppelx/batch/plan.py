@@ -85,8 +85,14 @@ class RunSpec:
             raise SpecError(str(path), "", f"damaged run file: {exc}") from None
 
     def fingerprint(self) -> str:
-        """Identity of the run's results (same fingerprint ⇒ same rows)."""
-        return hashlib.sha256(self.to_json().encode()).hexdigest()[:16]
+        """Identity of the run's results (same fingerprint ⇒ same rows for the same items).
+
+        The count is left out: item ``i`` is the same whatever the count, so a run grown by
+        ``--extend`` keeps its fingerprint and its chunks (a short last chunk is run again).
+        """
+        data = asdict(self)
+        data.pop("count")
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def default_chunk_size(kind: str, count: int) -> int:

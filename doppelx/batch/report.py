@@ -1,4 +1,5 @@
-"""The designer's report of a batch run: Markdown with PNG figures beside it.
+"""The designer's report of a batch run: Markdown with PNG figures beside it, and the same as
+one self-contained ``report.html`` (:mod:`doppelx.batch.html_report`).
 
 From a throws table: a heatmap of resting positions over the playfield, hit rates per
 field with 95 % intervals, chips per throw, each bet card's hit rate and expected pay-out,
@@ -6,7 +7,8 @@ Doppel X frequency. From a games table: game length, win rate by seat, and by sk
 win rate, chips per own throw and how often an own throw sent a rival's die into a hole
 or off the box.
 Column names are those written by :mod:`doppelx.batch.throw_items` and
-:mod:`doppelx.batch.game_items` (documented in ``docs/batch.md``).
+:mod:`doppelx.batch.game_items` (documented in ``docs/batch.md``); the seats, game length,
+bets per card and dice lost come from the tidy tables (:mod:`doppelx.batch.designer`).
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pyarrow.parquet as pq
 
+from doppelx.batch import designer
+from doppelx.batch.html_report import write_html
 from doppelx.batch.stats import Estimate, clustered_ratio, counted, mean, proportion
 from doppelx.batch.store import PINS, REPORT_FILES, read_run_metadata  # noqa: F401 (REPORT_FILES re-exported)
+from doppelx.batch.tidy import PART, SCHEMAS
 from doppelx.board_picture import geometry_patch, label_field, save_board_png
 from rules.common.atomic import save_figure, write_text
 from rules.doppelx.bets import load_bet_cards
@@ -155,14 +160,47 @@ def _described(params: dict, board: BoardSide) -> str:
     return ", ".join(f"{k} {v}" for k, v in shown.items())
 
 
-def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
-    """Write ``report.md`` and its PNGs for a throws table; returns the Markdown path."""
+def table_paths(root: Path | str, partition: str = "") -> dict[str, Path]:
+    """Where a run's tidy tables are: ``root/<table>/[partition/]part-0.parquet``."""
+    base = Path(root)
+    return {name: (base / name / partition if partition else base / name) / PART for name in SCHEMAS}
+
+
+def write_report(
+    kind: str,
+    table: Path | str,
+    out_dir: Path | str,
+    tables_root: Path | str | None = None,
+    partition: str = "",
+) -> Path:
+    """The report of a run of ``kind`` (``report.md``, ``report.html`` and PNGs in ``out_dir``);
+    its tidy tables are under ``tables_root`` (default ``out_dir``) and ``partition``."""
+    tables = table_paths(tables_root if tables_root is not None else out_dir, partition)
+    return (throws_report if kind == "throws" else games_report)(table, out_dir, tables)
+
+
+def throws_report(table_path: Path | str, out_dir: Path | str, tables: dict[str, Path] | None = None) -> Path:
+    """Write ``report.md``, ``report.html`` and its PNGs for a throws table; returns the Markdown path."""
     out = Path(out_dir)
+    tables = tables if tables is not None else table_paths(out)
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     board = load_board(t["board"][0])
     run = _run_spec(table_path)
     lines = [f"# Throws on side {board.name}: {counted(n, 'throw')}", "", *_provenance(run, board), ""]
+    lying = sum(t["lying"])
+    in_reach = sum(t.get("lying_in_reach") or [0])
+    lines += [
+        f"Dice lying on the board before a throw: {lying / n:g} a throw"
+        + (f", {in_reach / n:g} of them within the spinner's reach." if lying else ".")
+        + (
+            " Lying dice change the bets: a thrown die that lands on one can stand on it (cocked or "
+            "on X), so the Doppel X cards (A, H) pay far more often than on an empty board."
+            if lying
+            else ""
+        ),
+        "",
+    ]
 
     xs, ys = [], []
     for p in DICE_PREFIXES:
@@ -203,38 +241,36 @@ def throws_report(table_path: Path | str, out_dir: Path | str) -> Path:
         f"| Doppel X (share of throws) | {proportion(sum(t['doppel_x']), n).fmt(percent=True, digits=1)} |"
     )
 
-    cards = load_bet_cards()
-    lines += [
-        "",
-        "## Bet cards (a bettor's view of these throws)",
-        "",
-        "| card | condition | pays | hit rate | expected pay-out |",
-        "|---|---|---|---|---|",
-    ]
-    no_fling = _why_no_fling(_params(run), board, t)
-    for letter, card in cards.items():
-        pays = t[f"bet_{letter}"]
-        if card.condition == "spinner_fling" and no_fling:
-            lines.append(f"| {letter} | {card.text} | {card.payout} | cannot pay here ({no_fling}) | – |")
-            continue
-        lines.append(
-            f"| {letter} | {card.text} | {card.payout} | "
-            f"{proportion(sum(v > 0 for v in pays), n).fmt(percent=True, digits=1)} | {mean(pays).fmt()} |"
-        )
+    lines.append("")
+    no_fling = why_no_fling(_params(run), board, t)
+    bets = designer.read(tables, "bets")
+    if bets is not None:
+        lines += designer.bet_lines_throws(bets, n, load_bet_cards(), no_fling)
+    dice = designer.read(tables, "dice")
+    if dice is not None:
+        lines += designer.dice_lines(dice, "white")
+    return _write(out, lines)
+
+
+def _write(out: Path, lines: list[str]) -> Path:
+    """``report.md`` and its self-contained ``report.html``; returns the Markdown path."""
     path = out / "report.md"
     write_text(path, "\n".join(lines) + "\n", what="report")
+    write_html(path, out / "report.html")
     return path
 
 
-def _why_no_fling(params: dict, board: BoardSide, t: dict) -> str:
+def why_no_fling(params: dict, board: BoardSide, t: dict) -> str:
     """Why card G cannot pay in these throws ("" if it can): it needs the spinner and a die
-    lying on the board before the throw."""
+    lying within its reach before the throw (``t``: the wide throws table's columns)."""
     if board.spinner is None:
         return f"side {board.name} has no spinner"
     if params.get("spinner") is False:
         return "the spinner was left off"
     if not any(t["lying"]):
-        return "no die lay on the board"
+        return "no die lay on the board (--lying)"
+    if "lying_in_reach" not in t or not any(t["lying_in_reach"]):
+        return "no lying die within the spinner's reach (--lying-in-reach)"
     return ""
 
 
@@ -256,9 +292,10 @@ def _bar_fields(t: dict, n: int, path: Path) -> None:
     plt.close(fig)
 
 
-def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
-    """Write ``report.md`` and its PNGs for a games table; returns the Markdown path."""
+def games_report(table_path: Path | str, out_dir: Path | str, tables: dict[str, Path] | None = None) -> Path:
+    """Write ``report.md``, ``report.html`` and its PNGs for a games table; returns the Markdown path."""
     out = Path(out_dir)
+    tables = tables if tables is not None else table_paths(out)
     t = pq.read_table(table_path).to_pydict()
     n = len(t["item"])
     players = t["players"][0]
@@ -269,21 +306,13 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
         *_provenance(_run_spec(table_path), board),
         "",
     ]
-    throws = mean(t["throws"])
-    lines += [
-        f"Game length: {throws.fmt(digits=1)} throws (mean, 95 % interval); "
-        f"shortest {min(t['throws'])}, longest {max(t['throws'])}.",
-        f"Games settled by a decider: {sum(r > 0 for r in t['decider_rounds'])}.",
-        "",
-        "## Win rate by seat (95 % Wilson interval)",
-        "",
-        "| seat | wins | win rate |",
-        "|---|---|---|",
-    ]
+    games, seat_rows, turns = (designer.read(tables, k) for k in ("games", "seats", "turns"))
+    lines += [f"Games settled by a decider: {sum(r > 0 for r in t['decider_rounds'])}.", ""]
+    if games is not None and seat_rows is not None:
+        lines += designer.seat_lines(games, seat_rows, players)
+        lines += designer.length_lines(games)
     seats = range(players)
     rates = [proportion(sum(w == s for w in t["winner_seat"]), n) for s in seats]
-    for s, e in zip(seats, rates):
-        lines.append(f"| {s} | {round(e.value * n)} | {e.fmt(percent=True, digits=1)} |")
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
     axes[0].bar(
         list(seats),
@@ -306,12 +335,19 @@ def games_report(table_path: Path | str, out_dir: Path | str) -> Path:
     fig.tight_layout()
     save_figure(fig, out / "games.png", dpi=90)
     plt.close(fig)
-    lines += ["", "![games](games.png)", ""]
+    lines += ["![games](games.png)", ""]
+    if games is not None and turns is not None:
+        lines += designer.doppel_lines_games(games, turns)
+    bets = designer.read(tables, "bets")
+    if bets is not None and turns is not None:
+        in_play = _params(_run_spec(table_path)).get("cards") or ["A", "B", "C", "D"]
+        lines += designer.bet_lines_games(bets, turns, list(in_play), load_bet_cards())
     if "seat_skills" in t:
         lines += skill_table(t)
-    path = out / "report.md"
-    write_text(path, "\n".join(lines) + "\n", what="report")
-    return path
+    dice = designer.read(tables, "dice")
+    if dice is not None:
+        lines += designer.dice_lines(dice, "white")
+    return _write(out, lines)
 
 
 def skill_figures(t: dict) -> dict[str, dict]:

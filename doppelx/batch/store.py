@@ -6,6 +6,9 @@ Layout of an output folder::
     chunks/<kind>-00012.parquet   one file per finished chunk, with the run's fingerprint
                             and its chunk number in the metadata (checked on resume)
     <kind>.parquet          all rows in item order, the spec in the file's metadata
+    <table>/part-0.parquet  the tidy tables (dice/, bets/, throws/ or turns/, seats/, games/;
+                            :mod:`doppelx.batch.tidy`); a sweep writes them into its own folder,
+                            hive-partitioned by the variant's parameters
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from doppelx.batch import tidy
 from doppelx.batch.plan import RunSpec
 from rules.common.atomic import atomic_write, prepare_output_dir, write_text
 from rules.common.errors import DoppelXError, SpecError
@@ -26,10 +30,19 @@ from rules.common.errors import DoppelXError, SpecError
 METADATA_KEY = b"doppelx"
 #: Rows per row group of a merged file (and at most held in memory while merging).
 MERGE_ROWS = 65536
-#: The merged tables a run of any kind writes into its folder.
-TABLES = ("throws.parquet", "games.parquet", "items.parquet")
+#: The merged tables a run of any kind writes into its folder (the wide per-item table and the
+#: tidy tables' files, :mod:`doppelx.batch.tidy`).
+TABLES = (
+    "throws.parquet",
+    "games.parquet",
+    "items.parquet",
+    *(f"{name}/{tidy.PART}" for name in tidy.SCHEMAS),
+)
 #: The report files a run of each kind writes beside its table (``doppelx.batch.report``).
-REPORT_FILES = {"throws": ("report.md", "heatmap.png", "fields.png"), "games": ("report.md", "games.png")}
+REPORT_FILES = {
+    "throws": ("report.md", "report.html", "heatmap.png", "fields.png"),
+    "games": ("report.md", "report.html", "games.png"),
+}
 #: A chunk file's name: ``<kind>-<5-digit chunk number>.parquet``.
 CHUNK_NAME = re.compile(r"[A-Za-z_]\w*-\d{5,}\.parquet")
 
@@ -49,8 +62,9 @@ class RunStore:
         self.outputs = (f"{self.name}.parquet", *outputs)
         self.stale = stale
         self.overwrite = False
+        self.extend = False
 
-    def open(self, overwrite: bool = False) -> None:
+    def open(self, overwrite: bool = False, extend: bool = False, extendable: bool = True) -> None:
         """Create the folder, or check that an existing one belongs to the same run.
 
         The same run always resumes from its finished chunks. A folder holding a different
@@ -63,7 +77,10 @@ class RunStore:
         """
         prepare_output_dir(self.out)
         self.overwrite = overwrite
+        self.extend = extend
         spec_file = self.out / "run.json"
+        if extend and not spec_file.exists():
+            raise DoppelXError(f"{self.out}: --extend adds items to a run, but there is no run.json here")
         if spec_file.exists():
             old = None
             try:
@@ -73,13 +90,16 @@ class RunStore:
                 if not overwrite:
                     raise
                 same = False
+            if same and old is not None and old.count != self.spec.count:
+                check_extend(self.out, old, self.spec, extend, extendable)
+            if not same and extend:
+                why = _why(old, self.spec)
+                raise DoppelXError(
+                    f"{self.out}: --extend: the run there differs ({why}); only the count may grow"
+                )
             if not same:
                 if not overwrite:
-                    why = "run.json differs"
-                    if old is not None and _unpinned(old) == _unpinned(self.spec):
-                        why = _pin_change(old.params, self.spec.params)
-                    elif old is not None:
-                        why = _what_differs(old, self.spec)
+                    why = _why(old, self.spec)
                     raise DoppelXError(
                         f"{self.out}: holds a different run ({why}); use another --out or pass --overwrite"
                     )
@@ -120,6 +140,9 @@ class RunStore:
                 try:
                     self.check_chunk(i)
                 except DoppelXError as exc:
+                    if self.extend and "holds items other than" in str(exc):
+                        _remove(self.chunk_path(i))  # the old last chunk, short of the new count
+                        continue
                     if not self.overwrite:
                         raise
                     print(
@@ -156,7 +179,10 @@ class RunStore:
         expected = len(self.spec.chunk(index))
         if len(rows) != expected:
             raise RuntimeError(f"chunk {index} returned {len(rows)} rows, expected {expected}")
+        nested = tidy.pop_nested(rows)
         table = pa.Table.from_pylist(rows)
+        for name, column in nested.items():
+            table = table.append_column(name, column)
         identity = {"fingerprint": self.spec.fingerprint(), "chunk": index}
         table = table.replace_schema_metadata(
             {**(table.schema.metadata or {}), METADATA_KEY: json.dumps(identity).encode()}
@@ -172,6 +198,8 @@ class RunStore:
         """
         paths = [self.chunk_path(i) for i in range(self.spec.n_chunks)]
         schema = pa.unify_schemas([pq.read_schema(p) for p in paths], promote_options="default")
+        wide = [f.name for f in schema if not f.name.startswith(tidy.PREFIX)]
+        schema = pa.schema([schema.field(n) for n in wide], metadata=schema.metadata)
         meta = dict(schema.metadata or {})
         meta[METADATA_KEY] = json.dumps(
             {"spec": json.loads(self.spec.to_json()), "fingerprint": self.spec.fingerprint()}
@@ -182,7 +210,7 @@ class RunStore:
             pending: list[pa.Table] = []
             rows = 0
             for p in paths:
-                table = pq.read_table(p)
+                table = pq.read_table(p, columns=[n for n in wide if n in pq.read_schema(p).names])
                 pending.append(table)
                 rows += table.num_rows
                 if rows >= MERGE_ROWS:
@@ -191,6 +219,34 @@ class RunStore:
             if pending:
                 writer.write_table(_concat(pending, schema))
         return path
+
+    def write_tables(self, root: Path | str | None = None, partition: str = "") -> dict[str, Path]:
+        """Write the tidy tables of the chunks (:mod:`doppelx.batch.tidy`) to
+        ``root/<table>/<partition>/part-0.parquet`` (``root``: the run's folder; a sweep passes
+        its own folder and the variant's hive folders), streaming chunk by chunk, each file
+        atomically; returns ``{table: path}``. A table whose rows the run does not have is not written."""
+        base = Path(root) if root is not None else self.out
+        paths = [self.chunk_path(i) for i in range(self.spec.n_chunks)]
+        names = pq.read_schema(paths[0]).names
+        written = {}
+        for table in tidy.SCHEMAS:
+            column = tidy.PREFIX + table
+            if column not in names:
+                continue
+            folder = base / table / partition if partition else base / table
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / tidy.PART
+            meta = {
+                METADATA_KEY: json.dumps({"table": table, "fingerprint": self.spec.fingerprint()}).encode()
+            }
+            schema = tidy.SCHEMAS[table].with_metadata(meta)
+            with atomic_write(path, what="table") as f, pq.ParquetWriter(f, schema) as writer:
+                for p in paths:
+                    writer.write_table(
+                        tidy.flatten(pq.read_table(p, columns=[column]).column(0), table).cast(schema)
+                    )
+            written[table] = path
+        return written
 
 
 def refuse_outputs(folder: Path, names: tuple[str, ...], marker: str, what: str) -> None:
@@ -236,6 +292,33 @@ def _unpinned(spec: RunSpec) -> str:
     for key in PINS:
         data.get("params", {}).pop(key, None)
     return json.dumps(data, sort_keys=True)
+
+
+def _why(old: RunSpec | None, new: RunSpec) -> str:
+    """Why the folder's run (``None``: a damaged run file) is not the command's."""
+    if old is None:
+        return "run.json differs"
+    if _unpinned(old) == _unpinned(new):
+        return _pin_change(old.params, new.params)
+    return _what_differs(old, new)
+
+
+def check_extend(out: Path, old: RunSpec, new: RunSpec, extend: bool, extendable: bool = True) -> None:
+    """A run given again with another count: only ``--extend`` may grow it (never shrink);
+    ``extendable``: the command has ``--extend`` (a sweep has not)."""
+    if not extend:
+        remedy = (
+            "pass --extend to add items to it, or use another --out"
+            if extendable
+            else ("use another --out or pass --overwrite")
+        )
+        raise DoppelXError(
+            f"{out}: holds this run with {old.count} items, this command asks for {new.count}; {remedy}"
+        )
+    if new.count < old.count:
+        raise DoppelXError(
+            f"{out}: --extend adds items: the run there has {old.count}, more than {new.count}"
+        )
 
 
 def _what_differs(old: RunSpec, new: RunSpec) -> str:
@@ -286,7 +369,7 @@ def remove_run(folder: Path) -> None:
     folders if they are empty; a file of anyone else's stays, and so does its folder."""
     reports = tuple(n for files in REPORT_FILES.values() for n in files)
     _remove_run_files(folder, (*reports, "run.json"))
-    for d in (folder / "chunks", folder):
+    for d in (folder / "chunks", *(folder / name for name in tidy.SCHEMAS), folder):
         try:
             d.rmdir()
         except OSError:

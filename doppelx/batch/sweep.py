@@ -1,8 +1,11 @@
 """``doppelx sweep``: one batch per combination of varied parameters, then a comparison.
 
 Each variant runs into ``OUT/variant-NN/`` (resumable like any run, same seed for every
-variant so they see the same random throws); ``OUT/comparison.md`` and ``comparison.png``
-compare the variants' key figures with 95 % intervals.
+variant so they see the same random throws, with its own ``report.md``/``report.html``);
+its tidy tables go to ``OUT/<table>/<name>=<value>/…`` (one dataset across the variants,
+hive-partitioned by the varied parameters); ``OUT/comparison.md``, ``comparison.html`` and
+``comparison.png`` compare the variants' figures with 95 % intervals, paired differences,
+p-values and the pairing correlation.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import pyarrow.parquet as pq
 
 from doppelx.argtypes import check_no_spinner, number, point_mm, shown
 from doppelx.batch.params import hole_delta_mm
-from doppelx.batch.stats import Estimate, counted, mean, proportion
+from doppelx.batch.stats import Estimate, counted, fmt_p, mean, paired, proportion
 from doppelx.batch.store import REPORT_FILES
 from doppelx.games.doppelx.bot_factory import has_expert
 from rules.common.atomic import save_figure, write_text
@@ -38,7 +41,14 @@ MAX_VALUES = 20
 MAX_VARIANTS = 100
 
 #: The files a sweep writes into its folder (beside a ``variant-NN/`` run folder per variant).
-COMPARISON_FILES = ("comparison.md", "comparison.png")
+COMPARISON_FILES = ("comparison.md", "comparison.png", "comparison.html")
+
+
+def _on_off(text: str) -> bool:
+    """A ``--vary spinner`` value: ``on`` or ``off``."""
+    if text not in ("on", "off"):
+        raise argparse.ArgumentTypeError(f"spinner {shown(text)}: write on or off")
+    return text == "on"
 
 
 def _policy(text: str) -> str:
@@ -64,6 +74,7 @@ VARY: dict[str, Callable[[str], object]] = {
     "cocked_deg": number(0.0, 90.0, "an angle in degrees"),
     "skill": str,
     "policy": _policy,
+    "spinner": _on_off,
 }
 
 
@@ -129,10 +140,14 @@ def apply_variant(params: dict, variant: dict) -> dict:
 
 @dataclass(frozen=True)
 class Metric:
-    """One figure of a variant: its per-item values (``share``: 0/1 per item, shown in %)."""
+    """One figure of a variant: its per-item values (``share``: 0/1 per item, shown in %), its
+    label for display (its key is snake_case) and, for a figure these items cannot give, why
+    (``reason``: "no die lay within the spinner's reach")."""
 
     values: np.ndarray
     share: bool
+    label: str = ""
+    reason: str = ""
 
     @property
     def estimate(self) -> Estimate:
@@ -141,36 +156,66 @@ class Metric:
         return mean(self.values)
 
 
-def summarise(kind: str, table: Path) -> dict[str, Metric]:
-    """The key figures of one variant's table, item by item (item ``i`` of every variant drew
-    from the same random stream, so the variants can be compared item by item)."""
+#: The figures drawn in ``comparison.png`` (all of them are in the tables).
+PLOTTED = {
+    "throws": ("coloured_3x_rate", "hole_or_off", "chips_per_throw", "doppel_x_rate"),
+    "games": ("throws_per_game", "seat_0_win_rate", "doppel_x_per_game", "chips_per_own_throw"),
+}
+
+
+def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, Metric]:
+    """The figures of one variant's table, item by item, by snake_case key (item ``i`` of
+    every variant drew from the same random stream, so the variants can be compared item by
+    item). ``params``: the variant's parameters (bet G needs the spinner and a lying die)."""
+    from doppelx.batch.report import why_no_fling
+    from rules.doppelx.bets import load_bet_cards
+    from rules.doppelx.board_file import load_board
+
     t = pq.read_table(table).to_pydict()
     order = np.argsort(t["item"])
 
-    def per_item(values, share: bool) -> Metric:
-        return Metric(np.asarray(values, dtype=float)[order], share)
+    def per_item(values, share: bool, label: str, reason: str = "") -> Metric:
+        return Metric(np.asarray(values, dtype=float)[order], share, label, reason)
 
     if kind == "throws":
-        return {
-            "3x rate (coloured die)": per_item([f == "3x" for f in t["c_field"]], True),
-            "hole or off (either die)": per_item(
-                [a != "board" or b != "board" for a, b in zip(t["c_status"], t["w_status"])], True
+        figures = {
+            "coloured_3x_rate": per_item([f == "3x" for f in t["c_field"]], True, "3x rate (coloured die)"),
+            "coloured_hole_or_off": per_item(
+                [a != "board" for a in t["c_status"]], True, "coloured die in a hole or off"
             ),
-            "chips per throw": per_item(t["chips"], False),
-            "Doppel X rate": per_item(t["doppel_x"], True),
+            "white_hole_or_off": per_item(
+                [a != "board" for a in t["w_status"]], True, "white die in a hole or off"
+            ),
+            "hole_or_off": per_item(
+                [a != "board" or b != "board" for a, b in zip(t["c_status"], t["w_status"])],
+                True,
+                "hole or off (either die)",
+            ),
+            "chips_per_throw": per_item(t["chips"], False, "chips per throw"),
+            "doppel_x_rate": per_item(t["doppel_x"], True, "Doppel X rate"),
         }
+        board = load_board(t["board"][0])
+        no_fling = why_no_fling(params or {}, board, t)
+        for letter, card in load_bet_cards().items():
+            reason = no_fling if card.condition == "spinner_fling" else ""
+            figures[f"bet_{letter}_per_throw"] = per_item(
+                t[f"bet_{letter}"], False, f"bet {letter}: chips per throw", reason
+            )
+        return figures
     figures = {
-        "throws per game": per_item(t["throws"], False),
-        "seat 0 win rate": per_item([s == 0 for s in t["winner_seat"]], True),
-        "Doppel X per game": per_item(t["doppel_x"], False),
+        "throws_per_game": per_item(t["throws"], False, "throws per game"),
+        "seat_0_win_rate": per_item([s == 0 for s in t["winner_seat"]], True, "seat 0 win rate"),
+        "doppel_x_per_game": per_item(t["doppel_x"], False, "Doppel X per game"),
+        "bets_won_per_game": per_item(t["bets_won"], False, "bet chips won per game"),
     }
     if "own_changes" in t:  # what a skill or policy is worth: the chips a seat makes with its own throws
-        figures["chips per own throw"] = per_item(
+        figures["chips_per_own_throw"] = per_item(
             [
                 np.mean([c for seat in game for c in seat]) if any(game) else np.nan
                 for game in t["own_changes"]
             ],
             False,
+            "chips per own throw",
         )
     return figures
 
@@ -237,6 +282,12 @@ def plan_variants(vary: tuple[str, ...], params: dict, kind: str) -> list[tuple[
             "(--skill expert, or expert among --vary skill=…)"
         )
     sides = [load_board(p["board"]) for p in per_variant]
+    for variant, side in zip(variants, sides):
+        if "spinner" in variant and side.spinner is None:
+            raise DoppelXError(
+                f"--vary spinner: side {side.name} has no spinner (its on and off would be the same run); "
+                "vary it over sides with one (III, IV)"
+            )
     if not params.get("spinner", True) and not any(b.spinner for b in sides):
         side_names = list(dict.fromkeys(b.name for b in sides))
         if len(side_names) == 1:
@@ -251,6 +302,8 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
     """Run a batch of ``params`` for every combination of ``options.vary``, then compare them."""
     from doppelx.batch.backends import run_plan
     from doppelx.batch.plan import RunSpec, default_chunk_size
+    from doppelx.batch.report import write_report
+    from doppelx.batch.tidy import partition_path
 
     o = options
     planned = plan_variants(o.vary, params, o.kind)
@@ -264,39 +317,93 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
         spec = RunSpec(o.kind, count, o.seed, chunk, p)
         if not o.quiet:
             print(f"variant {k + 1}/{len(planned)}: {variant}", file=sys.stderr, flush=True)
+        folder = out / f"variant-{k:02d}"
+        partition = partition_path(variant)
         table = run_plan(
             spec,
-            out / f"variant-{k:02d}",
+            folder,
             workers=o.workers,
             backend=o.backend,
             address=o.address,
             progress=not o.quiet,
             overwrite=o.overwrite,
             stale=tuple(n for files in REPORT_FILES.values() for n in files),  # a simulate run's report
+            tables_root=out,
+            partition=partition,
+            extendable=False,
         )
-        rows.append((variant, summarise(o.kind, table)))
+        write_report(o.kind, table, folder, tables_root=out, partition=partition)
+        rows.append((variant, summarise(o.kind, table, p)))
+    remove_stale_partitions(out, {partition_path(v) for v, _ in planned})
     players = params.get("players") if o.kind == "games" else None
     md, png = write_comparison(rows, out, o.kind, count, players)
-    result = {  # a figure without a value is null, never NaN (invalid JSON)
-        "variants": [
-            {
-                "variant": v,
-                **{m: _finite(e.estimate.value) for m, e in s.items()},
-                "intervals": {m: [_finite(e.estimate.low), _finite(e.estimate.high)] for m, e in s.items()},
-                "n": count,
-                **({f"fair share (1/{players})": 1 / players} if players else {}),
-                "difference_from_first": {
-                    m: [_finite(d.value), _finite(d.low), _finite(d.high)]
-                    for m, d in ((m, paired_difference(rows[0][1][m], e)) for m, e in s.items())
-                },
-            }
-            for v, s in rows
-        ],
-        "comparison": str(md),
-        "plot": str(png),
-    }
+    result = sweep_json(rows, count, players)
+    result.update({"comparison": str(md), "plot": str(png)})
     print(json.dumps(result, indent=2) if o.json else f"wrote {md}\nwrote {png}")
     return 0
+
+
+def sweep_json(rows, count: int, players: int | None) -> dict:
+    """The sweep's figures as JSON: snake_case keys (their display labels under ``labels``),
+    per variant the values, intervals and the paired comparison with the first variant; a
+    figure without a value is null, never NaN (invalid JSON), and one the variant's items
+    cannot give is named under ``not_measurable`` with the reason."""
+    first = rows[0][1]
+    out: dict = {
+        "labels": {m: e.label or m for m, e in first.items()},
+        "fair_share": 1 / players if players else None,
+        "variants": [],
+    }
+    for v, s in rows:
+        comparisons = {}
+        for m, e in s.items():
+            c = paired(first[m].values, e.values)
+            comparisons[m] = {
+                "value": _finite(c.difference.value),
+                "low": _finite(c.difference.low),
+                "high": _finite(c.difference.high),
+                "p_value": _finite(c.p_value),
+                "correlation": _finite(c.correlation),
+            }
+        out["variants"].append(
+            {
+                "variant": v,
+                "n": count,
+                "values": {m: None if e.reason else _finite(e.estimate.value) for m, e in s.items()},
+                "intervals": {
+                    m: None if e.reason else [_finite(e.estimate.low), _finite(e.estimate.high)]
+                    for m, e in s.items()
+                },
+                "not_measurable": {m: e.reason for m, e in s.items() if e.reason},
+                "difference_from_first": {m: c for m, c in comparisons.items() if not s[m].reason},
+            }
+        )
+    return out
+
+
+def remove_stale_partitions(out: Path, keep: set[str]) -> None:
+    """Remove the tidy tables' files of variants that are no longer the sweep's (an earlier
+    sweep in this folder, replaced with ``--overwrite``): ``<table>/<name>=<value>/…/part-0.parquet``
+    outside ``keep``, and their folders once empty, so the folder's dataset holds this sweep's
+    variants only. Only files of that name in hive folders are touched; anything else stays."""
+    from doppelx.batch.tidy import PART, SCHEMAS
+
+    for table in SCHEMAS:
+        root = out / table
+        if not root.is_dir():
+            continue
+        for f in sorted(root.rglob(PART)):
+            rel = f.parent.relative_to(root).as_posix()
+            if rel in keep or not all("=" in part for part in rel.split("/")):
+                continue
+            f.unlink()
+            for d in [f.parent, *f.parent.parents]:
+                if d == root:
+                    break
+                try:
+                    d.rmdir()
+                except OSError:
+                    break
 
 
 def check_extra_variants(out: Path, planned: int, overwrite: bool = False) -> None:
@@ -346,51 +453,76 @@ def _cell(e: Estimate, share: bool) -> str:
 
 
 def write_comparison(rows, out: Path, kind: str, count: int, players: int | None = None) -> tuple[Path, Path]:
-    """``comparison.md``: each variant's figures with 95 % intervals, then each variant's
-    difference from the first, paired item by item; ``comparison.png``: the same two tables as
+    """``comparison.md`` (and ``comparison.html``): each variant's figures with 95 % intervals,
+    a row per figure, then each variant's difference from the first, paired item by item, with
+    its interval, p-value and the pairing correlation; ``comparison.png``: the main figures as
     panels (:func:`_plot_comparison`)."""
+    from doppelx.batch.html_report import write_html
+    from doppelx.batch.tidy import partition_value
+
     metrics = list(rows[0][1])
-    labels = [", ".join(f"{k}={v}" for k, v in variant.items()) for variant, _ in rows]
+    labels = [", ".join(f"{k}={partition_value(v)}" for k, v in variant.items()) for variant, _ in rows]
     lines = [f"# Sweep of {counted(len(rows), 'variant')}, {counted(count, kind[:-1])} each", ""]
     if players:
         lines += [f"An equal seat wins 1/{players} = {100 / players:.1f} % of the games.", ""]
     lines += [
-        "Shares in %, means per throw or game; 95 % intervals (Wilson for shares).",
+        "Shares in %, means per throw or game; 95 % intervals (Wilson for shares). Each variant's "
+        "own report (seats, bets per card, dice) is `variant-NN/report.html`.",
         "",
-        "| variant | " + " | ".join(metrics) + " |",
-        "|---|" + "---|" * len(metrics),
+        "![comparison](comparison.png)",
+        "",
+        "| figure (key) | " + " | ".join(f"{k}: {label}" for k, label in enumerate(labels)) + " |",
+        "|---|" + "---|" * len(rows),
     ]
-    for label, (_, s) in zip(labels, rows):
-        lines.append(f"| {label} | " + " | ".join(_cell(s[m].estimate, s[m].share) for m in metrics) + " |")
+    for m in metrics:
+        m0 = rows[0][1][m]
+        cells = [_measured(s[m]) for _, s in rows]
+        lines.append(f"| {m0.label or m} (`{m}`) | " + " | ".join(cells) + " |")
     if len(rows) > 1:
         lines += [
             "",
-            f"## Difference from {labels[0]}",
+            f"## Difference from variant 0 ({labels[0]})",
             "",
             "Each variant minus the first, item by item (every variant drew item i from the same "
             "random stream, so the pairing cancels the luck they share: much of it for throws, less "
             "for games, which drift apart once a throw differs), with a 95 % interval on the "
-            "paired differences; shares in percentage points. An interval that excludes 0 is a "
-            "difference this many items can show.",
+            "paired differences (shares in percentage points), the p-value of a paired t test "
+            "(no difference) and r, the correlation of the two variants' items: near 1 the "
+            "pairing removed most of the noise, near 0 it removed none.",
             "",
-            "| variant | " + " | ".join(metrics) + " |",
-            "|---|" + "---|" * len(metrics),
+            "| figure | " + " | ".join(f"{k} − 0 | p | r" for k in range(1, len(rows))) + " |",
+            "|---|" + "---|---|---|" * (len(rows) - 1),
         ]
         first = rows[0][1]
-        for label, (_, s) in zip(labels[1:], rows[1:]):
+        for m in metrics:
             cells = []
-            for m in metrics:
-                d = paired_difference(first[m], s[m])
-                cell = _cell(d, first[m].share).replace(" %", " pp")
-                cells.append(cell if cell.startswith("-") or cell == "–" else "+" + cell)
-            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+            for _, s in rows[1:]:
+                if s[m].reason or first[m].reason:
+                    cells += ["not measurable", "", ""]
+                    continue
+                c = paired(first[m].values, s[m].values)
+                cell = _cell(c.difference, first[m].share).replace(" %", " pp")
+                cells += [
+                    cell if cell.startswith("-") or cell == "–" else "+" + cell,
+                    fmt_p(c.p_value),
+                    "–" if not math.isfinite(c.correlation) else f"{c.correlation:.2f}",
+                ]
+            lines.append(f"| {first[m].label or m} | " + " | ".join(cells) + " |")
+    lines += ["", "Variants: " + "; ".join(f"{k}: {label}" for k, label in enumerate(labels)), ""]
     md = out / COMPARISON_FILES[0]
     write_text(md, "\n".join(lines) + "\n", what="comparison")
-    _plot_comparison(rows, metrics, labels, kind, players)
+    plotted = [m for m in PLOTTED.get(kind, ()) if m in rows[0][1]] or metrics[:4]
+    _plot_comparison(rows, plotted, labels, kind, players)
     png = out / COMPARISON_FILES[1]
     save_figure(plt.gcf(), png, dpi=90)
     plt.close("all")
+    write_html(md, out / COMPARISON_FILES[2])
     return md, png
+
+
+def _measured(m: Metric) -> str:
+    """A variant's cell: the figure with its interval, or why these items cannot give it."""
+    return f"not measurable: {m.reason}" if m.reason else _cell(m.estimate, m.share)
 
 
 def _plot_comparison(rows, metrics: list[str], labels: list[str], kind: str, players: int | None) -> None:
@@ -417,15 +549,15 @@ def _plot_comparison(rows, metrics: list[str], labels: list[str], kind: str, pla
     for col, m in enumerate(metrics):
         share = rows[0][1][m].share
         k = 100.0 if share else 1.0
-        unit = "% of " + ("throws" if kind == "throws" else "games") if share else m
+        unit = "% of " + ("throws" if kind == "throws" else "games") if share else (rows[0][1][m].label or m)
         ax = axes[0][col]
         y, err = bars([s[m].estimate for _, s in rows], k)
         ax.errorbar(numbers, y, yerr=err, fmt="o", capsize=4)
-        if players and m.startswith("seat 0"):
+        if players and m.startswith("seat_0"):
             ax.axhline(100 / players, color="grey", linestyle=":", label=f"equal seat (1/{players})")
             ax.legend(fontsize=8)
         ax.set_ylim(*_span_from_zero(y - err, y + err))
-        ax.set_title(m, fontsize=10)
+        ax.set_title(rows[0][1][m].label or m, fontsize=10)
         ax.set_ylabel(unit)
         if paired:
             dx = axes[1][col]

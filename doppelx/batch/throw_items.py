@@ -3,7 +3,10 @@ a bot policy onto the board (optionally with K other dice lying), run to rest, r
 
 One row per throw (columns in ``docs/batch.md``): the throw's settings, for the coloured die
 (``c_``) and the white die (``w_``) status, resting place, face, field and chips, the
-active player's chips, Doppel X, and what each of the 8 bet cards would pay a bettor.
+active player's chips, Doppel X, and what each of the 8 bet cards would pay a bettor (the
+wide table the report reads), and the throw's rows of the tidy tables ``throws``, ``dice``
+and ``bets`` (:mod:`doppelx.batch.tidy`). With ``lying_in_reach`` the first that many lying
+dice lie within the spinner's reach (:func:`physics.scene.scatter_lying`), so bet G can pay.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 from doppelx.batch.params import THROW_DEFAULTS
 from doppelx.batch.plan import RunSpec
+from doppelx.batch.tidy import PREFIX, bet_rows, die_rows
 from doppelx.batch.world_cache import service_for, table_specs
 from doppelx.games.doppelx.throw_report import reading_columns
 from rules.common.rng import child_rng
@@ -42,7 +46,11 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     rows = []
     for i in spec.chunk(index):
         rng = child_rng(spec.seed, i)
-        lying = scatter_lying(board, box, dice, spare[: p["lying"]], rng) if p["lying"] else {}
+        lying = (
+            scatter_lying(board, box, dice, spare[: p["lying"]], rng, in_reach=in_reach(p, board))
+            if p["lying"]
+            else {}
+        )
         aim = service.aim(throw_policy(p["policy"], skill, rng), colour)
         throw = service.release(aim, [colour, WHITE], skill, rng, die.size)
         seats = list(dict.fromkeys([colour, *lying, *spare]))[: max(3, 1 + len(lying))]
@@ -58,6 +66,7 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
             "skill": p["skill"],
             "policy": p["policy"],
             "lying": len(lying),
+            "lying_in_reach": in_reach(p, board) if lying else 0,
             "aim_x": aim.target[0],
             "aim_y": aim.target[1],
             "strength": aim.strength,
@@ -67,10 +76,12 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
         row["chips"] = score.players[colour].dice + score.players[colour].doppel_x
         row["doppel_x"] = score.doppel_x
         row["lying_moved_to_hole"] = sum(r.owner in lying and r.status is Status.HOLE for r in score.readings)
-        for letter, card in cards.items():
-            row[f"bet_{letter}"] = card_pays(
-                card, doppel_x=score.doppel_x, active_dice=active, flung_by_spinner=flung
-            )
+        pays = {
+            letter: card_pays(card, doppel_x=score.doppel_x, active_dice=active, flung_by_spinner=flung)
+            for letter, card in cards.items()
+        }
+        for letter, paid in pays.items():
+            row[f"bet_{letter}"] = paid
         row.update(
             {
                 "sim_s": result.sim_time,
@@ -79,5 +90,35 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
                 "tunnelled": len(result.tunnelled),
             }
         )
+        row[PREFIX + "throws"] = [
+            {
+                "item": i,
+                "throw": 1,
+                "thrower": colour,
+                "lying": len(lying),
+                "lying_in_reach": in_reach(p, board) if lying else 0,
+                "aim_x_mm": aim.target[0] * 1e3,
+                "aim_y_mm": aim.target[1] * 1e3,
+                "strength": aim.strength,
+                "chips": row["chips"],
+                "doppel_x": score.doppel_x,
+                "lying_moved_to_hole": row["lying_moved_to_hole"],
+                "sim_s": result.sim_time,
+                "settled": result.settled,
+                "tunnelled": len(result.tunnelled),
+            }
+        ]
+        row[PREFIX + "dice"] = die_rows(i, 1, score, result.outcome, (colour, WHITE))
+        row[PREFIX + "bets"] = bet_rows(i, 1, pays, {None: ""})
         rows.append(row)
     return rows
+
+
+def in_reach(p: dict[str, Any], board) -> int:
+    """How many of the lying dice lie within the spinner's reach: ``lying_in_reach`` of the
+    parameters (``None``: one on a side whose spinner is on, none elsewhere), at most the
+    lying dice."""
+    want = p.get("lying_in_reach")
+    if want is None:
+        want = 1 if board.spinner is not None and p.get("spinner") else 0
+    return min(int(want), int(p["lying"]))

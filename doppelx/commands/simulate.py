@@ -36,7 +36,7 @@ DEFAULT_BOARD = {kind: d["board"] for kind, d in DEFAULTS.items()}
 SWEEP_COUNT = {"throws": 200, "games": 20}
 #: Options of one kind of sweep only.
 SWEEP_KIND_OPTIONS = {
-    "throws": (("--throws", "throws"), ("--lying", "lying")),
+    "throws": (("--throws", "throws"), ("--lying", "lying"), ("--lying-in-reach", "lying_in_reach")),
     "games": (
         ("--games", "games"),
         ("--players", "players"),
@@ -128,6 +128,26 @@ def _common(p: argparse.ArgumentParser, board_default: str) -> None:
     add_engine_argument(p)
 
 
+def _lying_in_reach(p: argparse.ArgumentParser, prefix: str = "") -> None:
+    p.add_argument(
+        "--lying-in-reach",
+        type=argtypes.whole(0, 3, "a number of lying dice"),
+        default=None,
+        metavar="K",
+        help=f"{prefix}how many of the lying dice lie within the spinner's reach, so bet G can pay "
+        "(0–3; default: 1 on a side whose spinner is on, else 0)",
+    )
+
+
+def _extend(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--extend",
+        action="store_true",
+        help="add items to the finished (or interrupted) run in --out: the same command with a larger count; "
+        "refused if anything else differs",
+    )
+
+
 def _seat_options(p: argparse.ArgumentParser) -> None:
     argtypes.add_seat_skills(p, think=True)
     p.add_argument(
@@ -152,13 +172,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="K",
         help=f"other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
     )
+    _lying_in_reach(t)
     _common(t, DEFAULT_BOARD["throws"])
+    _extend(t)
     t.set_defaults(func=run_simulate, count_attr="throws")
     g = kinds.add_parser("games", help="whole games of bots")
     g.add_argument("--games", type=_games, required=True, metavar="N", help=f"1–{MAX_GAMES:,}")
     _game_options(g)
     _seat_options(g)
     _common(g, DEFAULT_BOARD["games"])
+    _extend(g)
     g.set_defaults(func=run_simulate, count_attr="games")
 
     s = sub.add_parser(
@@ -189,6 +212,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="K",
         help=f"throws: other dice lying on the board (0–7; default: {THROW_DEFAULTS['lying']})",
     )
+    _lying_in_reach(s, "throws: ")
     _game_options(s, "games: ")
     argtypes.add_think(s, "games: ")
     s.add_argument(
@@ -197,7 +221,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=[],
         metavar="NAME=V1,V2",
         help=f"a parameter and its values: board, hole_delta_mm (±{MAX_HOLE_DELTA_MM:g} mm), white_faces (F-F-F-F-F-F), "
-        "cocked_deg, skill, policy; a policy point:X,Y keeps its comma "
+        "cocked_deg, skill, policy, spinner (on,off); a policy point:X,Y keeps its comma "
         "(policy=greedy,point:-60,75 is two values)",
     )
     _common(s, f"{DEFAULT_BOARD['throws']} for throws, {DEFAULT_BOARD['games']} for games")
@@ -284,6 +308,8 @@ def params_from_args(args: argparse.Namespace, kind: str) -> dict:
         params["engine"] = args.engine
     if kind == "throws":
         params["lying"] = _given(args.lying, "lying", kind)
+        if args.lying_in_reach is not None:
+            params["lying_in_reach"] = args.lying_in_reach
     else:
         cards = list(_given(args.cards, "cards", kind))  # argtypes.cards: four different letters A–H
         players, bet = _given(args.players, "players", kind), _given(args.bet, "bet", kind)
@@ -332,7 +358,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from doppelx.batch.backends import run_plan
     from doppelx.batch.params import check_params, pin_files
     from doppelx.batch.plan import RunSpec, default_chunk_size
-    from doppelx.batch.report import REPORT_FILES, games_report, throws_report
+    from doppelx.batch.report import REPORT_FILES, write_report
     from rules.doppelx.board_file import load_board
 
     kind = args.kind
@@ -346,7 +372,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     params = pin_files(params)
     count = getattr(args, args.count_attr)
     workers = check_run_args(args)
-    chunk = args.chunk or default_chunk_size(kind, count)
+    chunk = args.chunk or extended_chunk(args.out, args.extend) or default_chunk_size(kind, count)
     spec = RunSpec(kind, count, args.seed, chunk, params)
     table = run_plan(
         spec,
@@ -358,11 +384,35 @@ def run_simulate(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         outputs=REPORT_FILES[kind],
         stale=tuple(f for k, files in REPORT_FILES.items() if k != kind for f in files),
+        extend=args.extend,
     )
-    report = (throws_report if kind == "throws" else games_report)(table, args.out)
-    summary = {"kind": kind, "count": count, "seed": args.seed, "table": str(table), "report": str(report)}
+    report = write_report(kind, table, args.out)
+    from doppelx.batch.report import table_paths
+
+    tables = {name: str(p.parent) for name, p in table_paths(args.out).items() if p.is_file()}
+    summary = {
+        "kind": kind,
+        "count": count,
+        "seed": args.seed,
+        "table": str(table),
+        "tables": tables,
+        "report": str(report),
+        "report_html": str(report.with_suffix(".html")),
+    }
     print(json.dumps(summary, indent=2) if args.json else f"wrote {table}\nwrote {report}")
     return 0
+
+
+def extended_chunk(out: str, extend: bool) -> int | None:
+    """The chunk size of the run in ``out`` when it is extended (its chunks stay valid)."""
+    from pathlib import Path
+
+    from doppelx.batch.plan import RunSpec
+
+    spec_file = Path(out) / "run.json"
+    if not extend or not spec_file.is_file():
+        return None
+    return RunSpec.read(spec_file).chunk_size
 
 
 def run_sweep(args: argparse.Namespace) -> int:

@@ -82,7 +82,7 @@ def test_games_run_and_report(tmp_path):
     games = rows(tmp_path / "games.parquet")
     assert len(games) == 2 and all(g["players"] == 3 and max(g["chips"]) >= 15 for g in games)
     report = (tmp_path / "report.md").read_text()
-    assert "Win rate by seat" in report and "Run: seed 2, run fingerprint `" in report
+    assert "## Seats" in report and "Run: seed 2, run fingerprint `" in report
     assert imread(tmp_path / "games.png").shape[0] > 100
 
 
@@ -166,11 +166,15 @@ def test_sweep_compares_variants(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert len(out["variants"]) == 4
     first, other = out["variants"][0], out["variants"][3]
-    assert first["difference_from_first"]["chips per throw"] == [0.0, None, None]  # itself: no spread
-    low, high = other["intervals"]["chips per throw"]
-    assert low <= other["chips per throw"] <= high and other["n"] == 10
-    d, d_low, d_high = other["difference_from_first"]["chips per throw"]
-    assert d == pytest.approx(other["chips per throw"] - first["chips per throw"])  # paired: same items
+    itself = first["difference_from_first"]["chips_per_throw"]
+    assert (itself["value"], itself["low"], itself["high"], itself["p_value"]) == (0.0, None, None, 1.0)
+    assert out["labels"]["chips_per_throw"] == "chips per throw"  # snake_case keys, labels for display
+    low, high = other["intervals"]["chips_per_throw"]
+    assert low <= other["values"]["chips_per_throw"] <= high and other["n"] == 10
+    diff = other["difference_from_first"]["chips_per_throw"]
+    d, d_low, d_high = diff["value"], diff["low"], diff["high"]
+    assert 0 <= diff["p_value"] <= 1 and -1 <= diff["correlation"] <= 1
+    assert d == pytest.approx(other["values"]["chips_per_throw"] - first["values"]["chips_per_throw"])
     assert d_low is None or d_low <= d <= d_high
     # paired: the interval is the one of the item-by-item differences of the two tables
     from doppelx.batch.stats import mean
@@ -186,8 +190,10 @@ def test_sweep_compares_variants(tmp_path, capsys):
     else:
         assert d_low is None and d_high is None
     comparison = (tmp_path / "comparison.md").read_text()
-    assert comparison.count("\n| hole_delta_mm=") == 4 + 3  # the figures, then 3 differences
-    assert "## Difference from hole_delta_mm=0.0, white_faces=default" in comparison and " pp [" in comparison
+    assert "| chips per throw (`chips_per_throw`) | " in comparison  # a row per figure
+    assert "3: hole_delta_mm=3, white_faces=1-2-3-X-X-2" in comparison
+    assert "## Difference from variant 0 (hole_delta_mm=0, white_faces=default)" in comparison
+    assert " pp [" in comparison and "| 3 − 0 | p | r |" in comparison
     assert imread(tmp_path / "comparison.png").shape[0] > 100
 
 
@@ -250,11 +256,25 @@ def test_an_empty_folder_then_the_same_run_again_resumes(tmp_path, capsys):
     for _ in range(2):  # an empty existing folder, then the same (finished) run: it resumes
         assert main([*run, "--out", str(tmp_path / "run")]) == 0
     written = {p.name for p in (tmp_path / "run").iterdir()}
-    assert written == {"run.json", "chunks", "throws.parquet", *REPORT_FILES["throws"]}
+    assert written == {
+        "run.json",
+        "chunks",
+        "throws.parquet",
+        *REPORT_FILES["throws"],
+        "throws",
+        "dice",
+        "bets",
+    }
     sweep = ["sweep", "throws", "--throws", "2", "--vary", "hole_delta_mm=0", "--quiet"]
     for _ in range(2):  # a sweep given again finds its comparison.md and variant-00/run.json
         assert main([*sweep, "--out", str(tmp_path / "sweep")]) == 0
-    assert {p.name for p in (tmp_path / "sweep").iterdir()} == {"variant-00", *COMPARISON_FILES}
+    assert {p.name for p in (tmp_path / "sweep").iterdir()} == {
+        "variant-00",
+        *COMPARISON_FILES,
+        "throws",
+        "dice",
+        "bets",
+    }
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "report.md").write_text("my own notes\n")
@@ -333,11 +353,12 @@ def test_a_single_game_has_no_nan_intervals(tmp_path, capsys):
     assert main(["simulate", "games", *game, "--out", str(tmp_path / "one")]) == 0
     report = (tmp_path / "one" / "report.md").read_text()
     assert report.startswith("# 1 game, 3 players") and "nan" not in report
-    assert re.search(r"Game length: \d+\.\d \[n/a\] throws", report)
+    assert re.search(r"\| throws a game \| \d+\.\d+ \[n/a\] \|", report)
     from doppelx.batch.report import REPORT_FILES
 
     written = {p.name for p in (tmp_path / "one").iterdir()}
-    assert written == {"run.json", "chunks", "games.parquet", *REPORT_FILES["games"]}
+    tables = {"games", "seats", "turns", "dice", "bets"}
+    assert written == {"run.json", "chunks", "games.parquet", *REPORT_FILES["games"], *tables}
     capsys.readouterr()
     assert (
         main(["sweep", "games", *game, "--json", "--vary", "hole_delta_mm=0", "--out", str(tmp_path / "s")])
@@ -347,7 +368,7 @@ def test_a_single_game_has_no_nan_intervals(tmp_path, capsys):
     comparison = (tmp_path / "s" / "comparison.md").read_text()
     assert comparison.startswith("# Sweep of 1 variant, 1 game each") and "nan" not in comparison
     # what a skill is worth shows in a games sweep (the win rate of equal seats cannot show it)
-    own = summary["variants"][0]["chips per own throw"]
+    own = summary["variants"][0]["values"]["chips_per_own_throw"]
     assert isinstance(own, float) and "chips per own throw" in comparison
 
 
@@ -362,7 +383,9 @@ def test_a_smaller_sweep_in_a_larger_ones_folder_is_refused_or_replaces_it(tmp_p
     assert main([*sweep, "--vary", "hole_delta_mm=0,1", "--overwrite"]) == 0  # the first two resume
     assert not (out / "variant-02").exists()  # only the run's own files were there: the folder goes
     assert [p.name for p in (out / "variant-03").iterdir()] == ["mine.txt"]  # a user's file stays
-    assert (out / "comparison.md").read_text().count("\n| hole_delta_mm=") == 2 + 1
+    assert "Variants: 0: hole_delta_mm=0; 1: hole_delta_mm=1\n" in (out / "comparison.md").read_text()
+    # the dataset holds this sweep's variants only: the replaced ones' partitions are gone
+    assert sorted(p.name for p in (out / "dice").iterdir()) == ["hole_delta_mm=0", "hole_delta_mm=1"]
 
 
 def test_a_games_sweep_takes_think_for_its_expert_variants():
@@ -426,11 +449,11 @@ def test_the_report_names_the_runs_parameters_and_what_cannot_pay(tmp_path, caps
         and "skill hard" in report
         and "spinner none on side I" in report
     )
-    assert "| G |" in report and "cannot pay here (side I has no spinner)" in report
+    assert "| G |" in report and "not measurable: side I has no spinner" in report
     assert (
         main(
             ["simulate", "throws", "--throws", "3", "--quiet", "--board", "III", "--out", str(tmp_path / "z")]
         )
         == 0
     )
-    assert "cannot pay here (no die lay on the board)" in (tmp_path / "z" / "report.md").read_text()
+    assert "not measurable: no die lay on the board" in (tmp_path / "z" / "report.md").read_text()

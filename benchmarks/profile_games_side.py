@@ -1,0 +1,73 @@
+"""Why a side's games cost what they do: games of bots played in this process under cProfile.
+
+    python benchmarks/profile_games_side.py --sides I,III --games 8 [--no-spinner] [--top 12]
+
+For each side it plays the games of ``doppelx simulate games`` (4 medium bots, seed 0, the
+same start as the batch: :func:`doppelx.batch.game_items.start_game`) and prints the wall
+time per game, throws per game, physics steps per throw, simulated seconds per throw and
+wall time per step, then cProfile's functions by own time. Side by side these say where a
+side's extra cost comes from: more throws a game, longer throws (more steps until every
+die and the spinner rest) or dearer steps (more bodies in contact). docs/batch.md
+("Why side III is slower") quotes its figures.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import pstats
+import time
+
+
+def play(side: str, games: int, spinner: bool) -> dict:
+    from doppelx.batch.game_items import DEFAULTS, start_game
+    from doppelx.batch.world_cache import service_for, table_specs
+
+    p = {**DEFAULTS, "board": side, "spinner": spinner}
+    board, dice = table_specs(p)
+    world = service_for(p).world
+    throws = steps = 0
+    sim = 0.0
+    t0 = time.perf_counter()
+    for i in range(games):
+        match, _, _ = start_game(0, i, p, board, dice, world)
+        match.play()
+        throws += len(match.log)
+        steps += sum(rec.result.steps for rec in match.log)
+        sim += sum(rec.result.sim_time for rec in match.log)
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "throws": throws, "steps": steps, "sim": sim, "games": games}
+
+
+def main() -> None:
+    from doppelx.cli import OneLineParser
+
+    ap = OneLineParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sides", default="I,III")
+    ap.add_argument("--games", type=int, default=8)
+    ap.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
+    ap.add_argument("--top", type=int, default=12)
+    a = ap.parse_args()
+    rows = []
+    for side in a.sides.split(","):
+        prof = cProfile.Profile()
+        prof.enable()
+        r = play(side, a.games, not a.no_spinner)
+        prof.disable()
+        rows.append((side, r))
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(a.top)
+        print(f"== side {side}: cProfile, by own time ==")
+        print("\n".join(ln for ln in text.getvalue().splitlines() if ln.strip())[:4000])
+    print(
+        f"{'side':<5} {'s/game':>7} {'throws/game':>12} {'steps/throw':>12} {'sim s/throw':>12} {'µs/step':>8}"
+    )
+    for side, r in rows:
+        print(
+            f"{side:<5} {r['wall'] / r['games']:7.3f} {r['throws'] / r['games']:12.1f} "
+            f"{r['steps'] / r['throws']:12.0f} {r['sim'] / r['throws']:12.3f} {1e6 * r['wall'] / r['steps']:8.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
