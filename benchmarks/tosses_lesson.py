@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from doppelx.bench import cuboid  # noqa: E402
-from doppelx.bench.tosses_data import load_tosses  # noqa: E402
-from doppelx.bench.tosses_fit import params_of, read_fit  # noqa: E402
+from doppelx.bench import cuboid
+from doppelx.bench.tosses_data import load_tosses
+from doppelx.bench.tosses_fit import params_of, read_fit
 
 
 def lesson_scene(engine: str):
@@ -66,9 +66,16 @@ def main(argv=None) -> int:
                 "p_square": {f"{r.x_over_y:g}": round(r.p_square, 3) for r in results},
             }
         )
-        print(f"{label}: inside {c['inside']}/{c['compared']}, MAE {c['mae']:.3f}, χ² {c['chi2']:.1f}", file=sys.stderr)
+        print(
+            f"{label}: inside {c['inside']}/{c['compared']}, MAE {c['mae']:.3f}, χ² {c['chi2']:.1f}",
+            file=sys.stderr,
+        )
     if args.json:
-        print(json.dumps({"engine": args.engine, "throws": args.throws, "seed": args.seed, "rows": rows}, indent=2))
+        print(
+            json.dumps(
+                {"engine": args.engine, "throws": args.throws, "seed": args.seed, "rows": rows}, indent=2
+            )
+        )
     else:
         for r in rows:
             print(
