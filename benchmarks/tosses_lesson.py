@@ -45,11 +45,23 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2026, help="seed (default 2026)")
     ap.add_argument("--engine", choices=("pybullet", "mujoco"), default="pybullet", help="physics engine")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--variant",
+        choices=("both", "scene", "fitted"),
+        default="both",
+        help="run one of the two (default both)",
+    )
     args = ap.parse_args(argv)
     if args.throws < 1:
         ap.error("--throws must be at least 1")
     rows = []
-    for label, scene in (("scene as it stands", cuboid.SCENE), ("fitted contact", lesson_scene(args.engine))):
+    variants = (
+        ("scene as it stands", cuboid.SCENE, "scene"),
+        ("fitted contact", lesson_scene(args.engine), "fitted"),
+    )
+    for label, scene, name in variants:
+        if args.variant not in ("both", name):
+            continue
         results = cuboid.run(cuboid.RATIOS, args.throws, args.seed, scene=scene, engine=args.engine)
         c = cuboid.compare(results)
         rows.append(
