@@ -248,7 +248,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ho.add_argument("--json", dest="holes_json", action="store_true", help="print one JSON object")
     ho.set_defaults(func=run_holes)
-    register_tosses(sweep_sub)  # doppelx/commands/bench_tosses.py
+    register_tosses(sweep_sub, _suite_options, _engine)  # doppelx/commands/bench_tosses.py
     for name, parser in sweep_sub.choices.items():
         _SUB_FLAGS[name] = {o for a in parser._actions for o in a.option_strings}
 

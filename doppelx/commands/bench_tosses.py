@@ -27,8 +27,11 @@ MAX_THROWS_PER_TOSS = 50
 HALVES = ("fit", "eval", "all")
 
 
-def register_tosses(sub: argparse._SubParsersAction) -> None:
-    """The ``tosses`` sub-command of ``doppelx bench``."""
+def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -> None:
+    """The ``tosses`` sub-command of ``doppelx bench``; ``suite_options(args, name)`` refuses the
+    suite's options given before it that it does not take, ``engine_of(args, own, name)`` reads
+    ``--engine`` given before or after it (both :mod:`doppelx.commands.bench`'s, handed in so that
+    this module does not import it back)."""
     from doppelx.bench.tosses import SEED, THROWS_PER_TOSS
     from doppelx.bench.tosses_fit import MAX_EVALS
     from physics.engine import ENGINES
@@ -69,23 +72,21 @@ def register_tosses(sub: argparse._SubParsersAction) -> None:
                    help="--fit takes only the first N tosses of the fit half (default all)")  # fmt: skip
     t.add_argument("--fit-evals", type=argtypes.whole(1, 1000, "a number of evaluations"), default=MAX_EVALS,
                    metavar="N", help=f"--fit's pattern search budget after the 16-point grid (default {MAX_EVALS})")  # fmt: skip
-    t.set_defaults(func=run_tosses)
+    t.set_defaults(func=run_tosses, tosses_checks=(suite_options, engine_of))
 
 
 def _engines(args: argparse.Namespace) -> tuple[str, ...]:
-    from doppelx.commands.bench import _engine
     from physics.engine import ENGINES
 
     if args.tosses_engine is None and getattr(args, "engine", None) is None:
         return tuple(ENGINES)
-    return (_engine(args, args.tosses_engine, "tosses"),)
+    return (args.tosses_checks[1](args, args.tosses_engine, "tosses"),)
 
 
 def run_tosses(args: argparse.Namespace) -> int:
-    from doppelx.commands.bench import _suite_options
     from rules.errors import DoppelXError
 
-    _suite_options(args, "tosses")
+    args.tosses_checks[0](args, "tosses")
     engines = _engines(args)
     if args.fit:
         for flag, given in (("--data", args.data), ("--plot", args.plot), ("--half", args.half), ("--fitted", args.fitted),
