@@ -171,11 +171,6 @@ def length_scale(tosses, dt: float) -> float:
     return GRAVITY / g_fit
 
 
-def file_hash(path: str | Path) -> str:
-    """SHA-256 of a file (hex)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 # ---- rotations (quaternions (x, y, z, w)) -------------------------------------------------
 
 
