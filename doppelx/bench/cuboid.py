@@ -246,11 +246,14 @@ class CuboidTable:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def throw(self, r: float, rng: np.random.Generator) -> tuple[int | None, float]:
-        """Throw a cuboid of ratio ``r`` once: (1 square face up, 0 a long face, None cocked; sim s)."""
+    def build(self, half, mass: float, inertia, state) -> int:
+        """Reset the world: the table top and one box die of ``half`` extents (3,) m, ``mass`` kg and
+        principal ``inertia`` (3,) kg m², released in ``state`` = (position (3,) m, quaternion
+        (x, y, z, w), velocity (3,) m/s, angular velocity (3,) rad/s, world frame); the die's body id."""
         from physics.world import set_engine_parameters
 
         p, c, s, sc = self.p, self.client, self.s, self.scene
+        position, quaternion, velocity, spin = state
         p.resetSimulation(physicsClientId=c)
         set_engine_parameters(p, c, s)
         table = p.createCollisionShape(p.GEOM_BOX, halfExtents=[10.0, 10.0, 0.025], physicsClientId=c)
@@ -260,11 +263,7 @@ class CuboidTable:
             floor, -1, lateralFriction=1.0, restitution=1.0, rollingFriction=0.0, spinningFriction=0.0,
             physicsClientId=c,
         )  # fmt: skip
-        half, mass, inertia = cuboid_body(r, sc)
-        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=half, physicsClientId=c)
-        position, quaternion, velocity, spin = throw_of(rng, sc)
-        lowest = max(half)  # keep the whole die above the table at release
-        position = (position[0], position[1], position[2] + lowest)
+        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(half), physicsClientId=c)
         die = p.createMultiBody(
             mass, shape, basePosition=position, baseOrientation=quaternion, physicsClientId=c
         )
@@ -274,6 +273,15 @@ class CuboidTable:
             spinningFriction=sc.spinning_friction, linearDamping=0.0, angularDamping=0.0, physicsClientId=c,
         )  # fmt: skip
         p.resetBaseVelocity(die, velocity, spin, physicsClientId=c)
+        return die
+
+    def throw(self, r: float, rng: np.random.Generator) -> tuple[int | None, float]:
+        """Throw a cuboid of ratio ``r`` once: (1 square face up, 0 a long face, None cocked; sim s)."""
+        half, mass, inertia = cuboid_body(r, self.scene)
+        position, quaternion, velocity, spin = throw_of(rng, self.scene)
+        position = (position[0], position[1], position[2] + max(half))  # the whole die above the table
+        die = self.build(half, mass, inertia, (position, quaternion, velocity, spin))
+        p, c, s = self.p, self.client, self.s
         corner = math.sqrt(sum(h * h for h in half))
         substeps, dt = 1, s.time_step
         anchor = (position, quaternion)
@@ -331,6 +339,10 @@ class MujocoCuboidTable:
 
     def mjcf(self, r: float) -> str:
         """The MJCF text of the table and a cuboid die of ratio ``r``."""
+        return self.mjcf_box(*cuboid_body(r, self.scene))
+
+    def mjcf_box(self, half, mass: float, inertia) -> str:
+        """The MJCF text of the table and a box die of ``half`` extents (3,) m, ``mass`` kg, ``inertia`` (3,) kg m²."""
         from physics.mujoco_materials import SOLIMP, MujocoContact, damping_ratio
 
         sc, par = self.scene, self.params
@@ -338,7 +350,6 @@ class MujocoCuboidTable:
         friction = (sc.friction, sc.spinning_friction, sc.rolling_friction)
         table = MujocoContact(friction, solref, SOLIMP, par.condim, 1)
         die = MujocoContact(friction, solref, SOLIMP, par.condim, 0)
-        half, mass, inertia = cuboid_body(r, sc)
         v = " ".join
         return (
             '<mujoco model="cuboid">'

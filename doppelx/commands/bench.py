@@ -48,6 +48,7 @@ import sys
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
+from doppelx.commands.bench_tosses import register_tosses
 from physics.engine import DEFAULT_ENGINE, ENGINES
 
 SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
@@ -119,7 +120,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_engine_argument(p)
     # None when not given, so that a sub-command can tell "given before it" from the default
     p.set_defaults(func=run, engine=None)
-    sweep_sub = p.add_subparsers(dest="bench_command", metavar="{sweep,engines,restitution,cuboid,holes}")
+    sweep_sub = p.add_subparsers(
+        dest="bench_command", metavar="{sweep,engines,restitution,cuboid,holes,tosses}"
+    )
     s = sweep_sub.add_parser(
         "sweep",
         help="grid of solver settings: speed against accuracy, Pareto front (PNG)",
@@ -245,6 +248,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ho.add_argument("--json", dest="holes_json", action="store_true", help="print one JSON object")
     ho.set_defaults(func=run_holes)
+    register_tosses(sweep_sub, _suite_options, _engine)  # doppelx/commands/bench_tosses.py
     for name, parser in sweep_sub.choices.items():
         _SUB_FLAGS[name] = {o for a in parser._actions for o in a.option_strings}
 
@@ -269,6 +273,7 @@ HONOURED = {
     "restitution": {"json", "engine"},
     "cuboid": {"json", "engine"},
     "holes": {"json", "engine"},
+    "tosses": {"json", "engine"},
 }
 #: Each sub-command's own flags (filled by :func:`register`).
 _SUB_FLAGS: dict[str, set[str]] = {}

@@ -1,0 +1,179 @@
+"""Fit the cube–board contact of each engine to the fit half of the tracked tosses.
+
+``doppelx bench tosses --fit`` minimises the mean trajectory error
+(:func:`doppelx.bench.tosses.trajectory_error`: position in widths plus orientation in quarter
+turns, every tracked frame) over the even ``toss_id`` s by a derivative-free search with a
+bounded budget (:func:`fit`): a coarse grid over friction × restitution, then a coordinate
+pattern search (each parameter ±step, steps halved when no move helps) over friction,
+restitution, spinning and rolling friction. The result goes, atomically, to
+``assets/validation/tosses_fit.toml`` (:func:`write_fit`): one section per engine with the
+parameters, the objective on both halves, and the data's SHA-256 and the half fitted on.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+
+from doppelx.bench.tosses_sim import ENGINES, TossParams
+from rules.errors import DoppelXError
+
+FORMAT = "doppelx-tosses-fit/1"
+FIT_HALF = "fit"
+HALF_TEXT = "even toss_id (fit); the odd toss_id are the evaluation half"
+#: Search bounds of every parameter, and its first step.
+BOUNDS = {
+    "friction": (0.05, 1.5, 0.1),
+    "restitution": (0.02, 0.95, 0.1),
+    "spinning_friction": (0.0, 0.01, 0.002),
+    "rolling_friction": (0.0, 0.005, 0.001),
+}
+GRID = {"friction": (0.1, 0.2, 0.3, 0.45), "restitution": (0.05, 0.15, 0.3, 0.45)}
+#: Most objective evaluations of the pattern search (after the grid's 16).
+MAX_EVALS = 40
+#: The search stops once every step is below this fraction of its first step.
+MIN_STEP = 1 / 16
+
+
+def default_path() -> Path:
+    from rules.assets import asset_path
+
+    return asset_path("validation", "tosses_fit.toml")
+
+
+def fit(objective: Callable[[TossParams], float], start: TossParams, max_evals: int = MAX_EVALS,
+        progress: Callable[[str], None] | None = None) -> tuple[TossParams, float, int]:  # fmt: skip
+    """Minimise ``objective``: the grid, then the pattern search from the best point; (params, value, evaluations)."""
+    seen: dict[TossParams, float] = {}
+
+    def f(p: TossParams) -> float:
+        if p not in seen:
+            seen[p] = objective(p)
+            if progress:
+                progress(f"  {len(seen):3d} {p.to_dict()} → {seen[p]:.4f}")
+        return seen[p]
+
+    for fr, e in itertools.product(GRID["friction"], GRID["restitution"]):
+        f(_with(start, friction=fr, restitution=e))
+    best = min(seen, key=seen.__getitem__)
+    steps = {k: b[2] for k, b in BOUNDS.items()}
+    budget = len(seen) + max_evals
+    while len(seen) < budget and any(steps[k] >= BOUNDS[k][2] * MIN_STEP for k in steps):
+        moved = False
+        for name in BOUNDS:
+            for sign in (1, -1):
+                if len(seen) >= budget:
+                    break
+                lo, hi, _ = BOUNDS[name]
+                value = round(min(hi, max(lo, getattr(best, name) + sign * steps[name])), 6)
+                trial = _with(best, **{name: value})
+                if f(trial) < seen[best]:
+                    best, moved = trial, True
+                    break
+        if not moved:
+            steps = {k: v / 2 for k, v in steps.items()}
+    return best, seen[best], len(seen)
+
+
+def _with(p: TossParams, **changes) -> TossParams:
+    values = {f.name: getattr(p, f.name) for f in fields(p)}
+    values.update(changes)
+    return TossParams(**{k: round(float(v), 6) for k, v in values.items()})
+
+
+def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, dict]) -> None:
+    """Write the fit file atomically: ``sections`` engine → {params…, objective figures…}."""
+    from rules.atomic import write_text
+
+    lines = [
+        "# Cube–board contact fitted to the tracked cube tosses (doppelx bench tosses --fit).",
+        '# Made by a command; docs/physics.md, "Real motion", says how. Do not edit by hand.',
+        f'format = "{FORMAT}"',
+        "",
+        "[data]",
+        'file = "cube_tosses.npz"',
+        f'sha256 = "{sha256}"',
+        f'half = "{FIT_HALF}"',
+        f'half_rule = "{HALF_TEXT}"',
+        f"length_scale = {scale:.6f}",
+    ]
+    for engine in ENGINES:
+        if engine not in sections:
+            continue
+        lines += ["", f"[{engine}]"]
+        for key, value in sections[engine].items():
+            lines.append(f"{key} = {value!r}" if not isinstance(value, str) else f'{key} = "{value}"')
+    write_text(path, "\n".join(lines) + "\n", what="fit file")
+
+
+def read_fit(path: Path | str | None = None) -> dict:
+    """The fit file as a dict (``data`` and one section per engine fitted); an unreadable one is an error."""
+    from rules.assets import read_toml
+
+    path = path if path is not None else default_path()
+    if not Path(path).exists():
+        raise DoppelXError(f"{path}: no fit file: run doppelx bench tosses --fit first")
+    doc = read_toml(path)
+    if doc.get("format") != FORMAT:
+        raise DoppelXError(f"{path}: format: unsupported; this version reads {FORMAT!r}")
+    return doc
+
+
+def params_of(doc: dict, engine: str, path: Path | str | None = None) -> TossParams:
+    """The fitted parameters of ``engine``; missing is an error telling how to make them."""
+    section = doc.get(engine)
+    if not isinstance(section, dict):
+        raise DoppelXError(
+            f"{path or default_path()}: no fitted materials for {engine}: "
+            f"run doppelx bench tosses --fit --engine {engine} first"
+        )
+    try:
+        return TossParams(**{f.name: float(section[f.name]) for f in fields(TossParams)})
+    except (KeyError, TypeError, ValueError):
+        raise DoppelXError(
+            f"{path or default_path()}: [{engine}] lacks a number of {fields(TossParams)}"
+        ) from None
+
+
+def objective_of(runner, tosses, half: float) -> Callable[[TossParams], float]:
+    """The mean trajectory error of ``tosses`` re-run in ``runner`` (release states fitted once)."""
+    from doppelx.bench.tosses import Path3, trajectory_error
+    from doppelx.bench.tosses_data import release_state
+
+    cases = [(Path3.of(t), release_state(t, half).state()) for t in tosses]
+
+    def objective(params: TossParams) -> float:
+        errors = [
+            trajectory_error(real, Path3.of(runner.run(params, state, real.t[-1], cap=real.t[-1])), half)
+            for real, state in cases
+        ]
+        return round(float(np.mean(errors)), 6)
+
+    return objective
+
+
+def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
+               max_evals: int = MAX_EVALS, tosses=None) -> dict:  # fmt: skip
+    """Fit ``engine`` on the fit half of ``data`` (or ``tosses``); its file section, objective on both halves."""
+    from doppelx.bench.tosses_sim import TossRunner, game_params
+
+    fit_tosses = tosses if tosses is not None else data.half("fit")
+    eval_tosses = data.half("eval")[: len(fit_tosses)]  # as many held-out tosses as fitted ones
+    with TossRunner(engine, data.half_width, data.mass) as runner:
+        params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width), game_params(engine),
+                                   max_evals, progress)  # fmt: skip
+        held_out = objective_of(runner, eval_tosses, data.half_width)(params)
+    section: dict = dict(params.to_dict())
+    section.update(
+        objective="mean trajectory error, widths + quarter turns per frame",
+        objective_fit_half=value,
+        objective_eval_half=held_out,
+        evaluations=evals,
+        fit_tosses=len(fit_tosses),
+        eval_tosses=len(eval_tosses),
+    )
+    return section

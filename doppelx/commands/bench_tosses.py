@@ -1,0 +1,237 @@
+"""``doppelx bench tosses``: the contact model against 456 real tracked cube tosses.
+
+    doppelx bench tosses [--data FILE.npz] [--engine pybullet|mujoco] [--throws-per-toss K]
+                         [--json] [--plot OUT.png] [--half fit|eval|all] [--tosses N] [--seed S]
+    doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N]
+
+Evaluation never fits: it reads the materials of ``assets/validation/tosses_fit.toml`` and
+runs, without ``--data``, the shipped data's evaluation half (odd ``toss_id``; ``--half``
+picks another), with ``--data`` every toss of FILE. ``--engine`` runs one engine; the
+default is both. Beside the fitted materials every engine also runs the game's die–board
+material (``game_material`` in the JSON). ``--fit`` fits each engine on the fit half (even
+``toss_id``) and writes the file atomically (the other engine's section is kept when it was
+fitted on the same data). A malformed data file is one line and exit 2, nothing written.
+The measures and the method: :mod:`doppelx.bench.tosses`, docs/physics.md ("Real motion").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from doppelx import argtypes
+
+#: Most chaos runs per toss (each is one more simulation of every toss).
+MAX_THROWS_PER_TOSS = 50
+HALVES = ("fit", "eval", "all")
+
+
+def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -> None:
+    """The ``tosses`` sub-command of ``doppelx bench``; ``suite_options(args, name)`` refuses the
+    suite's options given before it that it does not take, ``engine_of(args, own, name)`` reads
+    ``--engine`` given before or after it (both :mod:`doppelx.commands.bench`'s, handed in so that
+    this module does not import it back)."""
+    from doppelx.bench.tosses import SEED, THROWS_PER_TOSS
+    from doppelx.bench.tosses_fit import MAX_EVALS
+    from physics.engine import ENGINES
+
+    t = sub.add_parser(
+        "tosses",
+        help="the contact model against 456 real tracked cube tosses (both engines, chaos bound)",
+        description="Re-run each tracked toss of a real cube from its fitted release state in "
+        "PyBullet and MuJoCo with the fitted materials and the game's, and compare them frame by "
+        "frame: position and orientation errors, time to rest, impacts, the face down; beside "
+        "the chaos bound (the same toss perturbed by the tracking's noise). --fit fits the "
+        "materials on the fit half and writes assets/validation/tosses_fit.toml.",
+    )
+    t.add_argument("--data", type=argtypes.input_path, metavar="FILE.npz",
+                   help="tosses file of the shipped format (default: the shipped data's evaluation half)")  # fmt: skip
+    t.add_argument("--engine", dest="tosses_engine", choices=ENGINES, help="one engine (default: both)")
+    t.add_argument(
+        "--throws-per-toss",
+        type=argtypes.whole(0, MAX_THROWS_PER_TOSS, "a number of perturbed runs"),
+        default=THROWS_PER_TOSS,
+        metavar="K",
+        help=f"perturbed runs per toss for the chaos bound (default {THROWS_PER_TOSS}; 0: no bound)",
+    )
+    t.add_argument("--json", dest="tosses_json", action="store_true", help="print one JSON object")
+    t.add_argument("--plot", type=argtypes.png_file, metavar="OUT.png",
+                   help="draw a few tosses real against simulated and the error over time (PNG)")  # fmt: skip
+    t.add_argument("--half", choices=HALVES, help="tosses evaluated (default: eval, or all of --data)")
+    t.add_argument("--tosses", type=argtypes.whole(1, 100_000, "a number of tosses"), metavar="N",
+                   help="only the first N tosses evaluated (default all)")  # fmt: skip
+    t.add_argument("--seed", type=argtypes.seed, default=SEED, metavar="N",
+                   help=f"seed of the chaos bound's perturbations (default {SEED})")  # fmt: skip
+    t.add_argument("--fitted", type=argtypes.input_path, metavar="FILE.toml",
+                   help="evaluate with the materials of this fit file (default the shipped one)")  # fmt: skip
+    t.add_argument("--fit", action="store_true", help="fit the materials on the fit half and write them")
+    t.add_argument("--fit-out", type=argtypes.output_path, metavar="FILE.toml",
+                   help="--fit writes here (default the shipped assets/validation/tosses_fit.toml)")  # fmt: skip
+    t.add_argument("--fit-tosses", type=argtypes.whole(1, 100_000, "a number of tosses"), metavar="N",
+                   help="--fit takes only the first N tosses of the fit half (default all)")  # fmt: skip
+    t.add_argument("--fit-evals", type=argtypes.whole(1, 1000, "a number of evaluations"), default=MAX_EVALS,
+                   metavar="N", help=f"--fit's pattern search budget after the 16-point grid (default {MAX_EVALS})")  # fmt: skip
+    t.set_defaults(func=run_tosses, tosses_checks=(suite_options, engine_of))
+
+
+def _engines(args: argparse.Namespace) -> tuple[str, ...]:
+    from physics.engine import ENGINES
+
+    if args.tosses_engine is None and getattr(args, "engine", None) is None:
+        return tuple(ENGINES)
+    return (args.tosses_checks[1](args, args.tosses_engine, "tosses"),)
+
+
+def run_tosses(args: argparse.Namespace) -> int:
+    from rules.errors import DoppelXError
+
+    args.tosses_checks[0](args, "tosses")
+    engines = _engines(args)
+    if args.fit:
+        for flag, given in (("--data", args.data), ("--plot", args.plot), ("--half", args.half), ("--fitted", args.fitted),
+                            ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
+            if given:
+                raise DoppelXError(f"{flag}: --fit fits on the shipped data's fit half and writes the fit file; "
+                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals")  # fmt: skip
+        return _fit(args, engines)
+    for flag, given in (("--fit-out", args.fit_out), ("--fit-tosses", args.fit_tosses)):
+        if given:
+            raise DoppelXError(f"{flag} belongs to --fit (doppelx bench tosses --fit {flag} …)")
+    return _evaluate(args, engines)
+
+
+def _fit(args: argparse.Namespace, engines) -> int:
+    from doppelx.bench.tosses_data import load_tosses
+    from doppelx.bench.tosses_fit import default_path, fit_engine, read_fit, write_fit
+    from rules.atomic import check_output_file
+
+    out = args.fit_out or default_path()
+    check_output_file(out, "fit file")
+    data = load_tosses()
+    fit_tosses = data.half("fit")[: args.fit_tosses] if args.fit_tosses else data.half("fit")
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    sections = {}
+    for engine in engines:
+        progress(f"bench tosses --fit: {engine} on {len(fit_tosses)} tosses of the fit half")
+        sections[engine] = fit_engine(data, engine, progress, args.fit_evals, fit_tosses)
+    # the other engine's section is kept when it was fitted on the same data (read now, at the end)
+    old = read_fit(out) if out.exists() else {"data": {}}
+    if old.get("data", {}).get("sha256") == data.sha256:
+        for e in ("pybullet", "mujoco"):
+            if e in old and e not in sections:
+                sections[e] = old[e]
+    write_fit(out, data.sha256, data.scale, sections)
+    for engine in engines:
+        s = sections[engine]
+        print(
+            f"{engine}: friction {s['friction']:g}, restitution {s['restitution']:g}, spinning "
+            f"{s['spinning_friction']:g} m, rolling {s['rolling_friction']:g} m; trajectory error "
+            f"{s['objective_fit_half']:.4f} on the fit half, {s['objective_eval_half']:.4f} on the evaluation half"
+        )
+    print(f"fit: {out}", file=sys.stderr)
+    return 0
+
+
+def _evaluate(args: argparse.Namespace, engines) -> int:
+    from doppelx.bench import tosses as ts
+    from doppelx.bench.tosses_data import load_tosses
+    from doppelx.bench.tosses_fit import default_path, params_of, read_fit
+    from doppelx.bench.tosses_sim import game_params
+    from rules.atomic import check_output_file
+    from rules.errors import DoppelXError
+
+    if args.plot:
+        check_output_file(args.plot, "plot")
+    data = load_tosses(args.data)
+    fit_file = args.fitted or default_path()
+    doc = read_fit(fit_file)
+    params = {e: params_of(doc, e, fit_file) for e in engines}
+    if args.data is None and doc["data"].get("sha256") != data.sha256:
+        raise DoppelXError(f"{fit_file}: fitted on other data than the shipped tosses: run --fit again")
+    half = args.half or ("all" if args.data is not None else "eval")
+    tosses = data.half(half)[: args.tosses] if args.tosses else data.half(half)
+    if not tosses:
+        raise DoppelXError(f"{data.source}: no tosses in the {half} half")
+    keep = tuple(t.toss_id for t in tosses[:3])
+    result: dict = {"engines": {}}
+    for engine in engines:
+        r = ts.evaluate(tosses, data.half_width, data.mass, data.dt, engine, params[engine],
+                        args.throws_per_toss, args.seed, keep)  # fmt: skip
+        g = ts.evaluate(
+            tosses, data.half_width, data.mass, data.dt, engine, game_params(engine), 0, keep=keep
+        )
+        r["game_material"] = g
+        result["engines"][engine] = r
+    if args.plot:
+        from doppelx.bench.tosses_plot import plot
+
+        plot(result, {t.toss_id: t for t in tosses if t.toss_id in keep}, data.half_width, args.plot)
+        print(f"plot: {args.plot}", file=sys.stderr)
+    result["data"] = {
+        "file": str(data.source), "sha256": data.sha256, "half": half, "tosses": len(tosses),
+        "length_scale": round(data.scale, 6), "fit_file": str(fit_file),
+    }  # fmt: skip
+    result["chaos_noise"] = {"position_m": ts.NOISE[0], "orientation_deg": 1.0, "velocity": ts.NOISE[2],
+                             "spin": ts.NOISE[3], "throws_per_toss": args.throws_per_toss, "seed": args.seed}  # fmt: skip
+    for r in result["engines"].values():
+        for x in (r, r["game_material"]):
+            x.pop("runs", None)
+    if args.tosses_json or getattr(args, "json", False):
+        for r in result["engines"].values():
+            for x in (r, r["game_material"]):
+                x.pop("curve", None)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def format_table(result: dict) -> str:
+    """Engines side by side (fitted, game material) with the chaos bound and the aims."""
+    from doppelx.bench import tosses as ts
+
+    cols, names = [], []
+    for engine, r in result["engines"].items():
+        cols += [r, r["game_material"]]
+        names += [f"{engine} fitted", f"{engine} game"]
+    d = result["data"]
+    lines = [f"{d['tosses']} tosses ({d['half']} half of {d['file']}), length scale {d['length_scale']:.4f}"]
+    head = f"{'measure':<34}" + "".join(f"{n:>18}" for n in names)
+    lines += [head, "-" * len(head)]
+
+    def row(label: str, get, fmt: str = ".3f") -> None:
+        cells = []
+        for c in cols:
+            try:
+                v = get(c)
+            except (KeyError, TypeError):
+                v = None
+            cells.append(f"{v:>18{fmt}}" if isinstance(v, float | int) else f"{'—':>18}")
+        lines.append(f"{label:<34}" + "".join(cells))
+
+    for k in ts.KEYS:
+        row(f"pos err {k} (widths) median", lambda c, k=k: c["pos_err_widths"][k])
+        row(f"pos err {k} (widths) p90", lambda c, k=k: c["pos_err_widths_p90"][k])
+        row(f"  chaos spread {k} (widths) median", lambda c, k=k: c["chaos_pos_spread_widths"][k])
+    for k in ts.KEYS:
+        row(f"ori err {k} (deg) median", lambda c, k=k: c["ori_err_deg"][k])
+    row("face agreement", lambda c: c["face_agreement"])
+    row("  chaos face agreement", lambda c: c["chaos_face_agreement"])
+    row("time to rest real median (s)", lambda c: c["time_to_rest_s"]["real_median"])
+    row("time to rest sim median (s)", lambda c: c["time_to_rest_s"]["sim_median"])
+    row("time to rest KS p", lambda c: c["time_to_rest_ks_p"])
+    row("impacts real mean", lambda c: c["impacts"]["real_mean"])
+    row("impacts sim mean", lambda c: c["impacts"]["sim_mean"])
+    row("trajectory error (fit objective)", lambda c: c["trajectory_error"])
+    for p in ("friction", "restitution", "spinning_friction", "rolling_friction"):
+        row(f"{p}", lambda c, p=p: c["params"][p], ".6g")
+    for engine, r in result["engines"].items():
+        verdicts = ", ".join(
+            f"{k} {'met' if ok else 'NOT met'} ({shown})" for k, (ok, shown) in ts.goals(r).items()
+        )
+        lines.append(f"aims, {engine} fitted: {verdicts}")
+    return "\n".join(lines)

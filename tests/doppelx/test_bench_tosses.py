@@ -1,0 +1,180 @@
+"""``doppelx bench tosses``: the real cube tosses against both engines, on a small subset.
+
+The release-state fit recovers a synthetic ballistic toss exactly; the length scale recovers
+a shrunk one; a malformed tosses file is one line and exit 2 with nothing written; the JSON
+has the shape issue 29 spells and is the same twice (seeded); ``--fit`` writes its file
+atomically with the data's hash and the half, keeping the other engine's section.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from doppelx.bench import tosses as ts
+from doppelx.bench.tosses_data import (
+    Toss,
+    default_path,
+    length_scale,
+    load_tosses,
+    quat_mul,
+    release_state,
+    rotvec_quat,
+)
+from doppelx.cli import main
+from physics.settings import GRAVITY
+
+DT = 1 / 148
+
+
+def _raw():
+    with np.load(default_path()) as z:
+        return {k: z[k] for k in z.files}
+
+
+def _subset(tmp_path, ks=(1, 3), name="small.npz", **changes):
+    """A file of the shipped format holding tosses ``ks`` (indices) of the shipped data."""
+    raw = _raw()
+    o = raw["offsets"]
+    parts = [raw["states"][o[k] : o[k + 1]] for k in ks]
+    out = {
+        "states": np.concatenate(parts),
+        "offsets": np.concatenate([[0], np.cumsum([len(p) for p in parts])]).astype(np.int64),
+        "toss_id": raw["toss_id"][list(ks)],
+        "dt": raw["dt"],
+        "half_width_m": raw["half_width_m"],
+        "mass_kg": raw["mass_kg"],
+    }
+    out.update(changes)
+    path = tmp_path / name
+    np.savez(path, **out)
+    return path
+
+
+def _ballistic(p0, v0, q0, w, n=30):
+    t = np.arange(n) * DT
+    pos = p0 + np.outer(t, v0)
+    pos[:, 2] -= 0.5 * GRAVITY * t * t
+    quat = quat_mul(rotvec_quat(np.outer(t, w)), np.broadcast_to(q0, (n, 4)))
+    return Toss(0, t, pos, quat)
+
+
+def test_the_release_state_of_a_ballistic_toss_is_recovered_exactly():
+    p0, v0 = np.array([0.2, 0.1, 0.3]), np.array([-1.0, 0.5, 0.2])
+    q0 = rotvec_quat(np.array([0.3, -0.2, 0.5]))
+    w = np.array([2.0, -7.0, 4.0])
+    r = release_state(_ballistic(p0, v0, q0, w), 0.0524)
+    assert r.frames == 8
+    np.testing.assert_allclose(r.position, p0, atol=1e-9)
+    np.testing.assert_allclose(r.velocity, v0, atol=1e-9)
+    np.testing.assert_allclose(r.spin, w, atol=1e-6)
+    assert abs(abs(float(np.dot(r.quaternion, q0))) - 1) < 1e-9
+    assert r.pos_rms < 1e-9 and r.angle_rms < 1e-6
+
+
+def test_the_length_scale_brings_a_shrunk_free_fall_back_to_g():
+    toss = _ballistic(np.zeros(3) + [0, 0, 0.3], np.array([1.0, 0, 0]), np.array([0, 0, 0, 1.0]), np.zeros(3))
+    shrunk = Toss(0, toss.t, toss.pos * 0.98, toss.quat)
+    assert math.isclose(length_scale([shrunk], DT), 1 / 0.98, rel_tol=1e-9)
+
+
+def test_the_shipped_data_loads_with_its_scale_and_halves():
+    d = load_tosses()
+    assert len(d.tosses) == 456 and len(d.half("fit")) + len(d.half("eval")) == 456
+    assert all(t.toss_id % 2 == 0 for t in d.half("fit"))
+    assert 1.015 < d.scale < 1.025  # tracked g ≈ 9.61 m/s²
+    rest = np.median([t.pos[-1, 2] for t in d.tosses])
+    assert abs(rest - d.half_width) < 0.0005  # the rescaled cube rests on its half width
+
+
+def _quat_off(raw):
+    s = raw["states"].copy()
+    s[5, 3:7] *= 1.01
+    return s
+
+
+def _nan(raw):
+    s = raw["states"].copy()
+    s[7, 2] = np.nan
+    return s
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda raw: {"states": raw["states"][:, :12]}, "shape (frames, 13)"),
+        (lambda raw: {"states": _nan(raw)}, "NaN"),
+        (lambda raw: {"states": _quat_off(raw)}, "not 1"),
+        (lambda raw: {"offsets": np.array([0, 10, 5], dtype=np.int64)}, "offsets do not fit"),
+        (lambda raw: {"toss_id": np.array([1], dtype=np.int64)}, "toss_id"),
+    ],
+)
+def test_a_malformed_tosses_file_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys, change, words):
+    good = _subset(tmp_path, name="good.npz")
+    with np.load(good) as z:
+        raw = {k: z[k] for k in z.files}
+    bad = _subset(tmp_path, name="bad.npz", **change(raw))
+    plot = tmp_path / "out.png"
+    code = main(["bench", "tosses", "--data", str(bad), "--engine", "pybullet", "--plot", str(plot)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "bad.npz" in err and words in err, err
+    assert not plot.exists()
+
+
+def test_the_json_has_the_issues_shape_and_is_the_same_twice(tmp_path, capsys):
+    small = _subset(tmp_path, ks=(1, 2, 3))
+    argv = ["bench", "tosses", "--data", str(small), "--throws-per-toss", "2", "--json"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first
+    doc = json.loads(first)
+    assert set(doc["engines"]) == {"pybullet", "mujoco"}
+    for r in doc["engines"].values():
+        assert r["tosses"] == 3
+        assert 0 <= r["face_agreement"] <= 1 and 0 <= r["chaos_face_agreement"] <= 1
+        assert set(r["pos_err_widths"]) == {"50", "100", "200", "400", "rest"}
+        assert set(r["pos_err_widths_p90"]) == set(r["pos_err_widths"])
+        assert 0 <= r["time_to_rest_ks_p"] <= 1
+        assert set(r["params"]) == {"friction", "restitution", "spinning_friction", "rolling_friction"}
+        # the fitted release state: 50 ms in, before the first impact, within a millimetre
+        assert r["pos_err_widths"]["50"] < 0.01
+        assert r["game_material"]["tosses"] == 3
+    assert doc["data"]["half"] == "all"
+
+
+def test_fit_writes_its_file_with_hash_and_half_and_keeps_the_other_engine(tmp_path, capsys):
+    out = tmp_path / "fit.toml"
+    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "2", "--fit-evals", "2"]
+    assert main([*base, "--engine", "mujoco"]) == 0
+    assert main([*base, "--engine", "pybullet"]) == 0
+    capsys.readouterr()
+    from rules.assets import read_toml
+
+    doc = read_toml(out)
+    assert doc["data"]["sha256"] == load_tosses().sha256 and doc["data"]["half"] == "fit"
+    assert {"pybullet", "mujoco"} <= set(doc)
+    assert doc["mujoco"]["fit_tosses"] == 2 and doc["pybullet"]["evaluations"] >= 16
+    # evaluation reads it and never fits
+    assert main(["bench", "tosses", "--fitted", str(out), "--tosses", "1", "--throws-per-toss", "0",
+                 "--engine", "pybullet", "--json"]) == 0  # fmt: skip
+    doc2 = json.loads(capsys.readouterr().out)
+    assert doc2["engines"]["pybullet"]["params"]["friction"] == doc["pybullet"]["friction"]
+
+
+def test_fit_refuses_the_evaluation_options(capsys):
+    assert main(["bench", "tosses", "--fit", "--json"]) == 2
+    assert "--json" in capsys.readouterr().err
+
+
+def test_face_down_and_time_to_rest_on_hand_made_paths():
+    flat = np.array([[0, 0, 0, 1.0]])
+    assert ts.face_down(flat[0]) == 5  # body −z down
+    t = np.arange(5) * 0.1
+    pos = np.array([[0, 0, 0.1], [0.01, 0, 0.06], [0.02, 0, 0.05], [0.0201, 0, 0.05], [0.0201, 0, 0.05]])
+    p = ts.Path3(t, pos, np.repeat(flat, 5, 0))
+    assert ts.time_to_rest(p) == pytest.approx(0.2)
