@@ -113,7 +113,7 @@ def main(argv=None) -> int:
         real = next(iter(runs.values()))[2]
         plot(shown, real, data.half_width, args.plot)
     if args.out:
-        from rules.atomic import write_text
+        from rules.common.atomic import write_text
 
         for r in results.values():
             r.pop("runs", None)

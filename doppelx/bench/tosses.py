@@ -170,7 +170,7 @@ def evaluate(
     """Every measure of ``tosses`` in ``engine`` with ``params``; ``keep``: toss ids whose runs are
     returned (for the plot) under ``"runs"``. Toss ``i`` of the chaos bound draws from
     ``SeedSequence(seed, spawn_key=(toss_id,))``, so a toss's figures do not depend on the others."""
-    from rules.rng import child_rng
+    from rules.common.rng import child_rng
 
     rows, chaos_rows, runs, errors = [], [], {}, []
     with TossRunner(engine, half, mass) as runner:

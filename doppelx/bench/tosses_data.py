@@ -3,7 +3,7 @@
 The file (``assets/validation/cube_tosses.README.md`` gives its source and format) holds
 ``states`` (n, 13): position (m), quaternion (w, x, y, z), linear velocity (m/s) and body-frame
 angular velocity (rad/s) of every frame, ``offsets`` (tosses + 1,), ``toss_id`` (tosses,),
-``dt`` (s), ``half_width_m`` and ``mass_kg``. A malformed file is a :class:`~rules.errors.DoppelXError`
+``dt`` (s), ``half_width_m`` and ``mass_kg``. A malformed file is a :class:`~rules.common.errors.DoppelXError`
 naming the file and what is wrong (the CLI prints it on one line, exit 2).
 
 Two corrections are applied before anything is compared (docs/physics.md, "Real motion"):
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from physics.settings import GRAVITY
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 #: Keys of the file and the tosses the fit half takes: even ``toss_id`` (docs/physics.md).
 KEYS = ("states", "offsets", "toss_id", "dt", "half_width_m", "mass_kg")
@@ -86,7 +86,7 @@ class TossData:
 
 def default_path() -> Path:
     """The shipped copy of the 456 tosses."""
-    from rules.assets import asset_path
+    from rules.common.assets import asset_path
 
     return asset_path("validation", "cube_tosses.npz")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from doppelx.bench.tosses_sim import ENGINES, TossParams
-from rules.errors import DoppelXError
+from rules.common.errors import DoppelXError
 
 FORMAT = "doppelx-tosses-fit/1"
 FIT_HALF = "fit"
@@ -40,7 +40,7 @@ MIN_STEP = 1 / 16
 
 
 def default_path() -> Path:
-    from rules.assets import asset_path
+    from rules.common.assets import asset_path
 
     return asset_path("validation", "tosses_fit.toml")
 
@@ -87,7 +87,7 @@ def _with(p: TossParams, **changes) -> TossParams:
 
 def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, dict]) -> None:
     """Write the fit file atomically: ``sections`` engine → {params…, objective figures…}."""
-    from rules.atomic import write_text
+    from rules.common.atomic import write_text
 
     lines = [
         "# Cube–board contact fitted to the tracked cube tosses (doppelx bench tosses --fit).",
@@ -112,7 +112,7 @@ def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, d
 
 def read_fit(path: Path | str | None = None) -> dict:
     """The fit file as a dict (``data`` and one section per engine fitted); an unreadable one is an error."""
-    from rules.assets import read_toml
+    from rules.common.assets import read_toml
 
     path = path if path is not None else default_path()
     if not Path(path).exists():

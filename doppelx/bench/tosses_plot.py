@@ -79,7 +79,7 @@ def plot(result: dict, real: dict, half: float, out: str) -> None:
     ax.set_title("error over time, evaluation tosses (▼ the issue's aims at 200 and 400 ms)", fontsize=9)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    from rules.atomic import save_figure
+    from rules.common.atomic import save_figure
 
     save_figure(fig, out, dpi=100, what="tosses plot")
     plt.close(fig)

@@ -84,7 +84,7 @@ def _engines(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def run_tosses(args: argparse.Namespace) -> int:
-    from rules.errors import DoppelXError
+    from rules.common.errors import DoppelXError
 
     args.tosses_checks[0](args, "tosses")
     engines = _engines(args)
@@ -104,7 +104,7 @@ def run_tosses(args: argparse.Namespace) -> int:
 def _fit(args: argparse.Namespace, engines) -> int:
     from doppelx.bench.tosses_data import load_tosses
     from doppelx.bench.tosses_fit import default_path, fit_engine, read_fit, write_fit
-    from rules.atomic import check_output_file
+    from rules.common.atomic import check_output_file
 
     out = args.fit_out or default_path()
     check_output_file(out, "fit file")
@@ -141,8 +141,8 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
     from doppelx.bench.tosses_data import load_tosses
     from doppelx.bench.tosses_fit import default_path, params_of, read_fit
     from doppelx.bench.tosses_sim import game_params
-    from rules.atomic import check_output_file
-    from rules.errors import DoppelXError
+    from rules.common.atomic import check_output_file
+    from rules.common.errors import DoppelXError
 
     if args.plot:
         check_output_file(args.plot, "plot")

@@ -153,7 +153,7 @@ def test_fit_writes_its_file_with_hash_and_half_and_keeps_the_other_engine(tmp_p
     assert main([*base, "--engine", "mujoco"]) == 0
     assert main([*base, "--engine", "pybullet"]) == 0
     capsys.readouterr()
-    from rules.assets import read_toml
+    from rules.common.assets import read_toml
 
     doc = read_toml(out)
     assert doc["data"]["sha256"] == load_tosses().sha256 and doc["data"]["half"] == "fit"
