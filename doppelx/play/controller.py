@@ -23,7 +23,7 @@ A game moves through stages (:class:`Stage`):
 - ``result``: everything rests; the changes are shown for a moment, then the next decision.
 - ``over``: the end screen with the winner.
 
-``R`` replays the last throw (from its trajectory; after loading a game the throw is
+``R`` replays the last throw in slow motion (:data:`REPLAY_RATE`; from its trajectory; after loading a game the throw is
 simulated again, which ends exactly as before). Ctrl+S / Ctrl+O save and load the game
 (:mod:`doppelx.play.savegame`); a file that cannot be written or read is a message in
 the window and the game goes on. Quitting a game in progress (Esc, closing the window)
@@ -68,6 +68,8 @@ FRAME_DT = SimSettings().sample_dt
 BOT_PAUSE = 0.7
 #: How long the result of a throw stays before the next decision (s).
 RESULT_HOLD = 1.6
+#: Speed of the replay (R) as a share of real time: a slow motion, to see what happened.
+REPLAY_RATE = 1 / 3
 #: How long a replay's last frame stays before the game goes on where it was (s).
 REPLAY_HOLD = 1.0
 #: Throws kept for the throw log (L).
@@ -425,7 +427,7 @@ class PlayController:
 
     def _fly(self, shown: ShownThrow, replay: bool) -> None:
         assert shown.trajectory is not None  # recorded when thrown, simulated again for a replay
-        self.playback = Playback(shown.trajectory)
+        self.playback = Playback(shown.trajectory, REPLAY_RATE if replay else 1.0)
         self.replaying = replay
         self.stage = Stage.FLIGHT
         self.bettor = self.thrower = None
@@ -522,17 +524,15 @@ class PlayController:
                 self._throw_now(throw)
 
     def _flick_throw(self, intent: ThrowIntent, owners):
-        """A person's flick as a physics throw: the arc the throw model plans to the flick's aim point
-        (``physics.throw_model.plan``, strength = the flick's power), or as the hand moved when
-        the flick was aimed out of the box (``intent.target`` is ``None``)."""
-        release, velocity = intent.release, intent.velocity
-        if intent.target is not None:
-            from physics.throw_model import Aim, plan
+        """A person's flick as a physics throw, aimed as the thrower chose in the form (assisted or
+        direct, :func:`doppelx.play.flick_throw.flick_release`)."""
+        from doppelx.play.flick_throw import flick_release
 
-            die = next(iter(self.live.game.dice.dice.values()))
-            aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.side, intent.along)
-            release, velocity = plan(self.live.service.box, aim, intent.height, die.half)
-        return self.live.hand_throw(owners, release, velocity, intent.spin)
+        assert self.thrower is not None  # a flick is taken only on a person's throw
+        die = next(iter(self.live.game.dice.dice.values()))
+        mode = self.seats.seat(self.thrower).aim
+        release, velocity, spin = flick_release(self.live.service.box, intent, die.half, mode)
+        return self.live.hand_throw(owners, release, velocity, spin)
 
     def _command(self, command: Command) -> None:
         if command is Command.QUIT:
@@ -667,8 +667,8 @@ class PlayController:
             if stage is Stage.RESULT and not self.replaying:
                 notes = view.change_notes(shown.score)
             elif self.replaying:
-                message = "Replay of the last throw (R)"
-                activity = "Replay"
+                message = "Replay of the last throw in slow motion (R)"
+                activity = "Replay, 1/3 speed" if stage is Stage.FLIGHT else "Replay"
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
