@@ -42,7 +42,8 @@ from render.board_texture import label_spots
 from render.hud import Anchor, Hud, HudState
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
-from render.placement import label_free_boxes
+from render.parts_mesh import card_polygon
+from render.placement import card_corners, label_free_boxes
 from render.msaa import MsaaTarget, software_scale
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate
@@ -194,12 +195,15 @@ class TableWindow(Controls, pyglet.window.Window):
         self._charge_start: float | None = None  # Space held for a keyboard throw since
         self._bet_armed: str | None = None  # a card's letter pressed once while betting
         self._press: tuple[float, float] | None = None
+        self._stance: tuple[str, float] | None = None  # the hand before a press on the table
         self._zoom_home: float | None = None  # the camera distance before zooming out to a label
         self._last_draw = clock()
         #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
         self.busy_text = ""
         #: The throw log panel (L) is shown.
         self.show_log = False
+        #: The Esc menu: ``""`` closed, ``"menu"`` open, ``"quit"`` asking whether to quit.
+        self.menu = ""
         self.needs_redraw = True
         self._drawn_key: object = None
         self._swallow = False
@@ -428,7 +432,32 @@ class TableWindow(Controls, pyglet.window.Window):
             busy=self.busy_text,
             log=self.show_log,
             power=power,
+            highlights=self._card_outlines(),
+            menu=self.menu,
+            saved_to=self._current.saved_to if self._current is not None else "",
         )
+
+    def _card_outlines(self) -> tuple[tuple[tuple[float, float], ...], ...]:
+        """The bet cards a click bets on now, as window-pixel triangles (none in the referee view)."""
+        snap = self._current
+        if snap is None or not snap.bettable or self.scene is None:
+            return ()
+        width, height = self.get_framebuffer_size()
+        vp = self.camera.view_projection(width, height)
+        box = snap.table.box
+        z = box.rim_z + box.bet_card_thickness
+        out = []
+        for letter, corner in card_corners(snap.table).items():
+            if letter not in snap.bettable:
+                continue
+            pts = np.array([(x, y, z, 1.0) for x, y in card_polygon(box, corner).exterior.coords[:-1]])
+            clip = pts @ vp.T
+            if np.any(clip[:, 3] <= 0):
+                continue
+            ndc = clip[:, :2] / clip[:, 3:4]
+            xy = (ndc + 1) / 2 * np.array([self.width, self.height])
+            out.append(tuple((float(x), float(y)) for x, y in xy))
+        return tuple(out)
 
     def overlay_boxes(self) -> list[Rect]:
         """Boxes (window px) of what an application draws over the HUD: die labels keep clear

@@ -77,7 +77,9 @@ class Target:
 def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) -> Target | None:
     """The control nearest to ``here`` in ``direction`` (``None`` if there is none that way):
     the smallest distance along it plus twice the distance across it, so that a control
-    straight ahead wins over a nearer one off to the side."""
+    straight ahead wins over a nearer one off to the side. Left and right stay in the row:
+    only a control beside ``here`` (their heights overlap) is that way — → from the
+    target's "+" does not climb to "new seed" in the row above."""
     hx, hy = here.centre
     dx, dy = direction
     best, best_cost = None, float("inf")
@@ -85,6 +87,8 @@ def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) ->
         tx, ty = t.centre
         along = (tx - hx) * dx + (ty - hy) * dy
         if t is here or along <= 1.0:
+            continue
+        if dx and (t.y >= here.y + here.h or t.y + t.h <= here.y):
             continue
         across = abs((tx - hx) * dy) + abs((ty - hy) * dx)
         cost = along + 2.0 * across

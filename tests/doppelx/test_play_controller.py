@@ -42,8 +42,9 @@ class FakeUi:
     def stand(self, side, along):
         self.stood.append((side, along))
 
-    def show_panel(self, title, rows, footer):
+    def show_panel(self, title, rows, footer, note=""):
         self.panel = (title, rows, footer)
+        self.note = note
 
     def hide_panel(self):
         self.panel = None
@@ -432,30 +433,48 @@ def test_quitting_during_the_replay_of_a_finished_games_end_saves_nothing(tmp_pa
         c.close()
 
 
-def test_the_summary_names_each_bet_card_that_paid():
+def test_the_summary_says_per_die_and_per_bet_why_then_each_change():
     from doppelx.play import view
+    from rules.board import FieldKind
+    from rules.outcome import Status
+    from rules.reading import DieReading
     from rules.scoring import PlayerScore, ThrowScore
 
+    readings = (
+        DieReading("blue", Status.BOARD, "3", field=FieldKind.TWO),
+        DieReading("white", Status.BOARD, "X", field=FieldKind.THREE),
+        DieReading("green", Status.BOARD, "2", field=FieldKind.MINUS_ONE),
+        DieReading("yellow", Status.OFF),
+    )
     score = ThrowScore(
-        (),
+        readings,
         False,
         {
             "blue": PlayerScore("blue", 6, 0, 0, 2, 8),
             "red": PlayerScore("red", 0, 3, 0, 0, 3),
-            "green": PlayerScore("green", 0, 0, 0, 4, 4),
+            "green": PlayerScore("green", -1, 0, 0, 4, 3),
+            "yellow": PlayerScore("yellow", 0, 0, 0, 4, 4),
         },
         "blue",
     )
-    lines = view.result_lines(score, {"red": "C"}, {"blue": "Ann", "red": "Bo"})
-    assert lines == ("Ann +6  (dice +6)", "Bo +3  (bet card C paid +3)")
+    names = {"blue": "Ann", "red": "Bo", "green": "Cy", "yellow": "Di"}
+    lines = view.result_lines(score, {"red": "C", "yellow": "D"}, names)
+    assert lines == (
+        "blue 3 on 2x = 6 · white X = 0",
+        "green on -1 = -1 · Bo bet C +3",
+        "Di bet D 0",
+        "= Ann +6 · Bo +3 · Cy -1",
+        "Di's die: off the box",
+    )
+    assert all(len(line) <= view.LINE_CHARS for line in lines)
+    log = view.log_line(score, {"red": "C"}, names)
+    assert (
+        log
+        == "blue 3 on 2x = 6 · white X = 0 · green on -1 = -1 · Bo bet C +3 · = Ann +6, Bo +3, Cy -1 · Di's die: off the box"
+    )
     # a thrower whose dice brought nothing is still named (both off the box, say)
-    idle = ThrowScore(
-        (), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2), **{"red": score.players["red"]}}, "blue"
-    )
-    assert view.result_lines(idle, {"red": "C"}, {"blue": "Ann", "red": "Bo"}) == (
-        "Ann +0",
-        "Bo +3  (bet card C paid +3)",
-    )
+    idle = ThrowScore((), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2)}, "blue")
+    assert view.result_lines(idle, {}, names) == ("= Ann +0",)
 
 
 def test_the_window_and_the_test_stand_in_both_speak_the_game_ui_protocol():
