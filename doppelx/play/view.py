@@ -149,8 +149,8 @@ def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64, 
 def die_part(reading: DieReading, doppel_x: bool) -> str:
     """One die of a throw's summary: ``"blue 3 on 3x = 9"``, ``"white X = 0"``, ``"red on -1 = -1"``,
     ``"green 2, no field = 0"``, ``"white X!"`` in a Doppel X; ``""`` for a die off the board."""
-    if reading.status is not Status.BOARD:
-        return ""
+    if reading.status is not Status.BOARD or reading.top is None:
+        return ""  # (a die on the board always has a face up; without one there is nothing to say)
     who = reading.owner
     if doppel_x:
         return f"{who} X!" if reading.top == "X" else ""

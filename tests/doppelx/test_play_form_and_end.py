@@ -316,7 +316,7 @@ def test_the_summary_names_the_dice_that_went_into_a_hole_or_off_the_box():
 
     names = {"blue": "Ann", "red": "Bo", "yellow": "Cy"}
     score = _score([DieReading("yellow", Status.BOARD), DieReading("white", Status.HOLE)])
-    assert view.result_lines(score, {}, names) == ("Cy +2  (dice +2)", "Cy's white die: in a hole")
+    assert view.result_lines(score, {}, names) == ("= Cy +2", "Cy's white die: in a hole")
     score = _score(
         [
             DieReading("white", Status.OFF),

@@ -30,3 +30,38 @@ def test_a_refused_sideways_drag_leaves_the_hand_where_it_stood(fresh, table_i):
     win.on_mouse_press(px, py, 1, 0)  # a click (no drag) still only places the hand
     win.on_mouse_release(px, py, 1, 0)
     assert win.aim.side == "S" and win.aim.along > 0.05
+
+
+def test_the_near_wall_and_its_logo_fade_further_while_a_die_lies_behind_it(
+    fresh, table_i, resting, monkeypatch
+):
+    """Issue 32: the DoppelX logo on the see-through near wall covered the dice at its foot."""
+    import numpy as np
+
+    from render import scene
+    from render.snapshot import Snapshot
+    from rules.style import hex_to_rgb
+
+    win = fresh
+    hy = table_i.box.inner_size[1] / 2
+    half = table_i.dice["red"].half
+    pose = resting(table_i, "red", 0.0, (-hy + half + 0.001) * 1000, "2")
+    w, h = win.get_framebuffer_size()
+    x, y, _ = win.camera.project((0.0, pose.position[1] + half * 0.5, pose.position[2] + half), w, h)
+    red = np.array(hex_to_rgb(table_i.dice["red"].colour)) * 255
+
+    def seen() -> np.ndarray:
+        win.show(Snapshot(table_i, {"red": pose}))
+        img = win.capture()
+        return img[int(round(h - 1 - y)), int(round(x))].astype(float)
+
+    faded = seen()
+    assert win.scene.near == "S" and win.scene.near_alpha == scene.NEAR_WALL_HIDING_ALPHA
+    monkeypatch.setattr(scene, "NEAR_WALL_HIDING_ALPHA", scene.NEAR_WALL_ALPHA)  # as before
+    before = seen()
+    assert np.linalg.norm(faded - red) < np.linalg.norm(before - red) - 20, (faded, before)
+    monkeypatch.undo()
+    middle = resting(table_i, "red", 0.0, 0.0, "2")  # a die in the middle: the wall as it was
+    win.show(Snapshot(table_i, {"red": middle}))
+    win.capture()
+    assert win.scene.near_alpha == scene.NEAR_WALL_ALPHA
