@@ -68,7 +68,7 @@ class StandIn:
     def stand(self, side, along):
         pass
 
-    def show_panel(self, title, rows, footer):
+    def show_panel(self, title, rows, footer, note=""):
         self.panel = (title, rows, footer)
 
     def hide_panel(self):
@@ -440,6 +440,7 @@ def test_right_from_the_targets_plus_stays_in_its_row_and_space_does_not_reroll_
     assert dialog.focus == ("target", -1)
     dialog.key(key.UP, 0)  # up and down still go to the nearest control above, in any column
     assert dialog.focus in (("seedtext",), ("seed",))
+    window.close_dialog()
 
 
 def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
@@ -475,6 +476,7 @@ def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
     assert view.places([54, 52, 12, 12]) == [1, 2, 3, 3]
     assert view.places([54, 54, 54, 9], decided=True) == [1, 2, 2, 4]
     rows = [("Ann", "#1f5fae", 54), ("Bo", "#d7263d", 52), ("Cy", "#f4c21b", 12), ("Di", "#2e9e4f", 12)]
+    window.close_dialog()
     window.show_panel("Ann wins!", rows, "Esc: menu", note="Ann and Bo both passed 50 on the last throw")
     window.switch_to()
     window.render()
