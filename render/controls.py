@@ -76,11 +76,13 @@ class Controls:
         referee: bool
         help: bool
         show_log: bool
+        menu: str
         screenshot_dir: Path
         _current: Snapshot | None
         _drag: str | None
         _flick: list[tuple[float, float, float]]
         _press: tuple[float, float] | None
+        _stance: tuple[str, float] | None
         _charge_start: float | None
         _bet_armed: str | None
         hint: str

@@ -356,14 +356,17 @@ class Hud:
         self._modal = False
 
     #: The Esc menu's buttons: (name, caption).
-    MENU = (
+    MENU: tuple[tuple[str, str], ...] = (
         ("menu:resume", "Resume  [Esc]"),
         ("menu:save", "Save  [S]"),
         ("menu:new", "New game  [N]"),
         ("menu:quit", "Quit  [Q]"),
     )
     #: The question before quitting: (name, caption).
-    ASK_QUIT = (("menu:quit-yes", "Quit  [Q / Enter]"), ("menu:quit-no", "Stay  [Esc]"))
+    ASK_QUIT: tuple[tuple[str, str], ...] = (
+        ("menu:quit-yes", "Quit  [Q / Enter]"),
+        ("menu:quit-no", "Stay  [Esc]"),
+    )
 
     def _menu(self, st: HudState, w: int, h: int, s: float) -> None:
         """The Esc menu (or, ``st.menu == "quit"``, the one question before quitting) in the middle."""
@@ -434,8 +437,8 @@ class Hud:
                 pay = self._label(f"{line.income:+d}/throw", right, y, font * 0.78, INCOME, anchor_x="right")
                 right -= pay.content_width + 6 * s
             if line.betting or line.note:
-                text, colour = ("may bet", ACCENT) if line.betting else (line.note, DIM)
-                note = self._label(text, right, y, font * 0.78, colour, anchor_x="right")
+                text, tint = ("may bet", ACCENT) if line.betting else (line.note, DIM)
+                note = self._label(text, right, y, font * 0.78, tint, anchor_x="right")
                 right -= note.content_width + 6 * s
             name = ("▶ " if line.active else "◆ " if line.betting else "") + line.name
             self._label(
