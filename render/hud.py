@@ -565,7 +565,7 @@ class Hud:
         y = top - row * 2.3
         entries = list(reversed(lines)) or ["No throws yet"]
         for entry in entries:  # the newest first
-            wrapped = _wrap(entry, room, font)
+            wrapped = wrap_at_dots(entry, room, font)
             if y - row * (len(wrapped) - 1) < bottom + row:
                 break
             for k, text in enumerate(wrapped):
@@ -667,7 +667,7 @@ class Hud:
         return None
 
 
-def _wrap(text: str, room: float, size: float) -> list[str]:
+def wrap_at_dots(text: str, room: float, size: float) -> list[str]:
     """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · " (a piece
     still too wide stays whole: the label then shrinks or cuts it)."""
     parts = text.split(" · ")

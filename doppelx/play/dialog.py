@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup
 from doppelx.play.view import counted
 from render.backend import pyglet
-from render.hud import label_box
+from render.hud import label_box, wrap_at_dots
 from rules.bets import load_bet_cards
 from rules.dice import DiceSet, load_dice
 from rules.errors import DoppelXError
@@ -387,17 +387,7 @@ class NewGameDialog:
 
     def _wrapped(self, text: str, x: float, middle: float, room: float, size: float) -> None:
         """``text`` in as few lines as fit ``room`` px (broken at its " · "), centred on ``middle``."""
-        parts = text.split(" · ")
-        lines = [parts[0]]
-        for part in parts[1:]:
-            joined = f"{lines[-1]} · {part}"
-            probe = pyglet.text.Label(joined, font_name=FONT, font_size=max(6.0, size))
-            fits = probe.content_width <= room
-            probe.delete()
-            if fits:
-                lines[-1] = joined
-            else:
-                lines.append(part)
+        lines = wrap_at_dots(text, room, max(6.0, size))
         step = size * 1.9  # (a point is 4/3 px: a line of text is about 1.6 × its size tall)
         y = middle + (len(lines) - 1) * step / 2 - size * 0.45
         for line in lines:
