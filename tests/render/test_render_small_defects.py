@@ -65,3 +65,41 @@ def test_the_near_wall_and_its_logo_fade_further_while_a_die_lies_behind_it(
     win.show(Snapshot(table_i, {"red": middle}))
     win.capture()
     assert win.scene.near_alpha == scene.NEAR_WALL_ALPHA
+
+
+def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, monkeypatch):
+    """Issue 32: in the referee view the ring at a south-side thrower's hand sat under the hint bar."""
+    from render.hud import Rect, scale_for
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.referee = True
+    win.aim.side, win.aim.along = "S", 0.0
+    win.say("Tab: see why — the referee view shows the field each die counts for")
+    snap = Snapshot(table_i, input=InputMode.THROW, thrower="blue", message="Drag towards the box and let go")
+
+    def ring_and_far_wall() -> tuple[Rect, float, float]:
+        win.show(snap)
+        win.capture()
+        w, h = win.get_framebuffer_size()
+        k = win.height / h
+        _, ring_y, _ = win.camera.project(tuple(win.aim.release_point()), w, h)
+        far = table_i.box.inner_size[1] / 2 + table_i.box.wall_thickness
+        _, far_y, _ = win.camera.project((0.0, far, table_i.box.rim_z), w, h)
+        hint = max((r for r in win.hud.panels if r.y1 < win.height / 2), key=lambda r: r.y1)
+        return hint, ring_y * k, far_y * k
+
+    s = scale_for(win.width, win.height)
+    radius = 0.009 / (2 * win.camera.extent) * win.height  # the ring's outer radius, px
+    hint, ring, far = ring_and_far_wall()
+    assert ring - radius >= hint.y1 - 1, (ring, radius, hint)  # above the bottom lines ...
+    assert far <= win.height - 70 * s + 1  # ... and the far wall below the turn line
+    monkeypatch.setattr(type(win), "_frame_referee_hand", lambda self, snap: None)  # as before
+    win.camera.extent, win.camera.referee_centre[1] = win._referee_home
+    hint, ring, _ = ring_and_far_wall()
+    assert ring - 0.009 / (2 * win.camera.extent) * win.height < hint.y1
+    monkeypatch.undo()
+    win.show(Snapshot(table_i))  # the throw made: the referee view's own framing again
+    win.capture()
+    assert (win.camera.extent, win.camera.referee_centre[1]) == win._referee_home
+    win.referee = False
