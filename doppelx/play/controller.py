@@ -167,6 +167,7 @@ class PlayController:
         self.hand_failed: Path | None = None
         self.thinker = Thinker()
         self._bets_thought = False  # the thinking bots have bet on the coming throw
+        self._autosave_text = ""
 
     # --- games ----------------------------------------------------------------------------
     def new_game(self, setup: GameSetup) -> None:
@@ -230,6 +231,7 @@ class PlayController:
     ) -> None:
         self.close()
         self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
+        self._autosave_text = _home_short(autosave_path())  # named in the Esc menu (once a game, not a frame)
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
         self.passed, self.hands = set(), dict(hands or {})
@@ -791,7 +793,7 @@ class PlayController:
             target=game.target,
             bettable=tuple(c.letter for c in table.cards) if bettor is not None else (),
             countdown=countdown,
-            saved_to=_home_short(autosave_path()) if self.in_progress else "",
+            saved_to=self._autosave_text if self.in_progress else "",
         )
 
     # --- the window -----------------------------------------------------------------------

@@ -50,6 +50,9 @@ def scoreboard(
 def income(game: DoppelXGame, lying: Mapping[str, Pose]) -> dict[str, int]:
     """Chips each player's die lying on the board in ``lying`` brings its owner after every
     throw (D11–D14, read as the referee reads it), by colour; the white die belongs to no one."""
+    key = (id(game), tuple(sorted((o, p.position, p.quaternion) for o, p in lying.items())))
+    if key in _INCOME:  # asked every frame (the scoreboard): read once per arrangement of the dice
+        return dict(_INCOME[key])
     out = {}
     for owner, pose in lying.items():
         if owner == WHITE or owner not in game.seats:
@@ -58,7 +61,14 @@ def income(game: DoppelXGame, lying: Mapping[str, Pose]) -> dict[str, int]:
         out[owner] = chips_for(
             read_die(DieOutcome(owner, Status.BOARD, pose), spec, game.board, game.dice.cocked_angle)
         )
-    return out
+    if len(_INCOME) >= 8:
+        _INCOME.pop(next(iter(_INCOME)))
+    _INCOME[key] = out
+    return dict(out)
+
+
+#: The last few :func:`income` readings by game and arrangement of the lying dice.
+_INCOME: dict[tuple, dict[str, int]] = {}
 
 
 def die_text(reading: DieReading, doppel_x: bool) -> str:
