@@ -76,11 +76,13 @@ class Controls:
         referee: bool
         help: bool
         show_log: bool
+        menu: str
         screenshot_dir: Path
         _current: Snapshot | None
         _drag: str | None
         _flick: list[tuple[float, float, float]]
         _press: tuple[float, float] | None
+        _stance: tuple[str, float] | None
         _charge_start: float | None
         _bet_armed: str | None
         hint: str
@@ -104,8 +106,14 @@ class Controls:
     def on_mouse_press(self, x, y, button, modifiers):
         self.disarm_bet()  # a click answers "bet on card A?" with no: a card clicked bets on its own
         button_name = self.hud.button_at(x, y)
+        if self.menu and button_name is not None and not button_name.startswith("menu:"):
+            button_name = None  # behind the menu: only its own buttons answer
         if button_name is not None and button == mouse.LEFT:
             self._toggle(button_name)
+            return
+        if self.menu:  # the menu is modal: a click beside its buttons resumes the game
+            if button == mouse.LEFT:
+                self.menu = ""
             return
         if self.help or self.show_log:  # an overlay is modal: a click closes it, and does nothing else
             if button == mouse.LEFT:
@@ -113,6 +121,14 @@ class Controls:
             return
         current = self._current
         mode = current.input if current is not None else InputMode.NONE
+        watching_bet = mode is InputMode.NONE and current is not None and bool(current.bettable)
+        if button == mouse.LEFT and watching_bet and current is not None:  # "pass unless I click a card"
+            box = current.table.box
+            p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
+            letter = card_at(current.table, float(p[0]), float(p[1])) if p is not None else None
+            if letter is not None and letter in current.bettable:
+                self.emit(BetIntent(letter))
+                return
         if button == mouse.LEFT and mode is InputMode.BET and current is not None:
             box = current.table.box
             p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
@@ -129,13 +145,14 @@ class Controls:
             hit = self._plane_point(x, y, table_z)
             hx = current.table.box.inner_size[0] / 2 + current.table.box.wall_thickness
             hy = current.table.box.inner_size[1] / 2 + current.table.box.wall_thickness
-            self._press = None
+            self._press = self._stance = None
             if (
                 hit is not None
                 and (abs(hit[0]) > hx + 0.01 or abs(hit[1]) > hy + 0.01)
                 and not self._over_box(x, y)
             ):
                 self._press = (x, y)
+                self._stance = (self.aim.side, self.aim.along)  # where the hand goes back to if refused
                 # on the table: stand at the nearest wall; if the mouse moves on, it is a flick from there
                 self.aim.stand_at(float(hit[0]), float(hit[1]))
                 if self.follow:
@@ -185,12 +202,17 @@ class Controls:
             samples, self._flick = self._flick, []
             self._drag = None
             press, self._press = self._press, None
+            stance, self._stance = self._stance, None
             if press is not None and abs(x - press[0]) + abs(y - press[1]) < CLICK_PX:
                 return  # a click, not a drag: it only placed the thrower
             try:
                 intent = self.aim.flick(samples)
             except ValueError as exc:
                 self.say(str(exc))
+                if stance is not None:  # a refused drag leaves the hand where it stood before the press
+                    self.aim.side, self.aim.along = stance
+                    if self.follow:
+                        self.camera.face_side(self.aim.side)
                 return
             self.emit(intent)
             return
@@ -208,6 +230,9 @@ class Controls:
     # --- input: keys ----------------------------------------------------------------------
     def on_key_press(self, symbol, modifiers):
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
+        if self.menu:  # the Esc menu is modal: its keys only
+            self._menu_key(symbol, ctrl)
+            return pyglet.event.EVENT_HANDLED
         if (self.help or self.show_log) and not self._overlay_key(symbol, ctrl):
             overlay = "the help" if self.help else "the throw log"
             self.say(f"Esc closes {overlay}")  # modal: nothing behind it hears the key
@@ -233,7 +258,7 @@ class Controls:
             if self.help or self.show_log:
                 self.help = self.show_log = False
             else:
-                self.on_close()
+                self.menu = "menu"  # Esc never quits at once: the menu asks
             return pyglet.event.EVENT_HANDLED
         elif symbol in (key.H, key.F1):
             self._toggle("help")
@@ -254,33 +279,42 @@ class Controls:
             self.camera.reset()
             self.camera.extent = extent
         elif symbol == key.F12:
-            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-            try:
-                path = self.save_screenshot(self.screenshot_dir / f"doppelx-{stamp}.png")
-            except DoppelXError as exc:  # a folder that cannot be written: say so, play on
-                self.say(f"no screenshot — {exc}", 6.0)
-            else:
-                self.say(f"screenshot saved: {Path(path).resolve()}")
+            self._screenshot_key()
         elif self.aim is not None:
-            if symbol in (key.Q, key.E):
-                self.aim.turn(-1 if symbol == key.Q else 1)
-                if self.follow:
-                    self.camera.face_side(self.aim.side)
-            elif symbol in (key.PAGEUP, key.PAGEDOWN):
-                self.aim.adjust_height(0.005 if symbol == key.PAGEUP else -0.005)
-            elif symbol in (key.BRACKETRIGHT, key.BRACKETLEFT):
-                self.aim.adjust_spin(2.0 if symbol == key.BRACKETRIGHT else -2.0)
-            elif symbol in (key.COMMA, key.PERIOD):
-                self.aim.adjust_aim_angle(AIM_STEP if symbol == key.PERIOD else -AIM_STEP)
-            elif symbol == key.SPACE and self._throwing() and self._drag != "flick":
-                self._charge_start = self.input_time()  # let go to throw (on_key_release)
+            self._aim_key(symbol)
         return None
+
+    def _screenshot_key(self) -> None:
+        """F12: the window as a PNG in the screenshot folder, or why not."""
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        try:
+            path = self.save_screenshot(self.screenshot_dir / f"doppelx-{stamp}.png")
+        except DoppelXError as exc:  # a folder that cannot be written: say so, play on
+            self.say(f"no screenshot — {exc}", 6.0)
+        else:
+            self.say(f"screenshot saved: {Path(path).resolve()}")
+
+    def _aim_key(self, symbol) -> None:
+        """The hand's keys: walk round (Q/E), height, spin, aim, and Space to charge a throw."""
+        assert self.aim is not None
+        if symbol in (key.Q, key.E):
+            self.aim.turn(-1 if symbol == key.Q else 1)
+            if self.follow:
+                self.camera.face_side(self.aim.side)
+        elif symbol in (key.PAGEUP, key.PAGEDOWN):
+            self.aim.adjust_height(0.005 if symbol == key.PAGEUP else -0.005)
+        elif symbol in (key.BRACKETRIGHT, key.BRACKETLEFT):
+            self.aim.adjust_spin(2.0 if symbol == key.BRACKETRIGHT else -2.0)
+        elif symbol in (key.COMMA, key.PERIOD):
+            self.aim.adjust_aim_angle(AIM_STEP if symbol == key.PERIOD else -AIM_STEP)
+        elif symbol == key.SPACE and self._throwing() and self._drag != "flick":
+            self._charge_start = self.input_time()  # let go to throw (on_key_release)
 
     def on_key_release(self, symbol, modifiers):
         if symbol != key.SPACE or self._charge_start is None:
             return None
         start, self._charge_start = self._charge_start, None
-        if self.aim is None or not self._throwing() or self.help or self.show_log:
+        if self.aim is None or not self._throwing() or self.help or self.show_log or self.menu:
             return None
         try:
             intent = self.aim.charged(charge_power(self.input_time() - start))
@@ -332,8 +366,22 @@ class Controls:
             return symbol in (key.S, key.Q)
         return symbol in (key.ESCAPE, key.H, key.F1, key.L, key.TAB, key.M, key.HOME, key.F12)
 
+    def _menu_choice(self, name: str) -> None:
+        """A button of the Esc menu (see :attr:`render.hud.Hud.MENU`)."""
+        self.menu = ""
+        if name == "menu:save":
+            self.emit(CommandIntent(Command.SAVE))
+        elif name == "menu:new":
+            self.emit(CommandIntent(Command.NEW_GAME))
+        elif name == "menu:quit":
+            self.menu = "quit"  # asked once
+        elif name == "menu:quit-no":
+            self.menu = "menu"
+        elif name == "menu:quit-yes":
+            self.on_close()  # as the close button: the match hears QUIT (and autosaves)
+
     def _walk(self, dt: float) -> None:
-        if self.aim is None or dt <= 0 or self.help or self.show_log:
+        if self.aim is None or dt <= 0 or self.help or self.show_log or self.menu:
             return
         direction = (self.keys[key.RIGHT] or self.keys[key.D]) - (self.keys[key.LEFT] or self.keys[key.A])
         if not direction:
@@ -344,8 +392,29 @@ class Controls:
         if self.aim.side != side and self.follow:
             self.camera.face_side(self.aim.side)
 
+    def _menu_key(self, symbol: int, ctrl: int) -> None:
+        """A key while the Esc menu is open (or asks whether to quit)."""
+        if self.menu == "quit":
+            if symbol in (key.Q, key.RETURN, key.ENTER):
+                self._toggle("menu:quit-yes")
+            elif symbol == key.ESCAPE:
+                self._toggle("menu:quit-no")
+            return
+        if symbol == key.ESCAPE:
+            self._toggle("menu:resume")
+        elif symbol == key.S:
+            self._toggle("menu:save")
+        elif symbol == key.N:
+            self._toggle("menu:new")
+        elif symbol == key.Q and not ctrl:
+            self._toggle("menu:quit")
+        elif ctrl and symbol == key.Q:
+            self.on_close()
+
     def _toggle(self, name: str) -> None:
-        if name == "referee":
+        if name.startswith("menu:"):
+            self._menu_choice(name)
+        elif name == "referee":
             self.referee = not self.referee
         elif name == "sound":
             if not self.sound_device:

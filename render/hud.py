@@ -32,6 +32,8 @@ PANEL = (18, 18, 22, 200)
 TEXT = (236, 236, 236, 255)
 DIM = (170, 170, 176, 255)
 ACCENT = (244, 194, 27, 255)
+#: The scoreboard's income column (chips a lying die brings every throw).
+INCOME = (140, 214, 150, 255)
 
 #: The keyboard help: (keys, what they do).
 HELP_LINES: tuple[tuple[str, str], ...] = (
@@ -47,12 +49,13 @@ HELP_LINES: tuple[tuple[str, str], ...] = (
     ("Wheel", "zoom"),
     ("Tab", "referee view: straight down, footprints and counted fields outlined"),
     ("Home", "reset the camera"),
-    ("R", "replay the last throw"),
+    ("R", "replay the last throw in slow motion (1/3 speed)"),
     ("L", "the throw log: the last throws, who got what"),
     ("Ctrl+S / Ctrl+O / Ctrl+N", "save / load / new game"),
     ("M", "sound on / off"),
     ("F12", "save a screenshot (PNG)"),
     ("H or F1", "this help and the rules card; Esc closes it"),
+    ("Esc", "the menu: resume, save, new game, quit (it asks once)"),
 )
 
 #: The rules card's line on the end, as the rulebook has it (D36).
@@ -98,6 +101,9 @@ class HudState:
         power: the throw's power 0…1 while a flick is dragged or Space is held (``None``: neither).
         buttons: show the toggle buttons bottom right (hidden while a form covers the table,
             where they could not work).
+        highlights: outlines (window px, closed polygons) of the bet cards a click bets on now.
+        menu: the Esc menu: ``""`` closed, ``"menu"`` open, ``"quit"`` asking whether to quit.
+        saved_to: where quitting saves the game (``""``: nothing to save), named in the menu.
     """
 
     width: int
@@ -113,6 +119,9 @@ class HudState:
     power: float | None = None
     buttons: bool = True
     banner: bool = True
+    highlights: tuple[tuple[tuple[float, float], ...], ...] = ()
+    menu: str = ""
+    saved_to: str = ""
 
 
 @dataclass(frozen=True)
@@ -312,6 +321,12 @@ class Hud:
             )
             self._rect(w / 2 - lab.content_width / 2 - 12 * s, yb, lab.content_width + 24 * s, band - 2 * s)
             yb += band
+        for outline in st.highlights:  # the cards a click bets on now
+            for (xa, ya), (xb, yb) in zip(outline, outline[1:] + outline[:1]):
+                line = pyglet.shapes.Line(
+                    xa, ya, xb, yb, thickness=max(2.0, 3 * s), color=ACCENT, batch=self.batch, group=self.back
+                )
+                self._items.append(line)
         if snap.banner and st.banner and not (st.help or st.log):  # no banner through a modal panel
             size = max(22 * s, min(64 * s, w / 18))
             banner = self._label(
@@ -332,11 +347,57 @@ class Hud:
             )
             self._items.append(shadow)
         self._modal = True
-        if st.help:
+        if st.menu:
+            self._menu(st, w, h, s)
+        elif st.help:
             self._help(w, h, s, snap.target if snap is not None else 0)
         elif st.log:
             self._log(snap.log, w, h, s)
         self._modal = False
+
+    #: The Esc menu's buttons: (name, caption).
+    MENU: tuple[tuple[str, str], ...] = (
+        ("menu:resume", "Resume  [Esc]"),
+        ("menu:save", "Save  [S]"),
+        ("menu:new", "New game  [N]"),
+        ("menu:quit", "Quit  [Q]"),
+    )
+    #: The question before quitting: (name, caption).
+    ASK_QUIT: tuple[tuple[str, str], ...] = (
+        ("menu:quit-yes", "Quit  [Q / Enter]"),
+        ("menu:quit-no", "Stay  [Esc]"),
+    )
+
+    def _menu(self, st: HudState, w: int, h: int, s: float) -> None:
+        """The Esc menu (or, ``st.menu == "quit"``, the one question before quitting) in the middle."""
+        font = 12 * s
+        bw, bh, gap = 260 * s, 34 * s, 10 * s
+        if st.menu == "quit":
+            title, items = "Quit DoppelX?", self.ASK_QUIT
+            lead = "The game is saved to" if st.saved_to else "There is no game in progress to save."
+        else:
+            title, items = "Menu", self.MENU
+            lead = (
+                "Quitting saves the game to"
+                if st.saved_to
+                else "Quitting saves nothing: no game in progress."
+            )
+        note = (lead, st.saved_to) if st.saved_to else (lead,)  # the autosave's path on a line of its own
+        box_w = min(w - 20 * s, max(bw + 40 * s, 720 * s))
+        box_h = 70 * s + len(items) * (bh + gap) + 20 * s + len(note) * 18 * s
+        x0, y0 = (w - box_w) / 2, (h - box_h) / 2
+        self._rect(x0, y0, box_w, box_h, (12, 12, 16, 245))
+        top = y0 + box_h
+        self._label(title, w / 2, top - 34 * s, font * 1.4, ACCENT, True, "center")
+        y = top - 60 * s - bh
+        for name, caption in items:
+            self._rect((w - bw) / 2, y, bw, bh, (60, 60, 70, 240))
+            self._label(caption, w / 2, y + bh / 2 - font * 0.45, font, TEXT, anchor_x="center")
+            self.buttons[name] = ((w - bw) / 2, y, bw, bh)
+            y -= bh + gap
+        for k, line in enumerate(note):
+            y_line = y0 + 14 * s + (len(note) - 1 - k) * 18 * s
+            self._label(line, w / 2, y_line, 10 * s, DIM, anchor_x="center", max_width=box_w - 20 * s)
 
     def _scoreboard(self, snap: Snapshot, w: int, h: int, s: float) -> float:
         """Draw the scoreboard top left; returns its right edge (px)."""
@@ -344,7 +405,7 @@ class Hud:
             return 0.0
         n = len(snap.scoreboard)
         m = 10 * s
-        width = min(250 * s, w * 0.32)
+        width = min(290 * s, w * 0.34)
         head = 30 * s
         row = min(26 * s, (h * 0.62 - head) / n)
         font = max(7.0, min(12 * s, row * 0.46))
@@ -371,15 +432,18 @@ class Hud:
             self._rect(m + 12 * s, y - 1, sw, sw, _rgba(hexcol))
             chips = self._label(str(line.chips), m + width - 8 * s, y, font, ACCENT, True, anchor_x="right")
             x_name = m + 12 * s + sw + 8 * s
-            note_w = 0.0
-            if line.note:
-                note = self._label(
-                    line.note, chips.x - chips.content_width - 6 * s, y, font * 0.78, DIM, anchor_x="right"
-                )
-                note_w = note.content_width + 8 * s
-            name = ("▶ " if line.active else "") + line.name
-            room = chips.x - chips.content_width - 6 * s - note_w - x_name
-            self._label(name, x_name, y, font, TEXT, line.active, max_width=room)
+            right = chips.x - chips.content_width - 6 * s
+            if line.income is not None:  # what the die lying on the board brings every throw
+                pay = self._label(f"{line.income:+d}/throw", right, y, font * 0.78, INCOME, anchor_x="right")
+                right -= pay.content_width + 6 * s
+            if line.betting or line.note:
+                text, tint = ("may bet", ACCENT) if line.betting else (line.note, DIM)
+                note = self._label(text, right, y, font * 0.78, tint, anchor_x="right")
+                right -= note.content_width + 6 * s
+            name = ("▶ " if line.active else "◆ " if line.betting else "") + line.name
+            self._label(
+                name, x_name, y, font, TEXT, line.active or line.betting, max_width=right - 2 * s - x_name
+            )
         return m + width
 
     def _summary(self, lines: tuple[str, ...], w: int, h: int, s: float, left: float) -> float:
@@ -488,21 +552,29 @@ class Hud:
         return doc
 
     def _log(self, lines: tuple[str, ...], w: int, h: int, s: float) -> None:
-        """The throw log: the last throws, who got what."""
-        m = 16 * s
-        font = 11 * s
-        row = font * 1.9
-        shown = list(lines) or ["No throws yet"]
-        box_w = min(w - 2 * m, 900 * s)
-        head = 2.4  # rows above the first line: the title and a gap below it
-        box_h = min(h - 2 * m, row * (len(shown) + head + 0.6))
-        fit = max(1, int(box_h / row - head - 0.6 + 1e-9))
-        shown = shown[-fit:]
-        x0, y0 = (w - box_w) / 2, (h - box_h) / 2
-        self._rect(x0, y0, box_w, box_h, (12, 12, 16, 240))
-        self._label("Throw log  (L closes)", x0 + m, y0 + box_h - row, font * 1.2, ACCENT, True)
-        for i, text in enumerate(reversed(shown)):  # the newest first
-            self._label(text, x0 + m, y0 + box_h - row * (i + head), font, TEXT, max_width=box_w - 2 * m)
+        """The throw log: the last throws, newest first, each with its dice, bets and changes,
+        in a column at the right edge (the box in the middle of the window stays in view);
+        an entry is broken at its " · " to fit, and the oldest that do not fit are left out."""
+        m = 10 * s
+        font = 10 * s
+        row = font * 1.75
+        box_w = min(w * 0.3, 440 * s)
+        x0, top, bottom = w - m - box_w, h - m, m + 64 * s  # above the buttons and the message bands
+        room = box_w - 2 * m
+        self._label("Throw log  (L closes)", x0 + m, top - row, font * 1.2, ACCENT, True)
+        y = top - row * 2.3
+        entries = list(reversed(lines)) or ["No throws yet"]
+        for entry in entries:  # the newest first
+            wrapped = wrap_at_dots(entry, room, font)
+            if y - row * (len(wrapped) - 1) < bottom + row:
+                break
+            for k, text in enumerate(wrapped):
+                self._label(
+                    text, x0 + m + (12 * s if k else 0), y, font, TEXT if not k else DIM, max_width=room
+                )
+                y -= row
+            y -= row * 0.35
+        self._rect(x0, y, box_w, top - y, (12, 12, 16, 235))
 
     # --- die labels -------------------------------------------------------------------------
     def _place_anchors(self, anchors: list[Anchor], obstacles: list[Rect], st: HudState) -> None:
@@ -593,6 +665,23 @@ class Hud:
             if bx <= x <= bx + bw and by <= y <= by + bh:
                 return name
         return None
+
+
+def wrap_at_dots(text: str, room: float, size: float) -> list[str]:
+    """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · " (a piece
+    still too wide stays whole: the label then shrinks or cuts it)."""
+    parts = text.split(" · ")
+    lines = [parts[0]]
+    for part in parts[1:]:
+        joined = f"{lines[-1]} · {part}"
+        probe = pyglet.text.Label(joined, font_name=FONT, font_size=size)
+        fits = probe.content_width <= room
+        probe.delete()
+        if fits:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
 
 
 def _fit(label, max_width: float, floor: float) -> None:

@@ -9,7 +9,8 @@ overlaps darken once) and every die gets a soft contact shadow.
 
 The wall nearest to the camera (:func:`near_side`) is drawn last and faded to
 :data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
-stay in view; in the referee view and from high above every wall is opaque.
+stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
+strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ WHITE = (1.0, 1.0, 1.0)
 SHADOW_ALPHA = 0.42
 #: Opacity of the wall nearest to the camera (its rim and printed outside).
 NEAR_WALL_ALPHA = 0.3
+#: Opacity of the near wall while a die lies in the strip of playfield it hides (its logo too).
+NEAR_WALL_HIDING_ALPHA = 0.1
 #: Opacity of the bet cards while a die lies under one (it shows through).
 CARD_SEE_THROUGH_ALPHA = 0.45
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
@@ -190,6 +193,8 @@ class Scene:
         }
         #: The wall faded in the last frame drawn (``None``: all opaque).
         self.near: str | None = None
+        #: The near wall's opacity in the last frame drawn.
+        self.near_alpha = NEAR_WALL_ALPHA
         self.parts: list[_Part] = front + [
             _Part(
                 GpuMesh(board_mesh.insert_top(board, box)), "MODE_TEXTURE", WHITE, tex["board"], baked=True
@@ -290,7 +295,9 @@ class Scene:
             self._draw_shadows(dice, blade_m)
         self._draw_blobs(dice)
         if near is not None:
-            self._draw_near_wall(near)
+            hiding = self._die_behind_wall(dice, near, camera.pitch)
+            self.near_alpha = NEAR_WALL_HIDING_ALPHA if hiding else NEAR_WALL_ALPHA
+            self._draw_near_wall(near, self.near_alpha)
         if self.under_card and self.cards_part is not None:
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
@@ -330,15 +337,33 @@ class Scene:
             p.set("u_baked", 0)
             p.set("u_ao", 0.0)
 
-    def _draw_near_wall(self, side: str) -> None:
-        """The wall nearest to the camera, see-through (its rim and printed outside; its inner
-        face looks away from the camera)."""
+    def _die_behind_wall(self, dice: list[tuple[str, Pose]], side: str, pitch: float) -> bool:
+        """Some die inside the box lies in the strip of playfield the wall ``side`` hides from a
+        camera looking down at ``pitch`` (rad): nearer its inner face than the rim's height over
+        the die's top, carried down at that pitch, plus a die's size."""
+        box = self.table.box
+        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
+        normal, half = {"S": ((0, -1), hy), "N": ((0, 1), hy), "E": ((1, 0), hx), "W": ((-1, 0), hx)}[side]
+        for owner, pose in dice:
+            x, y, z = pose.position
+            if abs(x) > hx or abs(y) > hy or z > box.rim_z:
+                continue  # outside the box, or above the rim: the wall hides nothing of it
+            size = self.table.dice[owner].size if owner in self.table.dice.dice else 0.016
+            gap = half - (x * normal[0] + y * normal[1])  # from the wall's inner face (m)
+            reach = max(0.0, box.rim_z - (z + size / 2)) / max(math.tan(pitch), 0.05) + size
+            if gap < reach:
+                return True
+        return False
+
+    def _draw_near_wall(self, side: str, alpha: float = NEAR_WALL_ALPHA) -> None:
+        """The wall nearest to the camera, see-through at ``alpha`` (its rim and printed
+        outside; its inner face looks away from the camera)."""
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDepthMask(gl.GL_FALSE)
         rim, _, outer = self.walls[side]
-        self._draw_part(outer, NEAR_WALL_ALPHA)
-        self._draw_part(rim, min(1.0, NEAR_WALL_ALPHA * 1.6))
+        self._draw_part(outer, alpha)
+        self._draw_part(rim, min(1.0, alpha * 1.6))
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 

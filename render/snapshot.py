@@ -76,13 +76,21 @@ class InputMode(enum.StrEnum):
 
 @dataclass(frozen=True)
 class ScoreLine:
-    """One scoreboard row: player name, die colour (an owner such as ``"blue"``), chips."""
+    """One scoreboard row: player name, die colour (an owner such as ``"blue"``), chips.
+
+    ``active``: this player throws (or threw the throw shown; marked ▶); ``betting``: this
+    player may bet now (marked ◆, its own marker); ``note``: a bet card or the last change;
+    ``income``: the chips the player's die lying on the board brings after every throw
+    (``None``: the die is in hand), shown as ``+9/throw``.
+    """
 
     name: str
     colour: str
     chips: int
     active: bool = False
     note: str = ""
+    income: int | None = None
+    betting: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,11 @@ class Snapshot:
         log: the last throws, one line each, oldest first (the throw log, L).
         activity: what is going on while nobody can act, e.g. ``"Rolling…"``; empty for nothing.
         target: the chips that end this game (D36; 0: not known — the rules card names the rulebook's).
+        bettable: letters of the bet cards a click bets on now (outlined on the table); a click
+            on one is taken while watching too (:class:`InputMode` ``NONE``), for a person who
+            passes unless they click a card.
+        countdown: seconds left to bet before the bet passes by itself (0: no countdown).
+        saved_to: where quitting now saves the game (named in the Esc menu; ``""``: nothing to save).
     """
 
     table: TableSpec
@@ -143,6 +156,9 @@ class Snapshot:
     log: tuple[str, ...] = ()
     activity: str = ""
     target: int = 0
+    bettable: tuple[str, ...] = ()
+    countdown: float = 0.0
+    saved_to: str = ""
 
 
 def interpolate(previous: Snapshot, current: Snapshot, alpha: float) -> Snapshot:

@@ -39,10 +39,12 @@ from render.camera import Camera
 from render.controls import Controls
 from render.errors import NoDisplayError
 from render.board_texture import label_spots
-from render.hud import Anchor, Hud, HudState
+from render.hud import Anchor, Hud, HudState, scale_for
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
 from render.card_places import label_free_boxes
+from render.parts_mesh import card_polygon
+from render.card_places import card_corners
 from render.msaa import MsaaTarget, software_scale
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate
@@ -194,12 +196,18 @@ class TableWindow(Controls, pyglet.window.Window):
         self._charge_start: float | None = None  # Space held for a keyboard throw since
         self._bet_armed: str | None = None  # a card's letter pressed once while betting
         self._press: tuple[float, float] | None = None
+        self._stance: tuple[str, float] | None = None  # the hand before a press on the table
+        self._referee_home = (self.camera.extent, 0.0)
+        #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
+        self._referee_framed: tuple[float, float] | None = None
         self._zoom_home: float | None = None  # the camera distance before zooming out to a label
         self._last_draw = clock()
         #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
         self.busy_text = ""
         #: The throw log panel (L) is shown.
         self.show_log = False
+        #: The Esc menu: ``""`` closed, ``"menu"`` open, ``"quit"`` asking whether to quit.
+        self.menu = ""
         self.needs_redraw = True
         self._drawn_key: object = None
         self._swallow = False
@@ -255,6 +263,44 @@ class TableWindow(Controls, pyglet.window.Window):
         die = next(iter(snap.table.dice.dice.values()))
         self.aim = ThrowAim(snap.table.box, die.size)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
+        self._referee_home = (self.camera.extent, 0.0)  # the referee view's own framing (extent, centre y)
+
+    def _frame_referee_hand(self, snap: Snapshot | None) -> None:
+        """In the referee view, while a person throws from the south or north wall, fit the box
+        and the hand's ring between the HUD's top and bottom lines (the ring sat under the hint
+        bar): the view zooms out and moves just enough, and back when the throw is made. A view
+        the person has zoomed or panned (wheel, drag) is left as they set it."""
+        cam, home = self.camera, self._referee_home
+        framed = self._referee_framed
+        if framed is not None and (
+            abs(cam.extent - framed[0]) > 1e-9 or abs(cam.referee_centre[1] - framed[1]) > 1e-9
+        ):
+            self._referee_framed = None  # the person moved the view: theirs now
+            return
+        throwing = snap is not None and snap.input is InputMode.THROW and self.aim is not None
+        if (
+            not (self.referee and throwing and self.aim is not None and self.aim.side in ("S", "N"))
+            or snap is None
+        ):
+            if framed is not None:  # back to the referee view's own framing
+                cam.extent, cam.referee_centre[1] = home
+                self._referee_framed = None
+            return
+        if framed is None and (
+            abs(cam.extent - home[0]) > 1e-9 or abs(cam.referee_centre[1] - home[1]) > 1e-9
+        ):
+            return  # zoomed or panned by the person before the throw began
+        box = snap.table.box
+        s = scale_for(self.width, self.height)
+        fb = (10 + 3 * 28 + 12) * s / max(self.height, 1)  # the bottom bands: buttons, message, hint
+        ft = (10 + 30 + 30) * s / max(self.height, 1)  # the turn line and the activity line
+        ring = abs(float(self.aim.release_point()[1])) + 0.012
+        far = box.inner_size[1] / 2 + box.wall_thickness + 0.006
+        lo, hi = (-ring, far) if self.aim.side == "S" else (-far, ring)
+        e = max(home[0], (hi - lo) / (2 * (1 - fb - ft)))
+        centre = lo + e - 2 * e * fb
+        cam.extent, cam.referee_centre[1] = e, centre
+        self._referee_framed = (e, centre)
 
     def emit(self, intent: Intent) -> None:
         """Hand ``intent`` to the match."""
@@ -371,6 +417,7 @@ class TableWindow(Controls, pyglet.window.Window):
             offscreen = target is not None and target.begin(width, height)
             on_target = target if offscreen else None
             sw, sh = on_target.scene_size(width, height) if on_target is not None else (width, height)
+            self._frame_referee_hand(self._current)
             self.scene.draw(snap, self.camera, sw, sh, referee=self.referee, marker=self._marker(snap))
             if on_target is not None:
                 on_target.end()
@@ -428,7 +475,32 @@ class TableWindow(Controls, pyglet.window.Window):
             busy=self.busy_text,
             log=self.show_log,
             power=power,
+            highlights=self._card_outlines(),
+            menu=self.menu,
+            saved_to=self._current.saved_to if self._current is not None else "",
         )
+
+    def _card_outlines(self) -> tuple[tuple[tuple[float, float], ...], ...]:
+        """The bet cards a click bets on now, as window-pixel triangles (none in the referee view)."""
+        snap = self._current
+        if snap is None or not snap.bettable or self.scene is None:
+            return ()
+        width, height = self.get_framebuffer_size()
+        vp = self.camera.view_projection(width, height)
+        box = snap.table.box
+        z = box.rim_z + box.bet_card_thickness
+        out = []
+        for letter, corner in card_corners(snap.table).items():
+            if letter not in snap.bettable:
+                continue
+            pts = np.array([(x, y, z, 1.0) for x, y in card_polygon(box, corner).exterior.coords[:-1]])
+            clip = pts @ vp.T
+            if np.any(clip[:, 3] <= 0):
+                continue
+            ndc = clip[:, :2] / clip[:, 3:4]
+            xy = (ndc + 1) / 2 * np.array([self.width, self.height])
+            out.append(tuple((float(x), float(y)) for x, y in xy))
+        return tuple(out)
 
     def overlay_boxes(self) -> list[Rect]:
         """Boxes (window px) of what an application draws over the HUD: die labels keep clear

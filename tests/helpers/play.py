@@ -1,6 +1,14 @@
-"""A stand-in for the window that records what the play controller asks of it."""
+"""The play tests' shared pieces: a stand-in for the window that records what the play
+controller asks of it, a flick and a drag as a person makes them, and stepping a match
+(with or without a real window) until something is true."""
 
 from __future__ import annotations
+
+import numpy as np
+
+from doppelx.games.doppelx.play.controller import PlayController
+from render.aim import ThrowAim
+from render.intents import ThrowIntent
 
 
 class FakeUi:
@@ -28,11 +36,56 @@ class FakeUi:
     def stand(self, side, along):
         self.stood.append((side, along))
 
-    def show_panel(self, title, rows, footer):
+    def show_panel(self, title, rows, footer, note=""):
         self.panel = (title, rows, footer)
+        self.note = note
 
     def hide_panel(self):
         self.panel = None
 
     def keep_open(self):
         self.kept_open = getattr(self, "kept_open", 0) + 1
+
+
+def run_until(ctrl: PlayController, done, max_steps: int = 20000):
+    """Step ``ctrl`` until ``done(ctrl)``; the snapshot then."""
+    for _ in range(max_steps):
+        if done(ctrl):
+            return ctrl.snapshot()
+        ctrl.step()
+    raise AssertionError(f"stuck in stage {ctrl.stage}")
+
+
+def flick(ctrl: PlayController, speed: float = 0.9) -> ThrowIntent:
+    """A throw from the middle of the thrower's wall straight into the box."""
+    from physics.throw import release_point
+
+    side, along = ctrl.ui.stood[-1]
+    inward = {"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[side]
+    rel = release_point(ctrl.match.world.box, side, along, 0.06)
+    return ThrowIntent(side, along, 0.06, rel, (inward[0] * speed, inward[1] * speed, 0.4), (0.0, 0.0, 0.0))
+
+
+def drag(aim: ThrowAim, speed: float, angle_deg: float = 0.0, steps: int = 8, dt: float = 0.012):
+    """Samples (t, x, y) of a steady drag on the release plane, ``angle_deg`` off straight into the box."""
+    a = np.radians(angle_deg)
+    d = aim.inward * np.cos(a) + aim.right * np.sin(a)
+    p0 = aim.release_point()[:2] - aim.inward * 0.05
+    return [(k * dt, *(p0 + d * speed * k * dt)) for k in range(steps)]
+
+
+def play_until(ctrl, window, done, max_steps=20000):
+    """Step ``ctrl`` and draw each snapshot in ``window`` until ``done(ctrl)``."""
+    for _ in range(max_steps):
+        if done(ctrl):
+            window.show(ctrl.snapshot())
+            return
+        window.show(ctrl.step())
+    raise AssertionError(f"stuck in stage {ctrl.stage}")
+
+
+def texts(window) -> list[str]:
+    """The HUD's texts of the window's next frame."""
+    window.switch_to()
+    window.render()
+    return [b[4] for b in window.hud.text_boxes]

@@ -53,6 +53,7 @@ def fresh(window):
     window.referee = False
     window.help = False
     window.show_log = False
+    window.menu = ""
     window.busy_text = ""
     window.camera.reset()
     window._zoom_home = None

@@ -9,8 +9,10 @@ the window's intents come to :meth:`PlayController.handle`.
 A game moves through stages (:class:`Stage`):
 
 - ``bet``: a person whose die is in hand may bet before the active player's throw (click a
-  card → :class:`~render.intents.BetIntent`, Enter → pass). Bots have bet by their policy
-  already; people are asked one after another in seat order.
+  card → :class:`~render.intents.BetIntent`, Enter → pass; after :data:`BET_SECONDS` the bet
+  passes by itself). Bots have bet by their policy already; people are asked one after
+  another in seat order — those who chose "pass" in the form (``SeatSetup.bets``) are not
+  asked: a click on a card before the throw (:data:`CLICK_WINDOW`) bets for them.
 - ``throw``: a person throws by a flick (:class:`~render.intents.ThrowIntent`); in the setup
   throw every person flicks their own die, then all dice leave the hands together.
 - ``wait``: a short pause before a bot throws, so everybody sees whose turn it is. A bot
@@ -23,7 +25,7 @@ A game moves through stages (:class:`Stage`):
 - ``result``: everything rests; the changes are shown for a moment, then the next decision.
 - ``over``: the end screen with the winner.
 
-``R`` replays the last throw (from its trajectory; after loading a game the throw is
+``R`` replays the last throw in slow motion (:data:`REPLAY_RATE`; from its trajectory; after loading a game the throw is
 simulated again, which ends exactly as before). Ctrl+S / Ctrl+O save and load the game
 (:mod:`doppelx.games.doppelx.play.savegame`); a file that cannot be written or read is a message in
 the window and the game goes on. Quitting a game in progress (Esc, closing the window)
@@ -39,6 +41,7 @@ so it runs without one (``None``) or with a stand-in in tests.
 from __future__ import annotations
 
 import enum
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -66,8 +69,15 @@ if TYPE_CHECKING:
 FRAME_DT = SimSettings().sample_dt
 #: Pause before a bot throws (s).
 BOT_PAUSE = 0.7
+#: How long a person asked to bet has before the bet passes by itself (s).
+BET_SECONDS = 6.0
+#: How long before a throw a person who passes unless they click a card may still click one (s):
+#: the pause before a bot's throw is this long while such a person could bet.
+CLICK_WINDOW = 2.0
 #: How long the result of a throw stays before the next decision (s).
 RESULT_HOLD = 1.6
+#: Speed of the replay (R) as a share of real time: a slow motion, to see what happened.
+REPLAY_RATE = 1 / 3
 #: How long a replay's last frame stays before the game goes on where it was (s).
 REPLAY_HOLD = 1.0
 #: Throws kept for the throw log (L).
@@ -82,6 +92,13 @@ def autosave_path() -> Path:
     (``~/.local/state/doppelx/autosave.json`` without ``XDG_STATE_HOME``)."""
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(base) / "doppelx" / "autosave.json"
+
+
+def _home_short(path: Path) -> str:
+    """``path`` with the home folder written ``~`` (as a person reads it in the menu)."""
+    home = os.path.expanduser("~")
+    text = str(path)
+    return "~" + text[len(home) :] if home not in ("", "/") and text.startswith(home + os.sep) else text
 
 
 class Stage(enum.StrEnum):
@@ -150,6 +167,7 @@ class PlayController:
         self.hand_failed: Path | None = None
         self.thinker = Thinker()
         self._bets_thought = False  # the thinking bots have bet on the coming throw
+        self._autosave_text = ""
 
     # --- games ----------------------------------------------------------------------------
     def new_game(self, setup: GameSetup) -> None:
@@ -213,6 +231,7 @@ class PlayController:
     ) -> None:
         self.close()
         self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
+        self._autosave_text = _home_short(autosave_path())  # named in the Esc menu (once a game, not a frame)
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
         self.passed, self.hands = set(), dict(hands or {})
@@ -356,13 +375,10 @@ class PlayController:
                 )
                 return
             m.place_bot_bets()
-            waiting = [
-                c
-                for c in m.game.eligible_bettors()
-                if c in humans and c not in m.game.bets and c not in self.passed
-            ]
+            waiting = [c for c in self._open_bettors() if self.seats.seat(c).bets == "ask"]
             if waiting:
                 self.stage, self.bettor = Stage.BET, waiting[0]
+                self._after(BET_SECONDS, self._bet_passes)
                 return
         if req.kind == "setup":
             left = [c for c in req.dice if c in humans and c not in self.hands]
@@ -377,7 +393,33 @@ class PlayController:
             return
         self.stage = Stage.WAIT
         assert req.thrower is not None  # a turn or a decider has its thrower
-        self._after(BOT_PAUSE, self._think_throw if thinking(m.bots.get(req.thrower)) else self._throw_now)
+        pause = max(BOT_PAUSE, CLICK_WINDOW) if self._open_bettors() else BOT_PAUSE
+        self._after(pause, self._think_throw if thinking(m.bots.get(req.thrower)) else self._throw_now)
+
+    def _open_bettors(self) -> list[str]:
+        """People who may still bet on the coming throw: their die in hand, no bet yet, not passed."""
+        m = self.live
+        if m.request().kind != "turn":
+            return []
+        humans = set(self.seats.humans)
+        return [
+            c
+            for c in m.game.eligible_bettors()
+            if c in humans and c not in m.game.bets and c not in self.passed
+        ]
+
+    def _clickers(self) -> list[str]:
+        """People who pass unless they click a card and may still bet on the coming throw."""
+        if self.stage not in (Stage.WAIT, Stage.THROW) or self.match is None or self.match.finished:
+            return []
+        return [c for c in self._open_bettors() if self.seats.seat(c).bets == "pass"]
+
+    def _bet_passes(self) -> None:
+        """The time to bet ran out: the bettor passes, and the game goes on."""
+        if self.stage is Stage.BET and self.bettor is not None:
+            self._say(f"{view.who(self.bettor, self.live.game.names)}: no bet this time")
+            self.passed.add(self.bettor)
+            self._next()
 
     def _bets_ready(self, _bets) -> None:
         self._bets_thought = True
@@ -425,7 +467,7 @@ class PlayController:
 
     def _fly(self, shown: ShownThrow, replay: bool) -> None:
         assert shown.trajectory is not None  # recorded when thrown, simulated again for a replay
-        self.playback = Playback(shown.trajectory)
+        self.playback = Playback(shown.trajectory, REPLAY_RATE if replay else 1.0)
         self.replaying = replay
         self.stage = Stage.FLIGHT
         self.bettor = self.thrower = None
@@ -459,8 +501,8 @@ class PlayController:
 
     def _log_line(self, shown: ShownThrow) -> str:
         names = self.live.game.names
-        return f"{shown.number}. {view.thrown_by(shown.kind, shown.thrower, names)}: " + view.throw_summary(
-            shown.score, names, limit=200, kind=shown.kind
+        return f"{shown.number}. {view.thrown_by(shown.kind, shown.thrower, names)}: " + view.log_line(
+            shown.score, shown.bets, names, shown.kind
         )
 
     def _end_replay(self) -> None:
@@ -484,8 +526,11 @@ class PlayController:
         title = f"{winner} wins!"
         if game.decider_history:  # a tie at the mark, settled by a decider (D37)
             title = f"{winner} wins the decider!"
+        note = view.end_note(game, self.last.score if self.last is not None else None)
         if self.ui is not None:
-            self.ui.show_panel(title, rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: quit")
+            self.ui.show_panel(
+                title, rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: menu", note=note
+            )
 
     # --- intents --------------------------------------------------------------------------
     def handle(self, intent) -> None:
@@ -502,6 +547,15 @@ class PlayController:
         if self.match is None or self.paused():
             return
         if isinstance(intent, BetIntent):
+            clickers = self._clickers()
+            if (self.stage is not Stage.BET or self.bettor is None) and clickers:
+                # a person who passes unless they click a card clicked one before the throw
+                self.live.place_bet(clickers[0], intent.letter)
+                self.passed.add(clickers[0])
+                self._say(
+                    f"{view.who(clickers[0], self.live.game.names)} bets on card {intent.letter.upper()}"
+                )
+                return
             if self.stage is not Stage.BET or self.bettor is None:
                 self._say("no bets now")
                 return
@@ -522,17 +576,15 @@ class PlayController:
                 self._throw_now(throw)
 
     def _flick_throw(self, intent: ThrowIntent, owners):
-        """A person's flick as a physics throw: the arc the throw model plans to the flick's aim point
-        (``physics.throw_model.plan``, strength = the flick's power), or as the hand moved when
-        the flick was aimed out of the box (``intent.target`` is ``None``)."""
-        release, velocity = intent.release, intent.velocity
-        if intent.target is not None:
-            from physics.throw_model import Aim, plan
+        """A person's flick as a physics throw, aimed as the thrower chose in the form (assisted or
+        direct, :func:`doppelx.games.doppelx.play.flick_throw.flick_release`)."""
+        from doppelx.games.doppelx.play.flick_throw import flick_release
 
-            die = next(iter(self.live.game.dice.dice.values()))
-            aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.side, intent.along)
-            release, velocity = plan(self.live.service.box, aim, intent.height, die.half)
-        return self.live.hand_throw(owners, release, velocity, intent.spin)
+        assert self.thrower is not None  # a flick is taken only on a person's throw
+        die = next(iter(self.live.game.dice.dice.values()))
+        mode = self.seats.seat(self.thrower).aim
+        release, velocity, spin = flick_release(self.live.service.box, intent, die.half, mode)
+        return self.live.hand_throw(owners, release, velocity, spin)
 
     def _command(self, command: Command) -> None:
         if command is Command.QUIT:
@@ -615,19 +667,22 @@ class PlayController:
         self.ui.open_dialog(setup, self.new_game, (lambda: None) if self.match is not None else None)
 
     # --- what the window shows ------------------------------------------------------------
+    def _idle_snapshot(self) -> Snapshot:
+        """The empty table behind the new-game form (before the first game)."""
+        if self._idle_table is None:
+            self._idle_table = TableSpec.standard(
+                self.setup.board if self.setup and self.setup.board in ("I", "II", "III", "IV") else "I"
+            )
+        return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
+
     def snapshot(self) -> Snapshot:
         """The table now (see :class:`render.snapshot.Snapshot`)."""
         if self.match is None:
-            if self._idle_table is None:
-                self._idle_table = TableSpec.standard(
-                    self.setup.board if self.setup and self.setup.board in ("I", "II", "III", "IV") else "I"
-                )
-            return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
+            return self._idle_snapshot()
         game, table, names = self.live.game, self.table_spec, self.live.game.names
         colours = {o: d.colour for o, d in table.dice.dice.items()}
-        kinds = {s.colour: ("person" if s.human else s.skill) for s in self.seats.seats}
         stage = self.stage
-        dice, bets, notes = dict(game.on_board), dict(game.bets), {}
+        dice, bets = dict(game.on_board), dict(game.bets)
         floating: tuple[FloatingText, ...] = ()
         impacts: tuple[float, ...] = ()
         spinner, banner, message, turn = self.live.spinner_angle, "", "", ""
@@ -635,11 +690,18 @@ class PlayController:
         shown = self.last
         chips = dict(game.chips)
         activity = ""
+        bettor = self.bettor if stage is Stage.BET else None
+        countdown = 0.0
+        clickers = self._clickers()
+        if clickers:
+            bettor = clickers[0]
+        lying = None  # the income column: the dice lying now (before the throw while it rolls)
         if stage is Stage.FLIGHT and not self.replaying and shown is not None:
             # the chips of this throw reach the scoreboard when its dice rest
             for c, p in shown.score.players.items():
                 if c in chips:
                     chips[c] = p.before
+            lying = shown.lying
             activity = "Rolling…"
         if stage in (Stage.FLIGHT, Stage.RESULT) or (
             stage is Stage.OVER and shown is not None and self.playback is not None
@@ -664,11 +726,15 @@ class PlayController:
             active = shown.thrower
             label = view.thrown_by(shown.kind, shown.thrower, names)
             turn = f"{'Replay of throw' if self.replaying else 'Throw'} {shown.number}: {label}"
-            if stage is Stage.RESULT and not self.replaying:
-                notes = view.change_notes(shown.score)
-            elif self.replaying:
-                message = "Replay of the last throw (R)"
-                activity = "Replay"
+            if self.replaying:
+                message = "Replay of the last throw in slow motion (R)"
+                activity = "Replay, 1/3 speed" if stage is Stage.FLIGHT else "Replay"
+        elif (
+            stage in (Stage.BET, Stage.THROW, Stage.WAIT)
+            and shown is not None
+            and (self.playback is None or self.playback.done)
+        ):  # the last throw's chips stay over its dice until the next throw starts
+            floating = view.floating_for(shown.score.readings, shown.score.doppel_x, dice, colours)
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
@@ -678,10 +744,13 @@ class PlayController:
         elif stage is Stage.BET:
             assert self.bettor is not None and game.active is not None  # a turn's bets: both named
             turn = f"{view.who(game.active, names)} throws next"
+            left = max(0, math.ceil(self._until - self.time - 1e-9))
             message = (
-                f"{view.who(self.bettor, names)}: click a bet card (or press its letter twice), Enter: no bet"
+                f"{view.who(self.bettor, names)}: click a bet card (or press its letter twice), "
+                f"Enter: no bet · passes in {left} s"
             )
-            active = self.bettor
+            countdown = max(0.0, self._until - self.time)
+            active = game.active  # ▶ the thrower; the bettor has a marker of its own (◆)
         elif stage is Stage.THROW:
             req = self.live.request()
             assert self.thrower is not None  # the stage of a person's throw names them
@@ -698,14 +767,18 @@ class PlayController:
                 turn = "Setup throw: everybody throws their own die"
             else:
                 turn = f"{view.thrown_by(req.kind, req.thrower, names)} throws"
-            message = ""
+            message = (
+                f"{view.who(clickers[0], names)}: click a bet card to bet on this throw" if clickers else ""
+            )
             activity = self.thinker.status() or "Getting ready to throw…"
         return Snapshot(
             table=table,
             dice=dice,
             spinner_angle=spinner,
             bets=bets,
-            scoreboard=view.scoreboard(game, kinds, active=active, bets=bets, notes=notes, chips=chips),
+            scoreboard=view.scoreboard(
+                game, active=active, bettor=bettor, bets=bets, chips=chips, lying=lying
+            ),
             turn=turn,
             message=message,
             banner=banner,
@@ -722,6 +795,9 @@ class PlayController:
             log=tuple(self.history),
             activity=activity,
             target=game.target,
+            bettable=tuple(c.letter for c in table.cards) if bettor is not None else (),
+            countdown=countdown,
+            saved_to=self._autosave_text if self.in_progress else "",
         )
 
     # --- the window -----------------------------------------------------------------------

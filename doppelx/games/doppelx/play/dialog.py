@@ -2,7 +2,8 @@
 
 :class:`NewGameDialog` edits a copy of a :class:`doppelx.games.doppelx.play.newgame.GameSetup` with the
 mouse (every control is a button: the colour swatch cycles colours, the name box takes
-typed text, "Person"/"Bot" and the skill toggle, − / + change the number of players and
+typed text, "Person"/"Bot" and the skill toggle, a person's aim (assisted / direct) and
+bets (asks me / pass) toggles, − / + change the number of players and
 the target — the chips that end the game, the rulebook's 50 or 70 unless set —, the
 side, spinner and card buttons select) or the keyboard alone: Tab / Shift+Tab and the arrow
 keys move a focus ring from control to control, Space presses the focused one, typing on
@@ -30,6 +31,7 @@ from rules.doppelx.dice import DiceSet, load_dice
 from rules.common.errors import DoppelXError
 from rules.doppelx.game import rulebook_target
 from rules.common.rng import fresh_seed
+from render.hud import wrap_at_dots
 
 from pyglet.window import key  # (after render.backend set pyglet's options)
 
@@ -76,7 +78,9 @@ class Target:
 def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) -> Target | None:
     """The control nearest to ``here`` in ``direction`` (``None`` if there is none that way):
     the smallest distance along it plus twice the distance across it, so that a control
-    straight ahead wins over a nearer one off to the side."""
+    straight ahead wins over a nearer one off to the side. Left and right stay in the row:
+    only a control beside ``here`` (their heights overlap) is that way — → from the
+    target's "+" does not climb to "new seed" in the row above."""
     hx, hy = here.centre
     dx, dy = direction
     best, best_cost = None, float("inf")
@@ -84,6 +88,8 @@ def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) ->
         tx, ty = t.centre
         along = (tx - hx) * dx + (ty - hy) * dy
         if t is here or along <= 1.0:
+            continue
+        if dx and (t.y >= here.y + here.h or t.y + t.h <= here.y):
             continue
         across = abs((tx - hx) * dy) + abs((ty - hy) * dx)
         cost = along + 2.0 * across
@@ -213,6 +219,10 @@ class NewGameDialog:
             s.toggle_human(action[1])
         elif what == "skill":
             s.next_skill(action[1])
+        elif what == "aim":
+            s.next_aim(action[1])
+        elif what == "bets":
+            s.next_bets(action[1])
         elif what == "board":
             s.board = action[1]
         elif what == "spinner":
@@ -378,17 +388,7 @@ class NewGameDialog:
 
     def _wrapped(self, text: str, x: float, middle: float, room: float, size: float) -> None:
         """``text`` in as few lines as fit ``room`` px (broken at its " · "), centred on ``middle``."""
-        parts = text.split(" · ")
-        lines = [parts[0]]
-        for part in parts[1:]:
-            joined = f"{lines[-1]} · {part}"
-            probe = pyglet.text.Label(joined, font_name=FONT, font_size=max(6.0, size))
-            fits = probe.content_width <= room
-            probe.delete()
-            if fits:
-                lines[-1] = joined
-            else:
-                lines.append(part)
+        lines = wrap_at_dots(text, room, max(6.0, size))
         step = size * 1.9  # (a point is 4/3 px: a line of text is about 1.6 × its size tall)
         y = middle + (len(lines) - 1) * step / 2 - size * 0.45
         for line in lines:
@@ -420,7 +420,13 @@ class NewGameDialog:
         )
         self._button(("players", 1), "+", x0 + 190 * s, y, 30 * s, 28 * s, 14 * s)
         y -= 30 * s
-        for text, dx in (("Die", 24), ("Name (click or type)", 62), ("Played by", 290), ("Bot skill", 392)):
+        for text, dx in (
+            ("Die", 24),
+            ("Name (click or type)", 62),
+            ("Played by", 242),
+            ("Skill / aim", 334),
+            ("Bets", 430),
+        ):
             self._label(text, x0 + dx * s, y + 8 * s, 9 * s, DIM)
         row = 33 * s
         for i, seat in enumerate(setup.seats):
@@ -432,21 +438,24 @@ class NewGameDialog:
             self._button(
                 ("colour", i), "", x0 + 24 * s, y + 3 * s, 28 * s, 24 * s, 10 * s, colour=_rgba(die.colour)
             )
-            self._text_box(("name", i), seat.name, self.editing == i, x0 + 62 * s, y, 218 * s, s)
+            self._text_box(("name", i), seat.name, self.editing == i, x0 + 62 * s, y, 172 * s, s)
             self._button(
                 ("human", i),
                 "Person" if seat.human else "Bot",
-                x0 + 290 * s,
+                x0 + 242 * s,
                 y,
-                92 * s,
+                84 * s,
                 30 * s,
                 11 * s,
                 colour=(40, 92, 60, 255) if seat.human else BUTTON,
             )
-            if seat.human:
-                self._label("—", x0 + 438 * s, y + 9 * s, 11 * s, DIM, anchor_x="center")
+            if seat.human:  # how the person's flick is aimed, and whether they are asked to bet
+                self._button(("aim", i), f"{seat.aim} aim", x0 + 334 * s, y, 88 * s, 30 * s, 10 * s)
+                bets = "asks me" if seat.bets == "ask" else "pass"
+                self._button(("bets", i), bets, x0 + 430 * s, y, 88 * s, 30 * s, 10 * s)
             else:
-                self._button(("skill", i), seat.skill, x0 + 392 * s, y, 92 * s, 30 * s, 11 * s)
+                self._button(("skill", i), seat.skill, x0 + 334 * s, y, 88 * s, 30 * s, 11 * s)
+                self._label("—", x0 + 474 * s, y + 9 * s, 11 * s, DIM, anchor_x="center")
 
     def _table_settings(self, x0: float, top: float, s: float) -> None:
         setup = self.setup

@@ -22,6 +22,10 @@ from rules.doppelx.chips import max_target, target_problem
 from rules.doppelx.dice import DiceSet, load_dice
 from rules.doppelx.game import MAX_PLAYERS, MIN_PLAYERS, rulebook_target
 
+#: How a person's flick is aimed (``doppelx.games.doppelx.play.flick_throw``): forgiving first, the default.
+AIMS: tuple[str, ...] = ("assisted", "direct")
+#: Whether a person is asked to bet (with a countdown that passes) or passes unless they click a card.
+BET_MODES: tuple[str, ...] = ("ask", "pass")
 SIDES: tuple[str, ...] = ("I", "II", "III", "IV")
 CARD_LETTERS = "ABCDEFGH"
 #: Longest name the scoreboard shows in full.
@@ -32,12 +36,19 @@ TARGET_STEP = 5
 
 @dataclass(frozen=True)
 class SeatSetup:
-    """One seat: the player's name, their die colour, and a person or a bot of ``skill``."""
+    """One seat: the player's name, their die colour, and a person or a bot of ``skill``.
+
+    A person's ``aim`` (one of :data:`AIMS`) says how their flick becomes a throw and
+    ``bets`` (one of :data:`BET_MODES`) whether they are asked to bet before another
+    player's throw; a bot ignores both.
+    """
 
     name: str
     colour: str
     human: bool = False
     skill: str = "medium"
+    aim: str = "assisted"
+    bets: str = "ask"
 
 
 def default_name(colour: str, human: bool, seats: Sequence[SeatSetup] = ()) -> str:
@@ -224,6 +235,16 @@ class GameSetup:
         s = self.seats[i]
         self.seats[i] = replace(s, skill=BOT_SKILLS[(BOT_SKILLS.index(s.skill) + 1) % len(BOT_SKILLS)])
 
+    def next_aim(self, i: int) -> None:
+        """Seat ``i``'s person switches between an assisted and a direct flick."""
+        s = self.seats[i]
+        self.seats[i] = replace(s, aim=AIMS[(AIMS.index(s.aim) + 1) % len(AIMS)])
+
+    def next_bets(self, i: int) -> None:
+        """Seat ``i``'s person switches between being asked to bet and passing unless they click a card."""
+        s = self.seats[i]
+        self.seats[i] = replace(s, bets=BET_MODES[(BET_MODES.index(s.bets) + 1) % len(BET_MODES)])
+
     def rename(self, i: int, name: str) -> None:
         self.seats[i] = replace(self.seats[i], name=name[:MAX_NAME])
 
@@ -242,7 +263,15 @@ class GameSetup:
     def to_dict(self) -> dict[str, Any]:
         return {
             "seats": [
-                {"name": s.name, "colour": s.colour, "human": s.human, "skill": s.skill} for s in self.seats
+                {
+                    "name": s.name,
+                    "colour": s.colour,
+                    "human": s.human,
+                    "skill": s.skill,
+                    "aim": s.aim,
+                    "bets": s.bets,
+                }
+                for s in self.seats
             ],
             "board": self.board,
             "cards": list(self.cards),
@@ -258,13 +287,17 @@ class GameSetup:
         t.check_keys({"seats", "board", "cards", "spinner", "seed", "target"})
         seats = []
         for s in t.tables("seats", required=True):
-            s.check_keys({"name", "colour", "human", "skill"})
+            s.check_keys(
+                {"name", "colour", "human", "skill", "aim", "bets"}
+            )  # aim, bets: optional (older saves)
             seats.append(
                 SeatSetup(
                     s.string("name"),
                     s.string("colour"),
                     s.boolean("human"),
                     s.string("skill", choices=BOT_SKILLS),
+                    s.string("aim", "assisted", choices=AIMS),
+                    s.string("bets", "ask", choices=BET_MODES),
                 )
             )
         cards = t.raw("cards")

@@ -3,8 +3,9 @@
 A save file holds enough to restore the table exactly and to play on as the original
 would have:
 
-- ``setup``: the seats (name, colour, person or bot and skill), side, spinner, cards,
-  seed and target (:class:`doppelx.games.doppelx.play.newgame.GameSetup`);
+- ``setup``: the seats (name, colour, person or bot and skill; a person's aim and bets, optional:
+  older saves load as assisted and ask), side, spinner, cards, seed and target
+  (:class:`doppelx.games.doppelx.play.newgame.GameSetup`);
 - ``game``: the rules-level state — chips, phase, whose turn, every die lying on the board
   with its full pose, the bets on the cards, the decider and the log
   (:mod:`rules.doppelx.game_state_io`);

@@ -44,8 +44,10 @@ class GameUi(Protocol):
         """Show the new-game form prefilled with ``setup``."""
         ...
 
-    def show_panel(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str) -> None:
-        """Show the end screen's standings."""
+    def show_panel(
+        self, title: str, rows: Sequence[tuple[str, str, int]], footer: str, note: str = ""
+    ) -> None:
+        """Show the end screen's standings (``note``: why a close end came out so, under the title)."""
         ...
 
     def hide_panel(self) -> None: ...

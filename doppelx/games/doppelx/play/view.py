@@ -11,36 +11,64 @@ from collections.abc import Iterable, Mapping
 from render.snapshot import FloatingText, ScoreLine
 from rules.doppelx.dice import WHITE
 from rules.doppelx.game import DoppelXGame
-from rules.doppelx.outcome import Pose, Status
-from rules.doppelx.reading import DieReading, chips_for
+from rules.doppelx.outcome import DieOutcome, Pose, Status
+from rules.doppelx.reading import DieReading, chips_for, read_die
 from rules.doppelx.scoring import ThrowScore
 
 #: Raise a floating text this far above the die's centre (m).
 TEXT_LIFT = 0.012
+#: The summary's and the log's lines are broken at a " · " to stay within this many characters.
+LINE_CHARS = 40
 
 
 def scoreboard(
     game: DoppelXGame,
-    kinds: Mapping[str, str],
     *,
     active: str | None = None,
+    bettor: str | None = None,
     bets: Mapping[str, str] | None = None,
-    notes: Mapping[str, str] | None = None,
     chips: Mapping[str, int] | None = None,
+    lying: Mapping[str, Pose] | None = None,
 ) -> tuple[ScoreLine, ...]:
-    """One row per seat: name, die colour, chips (``chips`` if given, else the game's) and a note.
+    """One row per seat: name, die colour, chips (``chips`` if given, else the game's), a note
+    and the player's income.
 
-    The note is ``notes[colour]`` if given (e.g. the last throw's change), else ``"bet C"``
-    for a die on a bet card, else ``kinds[colour]`` (e.g. ``"person"``, ``"hard"``).
+    The note is ``"bet C"`` for a die on a bet card (a throw's changes are in its summary). ``active`` throws (or threw) and ``bettor`` may bet now: each gets
+    its own marker. The income is what the player's die lying on the board (``lying``,
+    default the game's) brings after every throw (:func:`income`); ``None`` for a die in hand.
     """
     bets = game.bets if bets is None else bets
-    notes = notes or {}
     chips = game.chips if chips is None else chips
+    pay = income(game, game.on_board if lying is None else lying)
     rows = []
     for c in game.seats:
-        note = notes.get(c) or (f"bet {bets[c]}" if c in bets else kinds.get(c, ""))
-        rows.append(ScoreLine(game.names[c], c, chips[c], c == active, note))
+        note = f"bet {bets[c]}" if c in bets else ""
+        rows.append(ScoreLine(game.names[c], c, chips[c], c == active, note, pay.get(c), c == bettor))
     return tuple(rows)
+
+
+def income(game: DoppelXGame, lying: Mapping[str, Pose]) -> dict[str, int]:
+    """Chips each player's die lying on the board in ``lying`` brings its owner after every
+    throw (D11–D14, read as the referee reads it), by colour; the white die belongs to no one."""
+    key = (id(game), tuple(sorted((o, p.position, p.quaternion) for o, p in lying.items())))
+    if key in _INCOME:  # asked every frame (the scoreboard): read once per arrangement of the dice
+        return dict(_INCOME[key])
+    out = {}
+    for owner, pose in lying.items():
+        if owner == WHITE or owner not in game.seats:
+            continue
+        spec = game.dice[owner]
+        out[owner] = chips_for(
+            read_die(DieOutcome(owner, Status.BOARD, pose), spec, game.board, game.dice.cocked_angle)
+        )
+    if len(_INCOME) >= 8:
+        _INCOME.pop(next(iter(_INCOME)))
+    _INCOME[key] = out
+    return dict(out)
+
+
+#: The last few :func:`income` readings by game and arrangement of the lying dice.
+_INCOME: dict[tuple, dict[str, int]] = {}
 
 
 def die_text(reading: DieReading, doppel_x: bool) -> str:
@@ -128,14 +156,70 @@ def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64, 
     return line
 
 
+def die_part(reading: DieReading, doppel_x: bool, chips: int) -> str:
+    """One die of a throw's summary: ``"blue 3 on 3x = 9"``, ``"white X = 0"``, ``"red on -1 = -1"``,
+    ``"green 2, no field = 0"``, ``"white X!"`` in a Doppel X; ``""`` for a die off the board.
+    ``chips``: what the die brings, as the throw's score worked it out (:class:`rules.doppelx.scoring.DieScore`)."""
+    if reading.status is not Status.BOARD or reading.top is None:
+        return ""  # (a die on the board always has a face up; without one there is nothing to say)
+    who = reading.owner
+    if doppel_x:
+        return f"{who} X!" if reading.top == "X" else ""
+    if reading.field is None:
+        return f"{who} {reading.top}, no field = {chips}"
+    if reading.field.value == "-1":
+        return f"{who} on -1 = {chips}"
+    if reading.top == "X" or reading.field.value == "X":
+        return f"{who} {reading.top} on X = 0" if reading.field.value == "X" else f"{who} X = 0"
+    return f"{who} {reading.top} on {reading.field.value} = {chips}"
+
+
+def wrap(parts: Iterable[str], width: int = LINE_CHARS) -> tuple[str, ...]:
+    """``parts`` joined by " · " into lines of at most ``width`` characters (a longer part stands alone)."""
+    lines: list[str] = []
+    for part in parts:
+        if not part:
+            continue
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return tuple(lines)
+
+
+def throw_parts(score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str]) -> list[str]:
+    """The summary's pieces of a throw: each die on the board (:func:`die_part`), then each bet
+    (``"Tess bet D +4"``, ``"Bo bet C 0"``)."""
+    chips = {d.owner: d.chips for d in score.dice}
+    parts = [die_part(r, score.doppel_x, chips.get(r.owner, 0)) for r in score.readings]
+    for c, letter in bets.items():
+        p = score.players.get(c)
+        paid = p.bets if p is not None else 0
+        parts.append(
+            f"{names.get(c, c)} bet {letter} {paid:+d}" if paid else f"{names.get(c, c)} bet {letter} 0"
+        )
+    return [p for p in parts if p]
+
+
+def totals(score: ThrowScore, names: Mapping[str, str]) -> list[str]:
+    """Each player's change (``"Tess +13"``): everyone whose chips moved, and the thrower always."""
+    out = []
+    for c, p in score.players.items():
+        if p.change == 0 and not (p.dice or p.bets or p.doppel_x) and c != score.active:
+            continue  # (the thrower is always named: "+0" says the throw brought nothing)
+        out.append(f"{names.get(c, c)} {p.change:+d}")
+    return out
+
+
 def result_lines(
     score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str], kind: str = "turn"
 ) -> tuple[str, ...]:
-    """The summary of a throw, one line per player whose chips changed, naming each bet card that paid.
+    """The summary of a throw: per die and bet why, then each player's change.
 
-    E.g. ``("Doppel X!", "Anna +6 (her die)", "Bo +3 (bet card C paid)")``, then the dice that
-    went into a hole or off the box (:func:`gone_lines`); a cocked throw or a throw without
-    chips gets one line saying so; a decider throw (``kind``) its points, which settle the tie
+    E.g. ``("blue 3 on 3x = 9 · white X = 0", "Tess bet D +4", "= Ann +9 · Tess +4")`` (lines
+    of at most :data:`LINE_CHARS`, broken at a " · "), "Doppel X!" first when there was one,
+    then the dice that went into a hole or off the box (:func:`gone_lines`); a cocked throw
+    gets one line saying so; a decider throw (``kind``) its points, which settle the tie
     (the chips stay).
     """
     if score.rethrow:
@@ -143,21 +227,24 @@ def result_lines(
     if kind == "decider":
         return (decider_line(score, names), "Decider: the most points wins the tied game; chips stay")
     lines: list[str] = ["Doppel X!"] if score.doppel_x else []
-    for c, p in score.players.items():
-        if p.change == 0 and not (p.dice or p.bets or p.doppel_x) and c != score.active:
-            continue  # (the thrower is always named: "+0" says the throw brought nothing)
-        why = []
-        if p.dice:
-            why.append(f"dice {p.dice:+d}")
-        if p.bets:
-            card = bets.get(c)
-            why.append(f"bet card {card} paid {p.bets:+d}" if card else f"bet {p.bets:+d}")
-        if p.doppel_x:
-            why.append(f"Doppel X {p.doppel_x:+d}")
-        lines.append(f"{names.get(c, c)} {p.change:+d}" + (f"  ({', '.join(why)})" if why else ""))
-    if len(lines) == (1 if score.doppel_x else 0):
+    lines += wrap(throw_parts(score, bets, names))
+    change = totals(score, names)
+    if change:
+        changed = wrap(change)
+        lines += ("= " + changed[0],) + changed[1:]
+    else:
         lines.append("No chips this throw")
     return tuple(lines) + gone_lines(score, names)
+
+
+def log_line(score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str], kind: str = "turn") -> str:
+    """One throw of the throw log: its dice, bets and changes in one line (the log wraps it)."""
+    if score.rethrow or kind == "decider":
+        return throw_summary(score, names, limit=400, kind=kind)
+    head = ["Doppel X!"] if score.doppel_x else []
+    change = totals(score, names)
+    tail = ["= " + ", ".join(change)] if change else ["no chips"]
+    return " · ".join(head + throw_parts(score, bets, names) + tail + list(gone_lines(score, names)))
 
 
 def gone_lines(score: ThrowScore, names: Mapping[str, str]) -> tuple[str, ...]:
@@ -184,15 +271,6 @@ def gone_lines(score: ThrowScore, names: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def change_notes(score: ThrowScore) -> dict[str, str]:
-    """Scoreboard notes after a throw: each player's change, e.g. ``"+6"`` or ``"+3 bet"``."""
-    out = {}
-    for c, p in score.players.items():
-        if p.change or p.bets or p.doppel_x:
-            out[c] = f"{p.change:+d}" + (" bet" if p.bets else "") + (" X" if p.doppel_x else "")
-    return out
-
-
 def who(colour: str, names: Mapping[str, str]) -> str:
     """``"Anna (blue)"``, or just ``"Blue"`` when the name is the colour."""
     name = names.get(colour, colour)
@@ -211,3 +289,43 @@ def ranking(game: DoppelXGame) -> list[tuple[str, str, int]]:
     """``(name, colour, chips)`` best first (the winner first when a decider settled a tie)."""
     order = sorted(game.seats, key=lambda c: (c != game.winner, -game.chips[c], game.seats.index(c)))
     return [(game.names[c], c, game.chips[c]) for c in order]
+
+
+def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
+    """Why the end came out as it did, when it was close (``""`` otherwise): a tie at the mark a
+    decider settled (D37), or two or more players passing the target on the last throw
+    (``score``), where the most chips win."""
+    names = game.names
+    if game.decider_history:
+        tied = list(game.decider_history[0])
+        chips = game.chips[tied[0]]
+        return f"{_and(names.get(c, c) for c in tied)} tied at {chips}: a decider throw settled it"
+    if score is None:
+        return ""
+    passed = [c for c, p in score.players.items() if p.before < game.target <= p.after]
+    if len(passed) < 2:
+        return ""
+    passed.sort(key=lambda c: -game.chips[c])
+    both = "both" if len(passed) == 2 else "all"
+    return (
+        f"{_and(names.get(c, c) for c in passed)} {both} passed {game.target} on the last throw: "
+        f"the most chips win ({' to '.join(str(game.chips[c]) for c in passed)})"
+    )
+
+
+def _and(words: Iterable[str]) -> str:
+    """``"Ann"``, ``"Ann and Bo"``, ``"Ann, Bo and Cy"``."""
+    w = list(words)
+    return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " and " + w[-1]
+
+
+def places(chips: Iterable[int], decided: bool = False) -> list[int]:
+    """The place of each row of standings ordered best first: equal chips share a place (a tie
+    is shown as one), except the winner of a decider (``decided``), first alone."""
+    out: list[int] = []
+    prev: int | None = None
+    for i, c in enumerate(chips):
+        tie = prev is not None and c == prev and not (decided and i == 1)
+        out.append(out[-1] if tie else i + 1)
+        prev = c
+    return out

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from doppelx.games.doppelx.play.dialog import NewGameDialog
 from doppelx.games.doppelx.play.newgame import GameSetup
 from doppelx.games.doppelx.play.view import counted
+from doppelx.games.doppelx.play.view import places
 from render.backend import pyglet
 from render.labels import Rect
 from render.window import TableWindow
@@ -41,10 +42,11 @@ class EndPanel:
     that clears them.
     """
 
-    def __init__(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str):
+    def __init__(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str, note: str = ""):
         self.title = title
         self.rows = list(rows)
         self.footer = footer
+        self.note = note
         self.batch = pyglet.graphics.Batch()
         self._items: list = []
         self._size: tuple | None = None
@@ -67,7 +69,7 @@ class EndPanel:
         self._items = []
         self._size = (width, height, tuple(avoid))
         # laid out at scale 1, then shrunk to fit between the top and the buttons' row below
-        w0, h0 = 380, 78 + 26 * len(self.rows) + 30
+        w0, h0 = 380 if not self.note else 480, 78 + 26 * len(self.rows) + 30 + (20 if self.note else 0)
         s = min(1.0, (height - PANEL_TOP - PANEL_BOTTOM) / h0, (width - 24) / w0)
         w, h, row = w0 * s, h0 * s, 26 * s
         top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
@@ -94,8 +96,14 @@ class EndPanel:
 
         add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
         label(self.title, x0 + w / 2, top - 32 * s, 15, (244, 194, 27, 255), weight="bold", anchor_x="center")
+        first = top - 66 * s
+        if self.note:  # why a close end came out so
+            label(self.note, x0 + w / 2, top - 54 * s, 9, (236, 236, 236, 255), anchor_x="center")
+            _fit(self._items[-1], w - 16 * s)
+            first -= 20 * s
+        ranks = places((chips for _, _, chips in self.rows), decided=self.title.endswith("the decider!"))
         for i, (name, colour, chips) in enumerate(self.rows):
-            y = top - 66 * s - row * i
+            y = first - row * i
             c = colour.lstrip("#")
             rgb = (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), 255)
             add(
@@ -104,7 +112,7 @@ class EndPanel:
                 )
             )
             label(
-                f"{i + 1}.  {name}",
+                f"{ranks[i]}.  {name}",
                 x0 + 52 * s,
                 y,
                 13,
@@ -118,6 +126,13 @@ class EndPanel:
         for item in self._items:
             item.delete()
         self._items = []
+
+
+def _fit(label, width: float) -> None:
+    """Shrink ``label``'s font (to 70 % at most) until it is ``width`` px wide or less."""
+    floor = label.font_size * 0.7
+    while label.content_width > width and label.font_size > floor:
+        label.font_size = max(floor, label.font_size * 0.92)
 
 
 def _clear_of(panel: Rect, avoid: Sequence[Rect], width: int, height: int) -> tuple[float, float]:
@@ -182,10 +197,13 @@ class PlayWindow(TableWindow):
     def close_dialog(self) -> None:
         self.dialog = None
 
-    def show_panel(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str) -> None:
-        """Show the end screen's standings (``rows``: name, colour hex, chips; best first)."""
+    def show_panel(
+        self, title: str, rows: Sequence[tuple[str, str, int]], footer: str, note: str = ""
+    ) -> None:
+        """Show the end screen's standings (``rows``: name, colour hex, chips; best first; equal
+        chips share a place) and ``note``, why a close end came out so, under the title."""
         self.hide_panel()
-        self.panel = EndPanel(title, rows, footer)
+        self.panel = EndPanel(title, rows, footer, note)
 
     def hide_panel(self) -> None:
         if self.panel is not None:

@@ -10,30 +10,12 @@ import pytest
 from doppelx.games.doppelx.match import DoppelXMatch
 from doppelx.games.doppelx.play.controller import PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
-from render.intents import BetIntent, Command, CommandIntent, ThrowIntent
+from render.intents import BetIntent, Command, CommandIntent
 from render.snapshot import InputMode
 from rules.common.errors import RulesError
 from rules.doppelx.board_file import load_board
 from rules.doppelx.game_state_io import games_equal
-from tests.helpers.play import FakeUi
-
-
-def run_until(ctrl: PlayController, done, max_steps: int = 20000):
-    for _ in range(max_steps):
-        if done(ctrl):
-            return ctrl.snapshot()
-        ctrl.step()
-    raise AssertionError(f"stuck in stage {ctrl.stage}")
-
-
-def flick(ctrl: PlayController, speed: float = 0.9) -> ThrowIntent:
-    """A throw from the middle of the thrower's wall straight into the box."""
-    from physics.throw import release_point
-
-    side, along = ctrl.ui.stood[-1]
-    inward = {"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[side]
-    rel = release_point(ctrl.match.world.box, side, along, 0.06)
-    return ThrowIntent(side, along, 0.06, rel, (inward[0] * speed, inward[1] * speed, 0.4), (0.0, 0.0, 0.0))
+from tests.helpers.play import FakeUi, flick, run_until
 
 
 @pytest.fixture
@@ -110,8 +92,8 @@ def test_playback_runs_at_the_physics_sample_rate_and_ends_on_the_outcome(ctrl):
 
 
 def people_game(ctrl) -> GameSetup:
-    """Ann (blue) and Bo (red) with two bots; seed 26 leaves Bo's die in hand after the setup throw."""
-    setup = GameSetup.standard(4, 2, seed=26, names=("Ann", "Bo"))
+    """Ann (blue) and Bo (red) with two bots; seed 8 leaves Bo's die in hand after the setup throw."""
+    setup = GameSetup.standard(4, 2, seed=8, names=("Ann", "Bo"))
     ctrl.new_game(setup)
     # setup throw: both people flick their own die first, then every die flies at once
     assert ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
@@ -398,30 +380,48 @@ def test_quitting_during_the_replay_of_a_finished_games_end_saves_nothing(tmp_pa
         c.close()
 
 
-def test_the_summary_names_each_bet_card_that_paid():
+def test_the_summary_says_per_die_and_per_bet_why_then_each_change():
     from doppelx.games.doppelx.play import view
+    from rules.doppelx.board import FieldKind
+    from rules.doppelx.outcome import Status
+    from rules.doppelx.reading import DieReading
     from rules.doppelx.scoring import PlayerScore, ThrowScore
 
+    readings = (
+        DieReading("blue", Status.BOARD, "3", field=FieldKind.TWO),
+        DieReading("white", Status.BOARD, "X", field=FieldKind.THREE),
+        DieReading("green", Status.BOARD, "2", field=FieldKind.MINUS_ONE),
+        DieReading("yellow", Status.OFF),
+    )
     score = ThrowScore(
-        (),
+        readings,
         False,
         {
             "blue": PlayerScore("blue", 6, 0, 0, 2, 8),
             "red": PlayerScore("red", 0, 3, 0, 0, 3),
-            "green": PlayerScore("green", 0, 0, 0, 4, 4),
+            "green": PlayerScore("green", -1, 0, 0, 4, 3),
+            "yellow": PlayerScore("yellow", 0, 0, 0, 4, 4),
         },
         "blue",
     )
-    lines = view.result_lines(score, {"red": "C"}, {"blue": "Ann", "red": "Bo"})
-    assert lines == ("Ann +6  (dice +6)", "Bo +3  (bet card C paid +3)")
+    names = {"blue": "Ann", "red": "Bo", "green": "Cy", "yellow": "Di"}
+    lines = view.result_lines(score, {"red": "C", "yellow": "D"}, names)
+    assert lines == (
+        "blue 3 on 2x = 6 · white X = 0",
+        "green on -1 = -1 · Bo bet C +3",
+        "Di bet D 0",
+        "= Ann +6 · Bo +3 · Cy -1",
+        "Di's die: off the box",
+    )
+    assert all(len(line) <= view.LINE_CHARS for line in lines)
+    log = view.log_line(score, {"red": "C"}, names)
+    assert (
+        log
+        == "blue 3 on 2x = 6 · white X = 0 · green on -1 = -1 · Bo bet C +3 · = Ann +6, Bo +3, Cy -1 · Di's die: off the box"
+    )
     # a thrower whose dice brought nothing is still named (both off the box, say)
-    idle = ThrowScore(
-        (), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2), **{"red": score.players["red"]}}, "blue"
-    )
-    assert view.result_lines(idle, {"red": "C"}, {"blue": "Ann", "red": "Bo"}) == (
-        "Ann +0",
-        "Bo +3  (bet card C paid +3)",
-    )
+    idle = ThrowScore((), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2)}, "blue")
+    assert view.result_lines(idle, {}, names) == ("= Ann +0",)
 
 
 def test_the_window_and_the_test_stand_in_both_speak_the_game_ui_protocol():
@@ -535,7 +535,7 @@ def test_a_save_during_the_setup_throw_keeps_the_dice_people_threw(tmp_path):
     """Session 8's window audit: Ann's setup flick was lost on Ctrl+S / Ctrl+O."""
     a, b = PlayController(FakeUi()), PlayController(FakeUi())
     try:
-        a.new_game(GameSetup.standard(4, 2, seed=26, names=("Ann", "Bo")))
+        a.new_game(GameSetup.standard(4, 2, seed=8, names=("Ann", "Bo")))
         a.handle(flick(a))  # Ann throws her die; it waits for Bo's
         assert a.thrower == "red" and set(a.hands) == {"blue"}
         path = a.save(tmp_path / "s.json")

@@ -10,15 +10,7 @@ from doppelx.games.doppelx.play.controller import PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
 from render.aim import ThrowAim
 from rules.doppelx.outcome import Status
-from tests.helpers.play import FakeUi
-
-
-def drag(aim: ThrowAim, speed: float, angle_deg: float = 0.0, steps: int = 8, dt: float = 0.012):
-    """Samples (t, x, y) of a steady drag on the release plane, ``angle_deg`` off straight into the box."""
-    a = np.radians(angle_deg)
-    d = aim.inward * np.cos(a) + aim.right * np.sin(a)
-    p0 = aim.release_point()[:2] - aim.inward * 0.05
-    return [(k * dt, *(p0 + d * speed * k * dt)) for k in range(steps)]
+from tests.helpers.play import FakeUi, drag
 
 
 def throw_blue(seed: int, speed: float, angle: float = 0.0):

@@ -36,6 +36,7 @@ def win(window):
     window.hide_panel()
     window.referee = False
     window.help = window.show_log = False
+    window.menu = ""
     window.camera.reset()
     window.hint = ""
     yield window
@@ -67,7 +68,7 @@ class StandIn:
     def stand(self, side, along):
         pass
 
-    def show_panel(self, title, rows, footer):
+    def show_panel(self, title, rows, footer, note=""):
         self.panel = (title, rows, footer)
 
     def hide_panel(self):
@@ -315,7 +316,7 @@ def test_the_summary_names_the_dice_that_went_into_a_hole_or_off_the_box():
 
     names = {"blue": "Ann", "red": "Bo", "yellow": "Cy"}
     score = _score([DieReading("yellow", Status.BOARD), DieReading("white", Status.HOLE)])
-    assert view.result_lines(score, {}, names) == ("Cy +2  (dice +2)", "Cy's white die: in a hole")
+    assert view.result_lines(score, {}, names) == ("= Cy +2", "Cy's white die: in a hole")
     score = _score(
         [
             DieReading("white", Status.OFF),
@@ -420,3 +421,65 @@ def test_a_ctrl_s_that_failed_and_then_worked_is_offered_again(tmp_path, monkeyp
         assert not c.quit() and "Ctrl+S saves to" in c.ui.said[-1]
     finally:
         c.close()
+
+
+def test_right_from_the_targets_plus_stays_in_its_row_and_space_does_not_reroll_the_seed(window):
+    """Issue 32: → from the target's "+" jumped up to "new seed", and Space then drew a new seed."""
+    from pyglet.window import key
+
+    dialog = window.open_dialog(GameSetup.standard(3, 1, seed=5), lambda s: None, None)
+    window.switch_to()
+    window.render()
+    dialog.focus = ("target", 1)
+    dialog.key(key.RIGHT, 0)
+    assert dialog.focus == ("target", 1)  # nothing beside it to the right
+    target = dialog.setup.game_target
+    dialog.key(key.SPACE, 0)
+    assert dialog.setup.seed == 5 and dialog.setup.game_target > target
+    dialog.key(key.LEFT, 0)
+    assert dialog.focus == ("target", -1)
+    dialog.key(key.UP, 0)  # up and down still go to the nearest control above, in any column
+    assert dialog.focus in (("seedtext",), ("seed",))
+    window.close_dialog()
+
+
+def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
+    """Issue 32: two players passing the target on one throw got no word of why the one won, and
+    equal scores were listed as 3. and 4., not as a tie."""
+    from doppelx.games.doppelx.play import view
+    from doppelx.games.doppelx.play.newgame import start_match
+    from rules.doppelx.scoring import PlayerScore, ThrowScore
+
+    match = start_match(GameSetup.standard(4, 0, seed=1, names=("Ann", "Bo", "Cy", "Di")))
+    try:
+        game = match.game
+        game.chips.update({"blue": 54, "red": 52, "yellow": 12, "green": 12})
+        score = ThrowScore(
+            (),
+            False,
+            {
+                "blue": PlayerScore("blue", 6, 0, 0, 48, 54),
+                "red": PlayerScore("red", 4, 0, 0, 48, 52),
+                "yellow": PlayerScore("yellow", 0, 0, 0, 12, 12),
+            },
+            "blue",
+        )
+        assert view.end_note(game, score) == (
+            "Ann and Bo both passed 50 on the last throw: the most chips win (54 to 52)"
+        )
+        score.players["red"] = PlayerScore("red", 0, 0, 0, 52, 52)  # Bo was past the mark already
+        assert view.end_note(game, score) == ""
+        game.decider_history.append({"blue": 5, "red": 2})
+        assert view.end_note(game, score) == "Ann and Bo tied at 54: a decider throw settled it"
+    finally:
+        match.close()
+    assert view.places([54, 52, 12, 12]) == [1, 2, 3, 3]
+    assert view.places([54, 54, 54, 9], decided=True) == [1, 2, 2, 4]
+    rows = [("Ann", "#1f5fae", 54), ("Bo", "#d7263d", 52), ("Cy", "#f4c21b", 12), ("Di", "#2e9e4f", 12)]
+    window.close_dialog()
+    window.show_panel("Ann wins!", rows, "Esc: menu", note="Ann and Bo both passed 50 on the last throw")
+    window.switch_to()
+    window.render()
+    shown = [item.text for item in window.panel._items if hasattr(item, "text")]
+    assert "3.  Cy" in shown and "3.  Di" in shown and "4.  Di" not in shown
+    assert "Ann and Bo both passed 50 on the last throw" in shown

@@ -213,7 +213,9 @@ def test_the_loop_ends_when_the_window_is_closed(display, monkeypatch, tmp_path)
             c.new_game(GameSetup.standard(3, 0, seed=1))
             for _ in range(5):
                 win.show(c.step())
-            win.on_key_press(key.ESCAPE, 0)
+            win.on_key_press(key.ESCAPE, 0)  # the menu ...
+            win.on_key_press(key.Q, 0)  # ... Quit asks once ...
+            win.on_key_press(key.Q, 0)  # ... and quits
         else:
             win.open_dialog(GameSetup.standard(3, 1), c.new_game, None)
             win.on_key_press(key.ESCAPE, 0)  # the form cannot be cancelled: Esc quits
@@ -221,5 +223,5 @@ def test_the_loop_ends_when_the_window_is_closed(display, monkeypatch, tmp_path)
         assert win.context is None and c.match is None, how
         if how == "esc on the first form":
             assert c.quit_requested and c.autosaved is None
-        else:  # Esc in a game in progress: it was saved where `doppelx play --load` finds it
+        else:  # Esc, Q, Q in a game in progress: it was saved where `doppelx play --load` finds it
             assert c.autosaved == tmp_path / "doppelx" / "autosave.json" and c.autosaved.exists()

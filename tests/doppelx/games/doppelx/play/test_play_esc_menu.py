@@ -1,0 +1,81 @@
+"""Esc opens a menu (Resume / Save / New game / Quit) naming the autosave; Quit asks once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from doppelx.games.doppelx.play.controller import PlayController, Stage, autosave_path
+from doppelx.games.doppelx.play.newgame import GameSetup
+from tests.helpers.play import play_until, texts
+from tests.xvfb import display  # noqa: F401
+
+
+def test_esc_opens_the_menu_naming_the_autosave_and_quit_asks_once(window, tmp_path, monkeypatch):
+    from pyglet.window import key
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    c = PlayController(window, save_path=tmp_path / "mine.json")
+    window.on_intent = c.handle
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        play_until(c, window, lambda c: c.throws_shown == 1)
+        window.on_key_press(key.ESCAPE, 0)
+        assert window.menu == "menu" and not window.has_exit and not c.quit_requested
+        shown = " ".join(texts(window) + window.hud.modal_texts)
+        assert "Resume" in shown and "New game" in shown and str(autosave_path()) in shown
+        window.on_key_press(key.ESCAPE, 0)  # Resume
+        assert window.menu == "" and not window.has_exit
+        window.on_key_press(key.ESCAPE, 0)
+        window.on_key_press(key.S, 0)  # Save: Ctrl+S's file
+        assert window.menu == "" and (tmp_path / "mine.json").is_file()
+        window.on_key_press(key.ESCAPE, 0)
+        window.on_key_press(key.Q, 0)  # Quit asks ...
+        assert window.menu == "quit" and not window.has_exit
+        texts(window)
+        assert "Quit DoppelX?" in window.hud.modal_texts
+        window.on_key_press(key.ESCAPE, 0)  # ... Stay goes back to the menu
+        assert window.menu == "menu" and not window.has_exit
+        texts(window)
+        x, y, bw, bh = window.hud.buttons["menu:quit"]  # the buttons answer clicks too
+        window.on_mouse_press(x + bw / 2, y + bh / 2, 1, 0)
+        texts(window)
+        x, y, bw, bh = window.hud.buttons["menu:quit-yes"]
+        window.on_mouse_press(x + bw / 2, y + bh / 2, 1, 0)
+        assert c.quit_requested and c.autosaved == autosave_path() and Path(c.autosaved).is_file()
+    finally:
+        c.close()
+
+
+def test_esc_at_game_over_opens_the_menu_too_and_says_nothing_is_saved(window):
+    from pyglet.window import key
+
+    c = PlayController(window)
+    window.on_intent = c.handle
+    try:
+        c.new_game(GameSetup.standard(3, 0, "hard", seed=4, target=5))
+        play_until(c, window, lambda c: c.stage is Stage.OVER)
+        window.on_key_press(key.ESCAPE, 0)
+        assert window.menu == "menu" and not window.has_exit
+        texts(window)
+        assert any("saves nothing" in t for t in window.hud.modal_texts)
+        window.on_key_press(key.N, 0)  # New game: the form
+        assert window.menu == "" and window.dialog is not None
+    finally:
+        c.close()
+
+
+def test_a_click_beside_the_menu_resumes_and_does_nothing_else(window):
+    from pyglet.window import key
+
+    c = PlayController(window)
+    window.on_intent = c.handle
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        play_until(c, window, lambda c: c.throws_shown == 1)
+        window.on_key_press(key.ESCAPE, 0)
+        texts(window)
+        stage, throws = c.stage, c.throws_shown
+        window.on_mouse_press(window.width / 2, 5, 1, 0)
+        assert window.menu == "" and not window.has_exit and (c.stage, c.throws_shown) == (stage, throws)
+    finally:
+        c.close()

@@ -1,0 +1,114 @@
+"""A flick that lives: the dice tumble with the flick's power, a direct flick keeps the hand's
+velocity and clears the rim, each person's aim and bet settings are kept, R replays slowly."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from doppelx.games.doppelx.play.controller import REPLAY_RATE, PlayController, Stage
+from doppelx.games.doppelx.play.flick_throw import FLICK_ROLL, clearing_lift, flick_release, flick_roll
+from doppelx.games.doppelx.play.newgame import GameSetup
+from doppelx.games.doppelx.play.playback import Playback
+from physics.settings import GRAVITY
+from render.aim import ThrowAim
+from rules.doppelx.box import load_box
+from tests.helpers.play import FakeUi, drag, flick, run_until
+
+DIE = 0.016
+
+
+def test_a_harder_flick_tumbles_faster_about_its_travel_and_adds_the_players_spin():
+    box = load_box()
+    aim = ThrowAim(box, DIE)
+    soft, hard = aim.flick(drag(aim, 0.2)), aim.flick(drag(aim, 1.6))
+    _, v_soft, w_soft = flick_release(box, soft, DIE / 2)
+    _, v_hard, w_hard = flick_release(box, hard, DIE / 2)
+    assert np.linalg.norm(w_soft) < np.linalg.norm(w_hard) == pytest.approx(FLICK_ROLL[1])
+    # a forward roll: about z × direction (-x for a throw from the south wall towards +y)
+    assert w_hard[0] < 0 and abs(w_hard[1]) < 1e-9 and abs(w_hard[2]) < 1e-9
+    assert flick_roll(0.0) == FLICK_ROLL[0] and flick_roll(2.0) == FLICK_ROLL[1]
+    aim.adjust_spin(10.0)  # Shift+wheel: 10 rad/s more forward roll on top
+    _, _, w_more = flick_release(box, aim.flick(drag(aim, 1.6)), DIE / 2)
+    assert w_more[0] == pytest.approx(w_hard[0] - 10.0)
+    assert v_hard[1] > v_soft[1] > 0  # assisted: the throw model's arc, faster for the harder flick
+
+
+def test_a_direct_flick_keeps_the_hands_velocity_and_just_clears_the_rim():
+    box = load_box()
+    aim = ThrowAim(box, DIE)
+    for speed, lifted in ((0.6, False), (0.12, True)):  # fast enough to fly flat over the rim, or lifted
+        intent = aim.flick(drag(aim, speed))
+        release, v, _ = flick_release(box, intent, DIE / 2, "direct")
+        assert v[0] == pytest.approx(intent.velocity[0]) and v[1] == pytest.approx(intent.velocity[1])
+        assert (v[2] > 0) is lifted and v[2] == clearing_lift(box, release, v[:2], DIE / 2)
+        for face in (box.inner_size[1] / 2 + box.wall_thickness, box.inner_size[1] / 2):  # outer, inner
+            t = (release[1] + face) / -v[1] if v[1] < 0 else (-face - release[1]) / v[1]
+            z = release[2] + v[2] * t - GRAVITY * t * t / 2
+            assert z - DIE / 2 * math.sqrt(3) >= box.rim_z - 1e-9, (speed, face)
+    with pytest.raises(ValueError, match="aim must be one of"):
+        flick_release(box, intent, DIE / 2, "magic")
+
+
+def test_aim_and_bets_settings_round_trip_and_older_setups_default_to_assisted_and_ask():
+    setup = GameSetup.standard(3, 2, seed=3)
+    setup.next_aim(0)
+    setup.next_bets(1)
+    again = GameSetup.from_dict(setup.to_dict())
+    assert (again.seats[0].aim, again.seats[0].bets) == ("direct", "ask")
+    assert (again.seats[1].aim, again.seats[1].bets) == ("assisted", "pass")
+    old = setup.to_dict()
+    for seat in old["seats"]:
+        del seat["aim"], seat["bets"]
+    assert all(s.aim == "assisted" and s.bets == "ask" for s in GameSetup.from_dict(old).seats)
+    bad = setup.to_dict()
+    bad["seats"][0]["aim"] = "wild"
+    with pytest.raises(Exception, match=r"seats.*aim.*expected one of assisted, direct"):
+        GameSetup.from_dict(bad)
+
+
+def test_the_replay_plays_the_throw_at_a_third_of_its_speed_between_frames():
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(3, 1, seed=5, names=("Ann",)))
+        ctrl.handle(flick(ctrl))
+        run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
+        live = 0
+        while ctrl.stage is Stage.FLIGHT:
+            ctrl.step()
+            live += 1
+        ctrl.replay()
+        assert ctrl.replaying and ctrl.playback.rate == REPLAY_RATE
+        slow = 0
+        while ctrl.stage is Stage.FLIGHT:
+            ctrl.step()
+            slow += 1
+        assert slow == pytest.approx(live / REPLAY_RATE, abs=3)
+    finally:
+        ctrl.close()
+
+
+def test_a_slowed_playback_hands_out_poses_between_frames_and_each_impact_once():
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(3, 1, seed=5, names=("Ann",)))
+        ctrl.handle(flick(ctrl))
+        run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
+        traj = ctrl.last.trajectory
+    finally:
+        ctrl.close()
+    pb = Playback(traj, rate=0.5)
+    pb.advance(3)  # 1.5 frames
+    owner = traj.owners[0]
+    x = pb.poses()[owner].position[0]
+    assert x == pytest.approx((traj.positions[1, 0, 0] + traj.positions[2, 0, 0]) / 2)
+    sounds = []
+    slow = Playback(traj, rate=0.25)
+    while not slow.done:
+        slow.advance()
+        sounds.extend(slow.impacts_now())
+    assert sorted(sounds) == sorted(s for frame in traj.impacts() for s in frame)
+    with pytest.raises(ValueError, match="rate must be positive"):
+        Playback(traj, rate=0)

@@ -1,0 +1,105 @@
+"""Issue 32's smaller window defects, each checked against what the window did before."""
+
+from __future__ import annotations
+
+
+def test_a_refused_sideways_drag_leaves_the_hand_where_it_stood(fresh, table_i):
+    """A press on the table puts the hand at the nearest wall, level with it; a drag from there
+    along the wall is refused — and the hand went 7 cm along with it all the same."""
+    from render.intents import ThrowIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
+    win.aim.side, win.aim.along = "S", 0.0
+    win.camera.goal_yaw = None
+    w, h = win.get_framebuffer_size()
+    box = table_i.box
+    y_out = -(box.inner_size[1] / 2 + box.wall_thickness + 0.04)
+    x, y, _ = win.camera.project((0.07, y_out, box.floor_z), w, h)
+    px, py = x * win.width / w, y * win.height / h
+    clock = win.fake_clock
+    win.on_mouse_press(px, py, 1, 0)
+    assert win.aim.along > 0.05  # the press stood the hand level with it ...
+    for k in range(1, 6):
+        clock.t += 0.016
+        win.on_mouse_drag(px + 25 * k, py, 25, 0, 1, 0)
+    win.on_mouse_release(px + 125, py, 1, 0)
+    assert not [i for i in win.intents if isinstance(i, ThrowIntent)] and "no throw" in win.hint
+    assert (win.aim.side, win.aim.along) == ("S", 0.0)  # ... and the refused drag put it back
+    win.on_mouse_press(px, py, 1, 0)  # a click (no drag) still only places the hand
+    win.on_mouse_release(px, py, 1, 0)
+    assert win.aim.side == "S" and win.aim.along > 0.05
+
+
+def test_the_near_wall_and_its_logo_fade_further_while_a_die_lies_behind_it(
+    fresh, table_i, resting, monkeypatch
+):
+    """Issue 32: the DoppelX logo on the see-through near wall covered the dice at its foot."""
+    import numpy as np
+
+    from render import scene
+    from render.snapshot import Snapshot
+    from rules.doppelx.style import hex_to_rgb
+
+    win = fresh
+    hy = table_i.box.inner_size[1] / 2
+    half = table_i.dice["red"].half
+    pose = resting(table_i, "red", 0.0, (-hy + half + 0.001) * 1000, "2")
+    w, h = win.get_framebuffer_size()
+    x, y, _ = win.camera.project((0.0, pose.position[1] + half * 0.5, pose.position[2] + half), w, h)
+    red = np.array(hex_to_rgb(table_i.dice["red"].colour)) * 255
+
+    def seen() -> np.ndarray:
+        win.show(Snapshot(table_i, {"red": pose}))
+        img = win.capture()
+        return img[int(round(h - 1 - y)), int(round(x))].astype(float)
+
+    faded = seen()
+    assert win.scene.near == "S" and win.scene.near_alpha == scene.NEAR_WALL_HIDING_ALPHA
+    monkeypatch.setattr(scene, "NEAR_WALL_HIDING_ALPHA", scene.NEAR_WALL_ALPHA)  # as before
+    before = seen()
+    assert np.linalg.norm(faded - red) < np.linalg.norm(before - red) - 20, (faded, before)
+    monkeypatch.undo()
+    middle = resting(table_i, "red", 0.0, 0.0, "2")  # a die in the middle: the wall as it was
+    win.show(Snapshot(table_i, {"red": middle}))
+    win.capture()
+    assert win.scene.near_alpha == scene.NEAR_WALL_ALPHA
+
+
+def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, monkeypatch):
+    """Issue 32: in the referee view the ring at a south-side thrower's hand sat under the hint bar."""
+    from render.hud import Rect, scale_for
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.referee = True
+    win.aim.side, win.aim.along = "S", 0.0
+    win.say("Tab: see why — the referee view shows the field each die counts for")
+    snap = Snapshot(table_i, input=InputMode.THROW, thrower="blue", message="Drag towards the box and let go")
+
+    def ring_and_far_wall() -> tuple[Rect, float, float]:
+        win.show(snap)
+        win.capture()
+        w, h = win.get_framebuffer_size()
+        k = win.height / h
+        _, ring_y, _ = win.camera.project(tuple(win.aim.release_point()), w, h)
+        far = table_i.box.inner_size[1] / 2 + table_i.box.wall_thickness
+        _, far_y, _ = win.camera.project((0.0, far, table_i.box.rim_z), w, h)
+        hint = max((r for r in win.hud.panels if r.y1 < win.height / 2), key=lambda r: r.y1)
+        return hint, ring_y * k, far_y * k
+
+    s = scale_for(win.width, win.height)
+    radius = 0.009 / (2 * win.camera.extent) * win.height  # the ring's outer radius, px
+    hint, ring, far = ring_and_far_wall()
+    assert ring - radius >= hint.y1 - 1, (ring, radius, hint)  # above the bottom lines ...
+    assert far <= win.height - 70 * s + 1  # ... and the far wall below the turn line
+    monkeypatch.setattr(type(win), "_frame_referee_hand", lambda self, snap: None)  # as before
+    win.camera.extent, win.camera.referee_centre[1] = win._referee_home
+    hint, ring, _ = ring_and_far_wall()
+    assert ring - 0.009 / (2 * win.camera.extent) * win.height < hint.y1
+    monkeypatch.undo()
+    win.show(Snapshot(table_i))  # the throw made: the referee view's own framing again
+    win.capture()
+    assert (win.camera.extent, win.camera.referee_centre[1]) == win._referee_home
+    win.referee = False
