@@ -33,6 +33,7 @@ faces in expectation too (:func:`expected_card_payouts`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 
 import numpy as np
@@ -42,8 +43,8 @@ from rules.bets import BetCard, card_pays
 from rules.board import BoardSide, FieldKind
 from rules.dice import WHITE, DieSpec
 from rules.outcome import Status
-from rules.reading import chips_for
-from rules.scoring import DOPPEL_X_CHIPS, flung_by_spinner, read_outcome
+from rules.reading import chips_for, read_die
+from rules.scoring import DOPPEL_X_CHIPS, flung_by_spinner
 
 #: Chance that a lying die keeps its field through one more throw of another player.
 #: Measured with medium bots on side I: 4530 of 4830 lying dice kept field and face (docs/bots.md).
@@ -53,6 +54,34 @@ SURVIVAL = 0.94
 X_WAITING = DOPPEL_X_CHIPS * (1 - (5 / 6) ** 2)
 #: Worth of winning the game with this throw, in chips of standing.
 WIN_VALUE = 50.0
+
+
+#: Readings :func:`read_outcome` keeps per board and dice before it starts afresh.
+READINGS_KEPT = 4096
+_READINGS: dict[tuple, tuple] = {}
+_READINGS_LOCK = threading.Lock()
+
+
+def read_outcome(outcome, board: BoardSide, dice) -> tuple:
+    """:func:`rules.scoring.read_outcome`, each die's reading kept by its exact pose.
+
+    The dice lying before a throw and not touched by it rest exactly where they lay (asleep),
+    so within a decision most of a rollout's dice were read before; a reading depends only
+    on the die, its status and its pose, so the kept one is the same reading.
+    """
+    with _READINGS_LOCK:
+        owner_dice, kept = _READINGS.get((board, id(dice)), (None, {}))
+        if owner_dice is not dice or len(kept) > READINGS_KEPT:  # another set under a reused id
+            kept = {}
+            _READINGS[(board, id(dice))] = (dice, kept)
+    out = []
+    for d in outcome.dice:
+        key = (d.owner, d.status, d.pose)
+        r = kept.get(key)
+        if r is None:
+            r = kept[key] = read_die(d, dice[d.owner], board, dice.cocked_angle)
+        out.append(r)
+    return tuple(out)
 
 
 def coming_throws(table: Table, colour: str) -> int:
@@ -203,7 +232,7 @@ def win_value(table: Table, outcome, hand_value: float) -> float:
     (:func:`doppelx.planner.race.win_chances`) from the chips after the throw and the worth
     of every player's lying die. A decider scores as in :func:`standing_change`.
     """
-    from doppelx.planner.race import draws, win_chances
+    from doppelx.planner.race import win_chances_memo
 
     if table.kind == "decider":
         return standing_change(table, outcome, hand_value)
@@ -226,7 +255,7 @@ def win_value(table: Table, outcome, hand_value: float) -> float:
         chips = np.array([r[0] for r in rows], dtype=float)
         worth = np.array([r[1] for r in rows], dtype=float)
         n = len(table.seats)
-        won = win_chances(chips, worth, me, (me + 1) % n, table.target, draws(table.seed, n, SURVIVAL))
+        won = win_chances_memo(chips, worth, me, (me + 1) % n, table.target, table.seed, SURVIVAL)
         value += float(np.dot(chances, won))
     return 100.0 * value
 
