@@ -22,7 +22,7 @@ A decision with a budget of at most ``B`` rollouts (:class:`Budget`):
    :data:`ROUND_ROLLOUTS` more rollouts each per round. A challenger leaves as soon as its
    paired gain over the incumbent is below ``-DROP_Z`` standard errors; the race ends early
    when one is above ``STOP_Z`` standard errors, when none is left, or at
-   :data:`RACE_ROLLOUTS` rollouts each.
+   :data:`RACE_ROLLOUTS` rollouts each (``B / SPREAD_SHARE`` if that is more).
 4. **Decision**: a challenger replaces the incumbent only if its paired gain (the mean
    difference over the same rollouts) exceeds :data:`SWITCH_Z` standard errors — small
    samples otherwise pick lucky throws that are worse than the field aim (docs/bots.md).
@@ -59,7 +59,8 @@ FIRST_ROLLOUTS, MAX_FIRST, SPREAD_SHARE = 2, 16, 12
 #: The race: this many challengers (the best means of the spread) run against the incumbent,
 #: ``ROUND_ROLLOUTS`` more each per round, until a challenger's paired gain is below
 #: ``-DROP_Z`` standard errors (it leaves), above ``STOP_Z`` standard errors (the race ends)
-#: or every one has ``RACE_ROLLOUTS``.
+#: or every one has ``RACE_ROLLOUTS`` — or one per ``SPREAD_SHARE`` of the budget, if more
+#: (a larger budget buys a longer race; 8 at the default 100).
 RACE_CHALLENGERS, ROUND_ROLLOUTS, RACE_ROLLOUTS = 2, 2, 8
 DROP_Z, STOP_Z = 1.0, 2.0
 #: A candidate replaces the incumbent only if its paired gain exceeds this many standard errors.
@@ -279,9 +280,9 @@ def search(
     # the race: the best challengers against the incumbent, on the same rollouts, until each
     # is clearly worse (dropped), one is clearly better (early stop) or RACE_ROLLOUTS are reached
     alive = [c for c in ranked if c is not incumbent][:RACE_CHALLENGERS]
-    r = FIRST_ROLLOUTS
-    while alive and r < RACE_ROLLOUTS and used < b and not out_of_time():
-        r = min(RACE_ROLLOUTS, r + ROUND_ROLLOUTS)
+    r, longest = FIRST_ROLLOUTS, max(RACE_ROLLOUTS, b // SPREAD_SHARE)
+    while alive and r < longest and used < b and not out_of_time():
+        r = min(longest, r + ROUND_ROLLOUTS)
         for c in (incumbent, *alive):
             evaluate(c, r)
         gains = {id(c): paired_gain(c, incumbent, FIRST_ROLLOUTS) for c in alive}
