@@ -74,7 +74,7 @@ STRENGTH_RANGE = (0.05, 0.7)
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a decision may think: ``rollouts`` in all, optionally stopped after ``seconds``."""
+    """How much a decision may think: at most ``rollouts``, optionally stopped after ``seconds``."""
 
     rollouts: int = 150
     seconds: float | None = None
