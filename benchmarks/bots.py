@@ -1,7 +1,7 @@
 """The expert bot against the field-aiming bots: win rate, chips per own throw, rivals knocked out.
 
     python benchmarks/bots.py [--games 400] [--think 100] [--workers 2] [--out runs/bots] [--json]
-    python benchmarks/bots.py --time-decisions 20 [--think 100]     # seconds per decision, one core
+    python benchmarks/bots.py --time-decisions 20 [--think 100]     # CPU seconds per decision, one core
 
 Four-player games on side I. In game ``i`` one expert sits at seat ``i mod 4`` (it goes
 round the table) against three medium bots, and — a second run — against three hard
@@ -129,7 +129,13 @@ def run(
 
 
 def decision_times(decisions: int, think: int, seed: int) -> dict:
-    """Wall-clock seconds of ``decisions`` expert throw decisions (``think`` rollouts each, one core)."""
+    """Seconds of ``decisions`` expert throw decisions (``think`` rollouts at most each) on one core.
+
+    ``median_s``/``max_s`` are the CPU seconds of this (single-threaded) process over each
+    decision — one core's work, whatever else the machine runs; ``median_wall_s`` is the wall
+    clock, which a loaded machine stretches. Decision ``k`` is that of the fifth to ninth
+    throw of a four-player game of medium bots of seed ``seed + k`` (target 100).
+    """
     from doppelx.games.doppelx.bot_factory import make_bot
     from doppelx.games.doppelx.match import DoppelXMatch
     from doppelx.games.doppelx.planner.snapshot import table_of
@@ -137,7 +143,8 @@ def decision_times(decisions: int, think: int, seed: int) -> dict:
     from rules.doppelx.game import GameOptions
 
     times: list[float] = []
-    rollouts = 0
+    walls: list[float] = []
+    counts: list[int] = []
     k = 0
     while len(times) < decisions:
         m = DoppelXMatch.with_bots(4, load_board("I"), seed + k, options=GameOptions(target=100))
@@ -147,19 +154,24 @@ def decision_times(decisions: int, think: int, seed: int) -> dict:
             for _ in range(4 + k % 5):
                 m.play_throw()
             t = table_of(m, m.request())
-            t0 = time.perf_counter()
+            w0, c0 = time.perf_counter(), time.process_time()
             expert.think(t)
-            times.append(time.perf_counter() - t0)
-            rollouts += expert.last.rollouts
+            times.append(time.process_time() - c0)
+            walls.append(time.perf_counter() - w0)
+            counts.append(expert.last.rollouts)
         finally:
             m.close()
-    times.sort()
+    order = sorted(range(decisions), key=lambda i: times[i])
+    mid = order[decisions // 2]
     return {
         "decisions": decisions,
         "think": think,
-        "median_s": times[len(times) // 2],
-        "max_s": times[-1],
-        "rollouts_per_s": rollouts / sum(times),
+        "median_s": times[mid],
+        "max_s": max(times),
+        "median_wall_s": sorted(walls)[decisions // 2],
+        "median_rollouts": sorted(counts)[decisions // 2],
+        "max_rollouts": max(counts),
+        "rollouts_per_s": sum(counts) / sum(times),
     }
 
 
@@ -246,9 +258,11 @@ def _main(args: argparse.Namespace) -> int:
             print(json.dumps(r, indent=2))
         else:
             print(
-                f"{r['decisions']} expert decisions of {r['think']} rollouts on one core ({os.cpu_count()} cores, "
-                f"load average {load1:.2f} → {r['load_at_end']:.2f}): median {r['median_s']:.2f} s, "
-                f"longest {r['max_s']:.2f} s, {r['rollouts_per_s']:.0f} rollouts/s"
+                f"{r['decisions']} expert decisions of at most {r['think']} rollouts on one core "
+                f"({os.cpu_count()} cores, load average {load1:.2f} → {r['load_at_end']:.2f}): "
+                f"median {r['median_s']:.3f} CPU s ({r['median_wall_s']:.3f} s wall clock), "
+                f"longest {r['max_s']:.3f} CPU s, median {r['median_rollouts']} rollouts "
+                f"(most {r['max_rollouts']}), {r['rollouts_per_s']:.0f} rollouts per CPU second"
             )
         return 0
     cores = os.cpu_count() or 1

@@ -1,5 +1,6 @@
 """The benchmark scripts' arguments and outputs: ``bots.py``, ``batch_scaling.py``,
-``million_throws.py`` and ``throughput.py``.
+``million_throws.py``, ``throughput.py``, ``peer_mujoco_tray.py`` and
+``expert_quality.py``.
 
 A bad argument is refused before anything runs or is written — one line naming it, exit 2,
 no traceback (the work functions are replaced by ones that fail the test if reached) — and
@@ -329,3 +330,59 @@ def test_throughput_refuses_a_bad_argument_in_one_line(capsys, monkeypatch):
     throughput = script("throughput")
     monkeypatch.setattr(throughput, "measure", must_not_run)
     assert_refused(call(throughput, ["--throws", "0"], capsys, monkeypatch), "throughput", "--throws")
+
+
+# --- peer_mujoco_tray.py and expert_quality.py (issue 33) ------------------------------------
+
+PEER_REFUSED = [
+    (["--throws", "0"], "--throws"),
+    (["--beside", "0"], "--beside"),
+    (["--rounds", "0"], "--rounds"),
+    (["--seed", "-1"], "--seed"),
+]
+
+
+@pytest.mark.parametrize(("args", "word"), PEER_REFUSED, ids=[" ".join(a) for a, _ in PEER_REFUSED])
+def test_the_peer_tray_refuses_a_bad_argument_before_running(args, word, capsys, monkeypatch):
+    peer = script("peer_mujoco_tray")
+    monkeypatch.setattr(peer, "run_tray", must_not_run)
+    monkeypatch.setattr(peer, "beside", must_not_run)
+    assert_refused(call(peer, args, capsys, monkeypatch), "peer_mujoco_tray", word)
+
+
+def test_the_peer_tray_settles_its_dice_in_the_tray_and_says_so_in_json(capsys, monkeypatch):
+    pytest.importorskip("mujoco")
+    peer = script("peer_mujoco_tray")
+    res = call(peer, ["--throws", "3", "--json"], capsys, monkeypatch)
+    assert res.code == 0, res.err[-2000:]
+    r = strict_json(res.out)
+    assert r["throws"] == 3 and r["unsettled"] == 0 and 0.1 < r["sim_s_per_throw"] < peer.TIME_CAP
+    assert r["machine"]["load_avg_1min_before"] >= 0
+
+
+def test_the_peer_trays_scenes_lie_flat_apart_and_are_the_same_for_a_seed():
+    peer = script("peer_mujoco_tray")
+    a, b = peer.scenes(4, 7), peer.scenes(4, 7)
+    assert all((x[0] == y[0]).all() and (x[1] == y[1]).all() for x, y in zip(a, b))
+    for qpos, qvel in a:
+        q = qpos.reshape(-1, 7)
+        lying = q[: peer.LYING]
+        assert (lying[:, 2] == peer.DIE / 2).all() and (qvel.reshape(-1, 6)[: peer.LYING] == 0).all()
+        gaps = [((p - r) ** 2).sum() ** 0.5 for i, p in enumerate(lying[:, :2]) for r in lying[i + 1 :, :2]]
+        assert min(gaps) > peer.DIE and (abs(q[:, :2]) < peer.TRAY / 2).all()
+
+
+QUALITY_REFUSED = [
+    (["--positions", "1"], "--positions"),
+    (["--fresh", "x"], "--fresh"),
+    (["--time-turns", "0"], "--time-turns"),
+    (["--think", "5"], "--think"),
+]
+
+
+@pytest.mark.parametrize(("args", "word"), QUALITY_REFUSED, ids=[" ".join(a) for a, _ in QUALITY_REFUSED])
+def test_expert_quality_refuses_a_bad_argument_before_running(args, word, capsys, monkeypatch):
+    quality = script("expert_quality")
+    monkeypatch.setattr(quality, "quality", must_not_run)
+    monkeypatch.setattr(quality, "turn_times", must_not_run)
+    assert_refused(call(quality, args, capsys, monkeypatch), "expert_quality", word)

@@ -8,21 +8,29 @@ winning; by default :func:`~doppelx.games.doppelx.planner.value.standing_change`
 candidate draws its noise from the same stream ``j`` (common random numbers), so two
 candidates are compared on the same luck.
 
-A decision with a budget of ``B`` rollouts (:class:`Budget`):
+A decision with a budget of at most ``B`` rollouts (:class:`Budget`):
 
 1. **Spread**: the incumbent — the field-aiming bot's aim — and its variations (half and
    double the strength, backspin), throws at the rival dice worth most from the wall
    behind each as seen from its nearest hole (it is knocked towards that hole), and random
-   throws from random walls: at most :data:`MAX_FIRST` candidates, :data:`FIRST_ROLLOUTS`
-   rollouts each.
+   throws from random walls: one candidate per :data:`SPREAD_SHARE` rollouts of the budget
+   (at least 4, at most :data:`MAX_FIRST`), :data:`FIRST_ROLLOUTS` rollouts each.
 2. **Cross-entropy step**: a Gaussian fitted to the elites (the best quarter) on the best
-   one's wall — target, strength, place along the wall, spin — gives new candidates, which
-   join with the same number of rollouts.
-3. **Successive halving**: the better half (the incumbent always stays) gets more
-   rollouts, round by round, until two or three are left; they get the rest of the budget.
+   one's wall — target, strength, place along the wall, spin — gives new candidates (one
+   per eight), which join with the same number of rollouts.
+3. **Race**: the :data:`RACE_CHALLENGERS` best challengers run against the incumbent,
+   :data:`ROUND_ROLLOUTS` more rollouts each per round. A challenger leaves as soon as its
+   paired gain over the incumbent is below ``-DROP_Z`` standard errors; the race ends early
+   when one is above ``STOP_Z`` standard errors, when none is left, or at
+   :data:`RACE_ROLLOUTS` rollouts each (``B / SPREAD_SHARE`` if that is more).
 4. **Decision**: a challenger replaces the incumbent only if its paired gain (the mean
    difference over the same rollouts) exceeds :data:`SWITCH_Z` standard errors — small
    samples otherwise pick lucky throws that are worse than the field aim (docs/bots.md).
+   The race and the decision judge a challenger only on the rollouts after the spread:
+   the spread's rollouts chose it, and on them a lucky candidate looks better than it is.
+
+So a decision usually ends well before ``B`` (about 30 rollouts at the default 100;
+docs/bots.md, "Speed"); ``B`` is the most it may spend.
 
 An optional time limit stops the search early (the decision then depends on the machine's
 speed; with the rollout budget alone it is deterministic by seed).
@@ -45,8 +53,16 @@ from physics.throw_model import Aim, Skill, plan
 from rules.doppelx.outcome import DieOutcome, Status
 from rules.doppelx.reading import read_die
 
-#: Rollouts of every candidate in the spread round, and at most this many candidates.
-FIRST_ROLLOUTS, MAX_FIRST = 4, 16
+#: Rollouts of every candidate in the spread round, and at most this many candidates: one
+#: per ``SPREAD_SHARE`` rollouts of the budget (8 at the default 100).
+FIRST_ROLLOUTS, MAX_FIRST, SPREAD_SHARE = 2, 16, 12
+#: The race: this many challengers (the best means of the spread) run against the incumbent,
+#: ``ROUND_ROLLOUTS`` more each per round, until a challenger's paired gain is below
+#: ``-DROP_Z`` standard errors (it leaves), above ``STOP_Z`` standard errors (the race ends)
+#: or every one has ``RACE_ROLLOUTS`` — or one per ``SPREAD_SHARE`` of the budget, if more
+#: (a larger budget buys a longer race; 8 at the default 100).
+RACE_CHALLENGERS, ROUND_ROLLOUTS, RACE_ROLLOUTS = 2, 2, 8
+DROP_Z, STOP_Z = 1.0, 2.0
 #: A candidate replaces the incumbent only if its paired gain exceeds this many standard errors.
 SWITCH_Z = 1.0
 #: Floors (× 1/2) of the cross-entropy Gaussian's spread.
@@ -58,7 +74,7 @@ STRENGTH_RANGE = (0.05, 0.7)
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a decision may think: ``rollouts`` in all, optionally stopped after ``seconds``."""
+    """How much a decision may think: at most ``rollouts``, optionally stopped after ``seconds``."""
 
     rollouts: int = 150
     seconds: float | None = None
@@ -147,12 +163,14 @@ def random_aim(table: TableSnapshot, rng: np.random.Generator) -> Aim:
     )
 
 
-def paired_gain(c: Candidate, base: Candidate) -> tuple[float, float]:
-    """Mean and standard error of ``c``'s advantage over ``base`` on their common rollouts (same noise)."""
+def paired_gain(c: Candidate, base: Candidate, skip: int = 0) -> tuple[float, float]:
+    """Mean and standard error of ``c``'s advantage over ``base`` on their common rollouts (same
+    noise), leaving out the first ``skip`` (those that chose ``c``: judged on them, a lucky
+    candidate looks better than it is)."""
     n = min(len(c.values), len(base.values))
-    if n < 2:
+    if n - skip < 2:
         return -math.inf, math.inf
-    d = np.array(c.values[:n]) - np.array(base.values[:n])
+    d = np.array(c.values[skip:n]) - np.array(base.values[skip:n])
     return float(d.mean()), float(d.std(ddof=1) / math.sqrt(n))
 
 
@@ -250,47 +268,36 @@ def search(
                 progress(min(1.0, used / b))
         return True
 
-    n0 = max(4, min(MAX_FIRST, b // FIRST_ROLLOUTS // 3))
+    n0 = max(4, min(MAX_FIRST, b // SPREAD_SHARE))
     pool = [Candidate(a) for a in first_candidates(table, skill, start, rng, n0)]
     incumbent = pool[0]
-    alive = list(pool)
-    r = FIRST_ROLLOUTS
-    rounds = max(1, math.ceil(math.log2(n0)))
-    share = b / (rounds + 1)
-    for k in range(rounds + 1):
-        for c in alive:
-            if not evaluate(c, r):
-                break
-        if used >= b or out_of_time():
+    for c in pool:  # the spread round
+        evaluate(c, FIRST_ROLLOUTS)
+    ranked = sorted(pool, key=lambda c: -c.mean)
+    if used < b and not out_of_time():  # the cross-entropy step: the elites' children join
+        elites = ranked[: max(2, len(ranked) // 4)]
+        kids = [Candidate(a) for a in cem_children(table, elites, rng, max(1, len(ranked) // 8))]
+        for c in kids:
+            evaluate(c, FIRST_ROLLOUTS)
+        pool += kids
+        ranked = sorted(pool, key=lambda c: -c.mean)
+    # the race: the best challengers against the incumbent, on the same rollouts, until each
+    # is clearly worse (dropped), one is clearly better (early stop) or RACE_ROLLOUTS are reached
+    alive = [c for c in ranked if c is not incumbent][:RACE_CHALLENGERS]
+    r, longest = FIRST_ROLLOUTS, max(RACE_ROLLOUTS, b // SPREAD_SHARE)
+    while alive and r < longest and used < b and not out_of_time():
+        r = min(longest, r + ROUND_ROLLOUTS)
+        for c in (incumbent, *alive):
+            evaluate(c, r)
+        gains = {id(c): paired_gain(c, incumbent, FIRST_ROLLOUTS) for c in alive}
+        alive = [c for c in alive if (g := gains[id(c)])[0] + DROP_Z * g[1] >= 0]
+        if any((g := gains[id(c)])[0] > STOP_Z * g[1] for c in alive):
             break
-        ranked = sorted(alive, key=lambda c: -c.mean)
-        if k == 0:  # the cross-entropy step: children of the elites join with the same rollouts
-            elites = ranked[: max(2, len(ranked) // 4)]
-            kids = [Candidate(a) for a in cem_children(table, elites, rng, max(1, len(ranked) // 4))]
-            for c in kids:
-                evaluate(c, r)
-            pool += kids
-            ranked = sorted(alive + kids, key=lambda c: -c.mean)
-        keep = ranked[: max(1, len(ranked) // 2)]
-        if incumbent not in keep:
-            keep.append(incumbent)
-        alive = keep
-        if len(alive) <= 2 and k > 0:
-            break
-        left = b - used
-        r = len(alive[0].values) + max(1, int(min(share, left) // len(alive)))
-    # spend what is left on the last two, then switch from the incumbent only on clear evidence
-    if used < b and not out_of_time():
-        per = max(len(c.values) for c in alive) + (b - used) // len(alive)
-        for c in alive:
-            evaluate(c, per)
-    best = incumbent
+    best, best_gain = incumbent, 0.0
     for c in alive:
-        if c is incumbent:
-            continue
-        gain, se = paired_gain(c, incumbent)
-        if gain > SWITCH_Z * se and gain > paired_gain(best, incumbent)[0]:
-            best = c
+        gain, se = paired_gain(c, incumbent, FIRST_ROLLOUTS)
+        if gain > SWITCH_Z * se and gain > best_gain:
+            best, best_gain = c, gain
     if progress is not None:
         progress(1.0)
     return SearchResult(best.aim, best.mean, used, pool)

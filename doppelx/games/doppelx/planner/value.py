@@ -33,6 +33,7 @@ faces in expectation too (:func:`expected_card_payouts`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 
 import numpy as np
@@ -42,14 +43,13 @@ from rules.doppelx.bets import BetCard, card_pays
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.dice import DieSpec
 from rules.doppelx.outcome import Status
-from rules.doppelx.reading import chips_for
+from rules.doppelx.reading import chips_for, read_die
 from rules.doppelx.scoring import (
     DOPPEL_X_CHIPS,
     beneficiary,
     flung_by_spinner,
     is_doppel_x,
     makes_doppel_x,
-    read_outcome,
 )
 
 #: Chance that a lying die keeps its field through one more throw of another player.
@@ -60,6 +60,34 @@ SURVIVAL = 0.94
 X_WAITING = DOPPEL_X_CHIPS * (1 - (5 / 6) ** 2)
 #: Worth of winning the game with this throw, in chips of standing.
 WIN_VALUE = 50.0
+
+
+#: Readings :func:`read_outcome` keeps per board and dice before it starts afresh.
+READINGS_KEPT = 4096
+_READINGS: dict[tuple, tuple] = {}
+_READINGS_LOCK = threading.Lock()
+
+
+def read_outcome(outcome, board: BoardSide, dice) -> tuple:
+    """:func:`rules.doppelx.scoring.read_outcome`, each die's reading kept by its exact pose.
+
+    The dice lying before a throw and not touched by it rest exactly where they lay (asleep),
+    so within a decision most of a rollout's dice were read before; a reading depends only
+    on the die, its status and its pose, so the kept one is the same reading.
+    """
+    with _READINGS_LOCK:
+        owner_dice, kept = _READINGS.get((board, id(dice)), (None, {}))
+        if owner_dice is not dice or len(kept) > READINGS_KEPT:  # another set under a reused id
+            kept = {}
+            _READINGS[(board, id(dice))] = (dice, kept)
+    out = []
+    for d in outcome.dice:
+        key = (d.owner, d.status, d.pose)
+        r = kept.get(key)
+        if r is None:
+            r = kept[key] = read_die(d, dice[d.owner], board, dice.cocked_angle)
+        out.append(r)
+    return tuple(out)
 
 
 def coming_throws(table: TableSnapshot, colour: str) -> int:
@@ -212,7 +240,7 @@ def win_value(table: TableSnapshot, outcome, hand_value: float) -> float:
     (:func:`doppelx.games.doppelx.planner.race.win_chances`) from the chips after the throw and the worth
     of every player's lying die. A decider scores as in :func:`standing_change`.
     """
-    from doppelx.games.doppelx.planner.race import draws, win_chances
+    from doppelx.games.doppelx.planner.race import win_chances_memo
 
     if table.kind == "decider":
         return standing_change(table, outcome, hand_value)
@@ -235,7 +263,7 @@ def win_value(table: TableSnapshot, outcome, hand_value: float) -> float:
         chips = np.array([r[0] for r in rows], dtype=float)
         worth = np.array([r[1] for r in rows], dtype=float)
         n = len(table.seats)
-        won = win_chances(chips, worth, me, (me + 1) % n, table.target, draws(table.seed, n, SURVIVAL))
+        won = win_chances_memo(chips, worth, me, (me + 1) % n, table.target, table.seed, SURVIVAL)
         value += float(np.dot(chances, won))
     return 100.0 * value
 

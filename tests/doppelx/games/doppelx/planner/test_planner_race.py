@@ -13,7 +13,7 @@ from doppelx.games.doppelx.planner.value import (
 )
 from rules.doppelx.board import FieldKind
 from rules.doppelx.outcome import DieOutcome, Status, ThrowOutcome
-from tests.helpers.planner import DICE, SEATS, resting, table
+from tests.helpers.planner import BOARD, DICE, SEATS, resting, table
 
 RAND = draws((3, 9), 4, 0.94)
 
@@ -89,3 +89,44 @@ def test_the_expert_scores_its_throws_by_its_chance_of_winning():
     from doppelx.games.doppelx.bot_factory import make_bot
 
     assert make_bot("expert", 20).throw.value is win_value
+
+
+def test_the_memo_gives_the_race_models_chances_bit_for_bit_each_row_played_once(monkeypatch):
+    from doppelx.games.doppelx.planner import race
+
+    rng = np.random.default_rng(5)
+    chips = rng.integers(0, 45, size=(7, 4)).astype(float)
+    worth = rng.integers(-1, 9, size=(7, 4)).astype(float)
+    chips[4], worth[4] = chips[1], worth[1]  # a row seen twice in one call
+    seed = (3, 9)
+    expected = win_chances(chips, worth, 2, 3, 50, draws(seed, 4, 0.94))
+    played = []
+    real = race.win_chances
+    monkeypatch.setattr(race, "win_chances", lambda c, *a: played.append(len(c)) or real(c, *a))
+    first = race.win_chances_memo(chips, worth, 2, 3, 50, seed, 0.94)
+    again = race.win_chances_memo(chips[::-1].copy(), worth[::-1].copy(), 2, 3, 50, seed, 0.94)
+    assert first.tolist() == expected.tolist() and again.tolist() == expected[::-1].tolist()
+    assert played == [6]  # six distinct rows, played forward once; the second call looks them up
+    # another decision (seed), another seat or target: played afresh
+    race.win_chances_memo(chips, worth, 2, 3, 50, (3, 10), 0.94)
+    race.win_chances_memo(chips, worth, 1, 3, 50, seed, 0.94)
+    assert played == [6, 6, 6]
+
+
+def test_the_planners_readings_are_the_rules_readings_kept_by_pose():
+    from doppelx.games.doppelx.planner.value import read_outcome
+    from rules.doppelx.scoring import read_outcome as rules_read
+
+    dice = (
+        resting("blue", FieldKind.THREE, "3"),
+        resting("red", FieldKind.TWO, "X"),
+        resting("yellow", FieldKind.ONE, "2"),
+        DieOutcome("white", Status.HOLE),
+    )
+    out = ThrowOutcome(dice)
+    first = read_outcome(out, BOARD, DICE)
+    assert first == rules_read(out, BOARD, DICE)
+    moved = ThrowOutcome((resting("blue", FieldKind.ONE, "1", k=1), *dice[1:]))
+    again = read_outcome(moved, BOARD, DICE)
+    assert again == rules_read(moved, BOARD, DICE)
+    assert again[1:] == first[1:] and again[0] != first[0]

@@ -1,0 +1,179 @@
+"""The expert's choices judged on fresh rollouts, and the CPU time of its whole turns.
+
+    python benchmarks/expert_quality.py [--positions 24] [--fresh 40] [--think 100] [--json]
+    python benchmarks/expert_quality.py --time-turns 3 [--think 100] [--json]
+
+Quality: ``--positions`` positions (four-player games of medium bots on side I, seed
+13 + k, after 5 + k mod 7 throws, target 50 or 100 by turns) are decided by the expert, and
+each choice that is not the field aim is scored against the field aim on ``--fresh``
+rollouts of streams the search never saw (paired, the same streams for both): the gain per
+decision in percentage points of the chance of winning (0 where it kept the field aim),
+its standard error, the switches and the switches that were worse. A search that picks
+lucky throws shows a negative gain. CPU seconds and rollouts per decision are printed too.
+
+``--time-turns G``: G games (seeds 100, 101, …) of the expert (seat blue) against three
+medium bots; the CPU seconds of this process over each of the expert's turns — the bets
+before it, its decision and its throw run to rest, what lies between the previous throw's
+rest and the release in the window, less the drawing — for the first 12 throws of each game.
+
+To compare with another commit, run the same command in a tree exported with ``git archive``
+(benchmarks/README.md). Figures are printed, never asserted; the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+
+from doppelx import argtypes
+from doppelx.cli import OneLineParser
+
+
+def positions(n: int) -> list:
+    """The tables of ``n`` positions (see the module docstring)."""
+    from doppelx.games.doppelx.match import DoppelXMatch
+    from doppelx.games.doppelx.planner.snapshot import table_of
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.game import GameOptions
+
+    out = []
+    for k in range(n):
+        m = DoppelXMatch.with_bots(
+            4, load_board("I"), 13 + k, options=GameOptions(target=100 if k % 2 else 50)
+        )
+        try:
+            for _ in range(4 + k % 7):
+                m.play_throw()
+            out.append(table_of(m, m.request()))
+        finally:
+            m.close()
+    return out
+
+
+def quality(n: int, fresh: int, think: int) -> dict:
+    """Decide ``n`` positions and score each switch on ``fresh`` unseen paired rollouts."""
+    from doppelx.games.doppelx.bot_factory import bot_of_skill
+    from doppelx.games.doppelx.planner.rollout import rollout
+    from doppelx.games.doppelx.planner.value import hand_value_of, win_value
+    from physics.throw_model import SKILLS
+
+    skill = SKILLS["hard"]
+    gains, cpu, used, worse = [], [], [], 0
+    for t in positions(n):
+        expert = bot_of_skill("expert", think).throw
+        c0 = time.process_time()
+        expert.think(t)
+        cpu.append(time.process_time() - c0)
+        decision = expert.last
+        used.append(decision.rollouts)
+        field_aim = decision.candidates[0].aim
+        if decision.aim == field_aim:
+            gains.append(0.0)
+            continue
+        hand = hand_value_of(t.board, t.cards, t.dice[t.thrower], len(t.lying) + 1)
+
+        def score(aim, t=t, hand=hand):
+            return np.array(
+                [win_value(t, rollout(t, aim, skill, t.rng(9, j)).outcome, hand) for j in range(fresh)]
+            )
+
+        gain = float((score(decision.aim) - score(field_aim)).mean())
+        gains.append(gain)
+        worse += gain < 0
+    g = np.array(gains)
+    return {
+        "positions": n,
+        "fresh_rollouts": fresh,
+        "think": think,
+        "switched": int(sum(x != 0.0 for x in gains)),
+        "worse_switches": int(worse),
+        "gain_per_decision": float(g.mean()),
+        "gain_se": float(g.std(ddof=1) / np.sqrt(n)) if n > 1 else None,
+        "median_cpu_s": statistics.median(cpu),
+        "median_rollouts": statistics.median(used),
+    }
+
+
+def turn_times(games: int, think: int) -> dict:
+    """CPU seconds of the expert's whole turns (see the module docstring)."""
+    from doppelx.games.doppelx.match import DoppelXMatch
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.game import GameOptions
+
+    cpu: list[float] = []
+    for g in range(games):
+        skills = ["expert", "medium", "medium", "medium"]
+        m = DoppelXMatch.with_bots(
+            4, load_board("I"), 100 + g, skill=skills, think=think, options=GameOptions()
+        )
+        try:
+            m.play_throw()  # the setup throw: everybody at once, no thinking
+            for _ in range(12):
+                req = m.request()
+                if req is None:
+                    break
+                c0 = time.process_time()
+                m.play_throw()
+                if req.thrower == "blue":
+                    cpu.append(time.process_time() - c0)
+        finally:
+            m.close()
+    return {
+        "games": games,
+        "think": think,
+        "turns": len(cpu),
+        "median_cpu_s": statistics.median(cpu),
+        "max_cpu_s": max(cpu),
+    }
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = OneLineParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=argtypes.whole(2, 1000, "a number of positions"), default=24)
+    ap.add_argument("--fresh", type=argtypes.whole(2, 10_000, "a number of rollouts"), default=40)
+    ap.add_argument(
+        "--time-turns", type=argtypes.whole(1, 1000, "a number of games"), default=None, metavar="G"
+    )
+    argtypes.add_think(ap)
+    ap.set_defaults(think=100)
+    ap.add_argument("--json", action="store_true")
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    load0 = os.getloadavg()[0]
+    if args.time_turns is not None:
+        r = turn_times(args.time_turns, args.think)
+    else:
+        r = quality(args.positions, args.fresh, args.think)
+    r["load_avg_1min"] = [load0, os.getloadavg()[0]]
+    if args.json:
+        print(json.dumps(r, indent=2))
+    elif args.time_turns is not None:
+        print(
+            f"{r['turns']} expert turns of {r['games']} games (at most {r['think']} rollouts a decision): "
+            f"median {r['median_cpu_s']:.3f} CPU s, longest {r['max_cpu_s']:.3f}; "
+            f"load average {load0:.2f} → {r['load_avg_1min'][1]:.2f}"
+        )
+    else:
+        print(
+            f"{r['positions']} positions, {r['fresh_rollouts']} fresh rollouts a choice: switched {r['switched']}, "
+            f"{r['worse_switches']} worse; gain per decision {r['gain_per_decision']:+.2f} ± {r['gain_se']:.2f} "
+            f"points of the chance of winning; median {r['median_cpu_s']:.3f} CPU s, "
+            f"{r['median_rollouts']} rollouts a decision; load average {load0:.2f} → {r['load_avg_1min'][1]:.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
