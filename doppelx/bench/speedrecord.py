@@ -12,6 +12,16 @@ the comparison is always between two runs on one machine. The figures of a MuJoC
 (``quick@mujoco``, ``full@mujoco``) are kept under a fingerprint that also holds MuJoCo's
 version; the PyBullet fingerprint is what it always was, so older records stay valid.
 
+A record can also be kept for a *kind* of machine — the CPU model, cores, architecture,
+Python and the engines' versions, not the host name (:func:`kind`) — so that CI, which
+runs on fresh hosts of one kind, judges speed too: ``assets/bench_speed_record.json``
+ships with the package and is written by ``doppelx bench --record-speed --record-kind``
+on a quiet machine of CI's kind. A run uses this machine's own record if it has one, else
+the shipped record of its kind (:func:`compare`'s ``fallback``), else shows speed as
+information. The noise of a ratio measured so (same-run ratios to the reference, fastest
+of repeats) was −4.9 … +2.6 % between unchanged runs, one under load (issue 34); the full
+profile allows 20 % (``Profile.speed_tolerance``), and a 0.73× slowdown fails.
+
 The record is written atomically (:mod:`rules.atomic`): a full disk or a size limit leaves
 the old record whole. :func:`load` checks it value by value; a damaged record
 (:class:`DamagedRecord`) names the file and what is wrong, and ``doppelx bench
@@ -81,6 +91,25 @@ def machine(engine: str = "pybullet") -> dict:
     if engine != "pybullet":
         info[engine] = _version(engine)
     return info
+
+
+def kind(engine: str = "pybullet") -> dict:
+    """What identifies this *kind* of machine: :func:`machine` without the host name."""
+    info = machine(engine)
+    del info["host"]
+    return info
+
+
+def kind_fingerprint(engine: str = "pybullet") -> str:
+    """A short hash of :func:`kind` (16 hex digits)."""
+    return fingerprint(kind(engine))
+
+
+def shipped_path() -> Path:
+    """The shipped record of CI's kind of machine."""
+    from rules.assets import asset_path
+
+    return asset_path("bench_speed_record.json")
 
 
 def fingerprint(info: dict | None = None, engine: str = "pybullet") -> str:
@@ -181,9 +210,10 @@ def section(data: dict, profile: str, key: str | None = None) -> dict | None:
     return values if isinstance(values, dict) else None
 
 
-def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
-    """Speed metrics judged against this machine's record; all ``info`` without one."""
-    values = section(data, profile)
+def compare(metrics: list[Metric], data: dict, profile: str, fallback: dict | None = None) -> list[Row]:
+    """Speed metrics judged against this machine's record in ``data``, else against the record
+    of this kind of machine in ``fallback`` (the shipped one); all ``info`` without either."""
+    values = judged_against(data, profile, fallback)[0]
     if values is None:
         return [Row(m, None, None, "info") for m in metrics]
     rows = []
@@ -196,9 +226,23 @@ def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
     return [r if r.verdict != "new" else Row(r.metric, None, None, "info") for r in rows]
 
 
-def recorded(data: dict, metrics: list[Metric], profile: str) -> dict:
-    """``data`` with this machine's ``profile`` speed figures replaced by ``metrics``."""
-    info = machine(engine_of(profile))
+def judged_against(data: dict, profile: str, fallback: dict | None = None) -> tuple[dict | None, str]:
+    """The speed figures a run is judged against and whose they are: ``(this machine's,
+    "machine")``, else ``(this kind of machine's in fallback, "kind")``, else ``(None, "")``."""
+    own = section(data, profile)
+    if own is not None:
+        return own, "machine"
+    if fallback is not None:
+        shipped = section(fallback, profile, kind_fingerprint(engine_of(profile)))
+        if shipped is not None:
+            return shipped, "kind"
+    return None, ""
+
+
+def recorded(data: dict, metrics: list[Metric], profile: str, by_kind: bool = False) -> dict:
+    """``data`` with this machine's (``by_kind``: this kind of machine's) ``profile`` speed
+    figures replaced by ``metrics``."""
+    info = kind(engine_of(profile)) if by_kind else machine(engine_of(profile))
     key = fingerprint(info)
     machines: dict[str, dict] = dict(data.get("machines", {}))
     entry = dict(machines.get(key, {}))

@@ -17,11 +17,14 @@ from doppelx.bench.common import Profile, Tally
 from doppelx.bench.metrics import FAILING, INFO, Metric, Row
 
 #: The measuring scenes, in the order they run.
-SCENES: tuple[str, ...] = ("drop", "incline", "pile", "impact", "spinner", "tray")
+SCENES: tuple[str, ...] = ("drop", "incline", "pile", "impact", "spinner", "settle", "converge", "tray")
 #: Every scene name ``--scene`` accepts; ``speed`` times the others.
 ALL: tuple[str, ...] = (*SCENES, "speed")
 #: The scenes each engine runs (the others use PyBullet's own API: contact points, joint motors).
-ENGINE_SCENES: dict[str, tuple[str, ...]] = {"pybullet": ALL, "mujoco": ("drop", "incline", "tray", "speed")}
+ENGINE_SCENES: dict[str, tuple[str, ...]] = {
+    "pybullet": ALL,
+    "mujoco": ("drop", "incline", "converge", "tray", "speed"),
+}
 
 
 @dataclass(frozen=True)
