@@ -93,8 +93,8 @@ PROFILES: dict[str, Profile] = {
         speed_seconds=0.3,
         speed_tolerance=0.4,
         knock_speeds=(0.38, 0.42),
-        card_drops=(40, 60),
-        hurled_throws=24,
+        card_drops=(40, 53),
+        hurled_throws=16,
     ),
 }
 
