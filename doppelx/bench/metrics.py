@@ -170,9 +170,7 @@ class Row:
 def judge(metric: Metric, baseline) -> Row:
     """The verdict of ``metric`` against its ``baseline`` value (``None``: not in the baseline)."""
     c, v = metric.check, metric.value
-    if c.limit is not None and not _OPS[c.limit[0]](v, c.limit[1]):
-        return Row(metric, baseline, _change(v, baseline), "FAIL")
-    if c.expect is not None and metric.expected is not None and not _near(v, metric.expected, c.expect):
+    if _breaks_requirement(metric):
         return Row(metric, baseline, _change(v, baseline), "FAIL")
     if baseline is None:
         return Row(metric, None, None, "new")
@@ -185,21 +183,33 @@ def judge(metric: Metric, baseline) -> Row:
         return Row(metric, baseline, change, "ok")
     if not (isinstance(v, (int, float)) and math.isfinite(v)):
         return Row(metric, baseline, None, "CHANGED")
+    return Row(metric, baseline, change, _against_baseline(metric, float(v), float(baseline)))
+
+
+def _breaks_requirement(metric: Metric) -> bool:
+    """The value breaks the row's ``limit``, or lies beyond ``expect`` of its expectation."""
+    c, v = metric.check, metric.value
+    if c.limit is not None and not _OPS[c.limit[0]](v, c.limit[1]):
+        return True
+    return c.expect is not None and metric.expected is not None and not _near(v, metric.expected, c.expect)
+
+
+def _against_baseline(metric: Metric, v: float, baseline: float) -> str:
+    """The verdict of a finite number against a numeric baseline (see the module docstring)."""
+    c = metric.check
     if c.signed and abs(v) > c.tol and abs(baseline) > c.tol and (v > 0) != (baseline > 0):
-        return Row(metric, baseline, change, "CHANGED")
+        return "CHANGED"
     d = v - baseline
+    if abs(d) <= c.band(baseline) + 1e-12:
+        return "ok"
     if metric.expected is not None and c.better is None:
         # judged by the distance to the analytic expectation: towards it is never a failure
-        if abs(d) <= c.band(baseline) + 1e-12:
-            return Row(metric, baseline, change, "ok")
         closer = abs(v - metric.expected) <= abs(baseline - metric.expected)
-        return Row(metric, baseline, change, "better" if closer else "WORSE")
-    if abs(d) <= c.band(baseline) + 1e-12:
-        return Row(metric, baseline, change, "ok")
+        return "better" if closer else "WORSE"
     if c.better is None:
-        return Row(metric, baseline, change, "CHANGED")
+        return "CHANGED"
     good = d < 0 if c.better == "lower" else d > 0
-    return Row(metric, baseline, change, "better" if good else "WORSE")
+    return "better" if good else "WORSE"
 
 
 def _near(value, expected: float, fraction: float) -> bool:

@@ -402,15 +402,10 @@ def run(args: argparse.Namespace) -> int:
 def _plan(args: argparse.Namespace) -> _Plan:
     """The run's engine, profile, scenes and files; every file to be written is checked and no
     two named files are one, before anything runs (exit 2 otherwise)."""
-    from pathlib import Path
-
     from doppelx.bench import baseline as bl
-    from doppelx.bench import speedrecord as sr
     from doppelx.bench.common import PROFILES
     from doppelx.bench.speed import NAME as SPEED
     from doppelx.bench.suite import ALL
-    from rules.atomic import check_output_file, prepare_output_dir
-    from rules.errors import DoppelXError
 
     engine = args.engine or DEFAULT_ENGINE
     profile = PROFILES["quick" if args.quick else "full"]
@@ -422,6 +417,24 @@ def _plan(args: argparse.Namespace) -> _Plan:
     if engine != "pybullet":
         scenes = _engine_scenes(engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)
     with_speed = SPEED in scenes
+    speed_path = _speed_path(args, with_speed)
+    _check_outputs(args, path, speed_path)
+    named = [("--baseline", str(path))]
+    if with_speed or args.speed_record is not None:
+        named.append(("--speed-record", str(speed_path)))
+    if args.out is not None:
+        named.append(("--out", args.out))
+    _distinct(named)
+    return _Plan(engine, profile, section, scenes, path, speed_path, with_speed)
+
+
+def _speed_path(args: argparse.Namespace, with_speed: bool):
+    """The speed record file to read (and with ``--record-speed`` to write)."""
+    from pathlib import Path
+
+    from doppelx.bench import speedrecord as sr
+    from rules.errors import DoppelXError
+
     if args.record_kind and not args.record_speed:
         raise DoppelXError(
             "--record-kind goes with --record-speed (doppelx bench --record-speed --record-kind)"
@@ -429,9 +442,14 @@ def _plan(args: argparse.Namespace) -> _Plan:
     if args.record_speed and not with_speed:
         raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
     if args.speed_record is not None:
-        speed_path = Path(args.speed_record)
-    else:
-        speed_path = sr.shipped_path() if args.record_kind else sr.default_path()
+        return Path(args.speed_record)
+    return sr.shipped_path() if args.record_kind else sr.default_path()
+
+
+def _check_outputs(args: argparse.Namespace, path, speed_path) -> None:
+    """Every file the run is to write can be written (exit 2 before a long run otherwise)."""
+    from rules.atomic import check_output_file, prepare_output_dir
+
     if args.out is not None:
         _check_writable(args.out)
     if args.update_baseline:
@@ -440,13 +458,6 @@ def _plan(args: argparse.Namespace) -> _Plan:
         if args.speed_record is None and not args.record_kind:  # the program's own cache folder may be made
             prepare_output_dir(speed_path.parent, "speed record folder")
         check_output_file(speed_path, "speed record")
-    named = [("--baseline", str(path))]
-    if with_speed or args.speed_record is not None:
-        named.append(("--speed-record", str(speed_path)))
-    if args.out is not None:
-        named.append(("--out", args.out))
-    _distinct(named)
-    return _Plan(engine, profile, section, scenes, path, speed_path, with_speed)
 
 
 def _check_names(args: argparse.Namespace) -> None:
