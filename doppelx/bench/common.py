@@ -77,7 +77,7 @@ PROFILES: dict[str, Profile] = {
         speed_tolerance=0.2,
         knock_speeds=(0.38, 0.4, 0.42, 0.45, 0.5, 0.55),
         card_drops=(0, 100),
-        hurled_throws=400,
+        hurled_throws=200,
     ),
     "quick": Profile(
         "quick",

@@ -131,19 +131,12 @@ def load(path: str | Path) -> dict:
             empty, or lies at :func:`default_path`) but cannot be read as one.
         SpecError: the file cannot be read, or is some other file.
     """
-    from rules.assets import MAX_FILE_BYTES, parse_json
+    from rules.assets import parse_json
 
     path = Path(path)
     if not path.exists():
         return empty()
-    if path.is_dir():
-        raise SpecError(str(path), "", "is a folder, not a speed record file")
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise SpecError(str(path), "", f"more than {MAX_FILE_BYTES} bytes; not a speed record")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(str(path), "", f"cannot read the speed record ({exc.strerror or exc})") from None
+    raw = _read_bytes(path)
     ours = not raw.strip() or FORMAT.encode() in raw or _is_default(path)
 
     def bad(where: str, problem: str) -> SpecError:
@@ -166,29 +159,56 @@ def load(path: str | Path) -> dict:
         data = parse_json(text, str(path))
     except SpecError as exc:
         raise bad(exc.element, exc.problem) from None
+    problem = _data_problem(data)
+    if problem is not None:
+        raise bad(*problem)
+    return data
+
+
+def _data_problem(data) -> tuple[str, str] | None:
+    """``(where, problem)`` of the first wrong value of a parsed record, else ``None``."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad("format", f"expected {FORMAT!r}")
+        return "format", f"expected {FORMAT!r}"
     machines = data.get("machines")
     if not isinstance(machines, dict):
-        raise bad("machines", f"expected an object of machines, got {_shown(machines)}")
+        return "machines", f"expected an object of machines, got {_shown(machines)}"
     for key, entry in machines.items():
-        where = f"machines.{key}"
-        if not isinstance(entry, dict):
-            raise bad(where, f"expected an object (machine, profiles), got {_shown(entry)}")
-        if not isinstance(entry.get("machine", {}), dict):
-            raise bad(f"{where}.machine", f"expected an object, got {_shown(entry['machine'])}")
-        profiles = entry.get("profiles")
-        if not isinstance(profiles, dict):
-            raise bad(f"{where}.profiles", f"expected an object of profiles, got {_shown(profiles)}")
-        for name, values in profiles.items():
-            if not isinstance(values, dict):
-                raise bad(
-                    f"{where}.profiles.{name}", f"expected an object of speed figures, got {_shown(values)}"
-                )
-            for metric, value in values.items():
-                if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                    raise bad(f"{where}.profiles.{name}.{metric}", f"expected a number, got {_shown(value)}")
-    return data
+        problem = _entry_problem(f"machines.{key}", entry)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes; a folder, an oversized or unreadable file is a :class:`SpecError`."""
+    from rules.assets import MAX_FILE_BYTES
+
+    if path.is_dir():
+        raise SpecError(str(path), "", "is a folder, not a speed record file")
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SpecError(str(path), "", f"more than {MAX_FILE_BYTES} bytes; not a speed record")
+        return path.read_bytes()
+    except OSError as exc:
+        raise SpecError(str(path), "", f"cannot read the speed record ({exc.strerror or exc})") from None
+
+
+def _entry_problem(where: str, entry) -> tuple[str, str] | None:
+    """``(where, problem)`` of the first wrong value of one machine's entry, else ``None``."""
+    if not isinstance(entry, dict):
+        return where, f"expected an object (machine, profiles), got {_shown(entry)}"
+    if not isinstance(entry.get("machine", {}), dict):
+        return f"{where}.machine", f"expected an object, got {_shown(entry['machine'])}"
+    profiles = entry.get("profiles")
+    if not isinstance(profiles, dict):
+        return f"{where}.profiles", f"expected an object of profiles, got {_shown(profiles)}"
+    for name, values in profiles.items():
+        if not isinstance(values, dict):
+            return f"{where}.profiles.{name}", f"expected an object of speed figures, got {_shown(values)}"
+        for metric, value in values.items():
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                return f"{where}.profiles.{name}.{metric}", f"expected a number, got {_shown(value)}"
+    return None
 
 
 def _shown(value) -> str:
