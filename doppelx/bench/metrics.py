@@ -29,7 +29,10 @@ committed baseline (:func:`judge`):
 A row with an analytic expectation and a two-sided band (no ``better``) is judged by its
 distance to the expectation (:func:`judge`): beyond the band and farther from the
 expectation than the baseline was → ``WORSE``; beyond the band but closer → ``better``
-(moving towards the physics is never a failure).
+(moving towards the physics is never a failure). That holds while the expectation itself
+stays: one that moved beyond the band since the baseline was recorded (the baseline keeps
+it) was computed from other inputs — a material, the die, a setting — and the row is
+``CHANGED`` (halved friction moves the friction angle *and* its expectation together).
 
 A metric in the baseline that a scene which ran did not measure is ``MISSING``
 (:func:`doppelx.bench.baseline.missing`): a renamed or dropped metric must not pass
@@ -148,6 +151,7 @@ class Row:
     baseline: float | int | str | None
     change: float | None
     verdict: str
+    why: str = ""  # why a row that looks in band failed (its expectation moved)
 
     def to_dict(self) -> dict:
         m = self.metric
@@ -164,11 +168,14 @@ class Row:
         }
         if m.note:
             out["note"] = m.note
+        if self.why:
+            out["why"] = self.why
         return out
 
 
-def judge(metric: Metric, baseline) -> Row:
-    """The verdict of ``metric`` against its ``baseline`` value (``None``: not in the baseline)."""
+def judge(metric: Metric, baseline, expected_then: float | None = None) -> Row:
+    """The verdict of ``metric`` against its ``baseline`` value (``None``: not in the baseline);
+    ``expected_then``: the row's analytic expectation when the baseline was recorded."""
     c, v = metric.check, metric.value
     if _breaks_requirement(metric):
         return Row(metric, baseline, _change(v, baseline), "FAIL")
@@ -183,6 +190,14 @@ def judge(metric: Metric, baseline) -> Row:
         return Row(metric, baseline, change, "ok")
     if not (isinstance(v, (int, float)) and math.isfinite(v)):
         return Row(metric, baseline, None, "CHANGED")
+    e = metric.expected
+    if (
+        expected_then is not None
+        and isinstance(e, (int, float))
+        and abs(e - expected_then) > c.band(expected_then)
+    ):
+        why = f"its expectation moved from {expected_then:g} to {e:g}: the model's inputs changed"
+        return Row(metric, baseline, change, "CHANGED", why)
     return Row(metric, baseline, change, _against_baseline(metric, float(v), float(baseline)))
 
 

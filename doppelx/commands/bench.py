@@ -650,7 +650,7 @@ def _report_failures(args: argparse.Namespace, rows) -> int:
                 file=sys.stderr,
             )
             continue
-        note = f" — {r.metric.note}" if r.metric.note else ""
+        note = f" — {r.why or r.metric.note}" if r.why or r.metric.note else ""
         print(
             f"  {r.metric.key} {r.verdict}: {r.metric.value} (baseline {r.baseline}, "
             f"{r.metric.check.describe()}){note}",

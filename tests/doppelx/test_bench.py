@@ -512,6 +512,16 @@ def test_a_row_with_an_expectation_is_judged_by_its_distance_to_it():
     assert judge(across, 0.2225).verdict == "better"  # past it, but nearer
 
 
+
+def test_a_row_whose_expectation_moved_is_changed_even_on_its_expectation():
+    """Halved friction moves the friction angle and its expectation together: the model's
+    inputs changed, which the baseline (that keeps the expectation) must flag."""
+    halved = Metric("s", "m", 9.93, expected=9.93, check=Check(tol=0.1))
+    row = judge(halved, 19.293, expected_then=19.29)
+    assert row.verdict == "CHANGED" and "expectation moved" in row.why
+    assert judge(halved, 9.95, expected_then=9.93).verdict == "ok"
+
+
 def test_a_row_with_expect_must_hold_its_physics_whatever_the_baseline_says():
     """The physics audit of session 10: expectations were shown, never judged, so an error
     recorded in the baseline passed for ever."""

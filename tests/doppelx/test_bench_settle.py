@@ -61,7 +61,7 @@ def test_hurled_throws_tunnel_without_sub_steps():
 def test_the_card_drops_settle_before_the_cap():
     with World(load_board("III")) as w:
         unsettled, longest = settle.card(w, 40, 53, Tally())
-    assert unsettled == 0 and longest < SimSettings().time_cap
+    assert unsettled == [] and longest < SimSettings().time_cap
 
 
 def test_a_cut_in_solver_iterations_leaves_the_refined_reference():
