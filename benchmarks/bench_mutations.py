@@ -12,7 +12,9 @@ mutation is reported as stale), and ``doppelx bench`` runs on the copy — ``--e
 mujoco`` for MuJoCo's mutations — with ``--json --out``. Printed per mutation: the rows
 whose verdict failed the run (``WORSE``, ``CHANGED``, ``FAIL``, ``MISSING``), and whether
 that is right: a regression must be caught by a row other than the pose hash (which is
-information), a harmless refactor must pass.
+information), a harmless refactor must pass. Besides the two refactors, one control:
+split impulse off, which with its threshold of −0.04 m (deeper than any die ever sinks)
+changes nothing — the pose hash tells whether the physics stayed bit for bit.
 
 Both profiles run every scene but speed (which repeats every scene and so doubles the
 run; the quick profile's speed band, 40 %, is too wide to catch a regression anyway),
@@ -107,11 +109,11 @@ MUTATIONS: tuple[Mutation, ...] = (
     ),
     Mutation("erp", "contact ERP 0.08 → 0.2", S, "contact_erp: float = 0.08", "contact_erp: float = 0.2"),
     Mutation(
-        "split_impulse_off",
-        "split impulse off",
+        "split_impulse_all",
+        "split impulse for every penetration (threshold −0.04 → 0 m)",
         S,
-        "split_impulse: bool = True",
-        "split_impulse: bool = False",
+        "split_impulse_threshold: float = -0.04",
+        "split_impulse_threshold: float = 0.0",
     ),
     Mutation(
         "breaking_threshold",
@@ -193,6 +195,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "rules/dice.py",
         "self.mass * self.size**2 / 6",
         "self.mass * self.size * self.size / 6",
+        harmless=True,
+    ),
+    Mutation(
+        "split_impulse_off",
+        "control: split impulse off — a no-op while its threshold (−0.04 m) is deeper than any die contact",
+        S,
+        "split_impulse: bool = True",
+        "split_impulse: bool = False",
         harmless=True,
     ),
     Mutation(
@@ -281,7 +291,15 @@ def run_one(m: Mutation, profile: str, root: Path) -> dict:
         result = json.loads(result_file.read_text(encoding="utf-8"))
     failed = [f"{r['scene']}/{r['metric']} {r['verdict']}" for r in result["rows"] if r["verdict"] in FAILING]
     physical = [f for f in failed if not f.startswith("tray/pose_hash")]
-    return {"exit": proc.returncode, "wall_s": wall, "caught_by": failed, "physical": bool(physical)}
+    hashes = [r for r in result["rows"] if r["scene"] == "tray" and r["metric"] == "pose_hash"]
+    same = hashes[0]["value"] == hashes[0]["baseline"] if hashes else None
+    return {
+        "exit": proc.returncode,
+        "wall_s": wall,
+        "caught_by": failed,
+        "physical": bool(physical),
+        "pose_hash_unchanged": same,
+    }
 
 
 def judged(m: Mutation, res: dict | None) -> str:

@@ -2,7 +2,7 @@
 
     doppelx bench [--quick] [--scene NAME ...] [--json] [--out FILE.json]
                   [--baseline FILE.json] [--update-baseline]
-                  [--record-speed] [--speed-record FILE.json]
+                  [--record-speed [--record-kind]] [--speed-record FILE.json]
     doppelx bench sweep [--quick] [--out FILE.png] [--data FILE.json] [--json]
     doppelx bench engines [--throws N] [--json] [--out FILE.png]
     doppelx bench restitution [--speeds V1,V2,...] [--json]
@@ -10,15 +10,19 @@
                          [--engine pybullet|mujoco]
     doppelx bench holes [--speeds V1,V2,...] [--engine pybullet|mujoco] [--json]
 
-Runs the seeded scenes (drop, incline, pile, impact, spinner, tray, speed; all by default),
-prints a table — scene, metric, value, analytic expectation, baseline, change, verdict —
-and exits 1 when a metric left its tolerance around the baseline (``WORSE``, ``CHANGED``)
-or broke an absolute requirement (``FAIL``: tunnelling, determinism, momentum), else 0.
+Runs the seeded scenes (drop, incline, pile, impact, spinner, settle, converge, tray,
+speed; all by default), prints a table — scene, metric, value, analytic expectation,
+baseline, change, verdict — and exits 1 when a metric left its tolerance around the
+baseline (``WORSE``, ``CHANGED``; a row with an analytic expectation by its distance to it)
+or broke an absolute requirement (``FAIL``: tunnelling, false settles, determinism,
+momentum, the solver's distance from a refined solve), else 0. The tray's pose hash is
+information.
 ``--quick`` is the CI size (its own baseline section). ``--update-baseline`` rewrites the
 baseline with this run's values on purpose; absolute requirements still fail the run
 (exit 1), since no baseline can accept them. Speed is judged only against figures
-recorded on the same machine (``--record-speed``, :mod:`doppelx.bench.speedrecord`);
-without them it is shown as information. A ``--baseline`` file that does not exist is an
+recorded on the same machine (``--record-speed``, :mod:`doppelx.bench.speedrecord`), else
+against the shipped record of this kind of machine (``--record-speed --record-kind``
+writes it); without either it is shown as information. A ``--baseline`` file that does not exist is an
 error (exit 2) unless ``--update-baseline`` is to create it. ``restitution``, ``cuboid``
 and ``holes`` are the validation scenes (:mod:`doppelx.bench.restitution`,
 :mod:`doppelx.bench.cuboid`, :mod:`doppelx.bench.holes`).
