@@ -81,7 +81,9 @@ def level_slide(world, angle_deg: float, tally: Tally) -> float:
     r = run_throw(world, Throw((release,)))
     tally.steps += r.steps
     tally.runs += 1
-    end = r.outcome.get("blue").pose.position
+    die = r.outcome.get("blue")
+    assert die is not None and die.pose is not None  # the launched die has its resting pose
+    end = die.pose.position
     return math.dist(end[:2], LAUNCH_AT) / (LAUNCH**2 / (2 * mu * world.settings.gravity))
 
 

@@ -102,11 +102,12 @@ def knock(world, u: float, tally: Tally) -> tuple[float, float, float]:
         r = run_throw(world, Throw((striker,)), {"red": red}, record=True)
     tally.steps += r.steps
     tally.runs += 1
-    k = r.trajectory.owners.index("red")
-    speeds = [math.hypot(*v[:2]) for v in r.trajectory.velocities[:, k]]
+    trajectory, knocked = r.trajectory, r.outcome.get("red")
+    assert trajectory is not None and knocked is not None and knocked.pose is not None  # record=True
+    k = trajectory.owners.index("red")
+    speeds = [math.hypot(*v[:2]) for v in trajectory.velocities[:, k]]
     f = max(range(len(speeds)), key=speeds.__getitem__)
-    end = r.outcome.get("red").pose.position
-    travel = math.dist(end[:2], r.trajectory.positions[f, k, :2])
+    travel = math.dist(knocked.pose.position[:2], trajectory.positions[f, k, :2])
     v = speeds[f]
     return v, travel, v * v / (2 * mu * world.settings.gravity)
 

@@ -50,10 +50,15 @@ import json
 import math
 import sys
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
 from physics.engine import DEFAULT_ENGINE, ENGINES
+
+if TYPE_CHECKING:
+    from doppelx.bench.common import Profile
 
 SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "settle", "converge", "tray", "speed")
 #: Fastest impact or slide ``restitution`` and ``holes`` take (m/s), and why.
@@ -370,11 +375,11 @@ class _Plan:
     """What a run of the suite was asked for, checked before anything runs."""
 
     engine: str
-    profile: object  # doppelx.bench.common.Profile
+    profile: Profile
     section: str  # the baseline section: quick, full, quick@mujoco, ...
     scenes: tuple[str, ...]
-    path: object  # the baseline file (str or Path)
-    speed_path: object  # the speed record file (Path)
+    path: str | Path  # the baseline file
+    speed_path: Path  # the speed record file
     with_speed: bool
 
 

@@ -512,7 +512,6 @@ def test_a_row_with_an_expectation_is_judged_by_its_distance_to_it():
     assert judge(across, 0.2225).verdict == "better"  # past it, but nearer
 
 
-
 def test_a_row_whose_expectation_moved_is_changed_even_on_its_expectation():
     """Halved friction moves the friction angle and its expectation together: the model's
     inputs changed, which the baseline (that keeps the expectation) must flag."""
