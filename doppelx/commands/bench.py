@@ -604,7 +604,8 @@ def _speed_note(args, plan: _Plan, speed, speed_data: dict, shipped: dict | None
     if not speed:
         return ""
     if args.record_speed:
-        return f"speed recorded ({plan.speed_path}): later runs are judged against it"
+        whose = "this kind of machine's" if args.record_kind else "this machine's"
+        return f"speed recorded as {whose} ({plan.speed_path}): later runs are judged against it"
     _, whose = sr.judged_against(speed_data, plan.section, shipped)
     if whose == "machine":
         return f"speed judged against this machine's record ({plan.speed_path})"
