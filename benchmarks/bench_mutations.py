@@ -351,7 +351,8 @@ def main(argv=None) -> int:
     profiles = ["quick", "full"] if args.profile == "both" else [args.profile]
     results_path = Path(args.results)
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.exists() else {}
-    chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
+    by_name = {m.name: m for m in MUTATIONS}
+    chosen = [by_name[n] for n in dict.fromkeys(args.only)] if args.only else list(MUTATIONS)  # --only's order
     if not args.table:
         for p in profiles:
             for m in chosen:
