@@ -29,7 +29,7 @@ and ``holes`` are the validation scenes (:mod:`doppelx.bench.restitution`,
 ``sweep`` runs a grid of solver settings and plots speed against accuracy with the Pareto
 front (PNG). ``engines`` sends the same seeded standard turns through PyBullet and MuJoCo
 and compares them side by side (:mod:`doppelx.bench.engines`). ``--engine mujoco`` runs the
-scenes that work in MuJoCo (drop, incline, tray) against the baseline section
+scenes that work in MuJoCo (drop, incline, converge, tray) against the baseline section
 ``<profile>@mujoco``; a baseline section recorded on another engine than the run's is
 refused (exit 2). A metric of the baseline that a scene which ran no longer measures is
 ``MISSING`` and fails the run. No two of the files named (``--out``, ``--baseline``,
