@@ -18,8 +18,9 @@ changes nothing — the pose hash tells whether the physics stayed bit for bit.
 
 Both profiles run every scene but speed (which repeats every scene and so doubles the
 run; the quick profile's speed band, 40 %, is too wide to catch a regression anyway),
-except the full run of the mutations marked ``speed``, which is judged against the
-shipped record of this kind of machine (``assets/bench_speed_record.json``). A quick run
+except the full run of the mutations marked ``speed``: the tray scene timed (``--scene
+tray speed``) and judged against the shipped record of this kind of machine
+(``assets/bench_speed_record.json``). A quick run
 takes about 1 minute of one core, a full one 10–20.
 
 Results are kept in ``--results`` (default ``runs/bench_mutations.json``) after every run,
@@ -265,6 +266,8 @@ def bench_command(m: Mutation, profile: str, copy: Path) -> list[str]:
         cmd.append("--quick")
     if profile == "quick" or not m.speed:
         cmd += ["--scene", *[s for s in ENGINE_SCENES[m.engine] if s != "speed"]]
+    else:  # a speed-only regression: the tray's standard turns, timed against the shipped record
+        cmd += ["--scene", "tray", "speed"]
     if m.engine != "pybullet":
         cmd += ["--engine", m.engine]
     return cmd
@@ -352,7 +355,9 @@ def main(argv=None) -> int:
     results_path = Path(args.results)
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.exists() else {}
     by_name = {m.name: m for m in MUTATIONS}
-    chosen = [by_name[n] for n in dict.fromkeys(args.only)] if args.only else list(MUTATIONS)  # --only's order
+    chosen = (
+        [by_name[n] for n in dict.fromkeys(args.only)] if args.only else list(MUTATIONS)
+    )  # --only's order
     if not args.table:
         for p in profiles:
             for m in chosen:

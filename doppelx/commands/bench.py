@@ -536,7 +536,10 @@ def _read_speed_records(args: argparse.Namespace, plan: _Plan) -> tuple[dict, di
         print(f"bench: warning: {exc}; --record-speed replaces it with this run's figures", file=sys.stderr)
         speed_data = sr.empty()
     shipped = None
-    if args.speed_record is None and not args.record_kind:  # an explicit record is judged alone
+    # the shipped record of this kind of machine judges the full profile only (the quick
+    # profile's scenes are too short for a verdict on a machine other than the recording
+    # one); an explicit record is judged alone
+    if args.speed_record is None and not args.record_kind and not args.quick:
         shipped = sr.load(sr.shipped_path())
     return speed_data, shipped
 
