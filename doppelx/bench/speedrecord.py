@@ -17,7 +17,7 @@ Python and the engines' versions, not the host name (:func:`kind`) — so that C
 runs on fresh hosts of one kind, judges speed too: ``assets/bench_speed_record.json``
 ships with the package and is written by ``doppelx bench --record-speed --record-kind``
 on a quiet machine of CI's kind. A run uses this machine's own record if it has one, else
-the shipped record of its kind (:func:`compare`'s ``fallback``), else shows speed as
+(the full profile only) the shipped record of its kind (:func:`compare`'s ``fallback``), else shows speed as
 information. The noise of a ratio measured so (same-run ratios to the reference, fastest
 of repeats) was −4.9 … +2.6 % between unchanged runs, one under load (issue 34); the full
 profile allows 20 % (``Profile.speed_tolerance``), and a 0.73× slowdown fails.
