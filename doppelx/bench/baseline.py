@@ -8,7 +8,10 @@ version, Python, machine, date). ``doppelx bench --update-baseline`` rewrites th
 of the profile it ran, for the scenes it ran (a metric of those scenes that the run no
 longer measures is dropped), and stamps the section's ``measured`` block with this run's
 environment. A section recorded on another engine than the run's is not compared
-(:func:`check_engine`).
+(:func:`check_engine`). Beside the values, a section keeps the analytic expectation of each
+row that has one (``expected``, by the same keys): a row whose expectation moved since the
+baseline was recorded was computed from other inputs (a material, the die, a setting), so
+it is ``CHANGED`` whatever its value does (:func:`doppelx.bench.metrics.judge`).
 """
 
 from __future__ import annotations
@@ -53,25 +56,36 @@ def load(path: str | Path) -> dict:
     if not isinstance(profiles, dict):
         raise SpecError(str(path), "profiles", "expected an object of profiles")
     for name, section in profiles.items():
-        if not isinstance(section, dict) or not isinstance(section.get("metrics"), dict):
-            raise SpecError(str(path), f"profiles.{name}.metrics", "expected an object of metric values")
-        for key, value in section["metrics"].items():
-            _check_value(path, f"profiles.{name}.metrics.{key}", key, value)
-        measured = section.get("measured")
-        if measured is not None and not isinstance(measured, dict):
-            raise SpecError(
-                str(path),
-                f"profiles.{name}.measured",
-                f"expected an object (engine, versions), got {measured!r:.40}",
-            )
-        engine = (measured or {}).get("engine")
-        if engine is not None and engine not in ENGINES:
-            raise SpecError(
-                str(path),
-                f"profiles.{name}.measured.engine",
-                f"expected one of {', '.join(ENGINES)}, got {engine!r:.40}",
-            )
+        _check_section(path, name, section)
     return data
+
+
+def _check_section(path: Path, name: str, section) -> None:
+    """One profile's section: metric values, expectations, the ``measured`` block; else :class:`SpecError`."""
+    if not isinstance(section, dict) or not isinstance(section.get("metrics"), dict):
+        raise SpecError(str(path), f"profiles.{name}.metrics", "expected an object of metric values")
+    for key, value in section["metrics"].items():
+        _check_value(path, f"profiles.{name}.metrics.{key}", key, value)
+    expected = section.get("expected", {})
+    if not isinstance(expected, dict):
+        raise SpecError(str(path), f"profiles.{name}.expected", "expected an object of expectations")
+    for key, value in expected.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise SpecError(str(path), f"profiles.{name}.expected.{key}", f"expected a number, got {value!r}")
+    measured = section.get("measured")
+    if measured is not None and not isinstance(measured, dict):
+        raise SpecError(
+            str(path),
+            f"profiles.{name}.measured",
+            f"expected an object (engine, versions), got {measured!r:.40}",
+        )
+    engine = (measured or {}).get("engine")
+    if engine is not None and engine not in ENGINES:
+        raise SpecError(
+            str(path),
+            f"profiles.{name}.measured.engine",
+            f"expected one of {', '.join(ENGINES)}, got {engine!r:.40}",
+        )
 
 
 def _check_value(path: Path, where: str, key: str, value) -> None:
@@ -129,8 +143,9 @@ def compare(
     """Every metric judged against the ``profile`` section of the baseline ``data``; with
     ``scenes`` (the scenes that ran), each baseline metric of those scenes that ``metrics``
     lacks follows its scene's rows as a ``MISSING`` row (:func:`missing`)."""
-    values = data.get("profiles", {}).get(profile, {}).get("metrics", {})
-    rows = [judge(m, values.get(m.key)) for m in metrics]
+    section = data.get("profiles", {}).get(profile, {})
+    values, expected = section.get("metrics", {}), section.get("expected", {})
+    rows = [judge(m, values.get(m.key), expected.get(m.key)) for m in metrics]
     if scenes is None:
         return rows
     for row in missing(metrics, data, profile, scenes):
@@ -172,6 +187,9 @@ def updated(
     values = {k: v for k, v in section.get("metrics", {}).items() if k.partition("/")[0] not in ran}
     values.update({m.key: m.value for m in metrics})
     section["metrics"] = dict(sorted(values.items()))
+    expected = {k: v for k, v in section.get("expected", {}).items() if k.partition("/")[0] not in ran}
+    expected.update({m.key: m.expected for m in metrics if isinstance(m.expected, (int, float))})
+    section["expected"] = dict(sorted(expected.items()))
     section["measured"] = environment(engine_of(profile))
     profiles[profile] = section
     return {"format": FORMAT, "profiles": profiles}

@@ -39,6 +39,9 @@ class Profile:
         determinism_throws: tray throws run a second time in a fresh world.
         speed_seconds: a scene shorter than this is repeated for its speed figure (s).
         speed_tolerance: allowed relative slowdown of a speed ratio.
+        knock_speeds: speeds of the die that knocks a lying one in the settle scene (m/s).
+        card_drops: ``(first, last)``: the drops onto the spinner card the settle scene runs.
+        hurled_throws: hurled 5 m/s throws of the settle scene (``tunnelled`` must be 0).
     """
 
     name: str
@@ -53,6 +56,9 @@ class Profile:
     determinism_throws: int
     speed_seconds: float
     speed_tolerance: float
+    knock_speeds: tuple[float, ...] = ()
+    card_drops: tuple[int, int] = (0, 0)
+    hurled_throws: int = 0
 
 
 PROFILES: dict[str, Profile] = {
@@ -69,6 +75,9 @@ PROFILES: dict[str, Profile] = {
         determinism_throws=40,
         speed_seconds=1.0,
         speed_tolerance=0.2,
+        knock_speeds=(0.38, 0.4, 0.42, 0.45, 0.5, 0.55),
+        card_drops=(0, 100),
+        hurled_throws=200,
     ),
     "quick": Profile(
         "quick",
@@ -83,6 +92,9 @@ PROFILES: dict[str, Profile] = {
         determinism_throws=8,
         speed_seconds=0.3,
         speed_tolerance=0.4,
+        knock_speeds=(0.38, 0.42),
+        card_drops=(40, 53),
+        hurled_throws=16,
     ),
 }
 

@@ -92,13 +92,10 @@ def validation(world) -> dict:
 
 def run_engines(throws: int, progress: Callable[[str], None] | None = None) -> dict:
     """Run ``throws`` standard turns (a quarter per side) through both engines; the JSON-ready result."""
-    from doppelx.bench.throws import up_axis
     from doppelx.bench.tray import scenes
     from physics.engine import make_world
     from physics.run import run_throw
-    from rules.doppelx.board_file import load_board
     from rules.doppelx.dice import load_dice
-    from rules.doppelx.reading import read_die
 
     dice = load_dice()
     per_side = max(1, math.ceil(throws / 4))
@@ -106,39 +103,17 @@ def run_engines(throws: int, progress: Callable[[str], None] | None = None) -> d
     done = 0
     for side, board, items in scenes(per_side):
         worlds = {e: make_world(board, dice=dice, engine=e) for e in ENGINES}
-        for lying, throw in items:
-            if done >= throws:
-                break
+        for lying, throw in items[: max(0, throws - done)]:
             done += 1
             for e in ENGINES:
                 t0 = time.process_time()
                 r = run_throw(worlds[e], throw, lying)
-                a = acc[e]
-                a.cpu += time.process_time() - t0
-                a.throws += 1
-                a.settle.append(r.sim_time)
-                a.unsettled += not r.settled
-                a.tunnelled += bool(r.tunnel_events)
-                start = {rel.owner: rel.position for rel in throw.releases}
-                for owner in THROWN:
-                    d = r.outcome.get(owner)
-                    assert d is not None and d.pose is not None  # every thrown die has its resting pose
-                    a.travel.append(1e3 * math.dist(start[owner][:2], d.pose.position[:2]))
-                    if d.status.value != "board":
-                        a.kinds[d.status.value] += 1
-                        continue
-                    reading = read_die(d, dice[owner], board, dice.cocked_angle)
-                    a.kinds[reading.field.value if reading.field is not None else "none"] += 1
-                    a.faces[up_axis(d.pose)[0]] += 1
+                acc[e].add(r, throw, board, dice, time.process_time() - t0)
         for w in worlds.values():
             w.close()
         if progress is not None:
             progress(f"side {side}: {done} throws in both engines")
-    checks = {}
-    world_i = {e: make_world(load_board("I"), dice=dice, engine=e) for e in ENGINES}
-    for e, w in world_i.items():
-        checks[e] = validation(w)
-        w.close()
+    checks = _validations(dice)
     if progress is not None:
         progress("validation scenes done")
     out = {e: acc[e].summary() for e in ENGINES}
@@ -155,6 +130,19 @@ def run_engines(throws: int, progress: Callable[[str], None] | None = None) -> d
     }
 
 
+def _validations(dice) -> dict:
+    """The drop and incline validation scenes (:func:`validation`) in each engine."""
+    from physics.engine import make_world
+    from rules.doppelx.board_file import load_board
+
+    checks = {}
+    for e in ENGINES:
+        w = make_world(load_board("I"), dice=dice, engine=e)
+        checks[e] = validation(w)
+        w.close()
+    return checks
+
+
 class _Acc:
     def __init__(self):
         self.throws = self.unsettled = self.tunnelled = 0
@@ -163,6 +151,28 @@ class _Acc:
         self.faces = [0] * 6
         self.settle: list[float] = []
         self.travel: list[float] = []
+
+    def add(self, r, throw, board, dice, cpu: float) -> None:
+        """Count one throw's result ``r`` (``cpu`` seconds): settling, travel, field kinds, faces."""
+        from doppelx.bench.throws import up_axis
+        from rules.doppelx.reading import read_die
+
+        self.cpu += cpu
+        self.throws += 1
+        self.settle.append(r.sim_time)
+        self.unsettled += not r.settled
+        self.tunnelled += bool(r.tunnel_events)
+        start = {rel.owner: rel.position for rel in throw.releases}
+        for owner in THROWN:
+            d = r.outcome.get(owner)
+            assert d is not None and d.pose is not None  # every thrown die has its resting pose
+            self.travel.append(1e3 * math.dist(start[owner][:2], d.pose.position[:2]))
+            if d.status.value != "board":
+                self.kinds[d.status.value] += 1
+                continue
+            reading = read_die(d, dice[owner], board, dice.cocked_angle)
+            self.kinds[reading.field.value if reading.field is not None else "none"] += 1
+            self.faces[up_axis(d.pose)[0]] += 1
 
     def summary(self) -> dict:
         n = max(1, 2 * self.throws)
@@ -349,7 +359,21 @@ def plot(res: dict, path: str) -> None:
         a.set_xlabel(title)
         a.set_ylabel("share of throws at or below")
         a.legend()
-    a = ax[1, 1]
+    _plot_rebound(ax[1, 1], e, colours)
+    _plot_incline(ax[1, 2], e, colours)
+    fig.suptitle(
+        f"PyBullet vs MuJoCo: {res['throws']} standard turns, MuJoCo/PyBullet throughput "
+        f"{res['speed_ratio']:.2f}× (same run)"
+    )
+    fig.tight_layout()
+    from rules.common.atomic import save_figure
+
+    save_figure(fig, path, dpi=90, what="engines plot")
+    plt.close(fig)
+
+
+def _plot_rebound(a, e: dict, colours: dict) -> None:
+    """The validation panel of rebound ratios: flat drop and head-on, per engine."""
     for name in ENGINES:
         d = e[name]["validation"]["drop"]
         a.plot(
@@ -377,7 +401,10 @@ def plot(res: dict, path: str) -> None:
     a.set_ylabel("rebound ratio e")
     a.set_title("validation: rebound ratio, flat drop and head-on")
     a.legend()
-    a = ax[1, 2]
+
+
+def _plot_incline(a, e: dict, colours: dict) -> None:
+    """The validation panel of slide accelerations against g (sin θ − μ cos θ)."""
     for name in ENGINES:
         rows = [r for r in e[name]["validation"]["incline"] if "accel" in r]
         a.plot(
@@ -395,12 +422,3 @@ def plot(res: dict, path: str) -> None:
     a.set_ylabel("m/s²")
     a.set_title("validation: slide acceleration")
     a.legend()
-    fig.suptitle(
-        f"PyBullet vs MuJoCo: {res['throws']} standard turns, MuJoCo/PyBullet throughput "
-        f"{res['speed_ratio']:.2f}× (same run)"
-    )
-    fig.tight_layout()
-    from rules.common.atomic import save_figure
-
-    save_figure(fig, path, dpi=90, what="engines plot")
-    plt.close(fig)

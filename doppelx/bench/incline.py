@@ -6,6 +6,12 @@ measured (expected 0). Above, it must slide with the constant acceleration
 ``g (sin θ − μ cos θ)``: the acceleration is fitted to its path (``x = x0 + v0 t + a t²/2``,
 from 0.05 s on and before it nears the far wall). The friction angle itself is found by
 bisection (does the die move 0.3 mm in 1 s?) and compared with ``atan μ``.
+
+On the level playfield, a die launched flat at :data:`LAUNCH` m/s without spin slides
+``v²/2μg`` before it stops, whatever its direction: ``slide.<a>deg`` is the distance over
+that, expected 1, for a slide along x and at 45° to it. A friction cone approximated by a
+pyramid (MuJoCo's ``cone="pyramidal"``: the tangential force within |f₁| + |f₂| ≤ μN)
+brakes a diagonal slide by only 1/√2 of μN: the die goes 1.41× as far.
 """
 
 from __future__ import annotations
@@ -28,6 +34,10 @@ FIT_FROM = 0.05  # s
 #: BISECT_WINDOW (at 0.005° above atan μ it moves 0.4 mm in 1 s; a sticking die creeps < 0.1 mm).
 BISECT_WINDOW = 1.0
 SLIDE_MM = 0.3
+#: Launch speed of the level slides (m/s), their start (m) and directions (degrees from +x).
+LAUNCH = 0.3
+LAUNCH_AT = (-0.06, -0.03)
+LAUNCH_ANGLES = (0.0, 45.0)
 
 
 def slide(world, theta: float, tally: Tally, window: float = WINDOW) -> tuple[np.ndarray, np.ndarray]:
@@ -55,6 +65,26 @@ def slide(world, theta: float, tally: Tally, window: float = WINDOW) -> tuple[np
     tally.steps += n
     tally.runs += 1
     return np.arange(1, n + 1) * dt, xs
+
+
+def level_slide(world, angle_deg: float, tally: Tally) -> float:
+    """Distance a die launched flat at :data:`LAUNCH` along ``angle_deg`` slides on the level
+    playfield, over ``v²/2μg`` (run to rest by :func:`physics.run.run_throw`)."""
+    from physics.run import run_throw
+    from physics.throw import DieRelease, Throw
+
+    mu = world.materials.pair("cardboard").friction
+    half = world.dice["blue"].half
+    a = math.radians(angle_deg)
+    velocity = (LAUNCH * math.cos(a), LAUNCH * math.sin(a), 0.0)
+    release = DieRelease("blue", (*LAUNCH_AT, half + 0.0002), (0.0, 0.0, 0.0, 1.0), velocity, (0.0, 0.0, 0.0))
+    r = run_throw(world, Throw((release,)))
+    tally.steps += r.steps
+    tally.runs += 1
+    die = r.outcome.get("blue")
+    assert die is not None and die.pose is not None  # the launched die has its resting pose
+    end = die.pose.position
+    return math.dist(end[:2], LAUNCH_AT) / (LAUNCH**2 / (2 * mu * world.settings.gravity))
 
 
 def fit_acceleration(t: np.ndarray, x: np.ndarray) -> float:
@@ -105,6 +135,10 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
                         Check(tol=0.002, rel=0.02, expect=0.02 if d >= 2 else None),
                     )
                 )
+        for a in LAUNCH_ANGLES:
+            ratio = level_slide(world, a, tally)
+            # within 10 % of v²/2μg in both engines (PyBullet 0.96, MuJoCo 1.00 at either angle)
+            out.append(Metric(NAME, f"slide.{a:g}deg", round(ratio, 4), "", 1.0, Check(tol=0.02, expect=0.1)))
         lo, hi = angle - math.radians(3), angle + math.radians(3)
         for _ in range(10):
             mid = (lo + hi) / 2

@@ -14,8 +14,25 @@ committed baseline (:func:`judge`):
   whatever the baseline says (the physics must hold, not only stay where it was); beyond →
   ``FAIL``. Only rows whose physics holds in every engine that runs them carry one;
   benchmarks/README.md lists the rows that differ from their expectation today;
-* ``exact``: the value must equal the baseline (the hash of all resting poses);
-* ``info``: shown with its change, never judged (absolute speeds depend on the machine).
+* ``poisson``: for counts (``unsettled``): the band is also ``poisson · √baseline`` — the
+  Poisson spread of the *baseline's* count, never of the run's own (a run that hits the
+  time cap 8 times where the baseline did 0 times must not widen its own band);
+* ``signed``: a signed value whose sign is physics (the spinner's turn after a hit): a
+  value whose sign differs from the baseline's, both beyond ``tol`` from 0, is ``CHANGED``;
+  otherwise it is judged as usual;
+* ``exact``: the value must equal the baseline;
+* ``info``: shown with its change, never judged (absolute speeds depend on the machine;
+  the tray's pose hash changes with the last bit of any pose, so a refactor that reorders
+  a sum moves it: it is information, and determinism is judged by
+  ``tray/determinism_mismatches``).
+
+A row with an analytic expectation and a two-sided band (no ``better``) is judged by its
+distance to the expectation (:func:`judge`): beyond the band and farther from the
+expectation than the baseline was → ``WORSE``; beyond the band but closer → ``better``
+(moving towards the physics is never a failure). That holds while the expectation itself
+stays: one that moved beyond the band since the baseline was recorded (the baseline keeps
+it) was computed from other inputs — a material, the die, a setting — and the row is
+``CHANGED`` (halved friction moves the friction angle *and* its expectation together).
 
 A metric in the baseline that a scene which ran did not measure is ``MISSING``
 (:func:`doppelx.bench.baseline.missing`): a renamed or dropped metric must not pass
@@ -49,6 +66,8 @@ class Check:
     expect: float | None = None
     exact: bool = False
     info: bool = False
+    poisson: float = 0.0
+    signed: bool = False
 
     def __post_init__(self) -> None:
         if self.better not in (None, "lower", "higher"):
@@ -58,7 +77,7 @@ class Check:
 
     def band(self, baseline: float) -> float:
         """Allowed distance from ``baseline``."""
-        return max(self.tol, self.rel * abs(baseline))
+        return max(self.tol, self.rel * abs(baseline), self.poisson * math.sqrt(abs(baseline)))
 
     def describe(self) -> str:
         """Short text of the tolerance, for the table and the JSON."""
@@ -67,16 +86,22 @@ class Check:
         if self.exact:
             return "exact"
         parts = []
-        if self.tol or self.rel:
+        if self.tol or self.rel or self.poisson:
             band = " or ".join(
                 p
-                for p in (f"±{self.tol:.3g}" if self.tol else "", f"±{self.rel:.0%}" if self.rel else "")
+                for p in (
+                    f"±{self.tol:.3g}" if self.tol else "",
+                    f"±{self.rel:.0%}" if self.rel else "",
+                    f"±{self.poisson:g}√baseline" if self.poisson else "",
+                )
                 if p
             )
             parts.append(
                 band
                 + {"lower": " (lower is better)", "higher": " (higher is better)"}.get(self.better or "", "")
             )
+        if self.signed:
+            parts.append("sign kept")
         if self.limit is not None:
             parts.append(f"must be {self.limit[0]} {self.limit[1]:.3g}")
         if self.expect is not None:
@@ -126,6 +151,7 @@ class Row:
     baseline: float | int | str | None
     change: float | None
     verdict: str
+    why: str = ""  # why a row that looks in band failed (its expectation moved)
 
     def to_dict(self) -> dict:
         m = self.metric
@@ -142,15 +168,16 @@ class Row:
         }
         if m.note:
             out["note"] = m.note
+        if self.why:
+            out["why"] = self.why
         return out
 
 
-def judge(metric: Metric, baseline) -> Row:
-    """The verdict of ``metric`` against its ``baseline`` value (``None``: not in the baseline)."""
+def judge(metric: Metric, baseline, expected_then: float | None = None) -> Row:
+    """The verdict of ``metric`` against its ``baseline`` value (``None``: not in the baseline);
+    ``expected_then``: the row's analytic expectation when the baseline was recorded."""
     c, v = metric.check, metric.value
-    if c.limit is not None and not _OPS[c.limit[0]](v, c.limit[1]):
-        return Row(metric, baseline, _change(v, baseline), "FAIL")
-    if c.expect is not None and metric.expected is not None and not _near(v, metric.expected, c.expect):
+    if _breaks_requirement(metric):
         return Row(metric, baseline, _change(v, baseline), "FAIL")
     if baseline is None:
         return Row(metric, None, None, "new")
@@ -159,17 +186,45 @@ def judge(metric: Metric, baseline) -> Row:
         return Row(metric, baseline, change, "info")
     if c.exact or isinstance(v, str) or isinstance(baseline, str):
         return Row(metric, baseline, None, "ok" if v == baseline else "CHANGED")
-    if not (c.tol or c.rel):
+    if not (c.tol or c.rel or c.poisson):
         return Row(metric, baseline, change, "ok")
     if not (isinstance(v, (int, float)) and math.isfinite(v)):
         return Row(metric, baseline, None, "CHANGED")
+    e = metric.expected
+    if (
+        expected_then is not None
+        and isinstance(e, (int, float))
+        and abs(e - expected_then) > c.band(expected_then)
+    ):
+        why = f"its expectation moved from {expected_then:g} to {e:g}: the model's inputs changed"
+        return Row(metric, baseline, change, "CHANGED", why)
+    return Row(metric, baseline, change, _against_baseline(metric, float(v), float(baseline)))
+
+
+def _breaks_requirement(metric: Metric) -> bool:
+    """The value breaks the row's ``limit``, or lies beyond ``expect`` of its expectation."""
+    c, v = metric.check, metric.value
+    if c.limit is not None and not _OPS[c.limit[0]](v, c.limit[1]):
+        return True
+    return c.expect is not None and metric.expected is not None and not _near(v, metric.expected, c.expect)
+
+
+def _against_baseline(metric: Metric, v: float, baseline: float) -> str:
+    """The verdict of a finite number against a numeric baseline (see the module docstring)."""
+    c = metric.check
+    if c.signed and abs(v) > c.tol and abs(baseline) > c.tol and (v > 0) != (baseline > 0):
+        return "CHANGED"
     d = v - baseline
     if abs(d) <= c.band(baseline) + 1e-12:
-        return Row(metric, baseline, change, "ok")
+        return "ok"
+    if metric.expected is not None and c.better is None:
+        # judged by the distance to the analytic expectation: towards it is never a failure
+        closer = abs(v - metric.expected) <= abs(baseline - metric.expected)
+        return "better" if closer else "WORSE"
     if c.better is None:
-        return Row(metric, baseline, change, "CHANGED")
+        return "CHANGED"
     good = d < 0 if c.better == "lower" else d > 0
-    return Row(metric, baseline, change, "better" if good else "WORSE")
+    return "better" if good else "WORSE"
 
 
 def _near(value, expected: float, fraction: float) -> bool:

@@ -12,6 +12,16 @@ the comparison is always between two runs on one machine. The figures of a MuJoC
 (``quick@mujoco``, ``full@mujoco``) are kept under a fingerprint that also holds MuJoCo's
 version; the PyBullet fingerprint is what it always was, so older records stay valid.
 
+A record can also be kept for a *kind* of machine — the CPU model, cores, architecture,
+Python and the engines' versions, not the host name (:func:`kind`) — so that CI, which
+runs on fresh hosts of one kind, judges speed too: ``assets/bench_speed_record.json``
+ships with the package and is written by ``doppelx bench --record-speed --record-kind``
+on a quiet machine of CI's kind. A run uses this machine's own record if it has one, else
+(the full profile only) the shipped record of its kind (:func:`compare`'s ``fallback``), else shows speed as
+information. The noise of a ratio measured so (same-run ratios to the reference, fastest
+of repeats) was −4.9 … +2.6 % between unchanged runs, one under load (issue 34); the full
+profile allows 20 % (``Profile.speed_tolerance``), and a 0.73× slowdown fails.
+
 The record is written atomically (:mod:`rules.common.atomic`): a full disk or a size limit leaves
 the old record whole. :func:`load` checks it value by value; a damaged record
 (:class:`DamagedRecord`) names the file and what is wrong, and ``doppelx bench
@@ -83,6 +93,25 @@ def machine(engine: str = "pybullet") -> dict:
     return info
 
 
+def kind(engine: str = "pybullet") -> dict:
+    """What identifies this *kind* of machine: :func:`machine` without the host name."""
+    info = machine(engine)
+    del info["host"]
+    return info
+
+
+def kind_fingerprint(engine: str = "pybullet") -> str:
+    """A short hash of :func:`kind` (16 hex digits)."""
+    return fingerprint(kind(engine))
+
+
+def shipped_path() -> Path:
+    """The shipped record of CI's kind of machine."""
+    from rules.common.assets import asset_path
+
+    return asset_path("bench_speed_record.json")
+
+
 def fingerprint(info: dict | None = None, engine: str = "pybullet") -> str:
     """A short hash of :func:`machine` (16 hex digits)."""
     text = json.dumps(info or machine(engine), sort_keys=True)
@@ -102,19 +131,12 @@ def load(path: str | Path) -> dict:
             empty, or lies at :func:`default_path`) but cannot be read as one.
         SpecError: the file cannot be read, or is some other file.
     """
-    from rules.common.assets import MAX_FILE_BYTES, parse_json
+    from rules.common.assets import parse_json
 
     path = Path(path)
     if not path.exists():
         return empty()
-    if path.is_dir():
-        raise SpecError(str(path), "", "is a folder, not a speed record file")
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise SpecError(str(path), "", f"more than {MAX_FILE_BYTES} bytes; not a speed record")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(str(path), "", f"cannot read the speed record ({exc.strerror or exc})") from None
+    raw = _read_bytes(path)
     ours = not raw.strip() or FORMAT.encode() in raw or _is_default(path)
 
     def bad(where: str, problem: str) -> SpecError:
@@ -137,29 +159,56 @@ def load(path: str | Path) -> dict:
         data = parse_json(text, str(path))
     except SpecError as exc:
         raise bad(exc.element, exc.problem) from None
+    problem = _data_problem(data)
+    if problem is not None:
+        raise bad(*problem)
+    return data
+
+
+def _data_problem(data) -> tuple[str, str] | None:
+    """``(where, problem)`` of the first wrong value of a parsed record, else ``None``."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad("format", f"expected {FORMAT!r}")
+        return "format", f"expected {FORMAT!r}"
     machines = data.get("machines")
     if not isinstance(machines, dict):
-        raise bad("machines", f"expected an object of machines, got {_shown(machines)}")
+        return "machines", f"expected an object of machines, got {_shown(machines)}"
     for key, entry in machines.items():
-        where = f"machines.{key}"
-        if not isinstance(entry, dict):
-            raise bad(where, f"expected an object (machine, profiles), got {_shown(entry)}")
-        if not isinstance(entry.get("machine", {}), dict):
-            raise bad(f"{where}.machine", f"expected an object, got {_shown(entry['machine'])}")
-        profiles = entry.get("profiles")
-        if not isinstance(profiles, dict):
-            raise bad(f"{where}.profiles", f"expected an object of profiles, got {_shown(profiles)}")
-        for name, values in profiles.items():
-            if not isinstance(values, dict):
-                raise bad(
-                    f"{where}.profiles.{name}", f"expected an object of speed figures, got {_shown(values)}"
-                )
-            for metric, value in values.items():
-                if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                    raise bad(f"{where}.profiles.{name}.{metric}", f"expected a number, got {_shown(value)}")
-    return data
+        problem = _entry_problem(f"machines.{key}", entry)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes; a folder, an oversized or unreadable file is a :class:`SpecError`."""
+    from rules.common.assets import MAX_FILE_BYTES
+
+    if path.is_dir():
+        raise SpecError(str(path), "", "is a folder, not a speed record file")
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SpecError(str(path), "", f"more than {MAX_FILE_BYTES} bytes; not a speed record")
+        return path.read_bytes()
+    except OSError as exc:
+        raise SpecError(str(path), "", f"cannot read the speed record ({exc.strerror or exc})") from None
+
+
+def _entry_problem(where: str, entry) -> tuple[str, str] | None:
+    """``(where, problem)`` of the first wrong value of one machine's entry, else ``None``."""
+    if not isinstance(entry, dict):
+        return where, f"expected an object (machine, profiles), got {_shown(entry)}"
+    if not isinstance(entry.get("machine", {}), dict):
+        return f"{where}.machine", f"expected an object, got {_shown(entry['machine'])}"
+    profiles = entry.get("profiles")
+    if not isinstance(profiles, dict):
+        return f"{where}.profiles", f"expected an object of profiles, got {_shown(profiles)}"
+    for name, values in profiles.items():
+        if not isinstance(values, dict):
+            return f"{where}.profiles.{name}", f"expected an object of speed figures, got {_shown(values)}"
+        for metric, value in values.items():
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                return f"{where}.profiles.{name}.{metric}", f"expected a number, got {_shown(value)}"
+    return None
 
 
 def _shown(value) -> str:
@@ -181,9 +230,10 @@ def section(data: dict, profile: str, key: str | None = None) -> dict | None:
     return values if isinstance(values, dict) else None
 
 
-def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
-    """Speed metrics judged against this machine's record; all ``info`` without one."""
-    values = section(data, profile)
+def compare(metrics: list[Metric], data: dict, profile: str, fallback: dict | None = None) -> list[Row]:
+    """Speed metrics judged against this machine's record in ``data``, else against the record
+    of this kind of machine in ``fallback`` (the shipped one); all ``info`` without either."""
+    values = judged_against(data, profile, fallback)[0]
     if values is None:
         return [Row(m, None, None, "info") for m in metrics]
     rows = []
@@ -196,9 +246,23 @@ def compare(metrics: list[Metric], data: dict, profile: str) -> list[Row]:
     return [r if r.verdict != "new" else Row(r.metric, None, None, "info") for r in rows]
 
 
-def recorded(data: dict, metrics: list[Metric], profile: str) -> dict:
-    """``data`` with this machine's ``profile`` speed figures replaced by ``metrics``."""
-    info = machine(engine_of(profile))
+def judged_against(data: dict, profile: str, fallback: dict | None = None) -> tuple[dict | None, str]:
+    """The speed figures a run is judged against and whose they are: ``(this machine's,
+    "machine")``, else ``(this kind of machine's in fallback, "kind")``, else ``(None, "")``."""
+    own = section(data, profile)
+    if own is not None:
+        return own, "machine"
+    if fallback is not None:
+        shipped = section(fallback, profile, kind_fingerprint(engine_of(profile)))
+        if shipped is not None:
+            return shipped, "kind"
+    return None, ""
+
+
+def recorded(data: dict, metrics: list[Metric], profile: str, by_kind: bool = False) -> dict:
+    """``data`` with this machine's (``by_kind``: this kind of machine's) ``profile`` speed
+    figures replaced by ``metrics``."""
+    info = kind(engine_of(profile)) if by_kind else machine(engine_of(profile))
     key = fingerprint(info)
     machines: dict[str, dict] = dict(data.get("machines", {}))
     entry = dict(machines.get(key, {}))

@@ -112,10 +112,19 @@ def run(profile: Profile, tally: Tally, settings=None) -> list[Metric]:
             omega, expected = hit(world, x, tally)
             name = f"omega.x{x * 1000:g}mm"
             if abs(expected) < 1e-9:
-                out.append(Metric(NAME, name, round(omega, 3), "rad/s", 0.0, Check(tol=1.0, better="lower")))
+                # signed: the card turns one way or the other as the die's face meets the
+                # card's edge; a flip of the sign is a change of the contact, not a gain
+                out.append(Metric(NAME, name, round(omega, 3), "rad/s", 0.0, Check(tol=1.0, signed=True)))
             else:
                 out.append(
-                    Metric(NAME, name, round(omega, 3), "rad/s", round(expected, 3), Check(tol=0.5, rel=0.05))
+                    Metric(
+                        NAME,
+                        name,
+                        round(omega, 3),
+                        "rad/s",
+                        round(expected, 3),
+                        Check(tol=0.5, rel=0.05, signed=True),
+                    )
                 )
         t, expected = spin_down(world, tally)
     world.close()

@@ -17,11 +17,18 @@ from doppelx.bench.common import Profile, Tally
 from doppelx.bench.metrics import FAILING, INFO, Metric, Row
 
 #: The measuring scenes, in the order they run.
-SCENES: tuple[str, ...] = ("drop", "incline", "pile", "impact", "spinner", "tray")
+SCENES: tuple[str, ...] = ("drop", "incline", "pile", "impact", "spinner", "settle", "converge", "tray")
 #: Every scene name ``--scene`` accepts; ``speed`` times the others.
 ALL: tuple[str, ...] = (*SCENES, "speed")
+#: Scenes the speed scene does not time (they run once): short checks of the settle path and
+#: the solver's convergence, whose speed the other scenes' figures already cover; timing
+#: repeats a scene at least twice, which would add ~2 s to the quick profile.
+UNTIMED: tuple[str, ...] = ("settle", "converge")
 #: The scenes each engine runs (the others use PyBullet's own API: contact points, joint motors).
-ENGINE_SCENES: dict[str, tuple[str, ...]] = {"pybullet": ALL, "mujoco": ("drop", "incline", "tray", "speed")}
+ENGINE_SCENES: dict[str, tuple[str, ...]] = {
+    "pybullet": ALL,
+    "mujoco": ("drop", "incline", "converge", "tray", "speed"),
+}
 
 
 @dataclass(frozen=True)
@@ -74,7 +81,7 @@ def run_suite(
         run = scene_runner(name)
         if engine != "pybullet":
             run = functools.partial(run, engine=engine)
-        if with_speed:
+        if with_speed and name not in UNTIMED:
             out, tally, ref = timed(run, profile, settings)
             speed_rows += speed_metrics(name, tally, ref, profile)
             refs.append(ref)
@@ -85,7 +92,7 @@ def run_suite(
         seconds[name] = round(time.perf_counter() - t0, 2)
         if progress is not None:
             progress(f"{name}: {seconds[name]:.1f} s")
-    if with_speed:
+    if refs:
         speed_rows.insert(0, Metric(SPEED, "reference.steps_per_s", round(max(refs)), "1/s", None, INFO))
     return SuiteResult(profile.name, metrics + speed_rows, seconds)
 

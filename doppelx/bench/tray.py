@@ -19,9 +19,16 @@ thrown by the medium bot's throw model at its best spot; the scenes of side ``k`
   off the board; throws that reached the time cap;
 * tunnelling: throws the tunnel watch flagged — must be 0 (the note names them: side,
   throw index within the side, events; ``doppelx.bench.tray.scenes`` rebuilds them);
+* false settles: every throw read at rest is run on for one more second
+  (:func:`doppelx.bench.settle.false_settle`); a die on the board, rim, card or table that
+  then moves more than 1 mm, changes status or shows another face counts — must be 0;
 * determinism: the first throws are run again in a fresh world, in reverse order; every
-  resting pose must come out bit for bit the same (0 mismatches); and a SHA-256 of all
-  resting poses (every die of every throw, IEEE doubles) that must equal the baseline's.
+  resting pose must come out bit for bit the same (0 mismatches). A SHA-256 of all
+  resting poses (every die of every throw, IEEE doubles) is shown as information: it
+  changes with the last bit of any pose (a refactor that reorders a sum), so the verdict
+  rests on the physical rows; ``determinism_mismatches`` is what enforces determinism.
+* ``unsettled`` (throws that reached the time cap) is judged against the baseline's count
+  (its Poisson spread, at least 2), never against the run's own.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ import struct
 import numpy as np
 
 from doppelx.bench.common import Profile, Tally, binomial_tol
-from doppelx.bench.metrics import EXACT, INFO, Check, Metric
+from doppelx.bench.metrics import INFO, Check, Metric
 
 NAME = "tray"
 SEED = 20240611
@@ -62,6 +69,8 @@ def pose_bytes(outcome) -> bytes:
 
 def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet") -> list[Metric]:
     """The tray metrics (see the module docstring)."""
+    from doppelx.bench.common import time_step
+    from doppelx.bench.settle import RUN_ON, false_settle
     from doppelx.bench.throws import up_axis
     from physics.engine import make_world
     from physics.run import run_throw
@@ -72,7 +81,7 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
     digest = hashlib.sha256()
     counts = np.zeros(6, dtype=int)
     times: list[float] = []
-    dice = cocked = holes = off = unsettled = tunnelled = 0
+    dice = cocked = holes = off = unsettled = tunnelled = false_settles = 0
     first: list[tuple] = []
     flagged: list[str] = []
     for side, board, items in scenes(profile.tray_per_side):
@@ -83,6 +92,10 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
             tally.steps += r.steps
             tally.runs += 1
             digest.update(pose_bytes(r.outcome))
+            if r.settled:
+                with tally.timing():
+                    false_settles += false_settle(world, r.outcome) is not None
+                tally.steps += int(RUN_ON / time_step(world))
             if side == "I" and i < profile.determinism_throws:
                 first.append((lying, throw, pose_bytes(r.outcome)))
             times.append(r.sim_time)
@@ -116,6 +129,7 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
         unsettled,
         tunnelled,
         mismatches,
+        false_settles,
         digest.hexdigest(),
         "; ".join(flagged[:10]),
     )
@@ -155,7 +169,19 @@ def _rerun(first, settings, tally: Tally, engine: str = "pybullet") -> int:
 
 
 def _metrics(
-    faces, counts, times, dice, cocked, holes, off, unsettled, tunnelled, mismatches, digest, flagged: str
+    faces,
+    counts,
+    times,
+    dice,
+    cocked,
+    holes,
+    off,
+    unsettled,
+    tunnelled,
+    mismatches,
+    false_settles,
+    digest,
+    flagged: str,
 ) -> list[Metric]:
     from doppelx.bench.throws import chi2_uniform
 
@@ -224,9 +250,10 @@ def _metrics(
             unsettled,
             "throws",
             0,
-            Check(tol=max(2.0, 4 * math.sqrt(unsettled)), better="lower"),
+            Check(tol=2.0, poisson=4.0, better="lower"),
         ),
+        Metric(NAME, "false_settles", false_settles, "throws", 0, Check(limit=("==", 0))),
         Metric(NAME, "tunnelled", tunnelled, "throws", 0, Check(limit=("==", 0)), note=flagged),
         Metric(NAME, "determinism_mismatches", mismatches, "throws", 0, Check(limit=("==", 0))),
-        Metric(NAME, "pose_hash", digest[:16], "", None, EXACT),
+        Metric(NAME, "pose_hash", digest[:16], "", None, INFO),
     ]

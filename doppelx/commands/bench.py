@@ -2,7 +2,7 @@
 
     doppelx bench [--quick] [--scene NAME ...] [--json] [--out FILE.json]
                   [--baseline FILE.json] [--update-baseline]
-                  [--record-speed] [--speed-record FILE.json]
+                  [--record-speed [--record-kind]] [--speed-record FILE.json]
     doppelx bench sweep [--quick] [--out FILE.png] [--data FILE.json] [--json]
     doppelx bench engines [--throws N] [--json] [--out FILE.png]
     doppelx bench restitution [--speeds V1,V2,...] [--json]
@@ -10,22 +10,26 @@
                          [--engine pybullet|mujoco]
     doppelx bench holes [--speeds V1,V2,...] [--engine pybullet|mujoco] [--json]
 
-Runs the seeded scenes (drop, incline, pile, impact, spinner, tray, speed; all by default),
-prints a table — scene, metric, value, analytic expectation, baseline, change, verdict —
-and exits 1 when a metric left its tolerance around the baseline (``WORSE``, ``CHANGED``)
-or broke an absolute requirement (``FAIL``: tunnelling, determinism, momentum), else 0.
+Runs the seeded scenes (drop, incline, pile, impact, spinner, settle, converge, tray,
+speed; all by default), prints a table — scene, metric, value, analytic expectation,
+baseline, change, verdict — and exits 1 when a metric left its tolerance around the
+baseline (``WORSE``, ``CHANGED``; a row with an analytic expectation by its distance to it)
+or broke an absolute requirement (``FAIL``: tunnelling, false settles, determinism,
+momentum, the solver's distance from a refined solve), else 0. The tray's pose hash is
+information.
 ``--quick`` is the CI size (its own baseline section). ``--update-baseline`` rewrites the
 baseline with this run's values on purpose; absolute requirements still fail the run
 (exit 1), since no baseline can accept them. Speed is judged only against figures
-recorded on the same machine (``--record-speed``, :mod:`doppelx.bench.speedrecord`);
-without them it is shown as information. A ``--baseline`` file that does not exist is an
+recorded on the same machine (``--record-speed``, :mod:`doppelx.bench.speedrecord`), else
+against the shipped record of this kind of machine (``--record-speed --record-kind``
+writes it); without either it is shown as information. A ``--baseline`` file that does not exist is an
 error (exit 2) unless ``--update-baseline`` is to create it. ``restitution``, ``cuboid``
 and ``holes`` are the validation scenes (:mod:`doppelx.bench.restitution`,
 :mod:`doppelx.bench.cuboid`, :mod:`doppelx.bench.holes`).
 ``sweep`` runs a grid of solver settings and plots speed against accuracy with the Pareto
 front (PNG). ``engines`` sends the same seeded standard turns through PyBullet and MuJoCo
 and compares them side by side (:mod:`doppelx.bench.engines`). ``--engine mujoco`` runs the
-scenes that work in MuJoCo (drop, incline, tray) against the baseline section
+scenes that work in MuJoCo (drop, incline, converge, tray) against the baseline section
 ``<profile>@mujoco``; a baseline section recorded on another engine than the run's is
 refused (exit 2). A metric of the baseline that a scene which ran no longer measures is
 ``MISSING`` and fails the run. No two of the files named (``--out``, ``--baseline``,
@@ -45,13 +49,19 @@ import argparse
 import json
 import math
 import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
 from doppelx.commands.bench_tosses import register_tosses
 from physics.engine import DEFAULT_ENGINE, ENGINES
 
-SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "tray", "speed")
+if TYPE_CHECKING:
+    from doppelx.bench.common import Profile
+
+SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "settle", "converge", "tray", "speed")
 #: Fastest impact or slide ``restitution`` and ``holes`` take (m/s), and why.
 MAX_SPEED = 20.0
 SPEED_REASON = "dice thrown by hand move at 2–4 m/s; 20 m/s is a fall from 20 m"
@@ -80,6 +90,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run the seeded physics scenes, compare every metric with the committed "
         "baseline and exit 1 on a regression.",
     )
+    _add_suite_options(p)
+    # None when not given, so that a sub-command can tell "given before it" from the default
+    p.set_defaults(func=run, engine=None)
+    sweep_sub = p.add_subparsers(
+        dest="bench_command", metavar="{sweep,engines,restitution,cuboid,holes,tosses}"
+    )
+    for add in (_add_sweep, _add_engines, _add_restitution, _add_cuboid, _add_holes):
+        add(sweep_sub)
+    register_tosses(sweep_sub, _suite_options, _engine)  # doppelx/commands/bench_tosses.py
+    for name, parser in sweep_sub.choices.items():
+        _SUB_FLAGS[name] = {o for a in parser._actions for o in a.option_strings}
+
+
+def _add_suite_options(p: argparse.ArgumentParser) -> None:
+    """The suite's own options (``doppelx bench --X``)."""
     p.add_argument("--quick", action="store_true", help="the small CI size (its own baseline section)")
     p.add_argument(
         "--scene",
@@ -92,11 +117,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--json", action="store_true", help="print the result as one JSON object instead of the table"
     )
-    p.add_argument(
-        "--out",
-        metavar="FILE.json",
-        help="also write the result JSON to this file",
-    )
+    p.add_argument("--out", metavar="FILE.json", help="also write the result JSON to this file")
     p.add_argument(
         "--baseline",
         metavar="FILE.json",
@@ -113,17 +134,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="record this run's speed figures as this machine's (later runs judge speed against them)",
     )
     p.add_argument(
+        "--record-kind",
+        action="store_true",
+        help="with --record-speed: record them for this kind of machine (CPU, cores, versions; not the "
+        "host) in the shipped assets/bench_speed_record.json, which CI's runs are judged against",
+    )
+    p.add_argument(
         "--speed-record",
         metavar="FILE.json",
-        help="the local speed record (default ~/.cache/doppelx/bench-speed.json)",
+        help="the local speed record (default ~/.cache/doppelx/bench-speed.json; with --record-kind "
+        "the shipped assets/bench_speed_record.json)",
     )
     add_engine_argument(p)
-    # None when not given, so that a sub-command can tell "given before it" from the default
-    p.set_defaults(func=run, engine=None)
-    sweep_sub = p.add_subparsers(
-        dest="bench_command", metavar="{sweep,engines,restitution,cuboid,holes,tosses}"
-    )
-    s = sweep_sub.add_parser(
+
+
+def _add_sweep(sub: argparse._SubParsersAction) -> None:
+    s = sub.add_parser(
         "sweep",
         help="grid of solver settings: speed against accuracy, Pareto front (PNG)",
         description="Run a grid of solver settings (time step, solver iterations, contact "
@@ -150,7 +176,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print every point as JSON instead of the table",
     )
     s.set_defaults(func=run_sweep)
-    e = sweep_sub.add_parser(
+
+
+def _add_engines(sub: argparse._SubParsersAction) -> None:
+    e = sub.add_parser(
         "engines",
         help="the same seeded throws through PyBullet and MuJoCo, side by side (PNG)",
         description="Send the same seeded standard turns through both engines and compare "
@@ -174,7 +203,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the plot (default engines.png)",
     )
     e.set_defaults(func=run_engines)
-    r = sweep_sub.add_parser(
+
+
+def _add_restitution(sub: argparse._SubParsersAction) -> None:
+    r = sub.add_parser(
         "restitution",
         help="a die dropped flat onto the playfield and onto a die at 0.3-5 m/s: rebound against the material",
         description="Drop a die flat onto side I's playfield and onto a resting die at each impact "
@@ -189,7 +221,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     r.add_argument("--json", dest="restitution_json", action="store_true", help="print one JSON object")
     r.set_defaults(func=run_restitution)
-    cu = sweep_sub.add_parser(
+
+
+def _add_cuboid(sub: argparse._SubParsersAction) -> None:
+    cu = sub.add_parser(
         "cuboid",
         help="cuboid dice against real-dice experiments and the solid-angle model",
         description="Throw a homogeneous cuboid die (two square y×y faces, four x×y faces) onto a "
@@ -224,7 +259,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="physics engine (default: bench's --engine, pybullet)",
     )
     cu.set_defaults(func=run_cuboid)
-    ho = sweep_sub.add_parser(
+
+
+def _add_holes(sub: argparse._SubParsersAction) -> None:
+    ho = sub.add_parser(
         "holes",
         help="a die slid across a hole at 0.3-2 m/s: falls in or crosses, against the analytic bounds",
         description="Slide a die flat and without spin across side I's hole h-northwest at each "
@@ -248,9 +286,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     ho.add_argument("--json", dest="holes_json", action="store_true", help="print one JSON object")
     ho.set_defaults(func=run_holes)
-    register_tosses(sweep_sub, _suite_options, _engine)  # doppelx/commands/bench_tosses.py
-    for name, parser in sweep_sub.choices.items():
-        _SUB_FLAGS[name] = {o for a in parser._actions for o in a.option_strings}
 
 
 #: The suite's own options (``doppelx bench --X``): the namespace attribute, the flag and how
@@ -263,6 +298,7 @@ SUITE_OPTIONS = (
     ("baseline", "--baseline", "--baseline FILE.json"),
     ("update_baseline", "--update-baseline", "--update-baseline"),
     ("record_speed", "--record-speed", "--record-speed"),
+    ("record_kind", "--record-kind", "--record-speed --record-kind"),
     ("speed_record", "--speed-record", "--speed-record FILE.json"),
     ("engine", "--engine", "--engine NAME"),
 )
@@ -339,139 +375,281 @@ def _floats(flag: str, most: float, unit: str, why: str, least: float | None = N
     return parse
 
 
-def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0915  (split by issue 34)
-    from pathlib import Path
+@dataclass
+class _Plan:
+    """What a run of the suite was asked for, checked before anything runs."""
 
+    engine: str
+    profile: Profile
+    section: str  # the baseline section: quick, full, quick@mujoco, ...
+    scenes: tuple[str, ...]
+    path: str | Path  # the baseline file
+    speed_path: Path  # the speed record file
+    with_speed: bool
+
+
+def run(args: argparse.Namespace) -> int:
+    """``doppelx bench``: plan, read the records, run, judge, write, print; exit 1 on a failed row."""
+    from doppelx.bench.suite import run_suite
+
+    plan = _plan(args)
+    data, fresh = _read_baseline(args, plan)
+    speed_data, shipped = _read_speed_records(args, plan)
+
+    def progress(line: str) -> None:
+        print(f"bench: {line}", file=sys.stderr, flush=True)
+
+    result = run_suite(plan.profile, plan.scenes, progress=progress, engine=plan.engine)
+    rows, physics, speed, measured = _judge(result, data, fresh, speed_data, shipped, plan)
+    if physics and not args.update_baseline and plan.section not in data.get("profiles", {}):
+        print(
+            f"bench: warning: {plan.path} has no '{plan.section}' section: nothing was compared, every "
+            "figure is new (record one with --update-baseline)",
+            file=sys.stderr,
+        )
+    out = _result_json(result, rows, measured, speed, plan)
+    _write_outputs(args, plan, out, data, physics, speed, speed_data, measured, fresh)
+    _print_result(args, plan, result, rows, out, _speed_note(args, plan, speed, speed_data, shipped))
+    return _report_failures(args, rows)
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
+    """The run's engine, profile, scenes and files; every file to be written is checked and no
+    two named files are one, before anything runs (exit 2 otherwise)."""
     from doppelx.bench import baseline as bl
-    from doppelx.bench import speedrecord as sr
     from doppelx.bench.common import PROFILES
     from doppelx.bench.speed import NAME as SPEED
-    from doppelx.bench.suite import ALL, failed, format_table, run_suite, summary
-    from rules.common.atomic import check_output_file, prepare_output_dir
-    from rules.common.errors import DoppelXError, SpecError
+    from doppelx.bench.suite import ALL
 
     engine = args.engine or DEFAULT_ENGINE
     profile = PROFILES["quick" if args.quick else "full"]
-    for flag, value in (
-        ("--out", args.out),
-        ("--baseline", args.baseline),
-        ("--speed-record", args.speed_record),
-    ):
-        if value is not None and not value.strip():  # an unset shell variable: never the default file
-            raise DoppelXError(f"{flag} {value!r}: not a valid file name")
+    _check_names(args)
     path = args.baseline if args.baseline is not None else bl.default_path()
-    if args.baseline is not None and not args.update_baseline:
-        if Path(args.baseline).is_dir():
-            raise SpecError(args.baseline, "", "is a folder, not a baseline file")
-        if not Path(args.baseline).is_file():
-            raise SpecError(
-                args.baseline, "", "no such baseline file (pass --update-baseline to create one there)"
-            )
+    _check_baseline_given(args)
     scenes = tuple(dict.fromkeys(args.scene)) if args.scene else ALL
     section = profile.name if engine == "pybullet" else f"{profile.name}@{engine}"
     if engine != "pybullet":
         scenes = _engine_scenes(engine, tuple(dict.fromkeys(args.scene)) if args.scene else None)
     with_speed = SPEED in scenes
-    if args.record_speed and not with_speed:
-        raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
-    speed_path = Path(args.speed_record) if args.speed_record is not None else sr.default_path()
-    # every file to be written is checked before anything runs, and no two named files are one
-    if args.out is not None:
-        _check_writable(args.out)
-    if args.update_baseline:
-        _check_writable(str(path))
-    if args.record_speed:
-        if args.speed_record is None:  # the program's own cache folder may be made
-            prepare_output_dir(speed_path.parent, "speed record folder")
-        check_output_file(speed_path, "speed record")
+    speed_path = _speed_path(args, with_speed)
+    _check_outputs(args, path, speed_path)
     named = [("--baseline", str(path))]
     if with_speed or args.speed_record is not None:
         named.append(("--speed-record", str(speed_path)))
     if args.out is not None:
         named.append(("--out", args.out))
     _distinct(named)
-    data = bl.load(path)  # a malformed file stops here (exit 2)
-    fresh = False
+    return _Plan(engine, profile, section, scenes, path, speed_path, with_speed)
+
+
+def _speed_path(args: argparse.Namespace, with_speed: bool):
+    """The speed record file to read (and with ``--record-speed`` to write)."""
+    from pathlib import Path
+
+    from doppelx.bench import speedrecord as sr
+    from rules.common.errors import DoppelXError
+
+    if args.record_kind and not args.record_speed:
+        raise DoppelXError(
+            "--record-kind goes with --record-speed (doppelx bench --record-speed --record-kind)"
+        )
+    if args.record_speed and not with_speed:
+        raise DoppelXError("--record-speed needs the speed scene (run all scenes, or add --scene speed)")
+    if args.speed_record is not None:
+        return Path(args.speed_record)
+    return sr.shipped_path() if args.record_kind else sr.default_path()
+
+
+def _check_outputs(args: argparse.Namespace, path, speed_path) -> None:
+    """Every file the run is to write can be written (exit 2 before a long run otherwise)."""
+    from rules.common.atomic import check_output_file, prepare_output_dir
+
+    if args.out is not None:
+        _check_writable(args.out)
     if args.update_baseline:
-        recorded = bl.recorded_engine(data, section)
-        if recorded is not None and recorded != engine:
-            fresh = True
-            print(
-                f"bench: warning: {path}: '{section}' was recorded with {recorded}; --update-baseline "
-                f"replaces the whole section with this {engine} run",
-                file=sys.stderr,
-            )
-    else:
-        note = bl.check_engine(path, data, section, engine)  # another engine's section: exit 2
+        _check_writable(str(path))
+    if args.record_speed:
+        if args.speed_record is None and not args.record_kind:  # the program's own cache folder may be made
+            prepare_output_dir(speed_path.parent, "speed record folder")
+        check_output_file(speed_path, "speed record")
+
+
+def _check_names(args: argparse.Namespace) -> None:
+    """An empty file name (an unset shell variable) is never taken for the default file."""
+    from rules.common.errors import DoppelXError
+
+    for flag, value in (
+        ("--out", args.out),
+        ("--baseline", args.baseline),
+        ("--speed-record", args.speed_record),
+    ):
+        if value is not None and not value.strip():
+            raise DoppelXError(f"{flag} {value!r}: not a valid file name")
+
+
+def _check_baseline_given(args: argparse.Namespace) -> None:
+    """A ``--baseline`` to compare with must be an existing file (``--update-baseline`` may create it)."""
+    from pathlib import Path
+
+    from rules.common.errors import SpecError
+
+    if args.baseline is None or args.update_baseline:
+        return
+    if Path(args.baseline).is_dir():
+        raise SpecError(args.baseline, "", "is a folder, not a baseline file")
+    if not Path(args.baseline).is_file():
+        raise SpecError(
+            args.baseline, "", "no such baseline file (pass --update-baseline to create one there)"
+        )
+
+
+def _read_baseline(args: argparse.Namespace, plan: _Plan) -> tuple[dict, bool]:
+    """The baseline (a malformed file stops here, exit 2) and whether ``--update-baseline``
+    starts the section afresh (it was recorded on another engine)."""
+    from doppelx.bench import baseline as bl
+
+    data = bl.load(plan.path)
+    if not args.update_baseline:
+        note = bl.check_engine(plan.path, data, plan.section, plan.engine)  # another engine's: exit 2
         if note:
             print(f"bench: note: {note}", file=sys.stderr)
-    speed_data = sr.empty()
-    if with_speed:  # the record is read only when speed is measured
-        try:
-            speed_data = sr.load(speed_path)  # a malformed record stops here too (exit 2)
-        except sr.DamagedRecord as exc:
-            if not args.record_speed:
-                raise
-            print(
-                f"bench: warning: {exc}; --record-speed replaces it with this run's figures", file=sys.stderr
-            )
+        return data, False
+    recorded = bl.recorded_engine(data, plan.section)
+    if recorded is None or recorded == plan.engine:
+        return data, False
+    print(
+        f"bench: warning: {plan.path}: '{plan.section}' was recorded with {recorded}; --update-baseline "
+        f"replaces the whole section with this {plan.engine} run",
+        file=sys.stderr,
+    )
+    return data, True
 
-    def progress(line: str) -> None:
-        print(f"bench: {line}", file=sys.stderr, flush=True)
 
-    result = run_suite(profile, scenes, progress=progress, engine=engine)
+def _read_speed_records(args: argparse.Namespace, plan: _Plan) -> tuple[dict, dict | None]:
+    """The speed record to judge by (or to add to) and the shipped record of machine kinds;
+    read only when speed is measured. A malformed record stops here (exit 2) unless
+    ``--record-speed`` is to replace it."""
+    from doppelx.bench import speedrecord as sr
+
+    if not plan.with_speed:
+        return sr.empty(), None
+    try:
+        speed_data = sr.load(plan.speed_path)
+    except sr.DamagedRecord as exc:
+        if not args.record_speed:
+            raise
+        print(f"bench: warning: {exc}; --record-speed replaces it with this run's figures", file=sys.stderr)
+        speed_data = sr.empty()
+    shipped = None
+    # the shipped record of this kind of machine judges the full profile only (the quick
+    # profile's scenes are too short for a verdict on a machine other than the recording
+    # one); an explicit record is judged alone
+    if args.speed_record is None and not args.record_kind and not args.quick:
+        shipped = sr.load(sr.shipped_path())
+    return speed_data, shipped
+
+
+def _judge(result, data: dict, fresh: bool, speed_data: dict, shipped: dict | None, plan: _Plan):
+    """``(rows, physics metrics, speed metrics, scenes shown)``: every row with its verdict."""
+    from doppelx.bench import baseline as bl
+    from doppelx.bench import speedrecord as sr
+    from doppelx.bench.speed import NAME as SPEED
+
     physics = [m for m in result.metrics if m.scene != SPEED]
     speed = [m for m in result.metrics if m.scene == SPEED]
-    measured = [s for s in result.seconds if s in scenes]  # the scenes whose rows are shown
+    measured = [s for s in result.seconds if s in plan.scenes]  # the scenes whose rows are shown
     compared = {} if fresh else data
-    rows = bl.compare(physics, compared, section, measured) + sr.compare(speed, speed_data, section)
-    if physics and not args.update_baseline and section not in data.get("profiles", {}):
-        print(
-            f"bench: warning: {path} has no '{section}' section: nothing was compared, every figure is "
-            "new (record one with --update-baseline)",
-            file=sys.stderr,
-        )
-    bad = failed(rows)
-    if not speed:
-        speed_note = ""
-    elif args.record_speed:
-        speed_note = f"speed recorded as this machine's ({speed_path}): later runs are judged against it"
-    elif sr.section(speed_data, section) is not None:
-        speed_note = f"speed judged against this machine's record ({speed_path})"
-    else:
-        speed_note = "speed shown as information (no record of this machine; `doppelx bench --record-speed`)"
-    out = {
+    rows = bl.compare(physics, compared, plan.section, measured) + sr.compare(
+        speed, speed_data, plan.section, shipped
+    )
+    return rows, physics, speed, measured
+
+
+def _result_json(result, rows, measured, speed, plan: _Plan) -> dict:
+    """The result object ``--json`` prints and ``--out`` writes."""
+    from doppelx.bench import baseline as bl
+    from doppelx.bench import speedrecord as sr
+    from doppelx.bench.speed import NAME as SPEED
+    from doppelx.bench.suite import failed
+
+    return {
         "format": "doppelx-bench-result/1",
-        "profile": profile.name,
-        "engine": engine,
+        "profile": plan.profile.name,
+        "engine": plan.engine,
         "scenes": measured + ([SPEED] if speed else []),
         "seconds": result.seconds,
-        "baseline": str(path),
-        "speed_record": str(speed_path) if speed else None,
-        "machine": sr.fingerprint(engine=engine),
-        "environment": bl.environment(engine),
-        "passed": not bad,
+        "baseline": str(plan.path),
+        "speed_record": str(plan.speed_path) if speed else None,
+        "machine": sr.fingerprint(engine=plan.engine),
+        "environment": bl.environment(plan.engine),
+        "passed": not failed(rows),
         "rows": [r.to_dict() for r in rows],
     }
+
+
+def _write_outputs(args, plan: _Plan, out, data, physics, speed, speed_data, measured, fresh) -> None:
+    """``--out``, the updated baseline and the speed record, each written atomically."""
+    from doppelx.bench import baseline as bl
+    from doppelx.bench import speedrecord as sr
+
     if args.out is not None:
         _write(args.out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     if args.update_baseline:
-        _write(path, bl.dumps(bl.updated(data, physics, section, measured, fresh=fresh)))
-        print(f"bench: baseline {path} updated ({section}: {len(physics)} metrics)", file=sys.stderr)
+        _write(plan.path, bl.dumps(bl.updated(data, physics, plan.section, measured, fresh=fresh)))
+        print(
+            f"bench: baseline {plan.path} updated ({plan.section}: {len(physics)} metrics)", file=sys.stderr
+        )
     if args.record_speed:
-        sr.save(speed_path, sr.recorded(speed_data, speed, section))
-        print(f"bench: speed of this machine recorded in {speed_path} ({section})", file=sys.stderr)
+        sr.save(plan.speed_path, sr.recorded(speed_data, speed, plan.section, by_kind=args.record_kind))
+        whose = "this kind of machine" if args.record_kind else "this machine"
+        print(f"bench: speed of {whose} recorded in {plan.speed_path} ({plan.section})", file=sys.stderr)
+
+
+def _speed_note(args, plan: _Plan, speed, speed_data: dict, shipped: dict | None) -> str:
+    """One line: what the speed rows were judged against."""
+    from doppelx.bench import speedrecord as sr
+
+    if not speed:
+        return ""
+    if args.record_speed:
+        whose = "this kind of machine's" if args.record_kind else "this machine's"
+        return f"speed recorded as {whose} ({plan.speed_path}): later runs are judged against it"
+    _, whose = sr.judged_against(speed_data, plan.section, shipped)
+    if whose == "machine":
+        return f"speed judged against this machine's record ({plan.speed_path})"
+    if whose == "kind":
+        return f"speed judged against the shipped record of this kind of machine ({sr.shipped_path()})"
+    return (
+        "speed shown as information (no record of this machine or its kind; `doppelx bench --record-speed`)"
+    )
+
+
+def _print_result(args, plan: _Plan, result, rows, out: dict, speed_note: str) -> None:
+    """The table and the summary line (or the result JSON with ``--json``) on stdout."""
+    from doppelx.bench.suite import format_table, summary
+
     if args.json:
         print(json.dumps(out, indent=2, ensure_ascii=False))
-    else:
-        print(format_table(rows))
-        print()
-        print(f"{summary(rows)}  ({section} profile, {sum(result.seconds.values()):.1f} s, baseline {path})")
-        if speed_note:
-            print(speed_note)
+        return
+    print(format_table(rows))
+    print()
+    print(
+        f"{summary(rows)}  ({plan.section} profile, {sum(result.seconds.values()):.1f} s, baseline {plan.path})"
+    )
+    if speed_note:
+        print(speed_note)
+
+
+def _report_failures(args: argparse.Namespace, rows) -> int:
+    """Name every failed row on stderr; 1 if any, else 0. With ``--update-baseline`` or
+    ``--record-speed`` only absolute requirements (and the rows not being rewritten) count:
+    a recorded speed is not judged, an updated baseline no longer holds the metrics a scene
+    stopped measuring."""
+    from doppelx.bench.speed import NAME as SPEED
+    from doppelx.bench.suite import failed
+
+    bad = failed(rows)
     if args.update_baseline or args.record_speed:
-        # absolute requirements hold whatever the baseline; a recorded speed is not judged;
-        # an updated baseline no longer holds the metrics a scene stopped measuring
         bad = [
             r
             for r in bad
@@ -479,24 +657,24 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901, PLR0915  (split by issu
             or (not args.update_baseline and r.metric.scene != SPEED)
             or (not args.record_speed and r.metric.scene == SPEED)
         ]
-    if bad:
-        print(f"bench: {len(bad)} metric(s) failed:", file=sys.stderr)
-        for r in bad:
-            if r.verdict == "MISSING":
-                print(
-                    f"  {r.metric.key} MISSING: in the baseline ({r.baseline}) but not measured by this "
-                    "run (a renamed or dropped metric: --update-baseline drops it)",
-                    file=sys.stderr,
-                )
-                continue
-            note = f" — {r.metric.note}" if r.metric.note else ""
+    if not bad:
+        return 0
+    print(f"bench: {len(bad)} metric(s) failed:", file=sys.stderr)
+    for r in bad:
+        if r.verdict == "MISSING":
             print(
-                f"  {r.metric.key} {r.verdict}: {r.metric.value} (baseline {r.baseline}, "
-                f"{r.metric.check.describe()}){note}",
+                f"  {r.metric.key} MISSING: in the baseline ({r.baseline}) but not measured by this "
+                "run (a renamed or dropped metric: --update-baseline drops it)",
                 file=sys.stderr,
             )
-        return 1
-    return 0
+            continue
+        note = f" — {r.why or r.metric.note}" if r.why or r.metric.note else ""
+        print(
+            f"  {r.metric.key} {r.verdict}: {r.metric.value} (baseline {r.baseline}, "
+            f"{r.metric.check.describe()}){note}",
+            file=sys.stderr,
+        )
+    return 1
 
 
 def _distinct(named: list[tuple[str, str]]) -> None:
