@@ -25,19 +25,19 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Unpack
 
 import numpy as np
 
 from physics.die_shape import is_flat, rounded_cube_points
-from physics.geometry import CARDBOARD, SPINNER, BoxPiece, HullPiece, Layout, build_layout
-from physics.materials import DIE, Materials, load_materials
-from physics.restitution_calibration import engine_materials
+from physics.geometry import CARDBOARD, SPINNER, BoxPiece, HullPiece
+from physics.materials import DIE
 from physics.settings import SimSettings
 from physics.throw import DieRelease
+from physics.tray_world import DieEntry, TraySpecs, TrayWorld
 from rules.board import BoardSide
-from rules.box import BoxSpec, load_box
-from rules.dice import DiceSet, DieSpec, load_dice
+from rules.dice import DieSpec
 from rules.outcome import Pose
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 MAX_COMPOUND_CHILDREN = 16
 
 
-class World:
+class World(TrayWorld):
     """One PyBullet client holding the tray of ``board``.
 
     Args:
@@ -56,49 +56,18 @@ class World:
         spinner: put the spinner on boards that have a mount (optional on III/IV, D39).
     """
 
-    #: the engine's name (:data:`physics.engine.ENGINES`)
     engine = "pybullet"
 
-    def __init__(
-        self,
-        board: BoardSide,
-        box: BoxSpec | None = None,
-        dice: DiceSet | None = None,
-        materials: Materials | None = None,
-        settings: SimSettings | None = None,
-        *,
-        gui: bool = False,
-        spinner: bool = True,
-    ):
+    def __init__(self, board: BoardSide, *, gui: bool = False, **specs: Unpack[TraySpecs]):
         pybullet = import_pybullet()
         self.p = pybullet
-        board = board.with_spinner(spinner)  # the spinner left off: nothing sees it (D39)
-        self.board = board
-        self.box = box or load_box()
-        self.dice = dice or load_dice()
-        self.materials = materials or load_materials()
-        self.settings = settings or SimSettings()
-        #: the materials as handed to Bullet: each restitution the input that realises it
-        self.engine_materials = engine_materials(
-            self.materials, self.engine, self.settings.restitution_calibration
-        )
-        self.layout: Layout = build_layout(
-            board,
-            self.box,
-            hole_segments=self.settings.hole_segments,
-            hole_margin=self.settings.hole_margin,
-            spinner_density=self.materials.spinner_density,
-            spinner=spinner,
-        )
+        super().__init__(board, **specs)
         self._mesh = None
         if self.settings.board_collision == "mesh":
             from physics.mesh import board_mesh
 
-            verts, faces = board_mesh(board, self.box)
+            verts, faces = board_mesh(self.board, self.box)
             self._mesh = (verts.tolist(), faces.ravel().tolist())
-        from physics.status import Zones
-
-        self.zones = Zones(self.box, self.layout, self.board.holes)
         #: Bullet's contact breaking threshold in this world (dice rest on the spinner card's hull)
         self.contact_threshold = (
             self.settings.card_contact_threshold
@@ -115,7 +84,6 @@ class World:
         self.rebuilds = 0
         self.body_of: dict[str, int] = {}
         self.owner_of: dict[int, str] = {}
-        self.spinner_id: int | None = None
         self.static_ids: list[int] = []
         #: the spinner and the dice in creation order (removed newest first by the next reset)
         self._moving: list[int] = []
@@ -135,27 +103,12 @@ class World:
             finally:
                 self.client = -1
 
-    def __enter__(self) -> World:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
     # -- building -------------------------------------------------------------------------
-    def reset(
-        self,
-        lying: Mapping[str, Pose] | None = None,
-        spinner_angle: float = 0.0,
-        releases: Sequence[DieRelease] = (),
-    ) -> None:
-        """Set the world up for a throw: the tray (built once), the spinner, the ``lying`` dice and the thrown ones.
+    def _set_up(self, lying: dict[str, Pose], spinner_angle: float, entries: list[DieEntry]) -> None:
+        """:meth:`TrayWorld.reset` in PyBullet: the tray (built once), the spinner, the dice ``entries``.
 
-        Args:
-            lying: dice lying from earlier throws, by owner, at their resting poses. Dice
-                flat on the playfield start asleep (with ``settings.sleep_lying``) and wake
-                when something comes near; others start awake and settle where they are.
-            spinner_angle: the spinner's angle about its pin (rad, 0 = a tip along +y).
-            releases: dice leaving the hand now (pose and velocities at release).
+        Dice lying flat on the playfield start asleep (with ``settings.sleep_lying``) and wake
+        when something comes near; others start awake and settle where they are.
         """
         if not self.gui and self.rebuilds >= RENEW_CLIENT_EVERY:
             self._renew_client()
@@ -171,11 +124,6 @@ class World:
         self.spinner_id = None
         if self.layout.spinner is not None:
             self._build_spinner(spinner_angle)
-        lying = dict(lying or {})
-        entries = [
-            (o, pose.position, pose.quaternion, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for o, pose in lying.items()
-        ]
-        entries += [(r.owner, r.position, r.quaternion, r.velocity, r.angular_velocity) for r in releases]
         self._add_dice(entries)
         if s.sleep_lying:
             for owner, pose in lying.items():
@@ -512,19 +460,11 @@ class World:
             self._die_shape[key] = shape
         return self._die_shape[key]
 
-    def add_die(
-        self,
-        owner: str,
-        position: Iterable[float],
-        quaternion: Iterable[float],
-        velocity: Iterable[float] = (0.0, 0.0, 0.0),
-        angular_velocity: Iterable[float] = (0.0, 0.0, 0.0),
-    ) -> int:
-        """Put ``owner``'s die into the world at a pose with a velocity; returns its body id."""
-        self._add_dice(
-            [(owner, tuple(position), tuple(quaternion), tuple(velocity), tuple(angular_velocity))]
-        )
-        return self.body_of[owner]
+    def _add_die(self, release: DieRelease) -> int:
+        """:meth:`TrayWorld.add_die` in PyBullet: returns the die's body id."""
+        r = release
+        self._add_dice([(r.owner, r.position, r.quaternion, r.velocity, r.angular_velocity)])
+        return self.body_of[r.owner]
 
     def _add_dice(self, entries: Sequence[tuple]) -> None:
         """Create dice ``(owner, position, quaternion, velocity, angular_velocity)``; one batch per shape."""
