@@ -44,58 +44,95 @@ def run_throw(
     """Simulate ``throw`` in a :class:`~physics.mujoco_world.MujocoWorld` (arguments as :func:`physics.run.run_throw`)."""
     lying = lying_dice(throw, lying)
     world.reset(lying, spinner_angle, throw.releases)
-    owners = (*throw.owners, *lying)
-    n, s = len(owners), world.settings
-    cols = np.array([world.index[o] for o in owners])  # world order → our order
-    halves = [world.dice[o].half for o in owners]
-    corner = np.array([math.sqrt(3) * h for h in halves])  # centre-to-corner distance (m)
-    tw = TunnelWatch(world.zones, max(world.dice[o].size for o in owners)) if watch else None
-    spinner = world.spinner_id is not None
-    every = world.sample_every
+    run = _MujocoRun(world, throw, lying, record, watch)
+    every, s = world.sample_every, world.settings
     dt = world.time_step * every
-    pos, quat = _poses(world, cols)
-    settle = Settle(s, world.zones, halves, zip(pos, quat), world.spinner_angle() if spinner else None)
-    touched: set[str] = set()
-    recorder = Recorder(owners) if record else None
-    if recorder is not None:
-        _record(recorder, world, cols, 0.0, pos, quat)
     t, steps, settled = 0.0, 0, False
     for _ in range(math.ceil(s.time_cap / s.sample_dt)):
-        if spinner:
-            for _k in range(every):
-                world.step()
-                touched |= world.spinner_touching()
-        else:
-            world.steps(every)
+        run.step(every)
         steps += every
         t += dt
-        new_pos, new_quat = _poses(world, cols)
-        v2, w2 = (a[cols] for a in world.speeds())
-        reach = (np.sqrt(v2) + np.sqrt(w2) * corner).tolist()  # fastest point of each die (m/s)
-        restless = []
-        for i in range(n):
-            flat = settle.observe(i, (new_pos[i], new_quat[i]), t)
-            if settle.restless(i, flat, new_pos[i], settle.slow(i, reach[i], t)):
-                restless.append(owners[i])
-        world.keep_awake(restless)
-        if tw is not None:
-            moved = {i: (new_pos[i], new_quat[i]) for i in range(n) if new_pos[i] != pos[i]}
-            if moved:
-                tw.check_sample(owners, pos, moved, halves)
-        pos, quat = new_pos, new_quat
-        for i in list(settle.undecided):
-            settle.decide(i, pos[i], quat[i])
-        if spinner:
-            settle.observe_spinner(world.spinner_angle(), t)
-        if recorder is not None:
-            _record(recorder, world, cols, t, pos, quat)
-        if settle.settled(t):
+        run.read(t)
+        if run.settle.settled(t):
             settled = True
             break
-    unsettled = () if settled else tuple(owners[i] for i in settle.unsettled(t))
-    kept = [i >= len(throw.owners) and settle.since[i] == 0.0 for i in range(n)]  # never left its anchor
-    dice = outcomes(world, owners, zip(pos, quat), lying, kept, touched)
-    return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder, engine="mujoco")
+    return run.finish(t, steps, settled)
+
+
+class _MujocoRun:
+    """One throw in MuJoCo's world: its dice, the settle test and the steps of a sample.
+
+    Dice are indexed as ``owners``: the thrown ones, then the lying ones.
+    """
+
+    def __init__(self, world, throw: Throw, lying: dict[str, Pose], record: bool, watch: bool):
+        self.world, self.throw, self.lying = world, throw, lying
+        self.owners = owners = (*throw.owners, *lying)
+        self.cols = np.array([world.index[o] for o in owners])  # world order → our order
+        self.halves = halves = [world.dice[o].half for o in owners]
+        self.corner = np.array([math.sqrt(3) * h for h in halves])  # centre-to-corner distance (m)
+        self.tw = TunnelWatch(world.zones, max(world.dice[o].size for o in owners)) if watch else None
+        self.spinner = world.spinner_id is not None
+        self.pos, self.quat = _poses(world, self.cols)  # every die's pose at the last sample
+        angle = world.spinner_angle() if self.spinner else None
+        self.settle = Settle(world.settings, world.zones, halves, zip(self.pos, self.quat), angle)
+        self.touched: set[str] = set()
+        self.recorder = Recorder(owners) if record else None
+        if self.recorder is not None:
+            _record(self.recorder, world, self.cols, 0.0, self.pos, self.quat)
+
+    def step(self, every: int) -> None:
+        """Step one sample (``every`` steps); with a spinner, its contacts after every step (bet G)."""
+        world = self.world
+        if self.spinner:
+            for _k in range(every):
+                world.step()
+                self.touched |= world.spinner_touching()
+        else:
+            world.steps(every)
+
+    def read(self, t: float) -> None:
+        """The sample at ``t``: the settle test, dice kept awake, the tunnel watch, dice set aside, the spinner."""
+        world, settle, n = self.world, self.settle, len(self.owners)
+        pos, quat = _poses(world, self.cols)
+        v2, w2 = (a[self.cols] for a in world.speeds())
+        reach = (np.sqrt(v2) + np.sqrt(w2) * self.corner).tolist()  # fastest point of each die (m/s)
+        restless = []
+        for i in range(n):
+            flat = settle.observe(i, (pos[i], quat[i]), t)
+            if settle.restless(i, flat, pos[i], settle.slow(i, reach[i], t)):
+                restless.append(self.owners[i])
+        world.keep_awake(restless)
+        moved = {i: (pos[i], quat[i]) for i in range(n) if pos[i] != self.pos[i]}
+        if self.tw is not None and moved:
+            self.tw.check_sample(self.owners, self.pos, moved, self.halves)
+        self.pos, self.quat = pos, quat
+        for i in list(settle.undecided):
+            settle.decide(i, pos[i], quat[i])
+        if self.spinner:
+            settle.observe_spinner(world.spinner_angle(), t)
+        if self.recorder is not None:
+            _record(self.recorder, world, self.cols, t, pos, quat)
+
+    def finish(self, t: float, steps: int, settled: bool) -> ThrowResult:
+        """The result at ``t``: every die's outcome where it is (a lying die that never left its anchor at its given pose)."""
+        owners, settle = self.owners, self.settle
+        unsettled = () if settled else tuple(owners[i] for i in settle.unsettled(t))
+        thrown = len(self.throw.owners)
+        kept = [i >= thrown and settle.since[i] == 0.0 for i in range(len(owners))]
+        dice = outcomes(self.world, owners, zip(self.pos, self.quat), self.lying, kept, self.touched)
+        return finish(
+            self.world,
+            self.throw,
+            dice,
+            t,
+            steps,
+            settled,
+            unsettled,
+            self.tw,
+            self.recorder,
+            engine="mujoco",
+        )
 
 
 def _poses(world, cols) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:

@@ -468,64 +468,73 @@ class World(TrayWorld):
 
     def _add_dice(self, entries: Sequence[tuple]) -> None:
         """Create dice ``(owner, position, quaternion, velocity, angular_velocity)``; one batch per shape."""
-        p, c, s = self.p, self.client, self.settings
         for owner, *_ in entries:
             if owner in self.body_of:
                 raise ValueError(f"die {owner!r} is already in the world")
         by_shape: dict[int, list[tuple]] = {}
         for e in entries:
             by_shape.setdefault(self._die_collision(self.dice[e[0]]), []).append(e)
-        die_kw = self._material_kw(DIE)
         for shape, group in by_shape.items():
-            spec0 = self.dice[group[0][0]]
-            if len(group) == 1:
-                ids = [
-                    p.createMultiBody(
-                        spec0.mass,
-                        shape,
-                        basePosition=group[0][1],
-                        baseOrientation=group[0][2],
-                        useMaximalCoordinates=True,
-                        physicsClientId=c,
-                    )
-                ]
-            else:
-                ids = list(
-                    p.createMultiBody(
-                        spec0.mass,
-                        shape,
-                        batchPositions=[e[1] for e in group],
-                        useMaximalCoordinates=True,
-                        physicsClientId=c,
-                    )
-                )
+            ids = self._create_dice(shape, group)
             self._moving += ids
             for body, (owner, position, quaternion, velocity, angular) in zip(ids, group):
-                spec = self.dice[owner]
                 if len(group) > 1:
-                    p.resetBasePositionAndOrientation(body, position, quaternion, physicsClientId=c)
-                kw = dict(die_kw)
-                if s.ccd:
-                    kw["ccdSweptSphereRadius"] = s.ccd_radius * spec.half
-                if s.die_collision == "box":
-                    kw["collisionMargin"] = spec.edge_radius
-                # PyBullet takes the square of the speed (m/s and rad/s) below which Bullet
-                # may put the die to sleep (settings.sleep_threshold)
-                kw["sleepThreshold"] = s.sleep_threshold**2
-                p.changeDynamics(
-                    body,
-                    -1,
-                    mass=spec.mass,
-                    localInertiaDiagonal=[spec.inertia] * 3,
-                    linearDamping=0.0,
-                    angularDamping=0.0,
-                    physicsClientId=c,
-                    **kw,
-                )
+                    self.p.resetBasePositionAndOrientation(
+                        body, position, quaternion, physicsClientId=self.client
+                    )
+                self._die_dynamics(body, self.dice[owner])
                 if any(velocity) or any(angular):
-                    p.resetBaseVelocity(body, velocity, angular, physicsClientId=c)
+                    self.p.resetBaseVelocity(body, velocity, angular, physicsClientId=self.client)
                 self.body_of[owner] = body
                 self.owner_of[body] = owner
+
+    def _create_dice(self, shape: int, group: list[tuple]) -> list[int]:
+        """The bodies of a ``group`` of dice entries of one collision ``shape``, in one call.
+
+        More than one die is created as a batch at its positions only; :meth:`_add_dice` then
+        sets each one's pose.
+        """
+        p, c = self.p, self.client
+        mass = self.dice[group[0][0]].mass
+        if len(group) > 1:
+            positions = [e[1] for e in group]
+            return list(
+                p.createMultiBody(
+                    mass, shape, batchPositions=positions, useMaximalCoordinates=True, physicsClientId=c
+                )
+            )
+        _, position, quaternion, *_ = group[0]
+        body = p.createMultiBody(
+            mass,
+            shape,
+            basePosition=position,
+            baseOrientation=quaternion,
+            useMaximalCoordinates=True,
+            physicsClientId=c,
+        )
+        return [body]
+
+    def _die_dynamics(self, body: int, spec: DieSpec) -> None:
+        """A new die's mass, inertia, material, no damping, its collision margin and Bullet's sleep threshold."""
+        s = self.settings
+        kw = dict(self._material_kw(DIE))
+        if s.ccd:
+            kw["ccdSweptSphereRadius"] = s.ccd_radius * spec.half
+        if s.die_collision == "box":
+            kw["collisionMargin"] = spec.edge_radius
+        # PyBullet takes the square of the speed (m/s and rad/s) below which Bullet
+        # may put the die to sleep (settings.sleep_threshold)
+        kw["sleepThreshold"] = s.sleep_threshold**2
+        self.p.changeDynamics(
+            body,
+            -1,
+            mass=spec.mass,
+            localInertiaDiagonal=[spec.inertia] * 3,
+            linearDamping=0.0,
+            angularDamping=0.0,
+            physicsClientId=self.client,
+            **kw,
+        )
 
     # -- stepping and reading -------------------------------------------------------------
     def step(self) -> None:
