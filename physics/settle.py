@@ -1,7 +1,7 @@
 """The settle test of a throw, one for both engines' run loops (:mod:`physics.run`, :mod:`physics.mujoco_run`).
 
 A run loop takes a *sample* every ``settings.sample_dt`` seconds and hands each die's pose
-(position m, quaternion ``(x, y, z, w)``) to :meth:`Settle.observe`. The test looks at
+(position m, quaternion ``(x, y, z, w)``) to :attr:`Settle.observe`. The test looks at
 poses, not velocities: a die is still once it has stayed within ``settle_distance`` and
 ``settle_angle`` of one pose (a die whose status is ``off`` — on the rim, a bet card, the
 table — or ``hole`` by its centre alone: the rules read no face of it) for ``settle_hold``
@@ -12,7 +12,7 @@ or cocked) must also keep the tighter ``settle_distance_leaning`` and
 topples, and a creep is not rest.
 
 A die that does not lie flat may rest only once it has been slow at its fastest point
-(under ``sleep_threshold``) for :data:`SLEEP_AFTER` seconds (:meth:`Settle.slow`): the
+(under ``sleep_threshold``) for :data:`SLEEP_AFTER` seconds (:attr:`Settle.slow`): the
 PyBullet loop then puts it to sleep (a creeping die would otherwise never hold the leaning
 tolerance), and the MuJoCo loop keeps MuJoCo's island sleeping from freezing it before
 that (:meth:`Settle.restless`) — a die stopped for an instant at the top of a rock onto its
@@ -90,14 +90,10 @@ class Settle:
         self.observe: Callable[[int, PoseTuple, float], bool] = _observer(
             settings, zones, halves, self.anchor, self.since, self.hold
         )
-
-    def slow(self, i: int, reach: float, t: float) -> bool:
-        """Die ``i``'s fastest point moves at ``reach`` (m/s) at ``t``: True once it has been
-        slower than ``sleep_threshold`` for :data:`SLEEP_AFTER` seconds (it may sleep)."""
-        if reach > self.settings.sleep_threshold:
-            self.slow_since[i] = t
-            return False
-        return t - self.slow_since[i] >= SLEEP_AFTER - 1e-9
+        #: ``slow(i, reach, t) -> bool``: die ``i``'s fastest point moves at ``reach`` (m/s)
+        #: at ``t``; True once it has been slower than ``sleep_threshold`` for
+        #: :data:`SLEEP_AFTER` seconds (it may sleep; a closure, as :attr:`observe`)
+        self.slow: Callable[[int, float, float], bool] = _sleeper(settings.sleep_threshold, self.slow_since)
 
     def restless(self, i: int, flat: bool, position: Sequence[float], may_sleep: bool) -> bool:
         """Die ``i`` must not be frozen by an engine's sleeping: it is on the board, does not
@@ -145,6 +141,18 @@ class Settle:
             if all(self.since[i] + self.hold[i] <= now for i in self.undecided):
                 return t, True
         return t, False
+
+
+def _sleeper(sleep_speed: float, slow_since: list[float]) -> Callable[[int, float, float], bool]:
+    """:attr:`Settle.slow` over the given state list."""
+
+    def slow(i: int, reach: float, t: float) -> bool:
+        if reach > sleep_speed:
+            slow_since[i] = t
+            return False
+        return t - slow_since[i] >= SLEEP_AFTER - 1e-9
+
+    return slow
 
 
 def _observer(
