@@ -108,7 +108,7 @@ def make_world(
     if engine == "mujoco":
         from physics.mujoco_world import MujocoWorld
 
-        return MujocoWorld(board, box, dice, materials, settings, **kw)
+        return MujocoWorld(board, box=box, dice=dice, materials=materials, settings=settings, **kw)
     from physics.world import World
 
-    return World(board, box, dice, materials, settings, **kw)
+    return World(board, box=box, dice=dice, materials=materials, settings=settings, **kw)

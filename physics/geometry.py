@@ -314,6 +314,23 @@ def _rectangles(bounds: tuple, cells: list[tuple]) -> list[tuple[float, float, f
     ys = sorted({y0, y1, *(c[1] for c in cells), *(c[3] for c in cells)})
     xs = [x for x in xs if x0 <= x <= x1]
     ys = [y for y in ys if y0 <= y <= y1]
+    filled = _filled_grid(xs, ys, cells)
+    # runs per row, then stack identical runs of consecutive rows
+    runs: dict[tuple[int, int], int] = {}  # (i0, i1) -> row where the open rectangle started
+    out: list[tuple[float, float, float, float]] = []
+    ny = len(ys) - 1
+    for j in range(ny + 1):
+        row = _row_runs(filled[j]) if j < ny else set()
+        for run in sorted(set(runs) - row):
+            out.append((xs[run[0]], ys[runs[run]], xs[run[1] + 1], ys[j]))
+            del runs[run]
+        for run in sorted(row - set(runs)):
+            runs[run] = j
+    return out
+
+
+def _filled_grid(xs: list[float], ys: list[float], cells: list[tuple]) -> np.ndarray:
+    """(len(ys) - 1, len(xs) - 1): the grid's cells between ``xs`` and ``ys`` that no ``cells`` rectangle covers."""
     nx, ny = len(xs) - 1, len(ys) - 1
     filled = np.ones((ny, nx), dtype=bool)
     for c in set(cells):
@@ -322,28 +339,23 @@ def _rectangles(bounds: tuple, cells: list[tuple]) -> list[tuple[float, float, f
                 mx, my = (xs[i] + xs[i + 1]) / 2, (ys[j] + ys[j + 1]) / 2
                 if c[0] < mx < c[2] and c[1] < my < c[3]:
                     filled[j, i] = False
-    # runs per row, then stack identical runs of consecutive rows
-    runs: dict[tuple[int, int], int] = {}  # (i0, i1) -> row where the open rectangle started
-    out: list[tuple[float, float, float, float]] = []
-    for j in range(ny + 1):
-        row: set[tuple[int, int]] = set()
-        if j < ny:
-            i = 0
-            while i < nx:
-                if filled[j, i]:
-                    k = i
-                    while k + 1 < nx and filled[j, k + 1]:
-                        k += 1
-                    row.add((i, k))
-                    i = k + 1
-                else:
-                    i += 1
-        for run in sorted(set(runs) - row):
-            out.append((xs[run[0]], ys[runs[run]], xs[run[1] + 1], ys[j]))
-            del runs[run]
-        for run in sorted(row - set(runs)):
-            runs[run] = j
-    return out
+    return filled
+
+
+def _row_runs(row: np.ndarray) -> set[tuple[int, int]]:
+    """The runs ``(first, last)`` of filled cells in one ``row`` of the grid."""
+    runs: set[tuple[int, int]] = set()
+    i, nx = 0, len(row)
+    while i < nx:
+        if row[i]:
+            k = i
+            while k + 1 < nx and row[k + 1]:
+                k += 1
+            runs.add((i, k))
+            i = k + 1
+        else:
+            i += 1
+    return runs
 
 
 def _frame(prefix: str, opening: Polygon, cell: Polygon, z0: float, z1: float) -> list[BoxPiece] | None:

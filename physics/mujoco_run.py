@@ -1,18 +1,20 @@
-"""Run a throw to rest in the MuJoCo world: the settle test of :mod:`physics.run`, on numpy arrays.
+"""Run a throw to rest in the MuJoCo world, by the settle test of :mod:`physics.settle`.
 
-The same rules as the PyBullet run loop (:func:`physics.run.run_throw`, which hands MuJoCo
-worlds to :func:`run_throw` here): a sample every ``settings.sample_dt`` seconds; a die is
-still once it stayed within ``settle_distance``/``settle_angle`` of one pose for
-``settle_hold`` if it lies flat, ``settle_hold_leaning`` otherwise (a die off the board or in
-a hole by its centre alone: no face of it is read); dice whose status can no longer change
-are set aside; the spinner must be
-still too; contacts with the spinner card are checked every step; the tunnel watch compares
-centres between samples; the throw ends at ``time_cap`` otherwise. MuJoCo has no sleeping
-bodies here, so a lying die that never left its pose (its anchor never moved) is reported
-at its exact lying pose, as the PyBullet world reports a die that never woke. For the same
-reason the PyBullet loop's tighter test of dice leaning on the board
-(``settle_distance_leaning``/``settle_angle_leaning``) is not applied here: it relies on the
-sleep that ends a creep after 2 s, and a creeping die would run to the time cap.
+The PyBullet run loop (:func:`physics.run.run_throw`) hands MuJoCo worlds to
+:func:`run_throw` here. A sample every ``settings.sample_dt`` seconds (``world.sample_every``
+steps) hands every die's pose to the shared settle test, sets aside the dice whose status
+can no longer change, watches the spinner and, when asked, records a replay frame;
+contacts with the spinner card are checked every step; the tunnel watch compares centres
+between samples; the throw ends at ``time_cap`` otherwise.
+
+MuJoCo's island sleeping freezes a body that stays slow for a few steps. A die on the board
+that does not lie flat is kept awake until it has been slow for
+:data:`physics.settle.SLEEP_AFTER` seconds (:meth:`~physics.mujoco_world.MujocoWorld.keep_awake`),
+as the PyBullet loop puts such a die to sleep only then: frozen at the instant it stopped
+at the top of a rock, a die stayed balanced on its edge and was read as resting. MuJoCo
+puts no die to sleep on the loop's word, so a lying die that never left its pose (its
+anchor never moved) is reported at its exact lying pose, as the PyBullet world reports a
+die that never woke.
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from physics.die_shape import lies_flat
 from physics.result import ThrowResult, finish, lying_dice
-from physics.status import TunnelWatch, check_pairs
+from physics.settle import Settle, outcomes
+from physics.status import TunnelWatch
 from physics.throw import Throw
 from physics.trajectory import Recorder
-from rules.doppelx.outcome import DieOutcome, Pose, Status
+from rules.doppelx.outcome import Pose
 
 
 def run_throw(
@@ -42,98 +44,103 @@ def run_throw(
     """Simulate ``throw`` in a :class:`~physics.mujoco_world.MujocoWorld` (arguments as :func:`physics.run.run_throw`)."""
     lying = lying_dice(throw, lying)
     world.reset(lying, spinner_angle, throw.releases)
-    owners = (*throw.owners, *lying)
-    thrown = len(throw.owners)
-    s = world.settings
-    cols = np.array([world.index[o] for o in owners])  # world order → our order
-    halves = [world.dice[o].half for o in owners]
-    zones = world.zones
-    tw = TunnelWatch(zones, max(world.dice[o].size for o in owners)) if watch else None
-    spinner = world.spinner_id is not None
-    every = world.sample_every
+    run = _MujocoRun(world, throw, lying, record, watch)
+    every, s = world.sample_every, world.settings
     dt = world.time_step * every
-    d2 = s.settle_distance**2
-    cos_half = math.cos(s.settle_angle / 2)
-    n = len(owners)
-    pos, quat = (a[cols] for a in world.poses())
-    anchor_p, anchor_q = pos.copy(), quat.copy()
-    since = np.zeros(n)
-    hold = np.full(n, s.settle_hold)  # how long each die must keep its pose (longer unless lying flat)
-    spin_anchor, spin_since = world.spinner_angle(), 0.0
-    moved = np.array([i < thrown for i in range(n)])
-    undecided = np.ones(n, dtype=bool)
-    touched: set[str] = set()
-    recorder = Recorder(owners) if record else None
-    if recorder is not None:
-        _record(recorder, world, cols, 0.0, pos, quat)
     t, steps, settled = 0.0, 0, False
-    max_samples = int(math.ceil(s.time_cap / s.sample_dt))
-    for _ in range(max_samples):
-        if spinner:
-            for _k in range(every):
-                world.step()
-                touched |= world.spinner_touching()
-        else:
-            world.steps(every)
+    for _ in range(math.ceil(s.time_cap / s.sample_dt)):
+        run.step(every)
         steps += every
         t += dt
-        new_p, new_q = (a[cols] for a in world.poses())
-        far = ((new_p - anchor_p) ** 2).sum(axis=1) > d2
-        turned = np.abs((new_q * anchor_q).sum(axis=1)) < cos_half
-        for i in map(int, np.nonzero(turned & ~far)[0]):
-            if zones.status(tuple(new_p[i])) is not Status.BOARD:
-                turned[i] = False  # off (rim, card, table) or in a hole: no face is read, only where it lies
-        left = far | turned
-        anchor_p[left], anchor_q[left], since[left] = new_p[left], new_q[left], t
-        moved |= left
-        if tw is not None:
-            idx = np.nonzero(np.any(new_p != pos, axis=1))[0]
-            changed = {int(i): (tuple(new_p[i]), tuple(new_q[i])) for i in idx}
-            old = [tuple(p) for p in pos]
-            for i, (position, _) in changed.items():
-                tw.check(owners[i], old[i], position)
-            if changed and n > 1:
-                check_pairs(tw, owners, old, changed, halves)
-        pos, quat = new_p, new_q
-        for i in range(n):  # a die not lying flat must keep its pose longer (physics.run)
-            flat = lies_flat(
-                tuple(map(float, pos[i])),
-                tuple(map(float, quat[i])),
-                halves[i],
-                zones.table_z,
-                zones.ground_z,
-            )
-            hold[i] = s.settle_hold if flat else s.settle_hold_leaning
-        for u in map(int, np.nonzero(undecided)[0]):
-            if zones.decided(tuple(pos[u]), tuple(quat[u]), halves[u]) is not None:
-                undecided[u] = False
-        if spinner:
-            angle = world.spinner_angle()
-            if abs(angle - spin_anchor) > s.settle_angle:
-                spin_anchor, spin_since = angle, t
-        if recorder is not None:
-            _record(recorder, world, cols, t, pos, quat)
-        limit = t + 1e-9 - hold
-        if np.all(since[undecided] <= limit[undecided]) and (
-            not spinner or spin_since <= t - s.settle_hold + 1e-9
-        ):
+        run.read(t)
+        if run.settle.settled(t):
             settled = True
             break
-    limit = t + 1e-9 - hold
-    unsettled = () if settled else tuple(owners[i] for i in np.nonzero(undecided & (since > limit))[0])
-    dice = []
-    for i, owner in enumerate(owners):
-        if not moved[i]:
-            pose = lying[owner]
+    return run.finish(t, steps, settled)
+
+
+class _MujocoRun:
+    """One throw in MuJoCo's world: its dice, the settle test and the steps of a sample.
+
+    Dice are indexed as ``owners``: the thrown ones, then the lying ones.
+    """
+
+    def __init__(self, world, throw: Throw, lying: dict[str, Pose], record: bool, watch: bool):
+        self.world, self.throw, self.lying = world, throw, lying
+        self.owners = owners = (*throw.owners, *lying)
+        self.cols = np.array([world.index[o] for o in owners])  # world order → our order
+        self.halves = halves = [world.dice[o].half for o in owners]
+        self.corner = np.array([math.sqrt(3) * h for h in halves])  # centre-to-corner distance (m)
+        self.tw = TunnelWatch(world.zones, max(world.dice[o].size for o in owners)) if watch else None
+        self.spinner = world.spinner_id is not None
+        self.pos, self.quat = _poses(world, self.cols)  # every die's pose at the last sample
+        angle = world.spinner_angle() if self.spinner else None
+        self.settle = Settle(world.settings, world.zones, halves, zip(self.pos, self.quat), angle)
+        self.touched: set[str] = set()
+        self.recorder = Recorder(owners) if record else None
+        if self.recorder is not None:
+            _record(self.recorder, world, self.cols, 0.0, self.pos, self.quat)
+
+    def step(self, every: int) -> None:
+        """Step one sample (``every`` steps); with a spinner, its contacts after every step (bet G)."""
+        world = self.world
+        if self.spinner:
+            for _k in range(every):
+                world.step()
+                self.touched |= world.spinner_touching()
         else:
-            x, y, z = map(float, pos[i])
-            qx, qy, qz, qw = map(float, quat[i])
-            pose = Pose((x, y, z), (qx, qy, qz, qw))
-        dice.append(DieOutcome(owner, zones.status(pose.position, halves[i]), pose, owner in touched))
-    dice = zones.final(dice, world.board, world.dice)  # off the playfield, held up over a hole
-    return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder, engine="mujoco")
+            world.steps(every)
+
+    def read(self, t: float) -> None:
+        """The sample at ``t``: the settle test, dice kept awake, the tunnel watch, dice set aside, the spinner."""
+        world, settle, n = self.world, self.settle, len(self.owners)
+        pos, quat = _poses(world, self.cols)
+        v2, w2 = (a[self.cols] for a in world.speeds())
+        reach = (np.sqrt(v2) + np.sqrt(w2) * self.corner).tolist()  # fastest point of each die (m/s)
+        restless = []
+        for i in range(n):
+            flat = settle.observe(i, (pos[i], quat[i]), t)
+            if settle.restless(i, flat, pos[i], settle.slow(i, reach[i], t)):
+                restless.append(self.owners[i])
+        world.keep_awake(restless)
+        moved = {i: (pos[i], quat[i]) for i in range(n) if pos[i] != self.pos[i]}
+        if self.tw is not None and moved:
+            self.tw.check_sample(self.owners, self.pos, moved, self.halves)
+        self.pos, self.quat = pos, quat
+        for i in list(settle.undecided):
+            settle.decide(i, pos[i], quat[i])
+        if self.spinner:
+            settle.observe_spinner(world.spinner_angle(), t)
+        if self.recorder is not None:
+            _record(self.recorder, world, self.cols, t, pos, quat)
+
+    def finish(self, t: float, steps: int, settled: bool) -> ThrowResult:
+        """The result at ``t``: every die's outcome where it is (a lying die that never left its anchor at its given pose)."""
+        owners, settle = self.owners, self.settle
+        unsettled = () if settled else tuple(owners[i] for i in settle.unsettled(t))
+        thrown = len(self.throw.owners)
+        kept = [i >= thrown and settle.since[i] == 0.0 for i in range(len(owners))]
+        dice = outcomes(self.world, owners, zip(self.pos, self.quat), self.lying, kept, self.touched)
+        return finish(
+            self.world,
+            self.throw,
+            dice,
+            t,
+            steps,
+            settled,
+            unsettled,
+            self.tw,
+            self.recorder,
+            engine="mujoco",
+        )
+
+
+def _poses(world, cols) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
+    """Every die's position and quaternion ``(x, y, z, w)`` as tuples of floats, in the loop's order."""
+    pos, quat = (a[cols] for a in world.poses())
+    return [tuple(p) for p in pos.tolist()], [tuple(q) for q in quat.tolist()]
 
 
 def _record(recorder: Recorder, world, cols, t: float, pos, quat) -> None:
     vel = world.data.qvel[: 6 * len(world.owners)].reshape(-1, 6)[cols, :3]
-    recorder.add(t, pos.tolist(), quat.tolist(), vel.tolist(), world.spinner_angle())
+    recorder.add(t, [list(p) for p in pos], [list(q) for q in quat], vel.tolist(), world.spinner_angle())

@@ -25,22 +25,19 @@ its inputs, as in the PyBullet world.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
 from physics.die_shape import rounded_cube_points
-from physics.geometry import CARDBOARD, SPINNER, TABLE, Layout, build_layout
-from physics.materials import DIE, Materials, load_materials
+from physics.geometry import CARDBOARD, SPINNER, TABLE
+from physics.materials import DIE
 from physics.mujoco_materials import TIME_CONSTANT, contact_of
-from physics.restitution_calibration import engine_materials
-from physics.settings import SimSettings
 from physics.throw import DieRelease
+from physics.tray_world import DieEntry, TraySpecs, TrayWorld
 from rules.doppelx.board import BoardSide
-from rules.doppelx.box import BoxSpec, load_box
-from rules.doppelx.dice import DiceSet, load_dice
 from rules.doppelx.outcome import Pose
 
 #: Contact type bits: the dice's boxes collide with the tray ...
@@ -94,7 +91,7 @@ class MujocoParams:
             raise ValueError("time_constant must span at least two steps (MuJoCo's own limit)")
 
 
-class MujocoWorld:
+class MujocoWorld(TrayWorld):
     """One board in the box in MuJoCo (the interface of :class:`physics.world.World`).
 
     Args:
@@ -112,41 +109,17 @@ class MujocoWorld:
     def __init__(
         self,
         board: BoardSide,
-        box: BoxSpec | None = None,
-        dice: DiceSet | None = None,
-        materials: Materials | None = None,
-        settings: SimSettings | None = None,
         *,
-        spinner: bool = True,
         params: MujocoParams | None = None,
         gui: bool = False,
+        **specs: Unpack[TraySpecs],
     ):
         mujoco = import_mujoco()
         if gui:
             raise ValueError("the MuJoCo world has no GUI; use the project's window (doppelx play)")
         self.mj = mujoco
-        board = board.with_spinner(spinner)  # the spinner left off: nothing sees it (D39)
-        self.board = board
-        self.box = box or load_box()
-        self.dice = dice or load_dice()
-        self.materials = materials or load_materials()
-        self.settings = settings or SimSettings()
+        super().__init__(board, **specs)
         self.params = params or MujocoParams()
-        #: the materials as handed to MuJoCo: each restitution the input that realises it
-        self.engine_materials = engine_materials(
-            self.materials, self.engine, self.settings.restitution_calibration
-        )
-        self.layout: Layout = build_layout(
-            board,
-            self.box,
-            hole_segments=self.settings.hole_segments,
-            hole_margin=self.settings.hole_margin,
-            spinner_density=self.materials.spinner_density,
-            spinner=spinner,
-        )
-        from physics.status import Zones
-
-        self.zones = Zones(self.box, self.layout, self.board.holes)
         #: Steps per sample of the run loop: the same sample interval as the PyBullet world.
         self.sample_every = max(1, round(self.settings.sample_dt / self.params.time_step))
         self._models: dict[tuple[str, ...], tuple] = {}
@@ -155,8 +128,8 @@ class MujocoWorld:
         self.data: Any = None
         self.owners: tuple[str, ...] = ()
         self.index: dict[str, int] = {}
-        self.spinner_id: int | None = None
         self._closed = False
+        self._sleep_policy = 0  # MuJoCo's sleep policy of a die's tree as compiled
 
     # -- life cycle -----------------------------------------------------------------------
     def close(self) -> None:
@@ -165,41 +138,24 @@ class MujocoWorld:
         self.model = self.data = None
         self._closed = True
 
-    def __enter__(self) -> MujocoWorld:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
     # -- building -------------------------------------------------------------------------
-    def reset(
-        self,
-        lying: Mapping[str, Pose] | None = None,
-        spinner_angle: float = 0.0,
-        releases: Sequence[DieRelease] = (),
-    ) -> None:
-        """Reset to the tray with the ``lying`` dice at rest and the ``releases`` leaving the hand.
-
-        Args:
-            lying: dice lying from earlier throws, by owner, at their resting poses.
-            spinner_angle: the spinner's angle about its pin (rad, 0 = a tip along +y).
-            releases: dice leaving the hand now (pose and velocities at release).
-        """
+    def _set_up(self, lying: dict[str, Pose], spinner_angle: float, entries: list[DieEntry]) -> None:
+        """:meth:`TrayWorld.reset` in MuJoCo: the model of these dice (compiled once), its data reset, every pose written."""
         if self._closed:
             raise RuntimeError("the world is closed")
-        lying = dict(lying or {})
-        entries = [(o, p.position, p.quaternion, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for o, p in lying.items()]
-        entries += [(r.owner, r.position, r.quaternion, r.velocity, r.angular_velocity) for r in releases]
         owners = tuple(e[0] for e in entries)
         if len(set(owners)) != len(owners):
             raise ValueError(f"a die is in the world twice: {owners}")
         key = tuple(sorted(owners))
         if key not in self._models:
             self._models[key] = self._compile(key)
-        self.model, self.data, self.index, self._die_geoms, self._spinner_geom = self._models[key]
+        self.model, self.data, self.index, self._die_geoms, self._spinner_geom, self._die_trees = (
+            self._models[key]
+        )
         self.owners = key
         m, d = self.model, self.data
         self.mj.mj_resetData(m, d)
+        m.tree_sleep_policy[self._die_trees] = self._sleep_policy  # as compiled (keep_awake changes it)
         m.opt.gravity[:] = (0.0, 0.0, -self.settings.gravity)
         if self._spinner_geom is not None:  # a bench may have freed the bearing
             g = self.layout.spinner
@@ -234,7 +190,11 @@ class MujocoWorld:
         )
         sg = self.mj.mj_name2id(m, self.mj.mjtObj.mjOBJ_GEOM, "spinner")
         self.spinner_id = 0 if self.layout.spinner is not None else None
-        return m, d, index, die_geoms, (sg if sg >= 0 else None)
+        bodies = [self.mj.mj_name2id(m, self.mj.mjtObj.mjOBJ_BODY, f"die:{o}") for o in owners]
+        die_trees = m.body_treeid[bodies]
+        if len(die_trees):
+            self._sleep_policy = int(m.tree_sleep_policy[die_trees[0]])  # the same for every die
+        return m, d, index, die_geoms, (sg if sg >= 0 else None), die_trees
 
     def mjcf(self, owners: Sequence[str]) -> str:
         """The MJCF text of the tray with the dice ``owners`` (free bodies at the origin)."""
@@ -313,33 +273,17 @@ class MujocoWorld:
             "</mujoco>"
         )
 
-    def add_die(
-        self,
-        owner: str,
-        position: Iterable[float],
-        quaternion: Iterable[float],
-        velocity: Iterable[float] = (0.0, 0.0, 0.0),
-        angular_velocity: Iterable[float] = (0.0, 0.0, 0.0),
-    ) -> int:
-        """Add ``owner``'s die to the dice in the world now (their poses and velocities kept)."""
+    def _add_die(self, release: DieRelease) -> int:
+        """:meth:`TrayWorld.add_die` in MuJoCo: the dice in the world now keep their poses and
+        velocities (a model with one die more); returns the die's index."""
         releases = [DieRelease(o, *self.pose(o), *self.velocity(o)) for o in self.owners]
-        releases.append(
-            DieRelease.from_dict(
-                {
-                    "owner": owner,
-                    "position": position,
-                    "quaternion": quaternion,
-                    "velocity": velocity,
-                    "angular_velocity": angular_velocity,
-                }
-            )
-        )
+        releases.append(release)
         angle = self.spinner_angle()
         gravity = tuple(self.model.opt.gravity) if self.model is not None else None
         self.reset({}, angle, releases)
         if gravity is not None:
             self.set_gravity(gravity)
-        return self.index[owner]
+        return self.index[release.owner]
 
     # -- stepping and reading -------------------------------------------------------------
     def step(self) -> None:
@@ -417,6 +361,18 @@ class MujocoWorld:
             if len(hit):
                 out.add(self.owners[int(hit[0])])
         return out
+
+    def keep_awake(self, owners: Collection[str]) -> None:
+        """Keep the dice ``owners`` awake (MuJoCo's island sleeping may not freeze them, and a
+        frozen one wakes at the next step); the others sleep as compiled. Until the next reset.
+
+        The run loop keeps awake the dice on the board that do not lie flat and have not
+        been slow long enough to rest (:meth:`physics.settle.Settle.restless`).
+        """
+        never = int(self.mj.mjtSleepPolicy.mjSLEEP_NEVER)
+        self.model.tree_sleep_policy[self._die_trees] = [
+            never if o in owners else self._sleep_policy for o in self.owners
+        ]
 
     def sleep(self, owner: str) -> None:
         """Stop a die resting on the board (MuJoCo has no per-body sleep here: its velocity is zeroed)."""

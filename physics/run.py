@@ -9,23 +9,18 @@ status can no longer change (fully in the cavity) are set aside, the tunnel watc
 centres, and, when asked, a replay frame is recorded. Dice that leave the box fall onto
 the table (or off its edge onto the room's floor) and must come to rest there too.
 
-The settle test looks at poses, not velocities: a die is still once it has stayed within
-``settle_distance`` and ``settle_angle`` of one pose (a die whose status is ``off`` — on
-the rim, a bet card, the table — or ``hole`` by its centre alone: the rules read no face of it, and
-on the single-point contact of a card's hull a die can rock in place for ever) for
-``settle_hold`` seconds if it lies
-flat (on the playfield, the table or the floor), ``settle_hold_leaning`` otherwise (a die
-leaning on a wall or another die can creep for a while before it slides or topples; on
-the board such a die must also keep the tighter ``settle_distance_leaning`` and
-``settle_angle_leaning``, so a creep toward a tipping point is not read as rest);
-Bullet reports velocities of a few mm/s for dice resting on hulls or leaning in the
-cavity that never move them. The throw has come to rest when every die not set aside —
-and the spinner — is still; it ends at ``time_cap`` otherwise, with ``settled = False``
-and the dice still moving named, and every die still gets a status from where it is then.
-A die found lying flat slower than ``settle_speed``/``settle_spin`` is put to sleep at
-once (it wakes when touched). Once a sample finds every die asleep on a side without a
-spinner, the world is frozen: the samples left to the verdict are counted, not stepped. Contacts with the spinner card are checked every sub-step
-(bet G needs them).
+The settle test is :class:`physics.settle.Settle`, the MuJoCo loop's too: a die is still
+once it has held one pose for a while (longer, and tighter on the board, unless it lies
+flat). Bullet reports velocities of a few mm/s for dice resting on hulls or leaning in the
+cavity that never move them, so the loop judges poses, and puts a die to sleep once its
+fastest point has been slower than ``sleep_threshold`` for :data:`SLEEP_AFTER` seconds, or
+at once when it lies flat slower than ``settle_speed``/``settle_spin`` (it wakes when
+touched). The throw has come to rest when every die not set aside — and the spinner — is
+still; it ends at ``time_cap`` otherwise, with ``settled = False`` and the dice still
+moving named, and every die still gets a status from where it is then. Once a sample finds
+every die asleep on a side without a spinner, the world is frozen: the samples left to the
+verdict are counted, not stepped. Contacts with the spinner card are checked every
+sub-step (bet G needs them).
 """
 
 from __future__ import annotations
@@ -35,16 +30,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from physics.die_shape import lies_flat
 from physics.result import ThrowResult, finish, lying_dice
-from physics.status import TunnelWatch, check_pairs
+from physics.settle import PoseTuple, Settle, outcomes
+from physics.status import TunnelWatch
 from physics.throw import Throw
 from physics.trajectory import Recorder
 from physics.world import World
 
 if TYPE_CHECKING:
     from physics.engine import PhysicsWorld
-from rules.doppelx.outcome import DieOutcome, Pose, Status
+from rules.doppelx.outcome import Pose
 
 
 def run_throw(
@@ -87,7 +82,7 @@ def run_throw(
     return _run_pybullet(world, throw, lying, spinner_angle, record, watch, schedule, frozen_end)
 
 
-def _run_pybullet(  # noqa: C901, PLR0915  (split into named steps by issue 31 point 1)
+def _run_pybullet(
     world: World,
     throw: Throw,
     lying: Mapping[str, Pose] | None,
@@ -97,83 +92,126 @@ def _run_pybullet(  # noqa: C901, PLR0915  (split into named steps by issue 31 p
     schedule: EngineSchedule | None,
     frozen_end: bool,
 ) -> ThrowResult:
-    """:func:`run_throw` in PyBullet's world."""
+    """:func:`run_throw` in PyBullet's world: step a sample, read the dice, test for rest."""
     lying = lying_dice(throw, lying)
     world.reset(lying, spinner_angle, throw.releases)
-    owners = (*throw.owners, *lying)
-    thrown = len(throw.owners)
+    run = _PybulletRun(world, throw, lying, record, watch)
+    settle, spinner, recorder = run.settle, run.spinner, run.recorder
     s = world.settings
-    p, cid = world.p, world.client
-    bodies = [world.body_of[o] for o in owners]
-    halves = [world.dice[o].half for o in owners]
-    zones = world.zones
-    tw = TunnelWatch(zones, max(world.dice[o].size for o in owners)) if watch else None
-    # positional client ids: PyBullet parses them faster than keywords (~0.1 µs a call)
-    getpose, getvel, step = p.getBasePositionAndOrientation, p.getBaseVelocity, p.stepSimulation
-    spinner = world.spinner_id is not None
-    speed2, spin2 = s.settle_speed**2, s.settle_spin**2
-    d2 = s.settle_distance**2
-    cos_half = math.cos(s.settle_angle / 2)
-    d2_leaning = s.settle_distance_leaning**2
-    cos_half_leaning = math.cos(s.settle_angle_leaning / 2)
-    sleep_still, sample_every, sample_dt = s.sleep_still, s.sample_every, s.sample_dt
-    sleep_speed = s.sleep_threshold
-    n = len(owners)
-    index = range(n)
-    poses = [getpose(b, physicsClientId=cid) for b in bodies]
-    pos = [pq[0] for pq in poses]
-    anchor = list(poses)  # pose each die has stayed near ...
-    since = [0.0] * n  # ... since this time
-    slow_since = [0.0] * n  # every point of the die slower than settings.sleep_threshold since
-    hold = [s.settle_hold] * n  # ... and must stay for this long (longer unless lying flat)
-    spin_anchor, spin_since = world.spinner_angle(), 0.0
-    moved = [i < thrown for i in index]
-    undecided = list(index)
-    touched: set[str] = set()
-    recorder = Recorder(owners) if record else None
-    if recorder is not None:
-        _record(recorder, world, bodies, 0.0)
-    still = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
-    rim_z, hx, hy, mid_insert = zones.rim_z, zones.hx, zones.hy, zones.insert_bottom / 2
-    pairs = tw is not None and n > 1
-    t, steps, settled = 0.0, 0, False
+    sample_every, sample_dt = s.sample_every, s.sample_dt
     max_samples = int(math.ceil(s.time_cap / sample_dt))
-    adaptive, max_substeps = s.max_travel > 0, s.max_substeps
-    margin = s.gravity * sample_dt  # what gravity adds to a speed over one sample
-    corner = [math.sqrt(3) * h for h in halves]  # centre-to-corner distance (m)
-    fastest = max(
-        (
-            math.sqrt(sum(x * x for x in r.velocity))
-            + math.sqrt(sum(x * x for x in r.angular_velocity)) * corner[i]
-            for i, r in enumerate(throw.releases)
-        ),
-        default=0.0,
-    )
-    table_z, ground_z = zones.table_z, zones.ground_z
-    insert_bottom = zones.insert_bottom
+    t, steps, settled = 0.0, 0, False
     for sample in range(max_samples):
-        if adaptive:
-            k = math.ceil((fastest + margin) * s.time_step / s.max_travel - 1e-9)  # SimSettings.substeps
-            k = 1 if k < 1 else max_substeps if k > max_substeps else k
+        k = run.step(sample_every)
+        steps += sample_every * k
+        t += sample_dt
+        new, slept, awake = run.read(t)
+        if schedule is not None:
+            schedule.samples.append((k, tuple(slept)))
+        if new:
+            run.take(new)
+        if spinner:
+            settle.observe_spinner(world.spinner_angle(), t)
+        if recorder is not None:
+            _record(recorder, world, run.bodies, t)
+        if settle.settled(t):
+            settled = True
+            break
+        if not awake and not spinner and recorder is None and frozen_end:
+            # every die asleep and nothing else can move: the world is frozen, so the samples
+            # left would only run out the holds; count them without stepping (bit for bit
+            # the same end, time and verdict)
+            t, settled = settle.run_out(t, sample_dt, max_samples - sample - 1)
+            break
+    return run.finish(t, steps, settled)
+
+
+#: The velocities PyBullet reports for a sleeping body (exactly zero).
+_STILL = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+
+
+class _PybulletRun:
+    """One throw in PyBullet's world: its dice, the settle test and the steps of a sample.
+
+    Dice are indexed as ``owners``: the thrown ones, then the lying ones.
+    """
+
+    def __init__(self, world: World, throw: Throw, lying: dict[str, Pose], record: bool, watch: bool):
+        self.world, self.throw, self.lying = world, throw, lying
+        self.owners = owners = (*throw.owners, *lying)
+        s, cid = world.settings, world.client
+        self.bodies = bodies = [world.body_of[o] for o in owners]
+        self.halves = halves = [world.dice[o].half for o in owners]
+        self.corner = [math.sqrt(3) * h for h in halves]  # centre-to-corner distance (m)
+        self.tw = TunnelWatch(world.zones, max(world.dice[o].size for o in owners)) if watch else None
+        self.spinner = world.spinner_id is not None
+        poses = [world.p.getBasePositionAndOrientation(b, physicsClientId=cid) for b in bodies]
+        self.pos = [pq[0] for pq in poses]  # every die's centre at the last sample
+        self.settle = Settle(s, world.zones, halves, poses, world.spinner_angle() if self.spinner else None)
+        self.moved = [i < len(throw.owners) for i in range(len(owners))]  # awake at a sample
+        self.touched: set[str] = set()
+        self.recorder = Recorder(owners) if record else None
+        if self.recorder is not None:
+            _record(self.recorder, world, bodies, 0.0)
+        self.margin = s.gravity * s.sample_dt  # what gravity adds to a speed over one sample
+        #: the fastest point of any die at the last sample (m/s): it sets the next sub-steps
+        self.fastest = max(
+            (
+                math.sqrt(sum(x * x for x in r.velocity))
+                + math.sqrt(sum(x * x for x in r.angular_velocity)) * self.corner[i]
+                for i, r in enumerate(throw.releases)
+            ),
+            default=0.0,
+        )
+
+    def step(self, sample_every: int) -> int:
+        """Step one sample, cut into sub-steps by the fastest die (``settings.max_travel``); returns the sub-steps."""
+        world, s = self.world, self.world.settings
+        if s.max_travel > 0:
+            k = math.ceil(
+                (self.fastest + self.margin) * s.time_step / s.max_travel - 1e-9
+            )  # SimSettings.substeps
+            k = 1 if k < 1 else s.max_substeps if k > s.max_substeps else k
             if k != world.substeps:
                 world.set_substeps(k)
         k = world.substeps
-        if spinner:
+        step, cid = world.p.stepSimulation, world.client
+        if self.spinner:  # bet G needs every contact with the card
             for _k in range(sample_every * k):
                 step(cid)
-                touched |= world.spinner_touching()
+                self.touched |= world.spinner_touching()
         else:
             for _k in range(sample_every * k):
                 step(cid)
-        steps += sample_every * k
-        t += sample_dt
-        new = {}
-        fastest = 0.0
+        return k
+
+    def read(self, t: float) -> tuple[dict[int, PoseTuple], list[str], bool]:
+        """Read the dice awake at ``t`` into the settle test and put the ones at rest to sleep.
+
+        Returns the new poses of the dice read, the dice put to sleep, and whether any die
+        was awake. A die slow for :data:`SLEEP_AFTER` seconds is put to sleep (Bullet's own
+        sleeping, judged by the die's fastest point: PyBullet gives one threshold for m/s and
+        rad/s, and a creeping die's spin jitters past it); so is a die lying flat slower than
+        ``settle_speed``/``settle_spin`` (``sleep_still``).
+        """
+        world, s, owners, bodies, corner, moved = (
+            self.world,
+            self.world.settings,
+            self.owners,
+            self.bodies,
+            self.corner,
+            self.moved,
+        )
+        # positional client ids: PyBullet parses them faster than keywords (~0.1 µs a call)
+        getvel, getpose, cid = world.p.getBaseVelocity, world.p.getBasePositionAndOrientation, world.client
+        observe, slow = self.settle.observe, self.settle.slow
+        sleep_still, speed2, spin2 = s.sleep_still, s.settle_speed**2, s.settle_spin**2
+        new: dict[int, PoseTuple] = {}
         slept: list[str] = []
-        awake = False
-        for i in index:
+        fastest, awake = 0.0, False
+        for i in range(len(bodies)):
             vw = getvel(bodies[i], cid)
-            if vw == still:
+            if vw == _STILL:
                 continue  # asleep: exactly where it was
             moved[i] = awake = True
             v, w = vw
@@ -182,113 +220,38 @@ def _run_pybullet(  # noqa: C901, PLR0915  (split into named steps by issue 31 p
             reach = math.sqrt(v2) + math.sqrt(w2) * corner[i]  # fastest point of the die
             if reach > fastest:
                 fastest = reach
-            if reach > sleep_speed:
-                slow_since[i] = t
-            elif t - slow_since[i] >= SLEEP_AFTER - 1e-9:
-                # Bullet's own sleeping, judged by the die's fastest point: PyBullet gives one
-                # threshold for m/s and rad/s, and a creeping die's spin jitters past it
+            if slow(i, reach, t):
                 world.sleep(owners[i])
                 slept.append(owners[i])
                 continue
-            position, quat = pq = getpose(bodies[i], cid)
-            new[i] = pq
-            a_pos, a_q = anchor[i]
-            dx, dy, dz = position[0] - a_pos[0], position[1] - a_pos[1], position[2] - a_pos[2]
-            dist2 = dx * dx + dy * dy + dz * dz
-            dot = abs(quat[0] * a_q[0] + quat[1] * a_q[1] + quat[2] * a_q[2] + quat[3] * a_q[3])
-            flat = lies_flat(position, quat, halves[i], table_z, ground_z)
-            if dist2 > d2:
-                left = True
-            elif flat:  # a turn counts on the board only (off on the table or floor: where it lies counts)
-                left = dot < cos_half and zones.status(position) is Status.BOARD
-            elif zones.status(position) is Status.BOARD:  # leaning on the board: a creep is a move
-                left = dist2 > d2_leaning or dot < cos_half_leaning
-            else:
-                left = False  # off (rim, card) or in a hole: only where it lies counts
-            if left:
-                anchor[i] = pq
-                since[i] = t
-            hold[i] = s.settle_hold if flat else s.settle_hold_leaning
+            pq = new[i] = getpose(bodies[i], cid)
+            flat = observe(i, pq, t)
             if sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])
                 slept.append(owners[i])
-        if schedule is not None:
-            schedule.samples.append((k, tuple(slept)))
-        if new:
-            if tw is not None:
-                for i, pq in new.items():
-                    a, b = pos[i], pq[0]
-                    if a[2] > rim_z and b[2] > rim_z:
-                        continue  # wholly above the rim it crosses nothing
-                    if (
-                        a[2] > mid_insert
-                        and b[2] > mid_insert
-                        and abs(a[0]) < hx
-                        and abs(b[0]) < hx
-                        and abs(a[1]) < hy
-                        and abs(b[1]) < hy
-                    ):
-                        continue  # above the insert, inside the walls: nothing to cross (TunnelWatch.check)
-                    tw.check(owners[i], a, b)
-                if pairs:
-                    check_pairs(tw, owners, pos, new, halves)
-            for i, pq in new.items():
-                position = pos[i] = pq[0]
-                # Zones.decided says yes only below the insert (in the cavity, or off the room's floor)
-                if position[2] < insert_bottom and i in undecided:
-                    if zones.decided(position, pq[1], halves[i]) is not None:
-                        undecided.remove(i)
-        if spinner:
-            angle = world.spinner_angle()
-            if abs(angle - spin_anchor) > s.settle_angle:
-                spin_anchor, spin_since = angle, t
-        if recorder is not None:
-            _record(recorder, world, bodies, t)
-        now = t + 1e-9
-        for i in undecided:
-            if since[i] + hold[i] > now:
-                break
-        else:
-            if not spinner or spin_since + s.settle_hold <= now:
-                settled = True
-                break
-        if not awake and not spinner and recorder is None and frozen_end:
-            # every die asleep and nothing else can move: the world is frozen, so the samples
-            # left would only run out the holds; count them without stepping (bit for bit
-            # the same end, time and verdict)
-            t, settled = _run_out(t, sample_dt, max_samples - sample - 1, undecided, since, hold)
-            break
-    unsettled = () if settled else tuple(owners[i] for i in undecided if since[i] + hold[i] > t + 1e-9)
-    dice = []
-    for i, owner in enumerate(owners):
-        position, quat = getpose(bodies[i], physicsClientId=cid)
-        if not moved[i] and _unmoved(lying[owner], position, quat):
-            pose = lying[owner]  # the very pose it was given, not its float echo
-        else:  # moved, perhaps only between two samples (woken and put back to sleep)
-            pose = Pose(tuple(position), tuple(quat))
-        dice.append(DieOutcome(owner, zones.status(pose.position, halves[i]), pose, owner in touched))
-    dice = zones.final(dice, world.board, world.dice)  # off the playfield, held up over a hole
-    return finish(world, throw, dice, t, steps, settled, unsettled, tw, recorder)
+        self.fastest = fastest
+        return new, slept, awake
 
+    def take(self, new: dict[int, PoseTuple]) -> None:
+        """The dice read at this sample moved to ``new``: the tunnel watch, then the dice set aside."""
+        if self.tw is not None:
+            self.tw.check_sample(self.owners, self.pos, new, self.halves)
+        pos, decide, insert_bottom = self.pos, self.settle.decide, self.world.zones.insert_bottom
+        for i, (position, quat) in new.items():
+            pos[i] = position
+            if position[2] < insert_bottom:  # (Settle.decide's first test, without the call)
+                decide(i, position, quat)
 
-def _run_out(t: float, sample_dt: float, samples: int, undecided, since, hold) -> tuple[float, bool]:
-    """The end of a frozen throw: the time its last hold runs out (at a sample), or the cap.
-
-    The samples a frozen world would still take change nothing but the clock, so this
-    advances the clock the same way (``t += sample_dt``, the same sums) through at most
-    ``samples`` more samples and applies the same settle test. Returns ``(t, settled)``.
-    """
-    for _ in range(samples):
-        t += sample_dt
-        now = t + 1e-9
-        if all(since[i] + hold[i] <= now for i in undecided):
-            return t, True
-    return t, False
-
-
-#: Bullet's time to sleep (its ``gDeactivationTime``): a die slower than the sleep threshold
-#: at its fastest point for this long (s) is put to sleep.
-SLEEP_AFTER = 2.0
+    def finish(self, t: float, steps: int, settled: bool) -> ThrowResult:
+        """The result at ``t``: every die's outcome where it is (a die that never moved at its given pose)."""
+        world, owners, lying = self.world, self.owners, self.lying
+        unsettled = () if settled else tuple(owners[i] for i in self.settle.unsettled(t))
+        getpose, cid = world.p.getBasePositionAndOrientation, world.client
+        poses = [getpose(b, physicsClientId=cid) for b in self.bodies]
+        # a die that moved, perhaps only between two samples (woken and put back to sleep), is where it is
+        kept = [not self.moved[i] and _unmoved(lying[o], *poses[i]) for i, o in enumerate(owners)]
+        dice = outcomes(world, owners, poses, lying, kept, self.touched)
+        return finish(world, self.throw, dice, t, steps, settled, unsettled, self.tw, self.recorder)
 
 
 def _unmoved(pose: Pose, position, quat) -> bool:

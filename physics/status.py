@@ -235,6 +235,32 @@ class TunnelWatch:
         if cx * cx + cy * cy + cz * cz < r * r:
             self.events.append((owner, f"die:{other}"))
 
+    def check_sample(self, owners, pos, new, halves) -> None:
+        """One sample of the run loops: ``new`` maps the index of each die that moved to its
+        new pose; ``pos`` holds every die's centre at the last sample (indexed as ``owners``).
+
+        A die wholly above the rim, or above the insert's middle and inside the walls, crosses
+        nothing :meth:`check` looks for, so it is passed over; then :func:`check_pairs`.
+        """
+        z = self.z
+        rim_z, hx, hy, mid = z.rim_z, z.hx, z.hy, z.insert_bottom / 2
+        for i, pq in new.items():
+            a, b = pos[i], pq[0]
+            if a[2] > rim_z and b[2] > rim_z:
+                continue  # wholly above the rim it crosses nothing
+            if (
+                a[2] > mid
+                and b[2] > mid
+                and abs(a[0]) < hx
+                and abs(b[0]) < hx
+                and abs(a[1]) < hy
+                and abs(b[1]) < hy
+            ):
+                continue  # above the insert, inside the walls: nothing to cross
+            self.check(owners[i], a, b)
+        if len(owners) > 1:
+            check_pairs(self, owners, pos, new, halves)
+
     def check_final(self, world, dice) -> None:
         """Dice ending inside each other by more than 2 mm count as tunnelled (``world.penetration``)."""
         for i, a in enumerate(dice):

@@ -25,19 +25,19 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Unpack
 
 import numpy as np
 
 from physics.die_shape import is_flat, rounded_cube_points
-from physics.geometry import CARDBOARD, SPINNER, BoxPiece, HullPiece, Layout, build_layout
-from physics.materials import DIE, Materials, load_materials
-from physics.restitution_calibration import engine_materials
+from physics.geometry import CARDBOARD, SPINNER, BoxPiece, HullPiece
+from physics.materials import DIE
 from physics.settings import SimSettings
 from physics.throw import DieRelease
+from physics.tray_world import DieEntry, TraySpecs, TrayWorld
 from rules.doppelx.board import BoardSide
-from rules.doppelx.box import BoxSpec, load_box
-from rules.doppelx.dice import DiceSet, DieSpec, load_dice
+from rules.doppelx.dice import DieSpec
 from rules.doppelx.outcome import Pose
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 MAX_COMPOUND_CHILDREN = 16
 
 
-class World:
+class World(TrayWorld):
     """One PyBullet client holding the tray of ``board``.
 
     Args:
@@ -56,49 +56,18 @@ class World:
         spinner: put the spinner on boards that have a mount (optional on III/IV, D39).
     """
 
-    #: the engine's name (:data:`physics.engine.ENGINES`)
     engine = "pybullet"
 
-    def __init__(
-        self,
-        board: BoardSide,
-        box: BoxSpec | None = None,
-        dice: DiceSet | None = None,
-        materials: Materials | None = None,
-        settings: SimSettings | None = None,
-        *,
-        gui: bool = False,
-        spinner: bool = True,
-    ):
+    def __init__(self, board: BoardSide, *, gui: bool = False, **specs: Unpack[TraySpecs]):
         pybullet = import_pybullet()
         self.p = pybullet
-        board = board.with_spinner(spinner)  # the spinner left off: nothing sees it (D39)
-        self.board = board
-        self.box = box or load_box()
-        self.dice = dice or load_dice()
-        self.materials = materials or load_materials()
-        self.settings = settings or SimSettings()
-        #: the materials as handed to Bullet: each restitution the input that realises it
-        self.engine_materials = engine_materials(
-            self.materials, self.engine, self.settings.restitution_calibration
-        )
-        self.layout: Layout = build_layout(
-            board,
-            self.box,
-            hole_segments=self.settings.hole_segments,
-            hole_margin=self.settings.hole_margin,
-            spinner_density=self.materials.spinner_density,
-            spinner=spinner,
-        )
+        super().__init__(board, **specs)
         self._mesh = None
         if self.settings.board_collision == "mesh":
             from physics.mesh import board_mesh
 
-            verts, faces = board_mesh(board, self.box)
+            verts, faces = board_mesh(self.board, self.box)
             self._mesh = (verts.tolist(), faces.ravel().tolist())
-        from physics.status import Zones
-
-        self.zones = Zones(self.box, self.layout, self.board.holes)
         #: Bullet's contact breaking threshold in this world (dice rest on the spinner card's hull)
         self.contact_threshold = (
             self.settings.card_contact_threshold
@@ -115,7 +84,6 @@ class World:
         self.rebuilds = 0
         self.body_of: dict[str, int] = {}
         self.owner_of: dict[int, str] = {}
-        self.spinner_id: int | None = None
         self.static_ids: list[int] = []
         #: the spinner and the dice in creation order (removed newest first by the next reset)
         self._moving: list[int] = []
@@ -135,27 +103,12 @@ class World:
             finally:
                 self.client = -1
 
-    def __enter__(self) -> World:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
     # -- building -------------------------------------------------------------------------
-    def reset(
-        self,
-        lying: Mapping[str, Pose] | None = None,
-        spinner_angle: float = 0.0,
-        releases: Sequence[DieRelease] = (),
-    ) -> None:
-        """Set the world up for a throw: the tray (built once), the spinner, the ``lying`` dice and the thrown ones.
+    def _set_up(self, lying: dict[str, Pose], spinner_angle: float, entries: list[DieEntry]) -> None:
+        """:meth:`TrayWorld.reset` in PyBullet: the tray (built once), the spinner, the dice ``entries``.
 
-        Args:
-            lying: dice lying from earlier throws, by owner, at their resting poses. Dice
-                flat on the playfield start asleep (with ``settings.sleep_lying``) and wake
-                when something comes near; others start awake and settle where they are.
-            spinner_angle: the spinner's angle about its pin (rad, 0 = a tip along +y).
-            releases: dice leaving the hand now (pose and velocities at release).
+        Dice lying flat on the playfield start asleep (with ``settings.sleep_lying``) and wake
+        when something comes near; others start awake and settle where they are.
         """
         if not self.gui and self.rebuilds >= RENEW_CLIENT_EVERY:
             self._renew_client()
@@ -171,11 +124,6 @@ class World:
         self.spinner_id = None
         if self.layout.spinner is not None:
             self._build_spinner(spinner_angle)
-        lying = dict(lying or {})
-        entries = [
-            (o, pose.position, pose.quaternion, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)) for o, pose in lying.items()
-        ]
-        entries += [(r.owner, r.position, r.quaternion, r.velocity, r.angular_velocity) for r in releases]
         self._add_dice(entries)
         if s.sleep_lying:
             for owner, pose in lying.items():
@@ -512,80 +460,81 @@ class World:
             self._die_shape[key] = shape
         return self._die_shape[key]
 
-    def add_die(
-        self,
-        owner: str,
-        position: Iterable[float],
-        quaternion: Iterable[float],
-        velocity: Iterable[float] = (0.0, 0.0, 0.0),
-        angular_velocity: Iterable[float] = (0.0, 0.0, 0.0),
-    ) -> int:
-        """Put ``owner``'s die into the world at a pose with a velocity; returns its body id."""
-        self._add_dice(
-            [(owner, tuple(position), tuple(quaternion), tuple(velocity), tuple(angular_velocity))]
-        )
-        return self.body_of[owner]
+    def _add_die(self, release: DieRelease) -> int:
+        """:meth:`TrayWorld.add_die` in PyBullet: returns the die's body id."""
+        r = release
+        self._add_dice([(r.owner, r.position, r.quaternion, r.velocity, r.angular_velocity)])
+        return self.body_of[r.owner]
 
     def _add_dice(self, entries: Sequence[tuple]) -> None:
         """Create dice ``(owner, position, quaternion, velocity, angular_velocity)``; one batch per shape."""
-        p, c, s = self.p, self.client, self.settings
         for owner, *_ in entries:
             if owner in self.body_of:
                 raise ValueError(f"die {owner!r} is already in the world")
         by_shape: dict[int, list[tuple]] = {}
         for e in entries:
             by_shape.setdefault(self._die_collision(self.dice[e[0]]), []).append(e)
-        die_kw = self._material_kw(DIE)
         for shape, group in by_shape.items():
-            spec0 = self.dice[group[0][0]]
-            if len(group) == 1:
-                ids = [
-                    p.createMultiBody(
-                        spec0.mass,
-                        shape,
-                        basePosition=group[0][1],
-                        baseOrientation=group[0][2],
-                        useMaximalCoordinates=True,
-                        physicsClientId=c,
-                    )
-                ]
-            else:
-                ids = list(
-                    p.createMultiBody(
-                        spec0.mass,
-                        shape,
-                        batchPositions=[e[1] for e in group],
-                        useMaximalCoordinates=True,
-                        physicsClientId=c,
-                    )
-                )
+            ids = self._create_dice(shape, group)
             self._moving += ids
             for body, (owner, position, quaternion, velocity, angular) in zip(ids, group):
-                spec = self.dice[owner]
                 if len(group) > 1:
-                    p.resetBasePositionAndOrientation(body, position, quaternion, physicsClientId=c)
-                kw = dict(die_kw)
-                if s.ccd:
-                    kw["ccdSweptSphereRadius"] = s.ccd_radius * spec.half
-                if s.die_collision == "box":
-                    kw["collisionMargin"] = spec.edge_radius
-                # PyBullet takes the square of the speed (m/s and rad/s) below which Bullet
-                # may put the die to sleep (settings.sleep_threshold)
-                kw["sleepThreshold"] = s.sleep_threshold**2
-                p.changeDynamics(
-                    body,
-                    -1,
-                    mass=spec.mass,
-                    localInertiaDiagonal=[spec.inertia] * 3,
-                    linearDamping=0.0,
-                    angularDamping=0.0,
-                    physicsClientId=c,
-                    **kw,
-                )
+                    self.p.resetBasePositionAndOrientation(
+                        body, position, quaternion, physicsClientId=self.client
+                    )
+                self._die_dynamics(body, self.dice[owner])
                 if any(velocity) or any(angular):
-                    p.resetBaseVelocity(body, velocity, angular, physicsClientId=c)
+                    self.p.resetBaseVelocity(body, velocity, angular, physicsClientId=self.client)
                 self.body_of[owner] = body
                 self.owner_of[body] = owner
+
+    def _create_dice(self, shape: int, group: list[tuple]) -> list[int]:
+        """The bodies of a ``group`` of dice entries of one collision ``shape``, in one call.
+
+        More than one die is created as a batch at its positions only; :meth:`_add_dice` then
+        sets each one's pose.
+        """
+        p, c = self.p, self.client
+        mass = self.dice[group[0][0]].mass
+        if len(group) > 1:
+            positions = [e[1] for e in group]
+            return list(
+                p.createMultiBody(
+                    mass, shape, batchPositions=positions, useMaximalCoordinates=True, physicsClientId=c
+                )
+            )
+        _, position, quaternion, *_ = group[0]
+        body = p.createMultiBody(
+            mass,
+            shape,
+            basePosition=position,
+            baseOrientation=quaternion,
+            useMaximalCoordinates=True,
+            physicsClientId=c,
+        )
+        return [body]
+
+    def _die_dynamics(self, body: int, spec: DieSpec) -> None:
+        """A new die's mass, inertia, material, no damping, its collision margin and Bullet's sleep threshold."""
+        s = self.settings
+        kw = dict(self._material_kw(DIE))
+        if s.ccd:
+            kw["ccdSweptSphereRadius"] = s.ccd_radius * spec.half
+        if s.die_collision == "box":
+            kw["collisionMargin"] = spec.edge_radius
+        # PyBullet takes the square of the speed (m/s and rad/s) below which Bullet
+        # may put the die to sleep (settings.sleep_threshold)
+        kw["sleepThreshold"] = s.sleep_threshold**2
+        self.p.changeDynamics(
+            body,
+            -1,
+            mass=spec.mass,
+            localInertiaDiagonal=[spec.inertia] * 3,
+            linearDamping=0.0,
+            angularDamping=0.0,
+            physicsClientId=self.client,
+            **kw,
+        )
 
     # -- stepping and reading -------------------------------------------------------------
     def step(self) -> None:

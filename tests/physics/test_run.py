@@ -405,7 +405,7 @@ def test_a_die_creeping_on_another_is_put_to_sleep_and_read():
     PyBullet gives Bullet for rad/s and m/s alike, so Bullet never put it to sleep.
     ``run_throw`` does once the die's fastest point has stayed under it for 2 s."""
     from doppelx.bench.throws import random_scene
-    from physics.run import SLEEP_AFTER
+    from physics.settle import SLEEP_AFTER
     from rules.common.rng import child_rng
 
     with World(load_board("III")) as w:

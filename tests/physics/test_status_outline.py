@@ -170,3 +170,18 @@ def test_lying_dice_are_scattered_on_a_smaller_playfield_not_beside_it(small):
         for pose in lying.values():
             x, y, _ = pose.position
             assert on_playfield(small, x, y) and max(abs(x), abs(y)) <= 0.1 - 0.008
+
+
+def test_mujoco_does_not_freeze_a_die_on_its_edge():
+    """Side I, seed 1009, 2 dice lying (docs/score-schema.md): MuJoCo's island sleeping froze
+    the white die at 43.7° from flat, stopped for an instant at the top of a rock onto its
+    edge, the run read it as resting and ``doppelx score`` refused the state. The settle
+    test keeps such a die awake until it has been slow for ``SLEEP_AFTER``: it topples flat."""
+    pytest.importorskip("mujoco")
+    from physics.die_shape import is_flat
+
+    with make_world(load_board("I"), load_box(), load_dice(), engine="mujoco") as world:
+        outcome = _round_trip(ThrowService(world), "I", 1009, 2)
+    white = next(d for d in outcome.dice if d.owner == WHITE)
+    assert white.status is Status.BOARD and white.pose is not None
+    assert is_flat(white.pose.position, white.pose.quaternion, load_dice()[WHITE].half)
