@@ -41,10 +41,15 @@ try:
     from doppelx.bench.throws import standard_turns
     from physics.run import run_throw
     from physics.world import World
-    from rules.common.rng import make_rng
 except ImportError as exc:
     sys.exit(f"this tree has no {exc.name or exc}: too old for this comparison (d0dbfd1 and later have it)")
-for m in ("doppelx.bench.throws", "physics.run", "rules.common.rng"):
+try:  # the seeding helpers moved to rules.common in issue 31; older trees have rules.rng
+    from rules.common.rng import make_rng
+    RNG = "rules.common.rng"
+except ImportError:
+    from rules.rng import make_rng
+    RNG = "rules.rng"
+for m in ("doppelx.bench.throws", "physics.run", RNG):
     if not os.path.realpath(sys.modules[m].__file__).startswith(os.path.realpath(sys.argv[1])):
         sys.exit(f"{m} was loaded from {sys.modules[m].__file__}, not from the tree measured")
 n, seed = int(sys.argv[2]), int(sys.argv[3])
