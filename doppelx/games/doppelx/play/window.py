@@ -211,8 +211,15 @@ class PlayWindow(TableWindow):
             self.panel = None
 
     def _panel_shown(self) -> bool:
-        """The end panel is drawn now (not behind the form, the help or the throw log)."""
-        return self.panel is not None and self.dialog is None and not self.help and not self.show_log
+        """The end panel is drawn now (not behind the form, the help, the throw log or the Esc
+        menu: at game over the menu and its quit question must be readable)."""
+        return (
+            self.panel is not None
+            and self.dialog is None
+            and not self.help
+            and not self.show_log
+            and not self.menu
+        )
 
     def overlay_boxes(self) -> list[Rect]:
         """The end panel's box while it is shown: the die and referee labels keep clear of it."""

@@ -54,10 +54,19 @@ def test_esc_at_game_over_opens_the_menu_too_and_says_nothing_is_saved(window):
     try:
         c.new_game(GameSetup.standard(3, 0, "hard", seed=4, target=5))
         play_until(c, window, lambda c: c.stage is Stage.OVER)
+        assert window.overlay_boxes()  # the standings are shown
         window.on_key_press(key.ESCAPE, 0)
         assert window.menu == "menu" and not window.has_exit
         texts(window)
         assert any("saves nothing" in t for t in window.hud.modal_texts)
+        # the standings step aside while the menu is open (they covered its buttons: newcomer play test)
+        assert window.overlay_boxes() == []
+        window.on_key_press(key.Q, 0)
+        assert window.menu == "quit" and window.overlay_boxes() == []
+        window.on_key_press(key.ESCAPE, 0)  # Stay: back to the menu, then Resume: the standings again
+        window.on_key_press(key.ESCAPE, 0)
+        assert window.menu == "" and window.overlay_boxes()
+        window.on_key_press(key.ESCAPE, 0)
         window.on_key_press(key.N, 0)  # New game: the form
         assert window.menu == "" and window.dialog is not None
     finally:
