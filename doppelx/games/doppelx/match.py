@@ -213,9 +213,9 @@ class DoppelXMatch:
             if one is None:
                 bot = self._bot(colour)
                 aim = service.aim(bot.throw, colour)
-                side, along = service.seat(req.dice, colour)
+                wall, along = service.seat(req.dice, colour)
                 one = service.release(
-                    Aim(aim.target, aim.strength, side, along),
+                    Aim(aim.target, aim.strength, wall, along),
                     [colour],
                     bot.throw.skill,
                     self.rng,

@@ -204,7 +204,7 @@ def throw_json(
         "aim": {
             "target_mm": [round(aim.target[0] * 1e3, 6), round(aim.target[1] * 1e3, 6)],  # nm: no float noise
             "strength": aim.strength,
-            "side": aim.side,
+            "side": aim.wall,
         },
         "throw": throw.to_dict(),
         "sim": sim_json(result, engine=engine),

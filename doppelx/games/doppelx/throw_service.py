@@ -159,7 +159,7 @@ class ThrowService:
         return hand_throw(list(owners), release, velocity, spin, rng)
 
     def seat(self, seats: Sequence[str], colour: str) -> tuple[str, float]:
-        """``(side, along)``: where ``colour`` sits around the box among ``seats``."""
+        """``(wall, along)``: where ``colour`` sits around the box among ``seats``."""
         from physics.throw import seat_places
 
         return seat_places(len(seats), self.box)[list(seats).index(colour)]
