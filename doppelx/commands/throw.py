@@ -30,7 +30,7 @@ from doppelx.games.doppelx.policies import THROW_SKILLS  # a single throw: no ex
 if TYPE_CHECKING:
     import numpy as np
 
-    from doppelx.games.doppelx.throw_service import Seating, ThrownTurn
+    from doppelx.games.doppelx.throw_service import ScoredThrow, Seating
     from physics.throw import Throw
     from physics.throw_model import Aim
     from rules.doppelx.board import BoardSide
@@ -251,7 +251,7 @@ def _check_target(target: tuple[float, float], board: BoardSide) -> None:
         )
 
 
-def _throw(args: argparse.Namespace, table: _Table) -> tuple[Aim, Throw, ThrownTurn]:
+def _throw(args: argparse.Namespace, table: _Table) -> tuple[Aim, Throw, ScoredThrow]:
     """The bot's aim (``--target``, ``--strength``, ``--side`` override it), released with its
     skill's noise and played through the service: run to rest, read, scored."""
     from doppelx.games.doppelx.bot_factory import make_bot

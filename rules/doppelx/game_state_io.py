@@ -25,7 +25,7 @@ from rules.doppelx.bets import check_bets
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.chips import max_target, target_problem
 from rules.doppelx.dice import DiceSet
-from rules.doppelx.game import MAX_PLAYERS, MIN_PLAYERS, DoppelXGame, GameOptions, Phase, ThrowRecord
+from rules.doppelx.game import MAX_PLAYERS, MIN_PLAYERS, DoppelXGame, GameLogEntry, GameOptions, Phase
 from rules.doppelx.outcome import Pose, Status
 from rules.doppelx.placement import check_resting
 from rules.doppelx.reading import DieReading
@@ -83,7 +83,7 @@ def pose_to_dict(pose: Pose) -> dict[str, list[float]]:
     return {"position": [float(v) for v in pose.position], "quaternion": [float(v) for v in pose.quaternion]}
 
 
-def _record_to_dict(r: ThrowRecord) -> dict[str, Any]:
+def _record_to_dict(r: GameLogEntry) -> dict[str, Any]:
     return {
         "number": r.number,
         "kind": r.kind,
@@ -297,7 +297,7 @@ def _points(t: DataTable, key: str, players: list[str]) -> dict[str, int]:
     return {c: p.integer(c) for c in p.data}
 
 
-def _record(t: DataTable, seats: list[str], dice: DiceSet) -> ThrowRecord:
+def _record(t: DataTable, seats: list[str], dice: DiceSet) -> GameLogEntry:
     t.check_keys({"number", "kind", "thrower", "bets", "penalty", "score"})
     thrower = t.raw("thrower", None)
     if thrower is not None and thrower not in seats:
@@ -305,7 +305,7 @@ def _record(t: DataTable, seats: list[str], dice: DiceSet) -> ThrowRecord:
     bets_t = t.table("bets")
     bets_t.check_keys(set(seats))
     score = score_from_table(t.table("score"), seats, dice)
-    return ThrowRecord(
+    return GameLogEntry(
         t.integer("number", minimum=1),
         t.string("kind", choices=("setup", "turn", "decider")),
         thrower,

@@ -28,7 +28,7 @@ from rules.doppelx.outcome import Status
 from rules.doppelx.reading import DieReading
 
 if TYPE_CHECKING:
-    from doppelx.games.doppelx.throw_service import TurnRecord
+    from doppelx.games.doppelx.throw_service import MatchLogEntry
     from physics.result import ThrowResult
     from physics.throw import Throw
     from physics.throw_model import Aim
@@ -247,7 +247,7 @@ def describe_throw(throw: Throw, result: ThrowResult, aim: Aim) -> str:
 
 
 # -- a throw of a match --------------------------------------------------------------------
-def turn_summary(rec: TurnRecord) -> dict[str, Any]:
+def turn_summary(rec: MatchLogEntry) -> dict[str, Any]:
     """A JSON-ready summary of one throw: dice, scoring per player, bets, physics figures."""
     score = rec.score
     dice = [{"owner": r.owner, **_reading(r)} for r in score.readings]
