@@ -51,7 +51,7 @@ def release_of(mapping: str, box, intent, die_half: float):
     from physics.throw_model import Aim, plan
 
     if mapping == "before":
-        aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.side, intent.along)
+        aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.wall, intent.along)
         release, velocity = plan(box, aim, intent.height, die_half)
         return release, velocity, intent.spin
     return flick_release(box, intent, die_half, mapping)

@@ -140,7 +140,7 @@ def _enable_history() -> None:
 
 
 @dataclass(frozen=True)
-class Command:
+class PromptCommand:
     """A word a person may type at a prompt, shown by ``help`` with one example.
 
     Attributes:
@@ -189,7 +189,7 @@ class TerminalMatch(abc.ABC):
         """The one-line status shown above every prompt."""
         return ""
 
-    def commands(self) -> Sequence[Command]:
+    def commands(self) -> Sequence[PromptCommand]:
         """The game's own commands (``help`` lists them, then the shared ones)."""
         return ()
 
@@ -209,11 +209,13 @@ class TerminalMatch(abc.ABC):
         return None
 
     # -- the prompt -----------------------------------------------------------------------
-    def shared_commands(self) -> list[Command]:
+    def shared_commands(self) -> list[PromptCommand]:
         return [
-            Command("help", "list the commands"),
-            Command("save", "save the game and go on" + ("" if self.save_file() else " (asks for a file)")),
-            Command("quit", "stop" + (" (the game is saved)" if self.save_file() else "")),
+            PromptCommand("help", "list the commands"),
+            PromptCommand(
+                "save", "save the game and go on" + ("" if self.save_file() else " (asks for a file)")
+            ),
+            PromptCommand("quit", "stop" + (" (the game is saved)" if self.save_file() else "")),
         ]
 
     def show_help(self) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from physics.settings import GRAVITY
 from rules.common.assets import asset_path, read_toml
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 
 FORMAT = "doppelx-materials/1"
 DIE = "die"
@@ -108,7 +108,7 @@ def load_materials(path: str | Path | None = None) -> Materials:
 
 @functools.lru_cache(maxsize=8)
 def _load(path: str) -> Materials:
-    top = Table(read_toml(path), path)
+    top = DataTable(read_toml(path), path)
     top.check_keys({"format", "pairs", "spinner"})
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")

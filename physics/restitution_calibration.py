@@ -40,7 +40,7 @@ import numpy as np
 
 from physics.materials import Materials
 from rules.common.assets import asset_path, read_toml
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 
 FORMAT = "doppelx-restitution-calibration/1"
 #: The engines the file must calibrate (``physics.engine.ENGINES``).
@@ -89,7 +89,7 @@ def load_calibration(path: str | Path | None = None) -> dict[str, dict[str, Cali
 
 @functools.lru_cache(maxsize=4)
 def _load(path: str) -> dict[str, dict[str, Calibration]]:
-    top = Table(read_toml(path), path)
+    top = DataTable(read_toml(path), path)
     top.check_keys({"format", "speeds", *CALIBRATED_ENGINES})
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
@@ -115,7 +115,7 @@ def _load(path: str) -> dict[str, dict[str, Calibration]]:
     return out
 
 
-def _numbers(t: Table, key: str, at_least: int) -> tuple[float, ...]:
+def _numbers(t: DataTable, key: str, at_least: int) -> tuple[float, ...]:
     values = t.raw(key)
     if not isinstance(values, list) or len(values) < at_least:
         raise t.error(key, f"must be a list of at least {at_least} numbers")

@@ -19,7 +19,7 @@ import numpy as np
 
 from rules.doppelx.box import BoxSpec
 
-SIDES: tuple[str, ...] = ("S", "E", "N", "W")
+WALLS: tuple[str, ...] = ("S", "E", "N", "W")
 #: Outward normal (x, y) of each wall and the thrower's right-hand direction there.
 _OUTWARD = {"S": (0.0, -1.0), "E": (1.0, 0.0), "N": (0.0, 1.0), "W": (-1.0, 0.0)}
 _RIGHT = {"S": (1.0, 0.0), "E": (0.0, 1.0), "N": (-1.0, 0.0), "W": (0.0, -1.0)}
@@ -99,19 +99,19 @@ class Throw:
         return Throw(self.releases + other.releases)
 
 
-def side_axes(side: str) -> tuple[np.ndarray, np.ndarray]:
-    """Outward normal and the thrower's right-hand direction (unit (2,) vectors) at ``side``."""
-    if side not in SIDES:
-        raise ValueError(f"side must be one of {', '.join(SIDES)}, got {side!r}")
-    return np.array(_OUTWARD[side]), np.array(_RIGHT[side])
+def wall_axes(wall: str) -> tuple[np.ndarray, np.ndarray]:
+    """Outward normal and the thrower's right-hand direction (unit (2,) vectors) at ``wall``."""
+    if wall not in WALLS:
+        raise ValueError(f"wall must be one of {', '.join(WALLS)}, got {wall!r}")
+    return np.array(_OUTWARD[wall]), np.array(_RIGHT[wall])
 
 
 def release_point(
-    box: BoxSpec, side: str, along: float, height: float, out: float = RELEASE_OUT
+    box: BoxSpec, wall: str, along: float, height: float, out: float = RELEASE_OUT
 ) -> tuple[float, float, float]:
-    """Point (m) ``out`` beyond ``side``'s outer wall face, ``along`` it, ``height`` above the rim."""
-    n, right = side_axes(side)
-    half_n = (box.inner_size[0] if side in ("E", "W") else box.inner_size[1]) / 2 + box.wall_thickness
+    """Point (m) ``out`` beyond ``wall``'s outer wall face, ``along`` it, ``height`` above the rim."""
+    n, right = wall_axes(wall)
+    half_n = (box.inner_size[0] if wall in ("E", "W") else box.inner_size[1]) / 2 + box.wall_thickness
     xy = n * (half_n + out) + right * along
     return float(xy[0]), float(xy[1]), box.rim_z + height
 
@@ -187,7 +187,7 @@ def hand_throw(
 def seat_places(n: int, box: BoxSpec) -> list[tuple[str, float]]:
     """Where ``n`` players sit around the box, clockwise from the middle of the ``S`` wall.
 
-    Returns ``(side, along)`` per seat: seat ``i`` looks at the box from the angle
+    Returns ``(wall, along)`` per seat: seat ``i`` looks at the box from the angle
     ``-90° - 360° i / n`` (clockwise seen from above), and sits where that ray leaves the box.
     """
     hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
@@ -198,15 +198,15 @@ def seat_places(n: int, box: BoxSpec) -> list[tuple[str, float]]:
         tx = hx / abs(dx) if abs(dx) > 1e-12 else math.inf
         ty = hy / abs(dy) if abs(dy) > 1e-12 else math.inf
         if ty <= tx:
-            side = "N" if dy > 0 else "S"
+            wall = "N" if dy > 0 else "S"
             x = dx * ty
-            along = x if side == "S" else -x
+            along = x if wall == "S" else -x
         else:
-            side = "E" if dx > 0 else "W"
+            wall = "E" if dx > 0 else "W"
             y = dy * tx
-            along = y if side == "E" else -y
-        limit = (hx if side in ("S", "N") else hy) * 0.85
-        out.append((side, float(max(-limit, min(limit, along)))))
+            along = y if wall == "E" else -y
+        limit = (hx if wall in ("S", "N") else hy) * 0.85
+        out.append((wall, float(max(-limit, min(limit, along)))))
     return out
 
 

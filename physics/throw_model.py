@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from physics.settings import GRAVITY
-from physics.throw import RELEASE_OUT, SIDES, Throw, hand_throw, release_point, seat_places, side_axes
+from physics.throw import RELEASE_OUT, WALLS, Throw, hand_throw, release_point, seat_places, wall_axes
 from rules.doppelx.box import BoxSpec
 
 #: Horizontal release speed at strength 0 and 1 (m/s).
@@ -40,7 +40,7 @@ MAX_FLIGHT = 0.8
 class Aim:
     """What a player wants: first impact at ``target`` (x, y) m, thrown with ``strength`` 0…1.
 
-    ``side``/``along`` fix where the player stands; by default the wall with the gentlest
+    ``wall``/``along`` fix where the player stands; by default the wall with the gentlest
     throw (see :func:`plan`), straight across from the target. ``spin`` is a chosen roll
     rate about the forward-roll axis (rad/s; negative = backspin); by default the dice
     tumble at a random rate within the skill's range.
@@ -48,15 +48,15 @@ class Aim:
 
     target: tuple[float, float]
     strength: float = 0.4
-    side: str | None = None
+    wall: str | None = None
     along: float | None = None
     spin: float | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.strength <= 1.0:
             raise ValueError(f"strength must be within 0…1, got {self.strength}")
-        if self.side is not None and self.side not in SIDES:
-            raise ValueError(f"side must be one of {', '.join(SIDES)}, got {self.side!r}")
+        if self.wall is not None and self.wall not in WALLS:
+            raise ValueError(f"wall must be one of {', '.join(WALLS)}, got {self.wall!r}")
 
 
 @dataclass(frozen=True)
@@ -88,14 +88,14 @@ SKILLS: dict[str, Skill] = {
 }
 
 
-def nearest_side(box: BoxSpec, target: Sequence[float]) -> tuple[str, float]:
+def nearest_wall(box: BoxSpec, target: Sequence[float]) -> tuple[str, float]:
     """The wall closest to ``target`` and the point along it straight across (m)."""
     hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
     x, y = float(target[0]), float(target[1])
     gaps = {"E": hx - x, "W": hx + x, "N": hy - y, "S": hy + y}
-    side = min(SIDES, key=lambda s: (gaps[s], SIDES.index(s)))
-    _, right = side_axes(side)
-    return side, float(right @ np.array([x, y]))
+    wall = min(WALLS, key=lambda s: (gaps[s], WALLS.index(s)))
+    _, right = wall_axes(wall)
+    return wall, float(right @ np.array([x, y]))
 
 
 def plan(
@@ -103,9 +103,9 @@ def plan(
 ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     """Release point (3,) m and velocity (3,) m/s whose arc first lands at ``aim.target``.
 
-    Without ``aim.side`` the player walks to the wall that needs the gentlest throw (the
+    Without ``aim.wall`` the player walks to the wall that needs the gentlest throw (the
     lowest release speed): usually the nearest, but not for a target right at a wall,
-    where a die from that side would have to drop almost straight down behind the rim.
+    where a die from that wall would have to drop almost straight down behind the rim.
 
     Args:
         box: the box (rim height, walls).
@@ -114,12 +114,12 @@ def plan(
         die_half: half the die's edge (m); the landing height and the rim clearance use it.
         out: distance of the hand beyond the wall's outer face (m).
     """
-    if aim.side is not None:
-        return _plan_from(box, aim, aim.side, aim.along, height, die_half, out)
+    if aim.wall is not None:
+        return _plan_from(box, aim, aim.wall, aim.along, height, die_half, out)
     best = None
-    for side in SIDES:
-        along = aim.along if side == nearest_side(box, aim.target)[0] else None
-        pos, vel = _plan_from(box, aim, side, along, height, die_half, out)
+    for wall in WALLS:
+        along = aim.along if wall == nearest_wall(box, aim.target)[0] else None
+        pos, vel = _plan_from(box, aim, wall, along, height, die_half, out)
         speed = math.sqrt(sum(v * v for v in vel))
         if best is None or speed < best[0] - 1e-12:
             best = (speed, pos, vel)
@@ -128,12 +128,12 @@ def plan(
 
 
 def _plan_from(
-    box: BoxSpec, aim: Aim, side: str, along: float | None, height: float, die_half: float, out: float
+    box: BoxSpec, aim: Aim, wall: str, along: float | None, height: float, die_half: float, out: float
 ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     if along is None:
-        _, right = side_axes(side)
+        _, right = wall_axes(wall)
         along = float(right @ np.asarray(aim.target, dtype=float))
-    p0 = np.array(release_point(box, side, along, height, out))
+    p0 = np.array(release_point(box, wall, along, height, out))
     target = np.array([aim.target[0], aim.target[1], die_half])
     flat = target[:2] - p0[:2]
     dist = float(np.linalg.norm(flat))
@@ -186,12 +186,12 @@ def aimed_throw(
 def _scatter(
     box: BoxSpec, aim: Aim, skill: Skill, rng: np.random.Generator, die_half: float, height: float
 ) -> Aim:
-    side, along = aim.side, aim.along
-    if side is None:  # the player walks to the wall of the gentlest throw, then errs from there
+    wall, along = aim.wall, aim.along
+    if wall is None:  # the player walks to the wall of the gentlest throw, then errs from there
         pos, _ = plan(box, aim, height, die_half)
-        side = _side_of(box, pos)
+        wall = _wall_of(box, pos)
     if along is None:
-        _, right = side_axes(side)
+        _, right = wall_axes(wall)
         along = float(right @ np.asarray(aim.target, dtype=float))
     target = np.asarray(aim.target, dtype=float) + skill.aim_sd * rng.standard_normal(2)
     # an aim error never puts the target behind a wall: the player still throws into the box
@@ -200,12 +200,12 @@ def _scatter(
     target = np.clip(target, -reach, reach)
     strength = float(np.clip(aim.strength + skill.strength_sd * rng.standard_normal(), 0.0, 1.0))
     along = along + skill.along_sd * rng.standard_normal()
-    limit = (box.inner_size[0] if side in ("S", "N") else box.inner_size[1]) / 2
+    limit = (box.inner_size[0] if wall in ("S", "N") else box.inner_size[1]) / 2
     along = float(np.clip(along, -limit, limit))
-    return Aim((float(target[0]), float(target[1])), strength, side, along, aim.spin)
+    return Aim((float(target[0]), float(target[1])), strength, wall, along, aim.spin)
 
 
-def _side_of(box: BoxSpec, pos) -> str:
+def _wall_of(box: BoxSpec, pos) -> str:
     """The wall a release point lies beyond."""
     x, y = pos[0] / (box.inner_size[0] / 2), pos[1] / (box.inner_size[1] / 2)
     if abs(x) >= abs(y):
@@ -245,15 +245,15 @@ def setup_throw(
 
     Args:
         seats: player colours in seat order; seat places come from :func:`~physics.throw.seat_places`.
-        aims: each player's aim (its side/along are replaced by the seat's place).
+        aims: each player's aim (its wall/along are replaced by the seat's place).
         skills: each player's skill.
     """
     places = seat_places(len(seats), box)
     total: Throw | None = None
-    for colour, (side, along) in zip(seats, places):
+    for colour, (wall, along) in zip(seats, places):
         a = aims[colour]
         one = aimed_throw(
-            box, Aim(a.target, a.strength, side, along), [colour], skills[colour], rng, die_size
+            box, Aim(a.target, a.strength, wall, along), [colour], skills[colour], rng, die_size
         )
         if total is not None:
             one = Throw(tuple(_clear_of(r, total.releases, die_size) for r in one.releases))

@@ -1,7 +1,7 @@
 """Aiming a throw: where the thrower stands, release height and spin, and a flick → intent.
 
-The thrower walks around the box: a position is a side (S, E, N, W) and a distance along
-it (+ to the thrower's right); walking past a corner continues on the next side (to the
+The thrower walks around the box: a position is a wall (S, E, N, W) and a distance along
+it (+ to the thrower's right); walking past a corner continues on the next wall (to the
 right: S → E → N → W). The release point lies outside the rim's vertical plane (D25),
 :data:`RELEASE_OUT` beyond the wall's outer face (the same convention and distance as
 ``physics.throw.release_point``). A flick is a list of mouse samples projected onto the horizontal plane at the
@@ -14,7 +14,7 @@ point along the flick's line that lies ``0.2 + 0.6 × power`` of the way across 
 playfield (kept a die's size off the walls), with the strength ``power``; the physics'
 throw model (``physics.throw_model.plan``) finds the arc that clears the rim and lands
 there, so every accepted flick reaches the playfield and a stronger one lands further and
-rolls further. A flick whose line misses the playfield (aimed past the box's side on
+rolls further. A flick whose line misses the playfield (aimed past the box's wall on
 purpose) throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
 velocity is used. Every flick must point into the box, at least
 :attr:`FlickLimits.min_inward` (about 6°) off the wall: a drag along the wall or away from
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from render.intents import SIDES, ThrowIntent
+from render.intents import WALLS, ThrowIntent
 from rules.doppelx.box import BoxSpec
 
-#: Inward unit vector and "to the right" unit vector of a thrower at each side.
+#: Inward unit vector and "to the right" unit vector of a thrower at each wall.
 _INWARD = {"S": (0.0, 1.0), "E": (-1.0, 0.0), "N": (0.0, -1.0), "W": (1.0, 0.0)}
 _RIGHT = {"S": (1.0, 0.0), "E": (0.0, 1.0), "N": (-1.0, 0.0), "W": (0.0, -1.0)}
 #: Distance of the release point beyond the wall's outer face (m).
@@ -99,16 +99,16 @@ class ThrowAim:
         self.clearance = box.wall_thickness + RELEASE_OUT  # beyond the inner wall face
         self.min_height = die_size * math.sqrt(3) / 2 + 0.002
         self.die_size = die_size
-        self.side = "S"
+        self.wall = "S"
         self.along = 0.0
         self.height = self.min_height + 0.03
         self.spin = 0.0
         self.aim_angle = 0.0  # keyboard throws: turn from straight in (rad, + to the thrower's right)
 
     # --- stance -----------------------------------------------------------------------------
-    def half_length(self, side: str | None = None) -> float:
-        """How far from the middle of ``side`` the thrower may stand (m)."""
-        s = side or self.side
+    def half_length(self, wall: str | None = None) -> float:
+        """How far from the middle of ``wall`` the thrower may stand (m)."""
+        s = wall or self.wall
         half = self.box.inner_size[0 if s in "SN" else 1] / 2
         return max(0.0, half - 0.02)
 
@@ -117,12 +117,12 @@ class ThrowAim:
         along = self.along + distance
         for _ in range(8):
             half = self.half_length()
-            i = SIDES.index(self.side)
+            i = WALLS.index(self.wall)
             if along > half:
-                self.side = SIDES[(i + 1) % 4]
+                self.wall = WALLS[(i + 1) % 4]
                 along = -self.half_length() + (along - half)
             elif along < -half:
-                self.side = SIDES[(i - 1) % 4]
+                self.wall = WALLS[(i - 1) % 4]
                 along = self.half_length() + (along + half)
             else:
                 break
@@ -131,16 +131,16 @@ class ThrowAim:
     def stand_at(self, x: float, y: float) -> None:
         """Stand at the wall nearest to the table point ``(x, y)`` m, opposite that point."""
         hx, hy = self.box.inner_size[0] / 2, self.box.inner_size[1] / 2
-        # the side whose outward distance is largest relative to the box's half size
+        # the wall whose outward distance is largest relative to the box's half size
         scores = {"S": -y / hy, "N": y / hy, "E": x / hx, "W": -x / hx}
-        side = max(scores, key=scores.__getitem__)
-        right = _RIGHT[side]
-        self.side = side
+        wall = max(scores, key=scores.__getitem__)
+        right = _RIGHT[wall]
+        self.wall = wall
         self.along = float(np.clip(x * right[0] + y * right[1], -self.half_length(), self.half_length()))
 
     def turn(self, steps: int) -> None:
-        """Go round to the next side (``steps`` > 0: to the right), keeping the middle."""
-        self.side = SIDES[(SIDES.index(self.side) + steps) % 4]
+        """Go round to the next wall (``steps`` > 0: to the right), keeping the middle."""
+        self.wall = WALLS[(WALLS.index(self.wall) + steps) % 4]
         self.along = 0.0
 
     def adjust_height(self, delta: float) -> None:
@@ -160,12 +160,12 @@ class ThrowAim:
     @property
     def inward(self) -> np.ndarray:
         """Unit vector (2,) from the thrower's wall into the box."""
-        return np.array(_INWARD[self.side])
+        return np.array(_INWARD[self.wall])
 
     @property
     def right(self) -> np.ndarray:
         """Unit vector (2,) to the thrower's right along the wall."""
-        return np.array(_RIGHT[self.side])
+        return np.array(_RIGHT[self.wall])
 
     def keyboard_direction(self) -> np.ndarray:
         """Unit vector (2,) of a keyboard throw: :attr:`inward` turned by :attr:`aim_angle`."""
@@ -174,7 +174,7 @@ class ThrowAim:
 
     def release_point(self) -> np.ndarray:
         """Release point (3,) m: outside the wall by ``clearance``, ``height`` above the rim."""
-        half_across = self.box.inner_size[1 if self.side in "SN" else 0] / 2
+        half_across = self.box.inner_size[1 if self.wall in "SN" else 0] / 2
         xy = -self.inward * (half_across + self.clearance) + self.right * self.along
         return np.array([xy[0], xy[1], self.box.rim_z + self.height])
 
@@ -276,7 +276,7 @@ class ThrowAim:
         sx, sy, sz = (float(c) for c in axis * self.spin)
         px, py, pz = (float(c) for c in self.release_point())
         return ThrowIntent(
-            self.side,
+            self.wall,
             float(self.along),
             float(self.height),
             (px, py, pz),

@@ -13,8 +13,8 @@ import numpy as np
 
 from render.transforms import look_at, ortho, perspective
 
-#: Yaw that looks over a thrower's shoulder from each side.
-SIDE_YAW = {"S": 0.0, "E": math.pi / 2, "N": math.pi, "W": -math.pi / 2}
+#: Yaw that looks over a thrower's shoulder from each wall.
+WALL_YAW = {"S": 0.0, "E": math.pi / 2, "N": math.pi, "W": -math.pi / 2}
 
 
 class Camera:
@@ -73,12 +73,12 @@ class Camera:
         self.target -= (right * dx + forward * dy) * scale
         self.target[:2] = np.clip(self.target[:2], -0.4, 0.4)
 
-    def face_side(self, side: str) -> None:
-        """Start turning to look over the shoulder of a thrower at ``side``."""
-        self.goal_yaw = SIDE_YAW[side]
+    def face_wall(self, wall: str) -> None:
+        """Start turning to look over the shoulder of a thrower at ``wall``."""
+        self.goal_yaw = WALL_YAW[wall]
 
     def update(self, dt: float) -> None:
-        """Advance the turn started by :meth:`face_side` by ``dt`` seconds."""
+        """Advance the turn started by :meth:`face_wall` by ``dt`` seconds."""
         if self.goal_yaw is None:
             return
         d = (self.goal_yaw - self.yaw + math.pi) % (2 * math.pi) - math.pi

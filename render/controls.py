@@ -152,11 +152,11 @@ class Controls:
                 and not self._over_box(x, y)
             ):
                 self._press = (x, y)
-                self._stance = (self.aim.side, self.aim.along)  # where the hand goes back to if refused
+                self._stance = (self.aim.wall, self.aim.along)  # where the hand goes back to if refused
                 # on the table: stand at the nearest wall; if the mouse moves on, it is a flick from there
                 self.aim.stand_at(float(hit[0]), float(hit[1]))
                 if self.follow:
-                    self.camera.face_side(self.aim.side)
+                    self.camera.face_wall(self.aim.wall)
             self._drag = "flick"
             self._flick = []
             self._charge_start = None  # one throw a gesture: a flick cancels a Space held
@@ -210,9 +210,9 @@ class Controls:
             except ValueError as exc:
                 self.say(str(exc))
                 if stance is not None:  # a refused drag leaves the hand where it stood before the press
-                    self.aim.side, self.aim.along = stance
+                    self.aim.wall, self.aim.along = stance
                     if self.follow:
-                        self.camera.face_side(self.aim.side)
+                        self.camera.face_wall(self.aim.wall)
                 return
             self.emit(intent)
             return
@@ -300,7 +300,7 @@ class Controls:
         if symbol in (key.Q, key.E):
             self.aim.turn(-1 if symbol == key.Q else 1)
             if self.follow:
-                self.camera.face_side(self.aim.side)
+                self.camera.face_wall(self.aim.wall)
         elif symbol in (key.PAGEUP, key.PAGEDOWN):
             self.aim.adjust_height(0.005 if symbol == key.PAGEUP else -0.005)
         elif symbol in (key.BRACKETRIGHT, key.BRACKETLEFT):
@@ -387,10 +387,10 @@ class Controls:
         if not direction:
             return
         fast = 3.0 if (self.keys[key.LSHIFT] or self.keys[key.RSHIFT]) else 1.0
-        side = self.aim.side
+        wall = self.aim.wall
         self.aim.walk(direction * WALK_SPEED * fast * dt)
-        if self.aim.side != side and self.follow:
-            self.camera.face_side(self.aim.side)
+        if self.aim.wall != wall and self.follow:
+            self.camera.face_wall(self.aim.wall)
 
     def _menu_key(self, symbol: int, ctrl: int) -> None:
         """A key while the Esc menu is open (or asks whether to quit)."""

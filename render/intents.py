@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 #: The four walls a player can stand at: south (near the default camera), east, north, west.
-SIDES: tuple[str, ...] = ("S", "E", "N", "W")
+WALLS: tuple[str, ...] = ("S", "E", "N", "W")
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class ThrowIntent:
     """A throw from outside the box (D25).
 
     Attributes:
-        side: the wall the thrower stands at, one of :data:`SIDES`.
+        wall: the wall the thrower stands at, one of :data:`WALLS`.
         along: where along that wall (m from its middle, + to the thrower's right).
         height: release height of the dice centres above the rim (m).
         release: release point (x, y, z) m; horizontally outside the rim's vertical plane.
@@ -33,7 +33,7 @@ class ThrowIntent:
         power: the flick's power 0…1 (the throw's strength).
     """
 
-    side: str
+    wall: str
     along: float
     height: float
     release: tuple[float, float, float]
@@ -77,4 +77,4 @@ class CommandIntent:
 Intent = ThrowIntent | BetIntent | CommandIntent
 IntentHandler = Callable[[Intent], None]
 
-__all__ = ["BetIntent", "Command", "CommandIntent", "Intent", "IntentHandler", "SIDES", "ThrowIntent"]
+__all__ = ["BetIntent", "Command", "CommandIntent", "Intent", "IntentHandler", "WALLS", "ThrowIntent"]

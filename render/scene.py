@@ -7,7 +7,7 @@ a software renderer's early depth test skips hidden pixels. Shadows: the walls' 
 cards' are baked into the print, moving parts cast planar shadows (stencilled so that
 overlaps darken once) and every die gets a soft contact shadow.
 
-The wall nearest to the camera (:func:`near_side`) is drawn last and faded to
+The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 :data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
 stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
 strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
@@ -57,30 +57,30 @@ NEAR_WALL_HIDING_ALPHA = 0.1
 CARD_SEE_THROUGH_ALPHA = 0.45
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
 FADE_BELOW_PITCH = math.radians(75)
-_SIDES = ("S", "E", "N", "W")
+_WALLS = ("S", "E", "N", "W")
 
 
-def side_of(x: float, y: float, hx: float, hy: float) -> str:
+def wall_of(x: float, y: float, hx: float, hy: float) -> str:
     """The wall (S, E, N, W) a point (x, y) of the box's outline belongs to."""
     scores = {"S": -y / hy, "E": x / hx, "N": y / hy, "W": -x / hx}
     return max(scores, key=scores.__getitem__)
 
 
-def split_by_side(mesh: Mesh, hx: float, hy: float) -> dict[str, Mesh]:
+def split_by_wall(mesh: Mesh, hx: float, hy: float) -> dict[str, Mesh]:
     """The triangles of a wall mesh grouped by the wall their centroid belongs to."""
     cent = mesh.positions[mesh.indices].mean(axis=1)
-    sides = np.array([side_of(float(c[0]), float(c[1]), hx, hy) for c in cent])
+    walls = np.array([wall_of(float(c[0]), float(c[1]), hx, hy) for c in cent])
     return {
-        s: Mesh(mesh.positions, mesh.normals, mesh.uvs, mesh.faces, mesh.indices[sides == s]) for s in _SIDES
+        s: Mesh(mesh.positions, mesh.normals, mesh.uvs, mesh.faces, mesh.indices[walls == s]) for s in _WALLS
     }
 
 
-def near_side(camera: Camera, hx: float, hy: float) -> str | None:
+def near_wall(camera: Camera, hx: float, hy: float) -> str | None:
     """The wall between the camera and the playfield, or ``None`` (referee view, or looking down steeply)."""
     if camera.referee or camera.pitch >= FADE_BELOW_PITCH:
         return None
     eye = camera.eye
-    return side_of(float(eye[0]), float(eye[1]), hx, hy)
+    return wall_of(float(eye[0]), float(eye[1]), hx, hy)
 
 
 @dataclass(frozen=True)
@@ -180,16 +180,16 @@ class Scene:
         self.rim = GpuMesh(rim_mesh)  # whole, for the shadows
         self.outer = GpuMesh(outer_mesh)
         hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
-        rims, outers = split_by_side(rim_mesh, hx, hy), split_by_side(outer_mesh, hx, hy)
-        inners = split_by_side(box_mesh.inner_walls(box, 0.0, box.rim_z), hx, hy)
+        rims, outers = split_by_wall(rim_mesh, hx, hy), split_by_wall(outer_mesh, hx, hy)
+        inners = split_by_wall(box_mesh.inner_walls(box, 0.0, box.rim_z), hx, hy)
         #: Per wall: its rim, inner face and printed outside (the near one is faded).
         self.walls: dict[str, list[_Part]] = {
-            side: [
-                _Part(GpuMesh(rims[side]), "MODE_COLOUR", rgb(RIM)),
-                _Part(GpuMesh(inners[side]), "MODE_COLOUR", rgb(INNER_WALL), ao=0.45),
-                _Part(GpuMesh(outers[side]), "MODE_TEXTURE", WHITE, tex["print"]),
+            wall: [
+                _Part(GpuMesh(rims[wall]), "MODE_COLOUR", rgb(RIM)),
+                _Part(GpuMesh(inners[wall]), "MODE_COLOUR", rgb(INNER_WALL), ao=0.45),
+                _Part(GpuMesh(outers[wall]), "MODE_TEXTURE", WHITE, tex["print"]),
             ]
-            for side in _SIDES
+            for wall in _WALLS
         }
         #: The wall faded in the last frame drawn (``None``: all opaque).
         self.near: str | None = None
@@ -277,7 +277,7 @@ class Scene:
             self.blade.draw()
             p.set("u_model", np.eye(4))
         box = self.table.box
-        near = None if referee else near_side(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
+        near = None if referee else near_wall(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
         self.near = near
         #: A die lies under a bet card (seen from above): the cards are drawn see-through last.
         self.under_card = self.cards_part is not None and self._die_under_a_card(dice)
@@ -285,9 +285,9 @@ class Scene:
             if part is self.cards_part and self.under_card:
                 continue
             self._draw_part(part)
-        for side in _SIDES:
-            if side != near:
-                for part in self.walls[side]:
+        for wall in _WALLS:
+            if wall != near:
+                for part in self.walls[wall]:
                     self._draw_part(part)
         for part in self.back_parts:
             self._draw_part(part)
@@ -337,13 +337,13 @@ class Scene:
             p.set("u_baked", 0)
             p.set("u_ao", 0.0)
 
-    def _die_behind_wall(self, dice: list[tuple[str, Pose]], side: str, pitch: float) -> bool:
-        """Some die inside the box lies in the strip of playfield the wall ``side`` hides from a
+    def _die_behind_wall(self, dice: list[tuple[str, Pose]], wall: str, pitch: float) -> bool:
+        """Some die inside the box lies in the strip of playfield the wall ``wall`` hides from a
         camera looking down at ``pitch`` (rad): nearer its inner face than the rim's height over
         the die's top, carried down at that pitch, plus a die's size."""
         box = self.table.box
         hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
-        normal, half = {"S": ((0, -1), hy), "N": ((0, 1), hy), "E": ((1, 0), hx), "W": ((-1, 0), hx)}[side]
+        normal, half = {"S": ((0, -1), hy), "N": ((0, 1), hy), "E": ((1, 0), hx), "W": ((-1, 0), hx)}[wall]
         for owner, pose in dice:
             x, y, z = pose.position
             if abs(x) > hx or abs(y) > hy or z > box.rim_z:
@@ -355,13 +355,13 @@ class Scene:
                 return True
         return False
 
-    def _draw_near_wall(self, side: str, alpha: float = NEAR_WALL_ALPHA) -> None:
+    def _draw_near_wall(self, wall: str, alpha: float = NEAR_WALL_ALPHA) -> None:
         """The wall nearest to the camera, see-through at ``alpha`` (its rim and printed
         outside; its inner face looks away from the camera)."""
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDepthMask(gl.GL_FALSE)
-        rim, _, outer = self.walls[side]
+        rim, _, outer = self.walls[wall]
         self._draw_part(outer, alpha)
         self._draw_part(rim, min(1.0, alpha * 1.6))
         gl.glDepthMask(gl.GL_TRUE)

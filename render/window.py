@@ -246,7 +246,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._current = current
         self._shown = interpolate(previous, current, alpha) if previous is not None else current
         if current.input is InputMode.THROW and old_mode is not InputMode.THROW and self.follow and self.aim:
-            self.camera.face_side(self.aim.side)
+            self.camera.face_wall(self.aim.wall)
 
     def _set_table(self, snap: Snapshot) -> None:
         first = self.scene is None
@@ -279,7 +279,7 @@ class TableWindow(Controls, pyglet.window.Window):
             return
         throwing = snap is not None and snap.input is InputMode.THROW and self.aim is not None
         if (
-            not (self.referee and throwing and self.aim is not None and self.aim.side in ("S", "N"))
+            not (self.referee and throwing and self.aim is not None and self.aim.wall in ("S", "N"))
             or snap is None
         ):
             if framed is not None:  # back to the referee view's own framing
@@ -296,7 +296,7 @@ class TableWindow(Controls, pyglet.window.Window):
         ft = (10 + 30 + 30) * s / max(self.height, 1)  # the turn line and the activity line
         ring = abs(float(self.aim.release_point()[1])) + 0.012
         far = box.inner_size[1] / 2 + box.wall_thickness + 0.006
-        lo, hi = (-ring, far) if self.aim.side == "S" else (-far, ring)
+        lo, hi = (-ring, far) if self.aim.wall == "S" else (-far, ring)
         e = max(home[0], (hi - lo) / (2 * (1 - fb - ft)))
         centre = lo + e - 2 * e * fb
         cam.extent, cam.referee_centre[1] = e, centre
@@ -454,7 +454,7 @@ class TableWindow(Controls, pyglet.window.Window):
         if self._current is not None and self._current.input is InputMode.THROW and self.aim is not None:
             a = self.aim
             aim = (
-                f"Throwing from side {a.side}, {a.along * 100:+.0f} cm along · release "
+                f"Throwing from side {a.wall}, {a.along * 100:+.0f} cm along · release "
                 f"{a.height * 1000:.0f} mm over the rim · spin {a.spin:+.0f} rad/s"
             )
             if a.aim_angle:

@@ -139,7 +139,7 @@ def apply_variant(params: dict, variant: dict) -> dict:
 
 
 @dataclass(frozen=True)
-class Metric:
+class VariantMetric:
     """One figure of a variant: its per-item values (``share``: 0/1 per item, shown in %), its
     label for display (its key is snake_case) and, for a figure these items cannot give, why
     (``reason``: "no die lay within the spinner's reach")."""
@@ -163,7 +163,7 @@ PLOTTED = {
 }
 
 
-def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, Metric]:
+def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, VariantMetric]:
     """The figures of one variant's table, item by item, by snake_case key (item ``i`` of
     every variant drew from the same random stream, so the variants can be compared item by
     item). ``params``: the variant's parameters (bet G needs the spinner and a lying die)."""
@@ -174,8 +174,8 @@ def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, M
     t = pq.read_table(table).to_pydict()
     order = np.argsort(t["item"])
 
-    def per_item(values, share: bool, label: str, reason: str = "") -> Metric:
-        return Metric(np.asarray(values, dtype=float)[order], share, label, reason)
+    def per_item(values, share: bool, label: str, reason: str = "") -> VariantMetric:
+        return VariantMetric(np.asarray(values, dtype=float)[order], share, label, reason)
 
     if kind == "throws":
         figures = {
@@ -220,7 +220,7 @@ def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, M
     return figures
 
 
-def paired_difference(a: Metric, b: Metric) -> Estimate:
+def paired_difference(a: VariantMetric, b: VariantMetric) -> Estimate:
     """``b − a`` over the same items (a Student-t interval on the item-by-item differences):
     the variants saw the same random throws, so the pairing removes most of their shared luck."""
     return mean(b.values - a.values)
@@ -520,7 +520,7 @@ def write_comparison(rows, out: Path, kind: str, count: int, players: int | None
     return md, png
 
 
-def _measured(m: Metric) -> str:
+def _measured(m: VariantMetric) -> str:
     """A variant's cell: the figure with its interval, or why these items cannot give it."""
     return f"not measurable: {m.reason}" if m.reason else _cell(m.estimate, m.share)
 

@@ -120,7 +120,7 @@ def experiment(r: float) -> tuple[float, int] | None:
 
 
 @dataclass(frozen=True)
-class Scene:
+class CuboidScene:
     """The experiment's conditions: the die–surface contact and the hand's throw.
 
     Attributes:
@@ -142,14 +142,14 @@ class Scene:
     spin: tuple[float, float]
     edge: float = EDGE
 
-    def with_(self, **changes) -> Scene:
+    def with_(self, **changes) -> CuboidScene:
         """A copy with some fields changed."""
         return replace(self, **changes)
 
 
 #: The scene's defaults: Budden's steel dice rolled by hand on a wooden desk (docs/physics.md,
 #: "Cuboid dice"): steel on dry wood, μ 0.3 (kinetic) and e 0.4; a brisk hand roll.
-SCENE = Scene(
+SCENE = CuboidScene(
     friction=0.3,
     restitution=0.4,
     rolling_friction=0.00001,
@@ -160,7 +160,7 @@ SCENE = Scene(
 )
 
 
-def project_scene() -> Scene:
+def project_scene() -> CuboidScene:
     """The scene with the project's die–table material and the throw model's gentler ranges."""
     from physics.materials import load_materials
 
@@ -176,7 +176,7 @@ def project_scene() -> Scene:
     )
 
 
-def throw_of(rng: np.random.Generator, scene: Scene = SCENE) -> tuple[tuple, tuple, tuple, tuple]:
+def throw_of(rng: np.random.Generator, scene: CuboidScene = SCENE) -> tuple[tuple, tuple, tuple, tuple]:
     """A hand-like throw: ``(position, quaternion, velocity, angular velocity)`` above the surface."""
     from physics.throw import random_quaternion, random_spin
 
@@ -193,7 +193,7 @@ def throw_of(rng: np.random.Generator, scene: Scene = SCENE) -> tuple[tuple, tup
 
 
 def cuboid_body(
-    r: float, scene: Scene
+    r: float, scene: CuboidScene
 ) -> tuple[tuple[float, float, float], float, tuple[float, float, float]]:
     """Half extents (m; x along the stretched axis z), mass (kg) and principal inertia of ratio ``r``."""
     from rules.doppelx.dice import load_dice
@@ -228,7 +228,7 @@ class CuboidTable:
 
     engine = "pybullet"
 
-    def __init__(self, settings=None, scene: Scene | None = None):
+    def __init__(self, settings=None, scene: CuboidScene | None = None):
         from physics.settings import SimSettings
         from physics.world import import_pybullet
 
@@ -318,7 +318,7 @@ class MujocoCuboidTable:
 
     engine = "mujoco"
 
-    def __init__(self, settings=None, scene: Scene | None = None, params=None):
+    def __init__(self, settings=None, scene: CuboidScene | None = None, params=None):
         from physics.mujoco_world import MujocoParams, import_mujoco
         from physics.settings import SimSettings
 
@@ -401,7 +401,7 @@ def run(
     throws: int = 1000,
     seed: int = 2026,
     settings=None,
-    scene: Scene | None = None,
+    scene: CuboidScene | None = None,
     engine: str = "pybullet",
 ) -> list[Result]:
     """``throws`` throws per ratio in ``engine``; ratio ``k`` draws from ``child_rng(seed, k)``."""

@@ -120,11 +120,11 @@ def hurled_throw(box, target, owners, rng: np.random.Generator, speed: float = 0
     ``speed`` (m/s, default :data:`HURL_SPEED`) is the release speed; the dice hit the
     playfield a little faster still, tumbling at 20–45 rad/s.
     """
-    from physics.throw import SIDES, hand_throw, random_spin, release_point
+    from physics.throw import WALLS, hand_throw, random_spin, release_point
 
-    side = SIDES[int(rng.integers(4))]
+    wall = WALLS[int(rng.integers(4))]
     along = float(rng.uniform(-0.1, 0.1))
-    start = np.array(release_point(box, side, along, 0.10))
+    start = np.array(release_point(box, wall, along, 0.10))
     aim = np.array([target[0], target[1], 0.008])
     direction = (aim - start) / np.linalg.norm(aim - start)
     velocity = direction * (speed or HURL_SPEED)

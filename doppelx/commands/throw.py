@@ -30,7 +30,7 @@ from doppelx.games.doppelx.policies import THROW_SKILLS  # a single throw: no ex
 if TYPE_CHECKING:
     import numpy as np
 
-    from doppelx.games.doppelx.throw_service import Seating, ThrownTurn
+    from doppelx.games.doppelx.throw_service import ScoredThrow, Seating
     from physics.throw import Throw
     from physics.throw_model import Aim
     from rules.doppelx.board import BoardSide
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from rules.doppelx.dice import DiceSet
     from rules.doppelx.outcome import Pose
 
-SIDE_NAMES = ("S", "E", "N", "W")
+WALL_NAMES = ("S", "E", "N", "W")
 
 
 def _owners(text: str) -> list[str]:
@@ -117,7 +117,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="first impact point in mm, e.g. --target=-60,75 (default: the bot's pick)",
     )
     p.add_argument("--strength", type=_unit, metavar="S", help="throw strength 0…1 (default: the bot's)")
-    p.add_argument("--side", choices=SIDE_NAMES, help="wall to throw from (default: the gentlest throw)")
+    p.add_argument(
+        "--side", dest="wall", choices=WALL_NAMES, help="wall to throw from (default: the gentlest throw)"
+    )
     p.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     p.add_argument(
         "--replay",
@@ -249,7 +251,7 @@ def _check_target(target: tuple[float, float], board: BoardSide) -> None:
         )
 
 
-def _throw(args: argparse.Namespace, table: _Table) -> tuple[Aim, Throw, ThrownTurn]:
+def _throw(args: argparse.Namespace, table: _Table) -> tuple[Aim, Throw, ScoredThrow]:
     """The bot's aim (``--target``, ``--strength``, ``--side`` override it), released with its
     skill's noise and played through the service: run to rest, read, scored."""
     from doppelx.games.doppelx.bot_factory import make_bot
@@ -268,7 +270,7 @@ def _throw(args: argparse.Namespace, table: _Table) -> tuple[Aim, Throw, ThrownT
         aim = Aim(
             args.target if args.target is not None else aim.target,
             args.strength if args.strength is not None else aim.strength,
-            args.side,
+            args.wall,
         )
         throw = service.release(aim, args.dice, bot.throw.skill, table.rng, table.dice[first].size)
         turn = service.play(throw, table.lying, table.seating, record=bool(args.replay))

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 
 KINDS = ("choose", "mark", "reroll", "return", "roll", "pass")
 
@@ -55,12 +55,12 @@ class Action:
     def from_dict(data: dict[str, Any]) -> Action:
         """Inverse of :meth:`to_dict`; ``ValueError`` on malformed data."""
         try:
-            return Action.from_table(Table(data, "action"))
+            return Action.from_table(DataTable(data, "action"))
         except SpecError as exc:
             raise ValueError(str(exc)) from None
 
     @staticmethod
-    def from_table(t: Table) -> Action:
+    def from_table(t: DataTable) -> Action:
         """The action written by :meth:`to_dict`, read from ``t`` (a :class:`SpecError` names the
         field: an unknown key, a kind not in :data:`KINDS`, a die, area, value or slot of the
         wrong type; whether the action is legal is the game's to say)."""

@@ -95,7 +95,7 @@ from rules.clever.actions import PASS, REROLL, ROLL, Action
 from rules.clever.sheet import AREA_OF_FREE, Sheet
 from rules.clever.spec import CleverSpec, default_spec
 from rules.common.errors import RulesError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.contract import CHANCE, TERMINAL
 
 ROLL_PHASE = "roll"
@@ -645,7 +645,7 @@ def replay(
         SpecError: the data is malformed or a log entry is not legal where it stands; the
             element is named (``game.log[3].action.kind``, ``game.log[7]``).
     """
-    top = Table(data, source, where)
+    top = DataTable(data, source, where)
     if top.raw("format", None) != LOG_FORMAT:
         raise top.error("format", f"not a Doppelt so clever log (expected {LOG_FORMAT!r})")
     top.check_keys({"format", "players", "log"})

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.common.assets import asset_path, read_toml
 from rules.common.errors import SpecError
-from rules.common.schema import Table, plain_digits
+from rules.common.schema import DataTable, plain_digits
 
 FORMAT = "clever/1"
 DICE = ("white", "silver", "yellow", "blue", "green", "pink")
@@ -126,7 +126,7 @@ class CleverSpec:
         return [self.rating_band(low) for low in self.rating_minimums[:-1]] + [f"<{self.rating_minimums[-2]}"]
 
 
-def _table(parent: Table, key: str, keys: set[str]) -> Table:
+def _table(parent: DataTable, key: str, keys: set[str]) -> DataTable:
     """The sub-table ``key`` with exactly ``keys``."""
     table = parent.table(key)
     assert table is not None  # no default: a missing table raises
@@ -134,7 +134,7 @@ def _table(parent: Table, key: str, keys: set[str]) -> Table:
     return table
 
 
-def _exact_keys(table: Table, keys: set[str]) -> None:
+def _exact_keys(table: DataTable, keys: set[str]) -> None:
     table.check_keys(keys)
     missing = sorted(keys - set(table.data))
     if missing:
@@ -142,7 +142,7 @@ def _exact_keys(table: Table, keys: set[str]) -> None:
 
 
 def _ints(
-    table: Table, key: str, length: int | None = None, low: int | None = None, high: int | None = None
+    table: DataTable, key: str, length: int | None = None, low: int | None = None, high: int | None = None
 ) -> tuple[int, ...]:
     value = table.raw(key)
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
@@ -155,7 +155,7 @@ def _ints(
     return tuple(value)
 
 
-def _int(table: Table, key: str, low: int, high: int) -> int:
+def _int(table: DataTable, key: str, low: int, high: int) -> int:
     value = table.integer(key, minimum=low)
     if value > high:
         raise table.error(key, f"expected an integer in {low}..{high}")
@@ -163,7 +163,7 @@ def _int(table: Table, key: str, low: int, high: int) -> int:
 
 
 def _names(
-    table: Table, key: str, allowed: tuple[str, ...], length: int | None = None, blank: bool = False
+    table: DataTable, key: str, allowed: tuple[str, ...], length: int | None = None, blank: bool = False
 ) -> tuple[str, ...]:
     value = table.raw(key)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -183,12 +183,12 @@ def _non_decreasing(source: str, where: str, values: tuple[int, ...]) -> None:
 
 def parse_spec(data: dict[str, Any], source: str = "<data>") -> CleverSpec:
     """Build a :class:`CleverSpec` from parsed TOML, checking every key (through
-    :class:`rules.common.schema.Table`).
+    :class:`rules.common.schema.DataTable`).
 
     Raises:
         SpecError: a key is unknown or missing, or a value is out of range.
     """
-    top = Table(data, source)
+    top = DataTable(data, source)
     _exact_keys(
         top,
         {

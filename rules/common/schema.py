@@ -1,6 +1,6 @@
 """Typed access to parsed TOML/JSON tables, raising :class:`SpecError` with the element path.
 
-Every loader reads through a :class:`Table`, so every mistake in any data file is reported
+Every loader reads through a :class:`DataTable`, so every mistake in any data file is reported
 the same way: the file, the element (``fields[3].polygon``) and what was expected.
 """
 
@@ -30,7 +30,7 @@ def plain_digits(text: str, most: int = 18) -> bool:
     return 0 < len(text) <= most and text.isascii() and text.isdecimal()
 
 
-class Table:
+class DataTable:
     """A mapping from a data file, with its source name and element path for errors."""
 
     def __init__(self, data: Any, source: str, path: str = ""):
@@ -71,25 +71,25 @@ class Table:
         return self.data[key]
 
     @overload
-    def table(self, key: str) -> Table: ...
+    def table(self, key: str) -> DataTable: ...
     @overload
-    def table(self, key: str, default: None) -> Table | None: ...
+    def table(self, key: str, default: None) -> DataTable | None: ...
     @overload
-    def table(self, key: str, default: dict[str, Any]) -> Table: ...
-    def table(self, key: str, default: Any = _MISSING) -> Table | None:
+    def table(self, key: str, default: dict[str, Any]) -> DataTable: ...
+    def table(self, key: str, default: Any = _MISSING) -> DataTable | None:
         """The sub-table ``key``; ``None`` only when absent and the default is ``None``."""
         value = self.raw(key, default)
         if value is None and default is None:
             return None
-        return Table(value, self.source, self.where(key))
+        return DataTable(value, self.source, self.where(key))
 
-    def tables(self, key: str, required: bool = False) -> Iterator[Table]:
+    def tables(self, key: str, required: bool = False) -> Iterator[DataTable]:
         """Each element of an array of tables ``key`` (empty if absent and not required)."""
         value = self.raw(key, _MISSING if required else [])
         if not isinstance(value, list):
             raise self.error(key, f"expected an array of tables, got {_type(value)}")
         for i, item in enumerate(value):
-            yield Table(item, self.source, f"{self.where(key)}[{i}]")
+            yield DataTable(item, self.source, f"{self.where(key)}[{i}]")
 
     def string(self, key: str, default: Any = _MISSING, choices: tuple[str, ...] | None = None) -> str:
         value = self.raw(key, default)

@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.common.assets import asset_path, read_toml
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 
 FORMAT = "doppelspiel/1"
 SECTIONS = ("upper", "ten", "middle", "lower")
@@ -272,7 +272,7 @@ _NEEDS = {
 }
 
 
-def _int(table: Table, key: str, lo: int, hi: int | None = None) -> int:
+def _int(table: DataTable, key: str, lo: int, hi: int | None = None) -> int:
     """An integer ``lo..hi`` at ``key`` of ``table``."""
     return _check_int(table.raw(key), table.source, table.where(key), lo, hi)
 
@@ -286,7 +286,7 @@ def _check_int(value: Any, source: str, where: str, lo: int, hi: int | None = No
     return value
 
 
-def _exact(table: Table | None, keys: set[str]) -> Table:
+def _exact(table: DataTable | None, keys: set[str]) -> DataTable:
     """``table`` after checking it has exactly ``keys`` (``None`` only comes from a default of
     ``None``, which no caller gives)."""
     assert table is not None
@@ -297,7 +297,7 @@ def _exact(table: Table | None, keys: set[str]) -> Table:
     return table
 
 
-def _field(raw: Table, faces: int, group_size: int, dice: int) -> FieldSpec:
+def _field(raw: DataTable, faces: int, group_size: int, dice: int) -> FieldSpec:
     unknown = set(raw.data) - _FIELD_KEYS
     if unknown:
         raise raw.error(None, f"unknown key(s) {sorted(unknown)}")
@@ -360,13 +360,13 @@ def _field(raw: Table, faces: int, group_size: int, dice: int) -> FieldSpec:
 
 def load_spec(path: Path | str | None = None) -> DoppelSpec:
     """Load and check the game spec (default: the shipped ``assets/games/doppelspiel.toml``),
-    read through :class:`rules.common.schema.Table`.
+    read through :class:`rules.common.schema.DataTable`.
 
     Raises:
         SpecError: a key is missing, unknown or out of range.
     """
     path = Path(path) if path is not None else asset_path("games", "doppelspiel.toml")
-    top = _exact(Table(read_toml(path), str(path)), _TOP_KEYS)
+    top = _exact(DataTable(read_toml(path), str(path)), _TOP_KEYS)
     if top.raw("format") != FORMAT:
         raise top.error("format", f"expected {FORMAT!r}, got {top.raw('format')!r}")
     players = _int(top, "players", 2, 2)

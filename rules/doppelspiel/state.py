@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from rules.common.errors import RulesError, SpecError
-from rules.common.schema import Table, check_integer, describe
+from rules.common.schema import DataTable, check_integer, describe
 from rules.contract import CHANCE, TERMINAL
 from rules.doppelspiel.actions import (
     Action,
@@ -626,7 +626,7 @@ def replay(
         SpecError: the data is malformed or a log entry is not legal where it stands; the
             element is named (``game.log[3]``, ``game.readings.small_straight``).
     """
-    top = Table(data, source, where)
+    top = DataTable(data, source, where)
     if top.raw("format", None) != LOG_FORMAT:
         raise top.error("format", f"not a Doppel Spiel log (expected {LOG_FORMAT!r})")
     top.check_keys({"format", "first_player", "readings", "log"})

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rules.common.assets import asset_path, read_toml
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.doppelx.board import FieldKind
 from rules.doppelx.outcome import Status
 from rules.doppelx.reading import DieReading
@@ -50,7 +50,7 @@ def load_bet_cards(path: str | Path | None = None) -> dict[str, BetCard]:
 
 @functools.lru_cache(maxsize=8)
 def _load(path: str) -> dict[str, BetCard]:
-    top = Table(read_toml(path), path)
+    top = DataTable(read_toml(path), path)
     top.check_keys({"format", "cards"})
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")

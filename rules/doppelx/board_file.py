@@ -17,7 +17,7 @@ from shapely.validation import explain_validity
 
 from rules.common.assets import asset_path, read_toml, shown_name
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.doppelx.board import BoardSide, Field, FieldKind, Hole, Obstacle, SpinnerMount
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def load_board(name_or_path: str | Path) -> BoardSide:
 
 def parse_board(data: dict, source: str) -> BoardSide:
     """Build a :class:`BoardSide` from a parsed board file (mm → m), validating everything."""
-    top = Table(data, source)
+    top = DataTable(data, source)
     top.check_keys(
         {
             "format",
@@ -179,7 +179,7 @@ def parse_board(data: dict, source: str) -> BoardSide:
     return board
 
 
-def _board_name(top: Table, source: str) -> str:
+def _board_name(top: DataTable, source: str) -> str:
     """The board's ``name``; without one the file's stem, or the whole file name where the stem
     is a built-in side's name (``II.toml`` is not side II: see :func:`_check_side_name`)."""
     stem = Path(source).stem
@@ -207,7 +207,7 @@ def _check_side_name(board: BoardSide, data: dict) -> None:
         )
 
 
-def _check_playable(top: Table, outline: Polygon, holes: list) -> None:
+def _check_playable(top: DataTable, outline: Polygon, holes: list) -> None:
     """Designer mistakes that leave nothing to play: a playfield narrower than a die, holes
     covering most of it (mm)."""
     widest = 2 * shapely.maximum_inscribed_circle(outline).length
@@ -220,7 +220,7 @@ def _check_playable(top: Table, outline: Polygon, holes: list) -> None:
     _check_share(top, "holes", sum(shape.area for _, shape, _ in holes), outline, MAX_HOLE_SHARE)
 
 
-def _check_share(top: Table, key: str, covered: float, outline: Polygon, most: float) -> None:
+def _check_share(top: DataTable, key: str, covered: float, outline: Polygon, most: float) -> None:
     """Refuse ``key`` (holes, obstacles) covering more than the share ``most`` of the playfield."""
     if covered > most * outline.area:
         raise top.error(
@@ -230,7 +230,7 @@ def _check_share(top: Table, key: str, covered: float, outline: Polygon, most: f
         )
 
 
-def _check_fields_touchable(top: Table, board: BoardSide) -> None:
+def _check_fields_touchable(top: DataTable, board: BoardSide) -> None:
     """Every field keeps some area a die can touch: not all of it inside holes (nor under the
     lines of higher-ranked neighbours), where the referee would never find it (D8–D10)."""
     from rules.doppelx.fieldmap import field_map
@@ -256,7 +256,7 @@ def _check_fields_touchable(top: Table, board: BoardSide) -> None:
         )
 
 
-def _polygon(t: Table, key: str) -> Polygon:
+def _polygon(t: DataTable, key: str) -> Polygon:
     pts = t.points(key)
     poly = Polygon(pts)
     if not poly.is_valid:
@@ -266,7 +266,7 @@ def _polygon(t: Table, key: str) -> Polygon:
     return shapely.normalize(poly)
 
 
-def _ident(t: Table, seen: set[str]) -> str:
+def _ident(t: DataTable, seen: set[str]) -> str:
     ident = t.text("id")
     if ident in seen:
         raise t.error("id", f"duplicate id {ident!r} (fields, holes and obstacles share one set of ids)")
@@ -274,10 +274,10 @@ def _ident(t: Table, seen: set[str]) -> str:
     return ident
 
 
-def _fields(top: Table, outline: Polygon, seen: set[str]) -> list[tuple[str, FieldKind, Polygon]]:
+def _fields(top: DataTable, outline: Polygon, seen: set[str]) -> list[tuple[str, FieldKind, Polygon]]:
     kinds = tuple(k.value for k in FieldKind)
-    explicit: list[tuple[str, FieldKind, Polygon, Table]] = []
-    rest: tuple[str, FieldKind, Table] | None = None
+    explicit: list[tuple[str, FieldKind, Polygon, DataTable]] = []
+    rest: tuple[str, FieldKind, DataTable] | None = None
     entries = list(top.tables("fields", required=True))
     if not entries:
         raise top.error("fields", "a board needs at least one field")
@@ -324,7 +324,7 @@ def _fields(top: Table, outline: Polygon, seen: set[str]) -> list[tuple[str, Fie
 
 
 def _holes(
-    top: Table, outline: Polygon, seen: set[str]
+    top: DataTable, outline: Polygon, seen: set[str]
 ) -> list[tuple[str, Polygon, tuple[float, float, float] | None]]:
     holes: list[tuple[str, Polygon, tuple[float, float, float] | None]] = []
     for t in top.tables("holes"):
@@ -350,7 +350,7 @@ def _holes(
     return holes
 
 
-def _spinner(top: Table, outline: Polygon, holes: list) -> SpinnerMount | None:
+def _spinner(top: DataTable, outline: Polygon, holes: list) -> SpinnerMount | None:
     t = top.table("spinner", None)
     if t is None:
         return None
@@ -382,7 +382,7 @@ def _spinner(top: Table, outline: Polygon, holes: list) -> SpinnerMount | None:
 
 
 def _obstacles(
-    top: Table, outline: Polygon, holes: list, spinner: SpinnerMount | None, seen: set[str]
+    top: DataTable, outline: Polygon, holes: list, spinner: SpinnerMount | None, seen: set[str]
 ) -> list[tuple[str, Polygon, float]]:
     result: list[tuple[str, Polygon, float]] = []
     sweep = None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rules.common.assets import asset_path, read_toml
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.doppelx.board import BoardSide
 
 FORMAT = "doppelx-box/1"
@@ -96,7 +96,7 @@ def load_box(path: str | Path | None = None) -> BoxSpec:
 
 @functools.lru_cache(maxsize=8)
 def _load(path: str) -> BoxSpec:
-    top = Table(read_toml(path), path)
+    top = DataTable(read_toml(path), path)
     top.check_keys(
         {
             "format",

@@ -16,7 +16,7 @@ import numpy as np
 
 from rules.common.assets import asset_path, read_toml
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 
 FORMAT = "doppelx-dice/1"
 WHITE = "white"
@@ -113,7 +113,7 @@ def _load(path: str) -> DiceSet:
 
 def parse_dice(data: dict, source: str) -> DiceSet:
     """Build a :class:`DiceSet` from a parsed dice file (mm, g → m, kg), validating it."""
-    top = Table(data, source)
+    top = DataTable(data, source)
     top.check_keys(
         {"format", "units", "size", "edge_radius", "mass_g", "cocked_angle_deg", "default_faces", "dice"}
     )
@@ -157,7 +157,7 @@ def parse_dice(data: dict, source: str) -> DiceSet:
     return DiceSet(dice, math.radians(cocked), source)
 
 
-def _size(top: Table) -> float:
+def _size(top: DataTable) -> float:
     """The edge (mm): a die, and one that fits the box's cavity when it falls through a hole."""
     from rules.doppelx.box import load_box
 
@@ -173,7 +173,7 @@ def _size(top: Table) -> float:
     return size
 
 
-def _owner(t: Table) -> str:
+def _owner(t: DataTable) -> str:
     """An owner: one line of 1–80 characters like a board's ids, no comma or ``=``, no
     space at either end (the command line names dice in ``--dice blue,white``)."""
     owner = t.text("owner")
@@ -188,13 +188,13 @@ def _owner(t: Table) -> str:
     return owner
 
 
-def _faces(t: Table | None) -> tuple[str, ...]:
+def _faces(t: DataTable | None) -> tuple[str, ...]:
     assert t is not None  # read without a default: a missing table raises
     t.check_keys(set(AXES))
     return tuple(t.string(axis, choices=FACE_LABELS) for axis in AXES)
 
 
-def _colour(t: Table, key: str) -> str:
+def _colour(t: DataTable, key: str) -> str:
     value = t.string(key)
     if len(value) != 7 or value[0] != "#" or any(c not in "0123456789abcdefABCDEF" for c in value[1:]):
         raise t.error(key, f'expected a colour like "#1d4ed8", got {value!r}')

@@ -121,8 +121,10 @@ class ThrowRequest:
 
 
 @dataclass
-class ThrowRecord:
-    """One entry of the game log."""
+class GameLogEntry:
+    """One entry of the rules' game log: the throw's number, kind, thrower, bets, score and
+    penalties; no physics (the match's :class:`~doppelx.games.doppelx.throw_service.MatchLogEntry`
+    adds the release and the physics result)."""
 
     number: int
     kind: str
@@ -183,7 +185,7 @@ class DoppelXGame:
         self.active_seat = self.options.first_seat
         self.on_board: dict[str, Pose] = {}
         self.bets: dict[str, str] = {}
-        self.log: list[ThrowRecord] = []
+        self.log: list[GameLogEntry] = []
         self.winner: str | None = None
         self.decider_players: tuple[str, ...] = ()
         self.decider_round = 0
@@ -310,7 +312,7 @@ class DoppelXGame:
         }
         self._place_dice(outcome, set(), x_dice)
         self.log.append(
-            ThrowRecord(len(self.log) + 1, req.kind, req.thrower, dict(self.bets), score, penalty)
+            GameLogEntry(len(self.log) + 1, req.kind, req.thrower, dict(self.bets), score, penalty)
         )
         self.bets = {}  # D30: bet dice go back to their owners
         self._after_scoring()
@@ -384,7 +386,7 @@ class DoppelXGame:
             },
             thrower,
         )
-        self.log.append(ThrowRecord(len(self.log) + 1, "decider", thrower, {}, score))
+        self.log.append(GameLogEntry(len(self.log) + 1, "decider", thrower, {}, score))
         if len(self.decider_points) == len(self.decider_players):
             self.decider_history.append(dict(self.decider_points))
             best = max(self.decider_points.values())

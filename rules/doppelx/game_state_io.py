@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.common.errors import RulesError, SpecError
-from rules.common.schema import Table, describe
+from rules.common.schema import DataTable, describe
 from rules.doppelx.bets import check_bets
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.chips import max_target, target_problem
 from rules.doppelx.dice import DiceSet
-from rules.doppelx.game import MAX_PLAYERS, MIN_PLAYERS, DoppelXGame, GameOptions, Phase, ThrowRecord
+from rules.doppelx.game import MAX_PLAYERS, MIN_PLAYERS, DoppelXGame, GameLogEntry, GameOptions, Phase
 from rules.doppelx.outcome import Pose, Status
 from rules.doppelx.placement import check_resting
 from rules.doppelx.reading import DieReading
@@ -83,7 +83,7 @@ def pose_to_dict(pose: Pose) -> dict[str, list[float]]:
     return {"position": [float(v) for v in pose.position], "quaternion": [float(v) for v in pose.quaternion]}
 
 
-def _record_to_dict(r: ThrowRecord) -> dict[str, Any]:
+def _record_to_dict(r: GameLogEntry) -> dict[str, Any]:
     return {
         "number": r.number,
         "kind": r.kind,
@@ -136,7 +136,7 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     Raises:
         SpecError: the data is malformed or inconsistent (the element is named).
     """
-    top = Table(data, source)
+    top = DataTable(data, source)
     top.check_keys(
         {
             "format",
@@ -209,7 +209,7 @@ def game_from_dict(data: Any, board: BoardSide, dice: DiceSet, source: str = "ga
     return game
 
 
-def pose_from_table(t: Table, key: str) -> Pose:
+def pose_from_table(t: DataTable, key: str) -> Pose:
     """A pose written by :func:`pose_to_dict` under ``key`` of ``t``."""
     p = t.table(key)
     p.check_keys({"position", "quaternion"})
@@ -219,7 +219,7 @@ def pose_from_table(t: Table, key: str) -> Pose:
     return Pose(p.vector("position", 3), q)  # type: ignore[arg-type]
 
 
-def _colour_list(t: Table, key: str, dice: DiceSet) -> list[str]:
+def _colour_list(t: DataTable, key: str, dice: DiceSet) -> list[str]:
     value = t.raw(key)
     if not isinstance(value, list):
         raise t.error(key, "expected a list of player colours")
@@ -233,13 +233,13 @@ def _colour_list(t: Table, key: str, dice: DiceSet) -> list[str]:
     return list(value)
 
 
-def _names(top: Table, seats: list[str]) -> dict[str, str]:
+def _names(top: DataTable, seats: list[str]) -> dict[str, str]:
     t = top.table("names")
     t.check_keys(set(seats))
     return {c: t.string(c, c) for c in seats}
 
 
-def _counts(top: Table, key: str, allowed: list[str], exact: bool = False) -> dict[str, int]:
+def _counts(top: DataTable, key: str, allowed: list[str], exact: bool = False) -> dict[str, int]:
     t = top.table(key)
     t.check_keys(set(allowed))
     if exact:
@@ -249,13 +249,13 @@ def _counts(top: Table, key: str, allowed: list[str], exact: bool = False) -> di
     return {c: t.integer(c, minimum=0, maximum=MAX_CHIPS) for c in allowed if t.has(c)}
 
 
-def _poses(top: Table, key: str, seats: list[str]) -> dict[str, Pose]:
+def _poses(top: DataTable, key: str, seats: list[str]) -> dict[str, Pose]:
     t = top.table(key)
     t.check_keys({*seats, "white"})
     return {owner: pose_from_table(t, owner) for owner in t.data}
 
 
-def _bets(top: Table, game: DoppelXGame) -> dict[str, str]:
+def _bets(top: DataTable, game: DoppelXGame) -> dict[str, str]:
     t = top.table("bets")
     t.check_keys(set(game.seats))
     bets = {c: t.string(c) for c in t.data}
@@ -271,7 +271,7 @@ def _bets(top: Table, game: DoppelXGame) -> dict[str, str]:
     return bets
 
 
-def _decider(top: Table, game: DoppelXGame) -> None:
+def _decider(top: DataTable, game: DoppelXGame) -> None:
     t = top.table("decider")
     t.check_keys({"players", "round", "points", "history"})
     players = t.raw("players")
@@ -284,20 +284,20 @@ def _decider(top: Table, game: DoppelXGame) -> None:
     if not isinstance(history, list):
         raise t.error("history", "expected a list of rounds")
     game.decider_history = [
-        _points(Table({"round": h}, t.source, t.where(f"history[{i}]")), "round", players)
+        _points(DataTable({"round": h}, t.source, t.where(f"history[{i}]")), "round", players)
         for i, h in enumerate(history)
     ]
     if game.phase is Phase.DECIDER and not players:
         raise t.error("players", "a game in the decider needs the tied players")
 
 
-def _points(t: Table, key: str, players: list[str]) -> dict[str, int]:
+def _points(t: DataTable, key: str, players: list[str]) -> dict[str, int]:
     p = t.table(key)
     p.check_keys(set(players))
     return {c: p.integer(c) for c in p.data}
 
 
-def _record(t: Table, seats: list[str], dice: DiceSet) -> ThrowRecord:
+def _record(t: DataTable, seats: list[str], dice: DiceSet) -> GameLogEntry:
     t.check_keys({"number", "kind", "thrower", "bets", "penalty", "score"})
     thrower = t.raw("thrower", None)
     if thrower is not None and thrower not in seats:
@@ -305,7 +305,7 @@ def _record(t: Table, seats: list[str], dice: DiceSet) -> ThrowRecord:
     bets_t = t.table("bets")
     bets_t.check_keys(set(seats))
     score = score_from_table(t.table("score"), seats, dice)
-    return ThrowRecord(
+    return GameLogEntry(
         t.integer("number", minimum=1),
         t.string("kind", choices=("setup", "turn", "decider")),
         thrower,
@@ -315,7 +315,7 @@ def _record(t: Table, seats: list[str], dice: DiceSet) -> ThrowRecord:
     )
 
 
-def score_from_table(s: Table, seats: Sequence[str], dice: DiceSet) -> ThrowScore:
+def score_from_table(s: DataTable, seats: Sequence[str], dice: DiceSet) -> ThrowScore:
     """Read a scoring written by :func:`score_to_dict` (``s`` wraps the data with its element path)."""
     seats = list(seats)
     s.check_keys({"doppel_x", "active", "rethrow", "readings", "players"})
@@ -340,7 +340,7 @@ def score_from_table(s: Table, seats: Sequence[str], dice: DiceSet) -> ThrowScor
     return ThrowScore(readings, s.boolean("doppel_x"), players, active, s.boolean("rethrow"))
 
 
-def _reading(t: Table, seats: list[str], dice: DiceSet) -> DieReading:
+def _reading(t: DataTable, seats: list[str], dice: DiceSet) -> DieReading:
     t.check_keys({"owner", "status", "top", "tilt", "cocked", "touched", "field", "field_id", "x", "y"})
     owner = t.string("owner", choices=(*seats, "white"))
     top_face = t.raw("top", None)
@@ -366,7 +366,7 @@ def _reading(t: Table, seats: list[str], dice: DiceSet) -> DieReading:
     )
 
 
-def _maybe_number(t: Table, key: str) -> float | None:
+def _maybe_number(t: DataTable, key: str) -> float | None:
     return None if t.raw(key, None) is None else t.number(key)
 
 

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 
 from rules.common.assets import asset_path, read_toml
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.doppelx.board import FieldKind
 
 
@@ -23,7 +23,7 @@ class Style:
 def load_style() -> Style:
     """The shipped style (cached)."""
     path = asset_path("style.toml")
-    top = Table(read_toml(path), str(path))
+    top = DataTable(read_toml(path), str(path))
     kinds = top.table("kinds")
     assert kinds is not None  # no default: a missing table raises
     fill, label = {}, {}

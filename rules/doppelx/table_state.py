@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rules.common.assets import parse_json, read_json, read_stdin
 from rules.common.errors import RulesError, SpecError
-from rules.common.schema import Table, describe
+from rules.common.schema import DataTable, describe
 from rules.doppelx.bets import DEFAULT_CARDS, BetCard, check_bets, choose_cards
 from rules.doppelx.board import BoardSide
 from rules.doppelx.chips import supply_after
@@ -73,7 +73,7 @@ def load_table_state(path: str | Path, dice: DiceSet) -> TableState:
 
 def parse_table_state(data: object, source: str, dice: DiceSet) -> TableState:
     """Validate a parsed state (see the module docstring) against the dice set."""
-    top = Table(data, source)
+    top = DataTable(data, source)
     top.check_keys(
         {
             "format",
@@ -138,7 +138,7 @@ def check_on_board(state: TableState, board: BoardSide, dice: DiceSet, source: s
                 )
 
 
-def _seats(top: Table, dice: DiceSet) -> tuple[str, ...]:
+def _seats(top: DataTable, dice: DiceSet) -> tuple[str, ...]:
     seats = top.raw("seats")
     if not isinstance(seats, list) or not 3 <= len(seats) <= 8:
         raise top.error("seats", "expected a list of 3–8 player colours in seat order")
@@ -154,7 +154,7 @@ def _seats(top: Table, dice: DiceSet) -> tuple[str, ...]:
     return tuple(seats)
 
 
-def _chips(top: Table, seats: tuple[str, ...]) -> dict[str, int]:
+def _chips(top: DataTable, seats: tuple[str, ...]) -> dict[str, int]:
     t = top.table("chips", {})
     t.check_keys(set(seats))
     chips = {c: t.integer(c, 0, minimum=0) for c in seats}
@@ -165,7 +165,9 @@ def _chips(top: Table, seats: tuple[str, ...]) -> dict[str, int]:
     return chips
 
 
-def _bets(top: Table, seats: tuple[str, ...], active: str | None, outcome: ThrowOutcome) -> dict[str, str]:
+def _bets(
+    top: DataTable, seats: tuple[str, ...], active: str | None, outcome: ThrowOutcome
+) -> dict[str, str]:
     t = top.table("bets", {})
     t.check_keys(set(seats))
     bets = {}
@@ -186,7 +188,7 @@ def _bets(top: Table, seats: tuple[str, ...], active: str | None, outcome: Throw
     return bets
 
 
-def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> tuple[ThrowOutcome, frozenset[str]]:
+def _outcome(top: DataTable, dice: DiceSet, seats: tuple[str, ...]) -> tuple[ThrowOutcome, frozenset[str]]:
     """The dice after the throw, and the owners of those given in the short form."""
     entries = list(top.tables("dice", required=True))
     allowed_owners = (*seats, WHITE)
@@ -223,7 +225,7 @@ def _outcome(top: Table, dice: DiceSet, seats: tuple[str, ...]) -> tuple[ThrowOu
 POSE_KEYS = ("position", "quaternion", "x", "y", "yaw_deg", "top")
 
 
-def _pose(t: Table, die) -> Pose:
+def _pose(t: DataTable, die) -> Pose:
     full = t.has("position") or t.has("quaternion")
     short = any(t.has(k) for k in ("x", "y", "yaw_deg", "top"))
     if full and short:

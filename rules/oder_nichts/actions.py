@@ -90,12 +90,12 @@ class Action:
     def from_json(data: dict[str, Any]) -> Action:
         """Inverse of :meth:`to_json`; raises ``ValueError`` on malformed data."""
         try:
-            return Action.from_table(schema.Table(data, "action"))
+            return Action.from_table(schema.DataTable(data, "action"))
         except SpecError as exc:
             raise ValueError(str(exc)) from None
 
     @staticmethod
-    def from_table(t: schema.Table) -> Action:
+    def from_table(t: schema.DataTable) -> Action:
         """The action written by :meth:`to_json`, read from ``t``: a :class:`SpecError` names
         the field (unknown key, unknown kind, a value of the wrong type); whether the action
         is legal is the game's to say."""

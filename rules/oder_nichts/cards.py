@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.common.assets import asset_path, read_toml
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 
 #: The four play colours. Grey (defensive) and brown cards have no play colour.
 COLOURS: tuple[str, ...] = ("magenta", "cyan", "yellow", "green")
@@ -190,7 +190,7 @@ def load_deck(path: Path | str | None = None) -> DeckSpec:
     return parse_deck(read_toml(path), str(path))
 
 
-def _int_value(table: Table, key: str, default: Any = ...) -> int:
+def _int_value(table: DataTable, key: str, default: Any = ...) -> int:
     """An integer (not a boolean) at ``key``, with the element path in the error."""
     value = table.raw(key) if default is ... else table.raw(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -198,7 +198,7 @@ def _int_value(table: Table, key: str, default: Any = ...) -> int:
     return value
 
 
-def _parse_kinds(top: Table) -> dict[str, KindInfo]:
+def _parse_kinds(top: DataTable) -> dict[str, KindInfo]:
     kinds_tab = top.table("kinds")
     assert kinds_tab is not None  # no default: a missing table raises
     unknown = sorted(set(kinds_tab.data) - set(KIND_CATEGORIES))
@@ -231,7 +231,7 @@ def _parse_kinds(top: Table) -> dict[str, KindInfo]:
     return kinds
 
 
-def _parse_tasks(top: Table) -> dict[str, Task]:
+def _parse_tasks(top: DataTable) -> dict[str, Task]:
     tasks: dict[str, Task] = {}
     tasks_tab = top.table("tasks", {})
     assert tasks_tab is not None  # the default is a table
@@ -246,7 +246,7 @@ def _parse_tasks(top: Table) -> dict[str, Task]:
     return tasks
 
 
-def _colour_list(table: Table, key: str, value: Any) -> list[str]:
+def _colour_list(table: DataTable, key: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not value:
         raise table.error(key, f"expected a non-empty list of colours, got {value!r}")
     for c in value:
@@ -256,9 +256,9 @@ def _colour_list(table: Table, key: str, value: Any) -> list[str]:
 
 
 def parse_deck(data: dict[str, Any], source: str = "<deck>") -> DeckSpec:
-    """Build a :class:`DeckSpec` from parsed TOML (read through :class:`rules.common.schema.Table`),
+    """Build a :class:`DeckSpec` from parsed TOML (read through :class:`rules.common.schema.DataTable`),
     raising :class:`SpecError` naming the element on any problem."""
-    top = Table(data, source)
+    top = DataTable(data, source)
     game = top.table("game")
     assert game is not None  # no default: a missing table raises
     name = game.string("name")

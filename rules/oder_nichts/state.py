@@ -66,10 +66,10 @@ class GameConfig:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> GameConfig:
-        return GameConfig.from_table(schema.Table(data, "config"))
+        return GameConfig.from_table(schema.DataTable(data, "config"))
 
     @staticmethod
-    def from_table(t: schema.Table) -> GameConfig:
+    def from_table(t: schema.DataTable) -> GameConfig:
         """The set-up written by :meth:`to_json`, read from ``t`` (a :class:`SpecError` names the field)."""
         t.check_keys({"players", "target_points", "max_rounds", "first_game"})
         return GameConfig(
@@ -250,14 +250,14 @@ def replay(data: Any, spec: DeckSpec | None = None, *, source: str = "<game>") -
     Raises:
         SpecError: the data is malformed or its log is not a legal game (the element is named).
     """
-    top = schema.Table(data, source)
+    top = schema.DataTable(data, source)
     if top.raw("game", None) != "oder_nichts":
         raise top.error("game", "expected a Doppelt oder nichts game ('game': 'oder_nichts')")
     top.check_keys({"game", "config", "log"})
     return replay_table(top, spec)
 
 
-def replay_table(top: schema.Table, spec: DeckSpec | None = None) -> State:
+def replay_table(top: schema.DataTable, spec: DeckSpec | None = None) -> State:
     """Rebuild the game whose ``config`` and ``log`` the table ``top`` holds (a save file's top
     level, or :meth:`State.to_json` data); the caller checks the table's other keys.
 

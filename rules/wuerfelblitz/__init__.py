@@ -55,7 +55,7 @@ from rules.wuerfelblitz.game import (
 )
 from rules.wuerfelblitz.scoring import SumBreakdown, breakdown, correct_sum, excluded_colours, variant_applies
 from rules.wuerfelblitz.spec import BlitzSpec, ColouredDie, Face, load_spec, parse_spec
-from rules.wuerfelblitz.throw import Throw, check_throw, sample_throw
+from rules.wuerfelblitz.throw import BlitzThrow, check_throw, sample_throw
 
 __all__ = [
     "CHANCE",
@@ -69,7 +69,7 @@ __all__ = [
     "GameConfig",
     "RoundResult",
     "SumBreakdown",
-    "Throw",
+    "BlitzThrow",
     "breakdown",
     "check_throw",
     "correct_sum",

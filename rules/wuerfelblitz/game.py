@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from rules.common.errors import RulesError, SpecError
-from rules.common.schema import Table, check_integer, check_number, describe
+from rules.common.schema import DataTable, check_integer, check_number, describe
 from rules.contract import CHANCE, SIMULTANEOUS, TERMINAL
 from rules.wuerfelblitz.scoring import correct_sum
 from rules.wuerfelblitz.spec import BlitzSpec, load_spec
-from rules.wuerfelblitz.throw import Throw, check_throw, sample_throw
+from rules.wuerfelblitz.throw import BlitzThrow, check_throw, sample_throw
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
@@ -148,7 +148,7 @@ class RoundResult:
 
     number: int
     thrower: int
-    throw: Throw
+    throw: BlitzThrow
     correct: int
     calls: tuple[Call, ...]
     late: tuple[Call, ...]
@@ -171,7 +171,7 @@ class BlitzState:
     white: list[int] = field(init=False)
     black: list[int] = field(init=False)
     thrower: int = field(init=False)
-    throw: Throw | None = field(init=False, default=None)
+    throw: BlitzThrow | None = field(init=False, default=None)
     history: list[RoundResult] = field(init=False, default_factory=list)
     log: list[dict[str, Any]] = field(init=False, default_factory=list)
 
@@ -203,13 +203,13 @@ class BlitzState:
         return len(self.history) + 1
 
     # -- chance step ---------------------------------------------------------------------
-    def sample_chance(self, rng: np.random.Generator) -> Throw:
+    def sample_chance(self, rng: np.random.Generator) -> BlitzThrow:
         """A fair throw of the dice in play (does not apply it)."""
         if self.current_player() != CHANCE:
             raise RulesError("the dice are already on the table" if self.throw else "the game is over")
         return sample_throw(self.spec, self.config.white_dice, rng)
 
-    def apply_chance(self, throw: Throw) -> None:
+    def apply_chance(self, throw: BlitzThrow) -> None:
         """Uncover ``throw`` (sampled or supplied from outside, e.g. a physics run)."""
         if self.current_player() != CHANCE:
             raise RulesError("the dice are already on the table" if self.throw else "the game is over")
@@ -347,7 +347,7 @@ def replay(
             stands; the element is named (``game.actions[3].calls[1][2]``).
     """
     spec = spec if spec is not None else load_spec()
-    top = Table(data, source, where)
+    top = DataTable(data, source, where)
     if top.raw("game", None) != "wuerfelblitz":
         raise top.error("game", "expected a Würfelblitz game ('game': 'wuerfelblitz')")
     top.check_keys({"game", "config", "actions", "first_thrower"})
@@ -356,7 +356,7 @@ def replay(
     for t in top.tables("actions", required=True):
         if t.has("throw"):
             t.check_keys({"throw"})
-            throw = Throw.from_json(t.raw("throw"), source, t.where("throw"))
+            throw = BlitzThrow.from_json(t.raw("throw"), source, t.where("throw"))
             try:
                 state.apply_chance(throw)
             except RulesError as exc:
@@ -373,7 +373,7 @@ def replay(
     return state
 
 
-def _config(t: Table) -> GameConfig:
+def _config(t: DataTable) -> GameConfig:
     """The :class:`GameConfig` written by its ``to_json``, read from ``t``."""
     t.check_keys({"players", "white_dice", "variant", "whites_per_black", "black_to_win", "tie_window_s"})
     players = t.integer("players", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
@@ -398,7 +398,7 @@ def _config(t: Table) -> GameConfig:
         raise t.error(None, str(exc)) from None
 
 
-def _call(t: Table, i: int, call: Any) -> Call:
+def _call(t: DataTable, i: int, call: Any) -> Call:
     """Call ``i`` of the log entry ``t``: ``[player, value, time]``."""
     where = f"{t.item('calls', i)}"
     if not isinstance(call, list) or len(call) != 3:

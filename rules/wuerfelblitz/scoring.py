@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.wuerfelblitz.throw import Throw
+from rules.wuerfelblitz.throw import BlitzThrow
 
 
 @dataclass(frozen=True)
@@ -31,18 +31,18 @@ class SumBreakdown:
     total: int
 
 
-def excluded_colours(throw: Throw) -> frozenset[str]:
+def excluded_colours(throw: BlitzThrow) -> frozenset[str]:
     """Colours of the coloured dice that are excluded because their colour shows as a dot."""
     seen = throw.dots()
     return frozenset(c for c, _ in throw.coloured if seen[c] > 0)
 
 
-def variant_applies(throw: Throw) -> bool:
+def variant_applies(throw: BlitzThrow) -> bool:
     """Whether some dot colour is visible at least twice (the variant's trigger)."""
     return any(n >= 2 for n in throw.dots().values())
 
 
-def breakdown(throw: Throw, variant: bool = False) -> SumBreakdown:
+def breakdown(throw: BlitzThrow, variant: bool = False) -> SumBreakdown:
     """The correct sum of ``throw`` with the dice that make it up.
 
     Args:
@@ -60,6 +60,6 @@ def breakdown(throw: Throw, variant: bool = False) -> SumBreakdown:
     )
 
 
-def correct_sum(throw: Throw, variant: bool = False) -> int:
+def correct_sum(throw: BlitzThrow, variant: bool = False) -> int:
     """The number a caller must name for ``throw``."""
     return breakdown(throw, variant).total

@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.common.assets import asset_path, read_toml
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 
 #: A face of a coloured die: pips (1..6) or the colour of its dot.
 Face = int | str
@@ -118,12 +118,12 @@ def _face(value: Any, source: str, where: str) -> int:
 
 def parse_spec(data: dict[str, Any], source: str = "<data>") -> BlitzSpec:
     """Build a :class:`BlitzSpec` from parsed TOML, checking every element (through
-    :class:`rules.common.schema.Table`).
+    :class:`rules.common.schema.DataTable`).
 
     Raises:
         SpecError: naming the element and what was expected.
     """
-    top = Table(data, source)
+    top = DataTable(data, source)
     top.check_keys({"format", "colours", "coloured", "white", "rules", "discs", "calls"})
     if top.string("format") != FORMAT:
         raise top.error("format", f"expected {FORMAT!r}, got {top.raw('format')!r}")

@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from rules.common.errors import RulesError
-from rules.common.schema import Table, describe
+from rules.common.schema import DataTable, describe
 from rules.wuerfelblitz.spec import BlitzSpec, Face
 
 
 @dataclass(frozen=True)
-class Throw:
+class BlitzThrow:
     """The faces showing after a throw.
 
     Attributes:
@@ -28,7 +28,7 @@ class Throw:
     white: tuple[str, ...]
 
     @classmethod
-    def of(cls, coloured: Mapping[str, Face], white: Sequence[str]) -> Throw:
+    def of(cls, coloured: Mapping[str, Face], white: Sequence[str]) -> BlitzThrow:
         """A throw from ``{die colour: face}`` and the white dice's dot colours."""
         return cls(tuple(coloured.items()), tuple(white))
 
@@ -49,10 +49,10 @@ class Throw:
         return {"coloured": dict(self.coloured), "white": list(self.white)}
 
     @classmethod
-    def from_json(cls, data: Any, source: str = "<throw>", where: str = "throw") -> Throw:
+    def from_json(cls, data: Any, source: str = "<throw>", where: str = "throw") -> BlitzThrow:
         """Inverse of :meth:`to_json`; a malformed object is a :class:`SpecError` naming the
         element (``where``: the element holding the throw, e.g. ``game.actions[4].throw``)."""
-        t = Table(data, source, where)
+        t = DataTable(data, source, where)
         t.check_keys({"coloured", "white"})
         colours = t.table("coloured")
         coloured = {}
@@ -63,7 +63,7 @@ class Throw:
         return cls.of(coloured, t.strings("white", what="dot colours"))
 
 
-def check_throw(spec: BlitzSpec, throw: Throw, white_dice: int) -> None:
+def check_throw(spec: BlitzSpec, throw: BlitzThrow, white_dice: int) -> None:
     """Check that ``throw`` is possible with ``spec`` and ``white_dice`` white dice.
 
     Raises:
@@ -83,9 +83,9 @@ def check_throw(spec: BlitzSpec, throw: Throw, white_dice: int) -> None:
             raise RulesError(f"a white die has no {w!r} dot (faces: {list(spec.white_faces)})")
 
 
-def sample_throw(spec: BlitzSpec, white_dice: int, rng: np.random.Generator) -> Throw:
+def sample_throw(spec: BlitzSpec, white_dice: int, rng: np.random.Generator) -> BlitzThrow:
     """A fair throw: every die lands on each of its six faces with probability 1/6."""
     idx = rng.integers(0, 6, size=len(spec.coloured) + white_dice)
     coloured = tuple((d.colour, d.faces[int(i)]) for d, i in zip(spec.coloured, idx))
     white = tuple(spec.white_faces[int(i)] for i in idx[len(spec.coloured) :])
-    return Throw(coloured, white)
+    return BlitzThrow(coloured, white)

@@ -33,8 +33,8 @@ class FakeUi:
     def open_dialog(self, setup, on_start, on_cancel=None):
         self.dialogs.append((setup, on_start, on_cancel))
 
-    def stand(self, side, along):
-        self.stood.append((side, along))
+    def stand(self, wall, along):
+        self.stood.append((wall, along))
 
     def show_panel(self, title, rows, footer, note=""):
         self.panel = (title, rows, footer)
@@ -60,10 +60,10 @@ def flick(ctrl: PlayController, speed: float = 0.9) -> ThrowIntent:
     """A throw from the middle of the thrower's wall straight into the box."""
     from physics.throw import release_point
 
-    side, along = ctrl.ui.stood[-1]
-    inward = {"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[side]
-    rel = release_point(ctrl.match.world.box, side, along, 0.06)
-    return ThrowIntent(side, along, 0.06, rel, (inward[0] * speed, inward[1] * speed, 0.4), (0.0, 0.0, 0.0))
+    wall, along = ctrl.ui.stood[-1]
+    inward = {"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[wall]
+    rel = release_point(ctrl.match.world.box, wall, along, 0.06)
+    return ThrowIntent(wall, along, 0.06, rel, (inward[0] * speed, inward[1] * speed, 0.4), (0.0, 0.0, 0.0))
 
 
 def drag(aim: ThrowAim, speed: float, angle_deg: float = 0.0, steps: int = 8, dt: float = 0.012):

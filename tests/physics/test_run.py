@@ -82,8 +82,8 @@ def test_a_die_dropped_into_a_hole_ends_in_the_hole(world_i, tilt):
     assert r.settled and not r.tunnelled
 
 
-@pytest.mark.parametrize("side", ["W", "N"])
-def test_a_die_thrown_into_a_hole_mostly_ends_in_the_hole(world_i, box, side):
+@pytest.mark.parametrize("wall", ["W", "N"])
+def test_a_die_thrown_into_a_hole_mostly_ends_in_the_hole(world_i, box, wall):
     """Thrown gently at a hole's centre, a die usually drops in (it may bounce off the hole's rim)."""
     cx, cy, _ = hole(BOARD_I, "h-northwest").circle
     exact = Skill(
@@ -91,7 +91,7 @@ def test_a_die_thrown_into_a_hole_mostly_ends_in_the_hole(world_i, box, side):
     )
     statuses = []
     for seed in range(10):
-        throw = aimed_throw(box, Aim((cx, cy), 0.0, side), ["white"], exact, make_rng(seed), 0.016)
+        throw = aimed_throw(box, Aim((cx, cy), 0.0, wall), ["white"], exact, make_rng(seed), 0.016)
         statuses.append(run_throw(world_i, throw).outcome.get("white").status)
     assert statuses.count(Status.HOLE) >= 5
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from physics.throw import SIDES, DieRelease, Throw, hand_throw, release_point, seat_places, side_axes
+from physics.throw import WALLS, DieRelease, Throw, hand_throw, release_point, seat_places, wall_axes
 from physics.throw_model import GRAVITY, RIM_CLEARANCE, SKILLS, Aim, aimed_throw, plan, setup_throw
 from rules.common.rng import make_rng
 from rules.doppelx.box import load_box
@@ -32,11 +32,11 @@ def arc(pos, vel, t):
     st.floats(-0.12, 0.12),
     st.floats(-0.12, 0.12),
     st.floats(0.0, 1.0),
-    st.sampled_from([None, *SIDES]),
+    st.sampled_from([None, *WALLS]),
     st.floats(0.01, 0.15),
 )
-def test_plan_lands_on_target_from_outside_and_clears_the_rim(x, y, strength, side, height):
-    pos, vel = plan(BOX, Aim((x, y), strength, side), height, HALF)
+def test_plan_lands_on_target_from_outside_and_clears_the_rim(x, y, strength, wall, height):
+    pos, vel = plan(BOX, Aim((x, y), strength, wall), height, HALF)
     assert outside_rim(pos)  # D25: the hand stays outside
     assert pos[2] == pytest.approx(BOX.rim_z + height)
     # the arc reaches the target's height right above the target
@@ -55,20 +55,20 @@ def test_plan_lands_on_target_from_outside_and_clears_the_rim(x, y, strength, si
 @pytest.mark.parametrize("target", [(0.0, 0.125), (0.125, 0.02), (-0.11, -0.12), (0.0, 0.0)])
 def test_without_a_side_the_thrower_picks_the_gentlest_throw(target):
     pos, vel = plan(BOX, Aim(target, 0.3), 0.07, HALF)
-    speeds = [math.hypot(*plan(BOX, Aim(target, 0.3, side), 0.07, HALF)[1]) for side in SIDES]
+    speeds = [math.hypot(*plan(BOX, Aim(target, 0.3, wall), 0.07, HALF)[1]) for wall in WALLS]
     assert math.hypot(*vel) == pytest.approx(min(speeds))
     assert math.hypot(*vel) < 2.0  # no wild lob over a near wall
 
 
 def test_release_point_per_side():
-    for side in SIDES:
-        n, right = side_axes(side)
-        p = release_point(BOX, side, 0.05, 0.07)
+    for wall in WALLS:
+        n, right = wall_axes(wall)
+        p = release_point(BOX, wall, 0.05, 0.07)
         assert np.dot(p[:2], n) == pytest.approx(OUTER + 0.03)
         assert np.dot(p[:2], right) == pytest.approx(0.05)
         assert p[2] == pytest.approx(BOX.rim_z + 0.07)
     with pytest.raises(ValueError):
-        side_axes("X")
+        wall_axes("X")
 
 
 def test_hand_throw_releases_dice_side_by_side():
@@ -129,9 +129,9 @@ def test_setup_throw_releases_every_colour_from_its_seat():
     t = setup_throw(BOX, seats, aims, skills, make_rng(3), 0.016)
     assert t.owners == tuple(seats)
     assert all(outside_rim(r.position) for r in t.releases)
-    sides = [s for s, _ in seat_places(len(seats), BOX)]
-    for r, side in zip(t.releases, sides):
-        n, _ = side_axes(side)
+    walls = [s for s, _ in seat_places(len(seats), BOX)]
+    for r, wall in zip(t.releases, walls):
+        n, _ = wall_axes(wall)
         assert np.dot(r.position[:2], n) > OUTER - 1e-9
 
 

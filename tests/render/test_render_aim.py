@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from render.aim import FlickLimits, ThrowAim
-from render.intents import SIDES
+from render.intents import WALLS
 from rules.doppelx.box import load_box
 
 
@@ -20,28 +20,28 @@ def aim():
 def test_walking_right_turns_the_corner(aim):
     half = aim.half_length("S")
     aim.walk(half + 0.03)
-    assert aim.side == "E" and aim.along == pytest.approx(-aim.half_length("E") + 0.03)
+    assert aim.wall == "E" and aim.along == pytest.approx(-aim.half_length("E") + 0.03)
     aim.walk(-0.06)
-    assert aim.side == "S" and aim.along == pytest.approx(half - 0.03)
+    assert aim.wall == "S" and aim.along == pytest.approx(half - 0.03)
     for _ in range(4):
         aim.turn(1)
-    assert aim.side == "S" and aim.along == 0.0
+    assert aim.wall == "S" and aim.along == 0.0
 
 
-def test_stand_at_picks_the_nearest_side(aim):
+def test_stand_at_picks_the_nearest_wall(aim):
     aim.stand_at(0.05, 0.30)
-    assert aim.side == "N" and aim.along == pytest.approx(-0.05)  # N faces south: right is -x
+    assert aim.wall == "N" and aim.along == pytest.approx(-0.05)  # N faces south: right is -x
     aim.stand_at(-0.4, -0.02)
-    assert aim.side == "W" and aim.along == pytest.approx(0.02)
+    assert aim.wall == "W" and aim.along == pytest.approx(0.02)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from(SIDES), st.floats(-0.2, 0.2), st.floats(-0.1, 0.3))
-def test_release_point_is_outside_the_rim_plane(side, along, dh):
+@given(st.sampled_from(WALLS), st.floats(-0.2, 0.2), st.floats(-0.1, 0.3))
+def test_release_point_is_outside_the_rim_plane(wall, along, dh):
     """D25: the hand never crosses the rim — the release point lies beyond the outer wall."""
     box = load_box()
     a = ThrowAim(box, 0.016)
-    a.side = side
+    a.wall = wall
     a.walk(along)
     a.adjust_height(dh)
     x, y, z = a.release_point()
@@ -58,7 +58,7 @@ def _samples(start, velocity, steps=5, dt=0.02):
 
 def test_flick_velocity_follows_the_drag(aim):
     intent = aim.flick(_samples((0.0, -0.2), (0.3, 1.5)))
-    assert intent.side == "S"
+    assert intent.wall == "S"
     assert intent.velocity[0] == pytest.approx(0.3) and intent.velocity[1] == pytest.approx(1.5)
     assert intent.velocity[2] == 0.0
     assert intent.release == pytest.approx(tuple(aim.release_point()))
@@ -107,16 +107,16 @@ def test_height_stays_in_range(aim):
     assert low == pytest.approx(0.016 * math.sqrt(3) / 2 + 0.002)
 
 
-@pytest.mark.parametrize("side", SIDES)
-def test_release_point_matches_the_physics_convention(side):
-    """The window's stance (side, along, height) means the same point as the physics' throw."""
+@pytest.mark.parametrize("wall", WALLS)
+def test_release_point_matches_the_physics_convention(wall):
+    """The window's stance (wall, along, height) means the same point as the physics' throw."""
     from physics import throw
 
     box = load_box()
     a = ThrowAim(box, 0.016)
-    a.side = side
+    a.wall = wall
     a.walk(0.04)
-    want = throw.release_point(box, side, a.along, a.height)
+    want = throw.release_point(box, wall, a.along, a.height)
     assert tuple(a.release_point()) == pytest.approx(want)
 
 
@@ -128,9 +128,9 @@ def test_a_key_held_longer_throws_harder_up_to_full_power():
     assert charge_power(CHARGE_SECONDS) == charge_power(10 * CHARGE_SECONDS) == 1.0
 
 
-@pytest.mark.parametrize("side", SIDES)
-def test_a_keyboard_throw_goes_straight_in_and_lands_as_a_flick_of_its_power(aim, side):
-    aim.side = side
+@pytest.mark.parametrize("wall", WALLS)
+def test_a_keyboard_throw_goes_straight_in_and_lands_as_a_flick_of_its_power(aim, wall):
+    aim.wall = wall
     soft, hard = aim.charged(0.2), aim.charged(0.9)
     for t, power in ((soft, 0.2), (hard, 0.9)):
         direction = np.array(t.velocity[:2]) / np.linalg.norm(t.velocity[:2])
@@ -142,7 +142,7 @@ def test_a_keyboard_throw_goes_straight_in_and_lands_as_a_flick_of_its_power(aim
 
 
 def test_comma_and_period_turn_the_keyboard_aim_within_its_range(aim):
-    aim.side = "S"
+    aim.wall = "S"
     aim.adjust_aim_angle(math.radians(20))  # to the thrower's right: east, from the south wall
     d = aim.keyboard_direction()
     assert d == pytest.approx((math.sin(math.radians(20)), math.cos(math.radians(20))))
@@ -153,7 +153,7 @@ def test_comma_and_period_turn_the_keyboard_aim_within_its_range(aim):
 
 
 def test_a_keyboard_throw_that_would_miss_the_playfield_is_refused(aim):
-    aim.side, aim.along = "S", aim.half_length()  # at the east end of the south wall ...
+    aim.wall, aim.along = "S", aim.half_length()  # at the east end of the south wall ...
     aim.adjust_aim_angle(aim.ANGLE_RANGE[1])  # ... turned far to the east: the line misses the box
     with pytest.raises(ValueError, match="misses the playfield"):
         aim.charged(0.5)

@@ -134,7 +134,7 @@ def test_die_labels_are_white_on_dark_plates_clear_of_each_other(fresh, table_i,
 
 
 def test_the_near_wall_is_see_through_so_a_die_at_its_foot_shows(fresh, table_i, resting):
-    from render.scene import near_side
+    from render.scene import near_wall
     from render.snapshot import Snapshot
 
     win = fresh
@@ -154,7 +154,7 @@ def test_the_near_wall_is_see_through_so_a_die_at_its_foot_shows(fresh, table_i,
     pose = resting(table_i, "red", x0 * 1000, y0 * 1000, "2")
     win.show(Snapshot(table_i, {"red": pose}))
     img = win.capture()
-    assert win.scene.near == near_side(win.camera, table_i.box.inner_size[0] / 2, hy) == "S"
+    assert win.scene.near == near_wall(win.camera, table_i.box.inner_size[0] / 2, hy) == "S"
     w, h = win.get_framebuffer_size()
     red = np.array(hex_to_rgb(table_i.dice["red"].colour)) * 255
     x, y, _ = win.camera.project((x0, pose.position[1] + half * 0.5, pose.position[2] + half), w, h)
@@ -175,7 +175,7 @@ def test_a_drag_that_begins_on_the_table_in_front_of_the_box_throws(fresh, table
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
-    win.aim.side, win.aim.along = "S", 0.0
+    win.aim.wall, win.aim.along = "S", 0.0
     win.camera.goal_yaw = None
     w, h = win.get_framebuffer_size()
     box = table_i.box
@@ -192,12 +192,12 @@ def test_a_drag_that_begins_on_the_table_in_front_of_the_box_throws(fresh, table
             assert win._hud_state().power is not None and "Power" in [b[4] for b in win.hud.text_boxes]
     win.on_mouse_release(x, y + 80, 1, 0)
     throws = [i for i in win.intents if isinstance(i, ThrowIntent)]
-    assert len(throws) == 1 and throws[0].side == "S" and throws[0].target is not None
+    assert len(throws) == 1 and throws[0].wall == "S" and throws[0].target is not None
     # a plain click on the table only places the thrower
     win.intents.clear()
     win.on_mouse_press(x + 60, y, 1, 0)
     win.on_mouse_release(x + 61, y, 1, 0)
-    assert win.intents == [] and win.aim.side == "S" and win.aim.along > 0
+    assert win.intents == [] and win.aim.wall == "S" and win.aim.along > 0
 
 
 @pytest.mark.skipif(shutil.which("xdotool") is None, reason="needs xdotool for real X input events")

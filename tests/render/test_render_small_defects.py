@@ -11,7 +11,7 @@ def test_a_refused_sideways_drag_leaves_the_hand_where_it_stood(fresh, table_i):
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
-    win.aim.side, win.aim.along = "S", 0.0
+    win.aim.wall, win.aim.along = "S", 0.0
     win.camera.goal_yaw = None
     w, h = win.get_framebuffer_size()
     box = table_i.box
@@ -26,10 +26,10 @@ def test_a_refused_sideways_drag_leaves_the_hand_where_it_stood(fresh, table_i):
         win.on_mouse_drag(px + 25 * k, py, 25, 0, 1, 0)
     win.on_mouse_release(px + 125, py, 1, 0)
     assert not [i for i in win.intents if isinstance(i, ThrowIntent)] and "no throw" in win.hint
-    assert (win.aim.side, win.aim.along) == ("S", 0.0)  # ... and the refused drag put it back
+    assert (win.aim.wall, win.aim.along) == ("S", 0.0)  # ... and the refused drag put it back
     win.on_mouse_press(px, py, 1, 0)  # a click (no drag) still only places the hand
     win.on_mouse_release(px, py, 1, 0)
-    assert win.aim.side == "S" and win.aim.along > 0.05
+    assert win.aim.wall == "S" and win.aim.along > 0.05
 
 
 def test_the_near_wall_and_its_logo_fade_further_while_a_die_lies_behind_it(
@@ -74,7 +74,7 @@ def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, m
 
     win = fresh
     win.referee = True
-    win.aim.side, win.aim.along = "S", 0.0
+    win.aim.wall, win.aim.along = "S", 0.0
     win.say("Tab: see why — the referee view shows the field each die counts for")
     snap = Snapshot(table_i, input=InputMode.THROW, thrower="blue", message="Drag towards the box and let go")
 

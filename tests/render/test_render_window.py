@@ -119,8 +119,8 @@ def test_the_thrower_ring_shows_in_the_referee_view_too(fresh, table_i):
     for referee in (False, True):
         for mode in (InputMode.THROW, InputMode.NONE):
             win.show(Snapshot(table_i, input=mode, thrower="blue"))
-            win.aim.side, win.aim.along = "E", 0.0  # (clear of the HUD's bands in both views)
-            win.camera.face_side("E")
+            win.aim.wall, win.aim.along = "E", 0.0  # (clear of the HUD's bands in both views)
+            win.camera.face_wall("E")
             win.camera.update(1.0)
             win.referee = referee
             img = win.capture()
@@ -139,7 +139,7 @@ def test_flick_from_the_south_throws_north(fresh, table_i):
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
-    win.aim.side, win.aim.along = "S", 0.0
+    win.aim.wall, win.aim.along = "S", 0.0
     win.camera.goal_yaw = None
     clock = win.fake_clock
     win.on_mouse_press(480, 200, 1, 0)
@@ -150,21 +150,21 @@ def test_flick_from_the_south_throws_north(fresh, table_i):
     throws = [i for i in win.intents if isinstance(i, ThrowIntent)]
     assert len(throws) == 1
     t = throws[0]
-    assert t.side == "S" and t.velocity[1] > 0.5 and abs(t.velocity[0]) < 0.1 * t.velocity[1]
+    assert t.wall == "S" and t.velocity[1] > 0.5 and abs(t.velocity[0]) < 0.1 * t.velocity[1]
     ox = table_i.box.inner_size[1] / 2 + table_i.box.wall_thickness
     assert t.release[1] < -ox  # released outside the rim (D25)
 
 
 def test_flick_from_the_east_throws_west_and_slow_drags_do_not_throw(fresh, table_i):
-    from render.camera import SIDE_YAW
+    from render.camera import WALL_YAW
     from render.intents import ThrowIntent
     from render.snapshot import InputMode, Snapshot
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="red"))
-    win.aim.turn(1 if win.aim.side == "S" else 0)
-    assert win.aim.side == "E"
-    win.camera.yaw, win.camera.goal_yaw = SIDE_YAW["E"], None
+    win.aim.turn(1 if win.aim.wall == "S" else 0)
+    assert win.aim.wall == "E"
+    win.camera.yaw, win.camera.goal_yaw = WALL_YAW["E"], None
     clock = win.fake_clock
     win.on_mouse_press(480, 250, 1, 0)
     for k in range(1, 5):
@@ -172,9 +172,9 @@ def test_flick_from_the_east_throws_west_and_slow_drags_do_not_throw(fresh, tabl
         win.on_mouse_drag(480, 250 + 20 * k, 0, 20, 1, 0)
     win.on_mouse_release(480, 330, 1, 0)
     t = [i for i in win.intents if isinstance(i, ThrowIntent)]
-    assert t, (win.hint, win.aim.side, win.camera.yaw)
+    assert t, (win.hint, win.aim.wall, win.camera.yaw)
     t = t[-1]
-    assert t.side == "E" and t.velocity[0] < -0.5 and abs(t.velocity[1]) < 0.1 * abs(t.velocity[0])
+    assert t.wall == "E" and t.velocity[0] < -0.5 and abs(t.velocity[1]) < 0.1 * abs(t.velocity[0])
     win.intents.clear()
     win.on_mouse_press(480, 250, 1, 0)
     clock.t += 1.0
@@ -265,13 +265,13 @@ def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):
         thrower="blue",
     )
     win.show(snap)
-    win.aim.side, win.aim.along = "S", 0.0
+    win.aim.wall, win.aim.along = "S", 0.0
     win.keys.on_key_press(key.RIGHT, 0)
     for _ in range(20):  # 2 s at 0.12 m/s: round the SE corner
         win.fake_clock.t += 0.1
         win.render()
     win.keys.on_key_release(key.RIGHT, 0)
-    assert win.aim.side == "E"
+    assert win.aim.wall == "E"
     assert win.camera.goal_yaw is not None or win.camera.yaw == pytest.approx(np.pi / 2)
     x, y, bw, bh = win.hud.buttons["referee"]
     win.on_mouse_press(x + bw / 2, y + bh / 2, 1, 0)
@@ -357,7 +357,7 @@ def test_space_held_and_let_go_throws_with_the_keyboard(fresh, table_i):
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
-    win.aim.side, win.aim.along = "S", 0.0
+    win.aim.wall, win.aim.along = "S", 0.0
     clock = win.fake_clock
     win.on_key_press(key.SPACE, 0)
     clock.t += CHARGE_SECONDS / 2
@@ -423,7 +423,7 @@ def test_one_gesture_makes_one_throw_and_a_lost_window_drops_the_charge(fresh, t
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
-    win.aim.side, win.aim.along = "S", 0.0
+    win.aim.wall, win.aim.along = "S", 0.0
     win.camera.goal_yaw = None
     clock = win.fake_clock
     throws = lambda: [i for i in win.intents if isinstance(i, ThrowIntent)]

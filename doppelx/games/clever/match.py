@@ -26,7 +26,7 @@ from doppelx.games.clever.view import (
     render_sheet,
 )
 from doppelx.terminal import (
-    Command,
+    PromptCommand,
     Terminal,
     TerminalMatch,
     load_json,
@@ -44,7 +44,7 @@ from rules.clever.game import (
     CleverState,
     replay,
 )
-from rules.common.schema import Table, plain_digits
+from rules.common.schema import DataTable, plain_digits
 from rules.contract import chance_step
 
 SAVE_FORMAT = "doppelx-clever-save/1"
@@ -116,8 +116,8 @@ class CleverMatch(TerminalMatch):
         )
         return f"Doppelt so clever · round {state.round}/{state.game.rounds} · {scores} points{actions}"
 
-    def commands(self) -> list[Command]:
-        return [Command("3", "take choice 3 of the list"), Command("sheet", "show every sheet")]
+    def commands(self) -> list[PromptCommand]:
+        return [PromptCommand("3", "take choice 3 of the list"), PromptCommand("sheet", "show every sheet")]
 
     def words(self) -> dict:
         return {"sheet": self.show_sheets}
@@ -144,7 +144,7 @@ class CleverMatch(TerminalMatch):
     @classmethod
     def resume(cls, path: Path, term: Terminal, save_path: Path | None) -> CleverMatch:
         """Rebuild a saved match; a bad file is a :class:`SpecError` naming the file and the element."""
-        top = Table(load_json(path), str(path))
+        top = DataTable(load_json(path), str(path))
         if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
             raise top.error("format", f"not a Doppelt so clever save (expected {SAVE_FORMAT!r})")
         top.check_keys({"format", "players", "seed", "dice_rng", "bot_rngs", "game"})

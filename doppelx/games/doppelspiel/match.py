@@ -21,9 +21,9 @@ import numpy as np
 
 from doppelx.games.doppelspiel.bots import make_bot
 from doppelx.games.doppelspiel.view import dice_lines, sheet_lines, tracks_lines
-from doppelx.terminal import Command, Terminal, TerminalMatch, load_json, set_rng_state
+from doppelx.terminal import PromptCommand, Terminal, TerminalMatch, load_json, set_rng_state
 from rules.common.errors import RulesError
-from rules.common.schema import Table, plain_digits
+from rules.common.schema import DataTable, plain_digits
 from rules.doppelspiel import (
     Action,
     ActivateJoker,
@@ -46,23 +46,27 @@ from rules.doppelspiel.fields import base_value
 SAVE_FORMAT = "doppelx-doppel-save/1"
 SUGGESTIONS = 6
 COMMANDS = (
-    Command("3", "take numbered suggestion or choice 3"),
-    Command("roll", "throw all ten dice again"),
-    Command("roll 1 1 4", "throw the dice showing 1, 1 and 4 again"),
-    Command("keep 6 6 6", "keep the dice showing 6, 6, 6 and throw the others again"),
-    Command("free 1 1 4", "a free throw (Freiwurf) of the dice showing 1, 1, 4 (free keep 6 6 6 works too)"),
-    Command("repeat 2", "Wiederholen: strike the 2 and throw every die showing 2 again"),
-    Command("swap 3 6", "Tauschen: a die showing 3 becomes a 6 (strikes the 3 and the 6)"),
-    Command("split 11665", "stop throwing: these five dice are group 1, the other five group 2"),
-    Command("ten 3", "write all ten dice into the 10er of column 3"),
-    Command("116@1", "place the current group into 1-1-6 of column 1 (116@1 x2: doubled)"),
-    Command("skip", "set the current group aside (Aussetzen)"),
-    Command("strike fh@2", "strike Full House of column 2 (once every Aussetzen box is used)"),
-    Command("joker 2", "before the first throw: activate the Joker of column 2"),
-    Command("zwang 116@1 6s@3", "after your write: mark two of the opponent's fields (zwang ten@2: a 10er)"),
-    Command("pass", "use no Zwang"),
-    Command("sheet", "show both sheets and the dice"),
-    Command("hint", "list the best writes"),
+    PromptCommand("3", "take numbered suggestion or choice 3"),
+    PromptCommand("roll", "throw all ten dice again"),
+    PromptCommand("roll 1 1 4", "throw the dice showing 1, 1 and 4 again"),
+    PromptCommand("keep 6 6 6", "keep the dice showing 6, 6, 6 and throw the others again"),
+    PromptCommand(
+        "free 1 1 4", "a free throw (Freiwurf) of the dice showing 1, 1, 4 (free keep 6 6 6 works too)"
+    ),
+    PromptCommand("repeat 2", "Wiederholen: strike the 2 and throw every die showing 2 again"),
+    PromptCommand("swap 3 6", "Tauschen: a die showing 3 becomes a 6 (strikes the 3 and the 6)"),
+    PromptCommand("split 11665", "stop throwing: these five dice are group 1, the other five group 2"),
+    PromptCommand("ten 3", "write all ten dice into the 10er of column 3"),
+    PromptCommand("116@1", "place the current group into 1-1-6 of column 1 (116@1 x2: doubled)"),
+    PromptCommand("skip", "set the current group aside (Aussetzen)"),
+    PromptCommand("strike fh@2", "strike Full House of column 2 (once every Aussetzen box is used)"),
+    PromptCommand("joker 2", "before the first throw: activate the Joker of column 2"),
+    PromptCommand(
+        "zwang 116@1 6s@3", "after your write: mark two of the opponent's fields (zwang ten@2: a 10er)"
+    ),
+    PromptCommand("pass", "use no Zwang"),
+    PromptCommand("sheet", "show both sheets and the dice"),
+    PromptCommand("hint", "list the best writes"),
 )
 FIELDS = "Fields: 116 225 334 443 552 661 (upper), ten, 1s..6s (middle), 3k 4k fh ss ls 5k ch (lower)."
 
@@ -130,7 +134,7 @@ class DoppelMatch(TerminalMatch):
         own = f" · free throws {sheet.free_available()} · Aussetzen {spec.aussetzen_boxes - sheet.aussetzen} left"
         return f"Doppel Spiel · turn {state.turn + 1}: {who}{throw}{own} · {totals}"
 
-    def commands(self) -> tuple[Command, ...]:
+    def commands(self) -> tuple[PromptCommand, ...]:
         return COMMANDS
 
     def words(self) -> dict:
@@ -503,7 +507,7 @@ def load_session(path: Path, term: Terminal) -> DoppelMatch:
         SpecError: the file is not a Doppel Spiel save or its log does not replay (the
             element is named).
     """
-    top = Table(load_json(path), str(path))
+    top = DataTable(load_json(path), str(path))
     if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
         raise top.error("format", f"expected {SAVE_FORMAT!r} (a 'doppelx doppel' save)")
     top.check_keys({"format", "seed", "seats", "game", "rng"})

@@ -7,7 +7,7 @@ through the physics throw model, or a throw handed in from outside, e.g. a perso
 made into a throw by :meth:`DoppelXMatch.hand_throw`; :meth:`DoppelXMatch.setup_throw` mixes
 people's and bots' dice in the setup throw),
 runs it to rest in the physics world (:mod:`physics.engine`: PyBullet or MuJoCo), applies the outcome and keeps a log
-of :class:`TurnRecord`. Every step of a throw — aim, release, run to rest, read, score — goes
+of :class:`MatchLogEntry`. Every step of a throw — aim, release, run to rest, read, score — goes
 through :class:`doppelx.games.doppelx.throw_service.ThrowService`, the score by the game
 (:meth:`~doppelx.games.doppelx.throw_service.ThrowService.play_in`). The spinner stays where it stopped: its angle is carried from
 throw to throw. One seeded random stream drives all throws, so the same seed and players
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from doppelx.games.doppelx.policies import Bot, ThinkingBetPolicy, ThinkingThrowPolicy
-from doppelx.games.doppelx.throw_service import ThrowService, TurnRecord
+from doppelx.games.doppelx.throw_service import MatchLogEntry, ThrowService
 from rules.common.errors import RulesError
 from rules.common.rng import make_rng
 from rules.doppelx.board import BoardSide
@@ -57,7 +57,7 @@ class DoppelXMatch:
     seed: int = 0
     world: PhysicsWorld | None = None
     record: bool = False
-    log: list[TurnRecord] = field(default_factory=list)
+    log: list[MatchLogEntry] = field(default_factory=list)
     spinner_angle: float = 0.0
     _service: ThrowService | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -213,9 +213,9 @@ class DoppelXMatch:
             if one is None:
                 bot = self._bot(colour)
                 aim = service.aim(bot.throw, colour)
-                side, along = service.seat(req.dice, colour)
+                wall, along = service.seat(req.dice, colour)
                 one = service.release(
-                    Aim(aim.target, aim.strength, side, along),
+                    Aim(aim.target, aim.strength, wall, along),
                     [colour],
                     bot.throw.skill,
                     self.rng,
@@ -239,7 +239,7 @@ class DoppelXMatch:
             raise RulesError(f"{colour} is not a bot: hand in their throw")
         return bot
 
-    def play_throw(self, throw: Throw | None = None) -> TurnRecord:
+    def play_throw(self, throw: Throw | None = None) -> MatchLogEntry:
         """Bets by the bots, then one throw (``throw`` or the bots' own) to rest, read once, scored.
 
         Args:
@@ -260,7 +260,7 @@ class DoppelXMatch:
         before = self.spinner_angle
         turn = self.service.play_in(self.game, throw, spinner_angle=before, record=self.record)
         self.spinner_angle = turn.result.spinner_angle
-        record = TurnRecord(len(self.log) + 1, req, bets, throw, turn.result, turn.score, before)
+        record = MatchLogEntry(len(self.log) + 1, req, bets, throw, turn.result, turn.score, before)
         self.log.append(record)
         return record
 

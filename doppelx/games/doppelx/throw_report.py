@@ -28,7 +28,7 @@ from rules.doppelx.outcome import Status
 from rules.doppelx.reading import DieReading
 
 if TYPE_CHECKING:
-    from doppelx.games.doppelx.throw_service import TurnRecord
+    from doppelx.games.doppelx.throw_service import MatchLogEntry
     from physics.result import ThrowResult
     from physics.throw import Throw
     from physics.throw_model import Aim
@@ -204,7 +204,7 @@ def throw_json(
         "aim": {
             "target_mm": [round(aim.target[0] * 1e3, 6), round(aim.target[1] * 1e3, 6)],  # nm: no float noise
             "strength": aim.strength,
-            "side": aim.side,
+            "side": aim.wall,
         },
         "throw": throw.to_dict(),
         "sim": sim_json(result, engine=engine),
@@ -247,7 +247,7 @@ def describe_throw(throw: Throw, result: ThrowResult, aim: Aim) -> str:
 
 
 # -- a throw of a match --------------------------------------------------------------------
-def turn_summary(rec: TurnRecord) -> dict[str, Any]:
+def turn_summary(rec: MatchLogEntry) -> dict[str, Any]:
     """A JSON-ready summary of one throw: dice, scoring per player, bets, physics figures."""
     score = rec.score
     dice = [{"owner": r.owner, **_reading(r)} for r in score.readings]

@@ -68,8 +68,9 @@ class Seating:
 
 
 @dataclass(frozen=True)
-class ThrownTurn:
-    """One throw through the service: what left the hand, what physics made of it, read and scored."""
+class ScoredThrow:
+    """One throw through the service: what left the hand, what physics made of it, read and scored
+    (no game context; a match logs each throw as a :class:`MatchLogEntry`)."""
 
     throw: Throw
     result: ThrowResult
@@ -78,8 +79,9 @@ class ThrownTurn:
 
 
 @dataclass
-class TurnRecord:
-    """One throw of the match.
+class MatchLogEntry:
+    """One throw of the match's log: the request, bets, release, physics result, score and spinner
+    (the rules' own log entry is :class:`rules.doppelx.game.GameLogEntry`, without physics).
 
     Attributes:
         number: 1-based throw number.
@@ -159,7 +161,7 @@ class ThrowService:
         return hand_throw(list(owners), release, velocity, spin, rng)
 
     def seat(self, seats: Sequence[str], colour: str) -> tuple[str, float]:
-        """``(side, along)``: where ``colour`` sits around the box among ``seats``."""
+        """``(wall, along)``: where ``colour`` sits around the box among ``seats``."""
         from physics.throw import seat_places
 
         return seat_places(len(seats), self.box)[list(seats).index(colour)]
@@ -208,17 +210,17 @@ class ThrowService:
         spinner_angle: float = 0.0,
         record: bool = False,
         watch: bool = True,
-    ) -> ThrownTurn:
+    ) -> ScoredThrow:
         """Run to rest, read and score ``throw``."""
         result = self.run(throw, lying, spinner_angle, record=record, watch=watch)
         readings = self.read(result.outcome)
-        return ThrownTurn(throw, result, readings, self.score(result.outcome, readings, seating))
+        return ScoredThrow(throw, result, readings, self.score(result.outcome, readings, seating))
 
     def play_in(
         self, game: DoppelXGame, throw: Throw, *, spinner_angle: float = 0.0, record: bool = False
-    ) -> ThrownTurn:
+    ) -> ScoredThrow:
         """Run ``throw`` to rest onto ``game``'s table, read it and let the game score it and
         move on (:meth:`rules.doppelx.game.DoppelXGame.apply_throw`)."""
         result = self.run(throw, game.request().lying, spinner_angle, record=record)
         readings = self.read(result.outcome)
-        return ThrownTurn(throw, result, readings, game.apply_throw(result.outcome, readings))
+        return ScoredThrow(throw, result, readings, game.apply_throw(result.outcome, readings))

@@ -24,10 +24,10 @@ from doppelx.games.oder_nichts.view import (
     status_text,
     table_lines,
 )
-from doppelx.terminal import Command, Terminal, TerminalMatch, load_json, set_rng_state
+from doppelx.terminal import PromptCommand, Terminal, TerminalMatch, load_json, set_rng_state
 from rules.common.errors import RulesError
 from rules.common.rng import make_rng
-from rules.common.schema import Table, plain_digits
+from rules.common.schema import DataTable, plain_digits
 from rules.contract import chance_step
 from rules.oder_nichts.actions import Action, ChanceRequest, Decision
 from rules.oder_nichts.cards import COLOURS
@@ -36,17 +36,17 @@ from rules.oder_nichts.state import GameConfig, State, new_game, replay_table
 HUMAN = 0
 
 COMMANDS = (
-    Command("3", "lay card 3 of your hand (or throw it in / defend with it)"),
-    Command("3 4", "lay two identical cards together"),
-    Command("d", "draw a card (when nothing fits); at a task: draw instead of trying"),
-    Command("p", "pass (nothing fits and nothing is left to draw)"),
-    Command("x", "exchange a hand of only grey cards"),
-    Command("a", "accept an attack"),
-    Command("n", "do not throw in now; at a half hand or a seat swap: no"),
-    Command("t", "try the task(s) instead of drawing: double or nothing"),
-    Command("y", "yes (the task was managed; put half the hand away)"),
-    Command("u", "who is unlucky: palm up (d = down)"),
-    Command("r", "rock-paper-scissors: rock (p paper, s scissors)"),
+    PromptCommand("3", "lay card 3 of your hand (or throw it in / defend with it)"),
+    PromptCommand("3 4", "lay two identical cards together"),
+    PromptCommand("d", "draw a card (when nothing fits); at a task: draw instead of trying"),
+    PromptCommand("p", "pass (nothing fits and nothing is left to draw)"),
+    PromptCommand("x", "exchange a hand of only grey cards"),
+    PromptCommand("a", "accept an attack"),
+    PromptCommand("n", "do not throw in now; at a half hand or a seat swap: no"),
+    PromptCommand("t", "try the task(s) instead of drawing: double or nothing"),
+    PromptCommand("y", "yes (the task was managed; put half the hand away)"),
+    PromptCommand("u", "who is unlucky: palm up (d = down)"),
+    PromptCommand("r", "rock-paper-scissors: rock (p paper, s scissors)"),
 )
 
 
@@ -88,7 +88,7 @@ class OderNichtsMatch(TerminalMatch):
     def status_line(self) -> str:
         return status_text(self.state, self.names, HUMAN)
 
-    def commands(self) -> tuple[Command, ...]:
+    def commands(self) -> tuple[PromptCommand, ...]:
         return COMMANDS
 
     def to_save(self) -> dict[str, Any]:
@@ -377,7 +377,7 @@ def resume(term: Terminal, path: Path, save_path: Path | None) -> OderNichtsMatc
         SpecError: the file is not a Doppelt oder nichts save, or it is damaged (the element
             is named: ``bots[1]``, ``log[3].kind``, ``log[7]`` with why its action is not legal).
     """
-    top = Table(load_json(path), str(path))
+    top = DataTable(load_json(path), str(path))
     if top.raw("game", None) != "oder_nichts":  # first: another kind of file is said so
         raise top.error("game", "not a Doppelt oder nichts save")
     top.check_keys({"game", "version", "config", "bots", "seed", "rng_state", "log"})

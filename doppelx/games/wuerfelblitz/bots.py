@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rules.wuerfelblitz import Call, Throw, breakdown
+from rules.wuerfelblitz import BlitzThrow, Call, breakdown
 
 
 @dataclass(frozen=True)
-class Skill:
+class BlitzSkill:
     """Parameters of one skill level (times in seconds).
 
     Attributes:
@@ -54,14 +54,14 @@ class Skill:
 
 
 #: The skill levels, from a beginner to a practised player.
-SKILLS: dict[str, Skill] = {
-    "easy": Skill("easy", base_s=1.5, per_die_s=0.45, variant_s=0.8, sigma=0.45, error_rate=0.15),
-    "medium": Skill("medium", base_s=1.2, per_die_s=0.32, variant_s=0.5, sigma=0.40, error_rate=0.10),
-    "hard": Skill("hard", base_s=0.9, per_die_s=0.22, variant_s=0.3, sigma=0.35, error_rate=0.05),
+SKILLS: dict[str, BlitzSkill] = {
+    "easy": BlitzSkill("easy", base_s=1.5, per_die_s=0.45, variant_s=0.8, sigma=0.45, error_rate=0.15),
+    "medium": BlitzSkill("medium", base_s=1.2, per_die_s=0.32, variant_s=0.5, sigma=0.40, error_rate=0.10),
+    "hard": BlitzSkill("hard", base_s=0.9, per_die_s=0.22, variant_s=0.3, sigma=0.35, error_rate=0.05),
 }
 
 
-def skill(name: str) -> Skill:
+def skill(name: str) -> BlitzSkill:
     """The skill level called ``name``; ``ValueError`` naming the levels otherwise."""
     try:
         return SKILLS[name]
@@ -78,17 +78,17 @@ class BlitzBot:
         name: shown in the terminal and in batch statistics.
     """
 
-    skill: Skill
+    skill: BlitzSkill
     name: str = "bot"
 
-    def median_time(self, throw: Throw, variant: bool) -> float:
+    def median_time(self, throw: BlitzThrow, variant: bool) -> float:
         """Median answer time for ``throw`` (s)."""
         showing = sum(1 for _, f in throw.coloured if isinstance(f, int))
         adds = len(breakdown(throw, variant).counted)
         s = self.skill
         return s.base_s + s.per_die_s * (showing + adds) + (s.variant_s if variant else 0.0)
 
-    def call(self, player: int, throw: Throw, variant: bool, rng: np.random.Generator) -> Call | None:
+    def call(self, player: int, throw: BlitzThrow, variant: bool, rng: np.random.Generator) -> Call | None:
         """The bot's call on ``throw`` as seat ``player``.
 
         Draws three numbers from ``rng`` every time (time noise, error, slipped die), so a

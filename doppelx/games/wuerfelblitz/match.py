@@ -21,17 +21,17 @@ import numpy as np
 from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot, skill
 from doppelx.games.wuerfelblitz.tournament import bot_calls
 from doppelx.games.wuerfelblitz.view import explain, legend, render_throw, standings
-from doppelx.terminal import Command, Terminal, TerminalMatch, load_json, set_rng_state
+from doppelx.terminal import PromptCommand, Terminal, TerminalMatch, load_json, set_rng_state
 from rules.common.errors import SpecError
 from rules.common.rng import make_rng
-from rules.common.schema import Table, plain_digits
+from rules.common.schema import DataTable, plain_digits
 from rules.wuerfelblitz import (
     BlitzSpec,
     BlitzState,
+    BlitzThrow,
     Call,
     GameConfig,
     RoundResult,
-    Throw,
     load_spec,
     new_game,
 )
@@ -40,10 +40,10 @@ from rules.wuerfelblitz import replay as replay_game
 SAVE_FORMAT = "doppelx-blitz-save/1"
 
 #: Supplies the next throw for a state (default: a fair throw from the game's RNG).
-ThrowSource = Callable[[BlitzState, np.random.Generator], Throw]
+ThrowSource = Callable[[BlitzState, np.random.Generator], BlitzThrow]
 
 
-def _fair(state: BlitzState, rng: np.random.Generator) -> Throw:
+def _fair(state: BlitzState, rng: np.random.Generator) -> BlitzThrow:
     return state.sample_chance(rng)
 
 
@@ -107,11 +107,11 @@ class BlitzMatch(TerminalMatch):
         )
         return f"Würfelblitz · round {self.state.round_number} · {discs}"
 
-    def commands(self) -> list[Command]:
+    def commands(self) -> list[PromptCommand]:
         return [
-            Command("(Enter)", "lift the box: the dice are shown and the clock runs"),
-            Command("8", "call the sum 8 (the clock stops when you press Enter)"),
-            Command("p", "pass this round"),
+            PromptCommand("(Enter)", "lift the box: the dice are shown and the clock runs"),
+            PromptCommand("8", "call the sum 8 (the clock stops when you press Enter)"),
+            PromptCommand("p", "pass this round"),
         ]
 
     def to_save(self) -> dict[str, Any]:
@@ -239,7 +239,7 @@ def resume(term: Terminal, path: Path, save_path: Path | None = None) -> BlitzMa
     Raises:
         SpecError: the file is not a Würfelblitz save, or it is damaged (the element is named).
     """
-    top = Table(load_json(path), str(path))
+    top = DataTable(load_json(path), str(path))
     if top.raw("format", None) != SAVE_FORMAT:  # first: another kind of file is said so
         raise top.error("format", f"expected {SAVE_FORMAT!r} (a 'doppelx blitz' save)")
     top.check_keys({"format", "seed", "dice", "bots", "game", "rng"})

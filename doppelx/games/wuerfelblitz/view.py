@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from doppelx.terminal import Terminal
-from rules.wuerfelblitz import RoundResult, Throw, breakdown
+from rules.wuerfelblitz import BlitzThrow, RoundResult, breakdown
 
 #: How each die colour is painted (``Terminal.paint`` style names); black shows as grey so
 #: it stays visible on a dark background.
@@ -36,7 +36,7 @@ def legend(colours: Sequence[str]) -> str:
     return "letters: " + ", ".join(f"{initial(c)} {c}" for c in colours)
 
 
-def render_throw(term: Terminal, throw: Throw) -> list[str]:
+def render_throw(term: Terminal, throw: BlitzThrow) -> list[str]:
     """Two lines showing the throw: painted glyphs with initials if the terminal has colour,
     else words."""
 

@@ -121,21 +121,21 @@ def test_the_comparison_draws_figures_without_values_and_below_zero(tmp_path):
     and a figure below zero was drawn off its own axis."""
     import matplotlib.image
 
-    from doppelx.batch.sweep import Metric, _span_from_zero, write_comparison
+    from doppelx.batch.sweep import VariantMetric, _span_from_zero, write_comparison
 
     rows = [
         (
             {"policy": "greedy"},
             {
-                "none": Metric(np.full(4, np.nan), False),
-                "neg": Metric(np.array([-3.1, -2.9, -3.0, -3.2]), False),
+                "none": VariantMetric(np.full(4, np.nan), False),
+                "neg": VariantMetric(np.array([-3.1, -2.9, -3.0, -3.2]), False),
             },
         ),
         (
             {"policy": "point:0,0"},
             {
-                "none": Metric(np.full(4, np.nan), False),
-                "neg": Metric(np.array([-2.9, -3.0, -2.8, -3.1]), False),
+                "none": VariantMetric(np.full(4, np.nan), False),
+                "neg": VariantMetric(np.array([-2.9, -3.0, -2.8, -3.1]), False),
             },
         ),
     ]

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from doppelx.terminal import Command, Terminal, TerminalMatch
+from doppelx.terminal import PromptCommand, Terminal, TerminalMatch
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 
@@ -105,7 +105,7 @@ class CounterMatch(TerminalMatch):
         return f"total {self.total}"
 
     def commands(self):
-        return [Command("4", "add 4"), Command("peek", "count a peek")]
+        return [PromptCommand("4", "add 4"), PromptCommand("peek", "count a peek")]
 
     def words(self):
         return {"peek": self.peek}

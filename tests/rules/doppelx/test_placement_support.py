@@ -13,7 +13,7 @@ import math
 import pytest
 
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.doppelx.board_file import load_board
 from rules.doppelx.outcome import Pose
 from rules.doppelx.placement import check_resting, on_playfield
@@ -228,6 +228,6 @@ def test_a_short_form_die_is_blamed_on_the_keys_written(side_i, dice):
 
 def test_json_null_is_called_null():
     with pytest.raises(SpecError, match="dice\\[0\\].x: expected a number, got null$"):
-        Table({"x": None}, "s.json", "dice[0]").number("x")
+        DataTable({"x": None}, "s.json", "dice[0]").number("x")
     with pytest.raises(SpecError, match="status: expected a non-empty string, got null$"):
-        Table({"status": None}, "s.json").string("status")
+        DataTable({"status": None}, "s.json").string("status")

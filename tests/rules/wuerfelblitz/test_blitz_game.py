@@ -14,9 +14,9 @@ from rules.wuerfelblitz import (
     SIMULTANEOUS,
     TERMINAL,
     BlitzState,
+    BlitzThrow,
     Call,
     GameConfig,
-    Throw,
     correct_sum,
     load_spec,
     new_game,
@@ -25,7 +25,7 @@ from rules.wuerfelblitz import (
 
 SPEC = load_spec()
 # standard sum 8 (orange 3 + blue 4 + red 1)
-THROW = Throw.of(
+THROW = BlitzThrow.of(
     {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
 )
 RIGHT = 8

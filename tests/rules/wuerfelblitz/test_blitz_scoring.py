@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rules.common.errors import RulesError
 from rules.wuerfelblitz import (
-    Throw,
+    BlitzThrow,
     breakdown,
     check_throw,
     correct_sum,
@@ -24,17 +24,17 @@ SPEC = load_spec()
 
 # Example 1: black and green are not counted, they are visible as dots: 3 + 4 + 1 = 8.
 # (The yellow die lies on its green dot, so it shows no number.)
-EXAMPLE_1 = Throw.of(
+EXAMPLE_1 = BlitzThrow.of(
     {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
 )
 # Example 2: every die showing pips is excluded by a dot: the sum is zero.
-EXAMPLE_2 = Throw.of(
+EXAMPLE_2 = BlitzThrow.of(
     {"orange": 6, "blue": 3, "black": "yellow", "yellow": "green", "green": "red", "red": 5},
     ["orange", "blue"],
 )
 # Example 3 (variant): green is visible twice, so only the normally excluded dice green
 # and black count: 4 + 4 = 8.
-EXAMPLE_3 = Throw.of(
+EXAMPLE_3 = BlitzThrow.of(
     {"orange": 5, "blue": "black", "black": 4, "yellow": 6, "green": 4, "red": 2}, ["green", "green"]
 )
 
@@ -73,14 +73,16 @@ def test_example_3_variant_sums_the_excluded_dice():
 
 
 def test_variant_without_a_double_dot_is_the_standard_rule():
-    throw = Throw.of({"orange": 2, "blue": 3, "black": 4, "yellow": 5, "green": 6, "red": 1}, ["red", "blue"])
+    throw = BlitzThrow.of(
+        {"orange": 2, "blue": 3, "black": 4, "yellow": 5, "green": 6, "red": 1}, ["red", "blue"]
+    )
     assert not variant_applies(throw)
     assert correct_sum(throw, variant=True) == correct_sum(throw) == 2 + 4 + 5 + 6
 
 
 def test_double_dot_from_a_coloured_die_triggers_the_variant():
     # white shows black once; the blue die lies on its black dot: black is visible twice
-    throw = Throw.of(
+    throw = BlitzThrow.of(
         {"orange": 2, "blue": "black", "black": 5, "yellow": 1, "green": 3, "red": 4}, ["black", "red"]
     )
     assert variant_applies(throw)
@@ -90,7 +92,7 @@ def test_double_dot_from_a_coloured_die_triggers_the_variant():
 
 
 def test_die_on_its_dot_face_adds_nothing():
-    throw = Throw.of(
+    throw = BlitzThrow.of(
         {"orange": "blue", "blue": 6, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["yellow", "red"]
     )
     # blue is excluded by the orange die's dot; orange shows no number
@@ -101,31 +103,33 @@ def test_die_on_its_dot_face_adds_nothing():
     "throw, problem",
     [
         (
-            Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1}, ["red", "red"]),
+            BlitzThrow.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1}, ["red", "red"]),
             "each coloured die once",
         ),
         (
-            Throw.of({"orange": 2, "blue": 2, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "red"]),
+            BlitzThrow.of(
+                {"orange": 2, "blue": 2, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "red"]
+            ),
             "no face 2",
         ),
         (
-            Throw.of(
+            BlitzThrow.of(
                 {"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": "red"}, ["red", "red"]
             ),
             "no face 'red'",
         ),
         (
-            Throw.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red"]),
+            BlitzThrow.of({"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red"]),
             "expected 2 white",
         ),
         (
-            Throw.of(
+            BlitzThrow.of(
                 {"orange": 2, "blue": 1, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "pink"]
             ),
             "no 'pink'",
         ),
         (
-            Throw.of(
+            BlitzThrow.of(
                 {"orange": 2, "blue": True, "black": 1, "yellow": 1, "green": 1, "red": 1}, ["red", "red"]
             ),
             "no face",
@@ -138,11 +142,11 @@ def test_impossible_throws_are_rejected(throw, problem):
 
 
 def test_throw_json_round_trip():
-    assert Throw.from_json(EXAMPLE_1.to_json()) == EXAMPLE_1
+    assert BlitzThrow.from_json(EXAMPLE_1.to_json()) == EXAMPLE_1
 
 
 throws = st.builds(
-    lambda faces, whites: Throw(
+    lambda faces, whites: BlitzThrow(
         tuple((d.colour, d.faces[i]) for d, i in zip(SPEC.coloured, faces)),
         tuple(SPEC.white_faces[i] for i in whites),
     ),

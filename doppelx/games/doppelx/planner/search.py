@@ -1,7 +1,7 @@
 """The search for a throw: candidates scored by noisy rollouts, refined by the cross-entropy method.
 
 A candidate is an :class:`~physics.throw_model.Aim` with everything a player chooses: the
-wall (``side``), the hand's place along it (``along``), the first impact (``target``), the
+wall (``wall``), the hand's place along it (``along``), the first impact (``target``), the
 ``strength`` and the ``spin``. Its score is the mean value of several rollouts, each with the
 thrower's own skill noise (the expert's: :func:`~doppelx.games.doppelx.planner.value.win_value`, its chance of
 winning; by default :func:`~doppelx.games.doppelx.planner.value.standing_change`). Rollout ``j`` of every
@@ -48,7 +48,7 @@ import numpy as np
 from doppelx.games.doppelx.planner.rollout import rollout
 from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from doppelx.games.doppelx.planner.value import coming_throws, hand_value_of, lying_worth, standing_change
-from physics.throw import RELEASE_OUT, SIDES, side_axes
+from physics.throw import RELEASE_OUT, WALLS, wall_axes
 from physics.throw_model import Aim, Skill, plan
 from rules.doppelx.outcome import DieOutcome, Status
 from rules.doppelx.reading import read_die
@@ -104,7 +104,7 @@ class SearchResult:
     candidates: list[Candidate]
 
 
-def side_of(box, pos) -> str:
+def wall_of(box, pos) -> str:
     """The wall a release point lies beyond."""
     x, y = pos[0] / (box.inner_size[0] / 2), pos[1] / (box.inner_size[1] / 2)
     if abs(x) >= abs(y):
@@ -112,20 +112,20 @@ def side_of(box, pos) -> str:
     return "N" if y > 0 else "S"
 
 
-def along_limit(box, side: str) -> float:
-    return (box.inner_size[0] if side in ("S", "N") else box.inner_size[1]) / 2
+def along_limit(box, wall: str) -> float:
+    return (box.inner_size[0] if wall in ("S", "N") else box.inner_size[1]) / 2
 
 
 def explicit(table: TableSnapshot, aim: Aim, skill: Skill) -> Aim:
     """``aim`` with its wall and place along it filled in (as the throw model would choose them)."""
-    if aim.side is not None and aim.along is not None:
+    if aim.wall is not None and aim.along is not None:
         return aim
     half = table.dice[table.thrown[0]].half
     pos, _ = plan(table.box, aim, skill.height, half)
-    side = aim.side or side_of(table.box, pos)
-    _, right = side_axes(side)
+    wall = aim.wall or wall_of(table.box, pos)
+    _, right = wall_axes(wall)
     along = float(right @ np.asarray(pos[:2]))
-    return Aim(aim.target, aim.strength, side, along, aim.spin)
+    return Aim(aim.target, aim.strength, wall, along, aim.spin)
 
 
 def knock_aim(table: TableSnapshot, pos, strength: float, spin: float) -> Aim:
@@ -139,25 +139,25 @@ def knock_aim(table: TableSnapshot, pos, strength: float, spin: float) -> Aim:
     else:  # no holes: push it towards the nearest wall (off the playfield)
         d = p.copy()
     d = d / (np.linalg.norm(d) or 1.0)
-    side = max(SIDES, key=lambda s: float(-side_axes(s)[0] @ d))
-    n, right = side_axes(side)
-    half_n = (box.inner_size[0] if side in ("E", "W") else box.inner_size[1]) / 2 + box.wall_thickness
+    wall = max(WALLS, key=lambda s: float(-wall_axes(s)[0] @ d))
+    n, right = wall_axes(wall)
+    half_n = (box.inner_size[0] if wall in ("E", "W") else box.inner_size[1]) / 2 + box.wall_thickness
     denom = float(-n @ d)
     t = (half_n + RELEASE_OUT - float(n @ p)) / denom if denom > 1e-6 else 0.0
     along = float(right @ (p - d * t))
-    lim = along_limit(box, side)
-    return Aim((float(p[0]), float(p[1])), strength, side, float(np.clip(along, -lim, lim)), spin)
+    lim = along_limit(box, wall)
+    return Aim((float(p[0]), float(p[1])), strength, wall, float(np.clip(along, -lim, lim)), spin)
 
 
 def random_aim(table: TableSnapshot, rng: np.random.Generator) -> Aim:
     x0, y0, x1, y1 = table.board.bounds
     m = table.dice[table.thrown[0]].size
-    side = SIDES[int(rng.integers(4))]
-    lim = along_limit(table.box, side)
+    wall = WALLS[int(rng.integers(4))]
+    lim = along_limit(table.box, wall)
     return Aim(
         (float(rng.uniform(x0 + m, x1 - m)), float(rng.uniform(y0 + m, y1 - m))),
         float(rng.uniform(*STRENGTH_RANGE)),
-        side,
+        wall,
         float(rng.uniform(-lim, lim) * 0.9),
         float(rng.uniform(-MAX_SPIN, MAX_SPIN)),
     )
@@ -181,7 +181,7 @@ def first_candidates(
     inc = explicit(table, start, skill)
     out = [inc]
     for strength, spin in ((inc.strength / 2, None), (inc.strength * 2, None), (inc.strength, -MAX_SPIN / 2)):
-        out.append(Aim(inc.target, float(np.clip(strength, 0.0, 1.0)), inc.side, inc.along, spin))
+        out.append(Aim(inc.target, float(np.clip(strength, 0.0, 1.0)), inc.wall, inc.along, spin))
     worth = {}
     for owner, pose in table.lying.items():
         if owner == table.thrower or owner not in table.seats:
@@ -205,15 +205,15 @@ def cem_children(
     table: TableSnapshot, elites: list[Candidate], rng: np.random.Generator, n: int
 ) -> list[Aim]:
     """The cross-entropy step: ``n`` aims drawn from a Gaussian fitted to the elites of the best one's wall."""
-    side = elites[0].aim.side
-    assert side is not None  # the search's aims always name their wall
-    same = [c.aim for c in elites if c.aim.side == side]
+    wall = elites[0].aim.wall
+    assert wall is not None  # the search's aims always name their wall
+    same = [c.aim for c in elites if c.aim.wall == wall]
     x = np.array([[*a.target, a.strength, a.along, a.spin or 0.0] for a in same])
     mu = x.mean(axis=0)
     floor = np.array([SD_TARGET / 2, SD_TARGET / 2, SD_STRENGTH / 2, SD_ALONG / 2, SD_SPIN / 2])
     sd = np.maximum(x.std(axis=0), floor) if len(same) > 1 else 2 * floor
     x0, y0, x1, y1 = table.board.bounds
-    lim = along_limit(table.box, side)
+    lim = along_limit(table.box, wall)
     kids = []
     for _ in range(n):
         v = mu + sd * rng.standard_normal(5)
@@ -221,7 +221,7 @@ def cem_children(
             Aim(
                 (float(np.clip(v[0], x0, x1)), float(np.clip(v[1], y0, y1))),
                 float(np.clip(v[2], 0.0, 1.0)),
-                side,
+                wall,
                 float(np.clip(v[3], -lim, lim)),
                 float(np.clip(v[4], -MAX_SPIN, MAX_SPIN)),
             )

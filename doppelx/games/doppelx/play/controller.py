@@ -436,9 +436,9 @@ class PlayController:
 
     def _person_throws(self, colour: str) -> None:
         self.stage, self.thrower = Stage.THROW, colour
-        side, along = self.live.service.seat(self.live.game.seats, colour)
+        wall, along = self.live.service.seat(self.live.game.seats, colour)
         if self.ui is not None:
-            self.ui.stand(side, along)
+            self.ui.stand(wall, along)
 
     def _throw_now(self, throw=None) -> None:
         """Run the requested throw (``throw``, the setup throw with people's hands, or the bot's)."""

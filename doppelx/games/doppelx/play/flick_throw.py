@@ -101,7 +101,7 @@ def flick_release(
         raise ValueError(f"aim must be one of {', '.join(AIMS)}, got {mode!r}")
     release = tuple(float(c) for c in intent.release)
     if mode == "assisted" and intent.target is not None:
-        aim = Aim(intent.target, float(np.clip(intent.power, 0.0, 1.0)), intent.side, intent.along)
+        aim = Aim(intent.target, float(np.clip(intent.power, 0.0, 1.0)), intent.wall, intent.along)
         release, velocity = plan(box, aim, intent.height, die_half)
     else:
         vx, vy = float(intent.velocity[0]), float(intent.velocity[1])

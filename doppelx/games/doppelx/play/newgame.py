@@ -17,7 +17,7 @@ from typing import Any
 
 from doppelx.games.doppelx.policies import BOT_SKILLS
 from rules.common.errors import RulesError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.doppelx.chips import max_target, target_problem
 from rules.doppelx.dice import DiceSet, load_dice
 from rules.doppelx.game import MAX_PLAYERS, MIN_PLAYERS, rulebook_target
@@ -283,7 +283,7 @@ class GameSetup:
     @classmethod
     def from_dict(cls, data: Any, source: str = "setup", dice: DiceSet | None = None) -> GameSetup:
         """Read :meth:`to_dict` data strictly (:class:`SpecError` names the element)."""
-        t = Table(data, source, "setup")
+        t = DataTable(data, source, "setup")
         t.check_keys({"seats", "board", "cards", "spinner", "seed", "target"})
         seats = []
         for s in t.tables("seats", required=True):

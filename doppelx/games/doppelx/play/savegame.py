@@ -33,7 +33,7 @@ from doppelx.games.doppelx.play.playback import ShownThrow
 from render.window_files import write_atomic
 from rules.common.assets import read_json
 from rules.common.errors import SpecError
-from rules.common.schema import Table
+from rules.common.schema import DataTable
 from rules.doppelx.game_state_io import (
     game_from_dict,
     game_to_dict,
@@ -129,7 +129,7 @@ def load_game(path: str | Path) -> SavedGame:
     path = Path(path)
     source = str(path)
     data = read_json(path, missing="no saved game there (save one with Ctrl+S)")
-    top = Table(data, source)
+    top = DataTable(data, source)
     top.check_keys({"format", "setup", "game", "match", "last_throw", "log", "setup_hands"})
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
@@ -174,7 +174,7 @@ def load_game(path: str | Path) -> SavedGame:
     return SavedGame(setup, match, last, throws, log, hands)
 
 
-def _setup_hands(top: Table, game, setup: GameSetup) -> dict:
+def _setup_hands(top: DataTable, game, setup: GameSetup) -> dict:
     """The setup throw's dice people threw already: one die of their own colour each, only
     while the setup throw waits."""
     from physics.throw import Throw
@@ -197,7 +197,7 @@ def _setup_hands(top: Table, game, setup: GameSetup) -> dict:
     return hands
 
 
-def _log(top: Table) -> tuple[str, ...]:
+def _log(top: DataTable) -> tuple[str, ...]:
     """The save's throw log: a list of at most :data:`MAX_LOG_LINES` lines of text."""
     lines = top.raw("log", [])
     if not isinstance(lines, list) or len(lines) > MAX_LOG_LINES:
@@ -213,7 +213,7 @@ MAX_SPEED = 50.0
 MAX_SPIN = 2000.0
 
 
-def _release_data(t: Table, seats) -> dict[str, Any]:
+def _release_data(t: DataTable, seats) -> dict[str, Any]:
     """The ``last_throw.throw`` table checked element by element, as :meth:`Throw.from_dict` reads it."""
     t.check_keys({"releases"})
     releases = []
@@ -250,7 +250,7 @@ def _release_data(t: Table, seats) -> dict[str, Any]:
     return {"releases": releases}
 
 
-def _lying(t: Table, game, source: str) -> dict:
+def _lying(t: DataTable, game, source: str) -> dict:
     """The dice lying before the last throw: owners of the game, resting where a die can rest."""
     t.check_keys({*game.seats, "white"})
     lying = {o: pose_from_table(t, o) for o in t.data}

@@ -31,8 +31,8 @@ class GameUi(Protocol):
         """Show a short message for ``seconds``."""
         ...
 
-    def stand(self, side: str, along: float) -> None:
-        """Put the thrower at ``side``, ``along`` m from its middle."""
+    def stand(self, wall: str, along: float) -> None:
+        """Put the thrower at ``wall``, ``along`` m from its middle."""
         ...
 
     def open_dialog(

@@ -233,15 +233,15 @@ class PlayWindow(TableWindow):
         turn line — not the messages at the bottom, which come and go."""
         return [r for r in self.hud.panels if r.y1 > self.height / 2]
 
-    def stand(self, side: str, along: float) -> None:
-        """Put the thrower at ``side``, ``along`` m from its middle (their seat)."""
+    def stand(self, wall: str, along: float) -> None:
+        """Put the thrower at ``wall``, ``along`` m from its middle (their seat)."""
         if self.aim is None:
             return
-        self.aim.side = side
+        self.aim.wall = wall
         self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))
         self.aim.aim_angle = 0.0  # a keyboard aim is the last thrower's: each throw starts straight in
         if self.follow:
-            self.camera.face_side(side)
+            self.camera.face_wall(wall)
 
     def render(self) -> None:
         super().render()

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot, Skill, skill
+from doppelx.games.wuerfelblitz.bots import SKILLS, BlitzBot, BlitzSkill, skill
 from rules.common.rng import make_rng
-from rules.wuerfelblitz import Throw, breakdown, correct_sum, load_spec, sample_throw
+from rules.wuerfelblitz import BlitzThrow, breakdown, correct_sum, load_spec, sample_throw
 
 SPEC = load_spec()
-THROW = Throw.of(
+THROW = BlitzThrow.of(
     {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
 )
 
@@ -35,13 +35,13 @@ def test_unknown_skill_and_bad_parameters():
     with pytest.raises(ValueError, match="easy, medium, hard"):
         skill("expert")
     with pytest.raises(ValueError, match="error_rate"):
-        Skill("x", 1, 1, 1, 0.1, error_rate=1.5)
+        BlitzSkill("x", 1, 1, 1, 0.1, error_rate=1.5)
     with pytest.raises(ValueError, match=">= 0"):
-        Skill("x", -1, 1, 1, 0.1, error_rate=0.1)
+        BlitzSkill("x", -1, 1, 1, 0.1, error_rate=0.1)
 
 
 def test_an_error_free_bot_is_always_right():
-    bot = BlitzBot(Skill("perfect", 1.0, 0.2, 0.3, 0.3, error_rate=0.0))
+    bot = BlitzBot(BlitzSkill("perfect", 1.0, 0.2, 0.3, 0.3, error_rate=0.0))
     rng = make_rng(3)
     for _ in range(300):
         t = sample_throw(SPEC, 3, rng)
@@ -54,7 +54,7 @@ def test_wrong_calls_are_plausible_slips(seed, variant, white):
     """A wrong call differs from the sum by the pips of one die showing pips, and is a legal number."""
     rng = make_rng(seed)
     t = sample_throw(SPEC, white, rng)
-    bot = BlitzBot(Skill("sloppy", 1.0, 0.2, 0.3, 0.3, error_rate=1.0))
+    bot = BlitzBot(BlitzSkill("sloppy", 1.0, 0.2, 0.3, 0.3, error_rate=1.0))
     call = bot.call(2, t, variant, rng)
     right = correct_sum(t, variant)
     assert call.player == 2

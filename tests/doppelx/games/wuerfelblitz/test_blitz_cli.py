@@ -14,17 +14,17 @@ from doppelx.games.wuerfelblitz.tournament import play_bots_game, run_batch
 from doppelx.games.wuerfelblitz.view import render_throw
 from doppelx.terminal import Terminal
 from rules.common.rng import child_rng, make_rng
-from rules.wuerfelblitz import Call, GameConfig, Throw, correct_sum, load_spec, replay
+from rules.wuerfelblitz import BlitzThrow, Call, GameConfig, correct_sum, load_spec, replay
 
 SPEC = load_spec()
-EXAMPLE_1 = Throw.of(
+EXAMPLE_1 = BlitzThrow.of(
     {"orange": 3, "blue": 4, "black": 6, "yellow": "green", "green": 2, "red": 1}, ["black", "green"]
 )  # sum 8
-EXAMPLE_2 = Throw.of(
+EXAMPLE_2 = BlitzThrow.of(
     {"orange": 6, "blue": 3, "black": "yellow", "yellow": "green", "green": "red", "red": 5},
     ["orange", "blue"],
 )  # sum 0
-EXAMPLE_3 = Throw.of(
+EXAMPLE_3 = BlitzThrow.of(
     {"orange": 5, "blue": "black", "black": 4, "yellow": 6, "green": 4, "red": 2}, ["green", "green"]
 )  # sum 13 (variant: 8)
 

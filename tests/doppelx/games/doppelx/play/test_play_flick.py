@@ -22,12 +22,12 @@ def throw_blue(seed: int, speed: float, angle: float = 0.0):
         box = ctrl.match.world.box
         die = next(iter(ctrl.match.game.dice.dice.values()))
         aim = ThrowAim(box, die.size)
-        side, along = ctrl.ui.stood[-1]
-        aim.side, aim.along = side, along
+        wall, along = ctrl.ui.stood[-1]
+        aim.wall, aim.along = wall, along
         intent = aim.flick(drag(aim, speed, angle))
         ctrl.handle(intent)
         while ctrl.stage is Stage.THROW:  # Bo and Cy throw the same way from their seats
-            aim.side, aim.along = ctrl.ui.stood[-1]
+            aim.wall, aim.along = ctrl.ui.stood[-1]
             ctrl.handle(aim.flick(drag(aim, speed, angle)))
         while ctrl.stage is Stage.WAIT:
             ctrl.step()

@@ -65,7 +65,7 @@ class StandIn:
     def open_dialog(self, setup, on_start, on_cancel=None):
         self.dialogs.append((setup, on_start, on_cancel))
 
-    def stand(self, side, along):
+    def stand(self, wall, along):
         pass
 
     def show_panel(self, title, rows, footer, note=""):

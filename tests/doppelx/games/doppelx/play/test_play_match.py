@@ -36,8 +36,8 @@ def test_a_persons_die_joins_the_bots_in_the_setup_throw():
         with pytest.raises(RulesError, match="not a bot"):
             m.setup_throw()
         box = m.physics_world().box
-        side, along = seat_places(4, box)[1]
-        rel = release_point(box, side, along, 0.05)
+        wall, along = seat_places(4, box)[1]
+        rel = release_point(box, wall, along, 0.05)
         hand = m.hand_throw(["red"], rel, (0.8, 0.0, 0.3), (0.0, 0.0, 0.0))
         assert np.allclose(hand.releases[0].position, rel)
         with pytest.raises(RulesError, match="exactly the red die"):

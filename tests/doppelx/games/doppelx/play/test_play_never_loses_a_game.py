@@ -363,4 +363,4 @@ def test_each_throw_starts_aimed_straight_in(window):
     window.show(Snapshot(TableSpec.standard("I"), input=InputMode.THROW, thrower="blue"))
     window.aim.adjust_aim_angle(0.2)
     window.stand("E", 0.01)
-    assert window.aim.aim_angle == 0.0 and window.aim.side == "E"
+    assert window.aim.aim_angle == 0.0 and window.aim.wall == "E"

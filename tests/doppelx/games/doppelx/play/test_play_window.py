@@ -123,7 +123,7 @@ def test_a_flick_with_the_mouse_throws_the_persons_die(ctrl, window):
     assert ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
     window.show(ctrl.step())
     window.render()
-    assert window.aim.side == "S"
+    assert window.aim.wall == "S"
     window.camera.yaw, window.camera.goal_yaw = 0.0, None
     clock = window.fake_clock
     window.on_mouse_press(480, 200, 1, 0)
