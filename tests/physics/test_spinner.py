@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from doppelx.bench.settle import card_drops  # the drops the bench's settle scene judges too
 from physics.materials import load_materials
 from physics.run import run_throw
 from rules.doppelx.dice import load_dice
@@ -98,24 +99,6 @@ def test_the_card_has_the_collision_margin_of_the_settings(world_iii):
     )
     pts = w.p.getClosestPoints(w.body_of["blue"], w.spinner_id, 0.01, linkIndexB=0, physicsClientId=w.client)
     assert min(pt[8] for pt in pts) == pytest.approx(gap - w.settings.hull_margin, abs=5e-5)
-
-
-def card_drops(n: int, seed: int):
-    """Dice dropped from 1–30 mm onto the card within 6 mm of its pin, a little tilted and turning."""
-    import numpy as np
-
-    from physics.throw import DieRelease, Throw
-
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        x, y = rng.uniform(-0.006, 0.006, 2)
-        z = 0.022 + rng.uniform(0.001, 0.03)
-        yaw, tilt = rng.uniform(0, 2 * math.pi), rng.normal(0, 0.2)
-        s, c = math.sin(tilt / 2), math.cos(tilt / 2)
-        q = (s * math.cos(yaw / 2), s * math.sin(yaw / 2), c * math.sin(yaw / 2), c * math.cos(yaw / 2))
-        w, v = tuple(rng.normal(0, 3, 3)), tuple(rng.normal(0, 0.1, 3))
-        angle = float(rng.uniform(0, 6.28))
-        yield Throw((DieRelease("white", (float(x), float(y), float(z)), q, v, w),)), angle
 
 
 def test_a_die_dropped_onto_the_card_comes_to_rest_there(world_iii):
