@@ -17,17 +17,27 @@ from doppelx.bench.common import Profile, Tally
 from doppelx.bench.metrics import FAILING, INFO, Metric, Row
 
 #: The measuring scenes, in the order they run.
-SCENES: tuple[str, ...] = ("drop", "incline", "pile", "impact", "spinner", "settle", "converge", "tray")
+SCENES: tuple[str, ...] = (
+    "drop",
+    "incline",
+    "pile",
+    "impact",
+    "spinner",
+    "rim",
+    "settle",
+    "converge",
+    "tray",
+)
 #: Every scene name ``--scene`` accepts; ``speed`` times the others.
 ALL: tuple[str, ...] = (*SCENES, "speed")
-#: Scenes the speed scene does not time (they run once): short checks of the settle path and
-#: the solver's convergence, whose speed the other scenes' figures already cover; timing
+#: Scenes the speed scene does not time (they run once): short checks of the hole's rim, the
+#: settle path and the solver's convergence, whose speed the other scenes' figures already cover; timing
 #: repeats a scene at least twice, which would add ~2 s to the quick profile.
-UNTIMED: tuple[str, ...] = ("settle", "converge")
+UNTIMED: tuple[str, ...] = ("rim", "settle", "converge")
 #: The scenes each engine runs (the others use PyBullet's own API: contact points, joint motors).
 ENGINE_SCENES: dict[str, tuple[str, ...]] = {
     "pybullet": ALL,
-    "mujoco": ("drop", "incline", "converge", "tray", "speed"),
+    "mujoco": ("drop", "incline", "rim", "converge", "tray", "speed"),
 }
 
 

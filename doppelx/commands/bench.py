@@ -10,7 +10,7 @@
                          [--engine pybullet|mujoco]
     doppelx bench holes [--speeds V1,V2,...] [--engine pybullet|mujoco] [--json]
 
-Runs the seeded scenes (drop, incline, pile, impact, spinner, settle, converge, tray,
+Runs the seeded scenes (drop, incline, pile, impact, spinner, rim, settle, converge, tray,
 speed; all by default), prints a table — scene, metric, value, analytic expectation,
 baseline, change, verdict — and exits 1 when a metric left its tolerance around the
 baseline (``WORSE``, ``CHANGED``; a row with an analytic expectation by its distance to it)
@@ -29,7 +29,7 @@ and ``holes`` are the validation scenes (:mod:`doppelx.bench.restitution`,
 ``sweep`` runs a grid of solver settings and plots speed against accuracy with the Pareto
 front (PNG). ``engines`` sends the same seeded standard turns through PyBullet and MuJoCo
 and compares them side by side (:mod:`doppelx.bench.engines`). ``--engine mujoco`` runs the
-scenes that work in MuJoCo (drop, incline, converge, tray) against the baseline section
+scenes that work in MuJoCo (drop, incline, rim, converge, tray) against the baseline section
 ``<profile>@mujoco``; a baseline section recorded on another engine than the run's is
 refused (exit 2). A metric of the baseline that a scene which ran no longer measures is
 ``MISSING`` and fails the run. No two of the files named (``--out``, ``--baseline``,
@@ -61,7 +61,7 @@ from physics.engine import DEFAULT_ENGINE, ENGINES
 if TYPE_CHECKING:
     from doppelx.bench.common import Profile
 
-SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "settle", "converge", "tray", "speed")
+SCENE_NAMES = ("drop", "incline", "pile", "impact", "spinner", "rim", "settle", "converge", "tray", "speed")
 #: Fastest impact or slide ``restitution`` and ``holes`` take (m/s), and why.
 MAX_SPEED = 20.0
 SPEED_REASON = "dice thrown by hand move at 2–4 m/s; 20 m/s is a fall from 20 m"

@@ -99,7 +99,7 @@ def test_bench_suite_in_mujoco(capsys):
     assert out["engine"] == "mujoco" and out["scenes"] == ["drop"]
     assert {r["verdict"] for r in out["rows"]} == {"ok"}  # judged against the quick@mujoco section
     assert main(["bench", "--quick", "--engine", "mujoco", "--scene", "pile"]) == 2
-    assert "runs only drop, incline, converge, tray, speed" in capsys.readouterr().err
+    assert "runs only drop, incline, rim, converge, tray, speed" in capsys.readouterr().err
 
 
 def test_missing_mujoco_is_one_line_naming_the_extra(monkeypatch, capsys):
