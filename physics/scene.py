@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -43,10 +44,7 @@ def scatter_lying(
         RulesError: no free place was found in ``tries`` attempts (a crowded board).
     """
     hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
-    blocked = [h.shape for h in board.holes] + [o.shape for o in board.obstacles]
-    if board.spinner is not None:
-        blocked.append(Point(board.spinner.center).buffer(board.spinner.arm_length))
-    blocked_geom = shapely.union_all(blocked) if blocked else None
+    blocked_geom = _blocked(board)
     # a board that does not cover the box's floor: a die must lie on it, not beside it
     smaller = not fills_box(board, box)
     out: dict[str, Pose] = {}
@@ -86,6 +84,21 @@ def scatter_lying(
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _blocked(board: BoardSide):
+    """What a lying die keeps clear of (holes, obstacles, the spinner's sweep), as one prepared
+    geometry, or ``None``; worked out once per board (a batch scatters dice every throw)."""
+    blocked = [h.shape for h in board.holes] + [o.shape for o in board.obstacles]
+    if board.spinner is not None:
+        blocked.append(Point(board.spinner.center).buffer(board.spinner.arm_length))
+    if not blocked:
+        return None
+    geom = shapely.union_all(blocked)
+    shapely.prepare(geom)
+    return geom
+
+
+@functools.lru_cache(maxsize=16)
 def _reach_blocked(board: BoardSide):
     """What a die lying within the spinner's reach keeps clear of: holes, obstacles and the
     spinner's resting triangle (angle 0: tips at 90°, 210°, 330° about the pin)."""
@@ -97,4 +110,6 @@ def _reach_blocked(board: BoardSide):
         for d in (90, 210, 330)
     ]
     shapes = [h.shape for h in board.holes] + [o.shape for o in board.obstacles] + [Polygon(tips)]
-    return shapely.union_all(shapes)
+    geom = shapely.union_all(shapes)
+    shapely.prepare(geom)
+    return geom

@@ -38,8 +38,7 @@ class Pose:
     @classmethod
     def resting(cls, die: DieSpec, x: float, y: float, yaw: float, top: str) -> Pose:
         """A die lying flat at ``(x, y)`` m with face ``top`` up, turned by ``yaw`` rad about z."""
-        axis = AXIS_VECTORS[die.axis_of(top)]
-        q_up = _quat_between(axis, np.array([0.0, 0.0, 1.0]))
+        q_up = _UP_FROM_AXIS[die.axis_of(top)]
         q_yaw = (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
         q = _quat_mul(q_yaw, q_up)
         return cls((float(x), float(y), die.half), tuple(float(v) for v in q))  # type: ignore[arg-type]
@@ -123,3 +122,8 @@ def _quat_between(u: np.ndarray, v: np.ndarray) -> tuple[float, float, float, fl
     q = np.array([c[0], c[1], c[2], 1.0 + d])
     q /= np.linalg.norm(q)
     return tuple(float(x) for x in q)  # type: ignore[return-value]
+
+
+#: The rotation turning each die axis of :data:`AXIS_VECTORS` straight up, worked out once
+#: (:meth:`Pose.resting` draws thousands of lying dice in a batch).
+_UP_FROM_AXIS = tuple(_quat_between(a, np.array([0.0, 0.0, 1.0])) for a in AXIS_VECTORS)
