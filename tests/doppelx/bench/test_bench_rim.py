@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from doppelx.bench import rim
-from doppelx.bench import baseline
+from doppelx.bench import baseline, rim
 from doppelx.bench.common import PROFILES, Tally
 from doppelx.bench.metrics import FAILING
 from physics.settings import SimSettings

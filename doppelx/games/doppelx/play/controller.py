@@ -18,7 +18,9 @@ A game moves through stages (:class:`Stage`):
 - ``wait``: a short pause before a bot throws, so everybody sees whose turn it is. A bot
   that thinks (skill ``expert``) decides its bet or throw here on a worker thread
   (:class:`doppelx.games.doppelx.play.thinking.Thinker`) while the table keeps drawing and the HUD says
-  "… is thinking… 40 %"; its throw then plays back like any other.
+  "… is thinking… 40 %"; its throw then plays back like any other. Its throw is thought
+  out *during* the pause (released when both are over), unless a person may still click a
+  bet card, which would change the plan: then it thinks after the pause.
 - ``flight``: the throw has been simulated to rest at once and its recorded trajectory now
   plays back frame by frame — dice clatter on impacts, each die shows its chips as it comes
   to rest, a Doppel X is announced.
@@ -393,8 +395,13 @@ class PlayController:
             return
         self.stage = Stage.WAIT
         assert req.thrower is not None  # a turn or a decider has its thrower
-        pause = max(BOT_PAUSE, CLICK_WINDOW) if self._open_bettors() else BOT_PAUSE
-        self._after(pause, self._think_throw if thinking(m.bots.get(req.thrower)) else self._throw_now)
+        if not thinking(m.bots.get(req.thrower)):
+            pause = max(BOT_PAUSE, CLICK_WINDOW) if self._open_bettors() else BOT_PAUSE
+            self._after(pause, self._throw_now)
+        elif self._open_bettors():  # a person may still bet, and the bets change the plan: think after
+            self._after(max(BOT_PAUSE, CLICK_WINDOW), self._think_throw)
+        else:  # nothing can change before the throw: think during the pause, release when both are over
+            self._think_throw(release_at=self.time + BOT_PAUSE)
 
     def _open_bettors(self) -> list[str]:
         """People who may still bet on the coming throw: their die in hand, no bet yet, not passed."""
@@ -425,14 +432,23 @@ class PlayController:
         self._bets_thought = True
         self._next()
 
-    def _think_throw(self) -> None:
-        """A thinking bot plans its throw on the worker; it is thrown when the plan is done."""
+    def _think_throw(self, release_at: float = 0.0) -> None:
+        """A thinking bot plans its throw on the worker; it is thrown when the plan is done, but not
+        before the table's clock reaches ``release_at`` (the pause before a bot's throw, which the
+        thinking then fills instead of adding to it: issue 33)."""
         m = self.live
         req = m.request()
         thrower = req.thrower
         assert thrower is not None  # only a turn's or a decider's bot thinks about its throw
         who = m.game.names.get(thrower, thrower)
-        self.thinker.start(lambda: m.bot_throw(req), self._throw_now, who, m.bots[thrower].throw, m)
+
+        def planned(throw) -> None:
+            if self.time >= release_at - 1e-9:
+                self._throw_now(throw)
+            else:
+                self._after(release_at - self.time, lambda: self._throw_now(throw))
+
+        self.thinker.start(lambda: m.bot_throw(req), planned, who, m.bots[thrower].throw, m)
 
     def _person_throws(self, colour: str) -> None:
         self.stage, self.thrower = Stage.THROW, colour

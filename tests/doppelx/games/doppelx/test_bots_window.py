@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from doppelx.games.doppelx.match import DoppelXMatch
 from doppelx.games.doppelx.play.controller import PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
@@ -99,3 +101,48 @@ def test_a_decision_for_another_game_or_a_dropped_one_is_not_used():
         assert got == ["bet"] and not t.busy
     finally:
         t.close()
+
+
+def test_an_expert_thinks_during_the_pause_before_its_throw_not_after_it(monkeypatch):
+    """Issue 33: the expert's thinking fills the pause every bot makes before throwing, so from
+    the last throw's rest to its release it takes no longer than a medium bot (when no person can
+    still bet, which would change its plan)."""
+    import doppelx.games.doppelx.planner.expert as expert
+    from doppelx.games.doppelx.play import controller as ctl
+
+    monkeypatch.setattr(expert, "DEFAULT_ROLLOUTS", 12)
+    monkeypatch.setattr(expert, "WINDOW_SECONDS", None)
+    setup = GameSetup.standard(3, 0, "medium", board="I", seed=5, target=25, skills=("expert",) * 3)
+    ctrl = PlayController(None)
+    waits, releases = [], []
+    started = ctrl.thinker.start
+    thrown = ctrl._throw_now
+
+    def start(*a, **k):
+        req = ctrl.live.request()
+        if req.kind == "turn" and a[3] is ctrl.live.bots[req.thrower].throw:  # a throw, not a bet
+            waits.append(ctrl.time)
+        return started(*a, **k)
+
+    def throw_now(throw=None):
+        if ctrl.live.request().kind == "turn":
+            releases.append(ctrl.time)
+        return thrown(throw)
+
+    monkeypatch.setattr(ctrl.thinker, "start", start)
+    monkeypatch.setattr(ctrl, "_throw_now", throw_now)
+    try:
+        ctrl.new_game(setup)
+        for _ in range(20000):
+            if len(releases) >= 3 or ctrl.stage is Stage.OVER:
+                break
+            ctrl.step()
+            if ctrl.thinker.busy:
+                time.sleep(ctrl.frame_dt)  # frames at the table's pace: thinking takes table time
+        assert len(releases) >= 3, (releases, waits)
+        # a throw's thinking starts as its pause starts, and it is thrown when the pause ends
+        assert len(waits) == len(releases)
+        for w, r in zip(waits, releases):
+            assert r - w == pytest.approx(ctl.BOT_PAUSE, abs=1.5 * ctrl.frame_dt)
+    finally:
+        ctrl.close()
