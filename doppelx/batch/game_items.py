@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from doppelx.batch.params import GAME_DEFAULTS
+from doppelx.batch.params import GAME_DEFAULTS, spinning
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.tidy import PREFIX, bet_rows, die_rows
 from doppelx.batch.world_cache import service_for, table_specs
@@ -112,15 +112,18 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
                     np.sum([sum(pl.bets for pl in rec.score.players.values()) for rec in match.log])
                 ),
                 "tunnelled": sum(len(rec.result.tunnelled) for rec in match.log),
-                **tidy_rows(i, match, colours, skills, summary),
+                **tidy_rows(i, match, colours, skills, summary, spinning(p, board)),
             }
         )
     return rows
 
 
-def tidy_rows(item: int, match, colours: list[str], skills: list[str], summary: dict) -> dict[str, list]:
+def tidy_rows(
+    item: int, match, colours: list[str], skills: list[str], summary: dict, spinner: bool = True
+) -> dict[str, list]:
     """Game ``item``'s rows of the tidy tables ``games``, ``seats``, ``turns``, ``dice`` and
-    ``bets`` (:mod:`doppelx.batch.tidy`), keyed ``tidy_<table>``."""
+    ``bets`` (:mod:`doppelx.batch.tidy`), keyed ``tidy_<table>``; ``spinner``: the board's
+    spinner turns (else the dice's ``touched`` is null)."""
     seat = {c: k for k, c in enumerate(colours)}
     turns, dice, bets = [], [], []
     own_turns = [0] * len(colours)
@@ -155,7 +158,7 @@ def tidy_rows(item: int, match, colours: list[str], skills: list[str], summary: 
                 "rivals_out": int(out),
             }
         )
-        dice += die_rows(item, rec.number, sc, rec.result.outcome, req.dice, seat)
+        dice += die_rows(item, rec.number, sc, rec.result.outcome, req.dice, seat, spinner)
         bets += bet_rows(item, rec.number, paid, placed)
     winner = seat[summary["winner"]]
     game = {

@@ -48,6 +48,11 @@ MAX_HOLE_DELTA_MM = 10.0
 hole_delta_mm = argtypes.number(-MAX_HOLE_DELTA_MM, MAX_HOLE_DELTA_MM, "a change of the holes' radius in mm")
 
 
+def spinning(params: dict, board) -> bool:
+    """``board`` has a spinner and the run did not leave it off (``--vary spinner=off``)."""
+    return board.spinner is not None and params.get("spinner") is not False
+
+
 def without_absent_spinner(params: dict) -> dict:
     """``params`` with ``spinner`` ``None`` on a side that has none (run files said ``true``
     on side I); a side with a spinner keeps ``true`` or ``false``."""

@@ -140,7 +140,8 @@ def apply_variant(params: dict, variant: dict) -> dict:
 
 @dataclass(frozen=True)
 class VariantMetric:
-    """One figure of a variant: its per-item values (``share``: 0/1 per item, shown in %), its
+    """One figure of a variant: its per-item values (``share``: a share per item — 0/1, or the
+    share of an item's dice — shown in %), its
     label for display (its key is snake_case) and, for a figure these items cannot give, why
     (``reason``: "no die lay within the spinner's reach")."""
 
@@ -151,9 +152,9 @@ class VariantMetric:
 
     @property
     def estimate(self) -> Estimate:
-        if self.share:
+        if self.share and np.isin(self.values, (0.0, 1.0)).all():
             return proportion(int(self.values.sum()), len(self.values))
-        return mean(self.values)
+        return mean(self.values)  # a share of several dice an item (0, ½, 1): their mean
 
 
 #: The figures drawn in ``comparison.png`` (all of them are in the tables).
@@ -189,7 +190,12 @@ def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, V
             "hole_or_off": per_item(
                 [a != "board" or b != "board" for a, b in zip(t["c_status"], t["w_status"])],
                 True,
-                "hole or off (either die)",
+                "throws losing a die (at least one of the two in a hole or off)",
+            ),
+            "dice_lost_per_die": per_item(
+                [((a != "board") + (b != "board")) / 2 for a, b in zip(t["c_status"], t["w_status"])],
+                True,
+                "thrown dice lost, per die (in a hole or off)",
             ),
             "chips_per_throw": per_item(t["chips"], False, "chips per throw"),
             "doppel_x_rate": per_item(t["doppel_x"], True, "Doppel X rate"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from doppelx.batch.params import THROW_DEFAULTS
+from doppelx.batch.params import THROW_DEFAULTS, spinning
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.tidy import PREFIX, bet_rows, die_rows
 from doppelx.batch.world_cache import service_for, table_specs
@@ -43,6 +43,8 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
     skill = SKILLS[p["skill"]]
     cards = load_bet_cards()
     spare = [c for c in dice.player_colours if c != colour]
+    spins = spinning(p, board)
+    fling_possible = spins and p["lying"] > 0 and in_reach(p, board) > 0
     rows = []
     for i in spec.chunk(index):
         rng = child_rng(spec.seed, i)
@@ -76,8 +78,12 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
         row["chips"] = score.players[colour].dice + score.players[colour].doppel_x
         row["doppel_x"] = score.doppel_x
         row["lying_moved_to_hole"] = sum(r.owner in lying and r.status is Status.HOLE for r in score.readings)
+        # card G (a fling by the spinner) cannot pay without the spinner or a lying die in its
+        # reach (the others are scattered clear of its sweep): not measured, so null, not 0
         pays = {
-            letter: card_pays(card, doppel_x=score.doppel_x, active_dice=active, flung_by_spinner=flung)
+            letter: None
+            if card.condition == "spinner_fling" and not fling_possible
+            else card_pays(card, doppel_x=score.doppel_x, active_dice=active, flung_by_spinner=flung)
             for letter, card in cards.items()
         }
         for letter, paid in pays.items():
@@ -108,7 +114,7 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
                 "tunnelled": len(result.tunnelled),
             }
         ]
-        row[PREFIX + "dice"] = die_rows(i, 1, score, result.outcome, (colour, WHITE))
+        row[PREFIX + "dice"] = die_rows(i, 1, score, result.outcome, (colour, WHITE), spinner=spins)
         row[PREFIX + "bets"] = bet_rows(i, 1, pays, {None: ""})
         rows.append(row)
     return rows

@@ -116,13 +116,14 @@ def nested_type(table: str) -> pa.DataType:
     return pa.list_(pa.struct(list(SCHEMAS[table])))
 
 
-def die_rows(item: int, throw: int, score, outcome, thrown, seats=None) -> list[dict]:
+def die_rows(item: int, throw: int, score, outcome, thrown, seats=None, spinner: bool = True) -> list[dict]:
     """One row per die of a throw: who owns it, thrown or lying, where it ended and what it is worth.
 
     ``score``: the throw's :class:`rules.doppelx.scoring.ThrowScore` (its readings and each
     die's chips, worked out once by the rules); ``thrown``: the owners of the dice thrown (the
     others lay on the board before the throw); ``seats``: the seat of each player colour
-    (games; ``None`` in a throws run).
+    (games; ``None`` in a throws run); ``spinner``: the board has a spinner that turns (else
+    ``touched`` is null: not "did not touch it" but "there was none").
     """
     touched = {d.owner: d.touched_spinner for d in outcome.dice}
     chips = {d.owner: d.chips for d in score.dice}
@@ -139,7 +140,7 @@ def die_rows(item: int, throw: int, score, outcome, thrown, seats=None) -> list[
                 "field": None if r.field is None else r.field.value,
                 "status": r.status.value,
                 "chips": chips[r.owner],
-                "touched": bool(touched.get(r.owner, False)),
+                "touched": bool(touched.get(r.owner, False)) if spinner else None,
                 "cocked": bool(r.cocked) if r.status is Status.BOARD else None,
                 "x_mm": None if r.x is None else r.x * 1e3,
                 "y_mm": None if r.y is None else r.y * 1e3,

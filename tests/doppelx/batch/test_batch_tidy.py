@@ -63,6 +63,11 @@ def test_run_file_says_no_spinner_on_a_side_without_one(tmp_path):
     report = (tmp_path / "report.md").read_text()
     assert "not measurable: side I has no spinner" in report
     assert "0.0 % [0.0" not in report.split("| G |")[1].splitlines()[0]
+    # in the tables too: card G cannot pay and no die can touch a spinner — null, not 0 / false
+    bets = table(tmp_path, "bets").to_pylist()
+    assert {b["paid"] for b in bets if b["card"] == "G"} == {None}
+    assert all(b["paid"] is not None for b in bets if b["card"] != "G")
+    assert {d["touched"] for d in table(tmp_path, "dice").to_pylist()} == {None}
 
 
 def test_sweep_is_one_hive_dataset_read_by_each_installed_reader(tmp_path):
