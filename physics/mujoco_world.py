@@ -305,6 +305,10 @@ class MujocoWorld(TrayWorld):
         q = self.data.qpos[7 * i : 7 * i + 7]
         return (float(q[0]), float(q[1]), float(q[2])), _xyzw(q[3:7])
 
+    def contact_count(self) -> int:
+        """Contacts the solver carries now (``mjData.ncon``), a measure of its load (``doppelx bench``)."""
+        return int(self.data.ncon)
+
     def poses(self) -> tuple[np.ndarray, np.ndarray]:
         """Positions (n, 3) m and quaternions (n, 4) ``(x, y, z, w)`` of the dice, in :attr:`owners` order."""
         q = self.data.qpos[: 7 * len(self.owners)].reshape(-1, 7)

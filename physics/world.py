@@ -574,6 +574,11 @@ class World(TrayWorld):
         """Linear (m/s) and angular (rad/s) velocity of a die."""
         return self.p.getBaseVelocity(self.body_of[owner], physicsClientId=self.client)
 
+    def contact_count(self) -> int:
+        """Contact points the solver carries now (every pair's persistent manifold): the rows of
+        its constraint system each step, so a measure of its load (``doppelx bench``)."""
+        return len(self.p.getContactPoints(physicsClientId=self.client))
+
     def spinner_angle(self) -> float:
         """The spinner's angle about its pin (rad), 0 without a spinner."""
         if self.spinner_id is None:

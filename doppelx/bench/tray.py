@@ -29,6 +29,13 @@ thrown by the medium bot's throw model at its best spot; the scenes of side ``k`
   rests on the physical rows; ``determinism_mismatches`` is what enforces determinism.
 * ``unsettled`` (throws that reached the time cap) is judged against the baseline's count
   (its Poisson spread, at least 2), never against the run's own.
+* ``contacts_at_rest``: the contact points the solver carries when a throw has come to rest
+  (``contact_count`` of the world: PyBullet's persistent manifold points, MuJoCo's ``ncon``),
+  a mean over the throws — the rows of the solver's system every step, so its load, judged
+  against the baseline (±10 %, lower is better). Deterministic, so unlike a speed figure it
+  does not move with the machine's load: a contact breaking threshold of 20 mm instead of
+  2 mm leaves every physics row in place but keeps 39 % more points (25.4 → 35.3 a throw
+  over 32 turns) and runs at 0.73–0.85× the speed.
 """
 
 from __future__ import annotations
@@ -49,6 +56,10 @@ FACES_SEED = SEED + 1
 THROWN = ("blue", "white")
 #: chi-square (5 degrees of freedom) with p = 0.001.
 CHI2_P001 = 20.515
+
+
+#: Band of ``contacts_at_rest`` around the baseline: deterministic, so only a real change moves it.
+CONTACTS_BAND = 0.1
 
 
 def scenes(per_side: int):
@@ -81,7 +92,7 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
     digest = hashlib.sha256()
     counts = np.zeros(6, dtype=int)
     times: list[float] = []
-    dice = cocked = holes = off = unsettled = tunnelled = false_settles = 0
+    dice = cocked = holes = off = unsettled = tunnelled = false_settles = contacts = 0
     first: list[tuple] = []
     flagged: list[str] = []
     for side, board, items in scenes(profile.tray_per_side):
@@ -91,6 +102,7 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
                 r = run_throw(world, throw, lying)
             tally.steps += r.steps
             tally.runs += 1
+            contacts += world.contact_count()
             digest.update(pose_bytes(r.outcome))
             if r.settled:
                 with tally.timing():
@@ -130,6 +142,7 @@ def run(profile: Profile, tally: Tally, settings=None, engine: str = "pybullet")
         tunnelled,
         mismatches,
         false_settles,
+        contacts,
         digest.hexdigest(),
         "; ".join(flagged[:10]),
     )
@@ -180,6 +193,7 @@ def _metrics(
     tunnelled,
     mismatches,
     false_settles,
+    contacts,
     digest,
     flagged: str,
 ) -> list[Metric]:
@@ -253,6 +267,16 @@ def _metrics(
             Check(tol=2.0, poisson=4.0, better="lower"),
         ),
         Metric(NAME, "false_settles", false_settles, "throws", 0, Check(limit=("==", 0))),
+        # the solver's load: a cost no physics row sees (a contact breaking threshold of 20 mm
+        # keeps 39 % more points at the same poses and runs 0.73-0.85x as fast)
+        Metric(
+            NAME,
+            "contacts_at_rest",
+            round(contacts / max(n, 1), 3),
+            "points",
+            None,
+            Check(rel=CONTACTS_BAND, better="lower"),
+        ),
         Metric(NAME, "tunnelled", tunnelled, "throws", 0, Check(limit=("==", 0)), note=flagged),
         Metric(NAME, "determinism_mismatches", mismatches, "throws", 0, Check(limit=("==", 0))),
         Metric(NAME, "pose_hash", digest[:16], "", None, INFO),

@@ -1,5 +1,6 @@
-"""The rim scene (issue 34): a die at rest over a hole's rim, judged against the rounded die's
-statics; the hole frames built as boxes (a regression the tray's hole rate cannot see) must fail it."""
+"""Regressions the tray's rates cannot see (issue 34): hole frames built as boxes fail the rim scene
+(a die at rest over a hole's rim against the rounded die's statics); a wide contact breaking
+threshold fails the tray's ``contacts_at_rest``."""
 
 from __future__ import annotations
 
@@ -32,3 +33,27 @@ def test_hole_frames_as_boxes_fail_the_rim_rows():
     verdicts = _judged(metrics, "quick")
     assert verdicts["worst_error"] == "FAIL"
     assert verdicts["stays.yaw45"] == "WORSE"
+
+
+def _contacts_at_rest(settings, throws: int = 6) -> float:
+    from doppelx.bench.tray import scenes
+    from physics.engine import make_world
+    from physics.run import run_throw
+
+    side, board, items = next(iter(scenes(throws)))
+    total = 0
+    with make_world(board, settings=settings) as world:
+        for lying, throw in items:
+            run_throw(world, throw, lying)
+            total += world.contact_count()
+    return total / len(items)
+
+
+def test_a_wider_contact_breaking_threshold_shows_in_the_contacts_at_rest():
+    """The tray's ``contacts_at_rest`` row: a 20 mm breaking threshold (a speed regression no
+    physics row sees) keeps well over the row's 10 % band more contact points at rest."""
+    from doppelx.bench.tray import CONTACTS_BAND
+
+    now = _contacts_at_rest(SimSettings())
+    wide = _contacts_at_rest(SimSettings(contact_threshold=0.02))
+    assert now > 0 and wide > (1 + 2 * CONTACTS_BAND) * now
