@@ -439,13 +439,6 @@ class World(TrayWorld):
         # inertia from the hull's bounding box (about twice the plate's about the pin)
         p.changeDynamics(body, 0, localInertiaDiagonal=g.inertia, physicsClientId=c)
         p.resetJointState(body, 0, angle, 0.0, physicsClientId=c)
-        # Bullet's own sleeping, which PyBullet leaves off for a multibody: awake, the spinner
-        # kept its island awake for the whole throw, and with it every die lying on or
-        # against the card (the run's sleep() undone at the next step), about a third of a
-        # side III game's time (docs/batch.md, "Why side III is slower"). It sleeps only after
-        # SLEEP_TIMEOUT (2 s) slower than SPINNER_SLEEP_SPEED and wakes when a die comes near.
-        p.changeDynamics(body, -1, sleepThreshold=SPINNER_SLEEP_SPEED**2, physicsClientId=c)
-        p.changeDynamics(body, -1, activationState=p.ACTIVATION_STATE_ENABLE_SLEEPING, physicsClientId=c)
         torque = self.materials.bearing_torque(g.mass, g.pin_radius, self.settings.gravity)
         p.setJointMotorControl2(
             body, 0, p.VELOCITY_CONTROL, targetVelocity=0.0, force=torque, physicsClientId=c
@@ -599,10 +592,8 @@ class World(TrayWorld):
         return self.settings.time_step
 
     def set_spinner(self, angle: float, speed: float) -> None:
-        """Turn the spinner to ``angle`` (rad) with angular speed ``speed`` (rad/s), awake."""
-        p, c = self.p, self.client
-        p.resetJointState(self.spinner_id, 0, angle, speed, physicsClientId=c)
-        p.changeDynamics(self.spinner_id, -1, activationState=p.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+        """Turn the spinner to ``angle`` (rad) with angular speed ``speed`` (rad/s)."""
+        self.p.resetJointState(self.spinner_id, 0, angle, speed, physicsClientId=self.client)
 
     def spinner_touching(self) -> set[str]:
         """Owners of the dice touching the spinner card now."""
@@ -744,11 +735,6 @@ def import_pybullet():
     return pybullet
 
 
-#: The spinner may sleep once it turns slower than this (rad/s) for Bullet's 2 s: it then
-#: turns at most 0.2 mrad, 1/87 of ``settle_angle``. Bullet's default (0.22 rad/s) froze a
-#: spinner still turning and changed 3 of 96 throws of side III games; at this speed the
-#: same 96 throws came out identical, 22 % faster (docs/batch.md, "Why side III is slower").
-SPINNER_SLEEP_SPEED = 1e-4
 #: A ``DIRECT`` world takes a fresh client after this many rebuilds (bounded memory).
 RENEW_CLIENT_EVERY = 5000
 #: PyBullet's software renderer, loaded into every client; without a window nothing draws
