@@ -1,6 +1,7 @@
 """Why a side's games cost what they do: games of bots played in this process under cProfile.
 
     python benchmarks/profile_games_side.py --sides I,III --games 8 [--no-spinner] [--top 12] [--no-profile]
+        [--engine pybullet|mujoco]
 
 For each side it plays the games of ``doppelx simulate games`` (4 medium bots, seed 0, the
 same start as the batch: :func:`doppelx.batch.game_items.start_game`) and prints the wall
@@ -21,11 +22,11 @@ import pstats
 import time
 
 
-def play(side: str, games: int, spinner: bool) -> dict:
+def play(side: str, games: int, spinner: bool, engine: str = "pybullet") -> dict:
     from doppelx.batch.game_items import DEFAULTS, start_game
     from doppelx.batch.world_cache import service_for, table_specs
 
-    p = {**DEFAULTS, "board": side, "spinner": spinner}
+    p = {**DEFAULTS, "board": side, "spinner": spinner, "engine": engine}
     board, dice = table_specs(p)
     world = service_for(p).world
     throws = steps = 0
@@ -50,16 +51,17 @@ def main() -> None:
     ap.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--no-profile", action="store_true", help="time the games only (no cProfile)")
+    ap.add_argument("--engine", choices=("pybullet", "mujoco"), default="pybullet")
     a = ap.parse_args()
-    play(a.sides.split(",")[0], 1, not a.no_spinner)  # not counted: the imports, the first world
+    play(a.sides.split(",")[0], 1, not a.no_spinner, a.engine)  # not counted: the imports, the first world
     rows = []
     for side in a.sides.split(","):
         if a.no_profile:
-            rows.append((side, play(side, a.games, not a.no_spinner)))
+            rows.append((side, play(side, a.games, not a.no_spinner, a.engine)))
             continue
         prof = cProfile.Profile()
         prof.enable()
-        r = play(side, a.games, not a.no_spinner)
+        r = play(side, a.games, not a.no_spinner, a.engine)
         prof.disable()
         rows.append((side, r))
         text = io.StringIO()
