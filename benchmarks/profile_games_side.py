@@ -1,13 +1,16 @@
 """Why a side's games cost what they do: games of bots played in this process under cProfile.
 
-    python benchmarks/profile_games_side.py --sides I,III --games 8 [--no-spinner] [--top 12]
+    python benchmarks/profile_games_side.py --sides I,III --games 8 [--no-spinner] [--top 12] [--no-profile]
+        [--engine pybullet|mujoco]
 
 For each side it plays the games of ``doppelx simulate games`` (4 medium bots, seed 0, the
 same start as the batch: :func:`doppelx.batch.game_items.start_game`) and prints the wall
 time per game, throws per game, physics steps per throw, simulated seconds per throw and
 wall time per step, then cProfile's functions by own time. Side by side these say where a
 side's extra cost comes from: more throws a game, longer throws (more steps until every
-die and the spinner rest) or dearer steps (more bodies in contact). docs/batch.md
+die and the spinner rest) or dearer steps (more bodies in contact). ``--no-profile`` plays
+the same games without cProfile (its overhead falls mostly on the Python side) and prints
+only the table, with each side's time per game over the first side's. docs/batch.md
 ("Why side III is slower") quotes its figures.
 """
 
@@ -19,11 +22,11 @@ import pstats
 import time
 
 
-def play(side: str, games: int, spinner: bool) -> dict:
+def play(side: str, games: int, spinner: bool, engine: str = "pybullet") -> dict:
     from doppelx.batch.game_items import DEFAULTS, start_game
     from doppelx.batch.world_cache import service_for, table_specs
 
-    p = {**DEFAULTS, "board": side, "spinner": spinner}
+    p = {**DEFAULTS, "board": side, "spinner": spinner, "engine": engine}
     board, dice = table_specs(p)
     world = service_for(p).world
     throws = steps = 0
@@ -47,12 +50,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--no-spinner", action="store_true", help="leave the spinner off (sides III/IV)")
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--no-profile", action="store_true", help="time the games only (no cProfile)")
+    ap.add_argument("--engine", choices=("pybullet", "mujoco"), default="pybullet")
     a = ap.parse_args()
+    play(a.sides.split(",")[0], 1, not a.no_spinner, a.engine)  # not counted: the imports, the first world
     rows = []
     for side in a.sides.split(","):
+        if a.no_profile:
+            rows.append((side, play(side, a.games, not a.no_spinner, a.engine)))
+            continue
         prof = cProfile.Profile()
         prof.enable()
-        r = play(side, a.games, not a.no_spinner)
+        r = play(side, a.games, not a.no_spinner, a.engine)
         prof.disable()
         rows.append((side, r))
         text = io.StringIO()
@@ -61,11 +70,14 @@ def main() -> None:
         print("\n".join(ln for ln in text.getvalue().splitlines() if ln.strip())[:4000])
     print(
         f"{'side':<5} {'s/game':>7} {'throws/game':>12} {'steps/throw':>12} {'sim s/throw':>12} {'µs/step':>8}"
+        f" {'× first':>8}"
     )
+    first = rows[0][1]["wall"] / rows[0][1]["games"]
     for side, r in rows:
         print(
             f"{side:<5} {r['wall'] / r['games']:7.3f} {r['throws'] / r['games']:12.1f} "
             f"{r['steps'] / r['throws']:12.0f} {r['sim'] / r['throws']:12.3f} {1e6 * r['wall'] / r['steps']:8.1f}"
+            f" {r['wall'] / r['games'] / first:8.2f}"
         )
 
 
