@@ -40,6 +40,7 @@ from render.controls import Controls
 from render.errors import NoDisplayError
 from render.board_texture import label_spots
 from render.hud import Anchor, Hud, HudState, scale_for
+from render import inset as off_box_inset
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
 from render.card_places import label_free_boxes
@@ -71,10 +72,6 @@ INPUT_EVENTS = frozenset(
 )
 #: X event types carrying a server timestamp: ButtonPress, ButtonRelease, MotionNotify.
 _TIMED_X_EVENTS = (4, 5, 6)
-
-#: Zooming out to a die that left the box: the distance grows by this fraction per second of
-#: frame time, at most by :data:`ZOOM_OUT_MAX` in one frame.
-ZOOM_OUT_RATE, ZOOM_OUT_MAX = 4.0, 1.3
 
 #: Renderer names of software rasterisers (cheaper settings, no multisampling).
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software rasterizer")
@@ -200,7 +197,11 @@ class TableWindow(Controls, pyglet.window.Window):
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
         self._referee_framed: tuple[float, float] | None = None
-        self._zoom_home: float | None = None  # the camera distance before zooming out to a label
+        #: The off-the-box inset of the last frame (window px), ``None`` while no die is outside.
+        self.inset: Rect | None = None
+        self._inset_camera: Camera | None = None
+        self._inset_batch: Any = None
+        self._inset_items: list[Any] = []
         self._last_draw = clock()
         #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
         self.busy_text = ""
@@ -424,12 +425,15 @@ class TableWindow(Controls, pyglet.window.Window):
         gl.glViewport(0, 0, width, height)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        anchors, obstacles = self._anchors(snap, width, height)
-        self._keep_labels_in_view(snap, anchors, dt)
         state = self._hud_state()
         self.hud.layout(snap, state)  # the HUD's panels first: the overlays may make room for them
-        self.hud.place_labels(anchors, obstacles + self.overlay_boxes(), state)
+        self._draw_inset(snap, width, height)
+        anchors, obstacles = self._anchors(snap, width, height)
+        extra = [self.inset] if self.inset is not None else []
+        self.hud.place_labels(anchors, obstacles + extra + self.overlay_boxes(), state)
         self.hud.draw()
+        if self._inset_batch is not None:
+            self._inset_batch.draw()
 
     def on_draw(self) -> None:
         self.render()
@@ -508,24 +512,69 @@ class TableWindow(Controls, pyglet.window.Window):
         names its end-of-game standings."""
         return []
 
-    def _keep_labels_in_view(self, snap: Snapshot | None, anchors: list[Anchor], dt: float) -> None:
-        """Zoom out while a labelled die lies outside the window (a die that left the box rests
-        on the table) — about 7 % a frame at 60 fps, 30 % at 5 fps, so the die shows within a
-        second — and back in once no die carries a label. (Its label is kept inside the window
-        meanwhile by :func:`render.labels.place`.)"""
-        if snap is None or self.referee:
+    def _draw_inset(self, snap: Snapshot | None, width: int, height: int) -> None:
+        """Draw the off-the-box inset (:mod:`render.inset`) over the scene while a die lies on
+        the table outside the box — the main view keeps the box framed — and its frame and
+        caption (drawn after the HUD); nothing while no die is outside or in the referee view."""
+        self.inset = self._inset_camera = None
+        dice = [] if snap is None or self.scene is None or self.referee else self.scene.dice_poses(snap)
+        out = off_box_inset.off_box(snap.table, dice) if snap is not None and dice else []
+        key = None
+        if out and snap is not None and self.scene is not None:
+            rect = off_box_inset.inset_rect(self.width, self.height, self.hud.panels)
+            self.inset, self._inset_camera = rect, off_box_inset.inset_camera(out, self.camera.yaw)
+            sx, sy = width / max(self.width, 1), height / max(self.height, 1)
+            px = (
+                round(rect.x0 * sx),
+                round(rect.y0 * sy),
+                round((rect.x1 - rect.x0) * sx),
+                round((rect.y1 - rect.y0) * sy),
+            )
+            self.scene.draw_inset(snap, self._inset_camera, px)
+            gl.glViewport(0, 0, width, height)
+            gl.glDisable(gl.GL_DEPTH_TEST)
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            said = tuple(f.text for f in snap.floating if off_box_inset.on_table(snap.table, f.position))
+            key = (rect, tuple(o for o, _ in out), said)
+        if key == getattr(self, "_inset_key", None):
             return
-        labelled = len(snap.floating)
-        inside = sum(1 for a in anchors if 0 <= a.x <= self.width and 0 <= a.y <= self.height)
-        if labelled and inside < labelled and self._drag is None:
-            if self._zoom_home is None:
-                self._zoom_home = self.camera.distance
-            if self.camera.distance < self.camera.DISTANCE_RANGE[1]:
-                self.camera.zoom(min(ZOOM_OUT_MAX, 1.0 + ZOOM_OUT_RATE * (dt if dt > 0 else 1 / 60)))
-                self.needs_redraw = True
-        elif not labelled and self._zoom_home is not None:
-            self.camera.distance, self._zoom_home = self._zoom_home, None
-            self.needs_redraw = True
+        self._inset_key = key
+        for item in self._inset_items:
+            item.delete()
+        self._inset_items, self._inset_batch = [], None
+        if key is None or snap is None:
+            return
+        rect, owners, said = key
+        batch = self._inset_batch = pyglet.graphics.Batch()
+        back, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
+        w, h = rect.x1 - rect.x0, rect.y1 - rect.y0
+        colour = snap.table.dice[owners[0]].colour
+        rgb = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        s = scale_for(self.width, self.height)
+        size = max(9.0, 12.0 * s)
+        plate_h = size * 2.0
+        self._inset_items = [
+            pyglet.shapes.Box(rect.x0, rect.y0, w, h, 3, color=(*rgb, 255), batch=batch, group=front),
+            pyglet.shapes.Rectangle(
+                rect.x0, rect.y1 - plate_h, w, plate_h, color=(18, 18, 22, 200), batch=batch, group=back
+            ),
+            pyglet.text.Label(
+                off_box_inset.caption(owners, said),
+                x=rect.x0 + w / 2,
+                y=rect.y1 - plate_h / 2,
+                font_name="DejaVu Sans",
+                font_size=size,
+                color=(236, 236, 236, 255),
+                anchor_x="center",
+                anchor_y="center",
+                batch=batch,
+                group=front,
+            ),
+        ]
+        text = self._inset_items[-1]
+        while text.content_width > w - 8 and text.font_size > 7:  # a long caption gets a smaller font
+            text.font_size -= 1
 
     def _anchors(self, snap: Snapshot | None, width: int, height: int) -> tuple[list[Anchor], list[Rect]]:
         """The die labels at their dice (window px) and the boxes they must keep clear of."""
@@ -547,7 +596,9 @@ class TableWindow(Controls, pyglet.window.Window):
             texts += [(lab.text, lab.position, lab.colour, 10.0, True) for lab in self.scene.referee_labels]
         if not texts:
             return out, []
-        for (text, _, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
+        for (text, pos, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
+            if self.inset is not None and off_box_inset.on_table(snap.table, pos):
+                continue  # a die off the box: the inset's caption says it
             if 0.0 < depth < 1.0:
                 out.append(Anchor(text, float(x), float(y), colour, size, boxed))
         obstacles: list[Rect] = []
