@@ -390,3 +390,34 @@ def test_a_die_under_a_bet_card_shows_through_it(window, table_i, resting):
     window.render()
     empty = window.capture()
     assert np.abs(under.astype(int) - empty.astype(int)).max() > 60  # the die is seen, not only the card
+
+
+def test_a_die_under_a_card_shows_through_the_dice_lying_on_it(window, table_i, monkeypatch):
+    """Issue 32 (4): on side III's 3x corners a die under a bet card was hidden by the dice
+    bet on that card even with the card see-through; it is drawn in its colour through them."""
+    import numpy as np
+
+    from render import scene as scene_module
+    from render.card_places import bet_die_poses
+    from render.snapshot import Snapshot
+    from rules.doppelx.outcome import Pose
+
+    on_card = bet_die_poses(table_i, {"green": "A"})["green"]
+    x, y, _ = on_card.position
+    under = Pose.resting(table_i.dice["white"], x, y, 0.0, "3")  # right below the bet die
+    snap = Snapshot(table_i, dice={"white": under}, bets={"green": "A"})
+    window.switch_to()
+    window.camera.reset()
+    window.referee = False
+    window.show(snap)
+    window.render()
+    assert window.scene.ghosts == ("white",)
+    ghosted = window.capture()
+    monkeypatch.setattr(scene_module, "GHOST_ALPHA", 0.0)
+    window.needs_redraw = True
+    window.render()
+    plain = window.capture()
+    assert np.abs(ghosted.astype(int) - plain.astype(int)).max() > 60  # drawn over the green die
+    window.show(Snapshot(table_i, bets={"green": "A"}))
+    window.render()
+    assert window.scene.ghosts == ()
