@@ -23,7 +23,7 @@ from __future__ import annotations
 import io
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from render.card_places import label_free_boxes
 from render.parts_mesh import card_polygon
 from render.card_places import card_corners
 from render.msaa import MsaaTarget, software_scale
+from render.referee import RefereeLabel
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate
 
@@ -72,6 +73,9 @@ INPUT_EVENTS = frozenset(
 )
 #: X event types carrying a server timestamp: ButtonPress, ButtonRelease, MotionNotify.
 _TIMED_X_EVENTS = (4, 5, 6)
+
+#: Font size (pt at 1280 × 800) of the referee view's labels.
+REFEREE_LABEL_SIZE = 11.0
 
 #: Renderer names of software rasterisers (cheaper settings, no multisampling).
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software rasterizer")
@@ -593,7 +597,7 @@ class TableWindow(Controls, pyglet.window.Window):
         out: list[Anchor] = []
         texts = [(f.text, f.position, f.colour, 14.0, False) for f in snap.floating]
         if self.referee:
-            texts += [(lab.text, lab.position, lab.colour, 10.0, True) for lab in self.scene.referee_labels]
+            texts = referee_texts(texts, self.scene.referee_labels)
         if not texts:
             return out, []
         for (text, pos, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
@@ -684,6 +688,28 @@ class TableWindow(Controls, pyglet.window.Window):
                 target.delete()
         self.msaa = self._scaled = None
         super().on_close()
+
+
+def referee_texts(chips: list[tuple], referee: Sequence[RefereeLabel]) -> list[tuple]:
+    """The referee view's labels ``(text, position, colour, size, boxed)``: one plate per die —
+    its reading and its chips (``"2 on 2x · +4"``) pinned to the die — instead of two plates
+    with crossing leaders (with 8 dice, 16 plates did not fit round the spinner); a chip text
+    whose die has no reading (off the playfield) and a reading without chips keep their own."""
+    by_colour = {lab.colour: lab for lab in referee}
+    out, merged = [], set()
+    for text, position, colour, _, _ in chips:
+        lab = by_colour.get(colour)
+        if lab is not None and colour not in merged:
+            merged.add(colour)
+            out.append((f"{lab.text} · {text}", position, colour, REFEREE_LABEL_SIZE, True))
+        else:
+            out.append((text, position, colour, 14.0, False))
+    out += [
+        (lab.text, lab.position, lab.colour, REFEREE_LABEL_SIZE, True)
+        for lab in referee
+        if lab.colour not in merged
+    ]
+    return out
 
 
 def _x_time(e) -> float | None:

@@ -421,3 +421,33 @@ def test_a_die_under_a_card_shows_through_the_dice_lying_on_it(window, table_i, 
     window.show(Snapshot(table_i, bets={"green": "A"}))
     window.render()
     assert window.scene.ghosts == ()
+
+
+def test_the_referee_view_gives_each_die_one_plate_clear_of_the_others(fresh):
+    """Issue 32 (4): with 8 dice round the spinner the Tab view drew 16 plates (chips and
+    reading apart) with crossing leaders. One plate a die, reading and chips together."""
+    from render.snapshot import FloatingText, Snapshot, TableSpec
+    from rules.doppelx.outcome import Pose
+
+    table = TableSpec.standard("III")
+    owners = list(table.dice.dice)[:8]
+    spots = [(-40, 30), (-20, 35), (-30, 10), (10, 20), (25, 5), (60, -40), (70, -60), (-80, -70)]
+    dice = {
+        o: Pose.resting(table.dice[o], x / 1e3, y / 1e3, 0.2 * i, "2")
+        for i, (o, (x, y)) in enumerate(zip(owners, spots))
+    }
+    chips = tuple(
+        FloatingText(f"+{2 * i}", (p.position[0], p.position[1], p.position[2] + 0.012), table.dice[o].colour)
+        for i, (o, p) in enumerate(dice.items())
+    )
+    win = fresh
+    win.referee = True
+    win.show(Snapshot(table, dice, floating=chips))
+    win.render()
+    win.render()  # the referee labels of the first frame drawn are placed
+    plates = win.hud.plates
+    assert len(plates) == 8
+    assert all(a.overlap(b) == 0 for i, a in enumerate(plates) for b in plates[i + 1 :])
+    assert all(p.x0 >= 0 and p.y0 >= 0 and p.x1 <= win.width and p.y1 <= win.height for p in plates)
+    texts = [a.text for a in win._anchors(win._shown, *win.get_framebuffer_size())[0]]
+    assert all(" on " in t and " · +" in t for t in texts), texts
