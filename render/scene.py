@@ -12,8 +12,8 @@ The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
 strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
 While a die lies under a bet card the cards are drawn see-through
-(:data:`CARD_SEE_THROUGH_ALPHA`) and that die is drawn again in its colour where the dice lying
-on the card still hide it (:data:`GHOST_ALPHA`).
+(:data:`CARD_SEE_THROUGH_ALPHA`) and that die is drawn again as an outline in its colour where the
+dice lying on the card still hide it (:data:`GHOST_ALPHA`).
 """
 
 from __future__ import annotations
@@ -58,8 +58,12 @@ NEAR_WALL_ALPHA = 0.3
 NEAR_WALL_HIDING_ALPHA = 0.1
 #: Opacity of the bet cards while a die lies under one (it shows through).
 CARD_SEE_THROUGH_ALPHA = 0.45
-#: Opacity of a die under a bet card drawn through whatever hides it (the dice on the card).
-GHOST_ALPHA = 0.6
+#: A die under a bet card drawn through whatever hides it (the dice on the card): its outline
+#: at this opacity (what lies outside the die shrunk to :data:`GHOST_INNER`), its inside at
+#: :data:`GHOST_FILL` of it — the die on top keeps its own colour.
+GHOST_ALPHA, GHOST_INNER, GHOST_FILL = 0.95, 0.78, 0.3
+#: The stencil bit the outline pass uses (the planar shadows count in the low bits).
+GHOST_BIT = 0x80
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
 FADE_BELOW_PITCH = math.radians(75)
 _WALLS = ("S", "E", "N", "W")
@@ -349,9 +353,9 @@ class Scene:
         )
 
     def _draw_ghosts(self, dice: list[tuple[str, Pose]]) -> tuple[str, ...]:
-        """Every die under a bet card drawn again in its colour at :data:`GHOST_ALPHA` where
-        something nearer hides it (a die lying on the card): depth test ``GL_GREATER``, so
-        where the die is seen nothing changes. Returns the owners drawn."""
+        """Every die under a bet card drawn again as a coloured outline (:data:`GHOST_ALPHA`)
+        with a faint inside where something nearer hides it (a die lying on the card): depth
+        test ``GL_GREATER``, so where the die is seen nothing changes. Returns the owners drawn."""
         rim = self.table.box.rim_z
         under = [
             (o, pose)
@@ -365,10 +369,33 @@ class Scene:
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDepthMask(gl.GL_FALSE)
         gl.glDepthFunc(gl.GL_GREATER)
+        gl.glEnable(gl.GL_STENCIL_TEST)
+        gl.glStencilMask(GHOST_BIT)
+        inner = np.diag([GHOST_INNER, GHOST_INNER, GHOST_INNER, 1.0])
         for owner, pose in under:
-            p.set("u_colour", (*hex_to_rgb(self.table.dice[owner].colour), GHOST_ALPHA))
-            p.set("u_model", pose_matrix(pose.position, pose.quaternion))
+            m = pose_matrix(pose.position, pose.quaternion)
+            rgb = hex_to_rgb(self.table.dice[owner].colour)
+            # 1. mark the die shrunk (stencil only) 2. the rest of its outline strong 3. its inside faint
+            gl.glColorMask(gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE)
+            gl.glStencilFunc(gl.GL_ALWAYS, GHOST_BIT, GHOST_BIT)
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_REPLACE)
+            p.set("u_model", m @ inner)
             self.die.draw()
+            gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+            p.set("u_model", m)
+            for func, alpha in ((gl.GL_NOTEQUAL, GHOST_ALPHA), (gl.GL_EQUAL, GHOST_ALPHA * GHOST_FILL)):
+                gl.glStencilFunc(func, GHOST_BIT, GHOST_BIT)
+                p.set("u_colour", (*rgb, alpha))
+                self.die.draw()
+            gl.glStencilFunc(gl.GL_ALWAYS, 0, GHOST_BIT)  # unmark
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_ZERO)
+            gl.glColorMask(gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE)
+            self.die.draw()
+            gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+        gl.glStencilMask(0xFF)
+        gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+        gl.glDisable(gl.GL_STENCIL_TEST)
         p.set("u_model", np.eye(4))
         gl.glDepthFunc(gl.GL_LEQUAL)
         gl.glDepthMask(gl.GL_TRUE)
