@@ -206,6 +206,8 @@ class TableWindow(Controls, pyglet.window.Window):
         self._inset_camera: Camera | None = None
         self._inset_batch: Any = None
         self._inset_items: list[Any] = []
+        self._inset_target: MsaaTarget | None = None
+        self._inset_drawn: object = None  # what the inset's framebuffer shows
         self._last_draw = clock()
         #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
         self.busy_text = ""
@@ -516,6 +518,32 @@ class TableWindow(Controls, pyglet.window.Window):
         names its end-of-game standings."""
         return []
 
+    def _inset_picture(self, snap: Snapshot, out: list, px: tuple[int, int, int, int]) -> None:
+        """Put the inset's picture at the window pixels ``px`` (x, y, width, height): drawn into
+        its own framebuffer — on a software renderer at the main scene's reduced resolution —
+        only when the dice off the box, the table or the view's turn changed, and stretched
+        into the window every frame (a die resting off the box costs one blit a frame)."""
+        assert self.scene is not None and self._inset_camera is not None
+        x, y, w, h = px
+        scale = software_scale(self.width, self.height) if self.software else 1.0
+        fw, fh = max(1, round(w * scale)), max(1, round(h * scale))
+        key = (fw, fh, id(self.scene), tuple((o, p.position, p.quaternion) for o, p in out), self.camera.yaw)
+        if self._inset_target is None:
+            self._inset_target = MsaaTarget(0)
+        target = self._inset_target
+        if key != self._inset_drawn:
+            if not target.begin(fw, fh):  # no framebuffer: straight into the window
+                self.scene.draw_inset(snap, self._inset_camera, px)
+                self._inset_drawn = None
+                return
+            self.scene.draw_inset(snap, self._inset_camera, (0, 0, fw, fh))
+            self._inset_drawn = key
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, target.fbo)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
+        filt = gl.GL_NEAREST if (fw, fh) == (w, h) else gl.GL_LINEAR
+        gl.glBlitFramebuffer(0, 0, fw, fh, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, filt)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
     def _draw_inset(self, snap: Snapshot | None, width: int, height: int) -> None:
         """Draw the off-the-box inset (:mod:`render.inset`) over the scene while a die lies on
         the table outside the box — the main view keeps the box framed — and its frame and
@@ -534,7 +562,7 @@ class TableWindow(Controls, pyglet.window.Window):
                 round((rect.x1 - rect.x0) * sx),
                 round((rect.y1 - rect.y0) * sy),
             )
-            self.scene.draw_inset(snap, self._inset_camera, px)
+            self._inset_picture(snap, out, px)
             gl.glViewport(0, 0, width, height)
             gl.glDisable(gl.GL_DEPTH_TEST)
             gl.glEnable(gl.GL_BLEND)
@@ -683,10 +711,10 @@ class TableWindow(Controls, pyglet.window.Window):
         if self.scene is not None:
             self.scene.delete()
             self.scene = None
-        for target in (self.msaa, self._scaled):
+        for target in (self.msaa, self._scaled, self._inset_target):
             if target is not None:
                 target.delete()
-        self.msaa = self._scaled = None
+        self.msaa = self._scaled = self._inset_target = None
         super().on_close()
 
 
