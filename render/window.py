@@ -582,12 +582,12 @@ class TableWindow(Controls, pyglet.window.Window):
         back, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
         w, h = rect.x1 - rect.x0, rect.y1 - rect.y0
         colour = snap.table.dice[owners[0]].colour
-        rgb = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
         s = scale_for(self.width, self.height)
         size = max(9.0, 12.0 * s)
         plate_h = size * 2.0
         self._inset_items = [
-            pyglet.shapes.Box(rect.x0, rect.y0, w, h, 3, color=(*rgb, 255), batch=batch, group=front),
+            pyglet.shapes.Box(rect.x0, rect.y0, w, h, 3, color=(r, g, b, 255), batch=batch, group=front),
             pyglet.shapes.Rectangle(
                 rect.x0, rect.y1 - plate_h, w, plate_h, color=(18, 18, 22, 200), batch=batch, group=back
             ),
