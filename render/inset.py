@@ -2,7 +2,8 @@
 
 A die knocked out of the box used to make the camera zoom the whole table out until the box
 was a fifth of the window. Now the main view keeps the box framed and the window draws a
-second, small viewport (:func:`inset_rect`, a corner clear of the HUD's panels) seen from
+second, small viewport (:func:`inset_rect`, at the window's edge on the die's side, clear of
+the HUD's panels and, where it can be, of the box) seen from
 above those dice (:func:`inset_camera`), framed in the first die's colour and captioned
 "<colour> · off the box" (or with what the die's own label says: a label over a die off the
 box is not drawn over the main view, the caption carries it). Nothing is drawn — and nothing costs — while no die is outside.
@@ -29,6 +30,8 @@ MIN_HEIGHT = 120
 #: A die counts as "on the table" below this height over the table top (m): one in flight
 #: past the rim is not shown (the inset would blink in and out during a throw).
 ON_TABLE_BELOW = 0.06
+#: The share of the inset that may lie over the box's bounding box without counting.
+BOX_SLACK = 0.12
 #: Window margin (px) round the inset.
 MARGIN = 12
 
@@ -61,19 +64,30 @@ def inset_camera(dice: Sequence[tuple[str, Pose]], yaw: float = 0.0) -> Camera:
     return cam
 
 
-def inset_rect(width: int, height: int, panels: Sequence[Rect]) -> Rect:
-    """Where the inset goes in a ``width`` × ``height`` window (px, bottom-left origin): the
-    first of the right-middle, left-middle and bottom-left spots that overlaps none of
-    ``panels`` (the HUD's), else the one overlapping them least."""
+def inset_rect(
+    width: int, height: int, panels: Sequence[Rect], avoid: Sequence[Rect] = (), left_first: bool = False
+) -> Rect:
+    """Where the inset goes in a ``width`` × ``height`` window (px, bottom-left origin): of the
+    spots at the middle and lower left and right edges (the die's own side first,
+    ``left_first``), the first that overlaps none of ``panels`` (the HUD's) and, of those,
+    least of ``avoid`` (the box as the main view shows it; up to :data:`BOX_SLACK` of the
+    inset counts as none)."""
     h = max(MIN_HEIGHT, round(height * HEIGHT_FRACTION))
     w = round(h * ASPECT)
-    mid = (height - h) / 2
-    spots = [
-        Rect(width - MARGIN - w, mid, width - MARGIN, mid + h),
-        Rect(MARGIN, mid, MARGIN + w, mid + h),
-        Rect(MARGIN, height * 0.12, MARGIN + w, height * 0.12 + h),
-    ]
-    return min(spots, key=lambda r: (sum(r.overlap(p) for p in panels), spots.index(r)))
+    mid, low = (height - h) / 2, height * 0.12
+    right = [Rect(width - MARGIN - w, y, width - MARGIN, y + h) for y in (mid, low)]
+    left = [Rect(MARGIN, y, MARGIN + w, y + h) for y in (mid, low)]
+    spots = left + right if left_first else right + left
+
+    def cost(r: Rect) -> tuple[float, float, int]:
+        hidden = sum(r.overlap(a) for a in avoid)
+        return (
+            sum(r.overlap(p) for p in panels),
+            hidden if hidden > BOX_SLACK * w * h else 0.0,
+            spots.index(r),
+        )
+
+    return min(spots, key=cost)
 
 
 def caption(owners: Sequence[str], texts: Sequence[str] = ()) -> str:

@@ -40,6 +40,7 @@ from render.controls import Controls
 from render.errors import NoDisplayError
 from render.board_texture import label_spots
 from render.hud import Anchor, Hud, HudState, scale_for
+from render import box_mesh
 from render import inset as off_box_inset
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
@@ -518,6 +519,23 @@ class TableWindow(Controls, pyglet.window.Window):
         names its end-of-game standings."""
         return []
 
+    def _box_on_screen(self, snap: Snapshot) -> Rect:
+        """The window box (px) round the box's outer corners as the main view shows them."""
+        box = snap.table.box
+        ox, oy = box_mesh.outer_half(box)
+        corners = [
+            (x, y, z) for x in (-ox, ox) for y in (-oy, oy) for z in (box_mesh.table_z(box), box.rim_z)
+        ]
+        pts = [self.camera.project(c, self.width, self.height)[:2] for c in corners]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return Rect(min(xs), min(ys), max(xs), max(ys))
+
+    def _left_of_box(self, dice: list) -> bool:
+        """The dice off the box lie left of the box's centre as the main view shows them."""
+        xs = [self.camera.project(pose.position, self.width, self.height)[0] for _, pose in dice]
+        centre = self.camera.project((0.0, 0.0, 0.0), self.width, self.height)[0]
+        return sum(xs) / len(xs) < centre
+
     def _inset_picture(self, snap: Snapshot, out: list, px: tuple[int, int, int, int]) -> None:
         """Put the inset's picture at the window pixels ``px`` (x, y, width, height): drawn into
         its own framebuffer — on a software renderer at the main scene's reduced resolution —
@@ -553,7 +571,9 @@ class TableWindow(Controls, pyglet.window.Window):
         out = off_box_inset.off_box(snap.table, dice) if snap is not None and dice else []
         key = None
         if out and snap is not None and self.scene is not None:
-            rect = off_box_inset.inset_rect(self.width, self.height, self.hud.panels)
+            rect = off_box_inset.inset_rect(
+                self.width, self.height, self.hud.panels, [self._box_on_screen(snap)], self._left_of_box(out)
+            )
             self.inset, self._inset_camera = rect, off_box_inset.inset_camera(out, self.camera.yaw)
             sx, sy = width / max(self.width, 1), height / max(self.height, 1)
             px = (
