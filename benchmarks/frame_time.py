@@ -12,7 +12,10 @@ stretched), interleaved in blocks of 10 frames so both see the same load, and pr
 and their ratio. ``--idle S`` instead runs ``doppelx play`` 's loop for S seconds while it
 waits for a person's throw and prints the CPU it used (% of one core). ``--startup`` launches
 ``doppelx play --autoplay`` as a new process and prints the seconds from the launch to its
-first frame (the splash) and to the first frame showing the table.
+first frame (the splash) and to the first frame showing the table. ``--inset`` draws the
+standard scene and the same scene with one die (red) lying on the table off the box — the
+window then draws the off-the-box inset (:mod:`render.inset`) — interleaved in blocks of 10
+frames, and prints both and their ratio.
 """
 
 from __future__ import annotations
@@ -106,6 +109,11 @@ def main() -> None:
         "--compare", action="store_true", help="full resolution against the default, side by side"
     )
     parser.add_argument(
+        "--inset",
+        action="store_true",
+        help="with a die off the box (the inset) against without, side by side",
+    )
+    parser.add_argument(
         "--idle", type=float, metavar="S", help="measure the idle CPU of doppelx play for S s"
     )
     parser.add_argument(
@@ -120,6 +128,9 @@ def main() -> None:
         return
     if args.compare:
         compare(args)
+        return
+    if args.inset:
+        inset(args)
         return
     proc = None
     if not args.use_display:
@@ -184,6 +195,69 @@ def main() -> None:
             f"CPU {result['cpu_ms_per_frame']} ms per frame, this process's threads together; "
             f"first frame {result['first_frame_s']} s; {result['cpus']} CPUs, load {result['load']})"
         )
+
+
+def off_box_scene(frame: int):
+    """:func:`standard_scene` with the red die lying on the table right of the box."""
+    from dataclasses import replace
+
+    from render import box_mesh
+    from rules.doppelx.outcome import Pose
+
+    snap = standard_scene(frame)
+    die = snap.table.dice["red"]
+    ox, _ = box_mesh.outer_half(snap.table.box)
+    rest = Pose.resting(die, ox + 0.25, 0.05, 0.4, "2")
+    pose = Pose(
+        (rest.position[0], rest.position[1], box_mesh.table_z(snap.table.box) + die.half), rest.quaternion
+    )
+    return replace(snap, dice={**snap.dice, "red": pose})
+
+
+def inset(args) -> None:
+    """The standard scene without and with a die off the box (the inset), interleaved."""
+    proc = None
+    if not args.use_display:
+        proc, display = start_xvfb(args.width, args.height)
+        os.environ["DISPLAY"] = display
+    try:
+        from render.backend import pyglet
+        from render.window import TableWindow
+
+        win = TableWindow(args.width, args.height, vsync=False, sound=False, msaa=args.msaa)
+        scenes = {"main": standard_scene, "inset": off_box_scene}
+        times: dict[str, list[float]] = {m: [] for m in scenes}
+        load0 = os.getloadavg()
+        for block in range(0, args.frames, 10):
+            for mode, make in scenes.items():
+                win.show(make(block))
+                win.render()
+                win.flip()
+                assert (win.inset is not None) == (mode == "inset")
+                for frame in range(block, block + 10):
+                    snap = make(frame)
+                    t0 = time.perf_counter()
+                    win.show(snap)
+                    win.dispatch_events()
+                    win.render()
+                    win.flip()
+                    times[mode].append(time.perf_counter() - t0)
+                pyglet.gl.glFinish()
+        width, height = win.get_framebuffer_size()
+        renderer = win.renderer
+        win.close()
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    fps = {m: len(t) / sum(t) for m, t in times.items()}
+    load = [round(v, 2) for v in os.getloadavg()]
+    print(
+        f"frame time, side I, 8 dice, {width}x{height}, {renderer}, {len(times['main'])} frames each, "
+        f"interleaved: without a die off the box {fps['main']:.1f} fps, with one (the inset) "
+        f"{fps['inset']:.1f} fps, ratio {fps['inset'] / fps['main']:.3f} "
+        f"({os.cpu_count()} CPUs, load {[round(v, 2) for v in load0]} → {load})"
+    )
 
 
 def _cpu() -> float:

@@ -11,6 +11,9 @@ The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 :data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
 stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
 strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
+While a die lies under a bet card the cards are drawn see-through
+(:data:`CARD_SEE_THROUGH_ALPHA`) and that die is drawn again as an outline in its colour where the
+dice lying on the card still hide it (:data:`GHOST_ALPHA`).
 """
 
 from __future__ import annotations
@@ -55,6 +58,12 @@ NEAR_WALL_ALPHA = 0.3
 NEAR_WALL_HIDING_ALPHA = 0.1
 #: Opacity of the bet cards while a die lies under one (it shows through).
 CARD_SEE_THROUGH_ALPHA = 0.45
+#: A die under a bet card drawn through whatever hides it (the dice on the card): its outline
+#: at this opacity (what lies outside the die shrunk to :data:`GHOST_INNER`), its inside at
+#: :data:`GHOST_FILL` of it — the die on top keeps its own colour.
+GHOST_ALPHA, GHOST_INNER, GHOST_FILL = 0.95, 0.78, 0.3
+#: The stencil bit the outline pass uses (the planar shadows count in the low bits).
+GHOST_BIT = 0x80
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
 FADE_BELOW_PITCH = math.radians(75)
 _WALLS = ("S", "E", "N", "W")
@@ -167,6 +176,9 @@ class Scene:
         #: The bet cards' part (drawn see-through while a die lies under a card).
         self.cards_part: _Part | None = None
         self.under_card = False
+        #: Owners of the dice drawn see-through in the last frame (under a card, hidden by it
+        #: or by the dice lying on it).
+        self.ghosts: tuple[str, ...] = ()
         if cards:
             self.cards = GpuMesh(merge(cards))
             self.cards_part = _Part(self.cards, "MODE_TEXTURE", WHITE, tex["cards"])
@@ -234,8 +246,10 @@ class Scene:
         *,
         referee: bool = False,
         marker: Marker | None = None,
+        origin: tuple[int, int] = (0, 0),
     ) -> None:
-        """Draw ``snap`` into the current framebuffer (``width`` × ``height`` px)."""
+        """Draw ``snap`` into the current framebuffer (``width`` × ``height`` px, from pixel
+        ``origin``: a viewport other than the whole framebuffer clears only its own pixels)."""
         dice = self.dice_poses(snap)
         blade_m = None
         if self.blade is not None:
@@ -243,10 +257,14 @@ class Scene:
             assert spinner is not None  # a blade is made only for a board with a spinner
             cx, cy = spinner.center
             blade_m = translation(cx, cy, 0.0) @ rotation_z(snap.spinner_angle)
-        gl.glViewport(0, 0, width, height)
+        gl.glViewport(*origin, width, height)
+        if origin != (0, 0):
+            gl.glEnable(gl.GL_SCISSOR_TEST)
+            gl.glScissor(*origin, width, height)
         gl.glClearColor(*BACKGROUND, 1.0)
         gl.glClearStencil(0)
         gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
+        gl.glDisable(gl.GL_SCISSOR_TEST)
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_LEQUAL)
         gl.glDisable(gl.GL_CULL_FACE)
@@ -305,6 +323,7 @@ class Scene:
             self._draw_part(self.cards_part, CARD_SEE_THROUGH_ALPHA)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
+        self.ghosts = self._draw_ghosts(dice) if self.under_card else ()
         if marker is not None:  # the thrower's hand, in the referee view too
             self._draw_marker(marker)
         self.referee_labels = []
@@ -316,6 +335,15 @@ class Scene:
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
 
+    def draw_inset(self, snap: Snapshot, camera: Camera, rect: tuple[int, int, int, int]) -> None:
+        """Draw ``snap`` seen by ``camera`` into the window pixels ``rect`` (x, y, width, height)
+        of the current framebuffer — the off-the-box inset (:mod:`render.inset`) — leaving what
+        the main view's frame recorded (near wall, see-through cards) as it was."""
+        kept = (self.near, self.near_alpha, self.under_card, self.ghosts)
+        x, y, w, h = rect
+        self.draw(snap, camera, w, h, origin=(x, y))
+        self.near, self.near_alpha, self.under_card, self.ghosts = kept
+
     def _die_under_a_card(self, dice: list[tuple[str, Pose]]) -> bool:
         """Some die lies below the rim under a bet card (hidden from above by an opaque card)."""
         rim = self.table.box.rim_z
@@ -323,6 +351,56 @@ class Scene:
             pose.position[2] < rim and card_at(self.table, pose.position[0], pose.position[1]) is not None
             for _, pose in dice
         )
+
+    def _draw_ghosts(self, dice: list[tuple[str, Pose]]) -> tuple[str, ...]:
+        """Every die under a bet card drawn again as a coloured outline (:data:`GHOST_ALPHA`)
+        with a faint inside where something nearer hides it (a die lying on the card): depth
+        test ``GL_GREATER``, so where the die is seen nothing changes. Returns the owners drawn."""
+        rim = self.table.box.rim_z
+        under = [
+            (o, pose)
+            for o, pose in dice
+            if pose.position[2] < rim and card_at(self.table, pose.position[0], pose.position[1]) is not None
+        ]
+        if not under:
+            return ()
+        p = self._use("MODE_FLAT")
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glDepthFunc(gl.GL_GREATER)
+        gl.glEnable(gl.GL_STENCIL_TEST)
+        gl.glStencilMask(GHOST_BIT)
+        inner = np.diag([GHOST_INNER, GHOST_INNER, GHOST_INNER, 1.0])
+        for owner, pose in under:
+            m = pose_matrix(pose.position, pose.quaternion)
+            rgb = hex_to_rgb(self.table.dice[owner].colour)
+            # 1. mark the die shrunk (stencil only) 2. the rest of its outline strong 3. its inside faint
+            gl.glColorMask(gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE)
+            gl.glStencilFunc(gl.GL_ALWAYS, GHOST_BIT, GHOST_BIT)
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_REPLACE)
+            p.set("u_model", m @ inner)
+            self.die.draw()
+            gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+            p.set("u_model", m)
+            for func, alpha in ((gl.GL_NOTEQUAL, GHOST_ALPHA), (gl.GL_EQUAL, GHOST_ALPHA * GHOST_FILL)):
+                gl.glStencilFunc(func, GHOST_BIT, GHOST_BIT)
+                p.set("u_colour", (*rgb, alpha))
+                self.die.draw()
+            gl.glStencilFunc(gl.GL_ALWAYS, 0, GHOST_BIT)  # unmark
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_ZERO)
+            gl.glColorMask(gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE, gl.GL_FALSE)
+            self.die.draw()
+            gl.glColorMask(gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE, gl.GL_TRUE)
+        gl.glStencilMask(0xFF)
+        gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+        gl.glDisable(gl.GL_STENCIL_TEST)
+        p.set("u_model", np.eye(4))
+        gl.glDepthFunc(gl.GL_LEQUAL)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
+        return tuple(o for o, _ in under)
 
     def _draw_part(self, part: _Part, alpha: float = 1.0) -> None:
         p = self._use(part.mode)

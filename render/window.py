@@ -23,7 +23,7 @@ from __future__ import annotations
 import io
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -40,12 +40,15 @@ from render.controls import Controls
 from render.errors import NoDisplayError
 from render.board_texture import label_spots
 from render.hud import Anchor, Hud, HudState, scale_for
+from render import box_mesh
+from render import inset as off_box_inset
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
 from render.card_places import label_free_boxes
 from render.parts_mesh import card_polygon
 from render.card_places import card_corners
 from render.msaa import MsaaTarget, software_scale
+from render.referee import RefereeLabel
 from render.scene import Marker, Scene
 from render.snapshot import InputMode, Snapshot, interpolate
 
@@ -72,9 +75,8 @@ INPUT_EVENTS = frozenset(
 #: X event types carrying a server timestamp: ButtonPress, ButtonRelease, MotionNotify.
 _TIMED_X_EVENTS = (4, 5, 6)
 
-#: Zooming out to a die that left the box: the distance grows by this fraction per second of
-#: frame time, at most by :data:`ZOOM_OUT_MAX` in one frame.
-ZOOM_OUT_RATE, ZOOM_OUT_MAX = 4.0, 1.3
+#: Font size (pt at 1280 × 800) of the referee view's labels.
+REFEREE_LABEL_SIZE = 11.0
 
 #: Renderer names of software rasterisers (cheaper settings, no multisampling).
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swiftshader", "software rasterizer")
@@ -200,7 +202,13 @@ class TableWindow(Controls, pyglet.window.Window):
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
         self._referee_framed: tuple[float, float] | None = None
-        self._zoom_home: float | None = None  # the camera distance before zooming out to a label
+        #: The off-the-box inset of the last frame (window px), ``None`` while no die is outside.
+        self.inset: Rect | None = None
+        self._inset_camera: Camera | None = None
+        self._inset_batch: Any = None
+        self._inset_items: list[Any] = []
+        self._inset_target: MsaaTarget | None = None
+        self._inset_drawn: object = None  # what the inset's framebuffer shows
         self._last_draw = clock()
         #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
         self.busy_text = ""
@@ -424,12 +432,15 @@ class TableWindow(Controls, pyglet.window.Window):
         gl.glViewport(0, 0, width, height)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        anchors, obstacles = self._anchors(snap, width, height)
-        self._keep_labels_in_view(snap, anchors, dt)
         state = self._hud_state()
         self.hud.layout(snap, state)  # the HUD's panels first: the overlays may make room for them
-        self.hud.place_labels(anchors, obstacles + self.overlay_boxes(), state)
+        self._draw_inset(snap, width, height)
+        anchors, obstacles = self._anchors(snap, width, height)
+        extra = [self.inset] if self.inset is not None else []
+        self.hud.place_labels(anchors, obstacles + extra + self.overlay_boxes(), state)
         self.hud.draw()
+        if self._inset_batch is not None:
+            self._inset_batch.draw()
 
     def on_draw(self) -> None:
         self.render()
@@ -508,24 +519,114 @@ class TableWindow(Controls, pyglet.window.Window):
         names its end-of-game standings."""
         return []
 
-    def _keep_labels_in_view(self, snap: Snapshot | None, anchors: list[Anchor], dt: float) -> None:
-        """Zoom out while a labelled die lies outside the window (a die that left the box rests
-        on the table) — about 7 % a frame at 60 fps, 30 % at 5 fps, so the die shows within a
-        second — and back in once no die carries a label. (Its label is kept inside the window
-        meanwhile by :func:`render.labels.place`.)"""
-        if snap is None or self.referee:
+    def _box_on_screen(self, snap: Snapshot) -> Rect:
+        """The window box (px) round the box's outer corners as the main view shows them."""
+        box = snap.table.box
+        ox, oy = box_mesh.outer_half(box)
+        corners = [
+            (x, y, z) for x in (-ox, ox) for y in (-oy, oy) for z in (box_mesh.table_z(box), box.rim_z)
+        ]
+        pts = [self.camera.project(c, self.width, self.height)[:2] for c in corners]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return Rect(min(xs), min(ys), max(xs), max(ys))
+
+    def _left_of_box(self, dice: list) -> bool:
+        """The dice off the box lie left of the box's centre as the main view shows them."""
+        xs = [self.camera.project(pose.position, self.width, self.height)[0] for _, pose in dice]
+        centre = self.camera.project((0.0, 0.0, 0.0), self.width, self.height)[0]
+        return sum(xs) / len(xs) < centre
+
+    def _inset_picture(self, snap: Snapshot, out: list, px: tuple[int, int, int, int]) -> None:
+        """Put the inset's picture at the window pixels ``px`` (x, y, width, height): drawn into
+        its own framebuffer — on a software renderer at the main scene's reduced resolution —
+        only when the dice off the box, the table or the view's turn changed, and stretched
+        into the window every frame (a die resting off the box costs one blit a frame)."""
+        assert self.scene is not None and self._inset_camera is not None
+        x, y, w, h = px
+        scale = software_scale(self.width, self.height) if self.software else 1.0
+        fw, fh = max(1, round(w * scale)), max(1, round(h * scale))
+        key = (fw, fh, id(self.scene), tuple((o, p.position, p.quaternion) for o, p in out), self.camera.yaw)
+        if self._inset_target is None:
+            self._inset_target = MsaaTarget(0)
+        target = self._inset_target
+        if key != self._inset_drawn:
+            if not target.begin(fw, fh):  # no framebuffer: straight into the window
+                self.scene.draw_inset(snap, self._inset_camera, px)
+                self._inset_drawn = None
+                return
+            self.scene.draw_inset(snap, self._inset_camera, (0, 0, fw, fh))
+            self._inset_drawn = key
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, target.fbo)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
+        filt = gl.GL_NEAREST if (fw, fh) == (w, h) else gl.GL_LINEAR
+        gl.glBlitFramebuffer(0, 0, fw, fh, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, filt)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def _draw_inset(self, snap: Snapshot | None, width: int, height: int) -> None:
+        """Draw the off-the-box inset (:mod:`render.inset`) over the scene while a die lies on
+        the table outside the box — the main view keeps the box framed — and its frame and
+        caption (drawn after the HUD); nothing while no die is outside or in the referee view."""
+        self.inset = self._inset_camera = None
+        dice = [] if snap is None or self.scene is None or self.referee else self.scene.dice_poses(snap)
+        out = off_box_inset.off_box(snap.table, dice) if snap is not None and dice else []
+        key = None
+        if out and snap is not None and self.scene is not None:
+            rect = off_box_inset.inset_rect(
+                self.width, self.height, self.hud.panels, [self._box_on_screen(snap)], self._left_of_box(out)
+            )
+            self.inset, self._inset_camera = rect, off_box_inset.inset_camera(out, self.camera.yaw)
+            sx, sy = width / max(self.width, 1), height / max(self.height, 1)
+            px = (
+                round(rect.x0 * sx),
+                round(rect.y0 * sy),
+                round((rect.x1 - rect.x0) * sx),
+                round((rect.y1 - rect.y0) * sy),
+            )
+            self._inset_picture(snap, out, px)
+            gl.glViewport(0, 0, width, height)
+            gl.glDisable(gl.GL_DEPTH_TEST)
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            said = tuple(f.text for f in snap.floating if off_box_inset.on_table(snap.table, f.position))
+            key = (rect, tuple(o for o, _ in out), said)
+        if key == getattr(self, "_inset_key", None):
             return
-        labelled = len(snap.floating)
-        inside = sum(1 for a in anchors if 0 <= a.x <= self.width and 0 <= a.y <= self.height)
-        if labelled and inside < labelled and self._drag is None:
-            if self._zoom_home is None:
-                self._zoom_home = self.camera.distance
-            if self.camera.distance < self.camera.DISTANCE_RANGE[1]:
-                self.camera.zoom(min(ZOOM_OUT_MAX, 1.0 + ZOOM_OUT_RATE * (dt if dt > 0 else 1 / 60)))
-                self.needs_redraw = True
-        elif not labelled and self._zoom_home is not None:
-            self.camera.distance, self._zoom_home = self._zoom_home, None
-            self.needs_redraw = True
+        self._inset_key = key
+        for item in self._inset_items:
+            item.delete()
+        self._inset_items, self._inset_batch = [], None
+        if key is None or snap is None:
+            return
+        rect, owners, said = key
+        batch = self._inset_batch = pyglet.graphics.Batch()
+        back, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
+        w, h = rect.x1 - rect.x0, rect.y1 - rect.y0
+        colour = snap.table.dice[owners[0]].colour
+        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        s = scale_for(self.width, self.height)
+        size = max(9.0, 12.0 * s)
+        plate_h = size * 2.0
+        self._inset_items = [
+            pyglet.shapes.Box(rect.x0, rect.y0, w, h, 3, color=(r, g, b, 255), batch=batch, group=front),
+            pyglet.shapes.Rectangle(
+                rect.x0, rect.y1 - plate_h, w, plate_h, color=(18, 18, 22, 200), batch=batch, group=back
+            ),
+            pyglet.text.Label(
+                off_box_inset.caption(owners, said),
+                x=rect.x0 + w / 2,
+                y=rect.y1 - plate_h / 2,
+                font_name="DejaVu Sans",
+                font_size=size,
+                color=(236, 236, 236, 255),
+                anchor_x="center",
+                anchor_y="center",
+                batch=batch,
+                group=front,
+            ),
+        ]
+        text = self._inset_items[-1]
+        while text.content_width > w - 8 and text.font_size > 7:  # a long caption gets a smaller font
+            text.font_size -= 1
 
     def _anchors(self, snap: Snapshot | None, width: int, height: int) -> tuple[list[Anchor], list[Rect]]:
         """The die labels at their dice (window px) and the boxes they must keep clear of."""
@@ -544,10 +645,12 @@ class TableWindow(Controls, pyglet.window.Window):
         out: list[Anchor] = []
         texts = [(f.text, f.position, f.colour, 14.0, False) for f in snap.floating]
         if self.referee:
-            texts += [(lab.text, lab.position, lab.colour, 10.0, True) for lab in self.scene.referee_labels]
+            texts = referee_texts(texts, self.scene.referee_labels)
         if not texts:
             return out, []
-        for (text, _, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
+        for (text, pos, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
+            if self.inset is not None and off_box_inset.on_table(snap.table, pos):
+                continue  # a die off the box: the inset's caption says it
             if 0.0 < depth < 1.0:
                 out.append(Anchor(text, float(x), float(y), colour, size, boxed))
         obstacles: list[Rect] = []
@@ -628,11 +731,33 @@ class TableWindow(Controls, pyglet.window.Window):
         if self.scene is not None:
             self.scene.delete()
             self.scene = None
-        for target in (self.msaa, self._scaled):
+        for target in (self.msaa, self._scaled, self._inset_target):
             if target is not None:
                 target.delete()
-        self.msaa = self._scaled = None
+        self.msaa = self._scaled = self._inset_target = None
         super().on_close()
+
+
+def referee_texts(chips: list[tuple], referee: Sequence[RefereeLabel]) -> list[tuple]:
+    """The referee view's labels ``(text, position, colour, size, boxed)``: one plate per die —
+    its reading and its chips (``"2 on 2x · +4"``) pinned to the die — instead of two plates
+    with crossing leaders (with 8 dice, 16 plates did not fit round the spinner); a chip text
+    whose die has no reading (off the playfield) and a reading without chips keep their own."""
+    by_colour = {lab.colour: lab for lab in referee}
+    out, merged = [], set()
+    for text, position, colour, _, _ in chips:
+        lab = by_colour.get(colour)
+        if lab is not None and colour not in merged:
+            merged.add(colour)
+            out.append((f"{lab.text} · {text}", position, colour, REFEREE_LABEL_SIZE, True))
+        else:
+            out.append((text, position, colour, 14.0, False))
+    out += [
+        (lab.text, lab.position, lab.colour, REFEREE_LABEL_SIZE, True)
+        for lab in referee
+        if lab.colour not in merged
+    ]
+    return out
 
 
 def _x_time(e) -> float | None:

@@ -56,7 +56,6 @@ def fresh(window):
     window.menu = ""
     window.busy_text = ""
     window.camera.reset()
-    window._zoom_home = None
     window.intents.clear()
     window.hint = ""
     yield window

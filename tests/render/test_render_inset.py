@@ -1,0 +1,49 @@
+"""The off-the-box inset's pure parts: which dice it shows, where it goes, what it says."""
+
+from __future__ import annotations
+
+from render import box_mesh
+from render.inset import caption, inset_camera, inset_rect, off_box
+from render.labels import Rect
+from render.snapshot import TableSpec
+from rules.doppelx.outcome import Pose
+
+
+def _on_table(table, owner, x, y, lift=0.0):
+    die = table.dice[owner]
+    return owner, Pose((x, y, box_mesh.table_z(table.box) + die.half + lift))
+
+
+def test_only_dice_resting_on_the_table_outside_the_box_are_shown():
+    table = TableSpec.standard("IV")
+    ox, _ = box_mesh.outer_half(table.box)
+    dice = [
+        _on_table(table, "green", ox + 0.2, 0.0),  # off the box, on the table
+        ("red", Pose((0.02, 0.03, 0.01))),  # in the box
+        _on_table(table, "blue", ox + 0.1, 0.0, lift=0.2),  # flying past the rim
+    ]
+    assert [o for o, _ in off_box(table, dice)] == ["green"]
+
+
+def test_the_inset_takes_the_dice_side_and_keeps_clear_of_panels_and_the_box():
+    right = inset_rect(1280, 800, [])
+    assert right.x1 > 1200 and right.x0 > 640
+    left = inset_rect(1280, 800, [], left_first=True)
+    assert left.x0 < 100
+    scoreboard = Rect(0, 0, 400, 800)  # the whole left edge taken by a panel
+    assert inset_rect(1280, 800, [scoreboard], left_first=True).x0 > 640
+    box = Rect(0, 300, 1280, 520)  # the box across the middle: a lower spot
+    low = inset_rect(1280, 800, [], [box])
+    assert low.overlap(box) <= 0.12 * (low.x1 - low.x0) * (low.y1 - low.y0)
+
+
+def test_the_inset_camera_sees_every_die_off_the_box_and_the_caption_names_them():
+    table = TableSpec.standard("I")
+    ox, _ = box_mesh.outer_half(table.box)
+    dice = [_on_table(table, "green", ox + 0.2, 0.1), _on_table(table, "red", ox + 0.35, -0.1)]
+    cam = inset_camera(dice)
+    for _, pose in dice:
+        x, y, depth = cam.project(pose.position, 338, 260)
+        assert 0 < x < 338 and 0 < y < 260 and 0 < depth < 1
+    assert caption(["green", "red"]) == "green, red · off the box"
+    assert caption(["green"], ["off the box: back to hand"] * 2) == "green · off the box: back to hand"
