@@ -55,6 +55,7 @@ LEFT_OUT = (
     "doppelx/board_picture.py",
     "doppelx/logs.py",
     "doppelx/batch/backends.py",
+    "doppelx/batch/pool.py",
     "doppelx/batch/report.py",
     "doppelx/batch/stats.py",
     "doppelx/batch/store.py",
