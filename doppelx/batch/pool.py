@@ -129,7 +129,9 @@ def read_sources(runs: list[str]) -> list[Source]:
     for run in runs:
         resolved = Path(run).resolve()
         if resolved in seen:
-            raise DoppelXError(f"{run}: is given twice (as {seen[resolved]}); the same items are no second sample")
+            raise DoppelXError(
+                f"{run}: is given twice (as {seen[resolved]}); the same items are no second sample"
+            )
         seen[resolved] = run
         sources.append(_read_source(Path(run)))
     first = sources[0]
@@ -182,9 +184,13 @@ def _read_source(path: Path) -> Source:
                 f"{str(exc).split('; ')[0]}; remove it and give the run's doppelx simulate command again"
             ) from None
     if not any(n.startswith(tidy.PREFIX) for n in pq.read_schema(chunks[0]).names):
-        raise DoppelXError(f"{path}: made before the tidy tables (its chunks have none); run it again to pool it")
+        raise DoppelXError(
+            f"{path}: made before the tidy tables (its chunks have none); run it again to pool it"
+        )
     if "code_sha256" not in spec.params:
-        raise DoppelXError(f"{path}: made before runs pinned their code (code_sha256); run it again to pool it")
+        raise DoppelXError(
+            f"{path}: made before runs pinned their code (code_sha256); run it again to pool it"
+        )
     return Source(path, spec, chunks)
 
 
@@ -254,23 +260,18 @@ def _build(folder: Path, sources: list[Source], progress: bool) -> dict:
         pooled = [(s.spec.seed, off) for s, off in zip(sources, offsets) for _ in s.chunks]
         table = merge_chunks(folder / f"{name}.parquet", chunks, meta, pooled, done=lambda _: bar.update(1))
         bar.close()
-        bar = progress_bar(n_chunks, "chunk", progress, desc="tidy tables")
+        names = pq.read_schema(chunks[0]).names
+        n_tables = sum(tidy.PREFIX + t in names for t in tidy.SCHEMAS)
+        bar = progress_bar(n_chunks * n_tables, "chunk", progress, desc=f"{n_tables} tidy tables")
         written: set[str] = set()
         for s, off in zip(sources, offsets):
-            seen = set()
-
-            def tick(chunk: Path) -> None:
-                if chunk not in seen:  # each table reads every chunk; count a chunk once
-                    seen.add(chunk)
-                    bar.update(1)
-
             got = write_tidy(
                 folder,
                 tidy.partition_path({"seed": s.spec.seed}),
                 list(s.chunks),
                 {"fingerprint": fingerprint, "seed": s.spec.seed},
                 off,
-                tick,
+                done=lambda _: bar.update(1),
             )
             written |= set(got)
     finally:

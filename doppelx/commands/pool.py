@@ -29,8 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="combine finished runs of other seeds into one sample and report",
         description=DESCRIPTION,
     )
-    p.add_argument("out", metavar="OUT", help="the pool's folder (new, empty, or an earlier pool with --overwrite)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="a finished simulate throws|games folder (at least 2)")
+    p.add_argument(
+        "out", metavar="OUT", help="the pool's folder (new, empty, or an earlier pool with --overwrite)"
+    )
+    p.add_argument(
+        "runs", nargs="+", metavar="RUN", help="a finished simulate throws|games folder (at least 2)"
+    )
     p.add_argument(
         "--overwrite", action="store_true", help="replace an earlier pool in OUT once the new one is complete"
     )
