@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from doppelx.batch import tidy
 from doppelx.batch.plan import RunSpec
 from doppelx.batch.stats import counted
-from doppelx.batch.store import RunStore, merge_chunks, write_tidy
+from doppelx.batch.store import RunStore, is_pool, merge_chunks, write_tidy
 from rules.common.atomic import prepare_output_dir, write_text
 from rules.common.errors import DoppelXError, SpecError
 
@@ -110,15 +110,6 @@ def check_out(out: Path, runs: list[str], overwrite: bool) -> None:
             f"{out}: is not a pool folder (no pool run.json); --overwrite replaces only an earlier pool, "
             "never a run or other files: use another folder"
         )
-
-
-def is_pool(folder: Path) -> bool:
-    """Whether ``folder`` holds a pool (its ``run.json`` lists pooled runs)."""
-    try:
-        data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and isinstance(data.get("pool"), list)
 
 
 def read_sources(runs: list[str]) -> list[Source]:

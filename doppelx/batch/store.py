@@ -83,6 +83,10 @@ class RunStore:
         spec_file = self.out / "run.json"
         if extend and not spec_file.exists():
             raise DoppelXError(f"{self.out}: --extend adds items to a run, but there is no run.json here")
+        if spec_file.exists() and is_pool(self.out):
+            raise DoppelXError(
+                f"{self.out}: holds a pool of runs (doppelx pool), not a run; use another --out"
+            )
         if spec_file.exists():
             old = None
             try:
@@ -301,6 +305,15 @@ def _relabel(table: pa.Table, seed: int | None, offset: int) -> pa.Table:
     if seed is not None:
         table = table.append_column("seed", pa.array([seed] * table.num_rows, pa.int64()))
     return table.append_column("run_item", items)
+
+
+def is_pool(folder: Path) -> bool:
+    """Whether ``folder`` holds a pool of runs (``doppelx pool``: its ``run.json`` lists them)."""
+    try:
+        data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("pool"), list)
 
 
 def refuse_outputs(folder: Path, names: tuple[str, ...], marker: str, what: str) -> None:

@@ -43,7 +43,10 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     }
     for name, args in made.items():
         assert simulate(*args, "--out", str(root / name)) == 0, name
-    return {name: root / name for name in made}
+    for seed in (1, 2):  # sweeps of two variants, to pool per variant
+        sweep = ["sweep", "throws", "--throws", "2", "--seed", str(seed), "--vary", "hole_delta_mm=0,1"]
+        assert main([*sweep, "--quiet", "--out", str(root / f"s{seed}")]) == 0
+    return {name: root / name for name in (*made, "s1", "s2")}
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -173,11 +176,6 @@ def _unfinished(run: Path, folder: Path) -> Path:
     return folder
 
 
-def _sweep(run: Path, folder: Path) -> Path:
-    shutil.copytree(run, folder / "variant-00")
-    return folder
-
-
 REFUSALS = {
     "one run": (lambda r, t: [r["t1"]], "give at least 2 runs"),
     "missing": (lambda r, t: [r["t1"], t / "nowhere"], "no such folder"),
@@ -194,7 +192,8 @@ REFUSALS = {
     ),
     "same seed": (lambda r, t: [r["t1"], _copy(r["t1"], t / "again")], "has seed 1, as"),
     "given twice": (lambda r, t: [r["t1"], r["t1"]], "is given twice"),
-    "sweep": (lambda r, t: [r["t1"], _sweep(r["t2"], t / "sweep")], "is a sweep folder"),
+    "sweep": (lambda r, t: [r["s1"], r["s2"]], "is a sweep folder"),
+    "other variant": (lambda r, t: [r["s1"] / "variant-00", r["s2"] / "variant-01"], "its hole_delta_mm is"),
 }
 
 
@@ -251,3 +250,20 @@ def test_refused_outputs_and_an_earlier_pool_kept_when_pooling_fails(runs, tmp_p
     monkeypatch.undo()
     assert pool(out, runs["t1"], runs["t2"], "--overwrite") == 0  # replaces the earlier pool
     assert files(out) == earlier
+
+
+def test_a_variant_of_two_sweeps_pools_and_a_pool_is_no_run_or_sweep_folder(runs, tmp_path, capsys):
+    out = tmp_path / "pooled"
+    assert pool(out, runs["s2"] / "variant-01", runs["s1"] / "variant-01") == 0
+    throws = pq.read_table(out / "throws").to_pydict()
+    assert sorted(throws["item"]) == [0, 1, 2, 3] and sorted(int(s) for s in throws["seed"]) == [1, 1, 2, 2]
+    assert json.loads((out / "run.json").read_text())["params"]["hole_delta_mm"] == 1.0
+    before = files(out)
+    assert simulate(*THROWS, "--throws", "2", "--overwrite", "--out", str(out)) == 2
+    assert "holds a pool of runs (doppelx pool), not a run" in capsys.readouterr().err
+    sweep = ["sweep", "throws", "--throws", "2", "--vary", "hole_delta_mm=0,1", "--quiet", "--overwrite"]
+    assert main([*sweep, "--out", str(out)]) == 2
+    assert "holds a pool of runs (doppelx pool), not a sweep" in capsys.readouterr().err
+    assert pool(tmp_path / "again", out, runs["t1"]) == 2
+    assert "is a pool, not a run" in capsys.readouterr().err
+    assert files(out) == before
