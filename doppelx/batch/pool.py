@@ -65,6 +65,9 @@ def pool_runs(out: Path | str, runs: list[str], overwrite: bool = False, progres
     parent = prepare_output_dir(target.parent if str(target.parent) else Path("."))
     _remove_stale_builds(parent, target.name)
     build = Path(tempfile.mkdtemp(prefix=f".{target.name}.pool-{os.getpid()}-", dir=parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    build.chmod(0o777 & ~umask)  # as a folder made by mkdir (mkdtemp's is private)
     try:
         summary = _build(build, sources, progress)
         _move_into_place(build, target)

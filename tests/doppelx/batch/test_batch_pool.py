@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pyarrow as pa
@@ -99,6 +100,7 @@ def test_pooled_throws_sum_the_runs_and_report_the_concatenated_figures(runs, tm
     summary = json.loads(captured.out)
     assert "pooling 2 runs" in captured.err  # the progress bar
     assert summary["count"] == 22 and summary["seeds"] == [1, 2]
+    assert out.stat().st_mode & 0o777 == runs["t1"].stat().st_mode & 0o777  # not mkdtemp's 0700
     assert [r["count"] for r in summary["runs"]] == [12, 10]
     wide = pq.read_table(out / "throws.parquet").to_pydict()
     assert wide["item"] == list(range(22))
@@ -235,7 +237,12 @@ def test_refused_outputs_and_an_earlier_pool_kept_when_pooling_fails(runs, tmp_p
     assert "lies inside the run" in capsys.readouterr().err
 
     out = tmp_path / "pooled"
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    killed = tmp_path / f".pooled.pool-{gone.pid}-x1y2"  # the build folder of a pool killed outright
+    (killed / "dice").mkdir(parents=True)
     assert pool(out, runs["t1"], runs["t2"]) == 0
+    assert not killed.exists()
     earlier = files(out)
     import doppelx.batch.report as report
 
