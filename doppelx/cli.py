@@ -34,6 +34,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "doppelx.commands.throw",
     "doppelx.commands.game",
     "doppelx.commands.simulate",
+    "doppelx.commands.pool",
     "doppelx.commands.bench",
     "doppelx.games.clever.command",
     "doppelx.games.doppelspiel.command",

@@ -196,15 +196,21 @@ def _restart_clock(bar) -> None:
 
 
 def _progress(spec: RunSpec, initial: int, enabled: bool):
-    """The progress bar (count, rate, ETA) on stderr: redrawn on a terminal, else a line every
+    """The progress bar of a run (count, rate, ETA): :func:`progress_bar`."""
+    return progress_bar(spec.count, spec.kind if spec.kind.isidentifier() else "item", enabled, initial)
+
+
+def progress_bar(total: int, unit: str, enabled: bool, initial: int = 0, desc: str | None = None):
+    """A progress bar (count, rate, ETA) on stderr: redrawn on a terminal, else a line every
     :data:`PROGRESS_LINE_EVERY` seconds."""
     from tqdm import tqdm
 
     terminal = sys.stderr.isatty()
     return tqdm(
-        total=spec.count,
+        total=total,
         initial=initial,
-        unit=spec.kind if spec.kind.isidentifier() else "item",
+        unit=unit,
+        desc=desc,
         disable=not enabled,
         dynamic_ncols=terminal,
         ncols=None if terminal else 100,

@@ -16,7 +16,7 @@ files' pins: ``doppelx.batch.params.pin_files``), so that:
 What counts: every Python file of the packages ``rules``, ``physics`` and ``doppelx`` that a
 batch worker can run — not the window (``doppelx/games/doppelx/play``), the sibling games (their
 folders under ``doppelx/games`` and ``rules``), the command line and the parent's side of a run
-(``doppelx/commands``, ``cli``, the run store, the reports, the backends: they
+(``doppelx/commands``, ``cli``, the run store, the reports, the backends, the pool: they
 build the parameters, which the run pins itself, and write what the workers return) or the
 bench scenes — the DoppelX assets (the sides' TOML files, box, dice, bet cards, materials,
 the restitution calibration), the Python minor version, and the versions of PyBullet, NumPy
@@ -55,6 +55,7 @@ LEFT_OUT = (
     "doppelx/board_picture.py",
     "doppelx/logs.py",
     "doppelx/batch/backends.py",
+    "doppelx/batch/pool.py",
     "doppelx/batch/report.py",
     "doppelx/batch/stats.py",
     "doppelx/batch/store.py",

@@ -26,9 +26,10 @@ DOUBLING = (
 
 
 def read(tables: dict[str, Path], name: str) -> dict | None:
-    """A tidy table as columns (``None`` if the run did not write it)."""
+    """A tidy table as columns (``None`` if the run did not write it): a file, or a folder of
+    hive partitions (a pool's ``dice/seed=3/part-0.parquet``, read as one table)."""
     path = tables.get(name)
-    if path is None or not Path(path).is_file():
+    if path is None or not (Path(path).is_file() or Path(path).is_dir()):
         return None
     return pq.read_table(path).to_pydict()
 

@@ -130,6 +130,14 @@ def _provenance(found: tuple[dict, dict] | None, board: BoardSide) -> list[str]:
     params = _params(found)
     code = params.get("code_sha256")
     line = f"Run: seed {spec.get('seed')}, run fingerprint `{meta.get('fingerprint')}`"
+    pool = meta.get("pool")
+    if isinstance(pool, list):  # doppelx pool: the runs' items as one sample
+        runs = ", ".join(f"seed {r.get('seed')} ({r.get('count')})" for r in pool if isinstance(r, dict))
+        line = (
+            f"Pool of {counted(len(pool), 'run')} of the same parameters and code, independent samples "
+            f"(items by run: {runs}); every figure is over all {spec.get('count')} items. "
+            f"Pool fingerprint `{meta.get('fingerprint')}`"
+        )
     if not code:
         line += "; its code version was not recorded (made before runs pinned it)."
     else:

@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from doppelx.batch import tidy
@@ -81,6 +83,10 @@ class RunStore:
         spec_file = self.out / "run.json"
         if extend and not spec_file.exists():
             raise DoppelXError(f"{self.out}: --extend adds items to a run, but there is no run.json here")
+        if spec_file.exists() and is_pool(self.out):
+            raise DoppelXError(
+                f"{self.out}: holds a pool of runs (doppelx pool), not a run; use another --out"
+            )
         if spec_file.exists():
             old = None
             try:
@@ -191,62 +197,123 @@ class RunStore:
             pq.write_table(table, f)
 
     def merge(self) -> Path:
-        """One Parquet file with every row in item order and the spec as metadata.
-
-        The chunks are streamed through in item order, :data:`MERGE_ROWS` rows per row
-        group, so merging a million rows holds a few row groups in memory, not the table.
-        """
+        """One Parquet file with every row in item order and the spec as metadata
+        (:func:`merge_chunks`)."""
         paths = [self.chunk_path(i) for i in range(self.spec.n_chunks)]
-        schema = pa.unify_schemas([pq.read_schema(p) for p in paths], promote_options="default")
-        wide = [f.name for f in schema if not f.name.startswith(tidy.PREFIX)]
-        schema = pa.schema([schema.field(n) for n in wide], metadata=schema.metadata)
-        meta = dict(schema.metadata or {})
-        meta[METADATA_KEY] = json.dumps(
-            {"spec": json.loads(self.spec.to_json()), "fingerprint": self.spec.fingerprint()}
-        ).encode()
-        schema = schema.with_metadata(meta)
-        path = self.out / f"{self.name}.parquet"
-        with atomic_write(path, what="table") as f, pq.ParquetWriter(f, schema) as writer:
-            pending: list[pa.Table] = []
-            rows = 0
-            for p in paths:
-                table = pq.read_table(p, columns=[n for n in wide if n in pq.read_schema(p).names])
-                pending.append(table)
-                rows += table.num_rows
-                if rows >= MERGE_ROWS:
-                    writer.write_table(_concat(pending, schema))
-                    pending, rows = [], 0
-            if pending:
-                writer.write_table(_concat(pending, schema))
-        return path
+        meta = {"spec": json.loads(self.spec.to_json()), "fingerprint": self.spec.fingerprint()}
+        return merge_chunks(self.out / f"{self.name}.parquet", paths, meta)
 
     def write_tables(self, root: Path | str | None = None, partition: str = "") -> dict[str, Path]:
         """Write the tidy tables of the chunks (:mod:`doppelx.batch.tidy`) to
         ``root/<table>/<partition>/part-0.parquet`` (``root``: the run's folder; a sweep passes
-        its own folder and the variant's hive folders), streaming chunk by chunk, each file
-        atomically; returns ``{table: path}``. A table whose rows the run does not have is not written."""
+        its own folder and the variant's hive folders); :func:`write_tidy`."""
         base = Path(root) if root is not None else self.out
         paths = [self.chunk_path(i) for i in range(self.spec.n_chunks)]
-        names = pq.read_schema(paths[0]).names
-        written = {}
-        for table in tidy.SCHEMAS:
-            column = tidy.PREFIX + table
-            if column not in names:
-                continue
-            folder = base / table / partition if partition else base / table
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / tidy.PART
-            meta = {
-                METADATA_KEY: json.dumps({"table": table, "fingerprint": self.spec.fingerprint()}).encode()
-            }
-            schema = tidy.SCHEMAS[table].with_metadata(meta)
-            with atomic_write(path, what="table") as f, pq.ParquetWriter(f, schema) as writer:
-                for p in paths:
-                    writer.write_table(
-                        tidy.flatten(pq.read_table(p, columns=[column]).column(0), table).cast(schema)
-                    )
-            written[table] = path
-        return written
+        return write_tidy(base, partition, paths, {"fingerprint": self.spec.fingerprint()})
+
+
+def merge_chunks(
+    path: Path,
+    paths: list[Path],
+    meta: dict,
+    pooled: list[tuple[int, int]] | None = None,
+    done: Callable[[Path], None] | None = None,
+) -> Path:
+    """Write the wide rows of the chunk files ``paths`` (in that order) to one Parquet file
+    ``path`` with ``meta`` as its metadata.
+
+    The chunks are streamed through, :data:`MERGE_ROWS` rows per row group, so merging a
+    million rows holds a few row groups in memory, not the table. ``pooled`` (``doppelx
+    pool``): per chunk file its run's ``(seed, item offset)``; the rows then get the columns
+    ``seed`` and ``run_item`` (the item in its run) and ``item`` becomes ``offset + run_item``.
+    ``done`` is called with each chunk file once it is read (progress).
+    """
+    schema = pa.unify_schemas([pq.read_schema(p) for p in paths], promote_options="default")
+    wide = [f.name for f in schema if not f.name.startswith(tidy.PREFIX)]
+    fields = [schema.field(n) for n in wide]
+    if pooled is not None:
+        fields += [pa.field(n, pa.int64()) for n in POOL_COLUMNS]
+    schema = pa.schema(fields, metadata=schema.metadata)
+    schema = schema.with_metadata({**(schema.metadata or {}), METADATA_KEY: json.dumps(meta).encode()})
+    with atomic_write(path, what="table") as f, pq.ParquetWriter(f, schema) as writer:
+        pending: list[pa.Table] = []
+        rows = 0
+        for k, p in enumerate(paths):
+            table = pq.read_table(p, columns=[n for n in wide if n in pq.read_schema(p).names])
+            if pooled is not None:
+                table = _relabel(table, *pooled[k])
+            pending.append(table)
+            rows += table.num_rows
+            if done is not None:
+                done(p)
+            if rows >= MERGE_ROWS:
+                writer.write_table(_concat(pending, schema))
+                pending, rows = [], 0
+        if pending:
+            writer.write_table(_concat(pending, schema))
+    return path
+
+
+def write_tidy(
+    base: Path,
+    partition: str,
+    paths: list[Path],
+    meta: dict,
+    offset: int | None = None,
+    done: Callable[[Path], None] | None = None,
+) -> dict[str, Path]:
+    """Write the tidy tables held in the chunk files ``paths`` to
+    ``base/<table>/<partition>/part-0.parquet``, streaming chunk by chunk, each file
+    atomically, ``meta`` (and the table's name) in its metadata; returns ``{table: path}``. A
+    table whose rows the chunks do not have is not written. ``offset`` (``doppelx pool``): the
+    run's first item in the pool; ``item`` becomes ``offset + run_item`` and the rows get the
+    column ``run_item`` (their ``seed`` is the partition's). ``done``: as in :func:`merge_chunks`."""
+    names = pq.read_schema(paths[0]).names
+    written = {}
+    for table in tidy.SCHEMAS:
+        column = tidy.PREFIX + table
+        if column not in names:
+            continue
+        folder = base / table / partition if partition else base / table
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / tidy.PART
+        schema = tidy.SCHEMAS[table]
+        if offset is not None:
+            schema = schema.append(pa.field("run_item", pa.int64()))
+        schema = schema.with_metadata({METADATA_KEY: json.dumps({"table": table, **meta}).encode()})
+        with atomic_write(path, what="table") as f, pq.ParquetWriter(f, schema) as writer:
+            for p in paths:
+                rows = tidy.flatten(pq.read_table(p, columns=[column]).column(0), table)
+                if offset is not None:
+                    rows = _relabel(rows, None, offset)
+                writer.write_table(rows.cast(schema))
+                if done is not None:
+                    done(p)
+        written[table] = path
+    return written
+
+
+#: The columns a pooled wide table adds (``doppelx pool``): the run's seed and the item in its run.
+POOL_COLUMNS = ("seed", "run_item")
+
+
+def _relabel(table: pa.Table, seed: int | None, offset: int) -> pa.Table:
+    """A run's rows in a pool: ``run_item`` (the item in its run) added, ``item`` shifted by the
+    run's ``offset``, and ``seed`` added when given (the tidy tables take it from the partition)."""
+    items = table.column("item").cast(pa.int64())
+    table = table.set_column(table.schema.get_field_index("item"), "item", pc.add(items, offset))
+    if seed is not None:
+        table = table.append_column("seed", pa.array([seed] * table.num_rows, pa.int64()))
+    return table.append_column("run_item", items)
+
+
+def is_pool(folder: Path) -> bool:
+    """Whether ``folder`` holds a pool of runs (``doppelx pool``: its ``run.json`` lists them)."""
+    try:
+        data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("pool"), list)
 
 
 def refuse_outputs(folder: Path, names: tuple[str, ...], marker: str, what: str) -> None:

@@ -444,8 +444,10 @@ def check_sweep_folder(out: Path, overwrite: bool = False) -> None:
     folder is checked by its own run); there a sweep resumes and writes its comparison again.
     Elsewhere a ``comparison.md`` is a user's own: refused unless ``overwrite``.
     """
-    from doppelx.batch.store import refuse_outputs
+    from doppelx.batch.store import is_pool, refuse_outputs
 
+    if is_pool(out):
+        raise DoppelXError(f"{out}: holds a pool of runs (doppelx pool), not a sweep; use another --out")
     if not overwrite and not any(out.glob("variant-*/run.json")):
         refuse_outputs(out, COMPARISON_FILES, "variant-NN/run.json", "a sweep folder")
 
