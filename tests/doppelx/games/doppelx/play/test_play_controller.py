@@ -472,8 +472,8 @@ def test_a_decider_says_its_points_and_who_won_it():
     did not say the tie was settled."""
     c = PlayController(FakeUi())
     try:
-        # seed 3, target 5, 8 easy bots: the setup throw's Doppel X ties Green and Orange at 10
-        c.new_game(GameSetup.standard(8, 0, "easy", seed=3, target=5))
+        # seed 4, target 5, 8 easy bots: the setup throw's Doppel X ties Yellow, Purple and Pink at 10
+        c.new_game(GameSetup.standard(8, 0, "easy", seed=4, target=5))
         run_until(c, lambda c: c.stage is Stage.OVER)
         game = c.game
         assert game.decider_history, "this game was meant to end in a decider"
