@@ -320,30 +320,29 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
 
 
 def decider_note(game: DoppelXGame) -> str:
-    """Why a decider is thrown (D37) and how it stands, while one is on (``""`` otherwise).
+    """Why a decider is thrown (D37) and how it stands, while one is on (``""`` otherwise); short
+    enough for the bottom line of an 800-px window.
 
-    E.g. ``"Tie at the mark: Ann and Bo both have 54 chips — a decider: each throws their die
-    and the white die onto an empty board, the most points wins the game"``; after a round
-    with equal best points ``"Decider round 1 tied (Ann 4, Bo 4): Ann and Bo throw again — the
-    most points wins"``; points already thrown in the round are named."""
+    E.g. ``"Tie at 54 chips: Ann and Bo throw a decider — their die and the white die onto an
+    empty board, most points wins"``; after a round with equal best points ``"Decider round 1
+    tied (Ann 4, Bo 4): Ann and Bo throw again, most points wins"``; the points already
+    thrown in the round follow (``" · so far Ann 3"``)."""
     if str(game.phase) != "decider" or not game.decider_players:
         return ""
     names = game.names
     players = game.decider_players
-    thrown = ", ".join(f"{names.get(c, c)} {counted(p, 'point')}" for c, p in game.decider_points.items())
-    so_far = f" (so far: {thrown})" if thrown else ""
+    thrown = ", ".join(f"{names.get(c, c)} {p}" for c, p in game.decider_points.items())
+    so_far = f" · so far {thrown}" if thrown else ""
     if game.decider_round <= 1:
-        both = "both" if len(players) == 2 else "all"
         return (
-            f"Tie at the mark: {_and(names.get(c, c) for c in players)} {both} have "
-            f"{game.chips[players[0]]} chips — a decider: each throws their die and the white die onto "
-            f"an empty board, the most points wins the game{so_far}"
+            f"Tie at {game.chips[players[0]]} chips: {_and(names.get(c, c) for c in players)} throw a "
+            f"decider — their die and the white die onto an empty board, most points wins{so_far}"
         )
     last = game.decider_history[-1]
     points = ", ".join(f"{names.get(c, c)} {p}" for c, p in last.items())
     return (
         f"Decider round {game.decider_round - 1} tied ({points}): "
-        f"{_and(names.get(c, c) for c in players)} throw again — the most points wins{so_far}"
+        f"{_and(names.get(c, c) for c in players)} throw again, most points wins{so_far}"
     )
 
 

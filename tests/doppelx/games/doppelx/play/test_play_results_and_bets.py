@@ -135,19 +135,20 @@ def test_a_decider_says_why_it_is_thrown_and_that_a_tie_throws_again():
         game = ctrl.game
         assert str(game.phase) == "decider" and game.decider_players == ("yellow", "purple", "pink")
         note = ctrl.snapshot().message
-        assert note.startswith("Tie at the mark: Yellow, Purple and Pink all have 10 chips — a decider")
-        assert "the most points wins the game" in note
+        assert note == (
+            "Tie at 10 chips: Yellow, Purple and Pink throw a decider — their die and the white die "
+            "onto an empty board, most points wins"
+        )
         run_until(ctrl, lambda c: c.stage is Stage.WAIT)
         assert ctrl.snapshot().message == note and "Decider: Yellow" in ctrl.snapshot().turn
         run_until(ctrl, lambda c: c.stage is Stage.RESULT)  # Yellow's decider throw rests
         points = game.decider_points["yellow"]
-        assert ctrl.snapshot().message.endswith(f"(so far: Yellow {view.counted(points, 'point')})")
+        assert ctrl.snapshot().message == f"{note} · so far Yellow {points}"
         # a round with equal best points: they throw again
         game.decider_history.append({"yellow": 4, "purple": 4, "pink": 1})
         game.decider_round, game.decider_points, game.decider_players = 2, {}, ("yellow", "purple")
         assert view.decider_note(game) == (
-            "Decider round 1 tied (Yellow 4, Purple 4, Pink 1): Yellow and Purple throw again — "
-            "the most points wins"
+            "Decider round 1 tied (Yellow 4, Purple 4, Pink 1): Yellow and Purple throw again, most points wins"
         )
         game.decider_history.pop()
     finally:
