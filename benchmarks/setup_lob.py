@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     if not 3 <= a.players <= 8 or a.seeds < 1:
         print("setup_lob: --players must be 3–8 and --seeds at least 1", file=sys.stderr)
         return 2
-    print(f"{'side':>4} {'dice':>5} {'off':>4} {'hole':>4} {'max apex over rim (m)':>22} {'max planned flight (s)':>23}")
+    print(
+        f"{'side':>4} {'dice':>5} {'off':>4} {'hole':>4} {'max apex over rim (m)':>22} {'max planned flight (s)':>23}"
+    )
     for side in ("I", "II", "III", "IV"):
         dice = off = hole = 0
         apex = flight = 0.0

@@ -410,7 +410,9 @@ def test_no_hud_panel_overlaps_another_with_the_log_open_or_closed(window, table
     hud = Hud()
     w, h = size
     snap = _snapshot(table_i, 8)
-    snap = replace(snap, log=tuple(f"{k}. Blue: blue 3 on 3x = 9 · white X = 0 · Red bet D +4" for k in range(12)))
+    snap = replace(
+        snap, log=tuple(f"{k}. Blue: blue 3 on 3x = 9 · white X = 0 · Red bet D +4" for k in range(12))
+    )
     state = HudState(w, h, aim_text="Throwing from side S, +12 cm along", hint="Tab: see why", log=log)
     hud.update(snap, state, [])
     names = set(hud.blocks)

@@ -764,9 +764,6 @@ class PlayController:
             and (self.playback is None or self.playback.done)
         ):  # the last throw's chips stay over its dice until the next throw starts
             floating = view.floating_for(shown.score.readings, shown.score.doppel_x, dice, colours)
-        decider = view.decider_note(game) if stage in (Stage.RESULT, Stage.WAIT, Stage.THROW) else ""
-        if self.replaying:
-            decider = ""
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
@@ -792,8 +789,6 @@ class PlayController:
             else:
                 turn = f"{who} throws" if req.kind == "turn" else f"Decider: {who} throws"
             message = "Drag towards the box and let go while moving, or hold Space (H: help)"
-            if decider:  # why this throw: the tie and how the decider goes (D37)
-                message = f"{decider} · drag towards the box and let go"
             active = self.thrower
         elif stage is Stage.WAIT:
             req = self.live.request()
@@ -805,9 +800,7 @@ class PlayController:
                 f"{view.who(clickers[0], names)}: click a bet card to bet on this throw" if clickers else ""
             )
             activity = self.thinker.status() or "Getting ready to throw…"
-            message = decider or message
-        elif decider:  # the throw that tied the game (or a decider round) rests: say what comes
-            message = decider
+        message = self._decider_message(message)
         return Snapshot(
             table=table,
             dice=dice,
@@ -836,6 +829,18 @@ class PlayController:
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
         )
+
+    def _decider_message(self, message: str) -> str:
+        """``message``, or while a decider is on (D37) the line that says why and how it stands
+        (:func:`doppelx.games.doppelx.play.view.decider_note`): from the throw that tied the game
+        at rest through every decider throw's wait; a person's decider throw keeps a short
+        "how to throw" after it. A replay keeps its own message."""
+        if self.replaying or self.stage not in (Stage.RESULT, Stage.WAIT, Stage.THROW):
+            return message
+        note = view.decider_note(self.live.game)
+        if not note:
+            return message
+        return f"{note} · drag towards the box and let go" if self.stage is Stage.THROW else note
 
     # --- the window -----------------------------------------------------------------------
     def _say(self, text: str, seconds: float = 3.0) -> None:
