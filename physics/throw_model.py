@@ -7,7 +7,8 @@ the skill's release height above the rim; the horizontal speed grows with the st
 (:data:`SPEED_MIN` … :data:`SPEED_MAX`); the flight time is the longer of "distance /
 speed" and the time a lob needs to clear the rim with the die's full size to spare, and
 the vertical speed then follows from the ballistic arc (no air drag — negligible for dice,
-Kapitaniak et al. 2012). :func:`aimed_throw` adds the player's errors first: a
+Kapitaniak et al. 2012); no arc rises more than :data:`MAX_APEX` above the hand (a longer
+flight is flown faster and flatter). :func:`aimed_throw` adds the player's errors first: a
 :class:`Skill` scatters the target (normal, ``aim_sd``), the strength, the release height
 and the hand's place along the wall, and the dice leave the hand tumbling about a random
 axis. The same aim, skill and random stream give the same throw.
@@ -31,9 +32,12 @@ SPEED_MIN, SPEED_MAX = 0.35, 2.2
 RIM_CLEARANCE = 0.006
 #: Closest a (noisy) target comes to a wall's inner face, beyond the die's half size (m).
 TARGET_WALL_GAP = 0.010
-#: Longest flight a throw plans (s): an arc over the rim onto a point right behind the
-#: thrower's own wall would otherwise need an absurd lob; 0.8 s is an apex ~0.8 m up.
-MAX_FLIGHT = 0.8
+#: Highest a planned arc rises above its release point (m): a far or soft throw (the setup
+#: throw of a seat far from its target, a bot's gentle throw across the box) would otherwise
+#: take "distance / slow speed" ≈ 1 s in the air, a lob ~0.8 m up that lands hard and bounces
+#: off the box (issue 32). The flight time then follows from the distance and this apex:
+#: the throw goes faster and flatter instead (benchmarks/setup_lob.py).
+MAX_APEX = 0.2
 
 
 @dataclass(frozen=True)
@@ -146,10 +150,17 @@ def _plan_from(
             need = clear_z - p0[2] - (target[2] - p0[2]) * f
             if need > 0:
                 t_flight = max(t_flight, math.sqrt(2 * need / (GRAVITY * f * (1 - f))))
-    t_flight = min(t_flight, MAX_FLIGHT)
+    t_flight = min(t_flight, apex_flight(float(p0[2] - target[2]), MAX_APEX))
     vxy = flat / t_flight
     vz = (target[2] - p0[2] + GRAVITY * t_flight**2 / 2) / t_flight
     return (float(p0[0]), float(p0[1]), float(p0[2])), (float(vxy[0]), float(vxy[1]), float(vz))
+
+
+def apex_flight(drop: float, apex: float) -> float:
+    """Flight time (s) of an arc that rises ``apex`` m above its release and lands ``drop`` m
+    below it (``drop`` may be negative: a landing above the release)."""
+    vz = math.sqrt(2 * GRAVITY * apex)
+    return (vz + math.sqrt(max(0.0, vz * vz + 2 * GRAVITY * drop))) / GRAVITY
 
 
 def _wall_crossings(box: BoxSpec, a: np.ndarray, b: np.ndarray) -> list[float]:

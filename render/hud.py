@@ -174,6 +174,9 @@ class Hud:
         self.plates: list[Rect] = []
         #: The HUD's panels (window px): die labels keep off them.
         self.panels: list[Rect] = []
+        #: The outer box of each panel of the table view by name (scoreboard, summary, turn,
+        #: activity, bottom bands, buttons, throw log): none overlaps another (tests check them).
+        self.blocks: dict[str, Rect] = {}
         #: Texts of the modal panel shown (help and rules card, or the throw log).
         self.modal_texts: list[str] = []
         self.obstacles: list[Rect] = []
@@ -269,6 +272,7 @@ class Hud:
         self._items = []
         self.text_boxes = []
         self.panels = []
+        self.blocks = {}
         self.modal_texts = []
         self._modal = False
         w, h = st.width, st.height
@@ -280,8 +284,13 @@ class Hud:
             return
         left = self._scoreboard(snap, w, h, s) + m
         right = w - m
+        log_top = h - m  # the throw log's column begins under the last throw's panel
         if snap.summary:
             right = self._summary(snap.summary, w, h, s, left) - m
+            log_top = self.blocks["summary"].y0 - m
+        show_log = st.log and not (st.menu or st.help)
+        if show_log:  # the turn line keeps clear of the log's column too
+            right = min(right, w - m - self._log_width(w, s) - m)
         centre, room = (left + right) / 2, max(40.0, right - left)
         y = h - m - 20 * s
         if snap.turn:
@@ -289,6 +298,7 @@ class Hud:
                 snap.turn, centre, y, 15 * s, bold=True, anchor_x="center", max_width=room - 24 * s
             )
             self._rect(centre - lab.content_width / 2 - 12 * s, y - 9 * s, lab.content_width + 24 * s, 30 * s)
+            self.blocks["turn"] = self.panels[-1]
             y -= 30 * s
         if snap.activity:
             lab = self._label(
@@ -297,6 +307,7 @@ class Hud:
             self._rect(
                 centre - lab.content_width / 2 - 10 * s, y - 11 * s, lab.content_width + 20 * s, 24 * s
             )
+            self.blocks["activity"] = self.panels[-1]
         if st.busy:  # the busy indicator: a plate in the middle of the window
             lab = self._label(
                 st.busy, w / 2, h / 2, 18 * s, ACCENT, True, "center", "center", max_width=w * 0.8
@@ -308,9 +319,11 @@ class Hud:
         x_buttons = self._buttons(st, s)
         if st.power is not None:
             self._power(st.power, m, m, min(260 * s, x_buttons - 2 * m), band - 2 * s, s)
+            self.blocks["power"] = Rect(m, m, m + min(260 * s, x_buttons - 2 * m), m + band - 2 * s)
         elif st.aim_text:
             lab = self._label(st.aim_text, m + 8 * s, m + 9 * s, 11 * s, DIM, max_width=x_buttons - 3 * m)
             self._rect(m, m, lab.content_width + 16 * s, band - 2 * s)
+            self.blocks["aim"] = self.panels[-1]
         lines = [(snap.message, TEXT), (st.hint, ACCENT)]
         yb = m + band + 4 * s
         for text, colour in lines:
@@ -320,6 +333,7 @@ class Hud:
                 text, w / 2, yb + 8 * s, 12 * s, colour, anchor_x="center", max_width=w - 2 * m - 24 * s
             )
             self._rect(w / 2 - lab.content_width / 2 - 12 * s, yb, lab.content_width + 24 * s, band - 2 * s)
+            self.blocks["message" if colour is TEXT else "hint"] = self.panels[-1]
             yb += band
         for outline in st.highlights:  # the cards a click bets on now
             for (xa, ya), (xb, yb) in zip(outline, outline[1:] + outline[:1]):
@@ -352,7 +366,8 @@ class Hud:
         elif st.help:
             self._help(w, h, s, snap.target if snap is not None else 0)
         elif st.log:
-            self._log(snap.log, w, h, s)
+            # between the last throw's panel and the bottom bands (buttons, message, hint)
+            self._log(snap.log, w, h, s, log_top, max(yb, m + 26 * s + m))
         self._modal = False
 
     #: The Esc menu's buttons: (name, caption).
@@ -411,6 +426,7 @@ class Hud:
         font = max(7.0, min(12 * s, row * 0.46))
         top = h - m
         self._rect(m, top - head - row * n - 6 * s, width, head + row * n + 6 * s)
+        self.blocks["scoreboard"] = self.panels[-1]
         self._label(
             f"Chips  (to {snap.target})" if snap.target else "Chips",
             m + 12 * s,
@@ -455,6 +471,7 @@ class Hud:
         top = h - m
         x0 = w - m - width
         self._rect(x0, top - row * (len(lines) + 1) - 6 * s, width, row * (len(lines) + 1) + 6 * s)
+        self.blocks["summary"] = self.panels[-1]
         self._label("Last throw", x0 + 10 * s, top - row + 4 * s, font, DIM, True)
         for i, text in enumerate(lines):
             colour = ACCENT if text == "Doppel X!" else TEXT
@@ -496,6 +513,7 @@ class Hud:
             self._rect(x, m, bw, 26 * s, (60, 60, 70, 220) if states[name] else PANEL)
             self.buttons[name] = (x, m, bw, 26 * s)
             x -= 6 * s
+        self.blocks["buttons"] = Rect(x + 6 * s, m, st.width - m, m + 26 * s)
         return x
 
     def _help(self, w: int, h: int, s: float, target: int = 0) -> None:
@@ -551,15 +569,21 @@ class Hud:
             doc.insert_text(len(doc.text), text + "\u2028", {**base, "color": DIM, "weight": "normal"})
         return doc
 
-    def _log(self, lines: tuple[str, ...], w: int, h: int, s: float) -> None:
+    @staticmethod
+    def _log_width(w: int, s: float) -> float:
+        """The throw log column's width (px)."""
+        return min(w * 0.3, 440 * s)
+
+    def _log(self, lines: tuple[str, ...], w: int, h: int, s: float, top: float, bottom: float) -> None:
         """The throw log: the last throws, newest first, each with its dice, bets and changes,
-        in a column at the right edge (the box in the middle of the window stays in view);
+        in a column at the right edge (the box in the middle of the window stays in view),
+        from ``top`` (under the last throw's panel) down to ``bottom`` (above the bottom bands);
         an entry is broken at its " · " to fit, and the oldest that do not fit are left out."""
         m = 10 * s
         font = 10 * s
         row = font * 1.75
-        box_w = min(w * 0.3, 440 * s)
-        x0, top, bottom = w - m - box_w, h - m, m + 64 * s  # above the buttons and the message bands
+        box_w = self._log_width(w, s)
+        x0 = w - m - box_w
         room = box_w - 2 * m
         self._label("Throw log  (L closes)", x0 + m, top - row, font * 1.2, ACCENT, True)
         y = top - row * 2.3
@@ -574,7 +598,9 @@ class Hud:
                 )
                 y -= row
             y -= row * 0.35
+        y = max(y, bottom)
         self._rect(x0, y, box_w, top - y, (12, 12, 16, 235))
+        self.blocks["log"] = Rect(x0, y, x0 + box_w, top)
 
     # --- die labels -------------------------------------------------------------------------
     def _place_anchors(self, anchors: list[Anchor], obstacles: list[Rect], st: HudState) -> None:

@@ -149,3 +149,20 @@ def test_setup_throw_never_releases_two_dice_inside_each_other():
     assert kind == "setup" and len(throw.releases) == 8
     gaps = [math.dist(a.position, b.position) for a, b in itertools.combinations(throw.releases, 2)]
     assert min(gaps) >= 1.8 * 0.016 - 1e-12
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_a_far_seats_setup_throw_is_a_believable_lob_that_still_lands_on_target(players):
+    """Issue 32: a soft setup throw from a far seat took ~0.8 s and rose ~0.8 m over the box;
+    no arc rises more than MAX_APEX above the hand, and the flatter, faster arc still lands
+    on the target."""
+    from physics.throw_model import MAX_APEX, apex_flight
+
+    for wall, along in seat_places(players, BOX):
+        target = (-0.1 * wall_axes(wall)[0][0], -0.1 * wall_axes(wall)[0][1])  # across the box
+        pos, vel = plan(BOX, Aim(target, 0.0, wall, along), 0.07, HALF)
+        apex = vel[2] ** 2 / (2 * GRAVITY)
+        assert apex <= MAX_APEX + 1e-9
+        t_land = apex_flight(pos[2] - HALF, apex)
+        assert t_land < 0.6
+        assert arc(pos, vel, t_land)[:2] == pytest.approx(target, abs=1e-9)

@@ -451,3 +451,36 @@ def test_the_referee_view_gives_each_die_one_plate_clear_of_the_others(fresh):
     assert all(p.x0 >= 0 and p.y0 >= 0 and p.x1 <= win.width and p.y1 <= win.height for p in plates)
     texts = [a.text for a in win._anchors(win._shown, *win.get_framebuffer_size())[0]]
     assert all(" on " in t and " · +" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1024, 600), (1280, 800), (1920, 1080)])
+@pytest.mark.parametrize("log", [False, True])
+def test_no_hud_panel_overlaps_another_with_the_log_open_or_closed(window, table_i, size, log):
+    """Issue 32: the throw log (L) lay over the "Last throw" panel top right. The scoreboard, the
+    turn and activity lines, the last throw, the log, the bottom bands and the buttons each keep
+    their own place at 8 players, from 800×500 to 1920×1080."""
+    from dataclasses import replace
+
+    from render.hud import Hud, HudState
+
+    window.switch_to()
+    hud = Hud()
+    w, h = size
+    snap = _snapshot(table_i, 8)
+    snap = replace(
+        snap, log=tuple(f"{k}. Blue: blue 3 on 3x = 9 · white X = 0 · Red bet D +4" for k in range(12))
+    )
+    state = HudState(w, h, aim_text="Throwing from side S, +12 cm along", hint="Tab: see why", log=log)
+    hud.update(snap, state, [])
+    names = set(hud.blocks)
+    assert {"scoreboard", "summary", "turn", "activity", "message", "hint", "buttons", "aim"} <= names
+    assert ("log" in names) == log
+    rects = list(hud.blocks.items())
+    bad = [(a, b) for i, (a, ra) in enumerate(rects) for b, rb in rects[i + 1 :] if ra.overlap(rb) > 0]
+    assert not bad, (size, log, bad)
+    for name, r in rects:  # everything inside the window
+        assert r.x0 >= -1 and r.y0 >= -1 and r.x1 <= w + 1 and r.y1 <= h + 1, (size, name)
+    if log:
+        assert hud.modal_texts[1].startswith("11. Blue")  # the newest throw shows
+    for item in hud._items:
+        item.delete()

@@ -78,6 +78,11 @@ BET_SECONDS = 6.0
 CLICK_WINDOW = 2.0
 #: How long the result of a throw stays before the next decision (s).
 RESULT_HOLD = 1.6
+#: Words of a throw's summary read per second (~180 a minute: dense lines of names and
+#: numbers): before a bot's throw the result stays long enough to read (:func:`reading_hold`).
+READ_WORDS_PER_S = 3.0
+#: The longest a result holds the game for reading before a bot's throw (s).
+READ_HOLD_MAX = 8.0
 #: Speed of the replay (R) as a share of real time: a slow motion, to see what happened.
 REPLAY_RATE = 1 / 3
 #: How long a replay's last frame stays before the game goes on where it was (s).
@@ -87,6 +92,15 @@ LOG_LENGTH = 12
 #: After the game's throw of this number has come to rest, the window hints at the referee view
 #: (once a window session; see :meth:`PlayController._hint_referee`).
 HINT_AFTER = 2
+
+
+def reading_hold(lines: Sequence[str]) -> float:
+    """How long a throw's summary ``lines`` stay before a bot throws next (s): the time to read
+    their words (:data:`READ_WORDS_PER_S`, "·" and "=" not counted) less the pause before the
+    bot's throw (:data:`BOT_PAUSE`, the summary still shows then), at least :data:`RESULT_HOLD`,
+    at most :data:`READ_HOLD_MAX`."""
+    words = sum(1 for line in lines for word in line.split() if word not in ("·", "="))
+    return min(READ_HOLD_MAX, max(RESULT_HOLD, words / READ_WORDS_PER_S - BOT_PAUSE))
 
 
 def autosave_path() -> Path:
@@ -500,7 +514,22 @@ class PlayController:
             self.summary = view.result_lines(shown.score, shown.bets, names, shown.kind)
             self.history = (self.history + [self._log_line(shown)])[-LOG_LENGTH:]
             self._hint_referee(shown.number)
-            self._after(RESULT_HOLD, self._next)
+            self._after(RESULT_HOLD if self._person_next() else reading_hold(self.summary), self._next)
+
+    def _person_next(self) -> bool:
+        """The next decision may be a person's (their throw, or a bet they are asked for): the
+        result then holds only :data:`RESULT_HOLD` — its summary stays on screen until the next
+        throw anyway, and a person is never kept waiting to read a bot's result."""
+        m = self.live
+        if m.finished:
+            return True  # the end screen comes at once
+        req = m.request()
+        humans = set(self.seats.humans)
+        if req.kind == "setup":
+            return bool(humans)
+        if req.thrower in humans:
+            return True
+        return any(self.seats.seat(c).bets == "ask" for c in self._open_bettors())
 
     def _hint_referee(self, number: int) -> None:
         """Hint at the referee view after the game's :data:`HINT_AFTER`-th throw (``number``).
@@ -787,6 +816,7 @@ class PlayController:
                 f"{view.who(clickers[0], names)}: click a bet card to bet on this throw" if clickers else ""
             )
             activity = self.thinker.status() or "Getting ready to throw…"
+        message = self._decider_message(message)
         return Snapshot(
             table=table,
             dice=dice,
@@ -815,6 +845,18 @@ class PlayController:
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
         )
+
+    def _decider_message(self, message: str) -> str:
+        """``message``, or while a decider is on (D37) the line that says why and how it stands
+        (:func:`doppelx.games.doppelx.play.view.decider_note`): from the throw that tied the game
+        at rest through every decider throw's wait; a person's decider throw keeps a short
+        "how to throw" after it. A replay keeps its own message."""
+        if self.replaying or self.stage not in (Stage.RESULT, Stage.WAIT, Stage.THROW):
+            return message
+        note = view.decider_note(self.live.game)
+        if not note:
+            return message
+        return f"{note} · drag towards the box and let go" if self.stage is Stage.THROW else note
 
     # --- the window -----------------------------------------------------------------------
     def _say(self, text: str, seconds: float = 3.0) -> None:

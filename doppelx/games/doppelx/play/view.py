@@ -299,7 +299,13 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
     if game.decider_history:
         tied = list(game.decider_history[0])
         chips = game.chips[tied[0]]
-        return f"{_and(names.get(c, c) for c in tied)} tied at {chips}: a decider throw settled it"
+        rounds = " · ".join(
+            ", ".join(f"{names.get(c, c)} {p}" for c, p in points.items()) for points in game.decider_history
+        )
+        return (
+            f"{_and(names.get(c, c) for c in tied)} tied at {chips}: a decider throw settled it "
+            f"(points: {rounds})"
+        )
     if score is None:
         return ""
     passed = [c for c, p in score.players.items() if p.before < game.target <= p.after]
@@ -310,6 +316,33 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
     return (
         f"{_and(names.get(c, c) for c in passed)} {both} passed {game.target} on the last throw: "
         f"the most chips win ({' to '.join(str(game.chips[c]) for c in passed)})"
+    )
+
+
+def decider_note(game: DoppelXGame) -> str:
+    """Why a decider is thrown (D37) and how it stands, while one is on (``""`` otherwise); short
+    enough for the bottom line of an 800-px window.
+
+    E.g. ``"Tie at 54 chips: Ann and Bo throw a decider — their die and the white die onto an
+    empty board, most points wins"``; after a round with equal best points ``"Decider round 1
+    tied (Ann 4, Bo 4): Ann and Bo throw again, most points wins"``; the points already
+    thrown in the round follow (``" · so far Ann 3"``)."""
+    if str(game.phase) != "decider" or not game.decider_players:
+        return ""
+    names = game.names
+    players = game.decider_players
+    thrown = ", ".join(f"{names.get(c, c)} {p}" for c, p in game.decider_points.items())
+    so_far = f" · so far {thrown}" if thrown else ""
+    if game.decider_round <= 1:
+        return (
+            f"Tie at {game.chips[players[0]]} chips: {_and(names.get(c, c) for c in players)} throw a "
+            f"decider — their die and the white die onto an empty board, most points wins{so_far}"
+        )
+    last = game.decider_history[-1]
+    points = ", ".join(f"{names.get(c, c)} {p}" for c, p in last.items())
+    return (
+        f"Decider round {game.decider_round - 1} tied ({points}): "
+        f"{_and(names.get(c, c) for c in players)} throw again, most points wins{so_far}"
     )
 
 

@@ -92,8 +92,8 @@ def test_playback_runs_at_the_physics_sample_rate_and_ends_on_the_outcome(ctrl):
 
 
 def people_game(ctrl) -> GameSetup:
-    """Ann (blue) and Bo (red) with two bots; seed 8 leaves Bo's die in hand after the setup throw."""
-    setup = GameSetup.standard(4, 2, seed=8, names=("Ann", "Bo"))
+    """Ann (blue) and Bo (red) with two bots; seed 12 leaves Bo's die in hand after the setup throw."""
+    setup = GameSetup.standard(4, 2, seed=12, names=("Ann", "Bo"))
     ctrl.new_game(setup)
     # setup throw: both people flick their own die first, then every die flies at once
     assert ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
@@ -472,8 +472,8 @@ def test_a_decider_says_its_points_and_who_won_it():
     did not say the tie was settled."""
     c = PlayController(FakeUi())
     try:
-        # seed 3, target 5, 8 easy bots: the setup throw's Doppel X ties Green and Orange at 10
-        c.new_game(GameSetup.standard(8, 0, "easy", seed=3, target=5))
+        # seed 4, target 5, 8 easy bots: the setup throw's Doppel X ties Yellow, Purple and Pink at 10
+        c.new_game(GameSetup.standard(8, 0, "easy", seed=4, target=5))
         run_until(c, lambda c: c.stage is Stage.OVER)
         game = c.game
         assert game.decider_history, "this game was meant to end in a decider"

@@ -470,7 +470,9 @@ def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
         score.players["red"] = PlayerScore("red", 0, 0, 0, 52, 52)  # Bo was past the mark already
         assert view.end_note(game, score) == ""
         game.decider_history.append({"blue": 5, "red": 2})
-        assert view.end_note(game, score) == "Ann and Bo tied at 54: a decider throw settled it"
+        assert view.end_note(game, score) == (
+            "Ann and Bo tied at 54: a decider throw settled it (points: Ann 5, Bo 2)"
+        )
     finally:
         match.close()
     assert view.places([54, 52, 12, 12]) == [1, 2, 3, 3]

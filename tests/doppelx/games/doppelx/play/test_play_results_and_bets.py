@@ -80,3 +80,76 @@ def test_a_person_who_passes_is_not_asked_but_a_click_on_a_card_still_bets():
         assert ctrl.stage is Stage.FLIGHT and ctrl.last.bets == {"red": "B"}
     finally:
         ctrl.close()
+
+
+def _result_hold(ctrl):
+    """Seconds the next result stands before the game goes on, and its summary."""
+    run_until(ctrl, lambda c: c.stage is Stage.RESULT)
+    start, summary = ctrl.time, ctrl.summary
+    run_until(ctrl, lambda c: c.stage is not Stage.RESULT)
+    return ctrl.time - start, summary
+
+
+def test_a_bots_result_stays_long_enough_to_read_but_never_keeps_a_person_waiting():
+    """Issue 32: bot results flashed by (1.6 s for eight dice's worth of summary). Before a bot's
+    throw the result holds for the time its words take to read; before a person's, as before."""
+    from doppelx.games.doppelx.play.controller import (
+        BOT_PAUSE,
+        READ_WORDS_PER_S,
+        RESULT_HOLD,
+        reading_hold,
+    )
+
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(8, 0, seed=3))
+        held, summary = _result_hold(ctrl)  # the setup throw: eight dice to read about
+        words = sum(1 for line in summary for w in line.split() if w not in ("·", "="))
+        assert words / READ_WORDS_PER_S - BOT_PAUSE > RESULT_HOLD + 1.0  # a long read ...
+        assert held >= reading_hold(summary) - 1e-9 > RESULT_HOLD + 1.0  # ... and the time to read it
+        assert ctrl.summary == summary and ctrl.stage is Stage.WAIT  # still shown until the bot throws
+    finally:
+        ctrl.close()
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(8, 1, seed=3, names=("Ann",)))
+        ctrl.handle(flick(ctrl))  # Ann's setup die; she throws first after the setup
+        held, summary = _result_hold(ctrl)
+        assert reading_hold(summary) > RESULT_HOLD + 1.0
+        assert held <= RESULT_HOLD + 2 * ctrl.frame_dt and ctrl.stage is Stage.THROW
+    finally:
+        ctrl.close()
+
+
+def test_a_decider_says_why_it_is_thrown_and_that_a_tie_throws_again():
+    """Issue 32: the decider (D37) was barely explained. The throw that ties the game at the mark,
+    and every decider throw, say on screen that there is a tie, who throws and that the most
+    points win; a tied round says they throw again."""
+    from doppelx.games.doppelx.play import view
+
+    ctrl = PlayController(FakeUi())
+    try:
+        # seed 4, target 5, 8 easy bots: the setup throw's Doppel X ties Yellow, Purple and Pink at 10
+        ctrl.new_game(GameSetup.standard(8, 0, "easy", seed=4, target=5))
+        run_until(ctrl, lambda c: c.stage is Stage.RESULT)
+        game = ctrl.game
+        assert str(game.phase) == "decider" and game.decider_players == ("yellow", "purple", "pink")
+        note = ctrl.snapshot().message
+        assert note == (
+            "Tie at 10 chips: Yellow, Purple and Pink throw a decider — their die and the white die "
+            "onto an empty board, most points wins"
+        )
+        run_until(ctrl, lambda c: c.stage is Stage.WAIT)
+        assert ctrl.snapshot().message == note and "Decider: Yellow" in ctrl.snapshot().turn
+        run_until(ctrl, lambda c: c.stage is Stage.RESULT)  # Yellow's decider throw rests
+        points = game.decider_points["yellow"]
+        assert ctrl.snapshot().message == f"{note} · so far Yellow {points}"
+        # a round with equal best points: they throw again
+        game.decider_history.append({"yellow": 4, "purple": 4, "pink": 1})
+        game.decider_round, game.decider_points, game.decider_players = 2, {}, ("yellow", "purple")
+        assert view.decider_note(game) == (
+            "Decider round 1 tied (Yellow 4, Purple 4, Pink 1): Yellow and Purple throw again, most points wins"
+        )
+        game.decider_history.pop()
+    finally:
+        ctrl.close()
