@@ -46,7 +46,7 @@ def seat_lines(games: dict, seats: dict, players: int) -> list[str]:
         f"{100 * fair:.1f} %) in percentage points; turns: the seat's own turns a game (a re-thrown "
         "turn counts once), mean with a 95 % interval.",
         "",
-        "| seat | wins | win rate | minus fair share | turns a game | chips per own turn |",
+        "| seat | wins | win rate | minus fair share | turns a game | chips per own throw |",
         "|---|---|---|---|---|---|",
     ]
     turns = defaultdict(list)
@@ -75,7 +75,8 @@ def seat_lines(games: dict, seats: dict, players: int) -> list[str]:
             else "too few games a seat for the test: fewer than 5 expected wins)."
         )
         + " Turns a game differ by seat because a game ends within the round, on the turn a player "
-        "reaches the target: a seat early in the round more often gets its turn of the last round.",
+        "reaches the target: a seat early in the round more often gets its turn of the last round."
+        + _mixed_skills_note(seats),
         "",
     ]
     return lines
@@ -164,6 +165,24 @@ def bet_lines_games(bets: dict, turns: dict, in_play: list[str], cards) -> list[
     return [*lines, "", DOUBLING, ""]
 
 
+def _mixed_skills_note(seats: dict) -> str:
+    """A warning when the seats did not hold the same mix of skills (no ``--rotate``): the χ² then
+    tests skill as much as seat order."""
+    by_seat: defaultdict[int, Counter] = defaultdict(Counter)
+    for seat, skill in zip(seats["seat"], seats.get("skill", [])):
+        by_seat[seat][skill] += 1
+    if len({frozenset(c.items()) for c in by_seat.values()}) <= 1:
+        return ""
+    held = (
+        ", ".join(f"seat {s}: {'/'.join(sorted(c))}" for s, c in sorted(by_seat.items()) if len(c) == 1)
+        or "unequally"
+    )
+    return (
+        f" **The seats held different skills ({held})**, so this test and the win rates mix skill "
+        "with seat order; `--rotate` gives every skill every seat in turn."
+    )
+
+
 def dice_lines(dice: dict, white: str) -> list[str]:
     """Per die (coloured thrown, white thrown, lying) the share that ended in a hole or off the box."""
     groups: dict[str, list[str]] = defaultdict(list)
@@ -176,19 +195,24 @@ def dice_lines(dice: dict, white: str) -> list[str]:
     lines = [
         "## Dice lost, per die (95 % Wilson interval)",
         "",
-        "| die | dice | in a hole | off the box |",
-        "|---|---|---|---|",
+        "| die | dice | in a hole | off the box | in a hole or off |",
+        "|---|---|---|---|---|",
     ]
     for name in ("a coloured die (thrown)", "the white die", "a lying die"):
         st = groups.get(name)
         if not st:
-            lines.append(f"| {name} | 0 | not measurable: no such die | – |")
+            lines.append(f"| {name} | 0 | not measurable: no such die | – | – |")
             continue
         n = len(st)
         hole = proportion(sum(s == "hole" for s in st), n).fmt(percent=True, digits=2)
         off = proportion(sum(s == "off" for s in st), n).fmt(percent=True, digits=2)
-        lines.append(f"| {name} | {n} | {hole} | {off} |")
-    return [*lines, ""]
+        lost = proportion(sum(s != "board" for s in st), n).fmt(percent=True, digits=2)
+        lines.append(f"| {name} | {n} | {hole} | {off} | {lost} |")
+    note = (
+        "Every die thrown counts once a throw: in games the setup throw's dice too (every player's "
+        "coloured die, no white die), so coloured dice outnumber the turns."
+    )
+    return [*lines, "", note, ""]
 
 
 def doppel_lines_games(games: dict, turns: dict) -> list[str]:

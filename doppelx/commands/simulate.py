@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
@@ -386,6 +387,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         stale=tuple(f for k, files in REPORT_FILES.items() if k != kind for f in files),
         extend=args.extend,
     )
+    if not args.quiet:
+        print("doppelx simulate: writing the report (report.md, report.html, plots)…", file=sys.stderr)
     report = write_report(kind, table, args.out)
     from doppelx.batch.report import table_paths
 
