@@ -70,6 +70,9 @@ class PhysicsWorld(Protocol):
     def velocity(self, owner: str) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
         """Linear (m/s) and angular (rad/s) velocity of a die, board frame."""
 
+    def contact_count(self) -> int:
+        """Contact points the solver carries now: a measure of its load (``doppelx bench``)."""
+
     def spinner_angle(self) -> float:
         """The spinner's angle about its pin (rad)."""
 

@@ -149,9 +149,10 @@ def die_rows(item: int, throw: int, score, outcome, thrown, seats=None, spinner:
     return rows
 
 
-def bet_rows(item: int, throw: int, pays: Mapping[str, int], placed: Mapping[Any, str]) -> list[dict]:
+def bet_rows(item: int, throw: int, pays: Mapping[str, int | None], placed: Mapping[Any, str]) -> list[dict]:
     """Rows of the bets of a throw: ``placed`` maps a bettor's seat to its card (``None``: a
-    throws run's bettor who bets on every card, each row then ``placed`` false)."""
+    throws run's bettor who bets on every card, each row then ``placed`` false); a pay-out of
+    ``None`` is a card that cannot pay in this run (card G without a turning spinner)."""
     if None in placed:
         return [
             {"item": item, "throw": throw, "card": c, "bettor": None, "placed": False, "paid": p}
