@@ -21,7 +21,8 @@ from doppelx.batch.stats import chi2_sf, counted, fmt_p, mean, proportion
 DOUBLING = (
     "Hit rate × pay-out is not the expected pay-out: a card about the active player's dice "
     "(a field, hole or off) pays once for *each* die that qualifies, so its pay-out doubles when "
-    "both the coloured and the white die do; the Doppel X cards and G pay once."
+    "both the coloured and the white die do; the Doppel X cards and G pay once. A and H are "
+    "the same bet by the rules (D31: H is 'the same as A'), so their figures are equal."
 )
 
 
