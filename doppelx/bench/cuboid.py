@@ -341,15 +341,19 @@ class MujocoCuboidTable:
         """The MJCF text of the table and a cuboid die of ratio ``r``."""
         return self.mjcf_box(*cuboid_body(r, self.scene))
 
-    def mjcf_box(self, half, mass: float, inertia) -> str:
-        """The MJCF text of the table and a box die of ``half`` extents (3,) m, ``mass`` kg, ``inertia`` (3,) kg m²."""
+    def mjcf_box(self, half, mass: float, inertia, time_constant: float | None = None,
+                 impedance: float | None = None) -> str:  # fmt: skip
+        """The MJCF text of the table and a box die of ``half`` extents (3,) m, ``mass`` kg, ``inertia`` (3,) kg m²;
+        ``time_constant`` (s) and a constant ``impedance`` replace the contact's solref time and solimp if given."""
         from physics.mujoco_materials import SOLIMP, MujocoContact, damping_ratio
 
         sc, par = self.scene, self.params
-        solref = (par.time_constant, damping_ratio(min(max(sc.restitution, 1e-3), 0.999)))
+        tc = par.time_constant if time_constant is None else time_constant
+        solimp = SOLIMP if impedance is None else (impedance, impedance, *SOLIMP[2:])
+        solref = (tc, damping_ratio(min(max(sc.restitution, 1e-3), 0.999)))
         friction = (sc.friction, sc.spinning_friction, sc.rolling_friction)
-        table = MujocoContact(friction, solref, SOLIMP, par.condim, 1)
-        die = MujocoContact(friction, solref, SOLIMP, par.condim, 0)
+        table = MujocoContact(friction, solref, solimp, par.condim, 1)
+        die = MujocoContact(friction, solref, solimp, par.condim, 0)
         v = " ".join
         return (
             '<mujoco model="cuboid">'

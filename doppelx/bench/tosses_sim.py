@@ -35,15 +35,23 @@ class TossParams:
             MuJoCo: the coefficient whose damping ratio the contact spring gets,
             :func:`physics.mujoco_materials.damping_ratio`).
         spinning_friction, rolling_friction: torsional and rolling resistance (m).
+        time_constant: MuJoCo only: the contact spring's time constant (s; ``solref[0]``);
+            ``None`` is the game's (:data:`physics.mujoco_materials.TIME_CONSTANT`).
+        impedance: MuJoCo only: the constraint's impedance, constant over the penetration
+            (``solimp = (d, d, 0.1 mm, 0.5, 2)``; lower is softer); ``None`` is the game's
+            (:data:`physics.mujoco_materials.SOLIMP`). PyBullet has neither: ``None`` there.
     """
 
     friction: float
     restitution: float
     spinning_friction: float
     rolling_friction: float
+    time_constant: float | None = None
+    impedance: float | None = None
 
     def to_dict(self) -> dict:
-        return {k: round(v, 6) for k, v in asdict(self).items()}
+        """The parameters set (``None`` ones left out), rounded to 6 decimals."""
+        return {k: round(v, 6) for k, v in asdict(self).items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -145,7 +153,9 @@ class TossRunner:
         if params not in self._models:
             if len(self._models) >= 4:  # a fit tries many materials: keep only the latest models
                 self._models.clear()
-            m = mj.MjModel.from_xml_string(tb.mjcf_box(self.half3, self.mass, self.inertia))
+            m = mj.MjModel.from_xml_string(
+                tb.mjcf_box(self.half3, self.mass, self.inertia, params.time_constant, params.impedance)
+            )
             self._models[params] = (m, mj.MjData(m))
         m, d = self._models[params]
         position, (qx, qy, qz, qw), velocity, spin = state

@@ -2,7 +2,7 @@
 
     doppelx bench tosses [--data FILE.npz] [--engine pybullet|mujoco] [--throws-per-toss K]
                          [--json] [--plot OUT.png] [--half fit|eval|all] [--tosses N] [--seed S]
-    doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N]
+    doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N] [--fit-warm]
 
 Evaluation never fits: it reads the materials of ``assets/validation/tosses_fit.toml`` and
 runs, without ``--data``, the shipped data's evaluation half (odd ``toss_id``; ``--half``
@@ -72,6 +72,8 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
                    help="--fit takes only the first N tosses of the fit half (default all)")  # fmt: skip
     t.add_argument("--fit-evals", type=argtypes.whole(1, 1000, "a number of evaluations"), default=MAX_EVALS,
                    metavar="N", help=f"--fit's pattern search budget after the 16-point grid (default {MAX_EVALS})")  # fmt: skip
+    t.add_argument("--fit-warm", action="store_true",
+                   help="--fit starts the pattern search from the fit file's values of the engine (no grid)")  # fmt: skip
     t.set_defaults(func=run_tosses, tosses_checks=(suite_options, engine_of))
 
 
@@ -93,9 +95,13 @@ def run_tosses(args: argparse.Namespace) -> int:
                             ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
             if given:
                 raise DoppelXError(f"{flag}: --fit fits on the shipped data's fit half and writes the fit file; "
-                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals")  # fmt: skip
+                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm")  # fmt: skip
         return _fit(args, engines)
-    for flag, given in (("--fit-out", args.fit_out), ("--fit-tosses", args.fit_tosses)):
+    for flag, given in (
+        ("--fit-out", args.fit_out),
+        ("--fit-tosses", args.fit_tosses),
+        ("--fit-warm", args.fit_warm),
+    ):
         if given:
             raise DoppelXError(f"{flag} belongs to --fit (doppelx bench tosses --fit {flag} …)")
     return _evaluate(args, engines)
@@ -103,12 +109,19 @@ def run_tosses(args: argparse.Namespace) -> int:
 
 def _fit(args: argparse.Namespace, engines) -> int:
     from doppelx.bench.tosses_data import load_tosses
-    from doppelx.bench.tosses_fit import default_path, fit_engine, read_fit, write_fit
+    from doppelx.bench.tosses_fit import default_path, fit_engine, params_of, read_fit, write_fit
     from rules.common.atomic import check_output_file
+    from rules.common.errors import DoppelXError
 
     out = args.fit_out or default_path()
     check_output_file(out, "fit file")
     data = load_tosses()
+    warm = {}
+    if args.fit_warm:
+        doc = read_fit(out)
+        if doc.get("data", {}).get("sha256") != data.sha256:
+            raise DoppelXError(f"--fit-warm: {out} was fitted on other data; fit without --fit-warm")
+        warm = {e: params_of(doc, e, out) for e in engines}
     fit_tosses = data.half("fit")[: args.fit_tosses] if args.fit_tosses else data.half("fit")
 
     def progress(line: str) -> None:
@@ -117,7 +130,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
     sections = {}
     for engine in engines:
         progress(f"bench tosses --fit: {engine} on {len(fit_tosses)} tosses of the fit half")
-        sections[engine] = fit_engine(data, engine, progress, args.fit_evals, fit_tosses)
+        sections[engine] = fit_engine(data, engine, progress, args.fit_evals, fit_tosses, warm.get(engine))
     # the other engine's section is kept when it was fitted on the same data (read now, at the end)
     old = read_fit(out) if out.exists() else {"data": {}}
     if old.get("data", {}).get("sha256") == data.sha256:

@@ -140,7 +140,10 @@ def test_the_json_has_the_issues_shape_and_is_the_same_twice(tmp_path, capsys):
         assert set(r["pos_err_widths"]) == {"50", "100", "200", "400", "rest"}
         assert set(r["pos_err_widths_p90"]) == set(r["pos_err_widths"])
         assert 0 <= r["time_to_rest_ks_p"] <= 1
-        assert set(r["params"]) == {"friction", "restitution", "spinning_friction", "rolling_friction"}
+    four = {"friction", "restitution", "spinning_friction", "rolling_friction"}
+    assert set(doc["engines"]["pybullet"]["params"]) == four
+    assert set(doc["engines"]["mujoco"]["params"]) in (four, four | {"time_constant", "impedance"})
+    for r in doc["engines"].values():
         # the fitted release state: 50 ms in, before the first impact, within a millimetre
         assert r["pos_err_widths"]["50"] < 0.01
         assert r["game_material"]["tosses"] == 3
@@ -178,3 +181,56 @@ def test_face_down_and_time_to_rest_on_hand_made_paths():
     pos = np.array([[0, 0, 0.1], [0.01, 0, 0.06], [0.02, 0, 0.05], [0.0201, 0, 0.05], [0.0201, 0, 0.05]])
     p = ts.Path3(t, pos, np.repeat(flat, 5, 0))
     assert ts.time_to_rest(p) == pytest.approx(0.2)
+
+
+def test_the_fit_searches_mujocos_contact_time_and_impedance_only_where_the_start_sets_them():
+    from doppelx.bench.tosses_fit import _with, fit, start_of
+
+    def bowl(p):  # a minimum inside the bounds, in every parameter the start sets
+        x = (p.friction - 0.4) ** 2 + (p.restitution - 0.3) ** 2
+        return x + ((p.time_constant or 0.012) - 0.012) ** 2 * 1e3 + ((p.impedance or 0.8) - 0.8) ** 2
+
+    mj, n_mj = fit(bowl, start_of("mujoco"), max_evals=200, grid=False)[::2]
+    assert mj.time_constant == pytest.approx(0.012, abs=1e-3) and mj.impedance == pytest.approx(0.8, abs=0.01)
+    pb = fit(bowl, start_of("pybullet"), max_evals=60)[0]
+    assert (
+        pb.time_constant is None
+        and pb.impedance is None
+        and set(pb.to_dict())
+        == set(_with(pb).to_dict())
+        == {"friction", "restitution", "spinning_friction", "rolling_friction"}
+    )
+    assert fit(bowl, start_of("mujoco"), max_evals=0, grid=False)[2] == 1  # no grid: the start alone
+
+
+def test_mujocos_fitted_contact_time_and_impedance_reach_the_model_and_the_motion():
+    from doppelx.bench.tosses_sim import TossParams, TossRunner
+
+    data = load_tosses()
+    toss = data.half("eval")[0]
+    state = release_state(toss, data.half_width).state()
+    hard = TossParams(0.3, 0.2, 0.001, 0.001)
+    soft = TossParams(0.3, 0.2, 0.001, 0.001, time_constant=0.02, impedance=0.6)
+    with TossRunner("mujoco", data.half_width, data.mass) as runner:
+        xml = runner._table.mjcf_box(runner.half3, runner.mass, runner.inertia, 0.02, 0.6)
+        assert 'solref="0.02 ' in xml and 'solimp="0.6 0.6 ' in xml
+        a, b = runner.run(hard, state, cap=0.6), runner.run(soft, state, cap=0.6)
+    n = min(len(a.t), len(b.t))
+    # a soft, slow contact sinks the cube deeper into the table than the game's stiff one
+    assert b.pos[:n, 2].min() < a.pos[:n, 2].min() - 1e-3
+
+
+def test_fit_warm_starts_from_the_fit_file_and_belongs_to_fit(tmp_path, capsys):
+    out = tmp_path / "fit.toml"
+    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "1", "--engine", "mujoco"]
+    assert main([*base, "--fit-warm"]) == 2  # no file to start from
+    assert main([*base, "--fit-evals", "1"]) == 0
+    assert main([*base, "--fit-evals", "1", "--fit-warm"]) == 0
+    capsys.readouterr()
+    from rules.common.assets import read_toml
+
+    doc = read_toml(out)["mujoco"]
+    assert doc["evaluations"] == 2 and doc["search"].startswith("pattern search from")
+    assert {"time_constant", "impedance"} <= set(doc)
+    assert main(["bench", "tosses", "--fit-warm", "--json"]) == 2
+    assert "--fit-warm" in capsys.readouterr().err
