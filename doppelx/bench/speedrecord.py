@@ -230,11 +230,14 @@ def section(data: dict, profile: str, key: str | None = None) -> dict | None:
     return values if isinstance(values, dict) else None
 
 
-def compare(metrics: list[Metric], data: dict, profile: str, fallback: dict | None = None) -> list[Row]:
+def compare(
+    metrics: list[Metric], data: dict, profile: str, fallback: dict | None = None, load: float = 0.0
+) -> list[Row]:
     """Speed metrics judged against this machine's record in ``data``, else against the record
-    of this kind of machine in ``fallback`` (the shipped one); all ``info`` without either."""
+    of this kind of machine in ``fallback`` (the shipped one); all ``info`` without either, or
+    when other jobs' ``load`` (:func:`others_load`) makes the machine :func:`busy`."""
     values = judged_against(data, profile, fallback)[0]
-    if values is None:
+    if values is None or busy(load):
         return [Row(m, None, None, "info") for m in metrics]
     rows = []
     for m in metrics:
@@ -244,6 +247,28 @@ def compare(metrics: list[Metric], data: dict, profile: str, fallback: dict | No
         else:
             rows.append(judge(m, base))
     return [r if r.verdict != "new" else Row(r.metric, None, None, "info") for r in rows]
+
+
+#: Other jobs' load, in cores per core, above which speed is not judged (:func:`busy`).
+BUSY_LIMIT = 0.5
+
+
+def others_load() -> float:
+    """What other jobs load this machine with now, per core: the 1-minute load average less
+    this run's own core, over the cores (0 where the platform has no load average)."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0
+    return max(0.0, load - 1.0) / (os.cpu_count() or 1)
+
+
+def busy(load: float) -> bool:
+    """Other jobs load the machine too much for speed to be judged. Under load the project's
+    physics and the frozen reference slow by different factors: an unchanged tree read −14.8 %
+    at a load average of 11–13 and −21.9 % beside two busy loops on 2 cores (28 Nov 2026),
+    as much as a real regression costs; its deterministic cost rows judge it instead."""
+    return load > BUSY_LIMIT
 
 
 def judged_against(data: dict, profile: str, fallback: dict | None = None) -> tuple[dict | None, str]:

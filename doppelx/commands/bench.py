@@ -46,8 +46,10 @@ What each scene measures and why the tolerances are what they are: ``benchmarks/
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -392,6 +394,7 @@ def run(args: argparse.Namespace) -> int:
     """``doppelx bench``: plan, read the records, run, judge, write, print; exit 1 on a failed row."""
     from doppelx.bench.suite import run_suite
 
+    _others_load.cache_clear()  # read at the end of this run, once
     plan = _plan(args)
     data, fresh = _read_baseline(args, plan)
     speed_data, shipped = _read_speed_records(args, plan)
@@ -560,7 +563,7 @@ def _judge(result, data: dict, fresh: bool, speed_data: dict, shipped: dict | No
     measured = [s for s in result.seconds if s in plan.scenes]  # the scenes whose rows are shown
     compared = {} if fresh else data
     rows = bl.compare(physics, compared, plan.section, measured) + sr.compare(
-        speed, speed_data, plan.section, shipped
+        speed, speed_data, plan.section, shipped, load=_others_load()
     )
     return rows, physics, speed, measured
 
@@ -605,6 +608,14 @@ def _write_outputs(args, plan: _Plan, out, data, physics, speed, speed_data, mea
         print(f"bench: speed of {whose} recorded in {plan.speed_path} ({plan.section})", file=sys.stderr)
 
 
+@functools.lru_cache(maxsize=1)
+def _others_load() -> float:
+    """Other jobs' load at the end of this run, read once (the verdict and its note agree)."""
+    from doppelx.bench import speedrecord as sr
+
+    return sr.others_load()
+
+
 def _speed_note(args, plan: _Plan, speed, speed_data: dict, shipped: dict | None) -> str:
     """One line: what the speed rows were judged against."""
     from doppelx.bench import speedrecord as sr
@@ -615,6 +626,12 @@ def _speed_note(args, plan: _Plan, speed, speed_data: dict, shipped: dict | None
         whose = "this kind of machine's" if args.record_kind else "this machine's"
         return f"speed recorded as {whose} ({plan.speed_path}): later runs are judged against it"
     _, whose = sr.judged_against(speed_data, plan.section, shipped)
+    if whose and sr.busy(_others_load()):
+        cores = os.cpu_count() or 1
+        return (
+            f"speed shown as information: other jobs load this machine ({_others_load():.1f} cores a core "
+            f"beside this run, {cores} cores) — under load the speed ratios move as much as a regression"
+        )
     if whose == "machine":
         return f"speed judged against this machine's record ({plan.speed_path})"
     if whose == "kind":
