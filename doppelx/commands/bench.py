@@ -629,8 +629,8 @@ def _speed_note(args, plan: _Plan, speed, speed_data: dict, shipped: dict | None
     if whose and sr.busy(_others_load()):
         cores = os.cpu_count() or 1
         return (
-            f"speed shown as information: other jobs load this machine ({_others_load():.1f} cores a core "
-            f"beside this run, {cores} cores) — under load the speed ratios move as much as a regression"
+            f"speed shown as information: other jobs keep this machine busy (a load of {_others_load():.1f} "
+            f"per core beside this run, {cores} cores) — under load the speed ratios move as much as a regression"
         )
     if whose == "machine":
         return f"speed judged against this machine's record ({plan.speed_path})"
