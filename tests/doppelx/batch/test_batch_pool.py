@@ -135,9 +135,13 @@ def test_pooled_games_report_the_concatenated_figures_and_load_in_one_line(runs,
     by_hand = report_of_concatenation([runs["g1"], runs["g2"]], "games", tables, tmp_path / "by-hand")
     assert figures(out / "report.md") == figures(by_hand)
     assert "## Seats" in (out / "report.md").read_text()
-    import pandas as pd
-
-    assert len(pd.read_parquet(out / "seats")) == 5 * 3
+    # each one-line reader that is installed (the `query` extra) reads the pooled dataset
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    if pd is not None:
+        assert len(pd.read_parquet(out / "seats")) == 5 * 3
     try:
         import duckdb
     except ImportError:
