@@ -20,6 +20,7 @@ frames, and prints both and their ratio.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -52,6 +53,22 @@ def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen, str]:
             break
         time.sleep(0.05)
     return proc, f":{n}"
+
+
+@contextlib.contextmanager
+def own_display(args):
+    """A virtual display of the window's size for the ``with`` block (``$DISPLAY`` with
+    ``--use-display``), stopped afterwards."""
+    if args.use_display:
+        yield
+        return
+    proc, display = start_xvfb(args.width, args.height)
+    os.environ["DISPLAY"] = display
+    try:
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def standard_scene(frame: int):
@@ -132,11 +149,7 @@ def main() -> None:
     if args.inset:
         inset(args)
         return
-    proc = None
-    if not args.use_display:
-        proc, display = start_xvfb(args.width, args.height)
-        os.environ["DISPLAY"] = display
-    try:
+    with own_display(args):
         from render.window import TableWindow
 
         win = TableWindow(
@@ -166,10 +179,6 @@ def main() -> None:
         width, height = win.get_framebuffer_size()
         renderer = win.renderer
         win.close()
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
     t = np.array(times)
     result = {
         "scene": "side I, 8 dice",
@@ -216,11 +225,7 @@ def off_box_scene(frame: int):
 
 def inset(args) -> None:
     """The standard scene without and with a die off the box (the inset), interleaved."""
-    proc = None
-    if not args.use_display:
-        proc, display = start_xvfb(args.width, args.height)
-        os.environ["DISPLAY"] = display
-    try:
+    with own_display(args):
         from render.backend import pyglet
         from render.window import TableWindow
 
@@ -246,10 +251,6 @@ def inset(args) -> None:
         width, height = win.get_framebuffer_size()
         renderer = win.renderer
         win.close()
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
     fps = {m: len(t) / sum(t) for m, t in times.items()}
     load = [round(v, 2) for v in os.getloadavg()]
     print(
@@ -268,11 +269,7 @@ def _cpu() -> float:
 
 def compare(args) -> None:
     """Full-resolution scene against the window's default, interleaved (see the module docstring)."""
-    proc = None
-    if not args.use_display:
-        proc, display = start_xvfb(args.width, args.height)
-        os.environ["DISPLAY"] = display
-    try:
+    with own_display(args):
         from render.backend import pyglet
         from render.window import TableWindow
 
@@ -302,10 +299,6 @@ def compare(args) -> None:
         renderer = win.renderer
         width, height = win.get_framebuffer_size()
         win.close()
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
     fps = {m: len(t) / sum(t) for m, t in times.items()}
     result = {
         "width": width,
@@ -354,12 +347,8 @@ def startup(args) -> None:
     """Seconds from launching ``doppelx play`` to its first frame and to its first frame of the table."""
     import tempfile
 
-    proc = None
-    if not args.use_display:
-        proc, display = start_xvfb(args.width, args.height)
-        os.environ["DISPLAY"] = display
     runs = []
-    try:
+    with own_display(args):
         root = Path(__file__).resolve().parents[1]
         for _ in range(3):
             with tempfile.TemporaryDirectory() as tmp:
@@ -378,10 +367,6 @@ def startup(args) -> None:
             if line is None:
                 sys.exit(f"frame_time: doppelx play failed: {out.stderr.strip()[-400:]}")
             runs.append(tuple(float(v) for v in line.split()[1:]))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
     first = sorted(r[0] for r in runs)
     table = sorted(r[1] for r in runs)
     print(
@@ -394,11 +379,7 @@ def startup(args) -> None:
 def idle(args) -> None:
     """CPU used by ``doppelx play``'s loop while it waits for a person's throw: as it runs (redrawing
     only on a change) and, side by side, forced to redraw every loop (as before)."""
-    proc = None
-    if not args.use_display:
-        proc, display = start_xvfb(args.width, args.height)
-        os.environ["DISPLAY"] = display
-    try:
+    with own_display(args):
         from doppelx.games.doppelx.play import app
         from doppelx.games.doppelx.play.controller import PlayController, Stage
         from doppelx.games.doppelx.play.newgame import GameSetup
@@ -428,10 +409,6 @@ def idle(args) -> None:
             figures[mode.strip()] = figures.get(mode.strip(), []) + [
                 (_cpu() - c0) / (time.perf_counter() - w0) * 100
             ]
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
     on = sum(figures["on change"]) / len(figures["on change"])
     print(
         f"idle doppelx play (waiting for a throw), {args.width}x{args.height}, {args.idle:.0f} s each: "
