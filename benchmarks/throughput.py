@@ -128,6 +128,8 @@ def engine_only(world, items, schedules: list, finals: list, tally: Tally) -> in
         steps = 0
         w0, c0 = time.perf_counter(), time.process_time()
         swaps = schedule.swaps
+        if swaps.get(-1):  # the still card stood in from the start
+            world.hold_spinner()
         for sample, (k, slept) in enumerate(schedule.samples):
             set_substeps(k)
             for _ in range(sample_every * k):

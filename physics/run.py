@@ -103,6 +103,8 @@ def _run_pybullet(
     sample_every, sample_dt = s.sample_every, s.sample_dt
     max_samples = int(math.ceil(s.time_cap / sample_dt))
     t, steps, settled = 0.0, 0, False
+    if run.card is not None:  # the still card stands in from the start if no die can reach it
+        run.stand_in()
     for sample in range(max_samples):
         k = run.step(sample_every)
         steps += sample_every * k
@@ -162,7 +164,10 @@ class _PybulletRun:
             else None
         )
         #: every die's fastest point at the last sample (m/s), negative while it sleeps
-        self.speed = [-1.0] * len(owners)
+        self.speed = [
+            *(_reach(r.velocity, r.angular_velocity, self.corner[i]) for i, r in enumerate(throw.releases)),
+            *(-1.0 if o in world.asleep else 0.0 for o in lying),
+        ]
         self.schedule: EngineSchedule | None = None
         poses = [world.p.getBasePositionAndOrientation(b, physicsClientId=cid) for b in bodies]
         self.pos = [pq[0] for pq in poses]  # every die's centre at the last sample
@@ -174,14 +179,7 @@ class _PybulletRun:
             _record(self.recorder, world, bodies, 0.0)
         self.margin = s.gravity * s.sample_dt  # what gravity adds to a speed over one sample
         #: the fastest point of any die at the last sample (m/s): it sets the next sub-steps
-        self.fastest = max(
-            (
-                math.sqrt(sum(x * x for x in r.velocity))
-                + math.sqrt(sum(x * x for x in r.angular_velocity)) * self.corner[i]
-                for i, r in enumerate(throw.releases)
-            ),
-            default=0.0,
-        )
+        self.fastest = max(self.speed[: len(throw.owners)], default=0.0)
 
     def step(self, sample_every: int) -> int:
         """Step one sample, cut into sub-steps by the fastest die (``settings.max_travel``); returns the sub-steps."""
@@ -297,6 +295,11 @@ class _PybulletRun:
         return finish(world, self.throw, dice, t, steps, settled, unsettled, self.tw, self.recorder)
 
 
+def _reach(velocity, angular_velocity, corner: float) -> float:
+    """The speed of a die's fastest point (m/s): its centre's plus its spin times ``corner``."""
+    return math.sqrt(sum(x * x for x in velocity)) + math.sqrt(sum(x * x for x in angular_velocity)) * corner
+
+
 def _unmoved(pose: Pose, position, quat) -> bool:
     """The body is still at ``pose`` (to rounding: within 1 µm and a few µrad)."""
     a, q = pose.position, pose.quaternion
@@ -314,7 +317,8 @@ class EngineSchedule:
     """
 
     samples: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
-    #: after which samples the spinner was swapped: True for its static stand-in, False back
+    #: after which samples the spinner was swapped (-1: before the first): True for its
+    #: static stand-in, False back
     swaps: dict[int, bool] = field(default_factory=dict)
 
 

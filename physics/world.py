@@ -90,6 +90,8 @@ class World(TrayWorld):
         self._spinner_shapes: tuple[int, int] | None = None
         #: the static stand-ins of the spinner's pin and card, parked far off while it turns
         self._standin: tuple[int, int] | None = None
+        #: the lying dice the last reset put to sleep
+        self.asleep: set[str] = set()
         #: the spinner stands in as static bodies now (:meth:`hold_spinner`)
         self.spinner_static = False
         self._die_shape: dict[tuple[float, float, str], int] = {}
@@ -131,12 +133,14 @@ class World(TrayWorld):
                 self._park_standin()
             self._build_spinner(spinner_angle)
         self._add_dice(entries)
+        self.asleep = set()
         if s.sleep_lying:
             for owner, pose in lying.items():
                 if _is_flat(pose, self.dice[owner]):
                     p.changeDynamics(
                         self.body_of[owner], -1, activationState=p.ACTIVATION_STATE_SLEEP, physicsClientId=c
                     )
+                    self.asleep.add(owner)
 
     def _vertex_list(self, vertices) -> list[list[float]]:
         """The same list object for the same hull on every rebuild.
