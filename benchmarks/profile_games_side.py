@@ -6,7 +6,8 @@
 For each side it plays the games of ``doppelx simulate games`` (4 medium bots, seed 0, the
 same start as the batch: :func:`doppelx.batch.game_items.start_game`) and prints the wall
 time per game, throws per game, physics steps per throw, simulated seconds per throw and
-wall time per step, then cProfile's functions by own time. Side by side these say where a
+wall time per step (and the process's CPU time per game and step: steadier than the wall
+clock on a loaded machine), then cProfile's functions by own time. Side by side these say where a
 side's extra cost comes from: more throws a game, longer throws (more steps until every
 die and the spinner rest) or dearer steps (more bodies in contact). ``--no-profile`` plays
 the same games without cProfile (its overhead falls mostly on the Python side) and prints
@@ -31,15 +32,15 @@ def play(side: str, games: int, spinner: bool, engine: str = "pybullet") -> dict
     world = service_for(p).world
     throws = steps = 0
     sim = 0.0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(games):
         match, _, _ = start_game(0, i, p, board, dice, world)
         match.play()
         throws += len(match.log)
         steps += sum(rec.result.steps for rec in match.log)
         sim += sum(rec.result.sim_time for rec in match.log)
-    wall = time.perf_counter() - t0
-    return {"wall": wall, "throws": throws, "steps": steps, "sim": sim, "games": games}
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"wall": wall, "cpu": cpu, "throws": throws, "steps": steps, "sim": sim, "games": games}
 
 
 def main() -> None:
@@ -70,14 +71,16 @@ def main() -> None:
         print("\n".join(ln for ln in text.getvalue().splitlines() if ln.strip())[:4000])
     print(
         f"{'side':<5} {'s/game':>7} {'throws/game':>12} {'steps/throw':>12} {'sim s/throw':>12} {'µs/step':>8}"
-        f" {'× first':>8}"
+        f" {'× first':>8} {'CPU s/game':>11} {'CPU µs/step':>12} {'CPU × first':>12}"
     )
     first = rows[0][1]["wall"] / rows[0][1]["games"]
+    first_cpu = rows[0][1]["cpu"] / rows[0][1]["games"]
     for side, r in rows:
         print(
             f"{side:<5} {r['wall'] / r['games']:7.3f} {r['throws'] / r['games']:12.1f} "
             f"{r['steps'] / r['throws']:12.0f} {r['sim'] / r['throws']:12.3f} {1e6 * r['wall'] / r['steps']:8.1f}"
-            f" {r['wall'] / r['games'] / first:8.2f}"
+            f" {r['wall'] / r['games'] / first:8.2f} {r['cpu'] / r['games']:11.3f}"
+            f" {1e6 * r['cpu'] / r['steps']:12.1f} {r['cpu'] / r['games'] / first_cpu:12.2f}"
         )
 
 
