@@ -16,11 +16,9 @@ only the table, with each side's time per game over the first side's. docs/batch
 ("Why side III is slower") quotes its figures.
 
 ``--interleave ROUNDS`` plays, in one process, the games of the first side and of each
-spinner side three ways — with the spinner's static stand-in (today), with the card always
-turning (``SimSettings(spinner_standin=False)``: the games before the stand-in, bit for
-bit) and without a spinner — game by game in turn (the order reversed every other game),
-``ROUNDS`` times, and prints CPU time per game and per throw and each row over the first
-side: a loaded machine's drift falls on every row alike.
+spinner side with and without its spinner, game by game in turn (the order reversed every
+other game), ``ROUNDS`` times, and prints CPU time per game, per throw and per step and
+each row over the first side: a loaded machine's drift falls on every row alike.
 """
 
 from __future__ import annotations
@@ -56,7 +54,6 @@ def interleave(sides: list[str], games: int, rounds: int) -> None:
     from doppelx.batch.game_items import DEFAULTS, start_game
     from doppelx.batch.world_cache import table_specs
     from physics.engine import make_world
-    from physics.settings import SimSettings
 
     rows: dict[str, tuple] = {}
     for k, side in enumerate(sides):
@@ -65,9 +62,7 @@ def interleave(sides: list[str], games: int, rounds: int) -> None:
         if k == 0 or board.spinner is None:
             rows[side] = (p, board, dice, make_world(board, dice=dice))
             continue
-        turning = SimSettings(spinner_standin=False)
-        rows[f"{side} stand-in"] = (p, board, dice, make_world(board, dice=dice))
-        rows[f"{side} card turning"] = (p, board, dice, make_world(board, dice=dice, settings=turning))
+        rows[f"{side} spinner"] = (p, board, dice, make_world(board, dice=dice))
         rows[f"{side} no spinner"] = (
             {**p, "spinner": False},
             board,
@@ -115,8 +110,7 @@ def main() -> None:
         "--interleave",
         type=int,
         metavar="ROUNDS",
-        help="PyBullet: each spinner side with its stand-in, its card always turning and no spinner, "
-        "game by game in one process",
+        help="PyBullet: each spinner side with and without its spinner, game by game in one process",
     )
     a = ap.parse_args()
     if a.interleave is not None:

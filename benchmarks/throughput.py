@@ -111,8 +111,7 @@ def engine_only(world, items, schedules: list, finals: list, tally: Tally) -> in
 
     For each throw the world is set up (untimed); then, sample by sample, the throw's
     recorded schedule is replayed — the sub-step count set, ``sample_every × k`` calls of
-    ``stepSimulation``, the dice the run put to sleep put to sleep, the spinner swapped for its
-    static stand-in and back where the run swapped it — with no reading,
+    ``stepSimulation``, the dice the run put to sleep put to sleep — with no reading,
     settle test or tunnel watch between. Returns how many replays ended with every die exactly
     where the whole throw left it (all of them, if the replay is the same work).
     """
@@ -127,17 +126,12 @@ def engine_only(world, items, schedules: list, finals: list, tally: Tally) -> in
         set_substeps, sleep = world.set_substeps, world.sleep
         steps = 0
         w0, c0 = time.perf_counter(), time.process_time()
-        swaps = schedule.swaps
-        if swaps.get(-1):  # the still card stood in from the start
-            world.hold_spinner()
-        for sample, (k, slept) in enumerate(schedule.samples):
+        for k, slept in schedule.samples:
             set_substeps(k)
             for _ in range(sample_every * k):
                 step(cid)
             for owner in slept:
                 sleep(owner)
-            if sample in swaps:  # the spinner's static stand-in in or out, as in the throw
-                (world.hold_spinner if swaps[sample] else world.release_spinner)()
             steps += sample_every * k
         tally.wall += time.perf_counter() - w0
         tally.cpu += time.process_time() - c0

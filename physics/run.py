@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 
 from physics.result import ThrowResult, finish, lying_dice
 from physics.settle import PoseTuple, Settle, outcomes
-from physics.spinner_standin import SPIN_STILL, CardReach
 from physics.status import TunnelWatch
 from physics.throw import Throw
 from physics.trajectory import Recorder
@@ -97,14 +96,11 @@ def _run_pybullet(
     lying = lying_dice(throw, lying)
     world.reset(lying, spinner_angle, throw.releases)
     run = _PybulletRun(world, throw, lying, record, watch)
-    run.schedule = schedule
     settle, spinner, recorder = run.settle, run.spinner, run.recorder
     s = world.settings
     sample_every, sample_dt = s.sample_every, s.sample_dt
     max_samples = int(math.ceil(s.time_cap / sample_dt))
     t, steps, settled = 0.0, 0, False
-    if run.card is not None:  # the still card stands in from the start if no die can reach it
-        run.stand_in()
     for sample in range(max_samples):
         k = run.step(sample_every)
         steps += sample_every * k
@@ -115,18 +111,16 @@ def _run_pybullet(
         if new:
             run.take(new)
         if spinner:
-            if run.card is not None:
-                run.stand_in()
             settle.observe_spinner(world.spinner_angle(), t)
         if recorder is not None:
             _record(recorder, world, run.bodies, t)
         if settle.settled(t):
             settled = True
             break
-        if not awake and (not spinner or world.spinner_static) and recorder is None and frozen_end:
-            # every die asleep and nothing else can move (the spinner, if any, stands in as
-            # static bodies): the world is frozen, so the samples left would only run out the
-            # holds; count them without stepping (bit for bit the same end, time and verdict)
+        if not awake and not spinner and recorder is None and frozen_end:
+            # every die asleep and nothing else can move: the world is frozen, so the samples
+            # left would only run out the holds; count them without stepping (bit for bit
+            # the same end, time and verdict)
             t, settled = settle.run_out(t, sample_dt, max_samples - sample - 1)
             break
     return run.finish(t, steps, settled)
@@ -151,24 +145,6 @@ class _PybulletRun:
         self.corner = [math.sqrt(3) * h for h in halves]  # centre-to-corner distance (m)
         self.tw = TunnelWatch(world.zones, max(world.dice[o].size for o in owners)) if watch else None
         self.spinner = world.spinner_id is not None
-        #: the test for the spinner's static stand-in (None: the card always turns)
-        self.card = (
-            CardReach(
-                world.layout.spinner,
-                world.contact_threshold,
-                self.corner,
-                s.sample_dt,
-                s.gravity * s.sample_dt,
-            )
-            if self.spinner and world.layout.spinner is not None and s.spinner_standin
-            else None
-        )
-        #: every die's fastest point at the last sample (m/s), negative while it sleeps
-        self.speed = [
-            *(_reach(r.velocity, r.angular_velocity, self.corner[i]) for i, r in enumerate(throw.releases)),
-            *(-1.0 if o in world.asleep else 0.0 for o in lying),
-        ]
-        self.schedule: EngineSchedule | None = None
         poses = [world.p.getBasePositionAndOrientation(b, physicsClientId=cid) for b in bodies]
         self.pos = [pq[0] for pq in poses]  # every die's centre at the last sample
         self.settle = Settle(s, world.zones, halves, poses, world.spinner_angle() if self.spinner else None)
@@ -179,7 +155,14 @@ class _PybulletRun:
             _record(self.recorder, world, bodies, 0.0)
         self.margin = s.gravity * s.sample_dt  # what gravity adds to a speed over one sample
         #: the fastest point of any die at the last sample (m/s): it sets the next sub-steps
-        self.fastest = max(self.speed[: len(throw.owners)], default=0.0)
+        self.fastest = max(
+            (
+                math.sqrt(sum(x * x for x in r.velocity))
+                + math.sqrt(sum(x * x for x in r.angular_velocity)) * self.corner[i]
+                for i, r in enumerate(throw.releases)
+            ),
+            default=0.0,
+        )
 
     def step(self, sample_every: int) -> int:
         """Step one sample, cut into sub-steps by the fastest die (``settings.max_travel``); returns the sub-steps."""
@@ -193,7 +176,7 @@ class _PybulletRun:
                 world.set_substeps(k)
         k = world.substeps
         step, cid = world.p.stepSimulation, world.client
-        if self.spinner and not world.spinner_static:  # bet G needs every contact with the card
+        if self.spinner:  # bet G needs every contact with the card
             for _k in range(sample_every * k):
                 step(cid)
                 self.touched |= world.spinner_touching()
@@ -226,11 +209,9 @@ class _PybulletRun:
         new: dict[int, PoseTuple] = {}
         slept: list[str] = []
         fastest, awake = 0.0, False
-        speed = self.speed
         for i in range(len(bodies)):
             vw = getvel(bodies[i], cid)
             if vw == _STILL:
-                speed[i] = -1.0
                 continue  # asleep: exactly where it was
             moved[i] = awake = True
             v, w = vw
@@ -239,39 +220,17 @@ class _PybulletRun:
             reach = math.sqrt(v2) + math.sqrt(w2) * corner[i]  # fastest point of the die
             if reach > fastest:
                 fastest = reach
-            speed[i] = reach
             if slow(i, reach, t):
                 world.sleep(owners[i])
                 slept.append(owners[i])
-                speed[i] = -1.0
                 continue
             pq = new[i] = getpose(bodies[i], cid)
             flat = observe(i, pq, t)
             if sleep_still and flat and v2 < speed2 and w2 < spin2:
                 world.sleep(owners[i])
                 slept.append(owners[i])
-                speed[i] = -1.0
         self.fastest = fastest
         return new, slept, awake
-
-    def stand_in(self) -> None:
-        """Swap the spinner for its static stand-in while no moving die can reach it, and back
-        the moment one can (:mod:`physics.spinner_standin`); the schedule notes each swap."""
-        world, card = self.world, self.card
-        assert card is not None
-        if world.spinner_static:
-            if card.reachable(world.spinner_angle(), self.pos, self.speed):
-                world.release_spinner()
-                self._note_swap(False)
-        elif abs(world.spinner_speed()) < SPIN_STILL and not card.reachable(
-            world.spinner_angle(), self.pos, self.speed
-        ):
-            world.hold_spinner()
-            self._note_swap(True)
-
-    def _note_swap(self, static: bool) -> None:
-        if self.schedule is not None:
-            self.schedule.swaps[len(self.schedule.samples) - 1] = static
 
     def take(self, new: dict[int, PoseTuple]) -> None:
         """The dice read at this sample moved to ``new``: the tunnel watch, then the dice set aside."""
@@ -295,11 +254,6 @@ class _PybulletRun:
         return finish(world, self.throw, dice, t, steps, settled, unsettled, self.tw, self.recorder)
 
 
-def _reach(velocity, angular_velocity, corner: float) -> float:
-    """The speed of a die's fastest point (m/s): its centre's plus its spin times ``corner``."""
-    return math.sqrt(sum(x * x for x in velocity)) + math.sqrt(sum(x * x for x in angular_velocity)) * corner
-
-
 def _unmoved(pose: Pose, position, quat) -> bool:
     """The body is still at ``pose`` (to rounding: within 1 µm and a few µrad)."""
     a, q = pose.position, pose.quaternion
@@ -312,14 +266,10 @@ class EngineSchedule:
     """What one throw asked of the engine, to replay it alone (``run_throw(schedule=...)``).
 
     ``samples``: per sample, the sub-steps per step it ran with and the dice put to sleep
-    at its end; ``swaps``: the samples after which the spinner stood in as static bodies
-    (True) or turned again (False).
+    at its end.
     """
 
     samples: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
-    #: after which samples the spinner was swapped (-1: before the first): True for its
-    #: static stand-in, False back
-    swaps: dict[int, bool] = field(default_factory=dict)
 
 
 def _record(recorder: Recorder, world: World, bodies, t: float) -> None:

@@ -114,11 +114,6 @@ class SimSettings:
             100 dice dropped onto the card; 0 of 1 000 at 7.5 mm). Everywhere it costs speed
             (the standard turn 0.76× at 7.5 mm), so only boards with a spinner pay it;
             docs/physics.md, "Stepping".
-        spinner_standin: while the spinner is still and no moving die can reach it before
-            the next sample, it stands in as static bodies of its shape at its angle (they
-            join no simulation island, so the dice lying near it can sleep), and turns again
-            the moment a die can reach it (:mod:`physics.spinner_standin`; docs/batch.md,
-            "Why side III is slower"). PyBullet only.
         cone_friction: PyBullet's implicit cone friction (it only acts on contacts with a
             multibody — the spinner). On (PyBullet's default), a die resting on the spinner
             jitters at ~1 cm/s and never settles; off, it rests.
@@ -160,7 +155,6 @@ class SimSettings:
     split_impulse_threshold: float = -0.04
     contact_threshold: float = 0.002
     card_contact_threshold: float = 0.0075
-    spinner_standin: bool = True
     cone_friction: bool = False
     hull_margin: float = 0.0003
     gravity: float = GRAVITY
@@ -211,7 +205,6 @@ class SimSettings:
             restitution_threshold=0.2,
             contact_threshold=0.02,
             card_contact_threshold=0.02,
-            spinner_standin=False,
             cone_friction=True,
         )
 

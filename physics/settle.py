@@ -131,16 +131,14 @@ class Settle:
     def run_out(self, t: float, sample_dt: float, samples: int) -> tuple[float, bool]:
         """The end of a frozen throw: the time its last hold runs out (at a sample), or the cap.
 
-        The samples a frozen world would still take change nothing but the clock (a spinner
-        standing in as static bodies holds its angle), so this
+        The samples a frozen world would still take change nothing but the clock, so this
         advances the clock the same way (``t += sample_dt``, the same sums) through at most
         ``samples`` more samples and applies the same test. Returns ``(t, settled)``.
         """
-        still = self.spin_since + self.settings.settle_hold if self.spinner else 0.0
         for _ in range(samples):
             t += sample_dt
             now = t + 1e-9
-            if all(self.since[i] + self.hold[i] <= now for i in self.undecided) and still <= now:
+            if all(self.since[i] + self.hold[i] <= now for i in self.undecided):
                 return t, True
         return t, False
 

@@ -88,12 +88,6 @@ class World(TrayWorld):
         #: the spinner and the dice in creation order (removed newest first by the next reset)
         self._moving: list[int] = []
         self._spinner_shapes: tuple[int, int] | None = None
-        #: the static stand-ins of the spinner's pin and card, parked far off while it turns
-        self._standin: tuple[int, int] | None = None
-        #: the lying dice the last reset put to sleep
-        self.asleep: set[str] = set()
-        #: the spinner stands in as static bodies now (:meth:`hold_spinner`)
-        self.spinner_static = False
         self._die_shape: dict[tuple[float, float, str], int] = {}
         self._substeps = 1
         self._tray_plan: list[tuple] | None = None
@@ -129,18 +123,14 @@ class World(TrayWorld):
         self.body_of, self.owner_of = {}, {}
         self.spinner_id = None
         if self.layout.spinner is not None:
-            if self.spinner_static:
-                self._park_standin()
             self._build_spinner(spinner_angle)
         self._add_dice(entries)
-        self.asleep = set()
         if s.sleep_lying:
             for owner, pose in lying.items():
                 if _is_flat(pose, self.dice[owner]):
                     p.changeDynamics(
                         self.body_of[owner], -1, activationState=p.ACTIVATION_STATE_SLEEP, physicsClientId=c
                     )
-                    self.asleep.add(owner)
 
     def _vertex_list(self, vertices) -> list[list[float]]:
         """The same list object for the same hull on every rebuild.
@@ -170,8 +160,7 @@ class World(TrayWorld):
         p.resetSimulation(p.RESET_USE_SIMPLE_BROADPHASE, physicsClientId=c)
         set_engine_parameters(p, c, s, self.contact_threshold)
         self.static_ids, self._moving = [], []
-        self._die_shape, self._spinner_shapes, self._standin = {}, None, None
-        self.spinner_static = False
+        self._die_shape, self._spinner_shapes = {}, None
         if self._mesh is not None:
             self._build_mesh_board()
         else:
@@ -183,8 +172,6 @@ class World(TrayWorld):
             if not (self._mesh is not None and h.name.startswith(("hole:", "obstacle:")))
         ]
         self._build_hulls(hulls)
-        if self.layout.spinner is not None:
-            self._build_standin()
         if s.sleep_lying:
             self._sleep_statics()
 
@@ -216,7 +203,6 @@ class World(TrayWorld):
             raise RuntimeError("could not start a PyBullet client")
         _drop_renderer(self.p, self.client)
         self.static_ids, self._moving = [], []  # the next reset builds everything in the new client
-        self._standin, self.spinner_static = None, False
         log.debug("fresh PyBullet client %d after %d rebuilds", self.client, self.rebuilds)
         self.rebuilds = 0
 
@@ -395,11 +381,11 @@ class World(TrayWorld):
                 p.changeDynamics(body, -1, collisionMargin=self.settings.hull_margin, physicsClientId=c)
                 self.static_ids.append(body)
 
-    def _spinner_shape_pair(self) -> tuple[int, int]:
-        """The spinner's collision shapes ``(pin, card)``, made once per static build."""
+    def _build_spinner(self, angle: float) -> None:
         p, c = self.p, self.client
         g = self.layout.spinner
         assert g is not None and g.pin is not None
+        pin = g.pin
         if self._spinner_shapes is None:  # the shapes outlive the bodies: made once per static build
             tri_shape = p.createCollisionShape(
                 p.GEOM_MESH, vertices=self._vertex_list(g.vertices), physicsClientId=c
@@ -413,76 +399,10 @@ class World(TrayWorld):
             p.changeDynamics(holder, -1, collisionMargin=self.settings.hull_margin, physicsClientId=c)
             p.removeBody(holder, physicsClientId=c)
             self._spinner_shapes = (
-                p.createCollisionShape(p.GEOM_BOX, halfExtents=g.pin.half_extents, physicsClientId=c),
+                p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c),
                 tri_shape,
             )
-        return self._spinner_shapes
-
-    def _build_standin(self) -> None:
-        """The static stand-ins of the spinner's pin and card (:meth:`hold_spinner`), parked far off.
-
-        Made with the static tray, so a throw's bodies and their removal are as without them;
-        parked, no bounding box overlaps theirs and they take part in nothing.
-        """
-        p, c = self.p, self.client
-        pin_shape, tri_shape = self._spinner_shape_pair()
-        pin = p.createMultiBody(
-            0.0, pin_shape, basePosition=_PARK_STANDIN[0], useMaximalCoordinates=True, physicsClientId=c
-        )
-        self._material(pin, CARDBOARD)
-        card = p.createMultiBody(
-            0.0, tri_shape, basePosition=_PARK_STANDIN[1], useMaximalCoordinates=True, physicsClientId=c
-        )
-        self._material(card, SPINNER)
-        p.changeDynamics(card, -1, collisionMargin=self.settings.hull_margin, physicsClientId=c)
-        self.static_ids += [pin, card]
-        self._standin = (pin, card)
-
-    def _park_standin(self) -> None:
-        p, c = self.p, self.client
-        assert self._standin is not None
-        for body, place in zip(self._standin, _PARK_STANDIN):
-            p.resetBasePositionAndOrientation(body, place, (0.0, 0.0, 0.0, 1.0), physicsClientId=c)
-        self.spinner_static = False
-
-    def hold_spinner(self) -> None:
-        """Stand the still spinner in as static bodies at its angle (it joins no island), the
-        turning one parked far off (:mod:`physics.spinner_standin` says when)."""
-        p, c, g = self.p, self.client, self.layout.spinner
-        assert (
-            g is not None and g.pin is not None and self._standin is not None and self.spinner_id is not None
-        )
-        angle = self.spinner_angle()
-        p.resetJointState(self.spinner_id, 0, angle, 0.0, physicsClientId=c)
-        pin, card = self._standin
-        h = angle / 2.0
-        p.resetBasePositionAndOrientation(pin, g.pin.position, (0.0, 0.0, 0.0, 1.0), physicsClientId=c)
-        p.resetBasePositionAndOrientation(
-            card, (g.center[0], g.center[1], g.z_low), (0.0, 0.0, math.sin(h), math.cos(h)), physicsClientId=c
-        )
-        if self.settings.sleep_lying:  # as the other statics (_sleep_statics)
-            for body in self._standin:
-                p.changeDynamics(body, -1, activationState=p.ACTIVATION_STATE_SLEEP, physicsClientId=c)
-        p.resetBasePositionAndOrientation(
-            self.spinner_id, _PARK_SPINNER, (0.0, 0.0, 0.0, 1.0), physicsClientId=c
-        )
-        self.spinner_static = True
-
-    def release_spinner(self) -> None:
-        """The turning spinner back in place of its stand-ins, at the angle it was held at, still."""
-        g = self.layout.spinner
-        assert g is not None and g.pin is not None and self.spinner_id is not None
-        self.p.resetBasePositionAndOrientation(
-            self.spinner_id, g.pin.position, (0.0, 0.0, 0.0, 1.0), physicsClientId=self.client
-        )
-        self._park_standin()
-
-    def _build_spinner(self, angle: float) -> None:
-        p, c = self.p, self.client
-        g = self.layout.spinner
-        assert g is not None and g.pin is not None
-        pin = g.pin
-        pin_shape, tri_shape = self._spinner_shape_pair()
+        pin_shape, tri_shape = self._spinner_shapes
         thickness = g.z_high - g.z_low
         body = p.createMultiBody(
             baseMass=0.0,
@@ -819,11 +739,6 @@ def import_pybullet():
         os.close(saved)
     return pybullet
 
-
-#: Where the spinner's static stand-ins (pin, card) wait while it turns, and where the turning
-#: spinner waits while they stand in (m): far from the box, the table and each other.
-_PARK_STANDIN = ((-100.0, 0.0, 0.0), (-100.0, 1.0, 0.0))
-_PARK_SPINNER = (100.0, 0.0, 0.0)
 
 #: A ``DIRECT`` world takes a fresh client after this many rebuilds (bounded memory).
 RENEW_CLIENT_EVERY = 5000

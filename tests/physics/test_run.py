@@ -441,13 +441,11 @@ def test_a_frozen_world_ends_at_once_with_the_same_result(box, time_cap):
         assert capped >= 2
 
 
-def test_a_world_is_not_frozen_while_a_die_moves_or_a_spinner_may_turn(world_i, box):
-    """A throw onto a spinner side whose card always turns (no static stand-in,
-    tests/physics/test_spinner_standin.py), or one recorded for replay, steps to its end."""
+def test_a_world_is_not_frozen_while_a_die_moves_or_a_spinner_may_turn(world_i, world_iii, box):
+    """A throw onto a spinner side, or one recorded for replay, steps to its end."""
     lying, throw = turn_scene(3, box)
-    with World(load_board("III"), settings=SimSettings(spinner_standin=False)) as turning:
-        stepped = run_throw(turning, throw, lying, frozen_end=False)
-        assert run_throw(turning, throw, lying).steps == stepped.steps
+    stepped = run_throw(world_iii, throw, lying, frozen_end=False)
+    assert run_throw(world_iii, throw, lying).steps == stepped.steps
     stepped = run_throw(world_i, throw, lying, frozen_end=False, record=True)
     assert run_throw(world_i, throw, lying).steps < stepped.steps  # this throw does freeze
     recorded = run_throw(world_i, throw, lying, record=True)
