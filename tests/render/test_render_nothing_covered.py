@@ -94,3 +94,57 @@ def test_every_line_of_the_last_throw_is_whole_at_800_by_500_with_8_players(size
     assert pieces == [p for line in SUMMARY for p in line.split(" · ")]
     for a, b in zip(inside, inside[1:]):  # one under the other, never over
         assert a[1] >= b[3] - 0.5 or b[1] >= a[3] - 0.5
+
+
+@pytest.mark.parametrize("side", ["III", "IV"])
+def test_the_3x_corners_under_the_bet_cards_are_drawn_on_the_cards(fresh, side):
+    """Sides III and IV: the 3x corners lie under the bet cards and could not be seen. The
+    fields a card covers are drawn on its top (a fill in the field's colour, white lines)."""
+    from render.referee import fields_under_cards
+    from render.snapshot import Snapshot, TableSpec
+    from rules.doppelx.board import FieldKind
+    from rules.doppelx.style import hex_to_rgb, load_style
+
+    table = TableSpec.standard(side)
+    fills, lines = fields_under_cards(table)
+    three = hex_to_rgb(load_style().kind_fill[FieldKind("3x")])
+    assert any(o.rgba[:3] == three for o in fills) and lines
+    win = fresh
+    win.show(Snapshot(table))
+    win.render()
+    shown = win.capture().astype(int)
+    kept = win.scene.card_fields
+    try:
+        win.scene.card_fields = ([], [])
+        win.needs_redraw = True
+        win.render()
+        bare = win.capture().astype(int)
+    finally:
+        win.scene.card_fields = kept
+    assert np.abs(shown - bare).max() > 60
+
+
+def test_a_die_half_under_a_card_makes_the_card_see_through(fresh):
+    """A die whose centre lies just beside a card (on side III's 3x corner) was still half hidden
+    by the opaque card: the card fades for any die within half its diagonal of the card."""
+    from shapely.geometry import LineString
+
+    from render.card_places import card_at, card_corners
+    from render.parts_mesh import card_polygon
+    from render.snapshot import Snapshot, TableSpec
+    from rules.doppelx.outcome import Pose
+
+    table = TableSpec.standard("III")
+    spec = table.dice["white"]
+    corner = card_corners(table)["A"]
+    poly = card_polygon(table.box, corner)
+    a, b, c = (np.asarray(p) for p in poly.exterior.coords[:3])
+    hyp = max((LineString([p, q]) for p, q in ((a, b), (b, c), (c, a))), key=lambda line: line.length)
+    mid = np.asarray(hyp.interpolate(0.5, normalized=True).coords[0])
+    inward = -mid / np.linalg.norm(mid)  # towards the box's centre
+    x, y = mid + inward * spec.half * 0.7
+    assert card_at(table, x, y) is None  # its centre is beside the card
+    win = fresh
+    win.show(Snapshot(table, dice={"white": Pose.resting(spec, float(x), float(y), 0.3, "3")}))
+    win.render()
+    assert win.scene.under_card
