@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-
 OWNERS = ["blue", "red", "yellow", "green", "purple", "orange", "pink", "black"]
 #: A Last throw panel of 8 players as the game writes it (lines of at most 40 characters).
 SUMMARY = (
