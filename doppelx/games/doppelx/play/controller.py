@@ -740,8 +740,7 @@ class PlayController:
         spinner, banner, message, turn = self.live.spinner_angle, "", "", ""
         active = game.active
         shown = self.last
-        chips = dict(game.chips)
-        activity = ""
+        chips, activity = dict(game.chips), ""
         bettor = self.bettor if stage is Stage.BET else None
         countdown = 0.0
         clickers = self._clickers()
@@ -791,8 +790,6 @@ class PlayController:
             floating = view.floating_for(
                 shown.score.readings, shown.score.doppel_x, dice, colours, shown.kind == "decider"
             )
-            if shown.score.doppel_x and not shown.score.rethrow:
-                banner = "Doppel X!"  # until the next throw: a bet asked meanwhile cannot hide it
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
@@ -830,8 +827,7 @@ class PlayController:
             )
             activity = self.thinker.status() or "Getting ready to throw…"
         message = self._decider_message(message)
-        if self.timed_out and stage in (Stage.BET, Stage.THROW, Stage.WAIT):
-            activity = " · ".join([activity] * bool(activity) + self.timed_out)
+        banner, activity = self._lasting(banner, activity)
         return Snapshot(
             table=table,
             dice=dice,
@@ -860,6 +856,20 @@ class PlayController:
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
         )
+
+    def _lasting(self, banner: str, activity: str) -> tuple[str, str]:
+        """``banner`` and ``activity`` with what stays on screen from a throw at rest until the next
+        throw starts: a Doppel X's banner (a bet asked meanwhile hid it) and the bets that passed
+        by themselves (``"Bo (red): no bet this time"``)."""
+        if self.stage not in (Stage.BET, Stage.THROW, Stage.WAIT):
+            return banner, activity
+        shown = self.last
+        at_rest = self.playback is None or self.playback.done
+        if shown is not None and at_rest and shown.score.doppel_x and not shown.score.rethrow:
+            banner = banner or "Doppel X!"
+        if self.timed_out:
+            activity = " · ".join([activity] * bool(activity) + self.timed_out)
+        return banner, activity
 
     def _decider_message(self, message: str) -> str:
         """``message``, or while a decider is on (D37) the line that says why and how it stands
