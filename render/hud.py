@@ -694,21 +694,33 @@ class Hud:
         return None
 
 
-def wrap_at_dots(text: str, room: float, size: float) -> list[str]:
-    """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · " (a piece
-    still too wide stays whole: the label then shrinks or cuts it)."""
-    parts = text.split(" · ")
+def wrap_at_dots(text: str, room: float, size: float, sep: str = " · ") -> list[str]:
+    """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · ", and a piece
+    still too wide at its ", " (the log's "= Ann +3, Bo +2, …"); a piece that cannot be broken
+    stays whole (the label then shrinks or cuts it)."""
+    parts = text.split(sep)
     lines = [parts[0]]
     for part in parts[1:]:
-        joined = f"{lines[-1]} · {part}"
-        probe = pyglet.text.Label(joined, font_name=FONT, font_size=size)
-        fits = probe.content_width <= room
-        probe.delete()
-        if fits:
+        joined = f"{lines[-1]}{sep}{part}"
+        if text_width(joined, size) <= room:
             lines[-1] = joined
         else:
             lines.append(part)
-    return lines
+    if sep == ", ":  # (the comma stays at the end of a line broken there)
+        return [line + "," for line in lines[:-1]] + lines[-1:]
+    return [
+        piece
+        for line in lines
+        for piece in (wrap_at_dots(line, room, size, ", ") if text_width(line, size) > room else [line])
+    ]
+
+
+def text_width(text: str, size: float) -> float:
+    """The width (px) of ``text`` in one line at ``size`` pt."""
+    probe = pyglet.text.Label(text, font_name=FONT, font_size=size)
+    width = probe.content_width
+    probe.delete()
+    return width
 
 
 def _fit(label, max_width: float, floor: float) -> None:

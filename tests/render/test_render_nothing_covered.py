@@ -147,3 +147,15 @@ def test_a_die_half_under_a_card_makes_the_card_see_through(fresh):
     win.show(Snapshot(table, dice={"white": Pose.resting(spec, float(x), float(y), 0.3, "3")}))
     win.render()
     assert win.scene.under_card
+
+
+def test_a_log_entrys_changes_are_broken_at_their_commas_not_cut(fresh):
+    """At 800 × 500 the log's "= Blue +3, Red +2, …, Black +9" was cut with "…": a piece with no
+    " · " left to break at is broken at its ", "."""
+    from render.hud import text_width, wrap_at_dots
+
+    fresh.switch_to()
+    text = "2. Blue: blue 3 on 1x = 3 · = Blue +3, Yellow +1, Green +1, Purple +4, Orange +2, Black +9"
+    lines = wrap_at_dots(text, 150, 7)
+    assert all(text_width(line, 7) <= 150 for line in lines), lines
+    assert " ".join(lines).replace(" ·", "").split() == text.replace(" ·", "").split()
