@@ -694,10 +694,13 @@ class Hud:
         return None
 
 
-def wrap_at_dots(text: str, room: float, size: float, sep: str = " · ") -> list[str]:
-    """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · ", and a piece
-    still too wide at its ", " (the log's "= Ann +3, Bo +2, …"); a piece that cannot be broken
-    stays whole (the label then shrinks or cuts it)."""
+def wrap_at_dots(
+    text: str, room: float, size: float, seps: tuple[str, ...] = (" · ", ", ", " ")
+) -> list[str]:
+    """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · ", a piece
+    still too wide at its ", " (the log's "= Ann +3, Bo +2, …", the comma kept), and then
+    between words; a single word too wide stays whole (the label then shrinks or cuts it)."""
+    sep, rest = seps[0], seps[1:]
     parts = text.split(sep)
     lines = [parts[0]]
     for part in parts[1:]:
@@ -707,11 +710,13 @@ def wrap_at_dots(text: str, room: float, size: float, sep: str = " · ") -> list
         else:
             lines.append(part)
     if sep == ", ":  # (the comma stays at the end of a line broken there)
-        return [line + "," for line in lines[:-1]] + lines[-1:]
+        lines = [line + "," for line in lines[:-1]] + lines[-1:]
+    if not rest:
+        return lines
     return [
         piece
         for line in lines
-        for piece in (wrap_at_dots(line, room, size, ", ") if text_width(line, size) > room else [line])
+        for piece in (wrap_at_dots(line, room, size, rest) if text_width(line, size) > room else [line])
     ]
 
 
