@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shapely.geometry import Point
+from shapely.ops import unary_union
 
 from render.mesh import Mesh, flat_mesh
-from render.parts_mesh import card_polygon
+from render.parts_mesh import card_corner, card_polygon
 from render.snapshot import TableSpec
 from rules.doppelx.fieldmap import field_map
 from rules.doppelx.outcome import DieOutcome, Pose, Status
@@ -87,7 +88,7 @@ def outlines(table: TableSpec, dice: dict[str, Pose]) -> tuple[list[Outline], li
 
 
 #: A field under a bet card shown on the card's top: its fill's opacity, its outline's width (m).
-UNDER_CARD_FILL, UNDER_CARD_LINE = 0.4, 0.0012
+UNDER_CARD_FILL, UNDER_CARD_LINE = 0.3, 0.0012
 #: Parts of fields under a card smaller than this (m²) are left out (a sliver along an edge).
 UNDER_CARD_MIN_AREA = 20e-6
 
@@ -104,13 +105,23 @@ def fields_under_cards(table: TableSpec) -> tuple[list[Outline], list[Outline]]:
     out: list[Outline] = []
     for corner in box.corner_order[: len(table.cards)]:
         card = card_polygon(box, corner)
+        a, u, v = card_corner(box, corner)
+        leg = box.bet_card_leg
+        # the card's letter and its pay-out chip (render.card_texture) stay clear: a line across
+        # the letter made a "B" read as a "D"
+        marks = unary_union(
+            [
+                Point(a + (u + v) * 0.27 * leg).buffer(0.16 * leg),
+                Point(a + (u + v) * 0.125 * leg).buffer(0.09 * leg),
+            ]
+        )
         for field in table.board.fields:
-            part = field.shape.intersection(card)
+            part = field.shape.intersection(card).difference(marks)
             if part.is_empty or part.area < UNDER_CARD_MIN_AREA:
                 continue
             rgb = hex_to_rgb(style.kind_fill[field.kind])
             fills.append(Outline(flat_mesh(part, z), (*rgb, UNDER_CARD_FILL)))
-            edge = field.shape.boundary.intersection(card.buffer(-UNDER_CARD_LINE))
+            edge = field.shape.boundary.intersection(card.buffer(-UNDER_CARD_LINE)).difference(marks)
             if edge.is_empty:
                 continue
             out.append(
