@@ -11,7 +11,8 @@ The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 :data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
 stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
 strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
-While a die lies under a bet card the cards are drawn see-through
+The fields a bet card covers are drawn on the card's top (:func:`render.referee.fields_under_cards`).
+While a die lies under a bet card, or partly under one, the cards are drawn see-through
 (:data:`CARD_SEE_THROUGH_ALPHA`) and that die is drawn again as an outline in its colour where the
 dice lying on the card still hide it (:data:`GHOST_ALPHA`).
 """
@@ -56,7 +57,7 @@ SHADOW_ALPHA = 0.42
 NEAR_WALL_ALPHA = 0.3
 #: Opacity of the near wall while a die lies in the strip of playfield it hides (its logo too).
 NEAR_WALL_HIDING_ALPHA = 0.1
-#: Opacity of the bet cards while a die lies under one (it shows through).
+#: Opacity of the bet cards while a die lies under one, or partly under one (it shows through).
 CARD_SEE_THROUGH_ALPHA = 0.3
 #: A die under a bet card drawn through whatever hides it (the dice on the card): its outline
 #: at this opacity (what lies outside the die shrunk to :data:`GHOST_INNER`), its inside at
