@@ -35,6 +35,10 @@ class Camera:
         self.fov = math.radians(40)
         #: Straight-down orthographic view (the window's referee view) instead of the orbit.
         self.referee = False
+        #: The picture moved sideways and scaled on the screen: ``(dx, k)`` in normalised device
+        #: coordinates (``dx`` = 2 moves it a window's width; ``k`` < 1 shrinks it about the
+        #: window's centre) — the window moves the table clear of the throw log with it.
+        self.screen_shift: tuple[float, float] = (0.0, 1.0)
         self.reset()
 
     def reset(self) -> None:
@@ -111,9 +115,15 @@ class Camera:
         if self.referee:
             e = self.extent
             w, h = (e * aspect, e) if aspect >= 1 else (e, e / aspect)
-            return ortho(-w, w, -h, h, 0.5, 3.0)
-        near = max(0.01, self.distance * 0.05)
-        return perspective(self.fov, aspect, near, self.distance + 3.0)
+            proj = ortho(-w, w, -h, h, 0.5, 3.0)
+        else:
+            near = max(0.01, self.distance * 0.05)
+            proj = perspective(self.fov, aspect, near, self.distance + 3.0)
+        dx, k = self.screen_shift
+        if (dx, k) == (0.0, 1.0):
+            return proj
+        shift = np.array([[k, 0, 0, dx], [0, k, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=float)
+        return shift @ proj
 
     def view_projection(self, width: int, height: int) -> np.ndarray:
         """World → clip matrix (4×4)."""

@@ -45,6 +45,16 @@ def card_at(table: TableSpec, x: float, y: float) -> str | None:
     return None
 
 
+def card_near(table: TableSpec, x: float, y: float, reach: float) -> str | None:
+    """Letter of the bet card within ``reach`` m of the point ``(x, y)`` seen from above (a die
+    whose centre lies beside a card may still be half under it), or ``None``."""
+    p = Point(x, y)
+    for letter, corner in card_corners(table).items():
+        if card_polygon(table.box, corner).distance(p) <= reach:
+            return letter
+    return None
+
+
 def bet_die_poses(table: TableSpec, bets: Mapping[str, str]) -> dict[str, Pose]:
     """Poses of the dice lying on bet cards (owner → pose), lying flat with X up."""
     corners = card_corners(table)
@@ -67,4 +77,4 @@ def bet_die_poses(table: TableSpec, bets: Mapping[str, str]) -> dict[str, Pose]:
     return poses
 
 
-__all__ = ["CARD_SLOTS", "bet_die_poses", "card_at", "card_corners"]
+__all__ = ["CARD_SLOTS", "bet_die_poses", "card_at", "card_corners", "card_near"]

@@ -290,7 +290,7 @@ class Hud:
             log_top = self.blocks["summary"].y0 - m
         show_log = st.log and not (st.menu or st.help)
         if show_log:  # the turn line keeps clear of the log's column too
-            right = min(right, w - m - self._log_width(w, s) - m)
+            right = min(right, w - m - self.log_width(w, s) - m)
         centre, room = (left + right) / 2, max(40.0, right - left)
         y = h - m - 20 * s
         if snap.turn:
@@ -465,19 +465,20 @@ class Hud:
     def _summary(self, lines: tuple[str, ...], w: int, h: int, s: float, left: float) -> float:
         """The last throw's result top right; returns its left edge (px)."""
         m = 10 * s
-        font = 11 * s
+        font = max(7.0, 11 * s)  # (the smallest size the HUD's texts shrink to)
         width = min(340 * s, max(120.0, (w - left) * 0.45))
+        room = width - 20 * s
+        # a line too wide for the panel is broken at its " · " (at 800 × 500 they were cut with "…")
+        rows = [(part, text) for text in lines for part in wrap_at_dots(text, room - 2, font)]
         row = font * 1.75
         top = h - m
         x0 = w - m - width
-        self._rect(x0, top - row * (len(lines) + 1) - 6 * s, width, row * (len(lines) + 1) + 6 * s)
+        self._rect(x0, top - row * (len(rows) + 1) - 6 * s, width, row * (len(rows) + 1) + 6 * s)
         self.blocks["summary"] = self.panels[-1]
         self._label("Last throw", x0 + 10 * s, top - row + 4 * s, font, DIM, True)
-        for i, text in enumerate(lines):
+        for i, (part, text) in enumerate(rows):
             colour = ACCENT if text == "Doppel X!" else TEXT
-            self._label(
-                text, x0 + 10 * s, top - row * (i + 2) + 4 * s, font, colour, max_width=width - 20 * s
-            )
+            self._label(part, x0 + 10 * s, top - row * (i + 2) + 4 * s, font, colour, max_width=room)
         return x0
 
     def _power(self, power: float, x: float, y: float, w: float, h: float, s: float) -> None:
@@ -570,7 +571,7 @@ class Hud:
         return doc
 
     @staticmethod
-    def _log_width(w: int, s: float) -> float:
+    def log_width(w: int, s: float) -> float:
         """The throw log column's width (px)."""
         return min(w * 0.3, 440 * s)
 
@@ -582,7 +583,7 @@ class Hud:
         m = 10 * s
         font = 10 * s
         row = font * 1.75
-        box_w = self._log_width(w, s)
+        box_w = self.log_width(w, s)
         x0 = w - m - box_w
         room = box_w - 2 * m
         self._label("Throw log  (L closes)", x0 + m, top - row, font * 1.2, ACCENT, True)
@@ -693,21 +694,38 @@ class Hud:
         return None
 
 
-def wrap_at_dots(text: str, room: float, size: float) -> list[str]:
-    """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · " (a piece
-    still too wide stays whole: the label then shrinks or cuts it)."""
-    parts = text.split(" · ")
+def wrap_at_dots(
+    text: str, room: float, size: float, seps: tuple[str, ...] = (" · ", ", ", " ")
+) -> list[str]:
+    """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · ", a piece
+    still too wide at its ", " (the log's "= Ann +3, Bo +2, …", the comma kept), and then
+    between words; a single word too wide stays whole (the label then shrinks or cuts it)."""
+    sep, rest = seps[0], seps[1:]
+    parts = text.split(sep)
     lines = [parts[0]]
     for part in parts[1:]:
-        joined = f"{lines[-1]} · {part}"
-        probe = pyglet.text.Label(joined, font_name=FONT, font_size=size)
-        fits = probe.content_width <= room
-        probe.delete()
-        if fits:
+        joined = f"{lines[-1]}{sep}{part}"
+        if text_width(joined, size) <= room:
             lines[-1] = joined
         else:
             lines.append(part)
-    return lines
+    if sep == ", ":  # (the comma stays at the end of a line broken there)
+        lines = [line + "," for line in lines[:-1]] + lines[-1:]
+    if not rest:
+        return lines
+    return [
+        piece
+        for line in lines
+        for piece in (wrap_at_dots(line, room, size, rest) if text_width(line, size) > room else [line])
+    ]
+
+
+def text_width(text: str, size: float) -> float:
+    """The width (px) of ``text`` in one line at ``size`` pt."""
+    probe = pyglet.text.Label(text, font_name=FONT, font_size=size)
+    width = probe.content_width
+    probe.delete()
+    return width
 
 
 def _fit(label, max_width: float, floor: float) -> None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shapely.geometry import Point
+from shapely.ops import unary_union
 
 from render.mesh import Mesh, flat_mesh
+from render.parts_mesh import card_corner, card_polygon
 from render.snapshot import TableSpec
 from rules.doppelx.fieldmap import field_map
 from rules.doppelx.outcome import DieOutcome, Pose, Status
 from rules.doppelx.reading import DieReading, footprint, read_die
-from rules.doppelx.style import hex_to_rgb
+from rules.doppelx.style import hex_to_rgb, load_style
 
 #: Ribbon widths (m): footprint line and its dark halo, field outline and its halo.
 FOOT_W, FOOT_HALO = 0.0010, 0.0020
@@ -85,4 +87,56 @@ def outlines(table: TableSpec, dice: dict[str, Pose]) -> tuple[list[Outline], li
     return out, labels
 
 
-__all__ = ["Outline", "RefereeLabel", "on_playfield", "outlines", "ribbon"]
+#: A field under a bet card shown on the card's top: its fill's opacity, its outline's width (m).
+UNDER_CARD_FILL, UNDER_CARD_LINE = 0.3, 0.0012
+#: Parts of fields under a card smaller than this (m²) are left out (a sliver along an edge).
+UNDER_CARD_MIN_AREA = 20e-6
+
+
+def fields_under_cards(table: TableSpec) -> tuple[list[Outline], list[Outline]]:
+    """The printed fields a bet card covers (side III's and IV's 3x corners), drawn on the
+    card's top where they lie below it: a faint fill in the field's colour and its border lines
+    (white, as the print's own lines, on a dark halo), so the corner is read through the card. Returns the
+    fills and the lines apart (a see-through card shows the field itself: only its lines then)."""
+    box = table.box
+    style = load_style()
+    z = box.rim_z + box.bet_card_thickness + 0.0002
+    fills: list[Outline] = []
+    out: list[Outline] = []
+    for corner in box.corner_order[: len(table.cards)]:
+        card = card_polygon(box, corner)
+        a, u, v = card_corner(box, corner)
+        leg = box.bet_card_leg
+        # the card's letter and its pay-out chip (render.card_texture) stay clear: a line across
+        # the letter made a "B" read as a "D"
+        marks = unary_union(
+            [
+                Point(a + (u + v) * 0.27 * leg).buffer(0.16 * leg),
+                Point(a + (u + v) * 0.125 * leg).buffer(0.09 * leg),
+            ]
+        )
+        for field in table.board.fields:
+            part = field.shape.intersection(card).difference(marks)
+            if part.is_empty or part.area < UNDER_CARD_MIN_AREA:
+                continue
+            rgb = hex_to_rgb(style.kind_fill[field.kind])
+            fills.append(Outline(flat_mesh(part, z), (*rgb, UNDER_CARD_FILL)))
+            edge = field.shape.boundary.intersection(card.buffer(-UNDER_CARD_LINE)).difference(marks)
+            if edge.is_empty:
+                continue
+            out.append(
+                Outline(
+                    flat_mesh(edge.buffer(UNDER_CARD_LINE, cap_style="flat"), z + 0.0001),
+                    (0.0, 0.0, 0.0, 0.8),
+                )
+            )
+            out.append(
+                Outline(
+                    flat_mesh(edge.buffer(UNDER_CARD_LINE / 2, cap_style="flat"), z + 0.0002),
+                    (1.0, 1.0, 1.0, 0.95),
+                )
+            )
+    return fills, out
+
+
+__all__ = ["Outline", "RefereeLabel", "fields_under_cards", "on_playfield", "outlines", "ribbon"]

@@ -11,7 +11,8 @@ The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 :data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
 stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
 strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
-While a die lies under a bet card the cards are drawn see-through
+The fields a bet card covers are drawn on the card's top (:func:`render.referee.fields_under_cards`).
+While a die lies under a bet card, or partly under one, the cards are drawn see-through
 (:data:`CARD_SEE_THROUGH_ALPHA`) and that die is drawn again as an outline in its colour where the
 dice lying on the card still hide it (:data:`GHOST_ALPHA`).
 """
@@ -27,7 +28,7 @@ from render import board_mesh, box_mesh, parts_mesh
 from render.backend import pyglet
 from render.board_texture import board_image
 from render.camera import Camera
-from render.card_places import bet_die_poses, card_at
+from render.card_places import bet_die_poses, card_at, card_near
 from render.card_texture import card_atlas
 from render.decor_texture import box_side_image, wood_image
 from render.dice_texture import TILES, dice_atlas
@@ -36,7 +37,7 @@ from render.gl_program import Program
 from render.gpu import GpuMesh, delete_texture, texture
 from render.lighting import BACKGROUND, LIGHT_DIR, baked_light, planar_shadow_matrix
 from render.mesh import Mesh, merge
-from render.referee import RefereeLabel, outlines
+from render.referee import RefereeLabel, fields_under_cards, outlines
 from render.shaders import MODES, lit_source
 from render.snapshot import Snapshot, TableSpec
 from render.transforms import pose_matrix, rotation_z, translation
@@ -56,8 +57,8 @@ SHADOW_ALPHA = 0.42
 NEAR_WALL_ALPHA = 0.3
 #: Opacity of the near wall while a die lies in the strip of playfield it hides (its logo too).
 NEAR_WALL_HIDING_ALPHA = 0.1
-#: Opacity of the bet cards while a die lies under one (it shows through).
-CARD_SEE_THROUGH_ALPHA = 0.45
+#: Opacity of the bet cards while a die lies under one, or partly under one (it shows through).
+CARD_SEE_THROUGH_ALPHA = 0.3
 #: A die under a bet card drawn through whatever hides it (the dice on the card): its outline
 #: at this opacity (what lies outside the die shrunk to :data:`GHOST_INNER`), its inside at
 #: :data:`GHOST_FILL` of it — the die on top keeps its own colour.
@@ -179,10 +180,17 @@ class Scene:
         #: Owners of the dice drawn see-through in the last frame (under a card, hidden by it
         #: or by the dice lying on it).
         self.ghosts: tuple[str, ...] = ()
+        #: The fields under the cards drawn on the cards' tops: fills, then lines (mesh, RGBA).
+        self.card_fields: tuple[list[tuple[GpuMesh, tuple]], list[tuple[GpuMesh, tuple]]] = ([], [])
         if cards:
             self.cards = GpuMesh(merge(cards))
             self.cards_part = _Part(self.cards, "MODE_TEXTURE", WHITE, tex["cards"])
             front.append(self.cards_part)
+            fills, lines = fields_under_cards(table)
+            self.card_fields = (
+                [(GpuMesh(o.mesh), o.rgba) for o in fills if len(o.mesh.positions)],
+                [(GpuMesh(o.mesh), o.rgba) for o in lines if len(o.mesh.positions)],
+            )
         self.obstacles: GpuMesh | None = None
         obstacles = board_mesh.obstacles(board)
         if obstacles is not None:
@@ -323,6 +331,7 @@ class Scene:
             self._draw_part(self.cards_part, CARD_SEE_THROUGH_ALPHA)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
+        self._draw_card_fields(fill=not self.under_card)
         self.ghosts = self._draw_ghosts(dice) if self.under_card else ()
         if marker is not None:  # the thrower's hand, in the referee view too
             self._draw_marker(marker)
@@ -344,24 +353,46 @@ class Scene:
         self.draw(snap, camera, w, h, origin=(x, y))
         self.near, self.near_alpha, self.under_card, self.ghosts = kept
 
-    def _die_under_a_card(self, dice: list[tuple[str, Pose]]) -> bool:
-        """Some die lies below the rim under a bet card (hidden from above by an opaque card)."""
+    def _under_cards(self, dice: list[tuple[str, Pose]]) -> list[tuple[str, Pose]]:
+        """The dice below the rim under a bet card or partly under one: the card within a half
+        diagonal of the die's centre (a die beside a card was hidden by an opaque card too)."""
         rim = self.table.box.rim_z
-        return any(
-            pose.position[2] < rim and card_at(self.table, pose.position[0], pose.position[1]) is not None
-            for _, pose in dice
-        )
+        return [
+            (o, pose)
+            for o, pose in dice
+            if pose.position[2] < rim
+            and card_near(
+                self.table, pose.position[0], pose.position[1], self.table.dice[o].half * math.sqrt(2)
+            )
+            is not None
+        ]
+
+    def _die_under_a_card(self, dice: list[tuple[str, Pose]]) -> bool:
+        """Some die lies below the rim under a bet card, or partly under one (:meth:`_under_cards`)."""
+        return bool(self._under_cards(dice))
+
+    def _draw_card_fields(self, fill: bool) -> None:
+        """The fields under the bet cards on the cards' tops (:func:`render.referee.fields_under_cards`):
+        depth-tested (a die lying on the card hides them), their fills only on an opaque card."""
+        fills, lines = self.card_fields
+        if not lines and not fills:
+            return
+        p = self._use("MODE_FLAT")
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glEnable(gl.GL_BLEND)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        p.set("u_model", np.eye(4))
+        for mesh, rgba in (fills if fill else []) + lines:
+            p.set("u_colour", rgba)
+            mesh.draw()
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
 
     def _draw_ghosts(self, dice: list[tuple[str, Pose]]) -> tuple[str, ...]:
         """Every die under a bet card drawn again as a coloured outline (:data:`GHOST_ALPHA`)
         with a faint inside where something nearer hides it (a die lying on the card): depth
         test ``GL_GREATER``, so where the die is seen nothing changes. Returns the owners drawn."""
-        rim = self.table.box.rim_z
-        under = [
-            (o, pose)
-            for o, pose in dice
-            if pose.position[2] < rim and card_at(self.table, pose.position[0], pose.position[1]) is not None
-        ]
+        under = self._under_cards(dice)
         if not under:
             return ()
         p = self._use("MODE_FLAT")
@@ -616,6 +647,7 @@ class Scene:
             + [self.rim, self.outer]
             + [self.blade, self.die, self.quad, self.ring, self.spot, self.arrow]
             + [mesh for mesh, _ in self._overlay]
+            + [mesh for meshes in self.card_fields for mesh, _ in meshes]
             if m is not None
         }
         for m in meshes.values():

@@ -416,6 +416,7 @@ class TableWindow(Controls, pyglet.window.Window):
             self.hint = ""
         width, height = self.get_framebuffer_size()
         snap = self._shown
+        self._clear_of_log(snap)
         if snap is None or self.scene is None:
             gl.glViewport(0, 0, width, height)
             gl.glClearColor(0.085, 0.08, 0.075, 1.0)
@@ -518,6 +519,29 @@ class TableWindow(Controls, pyglet.window.Window):
         of them as of the HUD's own panels. None here; :class:`doppelx.games.doppelx.play.window.PlayWindow`
         names its end-of-game standings."""
         return []
+
+    def log_open(self) -> bool:
+        """The throw log's column is drawn (L, and neither the menu nor the help over it)."""
+        return self.show_log and not (self.menu or self.help)
+
+    def _clear_of_log(self, snap: Snapshot | None) -> None:
+        """While the throw log is open, move the picture left — and shrink it if it must — so
+        the box lies between the window's left edge and the log's column (issue 32: the log
+        covered part of the box); otherwise the picture is where the camera puts it."""
+        self.camera.screen_shift = (0.0, 1.0)
+        if snap is None or not self.log_open():
+            return
+        w = self.width
+        s = scale_for(w, self.height)
+        m = 10 * s
+        right = w - m - Hud.log_width(w, s) - m  # the log's left edge, less a margin
+        box = self._box_on_screen(snap)
+        k = min(1.0, max(0.2, (right - m) / max(box.x1 - box.x0, 1.0)))
+        cx = w / 2
+        x0, x1 = cx + k * (box.x0 - cx), cx + k * (box.x1 - cx)
+        dx = min(0.0, right - x1)  # only ever to the left
+        dx = max(dx, m - x0) if x0 + dx < m else dx
+        self.camera.screen_shift = (2 * dx / w, k)
 
     def _box_on_screen(self, snap: Snapshot) -> Rect:
         """The window box (px) round the box's outer corners as the main view shows them."""

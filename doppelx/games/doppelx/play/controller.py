@@ -161,6 +161,9 @@ class PlayController:
         self.bettor: str | None = None
         self.thrower: str | None = None
         self.passed: set[str] = set()
+        #: Bets that passed by themselves before the coming throw (their countdown ran out):
+        #: a status line that stays until the throw (``"Bo (red): no bet this time"``).
+        self.timed_out: list[str] = []
         self.hands: dict[str, Throw] = {}
         self.numbers = 0  # throws made in this game (for numbering)
         self._until = 0.0
@@ -250,7 +253,7 @@ class PlayController:
         self._autosave_text = _home_short(autosave_path())  # named in the Esc menu (once a game, not a frame)
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
-        self.passed, self.hands = set(), dict(hands or {})
+        self.passed, self.hands, self.timed_out = set(), dict(hands or {}), []
         self.unsaved, self.hand_saved, self.hand_failed = None, None, None
         self.thinker.drop()
         self._bets_thought = False
@@ -438,7 +441,11 @@ class PlayController:
     def _bet_passes(self) -> None:
         """The time to bet ran out: the bettor passes, and the game goes on."""
         if self.stage is Stage.BET and self.bettor is not None:
-            self._say(f"{view.who(self.bettor, self.live.game.names)}: no bet this time")
+            who = view.who(self.bettor, self.live.game.names)
+            self._say(f"{who}: no bet this time")
+            # a trace that outlasts the message: in the log, and on screen until the throw
+            self.history = (self.history + [f"{who}: no bet"])[-LOG_LENGTH:]
+            self.timed_out.append(f"{who}: no bet this time")
             self.passed.add(self.bettor)
             self._next()
 
@@ -490,7 +497,7 @@ class PlayController:
             rec.spinner_before,
             rec.result.trajectory,
         )
-        self.passed, self.hands = set(), {}
+        self.passed, self.hands, self.timed_out = set(), {}, []
         self.summary = ()
         self._bets_thought = False
         self._fly(self.last, replay=False)
@@ -733,8 +740,7 @@ class PlayController:
         spinner, banner, message, turn = self.live.spinner_angle, "", "", ""
         active = game.active
         shown = self.last
-        chips = dict(game.chips)
-        activity = ""
+        chips, activity = dict(game.chips), ""
         bettor = self.bettor if stage is Stage.BET else None
         countdown = 0.0
         clickers = self._clickers()
@@ -760,7 +766,9 @@ class PlayController:
             shown_poses = {
                 o: p for o, p in dice.items() if o in resting and (pb.rest_frame[o] > 0 or pb.done)
             }
-            floating = view.floating_for(shown.score.readings, shown.score.doppel_x, shown_poses, colours)
+            floating = view.floating_for(
+                shown.score.readings, shown.score.doppel_x, shown_poses, colours, shown.kind == "decider"
+            )
             if stage is Stage.FLIGHT:
                 impacts = pb.impacts_now()
             else:
@@ -779,7 +787,9 @@ class PlayController:
             and shown is not None
             and (self.playback is None or self.playback.done)
         ):  # the last throw's chips stay over its dice until the next throw starts
-            floating = view.floating_for(shown.score.readings, shown.score.doppel_x, dice, colours)
+            floating = view.floating_for(
+                shown.score.readings, shown.score.doppel_x, dice, colours, shown.kind == "decider"
+            )
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
@@ -817,6 +827,7 @@ class PlayController:
             )
             activity = self.thinker.status() or "Getting ready to throw…"
         message = self._decider_message(message)
+        banner, activity = self._lasting(banner, activity)
         return Snapshot(
             table=table,
             dice=dice,
@@ -845,6 +856,20 @@ class PlayController:
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
         )
+
+    def _lasting(self, banner: str, activity: str) -> tuple[str, str]:
+        """``banner`` and ``activity`` with what stays on screen from a throw at rest until the next
+        throw starts: a Doppel X's banner (a bet asked meanwhile hid it) and the bets that passed
+        by themselves (``"Bo (red): no bet this time"``)."""
+        if self.stage not in (Stage.BET, Stage.THROW, Stage.WAIT):
+            return banner, activity
+        shown = self.last
+        at_rest = self.playback is None or self.playback.done
+        if shown is not None and at_rest and shown.score.doppel_x and not shown.score.rethrow:
+            banner = banner or "Doppel X!"
+        if self.timed_out:
+            activity = " · ".join([activity] * bool(activity) + self.timed_out)
+        return banner, activity
 
     def _decider_message(self, message: str) -> str:
         """``message``, or while a decider is on (D37) the line that says why and how it stands

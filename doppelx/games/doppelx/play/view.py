@@ -71,9 +71,10 @@ def income(game: DoppelXGame, lying: Mapping[str, Pose]) -> dict[str, int]:
 _INCOME: dict[tuple, dict[str, int]] = {}
 
 
-def die_text(reading: DieReading, doppel_x: bool) -> str:
+def die_text(reading: DieReading, doppel_x: bool, decider: bool = False) -> str:
     """The chips a die brings, as shown over it: ``"+6"``, ``"0"``, ``"-1"``, ``"X!"``, or where it went:
-    ``"in a hole: back to hand"``, ``"off the box: back to hand"`` (D27)."""
+    ``"in a hole: back to hand"``, ``"off the box: back to hand"`` (D27). In a ``decider`` throw
+    (D37), which pays no chips, the points it counts there: ``"6 points"``."""
     if reading.status is Status.HOLE:
         return "in a hole: back to hand"
     if reading.status is Status.OFF:
@@ -81,18 +82,25 @@ def die_text(reading: DieReading, doppel_x: bool) -> str:
     if doppel_x:
         return "X!" if reading.top == "X" else ""
     chips = chips_for(reading)
+    if decider:
+        return counted(chips, "point")
     return f"{chips:+d}" if chips else "0"
 
 
 def floating_for(
-    readings: Iterable[DieReading], doppel_x: bool, poses: Mapping[str, Pose], colours: Mapping[str, str]
+    readings: Iterable[DieReading],
+    doppel_x: bool,
+    poses: Mapping[str, Pose],
+    colours: Mapping[str, str],
+    decider: bool = False,
 ) -> tuple[FloatingText, ...]:
     """Floating texts over the dice in ``poses`` (those that have come to rest), in each die's own colour
-    (the window draws them white on a dark plate with a swatch of that colour)."""
+    (the window draws them white on a dark plate with a swatch of that colour); a ``decider``
+    throw's in points (:func:`die_text`)."""
     out = []
     for r in readings:
         pose = poses.get(r.owner)
-        text = die_text(r, doppel_x)
+        text = die_text(r, doppel_x, decider)
         if pose is None or not text:
             continue
         x, y, z = pose.position

@@ -62,6 +62,33 @@ def test_a_bet_nobody_answers_passes_by_itself_after_the_countdown():
         assert ctrl.time - start <= BET_SECONDS + 2 * ctrl.frame_dt
         assert "red" in ctrl.passed and "red" not in ctrl.game.bets and ctrl.stage is Stage.THROW
         assert "Bo (red): no bet this time" in ctrl.ui.said[-1]
+        # a trace that stays (issue 32 playtest: the passing left none once the message expired)
+        assert ctrl.history[-1] == "Bo (red): no bet" and ctrl.snapshot().log[-1] == "Bo (red): no bet"
+        run_until(ctrl, lambda c: c.time > start + BET_SECONDS + 5.0)  # long after the message
+        assert ctrl.stage is Stage.THROW and "Bo (red): no bet this time" in ctrl.snapshot().activity
+        ctrl.handle(flick(ctrl))  # the next throw: the status line goes, the log keeps it
+        assert ctrl.stage is Stage.FLIGHT and "no bet" not in ctrl.snapshot().activity
+        assert "Bo (red): no bet" in ctrl.snapshot().log
+    finally:
+        ctrl.close()
+
+
+def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
+    """Issue 32 playtest: a Doppel X went unseen while the player was betting — the banner went
+    when the bet prompt came. It stays (with the summary's first line) until the next throw."""
+    import dataclasses
+
+    ctrl = PlayController(FakeUi())
+    try:
+        setup_thrown(ctrl)
+        assert ctrl.stage is Stage.BET and ctrl.snapshot().banner == ""  # no Doppel X: no banner
+        ctrl.last = dataclasses.replace(ctrl.last, score=dataclasses.replace(ctrl.last.score, doppel_x=True))
+        snap = ctrl.snapshot()
+        assert snap.banner == "Doppel X!" and "passes in" in snap.message  # over the bet prompt
+        ctrl.handle(BetIntent("b"))  # Bo bets; Ann's throw is next
+        assert ctrl.stage is Stage.THROW and ctrl.snapshot().banner == "Doppel X!"
+        ctrl.handle(flick(ctrl))
+        assert ctrl.stage is Stage.FLIGHT and ctrl.snapshot().banner == ""
     finally:
         ctrl.close()
 
@@ -144,6 +171,11 @@ def test_a_decider_says_why_it_is_thrown_and_that_a_tie_throws_again():
         run_until(ctrl, lambda c: c.stage is Stage.RESULT)  # Yellow's decider throw rests
         points = game.decider_points["yellow"]
         assert ctrl.snapshot().message == f"{note} · so far Yellow {points}"
+        # the labels say what counts in a decider (points), not chips it does not pay (issue 32)
+        labels = [f.text for f in ctrl.snapshot().floating]
+        assert labels and not any(t.startswith("+") for t in labels), labels
+        counted = [t for t in labels if t.endswith(("point", "points"))]
+        assert counted and sum(int(t.split()[0]) for t in counted) == points, labels
         # a round with equal best points: they throw again
         game.decider_history.append({"yellow": 4, "purple": 4, "pink": 1})
         game.decider_round, game.decider_points, game.decider_players = 2, {}, ("yellow", "purple")

@@ -1,0 +1,162 @@
+"""Issue 32, the last newcomer playtest: the throw log never covers the box, the Last throw
+panel's lines are never cut at 800 × 500 with 8 players, and the fields under the bet cards
+(side III's and IV's 3x corners) and a die on them stay readable."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+OWNERS = ["blue", "red", "yellow", "green", "purple", "orange", "pink", "black"]
+#: A Last throw panel of 8 players as the game writes it (lines of at most 40 characters).
+SUMMARY = (
+    "blue 3 on 3x = 9 · white X = 0",
+    "yellow 1 on 1x = 1 · green 1 on 1x = 1",
+    "purple 2 on 2x = 4 · orange 2 on 1x = 2",
+    "black 3 on 3x = 9 · Red bet A 0",
+    "Pink bet A 0",
+    "Maximiliane bet D +4 · Wolfgang bet C 0",
+    "= Purple +14 · Orange +12 · Yellow +10",
+    "Maximiliane +14 · Wolfgang +12 · Black +9",
+    "Blue's white die: in a hole",
+    "Decider: the most points wins the tied game; chips stay",
+)
+
+
+def _snapshot(table, log=()):
+    from render.snapshot import ScoreLine, Snapshot
+
+    board = tuple(
+        ScoreLine(o.title(), o, 10 + k, k == 0, "bet A" if k == 1 else "", 3 if k > 1 else None)
+        for k, o in enumerate(OWNERS)
+    )
+    return Snapshot(table, scoreboard=board, turn="Throw 2: Blue", summary=SUMMARY, log=log, target=70)
+
+
+@pytest.fixture
+def sized(fresh):
+    """The module's window, given back at its own size."""
+    w, h = fresh.width, fresh.height
+    yield fresh
+    fresh.set_size(w, h)
+    fresh.dispatch_events()
+    fresh.show_log = False
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1920, 1080)])
+@pytest.mark.parametrize("side", ["I", "III"])
+def test_the_throw_log_never_covers_the_box(sized, size, side):
+    """The log's column (L) lay over the box's right third at 1920 × 1080: while it is open the
+    picture moves left (and shrinks if it must) so the box is clear of it, and back when it closes."""
+    from render.snapshot import TableSpec
+
+    win = sized
+    win.set_size(*size)
+    win.dispatch_events()
+    win.switch_to()
+    snap = _snapshot(
+        TableSpec.standard(side), log=tuple(f"Throw {k}: blue 3 on 3x = 9 · = Blue +9" for k in range(9))
+    )
+    win.show(snap)
+    win.show_log = False
+    win.render()
+    closed = win._box_on_screen(snap)
+    win.show_log = True
+    win.render()
+    log = win.hud.blocks["log"]
+    box = win._box_on_screen(snap)
+    assert box.overlap(log) == 0, (box, log)
+    assert box.x0 >= 0 and box.x1 <= win.width
+    if size == (1920, 1080):  # the case the playtest met: the box's own place is under the log
+        assert closed.overlap(log) > 0
+    win.show_log = False
+    win.render()
+    assert win.camera.screen_shift == (0.0, 1.0) and win._box_on_screen(snap) == closed
+
+
+def test_every_line_of_the_last_throw_is_whole_at_800_by_500_with_8_players(sized):
+    """Cut with "…" at 800 × 500 ("blue 3 on 3x = 9 · …"): a line too wide for the panel is
+    broken at its " · ", each piece measured against the panel, nothing cut, nothing lost."""
+    from render.hud import Hud, HudState
+    from render.snapshot import TableSpec
+
+    win = sized
+    win.switch_to()
+    hud = Hud()
+    hud.layout(_snapshot(TableSpec.standard("III")), HudState(800, 500))
+    panel = hud.blocks["summary"]
+    inside = [b for b in hud.text_boxes if panel.x0 <= b[0] and b[2] <= panel.x1 + 0.5 and b[1] >= panel.y0]
+    lines = [b[4] for b in inside if b[4] != "Last throw"]
+    assert not any(t.endswith("…") for t in lines), lines
+    for x0, y0, x1, y1, text in inside:
+        assert x1 <= panel.x1 - 4 and x0 >= panel.x0, (text, x1, panel.x1)
+    words = [w for line in lines for w in line.split() if w != "·"]
+    assert words == [w for line in SUMMARY for w in line.split() if w != "·"]
+    for a, b in zip(inside, inside[1:]):  # one under the other, never over
+        assert a[1] >= b[3] - 0.5 or b[1] >= a[3] - 0.5
+
+
+@pytest.mark.parametrize("side", ["III", "IV"])
+def test_the_3x_corners_under_the_bet_cards_are_drawn_on_the_cards(fresh, side):
+    """Sides III and IV: the 3x corners lie under the bet cards and could not be seen. The
+    fields a card covers are drawn on its top (a fill in the field's colour, white lines)."""
+    from render.referee import fields_under_cards
+    from render.snapshot import Snapshot, TableSpec
+    from rules.doppelx.board import FieldKind
+    from rules.doppelx.style import hex_to_rgb, load_style
+
+    table = TableSpec.standard(side)
+    fills, lines = fields_under_cards(table)
+    three = hex_to_rgb(load_style().kind_fill[FieldKind("3x")])
+    assert any(o.rgba[:3] == three for o in fills) and lines
+    win = fresh
+    win.show(Snapshot(table))
+    win.render()
+    shown = win.capture().astype(int)
+    kept = win.scene.card_fields
+    try:
+        win.scene.card_fields = ([], [])
+        win.needs_redraw = True
+        win.render()
+        bare = win.capture().astype(int)
+    finally:
+        win.scene.card_fields = kept
+    assert np.abs(shown - bare).max() > 60
+
+
+def test_a_die_half_under_a_card_makes_the_card_see_through(fresh):
+    """A die whose centre lies just beside a card (on side III's 3x corner) was still half hidden
+    by the opaque card: the card fades for any die within half its diagonal of the card."""
+    from shapely.geometry import LineString
+
+    from render.card_places import card_at, card_corners
+    from render.parts_mesh import card_polygon
+    from render.snapshot import Snapshot, TableSpec
+    from rules.doppelx.outcome import Pose
+
+    table = TableSpec.standard("III")
+    spec = table.dice["white"]
+    corner = card_corners(table)["A"]
+    poly = card_polygon(table.box, corner)
+    a, b, c = (np.asarray(p) for p in poly.exterior.coords[:3])
+    hyp = max((LineString([p, q]) for p, q in ((a, b), (b, c), (c, a))), key=lambda line: line.length)
+    mid = np.asarray(hyp.interpolate(0.5, normalized=True).coords[0])
+    inward = -mid / np.linalg.norm(mid)  # towards the box's centre
+    x, y = mid + inward * spec.half * 0.7
+    assert card_at(table, x, y) is None  # its centre is beside the card
+    win = fresh
+    win.show(Snapshot(table, dice={"white": Pose.resting(spec, float(x), float(y), 0.3, "3")}))
+    win.render()
+    assert win.scene.under_card
+
+
+def test_a_log_entrys_changes_are_broken_at_their_commas_not_cut(fresh):
+    """At 800 × 500 the log's "= Blue +3, Red +2, …, Black +9" was cut with "…": a piece with no
+    " · " left to break at is broken at its ", "."""
+    from render.hud import text_width, wrap_at_dots
+
+    fresh.switch_to()
+    text = "2. Blue: blue 3 on 1x = 3 · = Blue +3, Yellow +1, Green +1, Purple +4, Orange +2, Black +9"
+    lines = wrap_at_dots(text, 150, 7)
+    assert all(text_width(line, 7) <= 150 for line in lines), lines
+    assert " ".join(lines).replace(" ·", "").split() == text.replace(" ·", "").split()
