@@ -272,8 +272,8 @@ class Controls:
         elif symbol == key.R:
             self.emit(CommandIntent(Command.REPLAY))
         elif symbol in (key.RETURN, key.ENTER):
-            if self._current is not None and self._current.input is InputMode.BET:
-                self.emit(CommandIntent(Command.PASS))
+            betting = self._current is not None and self._current.input is InputMode.BET
+            self.emit(CommandIntent(Command.PASS if betting else Command.GO_ON))
         elif symbol == key.HOME:
             extent = self.camera.extent
             self.camera.reset()

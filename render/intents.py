@@ -59,6 +59,7 @@ class Command(enum.StrEnum):
     """Keyboard commands for the match."""
 
     PASS = "pass"  # do not bet this time
+    GO_ON = "go_on"  # end the hold on a bot's result: the game goes on now
     REPLAY = "replay"  # replay the last throw
     SAVE = "save"  # save the game
     LOAD = "load"  # load a saved game

@@ -249,6 +249,10 @@ def test_the_help_and_the_log_are_modal(fresh, table_i):
     win.on_key_press(key.RETURN, 0)
     assert not win.help and not win.has_exit
     assert [i.command for i in win.intents if isinstance(i, CommandIntent)] == [Command.PASS]
+    win.intents.clear()
+    win.show(Snapshot(table_i, input=InputMode.NONE))  # watching a result: Enter goes on
+    win.on_key_press(key.RETURN, 0)
+    assert [i.command for i in win.intents if isinstance(i, CommandIntent)] == [Command.GO_ON]
 
 
 def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):

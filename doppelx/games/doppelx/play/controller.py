@@ -523,6 +523,17 @@ class PlayController:
             self._hint_referee(shown.number)
             self._after(RESULT_HOLD if self._person_next() else reading_hold(self.summary), self._next)
 
+    def go_on(self) -> bool:
+        """Enter on a throw's result: end its hold now, so the game goes on at once (a reader who
+        has read it need not wait out :func:`reading_hold`; the summary stays on screen until the
+        next throw anyway). Only the result's own hold: a replay, a bet asked or the pause before
+        a bot's throw (where a person may still click a card) are left as they are. Returns
+        whether the hold was ended."""
+        if self.stage is not Stage.RESULT or self.replaying or self._then is None:
+            return False
+        self._until = min(self._until, self.time)
+        return True
+
     def _person_next(self) -> bool:
         """The next decision may be a person's (their throw, or a bet they are asked for): the
         result then holds only :data:`RESULT_HOLD` — its summary stays on screen until the next
@@ -647,6 +658,8 @@ class PlayController:
             if self.stage is Stage.BET and self.bettor is not None:
                 self.passed.add(self.bettor)
                 self._next()
+        elif command is Command.GO_ON:
+            self.go_on()
         elif command is Command.REPLAY:
             self.replay()
         elif command is Command.SAVE:
@@ -826,7 +839,7 @@ class PlayController:
                 f"{view.who(clickers[0], names)}: click a bet card to bet on this throw" if clickers else ""
             )
             activity = self.thinker.status() or "Getting ready to throw…"
-        message = self._decider_message(message)
+        message = self._decider_message(self._go_on_hint(message))
         banner, activity = self._lasting(banner, activity)
         return Snapshot(
             table=table,
@@ -870,6 +883,12 @@ class PlayController:
         if self.timed_out:
             activity = " · ".join([activity] * bool(activity) + self.timed_out)
         return banner, activity
+
+    def _go_on_hint(self, message: str) -> str:
+        """``message``, or while a throw's result holds the game "Enter: go on" (:meth:`go_on`)."""
+        if self.stage is Stage.RESULT and not self.replaying and self._then is not None:
+            return message or "Enter: go on"
+        return message
 
     def _decider_message(self, message: str) -> str:
         """``message``, or while a decider is on (D37) the line that says why and how it stands

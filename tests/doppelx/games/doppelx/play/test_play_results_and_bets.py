@@ -185,3 +185,28 @@ def test_a_decider_says_why_it_is_thrown_and_that_a_tie_throws_again():
         game.decider_history.pop()
     finally:
         ctrl.close()
+
+
+def test_enter_ends_a_bots_reading_hold_and_the_next_bot_throws_after_its_pause():
+    """Issue 33 goal 1 with issue 32's reading hold: a reader who has read a bot's result presses
+    Enter ("Enter: go on" is shown) and the game goes on at once — from the rest to the next
+    bot's release is then the pause before a bot's throw, not the time to read eight dice."""
+    from doppelx.games.doppelx.play.controller import BOT_PAUSE, RESULT_HOLD, reading_hold
+    from render.intents import Command, CommandIntent
+
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(8, 0, seed=3))
+        run_until(ctrl, lambda c: c.stage is Stage.RESULT)
+        start = ctrl.time
+        assert reading_hold(ctrl.summary) > RESULT_HOLD + 1.0  # a long read is coming
+        assert ctrl.snapshot().message == "Enter: go on"
+        ctrl.handle(CommandIntent(Command.GO_ON))
+        run_until(ctrl, lambda c: c.stage is not Stage.RESULT)
+        assert ctrl.time - start <= 2 * ctrl.frame_dt  # the hold ended at once ...
+        assert ctrl.stage is Stage.WAIT and ctrl.summary  # ... the summary still shown
+        run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
+        assert ctrl.time - start <= BOT_PAUSE + 3 * ctrl.frame_dt  # the bot threw after its pause
+        assert not ctrl.go_on()  # in flight there is no hold to end
+    finally:
+        ctrl.close()
