@@ -1,6 +1,6 @@
 """How long a flick's throw lives: release to rest, wall hits and roll for soft, medium and hard flicks.
 
-    python benchmarks/throw_feel.py [--seeds N] [--board I] [--mappings before,assisted,direct]
+    python benchmarks/throw_feel.py [--seeds N] [--board I] [--mappings before,previous,assisted,direct]
                                     [--materials FILE] [--json]
 
 A person at the middle of the south wall flicks their die and the white die straight into
@@ -10,13 +10,18 @@ per seed (the hand's random part differs). Each flick becomes dice through a map
 
 * ``before``: the window's mapping up to commit 8cb4d2b — the throw model's arc to the
   flick's aim point, the player's spin only (0 unless set with Shift+wheel);
+* ``previous``: the assisted mapping up to commit b0ad479 — the same arc to the flick's aim
+  point for every power (0.35…2.2 m/s), a forward roll of 8…30 rad/s;
 * ``assisted`` / ``direct``: today's (``doppelx.games.doppelx.play.flick_throw``), the form's two ways.
 
 Per mapping and flick it prints medians over the seeds: ``rest`` (s from release until the
 physics reports every die at rest), ``still`` (s until no die moves faster than 5 cm/s any
 more), ``walls`` (hits on the inner walls per die: the velocity towards a wall within a
-die's size of it reversed), ``roll`` (cm a die travels on the board after it first lands)
-and ``off`` (dice off the box or in a hole, of all). The contact materials are the project's
+die's size of it reversed), ``roll`` (cm a die travels on the board after it first lands),
+``path`` (cm a die's centre travels horizontally from its first impact, on the board or a
+wall, until it rests: a hard throw's dice cross the box back from the far wall before they
+first land flat, which ``roll`` does not see), ``off`` (dice off the box or in a hole, of all; ``off_box`` and ``in_hole`` apart) and ``kept``
+(release to rest of the throws that lost no die: a die falling to the floor lengthens a throw). The contact materials are the project's
 (``assets/materials.toml``) unless ``--materials`` names another file (a fit to real tosses,
 say, to see what it does to the feel); the script changes only how a flick maps to the release.
 """
@@ -34,9 +39,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 FLICKS = {"soft": 0.2, "medium": 0.8, "hard": 1.6}
-MAPPINGS = ("before", "assisted", "direct")
+MAPPINGS = ("before", "previous", "assisted", "direct")
+#: The forward roll (rad/s) of the ``previous`` mapping at power 0 and 1.
+PREVIOUS_ROLL = (8.0, 30.0)
 #: A die slower than this (m/s) counts as still.
 STILL_SPEED = 0.05
+#: A change of a die's velocity between two frames beyond free fall by more than this (m/s) is an impact.
+IMPACT_DV = 0.2
 
 
 def drag(aim, speed: float, steps: int = 8, dt: float = 0.012):
@@ -47,13 +56,18 @@ def drag(aim, speed: float, steps: int = 8, dt: float = 0.012):
 
 def release_of(mapping: str, box, intent, die_half: float):
     """Release point, velocity and spin of ``intent`` under ``mapping``."""
-    from doppelx.games.doppelx.play.flick_throw import flick_release
+    from doppelx.games.doppelx.play.flick_throw import flick_release, roll_axis
     from physics.throw_model import Aim, plan
 
-    if mapping == "before":
-        aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.wall, intent.along)
-        release, velocity = plan(box, aim, intent.height, die_half)
-        return release, velocity, intent.spin
+    if mapping in ("before", "previous"):
+        power = float(min(1.0, max(0.0, intent.power)))
+        release, velocity = plan(
+            box, Aim(intent.target, power, intent.wall, intent.along), intent.height, die_half
+        )
+        if mapping == "before":
+            return release, velocity, intent.spin
+        roll = roll_axis(velocity) * (PREVIOUS_ROLL[0] + power * (PREVIOUS_ROLL[1] - PREVIOUS_ROLL[0]))
+        return release, velocity, tuple(float(a + b) for a, b in zip(intent.spin, roll))
     return flick_release(box, intent, die_half, mapping)
 
 
@@ -73,6 +87,25 @@ def wall_hits(traj, box, size: float) -> float:
     return hits / len(traj.owners)
 
 
+def first_impact(traj, i: int) -> int | None:
+    """The first frame of die ``i`` whose velocity is not free flight's from the frame before."""
+    from physics.settings import GRAVITY
+
+    v = traj.velocities[:, i]
+    dt = np.diff(traj.times)
+    free = v[:-1] - np.outer(dt, [0.0, 0.0, GRAVITY])
+    hit = np.nonzero(np.linalg.norm(v[1:] - free, axis=1) > IMPACT_DV)[0]
+    return int(hit[0]) + 1 if len(hit) else None
+
+
+def path_after_impact(traj, i: int) -> float:
+    """cm die ``i``'s centre travels horizontally from its first impact on (0 without one)."""
+    f = first_impact(traj, i)
+    if f is None:
+        return 0.0
+    return float(np.linalg.norm(np.diff(traj.positions[f:, i, :2], axis=0), axis=1).sum()) * 100
+
+
 def measure(match, mapping: str, speed: float, seeds: int) -> dict:
     """Medians over ``seeds`` flicks at ``speed`` m/s under ``mapping``."""
     from render.aim import ThrowAim
@@ -81,7 +114,7 @@ def measure(match, mapping: str, speed: float, seeds: int) -> dict:
     box = match.service.box
     die = next(iter(match.game.dice.dice.values()))
     owners = (match.game.seats[0], "white")
-    rest, still, walls, roll, off = [], [], [], [], 0
+    rest, still, walls, roll, path, off, hole, kept = [], [], [], [], [], 0, 0, []
     for seed in range(seeds):
         match.rng = np.random.default_rng(seed)
         aim = ThrowAim(box, die.size)
@@ -99,20 +132,34 @@ def measure(match, mapping: str, speed: float, seeds: int) -> dict:
         )
         walls.append(wall_hits(traj, box, die.size))
         for i in range(len(owners)):
+            path.append(path_after_impact(traj, i))
             p = traj.positions[:, i]
             landed = np.nonzero(p[:, 2] < die.half * 1.5)[0]
             if len(landed):
                 steps = np.diff(p[landed[0] :, :2], axis=0)
                 roll.append(float(np.linalg.norm(steps, axis=1).sum()) * 100)
-        off += sum(d.status in (Status.OFF, Status.HOLE) for d in result.outcome.dice)
+        lost = [sum(d.status is s for d in result.outcome.dice) for s in (Status.OFF, Status.HOLE)]
+        off, hole = off + lost[0], hole + lost[1]
+        if not any(lost):
+            kept.append(result.sim_time)
     return {
         "rest_s": float(np.median(rest)),
         "still_s": float(np.median(still)),
         "walls_per_die": float(np.median(walls)),
         "roll_cm": float(np.median(roll)) if roll else 0.0,
-        "off": f"{off}/{seeds * len(owners)}",
+        "path_cm": float(np.median(path)),
+        "off": f"{off + hole}/{seeds * len(owners)}",
+        "off_box": off,
+        "in_hole": hole,
+        "kept_rest_s": float(np.median(kept)) if kept else None,
+        "kept_throws": len(kept),
         "speed_mps": speed,
     }
+
+
+def _seconds(value) -> str:
+    """``value`` s to two places, or ``-`` for none."""
+    return "-" if value is None else f"{value:.2f}"
 
 
 def main(argv=None) -> int:
@@ -172,13 +219,15 @@ def main(argv=None) -> int:
         f"side {args.board}, {args.seeds} throws each (medians), materials {args.materials or 'shipped'}, load {load:.2f}"
     )
     print(
-        f"{'mapping':9} {'flick':7} {'m/s':>4} {'rest s':>7} {'still s':>8} {'walls':>6} {'roll cm':>8} {'off':>6}"
+        f"{'mapping':9} {'flick':7} {'m/s':>4} {'rest s':>7} {'still s':>8} {'walls':>6} {'roll cm':>8} {'path cm':>8} {'off':>6}"
+        f" {'box+hole':>8} {'kept s':>7}"
     )
     for m, rows in out.items():
         for name, r in rows.items():
             print(
                 f"{m:9} {name:7} {r['speed_mps']:4.1f} {r['rest_s']:7.2f} {r['still_s']:8.2f} "
-                f"{r['walls_per_die']:6.1f} {r['roll_cm']:8.1f} {r['off']:>6}"
+                f"{r['walls_per_die']:6.2f} {r['roll_cm']:8.1f} {r['path_cm']:8.1f} {r['off']:>6} {r['off_box']:>4}+{r['in_hole']:<3}"
+                f" {_seconds(r['kept_rest_s']):>7}"
             )
     return 0
 
