@@ -2,6 +2,7 @@
 
     python benchmarks/throw_feel.py [--seeds N] [--board I] [--mappings before,previous,assisted,direct]
                                     [--materials FILE] [--json]
+    python benchmarks/throw_feel.py --open-board [--json]
 
 A person at the middle of the south wall flicks their die and the white die straight into
 the box at 0.2 (soft), 0.8 (medium) and 1.6 m/s (hard, full power) on the release plane —
@@ -24,6 +25,13 @@ first land flat, which ``roll`` does not see), ``off`` (dice off the box or in a
 (release to rest of the throws that lost no die: a die falling to the floor lengthens a throw). The contact materials are the project's
 (``assets/materials.toml``) unless ``--materials`` names another file (a fit to real tosses,
 say, to see what it does to the feel); the script changes only how a flick maps to the release.
+
+``--open-board`` asks what the box's walls do to that: every third of the tracked real cube
+tosses (``doppelx bench tosses``' data, an acrylic cube on an open wooden board, no walls) is
+re-run in PyBullet from its release state with the release velocity and spin scaled by
+0.5, 1, 2 and 2.5, once with the game's die–board material and once with the material fitted
+to the tosses, and the median time to rest is printed beside the real tosses' (and their
+rank correlation of speed and time to rest).
 """
 
 from __future__ import annotations
@@ -157,6 +165,59 @@ def measure(match, mapping: str, speed: float, seeds: int) -> dict:
     }
 
 
+#: Release velocity and spin scale factors of ``--open-board``.
+OPEN_SCALES = (0.5, 1.0, 2.0, 2.5)
+
+
+def _rank_corr(a, b) -> float:
+    """Spearman's rank correlation of ``a`` and ``b`` (no ties expected)."""
+    ra, rb = (np.argsort(np.argsort(np.asarray(x))) for x in (a, b))
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def open_board(every: int = 3) -> dict:
+    """Median time to rest (s) of the tracked tosses, real and re-run at :data:`OPEN_SCALES`."""
+    from doppelx.bench.tosses import Path3, time_to_rest
+    from doppelx.bench.tosses_data import load_tosses, release_state
+    from doppelx.bench.tosses_fit import params_of, read_fit
+    from doppelx.bench.tosses_sim import TossRunner, game_params
+
+    data = load_tosses()
+    tosses = data.tosses[::every]
+    materials = {"game": game_params("pybullet"), "fitted": params_of(read_fit(), "pybullet")}
+    real = [(0.0, time_to_rest(Path3.of(t))) for t in tosses]
+    runs: dict[str, list] = {f"{m} x{f}": [] for m in materials for f in OPEN_SCALES}
+    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+        for i, toss in enumerate(tosses):
+            pos, quat, vel, spin = release_state(toss, data.half_width).state()
+            real[i] = (float(np.linalg.norm(vel)), real[i][1])
+            for m, params in materials.items():
+                for f in OPEN_SCALES:
+                    v, w = tuple(c * f for c in vel), tuple(c * f for c in spin)
+                    sim = runner.run(params, (pos, quat, v, w), 0.0)
+                    runs[f"{m} x{f}"].append((float(np.linalg.norm(v)), time_to_rest(Path3.of(sim))))
+    out = {}
+    for name, rows in {"real": real, **runs}.items():
+        a = np.array(rows)
+        out[name] = {
+            "speed_mps": float(np.median(a[:, 0])),
+            "rest_s": float(np.median(a[:, 1])),
+            "rest_p90_s": float(np.quantile(a[:, 1], 0.9)),
+            "speed_rest_rank_corr": _rank_corr(a[:, 0], a[:, 1]),
+        }
+    return {"tosses": len(tosses), "engine": "pybullet", "results": out}
+
+
+def _print_open_board(res: dict, load: float) -> None:
+    print(f"open board, {res['tosses']} tracked tosses, {res['engine']}, load {load:.2f}")
+    print(f"{'run':11} {'m/s':>5} {'rest s':>7} {'p90 s':>6} {'rank corr':>9}")
+    for name, r in res["results"].items():
+        print(
+            f"{name:11} {r['speed_mps']:5.2f} {r['rest_s']:7.3f} {r['rest_p90_s']:6.3f} "
+            f"{r['speed_rest_rank_corr']:9.2f}"
+        )
+
+
 def _seconds(value) -> str:
     """``value`` s to two places, or ``-`` for none."""
     return "-" if value is None else f"{value:.2f}"
@@ -171,7 +232,20 @@ def main(argv=None) -> int:
     p.add_argument("--mappings", default=",".join(MAPPINGS), help="comma-separated: " + ", ".join(MAPPINGS))
     p.add_argument("--materials", help="a materials file (default: assets/materials.toml)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    p.add_argument(
+        "--open-board",
+        action="store_true",
+        help="the tracked real tosses on their open board, re-run faster and slower (no box, no flicks)",
+    )
     args = p.parse_args(argv)
+    if args.open_board:
+        res = open_board()
+        load = os.getloadavg()[0]
+        if args.json:
+            print(json.dumps({**res, "load": load}))
+        else:
+            _print_open_board(res, load)
+        return 0
     if args.seeds < 1:
         p.error(f"--seeds must be at least 1, got {args.seeds}")
     mappings = [m.strip() for m in args.mappings.split(",") if m.strip()]
