@@ -1,13 +1,14 @@
 """How long a flick's throw lives: release to rest, wall hits and roll for soft, medium and hard flicks.
 
     python benchmarks/throw_feel.py [--seeds N] [--board I] [--mappings before,previous,assisted,direct]
-                                    [--materials FILE] [--json]
+                                    [--height M] [--materials FILE] [--json]
     python benchmarks/throw_feel.py --open-board [--json]
 
 A person at the middle of the south wall flicks their die and the white die straight into
 the box at 0.2 (soft), 0.8 (medium) and 1.6 m/s (hard, full power) on the release plane —
 the drag a steady mouse makes (``render.aim.ThrowAim.flick``) — on an empty board, one throw
-per seed (the hand's random part differs). Each flick becomes dice through a mapping:
+per seed (the hand's random part differs), the hand at the window's default release height
+or ``--height`` m above the lowest (0–0.15, as the wheel sets it). Each flick becomes dice through a mapping:
 
 * ``before``: the window's mapping up to commit 8cb4d2b — the throw model's arc to the
   flick's aim point, the player's spin only (0 unless set with Shift+wheel);
@@ -114,8 +115,9 @@ def path_after_impact(traj, i: int) -> float:
     return float(np.linalg.norm(np.diff(traj.positions[f:, i, :2], axis=0), axis=1).sum()) * 100
 
 
-def measure(match, mapping: str, speed: float, seeds: int) -> dict:
-    """Medians over ``seeds`` flicks at ``speed`` m/s under ``mapping``."""
+def measure(match, mapping: str, speed: float, seeds: int, height: float | None = None) -> dict:
+    """Medians over ``seeds`` flicks at ``speed`` m/s under ``mapping``, the hand ``height`` m
+    above the lowest release height (``None``: the window's default)."""
     from render.aim import ThrowAim
     from rules.doppelx.outcome import Status
 
@@ -126,6 +128,8 @@ def measure(match, mapping: str, speed: float, seeds: int) -> dict:
     for seed in range(seeds):
         match.rng = np.random.default_rng(seed)
         aim = ThrowAim(box, die.size)
+        if height is not None:
+            aim.height = aim.min_height + height
         intent = aim.flick(drag(aim, speed))
         release, velocity, spin = release_of(mapping, box, intent, die.half)
         throw = match.hand_throw(owners, release, velocity, spin)
@@ -230,6 +234,9 @@ def main(argv=None) -> int:
     p.add_argument("--seeds", type=int, default=12, help="throws per mapping and flick (default 12)")
     p.add_argument("--board", default="I", help="the side of the box (default I)")
     p.add_argument("--mappings", default=",".join(MAPPINGS), help="comma-separated: " + ", ".join(MAPPINGS))
+    p.add_argument(
+        "--height", type=float, help="release height above the lowest, m (0-0.15; default the window's 0.03)"
+    )
     p.add_argument("--materials", help="a materials file (default: assets/materials.toml)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     p.add_argument(
@@ -248,6 +255,8 @@ def main(argv=None) -> int:
         return 0
     if args.seeds < 1:
         p.error(f"--seeds must be at least 1, got {args.seeds}")
+    if args.height is not None and not 0.0 <= args.height <= 0.15:
+        p.error(f"--height must be within 0-0.15 m, got {args.height}")
     mappings = [m.strip() for m in args.mappings.split(",") if m.strip()]
     bad = [m for m in mappings if m not in MAPPINGS]
     if bad or not mappings:
@@ -272,7 +281,10 @@ def main(argv=None) -> int:
         match.world.close()
         match.world = World(match.game.board, dice=match.game.dice, materials=materials, spinner=False)
     try:
-        out = {m: {name: measure(match, m, v, args.seeds) for name, v in FLICKS.items()} for m in mappings}
+        out = {
+            m: {name: measure(match, m, v, args.seeds, args.height) for name, v in FLICKS.items()}
+            for m in mappings
+        }
     finally:
         match.close()
     load = os.getloadavg()[0]
@@ -282,6 +294,7 @@ def main(argv=None) -> int:
                 {
                     "board": args.board,
                     "seeds": args.seeds,
+                    "height": args.height,
                     "materials": args.materials,
                     "load": load,
                     "results": out,
@@ -290,7 +303,9 @@ def main(argv=None) -> int:
         )
         return 0
     print(
-        f"side {args.board}, {args.seeds} throws each (medians), materials {args.materials or 'shipped'}, load {load:.2f}"
+        f"side {args.board}, {args.seeds} throws each (medians), release height "
+        f"{'default' if args.height is None else f'lowest + {args.height:.3f} m'}, "
+        f"materials {args.materials or 'shipped'}, load {load:.2f}"
     )
     print(
         f"{'mapping':9} {'flick':7} {'m/s':>4} {'rest s':>7} {'still s':>8} {'walls':>6} {'roll cm':>8} {'path cm':>8} {'off':>6}"

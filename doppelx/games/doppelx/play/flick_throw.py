@@ -135,7 +135,9 @@ def assisted_release(
     Above it the aim point slides, along the flick's line, from that target to the far wall
     (:func:`far_wall_point`, reached at half-way to full power) while the horizontal speed
     grows from the arc's at :data:`WALL_POWER` to :data:`WALL_SPEED`; the arc is the ballistic
-    one through the aim point, lifted if it would not clear the near rim (:func:`clearing_lift`).
+    one through the aim point, lifted if it would not clear the near rim (:func:`least_vz`) —
+    and if, so lifted, it would meet the far wall above its top (a hand low over the rim),
+    thrown slower until it meets the wall below.
     """
     assert intent.target is not None
     power = float(np.clip(intent.power, 0.0, 1.0))
@@ -148,15 +150,28 @@ def assisted_release(
     start = np.array([intent.target[0], intent.target[1], die_half])
     wall = far_wall_point(box, p0, start, die_half)
     goal = start + min(1.0, 2.0 * u) * (wall - start)
-    flat = goal[:2] - p0[:2]
-    dist = float(np.linalg.norm(flat))
     speed0 = float(np.linalg.norm(velocity[:2]))
-    speed = speed0 + u * (WALL_SPEED - speed0)
-    t = max(dist / speed, 0.02)
-    vxy = flat / t
-    vz = (goal[2] - p0[2] + GRAVITY * t * t / 2) / t
-    vz = max(vz, least_vz(box, p0, vxy, die_half))
+    # a hand low over the rim must lift the dice to clear it; thrown too fast they would then
+    # meet the far wall above its top: slower, until they meet it below
+    top = box.rim_z - die_half * math.sqrt(3) - RIM_CLEARANCE
+    for speed in np.linspace(speed0 + u * (WALL_SPEED - speed0), speed0, 12):
+        vxy, vz, at_wall = _through(box, p0, goal, wall, float(speed), die_half)
+        if at_wall <= top:
+            break
     return release, (float(vxy[0]), float(vxy[1]), float(vz))
+
+
+def _through(
+    box: BoxSpec, p0: np.ndarray, goal: np.ndarray, wall: np.ndarray, speed: float, die_half: float
+) -> tuple[np.ndarray, float, float]:
+    """Horizontal velocity (2,), vertical speed and the height at ``wall`` of the ballistic
+    arc from ``p0`` through ``goal`` at ``speed`` m/s across, lifted to clear the near rim."""
+    flat = goal[:2] - p0[:2]
+    t = max(float(np.linalg.norm(flat)) / speed, 0.02)
+    vxy = flat / t
+    vz = max((goal[2] - p0[2] + GRAVITY * t * t / 2) / t, least_vz(box, p0, vxy, die_half))
+    t_wall = float(np.linalg.norm(wall[:2] - p0[:2])) / float(np.linalg.norm(vxy))
+    return vxy, vz, float(p0[2] + vz * t_wall - GRAVITY * t_wall * t_wall / 2)
 
 
 def far_wall_point(box: BoxSpec, release, target, die_half: float) -> np.ndarray:
