@@ -7,7 +7,7 @@ Two ways of aiming, chosen per person in the new-game form (``SeatSetup.aim``, o
   (:func:`assisted_release`). Up to :data:`WALL_POWER` the flick's direction and power choose
   a point on the playfield (:meth:`render.aim.ThrowAim.aim_point`) and the throw model plans
   the arc that first lands there (``physics.throw_model.plan``, strength = power, horizontal
-  speed 0.35…1.5 m/s): a soft flick is a short low lob over the near rim that lands and rolls
+  speed 0.35…1.46 m/s): a soft flick is a short low lob over the near rim that lands and rolls
   a little. Above it the flick is a hard throw: faster (up to :data:`WALL_SPEED`), flatter,
   aimed along the flick's line at the far wall low down (:data:`WALL_AIM_HEIGHT`), so the dice
   hit it, rebound onto the playfield and tumble. A flick whose line misses the playfield is
