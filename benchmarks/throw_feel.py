@@ -1,24 +1,38 @@
 """How long a flick's throw lives: release to rest, wall hits and roll for soft, medium and hard flicks.
 
-    python benchmarks/throw_feel.py [--seeds N] [--board I] [--mappings before,assisted,direct]
-                                    [--materials FILE] [--json]
+    python benchmarks/throw_feel.py [--seeds N] [--board I] [--mappings before,previous,assisted,direct]
+                                    [--height M] [--materials FILE] [--json]
+    python benchmarks/throw_feel.py --open-board [--json]
 
 A person at the middle of the south wall flicks their die and the white die straight into
 the box at 0.2 (soft), 0.8 (medium) and 1.6 m/s (hard, full power) on the release plane —
 the drag a steady mouse makes (``render.aim.ThrowAim.flick``) — on an empty board, one throw
-per seed (the hand's random part differs). Each flick becomes dice through a mapping:
+per seed (the hand's random part differs), the hand at the window's default release height
+or ``--height`` m above the lowest (0–0.15, as the wheel sets it). Each flick becomes dice through a mapping:
 
 * ``before``: the window's mapping up to commit 8cb4d2b — the throw model's arc to the
   flick's aim point, the player's spin only (0 unless set with Shift+wheel);
+* ``previous``: the assisted mapping up to commit b0ad479 — the same arc to the flick's aim
+  point for every power (0.35…2.2 m/s), a forward roll of 8…30 rad/s;
 * ``assisted`` / ``direct``: today's (``doppelx.games.doppelx.play.flick_throw``), the form's two ways.
 
 Per mapping and flick it prints medians over the seeds: ``rest`` (s from release until the
 physics reports every die at rest), ``still`` (s until no die moves faster than 5 cm/s any
 more), ``walls`` (hits on the inner walls per die: the velocity towards a wall within a
-die's size of it reversed), ``roll`` (cm a die travels on the board after it first lands)
-and ``off`` (dice off the box or in a hole, of all). The contact materials are the project's
+die's size of it reversed), ``roll`` (cm a die travels on the board after it first lands),
+``path`` (cm a die's centre travels horizontally from its first impact, on the board or a
+wall, until it rests: a hard throw's dice cross the box back from the far wall before they
+first land flat, which ``roll`` does not see), ``off`` (dice off the box or in a hole, of all; ``off_box`` and ``in_hole`` apart) and ``kept``
+(release to rest of the throws that lost no die: a die falling to the floor lengthens a throw). The contact materials are the project's
 (``assets/materials.toml``) unless ``--materials`` names another file (a fit to real tosses,
 say, to see what it does to the feel); the script changes only how a flick maps to the release.
+
+``--open-board`` asks what the box's walls do to that: every third of the tracked real cube
+tosses (``doppelx bench tosses``' data, an acrylic cube on an open wooden board, no walls) is
+re-run in PyBullet from its release state with the release velocity and spin scaled by
+0.5, 1, 2 and 2.5, once with the game's die–board material and once with the material fitted
+to the tosses, and the median time to rest is printed beside the real tosses' (and their
+rank correlation of speed and time to rest).
 """
 
 from __future__ import annotations
@@ -34,9 +48,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 FLICKS = {"soft": 0.2, "medium": 0.8, "hard": 1.6}
-MAPPINGS = ("before", "assisted", "direct")
+MAPPINGS = ("before", "previous", "assisted", "direct")
+#: The forward roll (rad/s) of the ``previous`` mapping at power 0 and 1.
+PREVIOUS_ROLL = (8.0, 30.0)
 #: A die slower than this (m/s) counts as still.
 STILL_SPEED = 0.05
+#: A change of a die's velocity between two frames beyond free fall by more than this (m/s) is an impact.
+IMPACT_DV = 0.2
 
 
 def drag(aim, speed: float, steps: int = 8, dt: float = 0.012):
@@ -47,13 +65,18 @@ def drag(aim, speed: float, steps: int = 8, dt: float = 0.012):
 
 def release_of(mapping: str, box, intent, die_half: float):
     """Release point, velocity and spin of ``intent`` under ``mapping``."""
-    from doppelx.games.doppelx.play.flick_throw import flick_release
+    from doppelx.games.doppelx.play.flick_throw import flick_release, roll_axis
     from physics.throw_model import Aim, plan
 
-    if mapping == "before":
-        aim = Aim(intent.target, float(min(1.0, max(0.0, intent.power))), intent.wall, intent.along)
-        release, velocity = plan(box, aim, intent.height, die_half)
-        return release, velocity, intent.spin
+    if mapping in ("before", "previous"):
+        power = float(min(1.0, max(0.0, intent.power)))
+        release, velocity = plan(
+            box, Aim(intent.target, power, intent.wall, intent.along), intent.height, die_half
+        )
+        if mapping == "before":
+            return release, velocity, intent.spin
+        roll = roll_axis(velocity) * (PREVIOUS_ROLL[0] + power * (PREVIOUS_ROLL[1] - PREVIOUS_ROLL[0]))
+        return release, velocity, tuple(float(a + b) for a, b in zip(intent.spin, roll))
     return flick_release(box, intent, die_half, mapping)
 
 
@@ -73,18 +96,40 @@ def wall_hits(traj, box, size: float) -> float:
     return hits / len(traj.owners)
 
 
-def measure(match, mapping: str, speed: float, seeds: int) -> dict:
-    """Medians over ``seeds`` flicks at ``speed`` m/s under ``mapping``."""
+def first_impact(traj, i: int) -> int | None:
+    """The first frame of die ``i`` whose velocity is not free flight's from the frame before."""
+    from physics.settings import GRAVITY
+
+    v = traj.velocities[:, i]
+    dt = np.diff(traj.times)
+    free = v[:-1] - np.outer(dt, [0.0, 0.0, GRAVITY])
+    hit = np.nonzero(np.linalg.norm(v[1:] - free, axis=1) > IMPACT_DV)[0]
+    return int(hit[0]) + 1 if len(hit) else None
+
+
+def path_after_impact(traj, i: int) -> float:
+    """cm die ``i``'s centre travels horizontally from its first impact on (0 without one)."""
+    f = first_impact(traj, i)
+    if f is None:
+        return 0.0
+    return float(np.linalg.norm(np.diff(traj.positions[f:, i, :2], axis=0), axis=1).sum()) * 100
+
+
+def measure(match, mapping: str, speed: float, seeds: int, height: float | None = None) -> dict:
+    """Medians over ``seeds`` flicks at ``speed`` m/s under ``mapping``, the hand ``height`` m
+    above the lowest release height (``None``: the window's default)."""
     from render.aim import ThrowAim
     from rules.doppelx.outcome import Status
 
     box = match.service.box
     die = next(iter(match.game.dice.dice.values()))
     owners = (match.game.seats[0], "white")
-    rest, still, walls, roll, off = [], [], [], [], 0
+    rest, still, walls, roll, path, off, hole, kept = [], [], [], [], [], 0, 0, []
     for seed in range(seeds):
         match.rng = np.random.default_rng(seed)
         aim = ThrowAim(box, die.size)
+        if height is not None:
+            aim.height = aim.min_height + height
         intent = aim.flick(drag(aim, speed))
         release, velocity, spin = release_of(mapping, box, intent, die.half)
         throw = match.hand_throw(owners, release, velocity, spin)
@@ -99,20 +144,87 @@ def measure(match, mapping: str, speed: float, seeds: int) -> dict:
         )
         walls.append(wall_hits(traj, box, die.size))
         for i in range(len(owners)):
+            path.append(path_after_impact(traj, i))
             p = traj.positions[:, i]
             landed = np.nonzero(p[:, 2] < die.half * 1.5)[0]
             if len(landed):
                 steps = np.diff(p[landed[0] :, :2], axis=0)
                 roll.append(float(np.linalg.norm(steps, axis=1).sum()) * 100)
-        off += sum(d.status in (Status.OFF, Status.HOLE) for d in result.outcome.dice)
+        lost = [sum(d.status is s for d in result.outcome.dice) for s in (Status.OFF, Status.HOLE)]
+        off, hole = off + lost[0], hole + lost[1]
+        if not any(lost):
+            kept.append(result.sim_time)
     return {
         "rest_s": float(np.median(rest)),
         "still_s": float(np.median(still)),
         "walls_per_die": float(np.median(walls)),
         "roll_cm": float(np.median(roll)) if roll else 0.0,
-        "off": f"{off}/{seeds * len(owners)}",
+        "path_cm": float(np.median(path)),
+        "off": f"{off + hole}/{seeds * len(owners)}",
+        "off_box": off,
+        "in_hole": hole,
+        "kept_rest_s": float(np.median(kept)) if kept else None,
+        "kept_throws": len(kept),
         "speed_mps": speed,
     }
+
+
+#: Release velocity and spin scale factors of ``--open-board``.
+OPEN_SCALES = (0.5, 1.0, 2.0, 2.5)
+
+
+def _rank_corr(a, b) -> float:
+    """Spearman's rank correlation of ``a`` and ``b`` (no ties expected)."""
+    ra, rb = (np.argsort(np.argsort(np.asarray(x))) for x in (a, b))
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def open_board(every: int = 3) -> dict:
+    """Median time to rest (s) of the tracked tosses, real and re-run at :data:`OPEN_SCALES`."""
+    from doppelx.bench.tosses import Path3, time_to_rest
+    from doppelx.bench.tosses_data import load_tosses, release_state
+    from doppelx.bench.tosses_fit import params_of, read_fit
+    from doppelx.bench.tosses_sim import TossRunner, game_params
+
+    data = load_tosses()
+    tosses = data.tosses[::every]
+    materials = {"game": game_params("pybullet"), "fitted": params_of(read_fit(), "pybullet")}
+    real = [(0.0, time_to_rest(Path3.of(t))) for t in tosses]
+    runs: dict[str, list] = {f"{m} x{f}": [] for m in materials for f in OPEN_SCALES}
+    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+        for i, toss in enumerate(tosses):
+            pos, quat, vel, spin = release_state(toss, data.half_width).state()
+            real[i] = (float(np.linalg.norm(vel)), real[i][1])
+            for m, params in materials.items():
+                for f in OPEN_SCALES:
+                    v, w = tuple(c * f for c in vel), tuple(c * f for c in spin)
+                    sim = runner.run(params, (pos, quat, v, w), 0.0)
+                    runs[f"{m} x{f}"].append((float(np.linalg.norm(v)), time_to_rest(Path3.of(sim))))
+    out = {}
+    for name, rows in {"real": real, **runs}.items():
+        a = np.array(rows)
+        out[name] = {
+            "speed_mps": float(np.median(a[:, 0])),
+            "rest_s": float(np.median(a[:, 1])),
+            "rest_p90_s": float(np.quantile(a[:, 1], 0.9)),
+            "speed_rest_rank_corr": _rank_corr(a[:, 0], a[:, 1]),
+        }
+    return {"tosses": len(tosses), "engine": "pybullet", "results": out}
+
+
+def _print_open_board(res: dict, load: float) -> None:
+    print(f"open board, {res['tosses']} tracked tosses, {res['engine']}, load {load:.2f}")
+    print(f"{'run':11} {'m/s':>5} {'rest s':>7} {'p90 s':>6} {'rank corr':>9}")
+    for name, r in res["results"].items():
+        print(
+            f"{name:11} {r['speed_mps']:5.2f} {r['rest_s']:7.3f} {r['rest_p90_s']:6.3f} "
+            f"{r['speed_rest_rank_corr']:9.2f}"
+        )
+
+
+def _seconds(value) -> str:
+    """``value`` s to two places, or ``-`` for none."""
+    return "-" if value is None else f"{value:.2f}"
 
 
 def main(argv=None) -> int:
@@ -122,11 +234,29 @@ def main(argv=None) -> int:
     p.add_argument("--seeds", type=int, default=12, help="throws per mapping and flick (default 12)")
     p.add_argument("--board", default="I", help="the side of the box (default I)")
     p.add_argument("--mappings", default=",".join(MAPPINGS), help="comma-separated: " + ", ".join(MAPPINGS))
+    p.add_argument(
+        "--height", type=float, help="release height above the lowest, m (0-0.15; default the window's 0.03)"
+    )
     p.add_argument("--materials", help="a materials file (default: assets/materials.toml)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    p.add_argument(
+        "--open-board",
+        action="store_true",
+        help="the tracked real tosses on their open board, re-run faster and slower (no box, no flicks)",
+    )
     args = p.parse_args(argv)
+    if args.open_board:
+        res = open_board()
+        load = os.getloadavg()[0]
+        if args.json:
+            print(json.dumps({**res, "load": load}))
+        else:
+            _print_open_board(res, load)
+        return 0
     if args.seeds < 1:
         p.error(f"--seeds must be at least 1, got {args.seeds}")
+    if args.height is not None and not 0.0 <= args.height <= 0.15:
+        p.error(f"--height must be within 0-0.15 m, got {args.height}")
     mappings = [m.strip() for m in args.mappings.split(",") if m.strip()]
     bad = [m for m in mappings if m not in MAPPINGS]
     if bad or not mappings:
@@ -151,7 +281,10 @@ def main(argv=None) -> int:
         match.world.close()
         match.world = World(match.game.board, dice=match.game.dice, materials=materials, spinner=False)
     try:
-        out = {m: {name: measure(match, m, v, args.seeds) for name, v in FLICKS.items()} for m in mappings}
+        out = {
+            m: {name: measure(match, m, v, args.seeds, args.height) for name, v in FLICKS.items()}
+            for m in mappings
+        }
     finally:
         match.close()
     load = os.getloadavg()[0]
@@ -161,6 +294,7 @@ def main(argv=None) -> int:
                 {
                     "board": args.board,
                     "seeds": args.seeds,
+                    "height": args.height,
                     "materials": args.materials,
                     "load": load,
                     "results": out,
@@ -169,16 +303,20 @@ def main(argv=None) -> int:
         )
         return 0
     print(
-        f"side {args.board}, {args.seeds} throws each (medians), materials {args.materials or 'shipped'}, load {load:.2f}"
+        f"side {args.board}, {args.seeds} throws each (medians), release height "
+        f"{'default' if args.height is None else f'lowest + {args.height:.3f} m'}, "
+        f"materials {args.materials or 'shipped'}, load {load:.2f}"
     )
     print(
-        f"{'mapping':9} {'flick':7} {'m/s':>4} {'rest s':>7} {'still s':>8} {'walls':>6} {'roll cm':>8} {'off':>6}"
+        f"{'mapping':9} {'flick':7} {'m/s':>4} {'rest s':>7} {'still s':>8} {'walls':>6} {'roll cm':>8} {'path cm':>8} {'off':>6}"
+        f" {'box+hole':>8} {'kept s':>7}"
     )
     for m, rows in out.items():
         for name, r in rows.items():
             print(
                 f"{m:9} {name:7} {r['speed_mps']:4.1f} {r['rest_s']:7.2f} {r['still_s']:8.2f} "
-                f"{r['walls_per_die']:6.1f} {r['roll_cm']:8.1f} {r['off']:>6}"
+                f"{r['walls_per_die']:6.2f} {r['roll_cm']:8.1f} {r['path_cm']:8.1f} {r['off']:>6} {r['off_box']:>4}+{r['in_hole']:<3}"
+                f" {_seconds(r['kept_rest_s']):>7}"
             )
     return 0
 

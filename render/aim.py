@@ -11,10 +11,11 @@ give the velocity.
 A flick is forgiving: its direction is kept, and its speed becomes the *power* (0…1, from
 :attr:`FlickLimits.min_speed` to :attr:`FlickLimits.full_speed`). The throw aims at the
 point along the flick's line that lies ``0.2 + 0.6 × power`` of the way across the
-playfield (kept a die's size off the walls), with the strength ``power``; the physics'
-throw model (``physics.throw_model.plan``) finds the arc that clears the rim and lands
-there, so every accepted flick reaches the playfield and a stronger one lands further and
-rolls further. A flick whose line misses the playfield (aimed past the box's wall on
+playfield (kept a die's size off the walls), with the strength ``power``; the match turns
+that into the dice's release (``doppelx.games.doppelx.play.flick_throw``: up to power 0.6
+the throw model's arc that clears the rim and lands there, above it a fast, flat throw along
+the same line at the far wall), so every accepted flick reaches the playfield and a
+stronger one lands further and rolls further. A flick whose line misses the playfield (aimed past the box's wall on
 purpose) throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
 velocity is used. Every flick must point into the box, at least
 :attr:`FlickLimits.min_inward` (about 6°) off the wall: a drag along the wall or away from

@@ -3,10 +3,14 @@
 Two ways of aiming, chosen per person in the new-game form (``SeatSetup.aim``, one of
 :data:`doppelx.games.doppelx.play.newgame.AIMS`; assisted the default):
 
-- **assisted**: the flick's direction and power choose a point on the playfield
-  (:meth:`render.aim.ThrowAim.aim_point`) and the throw model plans the arc that first lands
-  there (``physics.throw_model.plan``, strength = power, horizontal speed 0.35…2.2 m/s), so
-  every accepted flick reaches the playfield; a flick whose line misses the playfield is
+- **assisted**: the release speed, the arc and the tumble all grow with the flick's power
+  (:func:`assisted_release`). Up to :data:`WALL_POWER` the flick's direction and power choose
+  a point on the playfield (:meth:`render.aim.ThrowAim.aim_point`) and the throw model plans
+  the arc that first lands there (``physics.throw_model.plan``, strength = power, horizontal
+  speed 0.35…1.46 m/s): a soft flick is a short low lob over the near rim that lands and rolls
+  a little. Above it the flick is a hard throw: faster (up to :data:`WALL_SPEED`), flatter,
+  aimed along the flick's line at the far wall low down (:data:`WALL_AIM_HEIGHT`), so the dice
+  hit it, rebound onto the playfield and tumble. A flick whose line misses the playfield is
   thrown as the hand moved (as in *direct*).
 - **direct**: the dice leave the hand with the hand's horizontal velocity as it was
   (direction and speed, up to :attr:`render.aim.FlickLimits.max_speed`), lifted just enough to
@@ -14,11 +18,9 @@ Two ways of aiming, chosen per person in the new-game form (``SeatSetup.aim``, o
   drops short and a hard one crashes into the far wall.
 
 In both the dice **tumble** as a thrown die does: a forward roll about ``z × direction`` at
-:func:`flick_roll` rad/s, growing with the flick's power over the bots' own range (the
-``physics.throw_model.Skill.spin`` default, 8…30 rad/s), plus the spin the player set with
-Shift+wheel (``intent.spin``). Before, a flick's dice left the hand with the player's spin
-only — zero unless set — and a few rad/s of random tumble from the fingers, so they slid
-flat and stopped (``benchmarks/throw_feel.py`` prints both).
+:func:`flick_roll` rad/s, growing with the flick's power over :data:`FLICK_ROLL`, plus the
+spin the player set with Shift+wheel (``intent.spin``). ``benchmarks/throw_feel.py`` measures
+what each mapping does (release to rest, wall hits, roll, dice lost), the earlier ones beside it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ from rules.doppelx.box import BoxSpec
 
 #: Forward roll (rad/s) of a flick of power 0 and 1: the bots' tumbling range.
 FLICK_ROLL: tuple[float, float] = SKILLS["medium"].spin
+#: Power above which an assisted flick is a hard throw at the far wall (not onto the playfield).
+WALL_POWER = 0.6
+#: Horizontal release speed (m/s) of a full-power assisted flick: a person's hard throw of
+#: dice into a box is 2–4 m/s.
+WALL_SPEED = 3.0
+#: Where a full-power assisted flick meets the far wall: its dice's centres this fraction of
+#: the rim's height above the playfield (low, so they rebound onto it rather than over the rim).
+WALL_AIM_HEIGHT = 0.5
 
 
 def flick_roll(power: float) -> float:
@@ -56,18 +66,24 @@ def clearing_lift(box: BoxSpec, release, velocity_xy, die_half: float) -> float:
     """The least upward speed (m/s, ≥ 0) with which dice released at ``release`` (3,) moving at
     ``velocity_xy`` (2,) clear the rim between the wall's outer and inner faces (a die's
     diagonal and :data:`physics.throw_model.RIM_CLEARANCE` to spare; no air drag)."""
+    return max(0.0, least_vz(box, release, velocity_xy, die_half))
+
+
+def least_vz(box: BoxSpec, release, velocity_xy, die_half: float) -> float:
+    """The least vertical speed (m/s; negative: thrown downwards) that clears the rim as
+    :func:`clearing_lift` says; ``-inf`` if the path crosses no wall face."""
     p0 = np.asarray(release, dtype=float)
     v = np.asarray(velocity_xy, dtype=float)[:2]
     clear_z = box.rim_z + die_half * math.sqrt(3) + RIM_CLEARANCE
-    lift = 0.0
+    least = -math.inf
     for half_x, half_y in (
         (box.inner_size[0] / 2 + box.wall_thickness, box.inner_size[1] / 2 + box.wall_thickness),
         (box.inner_size[0] / 2, box.inner_size[1] / 2),
     ):
         t = _time_to_enter(p0[:2], v, half_x, half_y)
         if t is not None and t > 1e-6:
-            lift = max(lift, (clear_z - p0[2] + GRAVITY * t * t / 2) / t)
-    return float(lift)
+            least = max(least, (clear_z - p0[2] + GRAVITY * t * t / 2) / t)
+    return float(least)
 
 
 def _time_to_enter(p0: np.ndarray, v: np.ndarray, half_x: float, half_y: float) -> float | None:
@@ -101,11 +117,73 @@ def flick_release(
         raise ValueError(f"aim must be one of {', '.join(AIMS)}, got {mode!r}")
     release = tuple(float(c) for c in intent.release)
     if mode == "assisted" and intent.target is not None:
-        aim = Aim(intent.target, float(np.clip(intent.power, 0.0, 1.0)), intent.wall, intent.along)
-        release, velocity = plan(box, aim, intent.height, die_half)
+        release, velocity = assisted_release(box, intent, die_half)
     else:
         vx, vy = float(intent.velocity[0]), float(intent.velocity[1])
         velocity = (vx, vy, float(clearing_lift(box, release, (vx, vy), die_half)))
     roll = roll_axis(velocity) * flick_roll(intent.power)
     spin = tuple(float(a + b) for a, b in zip(intent.spin, roll))
     return release, velocity, spin  # type: ignore[return-value]
+
+
+def assisted_release(
+    box: BoxSpec, intent: ThrowIntent, die_half: float
+) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """Release point (3,) m and velocity (3,) m/s of an assisted flick (``intent.target`` set).
+
+    Up to :data:`WALL_POWER` the throw model's arc to ``intent.target`` (strength = power).
+    Above it the aim point slides, along the flick's line, from that target to the far wall
+    (:func:`far_wall_point`, reached at half-way to full power) while the horizontal speed
+    grows from the arc's at :data:`WALL_POWER` to :data:`WALL_SPEED`; the arc is the ballistic
+    one through the aim point, lifted if it would not clear the near rim (:func:`least_vz`) —
+    and if, so lifted, it would meet the far wall above its top (a hand low over the rim),
+    thrown slower until it meets the wall below.
+    """
+    assert intent.target is not None
+    power = float(np.clip(intent.power, 0.0, 1.0))
+    aim = Aim(intent.target, min(power, WALL_POWER), intent.wall, intent.along)
+    release, velocity = plan(box, aim, intent.height, die_half)
+    if power <= WALL_POWER:
+        return release, velocity
+    u = (power - WALL_POWER) / (1.0 - WALL_POWER)
+    p0 = np.asarray(release, dtype=float)
+    start = np.array([intent.target[0], intent.target[1], die_half])
+    wall = far_wall_point(box, p0, start, die_half)
+    goal = start + min(1.0, 2.0 * u) * (wall - start)
+    speed0 = float(np.linalg.norm(velocity[:2]))
+    # a hand low over the rim must lift the dice to clear it; thrown too fast they would then
+    # meet the far wall above its top: slower, until they meet it below
+    top = box.rim_z - die_half * math.sqrt(3) - RIM_CLEARANCE
+    for speed in np.linspace(speed0 + u * (WALL_SPEED - speed0), speed0, 12):
+        vxy, vz, at_wall = _through(box, p0, goal, wall, float(speed), die_half)
+        if at_wall <= top:
+            break
+    return release, (float(vxy[0]), float(vxy[1]), float(vz))
+
+
+def _through(
+    box: BoxSpec, p0: np.ndarray, goal: np.ndarray, wall: np.ndarray, speed: float, die_half: float
+) -> tuple[np.ndarray, float, float]:
+    """Horizontal velocity (2,), vertical speed and the height at ``wall`` of the ballistic
+    arc from ``p0`` through ``goal`` at ``speed`` m/s across, lifted to clear the near rim."""
+    flat = goal[:2] - p0[:2]
+    t = max(float(np.linalg.norm(flat)) / speed, 0.02)
+    vxy = flat / t
+    vz = max((goal[2] - p0[2] + GRAVITY * t * t / 2) / t, least_vz(box, p0, vxy, die_half))
+    t_wall = float(np.linalg.norm(wall[:2] - p0[:2])) / float(np.linalg.norm(vxy))
+    return vxy, vz, float(p0[2] + vz * t_wall - GRAVITY * t_wall * t_wall / 2)
+
+
+def far_wall_point(box: BoxSpec, release, target, die_half: float) -> np.ndarray:
+    """Where a die's centre meets the wall beyond ``target`` (3,) on the line from ``release``
+    (3,) through it, :data:`WALL_AIM_HEIGHT` of the rim's height above the playfield."""
+    p0 = np.asarray(release, dtype=float)[:2]
+    d = np.asarray(target, dtype=float)[:2] - p0
+    d /= float(np.linalg.norm(d))
+    reach = math.inf
+    for k in (0, 1):
+        if abs(d[k]) > 1e-12:
+            face = math.copysign(box.inner_size[k] / 2 - die_half, d[k])
+            reach = min(reach, (face - p0[k]) / d[k])
+    xy = p0 + d * reach
+    return np.array([xy[0], xy[1], max(die_half, WALL_AIM_HEIGHT * box.rim_z)])

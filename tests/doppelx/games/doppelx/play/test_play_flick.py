@@ -1,13 +1,16 @@
 """A flick through the physics: every accepted flick reaches the playfield, a stronger one rolls further,
-and a flick aimed past the box on purpose is thrown as the hand moved."""
+a hard one hits the far wall first and rebounds, and a flick aimed past the box on purpose is thrown
+as the hand moved."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from benchmarks.throw_feel import first_impact, wall_hits
 from doppelx.games.doppelx.play.controller import PlayController, Stage
-from doppelx.games.doppelx.play.newgame import GameSetup
+from doppelx.games.doppelx.play.flick_throw import WALL_SPEED, flick_release
+from doppelx.games.doppelx.play.newgame import GameSetup, start_match
 from render.aim import ThrowAim
 from rules.doppelx.outcome import Status
 from tests.helpers.play import FakeUi, drag
@@ -78,3 +81,42 @@ def test_power_grows_with_the_drag_speed(speed):
     power, direction = aim.preview(drag(aim, speed))
     assert 0.0 <= power <= 1.0 and direction @ aim.inward > 0.99
     assert (power < 0.1) if speed < 0.2 else (power == 1.0)
+
+
+def test_a_hard_assisted_flick_hits_the_far_wall_first_and_rebounds_a_soft_one_lands_short():
+    """Through the physics, as ``benchmarks/throw_feel.py`` measures it: Ann's die and the white
+    die flicked from the middle of the south wall, soft (0.2 m/s) and hard (1.6 m/s, full power)."""
+    setup = GameSetup.standard(3, 3, seed=1, names=("Ann", "Bo", "Cy"))
+    setup.spinner = False
+    match = start_match(setup)
+    try:
+        box = match.service.box
+        die = next(iter(match.game.dice.dice.values()))
+        far = box.inner_size[1] / 2 - 1.5 * die.size  # a die's centre this far north touches the far wall
+        first_y, walls, lost = {}, {}, {}
+        for name, speed in (("soft", 0.2), ("hard", 1.6)):
+            first_y[name], walls[name], lost[name] = [], [], 0
+            for seed in range(8):
+                match.rng = np.random.default_rng(seed)
+                aim = ThrowAim(box, die.size)
+                intent = aim.flick(drag(aim, speed))
+                release, velocity, spin = flick_release(box, intent, die.half)
+                if name == "hard":  # a person's hard throw of dice into a box: 2-4 m/s, flat
+                    assert float(np.hypot(*velocity[:2])) == pytest.approx(WALL_SPEED)
+                throw = match.hand_throw((match.game.seats[0], "white"), release, velocity, spin)
+                result = match.service.run(throw, {}, 0.0, record=True)
+                traj = result.trajectory
+                for i in range(len(traj.owners)):
+                    f = first_impact(traj, i)
+                    assert f is not None
+                    first_y[name].append(float(traj.positions[f, i, 1]))
+                walls[name].append(wall_hits(traj, box, die.size))
+                lost[name] += sum(d.status in (Status.OFF, Status.HOLE) for d in result.outcome.dice)
+    finally:
+        match.close()
+    # the soft lob lands in the near half; the hard throw's dice first meet the far wall (before:
+    # the throw model's arc landed them on the playfield 80 % of the way across)
+    assert np.median(first_y["soft"]) < 0.0
+    assert np.median(first_y["hard"]) > far and np.mean(np.array(first_y["hard"]) > far) >= 0.75
+    assert np.median(walls["hard"]) >= 1.0 > np.median(walls["soft"])
+    assert lost["hard"] <= 2, lost  # they rebound onto the playfield, not over the rim (of 16 dice)

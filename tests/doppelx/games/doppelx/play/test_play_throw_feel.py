@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from doppelx.games.doppelx.play.controller import REPLAY_RATE, PlayController, Stage
-from doppelx.games.doppelx.play.flick_throw import FLICK_ROLL, clearing_lift, flick_release, flick_roll
+from doppelx.games.doppelx.play.flick_throw import (
+    FLICK_ROLL,
+    WALL_POWER,
+    WALL_SPEED,
+    clearing_lift,
+    flick_release,
+    flick_roll,
+)
 from doppelx.games.doppelx.play.newgame import GameSetup
 from doppelx.games.doppelx.play.playback import Playback
 from physics.settings import GRAVITY
@@ -34,6 +41,32 @@ def test_a_harder_flick_tumbles_faster_about_its_travel_and_adds_the_players_spi
     _, _, w_more = flick_release(box, aim.flick(drag(aim, 1.6)), DIE / 2)
     assert w_more[0] == pytest.approx(w_hard[0] - 10.0)
     assert v_hard[1] > v_soft[1] > 0  # assisted: the throw model's arc, faster for the harder flick
+
+
+def test_an_assisted_flicks_speed_grows_with_power_and_a_hard_one_meets_the_far_wall_below_its_top():
+    box = load_box()
+    aim = ThrowAim(box, DIE)
+    speeds = [
+        float(np.hypot(*flick_release(box, aim.flick(drag(aim, v)), DIE / 2)[1][:2])) for v in (0.2, 0.8, 1.6)
+    ]
+    assert speeds[0] < 0.6 < speeds[1] < 1.6 < 2.5 < speeds[2] == pytest.approx(WALL_SPEED)
+    top = box.rim_z - DIE / 2 * math.sqrt(3)  # a die's centre higher at the far wall goes over it
+    far = box.inner_size[1] / 2 - DIE / 2
+    for extra in (0.0, 0.01, 0.03, 0.08, 0.15):  # the lowest hand over the rim to the highest
+        aim.height = aim.min_height + extra
+        intent = aim.flick(drag(aim, 1.6))
+        assert intent.power > WALL_POWER
+        release, v, _ = flick_release(box, intent, DIE / 2)
+        for face in (-box.inner_size[1] / 2 - box.wall_thickness, -box.inner_size[1] / 2):  # the near rim
+            assert _height_at(release, v, face) - DIE / 2 * math.sqrt(3) >= box.rim_z - 1e-9, extra
+        # flies into the far wall, not onto the playfield nor over it
+        assert DIE / 2 < _height_at(release, v, far) <= top, extra
+
+
+def _height_at(release, v, y: float) -> float:
+    """The height of a flight from ``release`` with velocity ``v`` when it reaches ``y``."""
+    t = (y - release[1]) / v[1]
+    return release[2] + v[2] * t - GRAVITY * t * t / 2
 
 
 def test_a_direct_flick_keeps_the_hands_velocity_and_just_clears_the_rim():
