@@ -178,3 +178,18 @@ def test_throws_rows_are_the_same_whatever_the_workers_and_chunking(tmp_path):
     assert wide_a == wide_b and tidy_a == tidy_b
     assert [r["item"] for r in wide_a] == list(range(6))
     assert len(tidy_a["dice"]) == 6 * 8  # two thrown and six lying dice read every throw
+
+
+def test_meanwhile_is_called_once_after_the_first_chunk_is_stored(tmp_path):
+    """``run_plan(meanwhile=...)``: once, with one chunk on disk (the others still to run);
+    on a finished run (nothing to run) once after it."""
+    calls = []
+    spec = RunSpec(KIND, 9, 3, 3)
+
+    def seen():
+        calls.append(len(list((tmp_path / "run" / "chunks").glob("*.parquet"))))
+
+    run_plan(spec, tmp_path / "run", workers=1, progress=False, meanwhile=seen)
+    assert calls == [1]
+    run_plan(spec, tmp_path / "run", workers=1, progress=False, meanwhile=seen)
+    assert calls == [1, 3]

@@ -176,6 +176,8 @@ def test_reading_all_dice_at_once_equals_reading_each(side):
     outcomes = _random_outcomes(board, rng, 400)
     assert read_dice(outcomes, DICE, board, DICE.cocked_angle) == tuple(read(board, d) for d in outcomes)
     assert read_dice([], DICE, board, DICE.cocked_angle) == ()
-    assert read_dice(outcomes[3:5], DICE, board, DICE.cocked_angle) == tuple(read(board, d) for d in outcomes[3:5])
+    assert read_dice(outcomes[3:5], DICE, board, DICE.cocked_angle) == tuple(
+        read(board, d) for d in outcomes[3:5]
+    )
     touched = [r.touched for r in read_dice(outcomes, DICE, board, DICE.cocked_angle)]
     assert sum(len(t) > 1 for t in touched) > 10  # dice across lines: the rank order is tested
