@@ -49,6 +49,7 @@ def run_plan(
     extendable: bool = True,
     tables_root: Path | str | None = None,
     partition: str = "",
+    meanwhile: Callable[[], object] | None = None,
 ) -> Path:
     """Run ``spec`` into the folder ``out`` (resuming what is there) and merge the result.
 
@@ -63,6 +64,11 @@ def run_plan(
     are kept and the rest run (``extendable``: the command has ``--extend``, so a run of
     another count is refused with that hint; a sweep has not). The tidy tables go to ``tables_root`` (default ``out``) under
     the hive folders ``partition`` (:meth:`RunStore.write_tables`).
+
+    ``meanwhile``: called once, after the first chunk is stored, while the workers run the
+    rest (``doppelx simulate`` imports its report's modules there, off the critical path:
+    before, they were imported before the first worker was started); after the run if no
+    chunk ran. It must not touch the run.
 
     Returns:
         The merged Parquet file.
@@ -95,6 +101,13 @@ def run_plan(
 
     started = time.monotonic()
     left = len(pending)
+    called = False
+
+    def _call_once() -> None:
+        nonlocal called
+        if meanwhile is not None and not called:
+            called = True
+            meanwhile()
 
     def finished(index: int, rows: list) -> None:
         nonlocal left
@@ -103,6 +116,7 @@ def run_plan(
         if left == len(pending):
             _restart_clock(bar)
         left -= 1
+        _call_once()
         log.debug(
             "%s: chunk %d written (%d rows), %d to go, %.1f s since the start",
             out,
@@ -130,6 +144,7 @@ def run_plan(
     finally:
         bar.close()
         restore()
+    _call_once()
     merged = store.merge()
     store.write_tables(tables_root, partition)
     return merged

@@ -239,7 +239,8 @@ def merge_chunks(
         pending: list[pa.Table] = []
         rows = 0
         for k, p in enumerate(paths):
-            table = pq.read_table(p, columns=[n for n in wide if n in pq.read_schema(p).names])
+            names = set(pq.read_schema(p).names)  # once a chunk, not once a column
+            table = pq.read_table(p, columns=[n for n in wide if n in names])
             if pooled is not None:
                 table = _relabel(table, *pooled[k])
             pending.append(table)

@@ -14,6 +14,7 @@ the file's metadata), ``DIR/report.md`` with PNG figures. A run resumes from the
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 
@@ -359,7 +360,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from doppelx.batch.backends import run_plan
     from doppelx.batch.params import check_params, pin_files
     from doppelx.batch.plan import RunSpec, default_chunk_size
-    from doppelx.batch.report import REPORT_FILES, write_report
+    from doppelx.batch.store import REPORT_FILES
     from rules.doppelx.board_file import load_board
 
     kind = args.kind
@@ -386,7 +387,11 @@ def run_simulate(args: argparse.Namespace) -> int:
         outputs=REPORT_FILES[kind],
         stale=tuple(f for k, files in REPORT_FILES.items() if k != kind for f in files),
         extend=args.extend,
+        # the report's modules (matplotlib, ~1 s) load while the worker runs, not before it starts
+        meanwhile=lambda: importlib.import_module("doppelx.batch.report"),
     )
+    from doppelx.batch.report import write_report
+
     if not args.quiet:
         print("doppelx simulate: writing the report (report.md, report.html, plots)…", file=sys.stderr)
     report = write_report(kind, table, args.out)

@@ -42,6 +42,20 @@ class FieldMap:
         idx.sort(key=lambda i: -self.ranks[i])
         return [self.board.fields[i] for i in idx]
 
+    def touched_many(self, hulls, radii) -> list[list[Field]]:
+        """:meth:`touched` for many footprints at once (one tree query): per hull, the fields
+        touched by ``hull ⊕ disc(radius)``, highest rank first (the same lists, in the same order)."""
+        which, idx = self.tree.query(hulls, predicate="dwithin", distance=radii)
+        per: list[list[int]] = [[] for _ in range(len(hulls))]
+        for w, i in zip(which.tolist(), idx.tolist()):
+            per[w].append(i)
+        out = []
+        for found in per:
+            found.sort()
+            found.sort(key=lambda i: -self.ranks[i])
+            out.append([self.board.fields[i] for i in found])
+        return out
+
 
 @functools.lru_cache(maxsize=32)
 def field_map(board: BoardSide) -> FieldMap:

@@ -10,13 +10,15 @@ cube's projected corners grown by ``r``; for a flat die that is a rounded square
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
 from shapely.geometry import MultiPoint, Polygon
 
 from rules.doppelx.board import BoardSide, FieldKind
-from rules.doppelx.dice import AXIS_VECTORS, DieSpec
+from rules.doppelx.dice import AXIS_VECTORS, DiceSet, DieSpec
 from rules.doppelx.fieldmap import field_map
 from rules.doppelx.outcome import DieOutcome, Pose, Status
 
@@ -99,6 +101,56 @@ def read_die(outcome: DieOutcome, die: DieSpec, board: BoardSide, cocked_angle: 
     )
 
 
+def read_dice(
+    outcomes: Sequence[DieOutcome], dice: DiceSet, board: BoardSide, cocked_angle: float
+) -> tuple[DieReading, ...]:
+    """:func:`read_die` of every outcome at once: the same readings, bit for bit.
+
+    Each die's rotation is worked out once (for its top face and its corners, with the
+    same arithmetic as :func:`top_face` and :func:`inner_hull`); the hulls are built and
+    the field map queried for all dice of the board in one vectorised shapely call each,
+    instead of a ``MultiPoint`` and a tree query per die (a batch reads eight dice a throw).
+    """
+    on_board = [k for k, d in enumerate(outcomes) if d.status is Status.BOARD]
+    readings: list[DieReading | None] = [
+        None if d.status is Status.BOARD else DieReading(d.owner, d.status) for d in outcomes
+    ]
+    if on_board:
+        tops, corners, radii = [], [], []
+        for k in on_board:
+            pose, die = outcomes[k].pose, dice[outcomes[k].owner]
+            assert pose is not None
+            rot = pose.rotation()
+            dots = AXIS_VECTORS @ rot[2, :]
+            j = int(np.argmax(dots))
+            tops.append((die.faces[j], math.acos(max(-1.0, min(1.0, float(dots[j]))))))
+            inner_half = die.half - die.edge_radius
+            corners.append(((_CORNER_SIGNS * inner_half) @ rot.T + np.asarray(pose.position))[:, :2])
+            radii.append(die.edge_radius)
+        hulls = shapely.convex_hull(shapely.multipoints(np.stack(corners)))
+        flat = shapely.get_type_id(hulls) != shapely.GeometryType.POLYGON
+        if flat.any():  # inner cube degenerate (as inner_hull)
+            hulls[flat] = shapely.buffer(hulls[flat], 1e-12)
+        touched_all = field_map(board).touched_many(hulls, np.asarray(radii))
+        for k, (top, tilt), touched in zip(on_board, tops, touched_all):
+            pose = outcomes[k].pose
+            assert pose is not None
+            best = touched[0] if touched else None
+            readings[k] = DieReading(
+                owner=outcomes[k].owner,
+                status=Status.BOARD,
+                top=top,
+                tilt=tilt,
+                cocked=tilt > cocked_angle,
+                touched=tuple(f.id for f in touched),
+                field=best.kind if best else None,
+                field_id=best.id if best else None,
+                x=float(pose.position[0]),
+                y=float(pose.position[1]),
+            )
+    return tuple(r for r in readings if r is not None)
+
+
 def chips_for(reading: DieReading) -> int:
     """Chips a die brings its owner outside a Doppel X (D11–D14); negative means pay back.
 
@@ -129,6 +181,7 @@ __all__ = [
     "footprint",
     "footprint_area_flat",
     "inner_hull",
+    "read_dice",
     "read_die",
     "top_face",
 ]

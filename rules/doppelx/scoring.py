@@ -18,7 +18,7 @@ from rules.doppelx.bets import BetCard, card_pays
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.dice import WHITE, DiceSet
 from rules.doppelx.outcome import DieOutcome, Pose, Status, ThrowOutcome
-from rules.doppelx.reading import DieReading, chips_for, read_die
+from rules.doppelx.reading import DieReading, chips_for, read_dice, read_die
 
 DOPPEL_X_CHIPS = 10
 #: Dice on the board showing X that make a Doppel X (D17).
@@ -140,7 +140,7 @@ class ThrowScore:
 
 def read_outcome(outcome: ThrowOutcome, board: BoardSide, dice: DiceSet) -> tuple[DieReading, ...]:
     """Read every die of ``outcome`` (D6–D10)."""
-    return tuple(read_die(d, dice[d.owner], board, dice.cocked_angle) for d in outcome.dice)
+    return read_dice(outcome.dice, dice, board, dice.cocked_angle)
 
 
 def flung_by_spinner(

@@ -157,3 +157,39 @@ def test_on_a_running_cluster_workers_caps_the_chunks_at_once(tmp_path, monkeypa
         assert values(out) == values(
             run_plan(RunSpec(KIND, 12, 3, 2), tmp_path / f"p{workers}", progress=False)
         )
+
+
+def test_throws_rows_are_the_same_whatever_the_workers_and_chunking(tmp_path):
+    """Real throws (six dice lying, every die read at once by ``read_dice``): one worker in
+    chunks of 3 and two workers in chunks of 2 give the same wide rows and tidy tables."""
+    from doppelx.batch.code_version import code_version
+    from doppelx.batch.store import RunStore
+
+    params = {"lying": 6, "code_sha256": code_version()}
+    runs = []
+    for name, chunk, workers in (("a", 3, 1), ("b", 2, 2)):
+        spec = RunSpec("throws", 6, 11, chunk, params)
+        path = run_plan(spec, tmp_path / name, workers=workers, progress=False)
+        tidy = RunStore(tmp_path / name, spec).write_tables()
+        runs.append(
+            (pq.read_table(path).to_pylist(), {k: pq.read_table(p).to_pylist() for k, p in tidy.items()})
+        )
+    (wide_a, tidy_a), (wide_b, tidy_b) = runs
+    assert wide_a == wide_b and tidy_a == tidy_b
+    assert [r["item"] for r in wide_a] == list(range(6))
+    assert len(tidy_a["dice"]) == 6 * 8  # two thrown and six lying dice read every throw
+
+
+def test_meanwhile_is_called_once_after_the_first_chunk_is_stored(tmp_path):
+    """``run_plan(meanwhile=...)``: once, with one chunk on disk (the others still to run);
+    on a finished run (nothing to run) once after it."""
+    calls = []
+    spec = RunSpec(KIND, 9, 3, 3)
+
+    def seen():
+        calls.append(len(list((tmp_path / "run" / "chunks").glob("*.parquet"))))
+
+    run_plan(spec, tmp_path / "run", workers=1, progress=False, meanwhile=seen)
+    assert calls == [1]
+    run_plan(spec, tmp_path / "run", workers=1, progress=False, meanwhile=seen)
+    assert calls == [1, 3]

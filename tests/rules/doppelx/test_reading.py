@@ -146,3 +146,38 @@ def test_hole_and_off_dice_have_no_face_or_field(side_i):
 def test_chips_for_one_die(side_i, field_id, face, chips):
     x, y = INSIDE[field_id]
     assert chips_for(read(side_i, flat(DICE, "blue", x, y, face))) == chips
+
+
+def _random_outcomes(board, rng, n):
+    """``n`` dice anywhere over the board (turned every way, some outside it), some in a hole or off."""
+    owners = list(DICE.dice)
+    (x0, y0, x1, y1) = board.outline.bounds
+    out = []
+    for k in range(n):
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        if k % 3 == 0:  # flat, at a random turn: the common case, lines crossed often
+            pose = Pose.resting(DIE, *rng.uniform((x0, y0), (x1, y1)), rng.uniform(0, 2 * math.pi), "2")
+        else:
+            pose = Pose((*rng.uniform((x0 - 0.01, y0 - 0.01), (x1 + 0.01, y1 + 0.01)), DIE.half), tuple(q))
+        status = (Status.BOARD, Status.BOARD, Status.BOARD, Status.HOLE, Status.OFF)[k % 5]
+        out.append(DieOutcome(owners[k % len(owners)], status, pose))
+    return out
+
+
+@pytest.mark.parametrize("side", ["I", "II", "III", "IV"])
+def test_reading_all_dice_at_once_equals_reading_each(side):
+    """read_dice (the batch's one call a throw) gives read_die's readings exactly, in order."""
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.reading import read_dice
+
+    board = load_board(side)
+    rng = np.random.default_rng(33)
+    outcomes = _random_outcomes(board, rng, 400)
+    assert read_dice(outcomes, DICE, board, DICE.cocked_angle) == tuple(read(board, d) for d in outcomes)
+    assert read_dice([], DICE, board, DICE.cocked_angle) == ()
+    assert read_dice(outcomes[3:5], DICE, board, DICE.cocked_angle) == tuple(
+        read(board, d) for d in outcomes[3:5]
+    )
+    touched = [r.touched for r in read_dice(outcomes, DICE, board, DICE.cocked_angle)]
+    assert sum(len(t) > 1 for t in touched) > 10  # dice across lines: the rank order is tested

@@ -30,8 +30,10 @@ def test_a_bot_throw_through_the_service_is_read_once_and_scored(world_i, monkey
     from doppelx.games.doppelx.bot_factory import make_bot
 
     reads = []
-    real = rules.doppelx.scoring.read_die
-    monkeypatch.setattr(rules.doppelx.scoring, "read_die", lambda d, *a: reads.append(d.owner) or real(d, *a))
+    real = rules.doppelx.scoring.read_dice  # read_outcome reads all dice in one call
+    monkeypatch.setattr(
+        rules.doppelx.scoring, "read_dice", lambda ds, *a: reads.extend(d.owner for d in ds) or real(ds, *a)
+    )
     service = ThrowService(world_i)
     bot = make_bot("medium")
     rng = make_rng(4)
@@ -45,8 +47,10 @@ def test_a_bot_throw_through_the_service_is_read_once_and_scored(world_i, monkey
 
 def test_a_match_throw_reads_every_die_once(monkeypatch):
     reads = []
-    real = rules.doppelx.scoring.read_die
-    monkeypatch.setattr(rules.doppelx.scoring, "read_die", lambda d, *a: reads.append(d.owner) or real(d, *a))
+    real = rules.doppelx.scoring.read_dice  # read_outcome reads all dice in one call
+    monkeypatch.setattr(
+        rules.doppelx.scoring, "read_dice", lambda ds, *a: reads.extend(d.owner for d in ds) or real(ds, *a)
+    )
     match = DoppelXMatch.with_bots(3, load_board("I"), seed=5)
     try:
         for _ in range(3):
