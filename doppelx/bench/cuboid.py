@@ -308,6 +308,18 @@ class CuboidTable:
         return face_up(np.array(p.getMatrixFromQuaternion(q)).reshape(3, 3)[2, :]), t
 
 
+@dataclass(frozen=True)
+class EdgeContact:
+    """Rounded edges of radius ``radius`` (m) with their own contact against the table:
+    Coulomb ``friction``, ``restitution`` (through the damping ratio) and ``time_constant``
+    (s; ``None``: the face's). See :mod:`doppelx.bench.rounded_box`."""
+
+    radius: float
+    friction: float
+    restitution: float
+    time_constant: float | None = None
+
+
 class MujocoCuboidTable:
     """The same scene in MuJoCo: a plane and one sharp-edged box die, MuJoCo's soft contact.
 
@@ -342,9 +354,10 @@ class MujocoCuboidTable:
         return self.mjcf_box(*cuboid_body(r, self.scene))
 
     def mjcf_box(self, half, mass: float, inertia, time_constant: float | None = None,
-                 impedance: float | None = None) -> str:  # fmt: skip
+                 impedance: float | None = None, edge: EdgeContact | None = None) -> str:  # fmt: skip
         """The MJCF text of the table and a box die of ``half`` extents (3,) m, ``mass`` kg, ``inertia`` (3,) kg m²;
-        ``time_constant`` (s) and a constant ``impedance`` replace the contact's solref time and solimp if given."""
+        ``time_constant`` (s) and a constant ``impedance`` replace the contact's solref time and solimp if given;
+        ``edge``: a cube (equal extents) with rounded edges that carry their own contact."""
         from physics.mujoco_materials import SOLIMP, MujocoContact, damping_ratio
 
         sc, par = self.scene, self.params
@@ -355,6 +368,18 @@ class MujocoCuboidTable:
         table = MujocoContact(friction, solref, solimp, par.condim, 1)
         die = MujocoContact(friction, solref, solimp, par.condim, 0)
         v = " ".join
+        if edge is None:
+            shape = f'<geom name="die" type="box" size="{v(f"{h:.9g}" for h in half)}" {die.attributes()}/>'
+        else:
+            from doppelx.bench.rounded_box import geoms
+
+            if len(set(half)) != 1:
+                raise ValueError("rounded edges are built for a cube (equal half extents)")
+            edge_solref = (tc if edge.time_constant is None else edge.time_constant,
+                           damping_ratio(min(max(edge.restitution, 1e-3), 0.999)))  # fmt: skip
+            # priority 2 over the table's 1: an edge's or corner's contact is its own
+            rim = MujocoContact((edge.friction, *friction[1:]), edge_solref, solimp, par.condim, 2)
+            shape = geoms(half[0], edge.radius, die.attributes(), rim.attributes())
         return (
             '<mujoco model="cuboid">'
             f'<option timestep="{par.time_step:.9g}" gravity="0 0 {-self.s.gravity:.9g}" '
@@ -363,8 +388,7 @@ class MujocoCuboidTable:
             f'<worldbody><geom name="table" type="plane" size="10 10 0.1" {table.attributes()}/>'
             '<body name="die"><freejoint/>'
             f'<inertial pos="0 0 0" mass="{mass:.9g}" diaginertia="{v(f"{i:.9g}" for i in inertia)}"/>'
-            f'<geom name="die" type="box" size="{v(f"{h:.9g}" for h in half)}" {die.attributes()}/>'
-            "</body></worldbody></mujoco>"
+            f"{shape}</body></worldbody></mujoco>"
         )
 
     def throw(self, r: float, rng: np.random.Generator) -> tuple[int | None, float]:

@@ -234,3 +234,47 @@ def test_fit_warm_starts_from_the_fit_file_and_belongs_to_fit(tmp_path, capsys):
     assert {"time_constant", "impedance"} <= set(doc)
     assert main(["bench", "tosses", "--fit-warm", "--json"]) == 2
     assert "--fit-warm" in capsys.readouterr().err
+
+
+def test_the_rounded_edge_option_fits_and_evaluates_mujoco_and_refuses_the_rest(tmp_path, capsys):
+    from doppelx.bench.tosses_fit import default_path
+
+    out = tmp_path / "fit.toml"
+    out.write_text(default_path().read_text())  # the shipped sharp fit: the rounded fit starts there
+    fit = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "1", "--engine", "mujoco",
+           "--edge", "rounded", "--fit-evals", "1"]  # fmt: skip
+    assert main(fit) == 2  # the rounded fit starts from the sharp one: it needs --fit-warm
+    assert main([*fit, "--fit-warm"]) == 0
+    capsys.readouterr()
+    from rules.common.assets import read_toml
+
+    doc = read_toml(out)
+    rounded = doc["mujoco_rounded"]
+    assert rounded["edge"] == "rounded" and rounded["evaluations"] == 2
+    assert {"edge_radius", "edge_friction", "edge_restitution", "edge_time_constant"} <= set(rounded)
+    assert doc["mujoco"] == read_toml(default_path())["mujoco"]  # the sharp default is kept as it was
+    ev = ["bench", "tosses", "--fitted", str(out), "--tosses", "2", "--throws-per-toss", "1", "--json"]
+    assert main([*ev, "--engine", "mujoco", "--edge", "rounded"]) == 0
+    r = json.loads(capsys.readouterr().out)["engines"]["mujoco"]
+    assert r["edge"] == "rounded" and r["params"]["edge_radius"] == rounded["edge_radius"]
+    assert r["tosses"] == 2 and r["pos_err_widths"]["50"] < 0.01
+    assert main([*ev, "--engine", "mujoco"]) == 0  # the default stays the sharp box
+    r = json.loads(capsys.readouterr().out)["engines"]["mujoco"]
+    assert r["edge"] == "sharp" and "edge_radius" not in r["params"]
+    with pytest.raises(SystemExit) as exc:  # argparse's own one line
+        main([*ev, "--edge", "round", "--engine", "mujoco"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "--edge" in err, err
+    for bad, words in (
+        (["--edge", "rounded", "--engine", "pybullet"], "MuJoCo only"),
+        (["--edge", "rounded"], "MuJoCo only"),
+    ):
+        assert main([*ev, *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err
+    sharp_only = tmp_path / "sharp.toml"
+    sharp_only.write_text(default_path().read_text().split("[mujoco_rounded]")[0])
+    assert (
+        main(["bench", "tosses", "--fitted", str(sharp_only), "--engine", "mujoco", "--edge", "rounded"]) == 2
+    )
+    assert "--edge rounded" in capsys.readouterr().err
