@@ -149,6 +149,11 @@ def read_fit(path: Path | str | None = None) -> dict:
     return doc
 
 
+def edge_of(engine: str, edge: str) -> str:
+    """The edges ``engine`` runs with when ``edge`` s are asked for: rounded ones are MuJoCo's only."""
+    return edge if engine == "mujoco" else "sharp"
+
+
 def section_name(engine: str, edge: str = "sharp") -> str:
     """The fit file's section of ``engine`` with ``edge`` s: ``mujoco``, ``mujoco_rounded``."""
     return engine if edge == "sharp" else f"{engine}_{edge}"

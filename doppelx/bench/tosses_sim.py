@@ -179,7 +179,7 @@ class TossRunner:
                     params.time_constant,
                     params.impedance,
                     edge=_edge_of(params),
-                )  # fmt: skip
+                )
             )
             self._models[params] = (m, mj.MjData(m))
         m, d = self._models[params]

@@ -265,13 +265,14 @@ def test_the_rounded_edge_option_fits_and_evaluates_mujoco_and_refuses_the_rest(
         main([*ev, "--edge", "round", "--engine", "mujoco"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and "--edge" in err, err
-    for bad, words in (
-        (["--edge", "rounded", "--engine", "pybullet"], "MuJoCo only"),
-        (["--edge", "rounded"], "MuJoCo only"),
-    ):
-        assert main([*ev, *bad]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and words in err, err
+    assert main([*ev, "--edge", "rounded", "--engine", "pybullet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "MuJoCo only" in err, err
+    assert (
+        main([*ev, "--edge", "rounded", "--throws-per-toss", "0"]) == 0
+    )  # both engines: PyBullet stays sharp
+    both = json.loads(capsys.readouterr().out)["engines"]
+    assert both["pybullet"]["edge"] == "sharp" and both["mujoco"]["edge"] == "rounded"
     sharp_only = tmp_path / "sharp.toml"
     sharp_only.write_text(default_path().read_text().split("[mujoco_rounded]")[0])
     assert (
