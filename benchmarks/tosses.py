@@ -9,8 +9,8 @@ the evaluation half (odd), each engine with its fitted materials, the game's die
 material and the chaos bound, and prints the table of docs/physics.md ("Real motion"):
 both halves side by side, so an overfit fit shows as a gap between them. Never fits;
 figures are printed (and written with ``--out``), never asserted. ``--edge rounded`` runs
-MuJoCo's cube with rounded edges that carry their own contact (the fit file's
-``[mujoco_rounded]``; PyBullet stays sharp), as ``doppelx bench tosses --edge rounded``. About 5 min of one core
+the cube with rounded edges that carry their own contact (the fit file's ``[mujoco_rounded]``,
+``[pybullet_rounded]``), as ``doppelx bench tosses --edge rounded``. About 5 min of one core
 on both engines at the defaults (MuJoCo is 3× PyBullet).
 """
 
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from doppelx.bench import tosses as ts
 from doppelx.bench.tosses_data import load_tosses
-from doppelx.bench.tosses_fit import EDGES, edge_of, params_of, read_fit
+from doppelx.bench.tosses_fit import EDGES, params_of, read_fit
 from doppelx.bench.tosses_sim import game_params
 
 ROWS = (
@@ -78,19 +78,17 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="also write the results as JSON here")
     ap.add_argument("--plot", help="the evaluation half's plot (PNG)")
     ap.add_argument(
-        "--edge", choices=EDGES, default="sharp", help="MuJoCo's cube: sharp (default) or rounded edges"
+        "--edge", choices=EDGES, default="sharp", help="the cube's edges: sharp (default) or rounded"
     )
     args = ap.parse_args(argv)
     if args.throws_per_toss < 0 or (args.tosses is not None and args.tosses < 1):
         ap.error("--throws-per-toss must be >= 0 and --tosses >= 1")
-    if args.edge != "sharp" and args.engine == "pybullet":
-        ap.error(f"--edge {args.edge}: MuJoCo only (a PyBullet compound has one friction)")
     data = load_tosses()
     doc = read_fit()
     engines = (args.engine,) if args.engine else ("pybullet", "mujoco")
     results, runs, t0 = {}, {}, time.process_time()
     for engine in engines:
-        fitted = params_of(doc, engine, edge=edge_of(engine, args.edge))
+        fitted = params_of(doc, engine, edge=args.edge)
         for half in ("fit", "eval"):
             tosses = data.half(half)[: args.tosses]
             keep = tuple(t.toss_id for t in tosses[:3]) if half == "eval" else ()

@@ -16,6 +16,8 @@ geom of higher ``priority`` sets a pair's parameters) while a face keeps the boa
   spheres, and MuJoCo's soft contact stiffens with every coincident contact.
 
 The geoms carry no mass: the body's mass and inertia are set explicitly (``<inertial>``).
+PyBullet builds the same pieces (:func:`parts`) as links on fixed joints
+(:meth:`doppelx.bench.cuboid.CuboidTable.build`).
 """
 
 from __future__ import annotations
@@ -26,36 +28,51 @@ import itertools
 INSET = 0.0001
 #: Smallest edge radius (m): the face boxes shrink by 2 r and the inset must stay well below r.
 MIN_RADIUS = 0.0005
+#: PyBullet only: the mass (kg) and principal inertia (kg m²) of each edge or corner link (a
+#: compound shape has one friction, so the rims are links on fixed joints; the base keeps the rest).
+LINK_MASS = 1e-4
+LINK_INERTIA = 1e-9
+
+
+def parts(half: float, radius: float):
+    """The pieces of a cube of half width ``half`` with edges of ``radius`` (m), in the body frame:
+    (face boxes' half extents (3 × (3,)), rims: (kind, centre (3,), axis or None, length or None)
+    for the twelve ``cylinder`` s (along ``axis``, full ``length``) and the eight ``sphere`` s)."""
+    if not MIN_RADIUS <= radius < half / 2:
+        raise ValueError(f"edge radius must lie in [{MIN_RADIUS}, {half / 2}) m, got {radius}")
+    c = half - radius - INSET
+    inner = half - 2 * radius
+    boxes = [tuple(half if a == axis else inner for a in range(3)) for axis in range(3)]
+    rims: list[tuple[str, tuple[float, float, float], int | None, float | None]] = []
+    for axis in range(3):  # edges along ``axis`` at (±c, ±c) in the other two coordinates
+        others = [a for a in range(3) if a != axis]
+        for sa, sb in itertools.product((1, -1), repeat=2):
+            centre = [0.0, 0.0, 0.0]
+            centre[others[0]], centre[others[1]] = sa * c, sb * c
+            rims.append(("cylinder", (centre[0], centre[1], centre[2]), axis, 2 * c))
+    for sx, sy, sz in itertools.product((1, -1), repeat=3):
+        rims.append(("sphere", (sx * c, sy * c, sz * c), None, None))
+    return boxes, rims
 
 
 def geoms(half: float, radius: float, face_attributes: str, edge_attributes: str) -> str:
     """The MJCF ``<geom>`` elements of a cube of half width ``half`` with edges of ``radius`` (m);
     faces carry ``face_attributes``, edges and corners ``edge_attributes`` (contact attributes)."""
-    if not MIN_RADIUS <= radius < half / 2:
-        raise ValueError(f"edge radius must lie in [{MIN_RADIUS}, {half / 2}) m, got {radius}")
-    c = half - radius - INSET
-    inner = half - 2 * radius
-    out = []
-    for axis in range(3):
-        size = [inner, inner, inner]
-        size[axis] = half
-        out.append(f'<geom name="face{axis}" type="box" size="{_v(size)}" {face_attributes}/>')
-    for axis in range(3):  # edges along ``axis`` at (±c, ±c) in the other two coordinates
-        others = [a for a in range(3) if a != axis]
-        for sa, sb in itertools.product((1, -1), repeat=2):
-            a, b = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
-            for v in (a, b):
-                v[others[0]], v[others[1]] = sa * c, sb * c
-            a[axis], b[axis] = -c, c
-            out.append(
-                f'<geom name="edge{axis}{sa:+d}{sb:+d}" type="cylinder" size="{radius:.9g}" '
-                f'fromto="{_v(a)} {_v(b)}" {edge_attributes}/>'
-            )
-    for sx, sy, sz in itertools.product((1, -1), repeat=3):
-        out.append(
-            f'<geom name="corner{sx:+d}{sy:+d}{sz:+d}" type="sphere" size="{radius:.9g}" '
-            f'pos="{_v((sx * c, sy * c, sz * c))}" {edge_attributes}/>'
-        )
+    boxes, rims = parts(half, radius)
+    out = [
+        f'<geom name="face{a}" type="box" size="{_v(size)}" {face_attributes}/>'
+        for a, size in enumerate(boxes)
+    ]
+    for k, (kind, centre, axis, length) in enumerate(rims):
+        if kind == "sphere":
+            where = f'pos="{_v(centre)}"'
+            name = f"corner{k - 12}"
+        else:
+            a, b = list(centre), list(centre)
+            a[axis], b[axis] = -length / 2, length / 2
+            where = f'fromto="{_v(a)} {_v(b)}"'
+            name = f"edge{k}"
+        out.append(f'<geom name="{name}" type="{kind}" size="{radius:.9g}" {where} {edge_attributes}/>')
     return "".join(out)
 
 

@@ -51,7 +51,8 @@ BOUNDS = {
 GRID = {"friction": (0.1, 0.2, 0.3, 0.45), "restitution": (0.05, 0.15, 0.3, 0.45)}
 #: Edges: the fit file's section of an engine's rounded-edge contact (``--edge rounded``), and
 #: where its search starts beside the sharp fit's values (a 3 mm radius, edge friction 0.15, the face's
-#: restitution, a 30 ms edge time constant: the best of the scan above, on 60 fit tosses).
+#: restitution, a 30 ms edge time constant (MuJoCo's only; PyBullet has none): the best of the
+#: scan above, on 60 fit tosses).
 EDGES = ("sharp", "rounded")
 EDGE_START = {"edge_radius": 0.003, "edge_friction": 0.15, "edge_time_constant": 0.03}
 #: Most objective evaluations of the pattern search (after the grid's 16).
@@ -149,11 +150,6 @@ def read_fit(path: Path | str | None = None) -> dict:
     return doc
 
 
-def edge_of(engine: str, edge: str) -> str:
-    """The edges ``engine`` runs with when ``edge`` s are asked for: rounded ones are MuJoCo's only."""
-    return edge if engine == "mujoco" else "sharp"
-
-
 def section_name(engine: str, edge: str = "sharp") -> str:
     """The fit file's section of ``engine`` with ``edge`` s: ``mujoco``, ``mujoco_rounded``."""
     return engine if edge == "sharp" else f"{engine}_{edge}"
@@ -225,8 +221,9 @@ def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
     if edge == "rounded":
         if warm is None:
             raise DoppelXError("--edge rounded: the fit starts from the sharp fit's values: add --fit-warm")
+        first = {k: v for k, v in EDGE_START.items() if engine == "mujoco" or k != "edge_time_constant"}
         start = _with(
-            start, **{**EDGE_START, **{k: v for k, v in warm.to_dict().items() if k.startswith("edge_")}}
+            start, **{**first, **{k: v for k, v in warm.to_dict().items() if k.startswith("edge_")}}
         )
         start = _with(start, **{k: getattr(start, k[len("edge_"):]) for k in ("edge_friction", "edge_restitution")
                                 if getattr(start, k) is None})  # fmt: skip

@@ -40,11 +40,12 @@ class TossParams:
         impedance: MuJoCo only: the constraint's impedance, constant over the penetration
             (``solimp = (d, d, 0.1 mm, 0.5, 2)``; lower is softer); ``None`` is the game's
             (:data:`physics.mujoco_materials.SOLIMP`). PyBullet has neither: ``None`` there.
-        edge_radius: MuJoCo only: ``None`` is the sharp box; a radius (m) makes the edges and
+        edge_radius: ``None`` is the sharp box; a radius (m) makes the edges and
             corners rounded geoms of their own (:mod:`doppelx.bench.rounded_box`) whose contact
             with the board is ``edge_friction`` (Coulomb; the face's spinning and rolling
             friction), ``edge_restitution`` (through the damping ratio, as ``restitution``) and
-            ``edge_time_constant`` (s; ``None``: the face's); the faces keep the fields above.
+            ``edge_time_constant`` (MuJoCo only; s; ``None``: the face's); the faces keep the
+            fields above. PyBullet builds the rims as links on fixed joints.
     """
 
     friction: float
@@ -132,17 +133,13 @@ class TossRunner:
         )
         self._table.scene = scene
         if self.engine == "pybullet":
-            if params.edge_radius is not None:
-                raise ValueError(
-                    "rounded edges are MuJoCo's only (a compound shape in PyBullet has one friction)"
-                )
-            return self._run_pybullet(state, until, cap)
+            return self._run_pybullet(params, state, until, cap)
         return self._run_mujoco(params, state, until, cap)
 
-    def _run_pybullet(self, state, until: float, cap: float) -> Trajectory:
+    def _run_pybullet(self, params: TossParams, state, until: float, cap: float) -> Trajectory:
         tb: Any = self._table
         p, c, s = tb.p, tb.client, tb.s
-        die = tb.build(self.half3, self.mass, self.inertia, state)
+        die = tb.build(self.half3, self.mass, self.inertia, state, _edge_of(params))
         corner = math.sqrt(3) * self.half3[0]
         substeps = 1
 

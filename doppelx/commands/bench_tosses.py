@@ -12,9 +12,9 @@ picks another), with ``--data`` every toss of FILE. ``--engine`` runs one engine
 default is both. Beside the fitted materials every engine also runs the game's die–board
 material (``game_material`` in the JSON). ``--fit`` fits each engine on the fit half (even
 ``toss_id``) and writes the file atomically (the other engine's section is kept when it was
-fitted on the same data). ``--edge rounded`` gives MuJoCo's cube rounded edges that carry
-their own contact (:mod:`doppelx.bench.rounded_box`; fitted into and read from the fit file's
-``[mujoco_rounded]`` section); PyBullet, whose compound shape has one friction, stays sharp.
+fitted on the same data). ``--edge rounded`` gives the cube rounded edges that carry their
+own contact (:mod:`doppelx.bench.rounded_box`; fitted into and read from the fit file's
+``[mujoco_rounded]`` and ``[pybullet_rounded]`` sections).
 The default is the sharp box. A malformed data file is one line and exit 2, nothing written.
 The measures and the method: :mod:`doppelx.bench.tosses`, docs/physics.md ("Real motion").
 """
@@ -80,7 +80,7 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
     t.add_argument("--fit-warm", action="store_true",
                    help="--fit starts the pattern search from the fit file's values of the engine (no grid)")  # fmt: skip
     t.add_argument("--edge", choices=EDGES, default="sharp",
-                   help="sharp box (default) or rounded edges with their own contact (MuJoCo's; PyBullet stays sharp)")  # fmt: skip
+                   help="sharp box (default) or rounded edges with their own contact")  # fmt: skip
     t.set_defaults(func=run_tosses, tosses_checks=(suite_options, engine_of))
 
 
@@ -97,10 +97,6 @@ def run_tosses(args: argparse.Namespace) -> int:
 
     args.tosses_checks[0](args, "tosses")
     engines = _engines(args)
-    if args.edge != "sharp" and "mujoco" not in engines:
-        raise DoppelXError(
-            f"--edge {args.edge}: MuJoCo only (a PyBullet compound has one friction): --engine mujoco"
-        )
     if args.fit:
         for flag, given in (("--data", args.data), ("--plot", args.plot), ("--half", args.half), ("--fitted", args.fitted),
                             ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
@@ -123,7 +119,6 @@ def _fit(args: argparse.Namespace, engines) -> int:
     from doppelx.bench.tosses_fit import (
         EDGES,
         default_path,
-        edge_of,
         fit_engine,
         read_fit,
         section_name,
@@ -140,7 +135,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
         doc = read_fit(out)
         if doc.get("data", {}).get("sha256") != data.sha256:
             raise DoppelXError(f"--fit-warm: {out} was fitted on other data; fit without --fit-warm")
-        warm = {e: _warm(doc, e, out, edge_of(e, args.edge)) for e in engines}
+        warm = {e: _warm(doc, e, out, args.edge) for e in engines}
     fit_tosses = data.half("fit")[: args.fit_tosses] if args.fit_tosses else data.half("fit")
 
     def progress(line: str) -> None:
@@ -149,9 +144,8 @@ def _fit(args: argparse.Namespace, engines) -> int:
     sections = {}
     for engine in engines:
         progress(f"bench tosses --fit: {engine} on {len(fit_tosses)} tosses of the fit half")
-        edge = edge_of(engine, args.edge)
-        sections[section_name(engine, edge)] = fit_engine(
-            data, engine, progress, args.fit_evals, fit_tosses, warm.get(engine), edge
+        sections[section_name(engine, args.edge)] = fit_engine(
+            data, engine, progress, args.fit_evals, fit_tosses, warm.get(engine), args.edge
         )
     # the other engine's section is kept when it was fitted on the same data (read now, at the end)
     old = read_fit(out) if out.exists() else {"data": {}}
@@ -161,7 +155,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
                 sections[name] = old[name]
     write_fit(out, data.sha256, data.scale, sections)
     for engine in engines:
-        s = sections[section_name(engine, edge_of(engine, args.edge))]
+        s = sections[section_name(engine, args.edge)]
         print(
             f"{engine}: friction {s['friction']:g}, restitution {s['restitution']:g}, spinning "
             f"{s['spinning_friction']:g} m, rolling {s['rolling_friction']:g} m; trajectory error "
@@ -183,7 +177,7 @@ def _warm(doc: dict, engine: str, path, edge: str):
 def _evaluate(args: argparse.Namespace, engines) -> int:
     from doppelx.bench import tosses as ts
     from doppelx.bench.tosses_data import load_tosses
-    from doppelx.bench.tosses_fit import default_path, edge_of, params_of, read_fit
+    from doppelx.bench.tosses_fit import default_path, params_of, read_fit
     from doppelx.bench.tosses_sim import game_params
     from rules.common.atomic import check_output_file
     from rules.common.errors import DoppelXError
@@ -193,7 +187,7 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
     data = load_tosses(args.data)
     fit_file = args.fitted or default_path()
     doc = read_fit(fit_file)
-    params = {e: params_of(doc, e, fit_file, edge_of(e, args.edge)) for e in engines}
+    params = {e: params_of(doc, e, fit_file, args.edge) for e in engines}
     if args.data is None and doc["data"].get("sha256") != data.sha256:
         raise DoppelXError(f"{fit_file}: fitted on other data than the shipped tosses: run --fit again")
     half = args.half or ("all" if args.data is not None else "eval")

@@ -108,3 +108,53 @@ def test_a_flat_cube_touches_through_its_face_and_a_tilted_one_through_its_edge_
         assert all(name.startswith("face") for name in touching), touching
     else:  # the edge's own geoms only (the corners at its ends touch with it)
         assert not any(name.startswith("face") for name in touching), touching
+
+
+def _pybullet_die(tilt_deg: float = 0.0, about=(0.0, 1.0, 0.0)):
+    """The PyBullet table and rounded cube (rims as fixed-joint links), tilted and lowered until
+    its lowest point is 0.05 mm into the table; (table, die, pybullet, client)."""
+    from doppelx.bench.cuboid import CuboidTable
+
+    table = CuboidTable()
+    p, c = table.p, table.client
+    q = p.getQuaternionFromAxisAngle(about, math.radians(tilt_deg))
+    rot = np.array(p.getMatrixFromQuaternion(q)).reshape(3, 3)
+    m = _model()  # the same pieces: MuJoCo's support function gives the height
+    z = _support(m, rot.T @ np.array([0.0, 0.0, -1.0])) - 0.00005
+    die = table.build(
+        (HALF,) * 3, MASS, INERTIA, ((0, 0, z), q, (0, 0, 0), (0, 0, 0)), EdgeContact(R, 0.15, 0.3)
+    )
+    return table, die, p, c
+
+
+def test_pybullets_rounded_cube_keeps_the_mass_and_inertia_in_its_links():
+    table, die, p, c = _pybullet_die()
+    try:
+        total, inertia = 0.0, np.zeros((3, 3))
+        for link in range(-1, p.getNumJoints(die, physicsClientId=c)):
+            info = p.getDynamicsInfo(die, link, physicsClientId=c)
+            mass, local = info[0], np.diag(info[2])
+            d = np.zeros(3) if link < 0 else np.array(p.getJointInfo(die, link, physicsClientId=c)[14])
+            total += mass
+            inertia += local + mass * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
+            if link >= 0:
+                assert info[1] == pytest.approx(0.15) and info[5] == pytest.approx(0.3)  # the edge's own
+        assert p.getNumJoints(die, physicsClientId=c) == 20
+        assert total == pytest.approx(MASS, rel=1e-9)
+        np.testing.assert_allclose(inertia, np.diag(INERTIA), rtol=1e-6, atol=1e-12)
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize(("tilt", "about", "face"), [(0.0, (0, 1, 0), True), (5.0, (0, 1, 0), False),
+                                                     (40.0, (0, 1, 0), False), (35.0, (1, 1, 0), False)])  # fmt: skip
+def test_pybullets_rounded_cube_touches_through_the_base_flat_and_through_links_tilted(tilt, about, face):
+    table, die, p, c = _pybullet_die(tilt, about)
+    try:
+        p.performCollisionDetection(physicsClientId=c)
+        # Bullet also lists pairs within its breaking threshold: the touching ones are those at distance ≤ 0
+        links = {pt[3] for pt in p.getContactPoints(bodyA=die, physicsClientId=c) if pt[8] <= 0.0}
+        assert links, "nothing touches"
+        assert (links == {-1}) if face else (-1 not in links), links
+    finally:
+        table.close()
