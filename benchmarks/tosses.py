@@ -1,14 +1,16 @@
 """The full real-motion scene: both halves of the 456 tracked cube tosses, both engines.
 
     python benchmarks/tosses.py [--throws-per-toss 4] [--seed 29] [--engine pybullet|mujoco]
-                                [--tosses N] [--out FILE.json] [--plot FILE.png]
+                                [--tosses N] [--out FILE.json] [--plot FILE.png] [--edge sharp|rounded]
 
 Runs ``doppelx bench tosses`` (:mod:`doppelx.bench.tosses`) with the shipped fitted
 materials (``assets/validation/tosses_fit.toml``) on the fit half (even ``toss_id``) and on
 the evaluation half (odd), each engine with its fitted materials, the game's die–board
 material and the chaos bound, and prints the table of docs/physics.md ("Real motion"):
 both halves side by side, so an overfit fit shows as a gap between them. Never fits;
-figures are printed (and written with ``--out``), never asserted. About 5 min of one core
+figures are printed (and written with ``--out``), never asserted. ``--edge rounded`` runs
+the cube with rounded edges that carry their own contact (the fit file's ``[mujoco_rounded]``,
+``[pybullet_rounded]``), as ``doppelx bench tosses --edge rounded``. About 5 min of one core
 on both engines at the defaults (MuJoCo is 3× PyBullet).
 """
 
@@ -23,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from doppelx.bench import tosses as ts
 from doppelx.bench.tosses_data import load_tosses
-from doppelx.bench.tosses_fit import params_of, read_fit
+from doppelx.bench.tosses_fit import EDGES, params_of, read_fit
 from doppelx.bench.tosses_sim import game_params
 
 ROWS = (
@@ -75,6 +77,9 @@ def main(argv=None) -> int:
     ap.add_argument("--tosses", type=int, help="only the first N tosses of each half")
     ap.add_argument("--out", help="also write the results as JSON here")
     ap.add_argument("--plot", help="the evaluation half's plot (PNG)")
+    ap.add_argument(
+        "--edge", choices=EDGES, default="sharp", help="the cube's edges: sharp (default) or rounded"
+    )
     args = ap.parse_args(argv)
     if args.throws_per_toss < 0 or (args.tosses is not None and args.tosses < 1):
         ap.error("--throws-per-toss must be >= 0 and --tosses >= 1")
@@ -83,13 +88,14 @@ def main(argv=None) -> int:
     engines = (args.engine,) if args.engine else ("pybullet", "mujoco")
     results, runs, t0 = {}, {}, time.process_time()
     for engine in engines:
-        fitted = params_of(doc, engine)
+        fitted = params_of(doc, engine, edge=args.edge)
         for half in ("fit", "eval"):
             tosses = data.half(half)[: args.tosses]
             keep = tuple(t.toss_id for t in tosses[:3]) if half == "eval" else ()
             r = ts.evaluate(tosses, data.half_width, data.mass, data.dt, engine, fitted,
                             args.throws_per_toss, args.seed, keep)  # fmt: skip
             results[f"{engine} fitted {half}"] = r
+            r["edge"] = fitted.edge
             if half == "eval":
                 g = ts.evaluate(
                     tosses, data.half_width, data.mass, data.dt, engine, game_params(engine), 0, keep=keep

@@ -246,10 +246,11 @@ class CuboidTable:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def build(self, half, mass: float, inertia, state) -> int:
+    def build(self, half, mass: float, inertia, state, edge: EdgeContact | None = None) -> int:
         """Reset the world: the table top and one box die of ``half`` extents (3,) m, ``mass`` kg and
         principal ``inertia`` (3,) kg m², released in ``state`` = (position (3,) m, quaternion
-        (x, y, z, w), velocity (3,) m/s, angular velocity (3,) rad/s, world frame); the die's body id."""
+        (x, y, z, w), velocity (3,) m/s, angular velocity (3,) rad/s, world frame); the die's body id.
+        ``edge``: a cube with rounded edges carrying their own contact (:meth:`_rounded_die`)."""
         from physics.world import set_engine_parameters
 
         p, c, s, sc = self.p, self.client, self.s, self.scene
@@ -263,10 +264,13 @@ class CuboidTable:
             floor, -1, lateralFriction=1.0, restitution=1.0, rollingFriction=0.0, spinningFriction=0.0,
             physicsClientId=c,
         )  # fmt: skip
-        shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(half), physicsClientId=c)
-        die = p.createMultiBody(
-            mass, shape, basePosition=position, baseOrientation=quaternion, physicsClientId=c
-        )
+        if edge is not None:
+            die, mass, inertia = self._rounded_die(half, mass, inertia, position, quaternion, edge)
+        else:
+            shape = p.createCollisionShape(p.GEOM_BOX, halfExtents=list(half), physicsClientId=c)
+            die = p.createMultiBody(
+                mass, shape, basePosition=position, baseOrientation=quaternion, physicsClientId=c
+            )
         p.changeDynamics(
             die, -1, mass=mass, localInertiaDiagonal=list(inertia), lateralFriction=sc.friction,
             restitution=sc.restitution, rollingFriction=sc.rolling_friction,
@@ -274,6 +278,49 @@ class CuboidTable:
         )  # fmt: skip
         p.resetBaseVelocity(die, velocity, spin, physicsClientId=c)
         return die
+
+    def _rounded_die(self, half, mass: float, inertia, position, quaternion, edge: EdgeContact):
+        """The rounded cube of :mod:`doppelx.bench.rounded_box` in PyBullet: a compound shape carries one
+        friction, so the edges and corners are links on fixed joints (rigid in Bullet's reduced
+        coordinates), each with the edge's friction and restitution; the base (the face boxes) keeps the
+        cube's mass and inertia less the links' (:data:`~doppelx.bench.rounded_box.LINK_MASS` each).
+        The die's body id and the base's mass and inertia."""
+        from doppelx.bench.rounded_box import LINK_INERTIA, LINK_MASS, parts
+
+        if edge.time_constant is not None:
+            raise ValueError("PyBullet's rounded edges take no time constant")
+        p, c, sc = self.p, self.client, self.scene
+        boxes, rims = parts(half[0], edge.radius)
+        base = p.createCollisionShapeArray(
+            [p.GEOM_BOX] * len(boxes), halfExtents=[list(b) for b in boxes], physicsClientId=c
+        )
+        shapes, positions, orientations = [], [], []
+        for kind, pos, axis, length in rims:
+            if kind == "sphere":
+                shapes.append(p.createCollisionShape(p.GEOM_SPHERE, radius=edge.radius, physicsClientId=c))
+                orientations.append((0.0, 0.0, 0.0, 1.0))
+            else:  # Bullet's cylinder lies along its z: turned onto ``axis``
+                shapes.append(p.createCollisionShape(p.GEOM_CYLINDER, radius=edge.radius, height=length,
+                                                     physicsClientId=c))  # fmt: skip
+                orientations.append(_Z_ONTO[axis])
+            positions.append(list(pos))
+        n = len(rims)
+        # the links' share of the inertia about the centre is isotropic (the cube's symmetry): off the base
+        share = LINK_MASS * sum(float(np.dot(x, x)) for x in positions) * 2.0 / 3.0 + n * LINK_INERTIA
+        die = p.createMultiBody(
+            mass - n * LINK_MASS, base, basePosition=position, baseOrientation=quaternion,
+            linkMasses=[LINK_MASS] * n, linkCollisionShapeIndices=shapes, linkVisualShapeIndices=[-1] * n,
+            linkPositions=positions, linkOrientations=orientations, linkInertialFramePositions=[[0.0] * 3] * n,
+            linkInertialFrameOrientations=[[0.0, 0.0, 0.0, 1.0]] * n, linkParentIndices=[0] * n,
+            linkJointTypes=[p.JOINT_FIXED] * n, linkJointAxis=[[0.0, 0.0, 1.0]] * n, physicsClientId=c,
+        )  # fmt: skip
+        for j in range(n):
+            p.changeDynamics(
+                die, j, lateralFriction=edge.friction, restitution=edge.restitution,
+                rollingFriction=sc.rolling_friction, spinningFriction=sc.spinning_friction,
+                localInertiaDiagonal=[LINK_INERTIA] * 3, linearDamping=0.0, angularDamping=0.0, physicsClientId=c,
+            )  # fmt: skip
+        return die, mass - n * LINK_MASS, [i - share for i in inertia]
 
     def throw(self, r: float, rng: np.random.Generator) -> tuple[int | None, float]:
         """Throw a cuboid of ratio ``r`` once: (1 square face up, 0 a long face, None cocked; sim s)."""
@@ -306,6 +353,26 @@ class CuboidTable:
                 break
         _, q = p.getBasePositionAndOrientation(die, physicsClientId=c)
         return face_up(np.array(p.getMatrixFromQuaternion(q)).reshape(3, 3)[2, :]), t
+
+
+#: Bullet's cylinder lies along its z: the quaternion (x, y, z, w) turning z onto x, y and z.
+_Z_ONTO = {
+    0: (0.0, math.sqrt(0.5), 0.0, math.sqrt(0.5)),
+    1: (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5)),
+    2: (0.0, 0.0, 0.0, 1.0),
+}
+
+
+@dataclass(frozen=True)
+class EdgeContact:
+    """Rounded edges of radius ``radius`` (m) with their own contact against the table:
+    Coulomb ``friction``, ``restitution`` (through the damping ratio) and ``time_constant``
+    (s; ``None``: the face's). See :mod:`doppelx.bench.rounded_box`."""
+
+    radius: float
+    friction: float
+    restitution: float
+    time_constant: float | None = None
 
 
 class MujocoCuboidTable:
@@ -342,9 +409,10 @@ class MujocoCuboidTable:
         return self.mjcf_box(*cuboid_body(r, self.scene))
 
     def mjcf_box(self, half, mass: float, inertia, time_constant: float | None = None,
-                 impedance: float | None = None) -> str:  # fmt: skip
+                 impedance: float | None = None, edge: EdgeContact | None = None) -> str:  # fmt: skip
         """The MJCF text of the table and a box die of ``half`` extents (3,) m, ``mass`` kg, ``inertia`` (3,) kg m²;
-        ``time_constant`` (s) and a constant ``impedance`` replace the contact's solref time and solimp if given."""
+        ``time_constant`` (s) and a constant ``impedance`` replace the contact's solref time and solimp if given;
+        ``edge``: a cube (equal extents) with rounded edges that carry their own contact."""
         from physics.mujoco_materials import SOLIMP, MujocoContact, damping_ratio
 
         sc, par = self.scene, self.params
@@ -355,6 +423,18 @@ class MujocoCuboidTable:
         table = MujocoContact(friction, solref, solimp, par.condim, 1)
         die = MujocoContact(friction, solref, solimp, par.condim, 0)
         v = " ".join
+        if edge is None:
+            shape = f'<geom name="die" type="box" size="{v(f"{h:.9g}" for h in half)}" {die.attributes()}/>'
+        else:
+            from doppelx.bench.rounded_box import geoms
+
+            if len(set(half)) != 1:
+                raise ValueError("rounded edges are built for a cube (equal half extents)")
+            edge_solref = (tc if edge.time_constant is None else edge.time_constant,
+                           damping_ratio(min(max(edge.restitution, 1e-3), 0.999)))  # fmt: skip
+            # priority 2 over the table's 1: an edge's or corner's contact is its own
+            rim = MujocoContact((edge.friction, *friction[1:]), edge_solref, solimp, par.condim, 2)
+            shape = geoms(half[0], edge.radius, die.attributes(), rim.attributes())
         return (
             '<mujoco model="cuboid">'
             f'<option timestep="{par.time_step:.9g}" gravity="0 0 {-self.s.gravity:.9g}" '
@@ -363,8 +443,7 @@ class MujocoCuboidTable:
             f'<worldbody><geom name="table" type="plane" size="10 10 0.1" {table.attributes()}/>'
             '<body name="die"><freejoint/>'
             f'<inertial pos="0 0 0" mass="{mass:.9g}" diaginertia="{v(f"{i:.9g}" for i in inertia)}"/>'
-            f'<geom name="die" type="box" size="{v(f"{h:.9g}" for h in half)}" {die.attributes()}/>'
-            "</body></worldbody></mujoco>"
+            f"{shape}</body></worldbody></mujoco>"
         )
 
     def throw(self, r: float, rng: np.random.Generator) -> tuple[int | None, float]:

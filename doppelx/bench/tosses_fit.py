@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from doppelx.bench.rounded_box import MIN_RADIUS
 from doppelx.bench.tosses_sim import ENGINES, TossParams
 from rules.common.errors import DoppelXError
 
@@ -34,6 +35,12 @@ HALF_TEXT = "even toss_id (fit); the odd toss_id are the evaluation half"
 #: round ended on the spinning and rolling friction's upper bounds (10 mm, 5 mm): widened.
 #: The time constant's lower bound is 4 of MuJoCo's 1/3840 s steps (MuJoCo asks for 2).
 BOUNDS = {
+    # the rounded edges' own contact (MuJoCo, ``--edge rounded``), searched first; a scan of 60
+    # fit tosses found the edge friction steep (0.15 → 0.25: +0.06) and a soft edge (20–50 ms) best
+    "edge_radius": (MIN_RADIUS, 0.01, 0.001),
+    "edge_friction": (0.05, 1.5, 0.05),
+    "edge_restitution": (0.02, 0.95, 0.1),
+    "edge_time_constant": (0.001, 0.08, 0.005),
     "friction": (0.05, 1.5, 0.1),
     "restitution": (0.02, 0.95, 0.1),
     "spinning_friction": (0.0, 0.05, 0.002),
@@ -42,6 +49,12 @@ BOUNDS = {
     "impedance": (0.5, 0.99, 0.1),
 }
 GRID = {"friction": (0.1, 0.2, 0.3, 0.45), "restitution": (0.05, 0.15, 0.3, 0.45)}
+#: Edges: the fit file's section of an engine's rounded-edge contact (``--edge rounded``), and
+#: where its search starts beside the sharp fit's values (a 3 mm radius, edge friction 0.15, the face's
+#: restitution, a 30 ms edge time constant (MuJoCo's only; PyBullet has none): the best of the
+#: scan above, on 60 fit tosses).
+EDGES = ("sharp", "rounded")
+EDGE_START = {"edge_radius": 0.003, "edge_friction": 0.15, "edge_time_constant": 0.03}
 #: Most objective evaluations of the pattern search (after the grid's 16).
 MAX_EVALS = 40
 #: The search stops once every step is below this fraction of its first step.
@@ -115,7 +128,7 @@ def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, d
         f'half_rule = "{HALF_TEXT}"',
         f"length_scale = {scale:.6f}",
     ]
-    for engine in ENGINES:
+    for engine in [section_name(e, edge) for edge in EDGES for e in ENGINES]:
         if engine not in sections:
             continue
         lines += ["", f"[{engine}]"]
@@ -137,13 +150,19 @@ def read_fit(path: Path | str | None = None) -> dict:
     return doc
 
 
-def params_of(doc: dict, engine: str, path: Path | str | None = None) -> TossParams:
-    """The fitted parameters of ``engine``; missing is an error telling how to make them."""
-    section = doc.get(engine)
+def section_name(engine: str, edge: str = "sharp") -> str:
+    """The fit file's section of ``engine`` with ``edge`` s: ``mujoco``, ``mujoco_rounded``."""
+    return engine if edge == "sharp" else f"{engine}_{edge}"
+
+
+def params_of(doc: dict, engine: str, path: Path | str | None = None, edge: str = "sharp") -> TossParams:
+    """The fitted parameters of ``engine`` (with ``edge`` s); missing is an error telling how to make them."""
+    section = doc.get(section_name(engine, edge))
     if not isinstance(section, dict):
+        flag = "" if edge == "sharp" else f" --edge {edge}"
         raise DoppelXError(
-            f"{path or default_path()}: no fitted materials for {engine}: "
-            f"run doppelx bench tosses --fit --engine {engine} first"
+            f"{path or default_path()}: no fitted materials for {engine}{flag}: "
+            f"run doppelx bench tosses --fit --engine {engine}{flag} first"
         )
     try:
         return TossParams(
@@ -186,9 +205,12 @@ def start_of(engine: str) -> TossParams:
 
 
 def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
-               max_evals: int = MAX_EVALS, tosses=None, warm: TossParams | None = None) -> dict:  # fmt: skip
+               max_evals: int = MAX_EVALS, tosses=None, warm: TossParams | None = None,
+               edge: str = "sharp") -> dict:  # fmt: skip
     """Fit ``engine`` on the fit half of ``data`` (or ``tosses``); its file section, objective on both halves.
-    ``warm``: start the pattern search there (parameters it lacks from :func:`start_of`), no grid."""
+    ``warm``: start the pattern search there (parameters it lacks from :func:`start_of`), no grid.
+    ``edge="rounded"``: the edges' own contact is searched too, from ``warm`` (the sharp fit's
+    values) and :data:`EDGE_START`; it needs ``warm``."""
     from doppelx.bench.tosses_sim import TossRunner
 
     fit_tosses = tosses if tosses is not None else data.half("fit")
@@ -196,6 +218,15 @@ def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
     start = start_of(engine)
     if warm is not None:
         start = _with(start, **{k: v for k, v in warm.to_dict().items()})
+    if edge == "rounded":
+        if warm is None:
+            raise DoppelXError("--edge rounded: the fit starts from the sharp fit's values: add --fit-warm")
+        first = {k: v for k, v in EDGE_START.items() if engine == "mujoco" or k != "edge_time_constant"}
+        start = _with(
+            start, **{**first, **{k: v for k, v in warm.to_dict().items() if k.startswith("edge_")}}
+        )
+        start = _with(start, **{k: getattr(start, k[len("edge_"):]) for k in ("edge_friction", "edge_restitution")
+                                if getattr(start, k) is None})  # fmt: skip
     with TossRunner(engine, data.half_width, data.mass) as runner:
         params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width), start,
                                    max_evals, progress, grid=warm is None)  # fmt: skip
@@ -208,6 +239,7 @@ def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
         evaluations=evals,
         fit_tosses=len(fit_tosses),
         eval_tosses=len(eval_tosses),
+        edge=edge,
         search="pattern search from the fit file's previous values"
         if warm is not None
         else "grid, then pattern search",

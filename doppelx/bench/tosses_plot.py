@@ -21,6 +21,11 @@ def tilt_deg(quat: np.ndarray) -> np.ndarray:
     return np.degrees(np.arccos(np.clip(rz.max(axis=1), 0.0, 1.0)))
 
 
+def _name(engine: str, r: dict) -> str:
+    """``engine``, and "rounded edges" when its cube had them (``--edge rounded``)."""
+    return f"{engine} (rounded edges)" if r.get("edge") == "rounded" else engine
+
+
 def plot(result: dict, real: dict, half: float, out: str) -> None:
     """Draw ``result`` (engines → evaluation with ``runs`` and ``curve``) and the ``real`` tosses (id → Toss)."""
     import matplotlib
@@ -39,10 +44,9 @@ def plot(result: dict, real: dict, half: float, out: str) -> None:
             run = r["runs"].get(tid)
             if run is None:
                 continue
-            ax_h.plot(
-                run.t, run.pos[:, 2] * 1000, color=COLOURS.get(engine), lw=1.2, label=f"{engine} fitted"
-            )
-            ax_t.plot(run.t, tilt_deg(run.quat), color=COLOURS.get(engine), lw=1.2, label=f"{engine} fitted")
+            name = _name(engine, r)
+            ax_h.plot(run.t, run.pos[:, 2] * 1000, color=COLOURS.get(engine), lw=1.2, label=f"{name} fitted")
+            ax_t.plot(run.t, tilt_deg(run.quat), color=COLOURS.get(engine), lw=1.2, label=f"{name} fitted")
         end = toss.t[-1] + 0.3
         ax_h.set_xlim(0, end)
         ax_t.set_xlim(0, end)
@@ -60,7 +64,7 @@ def plot(result: dict, real: dict, half: float, out: str) -> None:
     for engine, r in result["engines"].items():
         c = COLOURS.get(engine)
         curve = r["curve"]
-        ax.plot(curve["t"], curve["model"], color=c, lw=2, label=f"{engine}, fitted materials")
+        ax.plot(curve["t"], curve["model"], color=c, lw=2, label=f"{_name(engine, r)}, fitted materials")
         g = r["game_material"]["curve"]
         ax.plot(g["t"], g["model"], color=c, lw=1.2, ls="--", label=f"{engine}, game's die–board material")
         if "chaos" in curve:

@@ -40,6 +40,12 @@ class TossParams:
         impedance: MuJoCo only: the constraint's impedance, constant over the penetration
             (``solimp = (d, d, 0.1 mm, 0.5, 2)``; lower is softer); ``None`` is the game's
             (:data:`physics.mujoco_materials.SOLIMP`). PyBullet has neither: ``None`` there.
+        edge_radius: ``None`` is the sharp box; a radius (m) makes the edges and
+            corners rounded geoms of their own (:mod:`doppelx.bench.rounded_box`) whose contact
+            with the board is ``edge_friction`` (Coulomb; the face's spinning and rolling
+            friction), ``edge_restitution`` (through the damping ratio, as ``restitution``) and
+            ``edge_time_constant`` (MuJoCo only; s; ``None``: the face's); the faces keep the
+            fields above. PyBullet builds the rims as links on fixed joints.
     """
 
     friction: float
@@ -48,6 +54,15 @@ class TossParams:
     rolling_friction: float
     time_constant: float | None = None
     impedance: float | None = None
+    edge_radius: float | None = None
+    edge_friction: float | None = None
+    edge_restitution: float | None = None
+    edge_time_constant: float | None = None
+
+    @property
+    def edge(self) -> str:
+        """``rounded`` when the edges are geoms of their own, else ``sharp``."""
+        return "sharp" if self.edge_radius is None else "rounded"
 
     def to_dict(self) -> dict:
         """The parameters set (``None`` ones left out), rounded to 6 decimals."""
@@ -118,13 +133,13 @@ class TossRunner:
         )
         self._table.scene = scene
         if self.engine == "pybullet":
-            return self._run_pybullet(state, until, cap)
+            return self._run_pybullet(params, state, until, cap)
         return self._run_mujoco(params, state, until, cap)
 
-    def _run_pybullet(self, state, until: float, cap: float) -> Trajectory:
+    def _run_pybullet(self, params: TossParams, state, until: float, cap: float) -> Trajectory:
         tb: Any = self._table
         p, c, s = tb.p, tb.client, tb.s
-        die = tb.build(self.half3, self.mass, self.inertia, state)
+        die = tb.build(self.half3, self.mass, self.inertia, state, _edge_of(params))
         corner = math.sqrt(3) * self.half3[0]
         substeps = 1
 
@@ -154,7 +169,14 @@ class TossRunner:
             if len(self._models) >= 4:  # a fit tries many materials: keep only the latest models
                 self._models.clear()
             m = mj.MjModel.from_xml_string(
-                tb.mjcf_box(self.half3, self.mass, self.inertia, params.time_constant, params.impedance)
+                tb.mjcf_box(
+                    self.half3,
+                    self.mass,
+                    self.inertia,
+                    params.time_constant,
+                    params.impedance,
+                    edge=_edge_of(params),
+                )
             )
             self._models[params] = (m, mj.MjData(m))
         m, d = self._models[params]
@@ -205,6 +227,17 @@ class TossRunner:
         return Trajectory(
             np.array(ts), np.array(ps, dtype=float), quat / np.linalg.norm(quat, axis=1, keepdims=True)
         )
+
+
+def _edge_of(params: TossParams):
+    """The rounded edge's contact of ``params`` for :meth:`MujocoCuboidTable.mjcf_box` (``None``: sharp)."""
+    from doppelx.bench.cuboid import EdgeContact
+
+    if params.edge_radius is None:
+        return None
+    friction = params.friction if params.edge_friction is None else params.edge_friction
+    e = params.restitution if params.edge_restitution is None else params.edge_restitution
+    return EdgeContact(params.edge_radius, friction, e, params.edge_time_constant)
 
 
 def pose_at(t: np.ndarray, pos: np.ndarray, quat: np.ndarray, times) -> tuple[np.ndarray, np.ndarray]:

@@ -2,7 +2,9 @@
 
     doppelx bench tosses [--data FILE.npz] [--engine pybullet|mujoco] [--throws-per-toss K]
                          [--json] [--plot OUT.png] [--half fit|eval|all] [--tosses N] [--seed S]
+                         [--edge sharp|rounded]
     doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N] [--fit-warm]
+                               [--edge sharp|rounded]
 
 Evaluation never fits: it reads the materials of ``assets/validation/tosses_fit.toml`` and
 runs, without ``--data``, the shipped data's evaluation half (odd ``toss_id``; ``--half``
@@ -10,7 +12,10 @@ picks another), with ``--data`` every toss of FILE. ``--engine`` runs one engine
 default is both. Beside the fitted materials every engine also runs the game's die–board
 material (``game_material`` in the JSON). ``--fit`` fits each engine on the fit half (even
 ``toss_id``) and writes the file atomically (the other engine's section is kept when it was
-fitted on the same data). A malformed data file is one line and exit 2, nothing written.
+fitted on the same data). ``--edge rounded`` gives the cube rounded edges that carry their
+own contact (:mod:`doppelx.bench.rounded_box`; fitted into and read from the fit file's
+``[mujoco_rounded]`` and ``[pybullet_rounded]`` sections).
+The default is the sharp box. A malformed data file is one line and exit 2, nothing written.
 The measures and the method: :mod:`doppelx.bench.tosses`, docs/physics.md ("Real motion").
 """
 
@@ -33,7 +38,7 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
     ``--engine`` given before or after it (both :mod:`doppelx.commands.bench`'s, handed in so that
     this module does not import it back)."""
     from doppelx.bench.tosses import SEED, THROWS_PER_TOSS
-    from doppelx.bench.tosses_fit import MAX_EVALS
+    from doppelx.bench.tosses_fit import EDGES, MAX_EVALS
     from physics.engine import ENGINES
 
     t = sub.add_parser(
@@ -74,6 +79,8 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
                    metavar="N", help=f"--fit's pattern search budget after the 16-point grid (default {MAX_EVALS})")  # fmt: skip
     t.add_argument("--fit-warm", action="store_true",
                    help="--fit starts the pattern search from the fit file's values of the engine (no grid)")  # fmt: skip
+    t.add_argument("--edge", choices=EDGES, default="sharp",
+                   help="sharp box (default) or rounded edges with their own contact")  # fmt: skip
     t.set_defaults(func=run_tosses, tosses_checks=(suite_options, engine_of))
 
 
@@ -95,7 +102,7 @@ def run_tosses(args: argparse.Namespace) -> int:
                             ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
             if given:
                 raise DoppelXError(f"{flag}: --fit fits on the shipped data's fit half and writes the fit file; "
-                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm")  # fmt: skip
+                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --edge")  # fmt: skip
         return _fit(args, engines)
     for flag, given in (
         ("--fit-out", args.fit_out),
@@ -109,7 +116,14 @@ def run_tosses(args: argparse.Namespace) -> int:
 
 def _fit(args: argparse.Namespace, engines) -> int:
     from doppelx.bench.tosses_data import load_tosses
-    from doppelx.bench.tosses_fit import default_path, fit_engine, params_of, read_fit, write_fit
+    from doppelx.bench.tosses_fit import (
+        EDGES,
+        default_path,
+        fit_engine,
+        read_fit,
+        section_name,
+        write_fit,
+    )
     from rules.common.atomic import check_output_file
     from rules.common.errors import DoppelXError
 
@@ -121,7 +135,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
         doc = read_fit(out)
         if doc.get("data", {}).get("sha256") != data.sha256:
             raise DoppelXError(f"--fit-warm: {out} was fitted on other data; fit without --fit-warm")
-        warm = {e: params_of(doc, e, out) for e in engines}
+        warm = {e: _warm(doc, e, out, args.edge) for e in engines}
     fit_tosses = data.half("fit")[: args.fit_tosses] if args.fit_tosses else data.half("fit")
 
     def progress(line: str) -> None:
@@ -130,16 +144,18 @@ def _fit(args: argparse.Namespace, engines) -> int:
     sections = {}
     for engine in engines:
         progress(f"bench tosses --fit: {engine} on {len(fit_tosses)} tosses of the fit half")
-        sections[engine] = fit_engine(data, engine, progress, args.fit_evals, fit_tosses, warm.get(engine))
+        sections[section_name(engine, args.edge)] = fit_engine(
+            data, engine, progress, args.fit_evals, fit_tosses, warm.get(engine), args.edge
+        )
     # the other engine's section is kept when it was fitted on the same data (read now, at the end)
     old = read_fit(out) if out.exists() else {"data": {}}
     if old.get("data", {}).get("sha256") == data.sha256:
-        for e in ("pybullet", "mujoco"):
-            if e in old and e not in sections:
-                sections[e] = old[e]
+        for name in (section_name(e, kind) for kind in EDGES for e in ("pybullet", "mujoco")):
+            if name in old and name not in sections:
+                sections[name] = old[name]
     write_fit(out, data.sha256, data.scale, sections)
     for engine in engines:
-        s = sections[engine]
+        s = sections[section_name(engine, args.edge)]
         print(
             f"{engine}: friction {s['friction']:g}, restitution {s['restitution']:g}, spinning "
             f"{s['spinning_friction']:g} m, rolling {s['rolling_friction']:g} m; trajectory error "
@@ -147,6 +163,15 @@ def _fit(args: argparse.Namespace, engines) -> int:
         )
     print(f"fit: {out}", file=sys.stderr)
     return 0
+
+
+def _warm(doc: dict, engine: str, path, edge: str):
+    """``--fit-warm``'s start: the engine's section for ``edge`` s, or (rounded, first fit) the sharp one."""
+    from doppelx.bench.tosses_fit import params_of, section_name
+
+    if edge != "sharp" and section_name(engine, edge) not in doc:
+        edge = "sharp"
+    return params_of(doc, engine, path, edge)
 
 
 def _evaluate(args: argparse.Namespace, engines) -> int:
@@ -162,7 +187,7 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
     data = load_tosses(args.data)
     fit_file = args.fitted or default_path()
     doc = read_fit(fit_file)
-    params = {e: params_of(doc, e, fit_file) for e in engines}
+    params = {e: params_of(doc, e, fit_file, args.edge) for e in engines}
     if args.data is None and doc["data"].get("sha256") != data.sha256:
         raise DoppelXError(f"{fit_file}: fitted on other data than the shipped tosses: run --fit again")
     half = args.half or ("all" if args.data is not None else "eval")
@@ -178,6 +203,7 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
             tosses, data.half_width, data.mass, data.dt, engine, game_params(engine), 0, keep=keep
         )
         r["game_material"] = g
+        r["edge"] = params[engine].edge
         result["engines"][engine] = r
     if args.plot:
         from doppelx.bench.tosses_plot import plot

@@ -234,3 +234,44 @@ def test_fit_warm_starts_from_the_fit_file_and_belongs_to_fit(tmp_path, capsys):
     assert {"time_constant", "impedance"} <= set(doc)
     assert main(["bench", "tosses", "--fit-warm", "--json"]) == 2
     assert "--fit-warm" in capsys.readouterr().err
+
+
+def test_the_rounded_edge_option_fits_and_evaluates_both_engines_and_keeps_the_sharp_default(
+    tmp_path, capsys
+):
+    from doppelx.bench.tosses_fit import default_path
+    from rules.common.assets import read_toml
+
+    out = tmp_path / "fit.toml"
+    out.write_text(default_path().read_text().split("[mujoco_rounded]")[0].split("[pybullet_rounded]")[0])
+    fit = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "1", "--edge", "rounded",
+           "--fit-evals", "1"]  # fmt: skip
+    ev = ["bench", "tosses", "--fitted", str(out), "--tosses", "2", "--throws-per-toss", "1", "--json"]
+    assert main([*ev, "--engine", "mujoco", "--edge", "rounded"]) == 2  # not fitted yet
+    assert "--edge rounded" in capsys.readouterr().err
+    assert main(fit) == 2  # the rounded fit starts from the sharp one: it needs --fit-warm
+    assert main([*fit, "--fit-warm"]) == 0  # both engines
+    capsys.readouterr()
+    doc, shipped = read_toml(out), read_toml(default_path())
+    for engine in ("pybullet", "mujoco"):
+        rounded = doc[f"{engine}_rounded"]
+        assert rounded["edge"] == "rounded" and rounded["evaluations"] == 2
+        assert {"edge_radius", "edge_friction", "edge_restitution"} <= set(rounded)
+        assert doc[engine] == shipped[engine]  # the sharp default is kept as it was
+    assert (
+        "edge_time_constant" in doc["mujoco_rounded"] and "edge_time_constant" not in doc["pybullet_rounded"]
+    )
+    assert main([*ev, "--edge", "rounded"]) == 0
+    both = json.loads(capsys.readouterr().out)["engines"]
+    for engine, r in both.items():
+        assert (
+            r["edge"] == "rounded" and r["params"]["edge_radius"] == doc[f"{engine}_rounded"]["edge_radius"]
+        )
+        assert r["tosses"] == 2 and r["pos_err_widths"]["50"] < 0.01
+    assert main([*ev, "--engine", "mujoco"]) == 0  # the default stays the sharp box
+    r = json.loads(capsys.readouterr().out)["engines"]["mujoco"]
+    assert r["edge"] == "sharp" and "edge_radius" not in r["params"]
+    with pytest.raises(SystemExit) as exc:  # argparse's own one line
+        main([*ev, "--edge", "round", "--engine", "mujoco"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "--edge" in err, err
