@@ -34,6 +34,9 @@ ON_TABLE_BELOW = 0.06
 BOX_SLACK = 0.12
 #: Window margin (px) round the inset.
 MARGIN = 12
+#: Dice this far (m, across the table) from the one nearest the box are framed with it; a die
+#: further away would make each a dot (:func:`framed`).
+GROUP_REACH = 0.12
 
 
 def on_table(table: TableSpec, point) -> bool:
@@ -49,11 +52,21 @@ def off_box(table: TableSpec, dice: Sequence[tuple[str, Pose]]) -> list[tuple[st
     return [(owner, pose) for owner, pose in dice if on_table(table, pose.position)]
 
 
+def framed(dice: Sequence[tuple[str, Pose]]) -> list[tuple[str, Pose]]:
+    """The dice of ``dice`` the inset frames: the one nearest the box and those within
+    :data:`GROUP_REACH` of it. Dice knocked far apart (a second playtest: two dice 0.7 m apart
+    showed as 1–2 px dots) are not all framed — the nearest is shown large enough to read, and
+    the caption still names every die off the box."""
+    nearest = min(dice, key=lambda d: math.hypot(d[1].position[0], d[1].position[1]))
+    x0, y0 = nearest[1].position[0], nearest[1].position[1]
+    return [d for d in dice if math.hypot(d[1].position[0] - x0, d[1].position[1] - y0) <= GROUP_REACH]
+
+
 def inset_camera(dice: Sequence[tuple[str, Pose]], yaw: float = 0.0) -> Camera:
-    """A camera looking down steeply (70°) at the dice ``dice``, near enough that a die fills
-    about a sixth of the inset's height and far enough that every one of them is in it; turned
-    like the main view (``yaw``) so left and right agree with it."""
-    pts = np.array([pose.position for _, pose in dice], dtype=float)
+    """A camera looking down steeply (70°) at the dice ``dice`` (:func:`framed` of them), near
+    enough that a die fills about a sixth of the inset's height and far enough that every framed
+    one is in it; turned like the main view (``yaw``) so left and right agree with it."""
+    pts = np.array([pose.position for _, pose in framed(dice)], dtype=float)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     cam = Camera()
     cam.target = (lo + hi) / 2
@@ -98,4 +111,4 @@ def caption(owners: Sequence[str], texts: Sequence[str] = ()) -> str:
     return f"{', '.join(owners)} · {' · '.join(said)}"
 
 
-__all__ = ["caption", "inset_camera", "inset_rect", "off_box", "on_table"]
+__all__ = ["caption", "framed", "inset_camera", "inset_rect", "off_box", "on_table"]

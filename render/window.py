@@ -651,6 +651,13 @@ class TableWindow(Controls, pyglet.window.Window):
         text = self._inset_items[-1]
         while text.content_width > w - 8 and text.font_size > 7:  # a long caption gets a smaller font
             text.font_size -= 1
+        if text.content_width > w - 8:  # still too wide (800 × 500): two lines, on a taller plate
+            text.width, text.multiline = round(w - 8), True
+            text.set_style("align", "center")
+            plate = self._inset_items[1]
+            plate.height = text.content_height + 6
+            plate.y = rect.y1 - plate.height
+            text.y = rect.y1 - plate.height / 2
 
     def _anchors(self, snap: Snapshot | None, width: int, height: int) -> tuple[list[Anchor], list[Rect]]:
         """The die labels at their dice (window px) and the boxes they must keep clear of."""

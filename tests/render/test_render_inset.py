@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from render import box_mesh
-from render.inset import caption, inset_camera, inset_rect, off_box
+from render.inset import caption, framed, inset_camera, inset_rect, off_box
 from render.labels import Rect
 from render.snapshot import TableSpec
 from rules.doppelx.outcome import Pose
@@ -40,10 +40,15 @@ def test_the_inset_takes_the_dice_side_and_keeps_clear_of_panels_and_the_box():
 def test_the_inset_camera_sees_every_die_off_the_box_and_the_caption_names_them():
     table = TableSpec.standard("I")
     ox, _ = box_mesh.outer_half(table.box)
-    dice = [_on_table(table, "green", ox + 0.2, 0.1), _on_table(table, "red", ox + 0.35, -0.1)]
+    dice = [_on_table(table, "green", ox + 0.2, 0.05), _on_table(table, "red", ox + 0.28, -0.03)]
+    assert framed(dice) == dice  # near each other: both framed
     cam = inset_camera(dice)
     for _, pose in dice:
         x, y, depth = cam.project(pose.position, 338, 260)
         assert 0 < x < 338 and 0 < y < 260 and 0 < depth < 1
+    far = [_on_table(table, "red", ox + 0.6, -0.4), _on_table(table, "green", ox + 0.05, 0.02)]
+    assert [o for o, _ in framed(far)] == ["green"]  # far apart: the one nearest the box
+    x, y, depth = inset_camera(far).project(far[1][1].position, 338, 260)
+    assert 0 < x < 338 and 0 < y < 260 and 0 < depth < 1
     assert caption(["green", "red"]) == "green, red · off the box"
     assert caption(["green"], ["off the box: back to hand"] * 2) == "green · off the box: back to hand"

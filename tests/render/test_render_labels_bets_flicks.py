@@ -189,3 +189,46 @@ def test_the_docs_say_what_the_window_does_with_a_sideways_flick():
     assert f"at least {edge}° off the wall" in text
     assert "a drag **along the wall** is no throw" in text
     assert "(along the wall, past the box's side) is taken as *aimed out on purpose*" not in text
+
+
+def test_dice_knocked_far_apart_the_inset_shows_the_nearest_large_and_its_caption_fits(fresh, table_i):
+    """Second playtest (800 × 500): two dice knocked 0.7 m apart showed in the inset as 1–2 px
+    dots, and its caption "blue, white · off the box: back to hand" ran past the frame. The
+    inset frames the die nearest the box large enough to read; the caption, too long for one
+    line even at its smallest font, takes two lines on a taller plate inside the frame."""
+    import numpy as np
+
+    from render import box_mesh
+    from render.snapshot import FloatingText, Snapshot
+    from rules.doppelx.outcome import Pose
+
+    win = fresh
+    w0, h0 = win.width, win.height
+    win.set_size(800, 500)
+    win.dispatch_events()
+    win.switch_to()
+    try:
+        ox, _ = box_mesh.outer_half(table_i.box)
+        dice, labels = {}, []
+        for owner, x, y in (("blue", ox + 0.06, 0.05), ("white", ox + 0.45, -0.5)):
+            die = table_i.dice[owner]
+            z = box_mesh.table_z(table_i.box) + die.half
+            dice[owner] = Pose((x, y, z), Pose.resting(die, x, y, 0.0, "2").quaternion)
+            labels.append(FloatingText("off the box: back to hand", (x, y, z + 0.012), die.colour))
+        win.show(Snapshot(table_i, dice, floating=tuple(labels)))
+        win.render()
+        inset = win.inset
+        assert inset is not None
+        iw, ih = round(inset.x1 - inset.x0), round(inset.y1 - inset.y0)
+        blue = np.array(dice["blue"].position)
+        near = [win._inset_camera.project(blue + d, iw, ih) for d in ((-0.008, 0, 0), (0.008, 0, 0))]
+        assert abs(near[1][0] - near[0][0]) >= 10  # the nearest die is some 10 px or more across
+        caption = win._inset_items[-1]
+        assert caption.text == "blue, white · off the box: back to hand"  # still names both
+        assert caption.content_width <= iw - 8  # it fits the frame ...
+        plate = win._inset_items[1]
+        assert plate.y >= inset.y0 and plate.y + plate.height <= inset.y1 + 0.5  # ... on its plate
+        assert caption.y - caption.content_height / 2 >= plate.y - 0.5
+    finally:
+        win.set_size(w0, h0)
+        win.dispatch_events()

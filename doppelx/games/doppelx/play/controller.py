@@ -796,17 +796,17 @@ class PlayController:
                 message = "Replay of the last throw in slow motion (R)"
                 activity = "Replay, 1/3 speed" if stage is Stage.FLIGHT else "Replay"
         elif (
-            stage in (Stage.BET, Stage.THROW, Stage.WAIT)
+            stage in (Stage.BET, Stage.THROW, Stage.WAIT, Stage.OVER)
             and shown is not None
             and (self.playback is None or self.playback.done)
-        ):  # the last throw's chips stay over its dice until the next throw starts
+        ):  # the last throw's chips stay over its dice until the next throw starts (the last: to the end)
             floating = view.floating_for(
                 shown.score.readings, shown.score.doppel_x, dice, colours, shown.kind == "decider"
             )
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
-            banner, floating, message = f"{winner} wins!", (), ""
+            banner, message = f"{winner} wins!", ""
             turn = f"Game over after {view.counted(self.numbers, 'throw')}"
             active = game.winner
         elif stage is Stage.BET:
@@ -872,13 +872,15 @@ class PlayController:
 
     def _lasting(self, banner: str, activity: str) -> tuple[str, str]:
         """``banner`` and ``activity`` with what stays on screen from a throw at rest until the next
-        throw starts: a Doppel X's banner (a bet asked meanwhile hid it) and the bets that passed
-        by themselves (``"Bo (red): no bet this time"``)."""
+        throw starts: a Doppel X's banner while a bet is asked (the prompt would hide it; not on
+        a person's own throw, where the banner would hide the dice, and the summary's first line
+        still says it) and the bets that passed by themselves (``"Bo (red): no bet this time"``)."""
         if self.stage not in (Stage.BET, Stage.THROW, Stage.WAIT):
             return banner, activity
         shown = self.last
         at_rest = self.playback is None or self.playback.done
-        if shown is not None and at_rest and shown.score.doppel_x and not shown.score.rethrow:
+        doppel_x = shown is not None and shown.score.doppel_x and not shown.score.rethrow
+        if doppel_x and at_rest and self.stage is Stage.BET:
             banner = banner or "Doppel X!"
         if self.timed_out:
             activity = " · ".join([activity] * bool(activity) + self.timed_out)

@@ -71,6 +71,10 @@ def income(game: DoppelXGame, lying: Mapping[str, Pose]) -> dict[str, int]:
 _INCOME: dict[tuple, dict[str, int]] = {}
 
 
+#: The summary's first line in a Doppel X: why the other dice show no chips (D19, D34).
+DOPPEL_X_LINE = "Doppel X! No other die pays; of the bets only A and H"
+
+
 def die_text(reading: DieReading, doppel_x: bool, decider: bool = False) -> str:
     """The chips a die brings, as shown over it: ``"+6"``, ``"0"``, ``"-1"``, ``"X!"``, or where it went:
     ``"in a hole: back to hand"``, ``"off the box: back to hand"`` (D27). In a ``decider`` throw
@@ -234,7 +238,7 @@ def result_lines(
         return ("Cocked die: the throw does not count, throw again",)
     if kind == "decider":
         return (decider_line(score, names), "Decider: the most points wins the tied game; chips stay")
-    lines: list[str] = ["Doppel X!"] if score.doppel_x else []
+    lines: list[str] = [DOPPEL_X_LINE] if score.doppel_x else []
     lines += wrap(throw_parts(score, bets, names))
     change = totals(score, names)
     if change:

@@ -296,6 +296,9 @@ def test_the_game_over_snapshot_keeps_the_last_throws_summary():
         assert c.ui.panel is not None and last is not None
         names = c.game.names
         assert snap.summary == view.result_lines(last.score, last.bets, names, last.kind) and snap.summary
+        # the decisive throw's labels stay over its dice (second playtest: all of them went)
+        on_board = [r for r in last.score.readings if view.die_text(r, last.score.doppel_x)]
+        assert on_board and len(snap.floating) == len(on_board)
     finally:
         c.close()
 

@@ -75,7 +75,8 @@ def test_a_bet_nobody_answers_passes_by_itself_after_the_countdown():
 
 def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
     """Issue 32 playtest: a Doppel X went unseen while the player was betting — the banner went
-    when the bet prompt came. It stays (with the summary's first line) until the next throw."""
+    when the bet prompt came. It stays while the bet is asked; on the person's own throw the
+    banner goes (it hid their dice: second playtest) and the summary's first line says it."""
     import dataclasses
 
     ctrl = PlayController(FakeUi())
@@ -86,7 +87,13 @@ def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
         snap = ctrl.snapshot()
         assert snap.banner == "Doppel X!" and "passes in" in snap.message  # over the bet prompt
         ctrl.handle(BetIntent("b"))  # Bo bets; Ann's throw is next
-        assert ctrl.stage is Stage.THROW and ctrl.snapshot().banner == "Doppel X!"
+        snap = ctrl.snapshot()
+        assert ctrl.stage is Stage.THROW and snap.banner == ""  # nothing over the dice on one's own throw
+        from doppelx.games.doppelx.play.view import result_lines
+
+        shown = ctrl.last  # the summary's first line says it, and why the other dice show nothing
+        lines = result_lines(shown.score, shown.bets, ctrl.live.game.names, shown.kind)
+        assert lines[0] == "Doppel X! No other die pays; of the bets only A and H"
         ctrl.handle(flick(ctrl))
         assert ctrl.stage is Stage.FLIGHT and ctrl.snapshot().banner == ""
     finally:
