@@ -121,6 +121,7 @@ class EndPanel:
             )
             label(counted(chips, "chip"), x0 + w - 24 * s, y, 13, (244, 194, 27, 255), anchor_x="right")
         label(self.footer, x0 + w / 2, top - h + 16 * s, 10, (170, 170, 176, 255), anchor_x="center")
+        _fit(self._items[-1], w - 16 * s)  # the keys' line ran to the panel's edges (second playtest)
 
     def delete(self) -> None:
         for item in self._items:

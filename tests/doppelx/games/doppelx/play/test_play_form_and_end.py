@@ -488,3 +488,25 @@ def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
     shown = [item.text for item in window.panel._items if hasattr(item, "text")]
     assert "3.  Cy" in shown and "3.  Di" in shown and "4.  Di" not in shown
     assert "Ann and Bo both passed 50 on the last throw" in shown
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1920, 1080)])
+def test_the_end_panels_keys_line_stays_inside_it(win, size):
+    """Second playtest: the end screen's "Ctrl+N: new game · R: replay the last throw · Esc: menu"
+    touched the panel's edges at 800×500 and 1920×1080; it is fitted inside, a margin each side."""
+    from render.snapshot import Snapshot, TableSpec
+
+    w0, h0 = win.width, win.height
+    win.set_size(*size)
+    win.dispatch_events()
+    try:
+        win.show(Snapshot(TableSpec.standard("I"), turn="Game over after 9 throws"))
+        footer = "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: menu"
+        win.show_panel("Yellow wins!", [("Yellow", "#f4c21b", 27), ("Red", "#d7263d", 21)], footer)
+        win.render()
+        panel = win.panel.rect
+        keys = next(item for item in win.panel._items if getattr(item, "text", None) == footer)
+        assert keys.content_width <= (panel.x1 - panel.x0) - 12
+    finally:
+        win.set_size(w0, h0)
+        win.dispatch_events()
