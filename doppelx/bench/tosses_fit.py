@@ -178,18 +178,22 @@ def params_of(doc: dict, engine: str, path: Path | str | None = None, edge: str 
         ) from None
 
 
-def objective_of(runner, tosses, half: float) -> Callable[[TossParams], float]:
-    """The mean trajectory error of ``tosses`` re-run in ``runner`` (release states fitted once)."""
-    from doppelx.bench.tosses import Path3, trajectory_error
+def objective_of(runner, tosses, half: float, rest_weight: float = 0.0) -> Callable[[TossParams], float]:
+    """The mean trajectory error of ``tosses`` re-run in ``runner`` (release states fitted once),
+    plus ``rest_weight`` × the toss's time-to-rest error (s) when it is above 0: the trajectory
+    error alone does not see a run that comes to rest too soon in the right place."""
+    from doppelx.bench.tosses import Path3, time_to_rest, trajectory_error
     from doppelx.bench.tosses_data import release_state
 
-    cases = [(Path3.of(t), release_state(t, half).state()) for t in tosses]
+    cases = [(Path3.of(t), release_state(t, half).state(), time_to_rest(Path3.of(t))) for t in tosses]
+
+    def one(params: TossParams, real, state, rest: float) -> float:
+        sim = Path3.of(runner.run(params, state, real.t[-1], cap=real.t[-1]))
+        error = trajectory_error(real, sim, half)
+        return error + rest_weight * abs(time_to_rest(sim) - rest) if rest_weight > 0 else error
 
     def objective(params: TossParams) -> float:
-        errors = [
-            trajectory_error(real, Path3.of(runner.run(params, state, real.t[-1], cap=real.t[-1])), half)
-            for real, state in cases
-        ]
+        errors = [one(params, real, state, rest) for real, state, rest in cases]
         return round(float(np.mean(errors)), 6)
 
     return objective
@@ -206,11 +210,12 @@ def start_of(engine: str) -> TossParams:
 
 def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
                max_evals: int = MAX_EVALS, tosses=None, warm: TossParams | None = None,
-               edge: str = "sharp") -> dict:  # fmt: skip
+               edge: str = "sharp", rest_weight: float = 0.0) -> dict:  # fmt: skip
     """Fit ``engine`` on the fit half of ``data`` (or ``tosses``); its file section, objective on both halves.
     ``warm``: start the pattern search there (parameters it lacks from :func:`start_of`), no grid.
     ``edge="rounded"``: the edges' own contact is searched too, from ``warm`` (the sharp fit's
-    values) and :data:`EDGE_START`; it needs ``warm``."""
+    values) and :data:`EDGE_START`; it needs ``warm``. ``rest_weight``: the objective also
+    weighs each toss's time-to-rest error (:func:`objective_of`)."""
     from doppelx.bench.tosses_sim import TossRunner
 
     fit_tosses = tosses if tosses is not None else data.half("fit")
@@ -228,12 +233,13 @@ def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
         start = _with(start, **{k: getattr(start, k[len("edge_"):]) for k in ("edge_friction", "edge_restitution")
                                 if getattr(start, k) is None})  # fmt: skip
     with TossRunner(engine, data.half_width, data.mass) as runner:
-        params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width), start,
+        params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width, rest_weight), start,
                                    max_evals, progress, grid=warm is None)  # fmt: skip
-        held_out = objective_of(runner, eval_tosses, data.half_width)(params)
+        held_out = objective_of(runner, eval_tosses, data.half_width, rest_weight)(params)
     section: dict = dict(params.to_dict())
     section.update(
-        objective="mean trajectory error, widths + quarter turns per frame",
+        objective="mean trajectory error, widths + quarter turns per frame"
+        + (f", + {rest_weight:g} x time-to-rest error (s)" if rest_weight > 0 else ""),
         objective_fit_half=value,
         objective_eval_half=held_out,
         evaluations=evals,

@@ -77,6 +77,13 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
                    help="--fit takes only the first N tosses of the fit half (default all)")  # fmt: skip
     t.add_argument("--fit-evals", type=argtypes.whole(1, 1000, "a number of evaluations"), default=MAX_EVALS,
                    metavar="N", help=f"--fit's pattern search budget after the 16-point grid (default {MAX_EVALS})")  # fmt: skip
+    t.add_argument(
+        "--fit-rest-weight",
+        type=argtypes.number(0.0, 100.0, "a weight"),
+        default=0.0,
+        metavar="W",
+        help="--fit: add W x each toss's time-to-rest error (s) to the objective (default 0: trajectory only)",
+    )
     t.add_argument("--fit-warm", action="store_true",
                    help="--fit starts the pattern search from the fit file's values of the engine (no grid)")  # fmt: skip
     t.add_argument("--edge", choices=EDGES, default="sharp",
@@ -102,12 +109,13 @@ def run_tosses(args: argparse.Namespace) -> int:
                             ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
             if given:
                 raise DoppelXError(f"{flag}: --fit fits on the shipped data's fit half and writes the fit file; "
-                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --edge")  # fmt: skip
+                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --fit-rest-weight, --edge")  # fmt: skip
         return _fit(args, engines)
     for flag, given in (
         ("--fit-out", args.fit_out),
         ("--fit-tosses", args.fit_tosses),
         ("--fit-warm", args.fit_warm),
+        ("--fit-rest-weight", args.fit_rest_weight),
     ):
         if given:
             raise DoppelXError(f"{flag} belongs to --fit (doppelx bench tosses --fit {flag} …)")
@@ -145,7 +153,14 @@ def _fit(args: argparse.Namespace, engines) -> int:
     for engine in engines:
         progress(f"bench tosses --fit: {engine} on {len(fit_tosses)} tosses of the fit half")
         sections[section_name(engine, args.edge)] = fit_engine(
-            data, engine, progress, args.fit_evals, fit_tosses, warm.get(engine), args.edge
+            data,
+            engine,
+            progress,
+            args.fit_evals,
+            fit_tosses,
+            warm.get(engine),
+            args.edge,
+            args.fit_rest_weight,
         )
     # the other engine's section is kept when it was fitted on the same data (read now, at the end)
     old = read_fit(out) if out.exists() else {"data": {}}

@@ -275,3 +275,36 @@ def test_the_rounded_edge_option_fits_and_evaluates_both_engines_and_keeps_the_s
         main([*ev, "--edge", "round", "--engine", "mujoco"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and "--edge" in err, err
+
+
+def test_the_fits_time_to_rest_weight_adds_each_tosss_rest_error_and_belongs_to_fit(tmp_path, capsys):
+    """``--fit-rest-weight W`` adds W × |time to rest, run − tracked| (s) to each toss's error:
+    the trajectory error alone does not see a run that rests too soon in the right place."""
+    from doppelx.bench.tosses_data import load_tosses, release_state
+    from doppelx.bench.tosses_fit import objective_of
+    from doppelx.bench.tosses_sim import TossRunner, game_params
+
+    data = load_tosses()
+    tosses = data.half("fit")[:2]
+    params = game_params("pybullet")
+    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+        plain = objective_of(runner, tosses, data.half_width)(params)
+        weighted = objective_of(runner, tosses, data.half_width, 2.0)(params)
+        gaps = []
+        for t in tosses:
+            real = ts.Path3.of(t)
+            sim = ts.Path3.of(
+                runner.run(params, release_state(t, data.half_width).state(), real.t[-1], cap=real.t[-1])
+            )
+            gaps.append(abs(ts.time_to_rest(sim) - ts.time_to_rest(real)))
+    assert max(gaps) > 0
+    assert weighted == pytest.approx(plain + 2.0 * float(np.mean(gaps)), abs=2e-6)
+    out = tmp_path / "fit.toml"
+    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "1", "--engine", "pybullet"]
+    assert main([*base, "--fit-evals", "1", "--fit-rest-weight", "1.5"]) == 0
+    capsys.readouterr()
+    from rules.common.assets import read_toml
+
+    assert read_toml(out)["pybullet"]["objective"].endswith("+ 1.5 x time-to-rest error (s)")
+    assert main(["bench", "tosses", "--fit-rest-weight", "1", "--json"]) == 2
+    assert "--fit-rest-weight belongs to --fit" in capsys.readouterr().err
