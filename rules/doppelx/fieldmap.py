@@ -37,10 +37,13 @@ class FieldMap:
         field is touched iff its region lies within ``radius`` of the hull (exact, no arcs
         approximated).
         """
-        idx = self.tree.query(hull, predicate="dwithin", distance=radius)
-        idx = sorted(int(i) for i in idx)
-        idx.sort(key=lambda i: -self.ranks[i])
-        return [self.board.fields[i] for i in idx]
+        return self._ranked(int(i) for i in self.tree.query(hull, predicate="dwithin", distance=radius))
+
+    def _ranked(self, idx) -> list[Field]:
+        """The fields of tree indices ``idx``, highest rank first (ties in index order)."""
+        found = sorted(idx)
+        found.sort(key=lambda i: -self.ranks[i])
+        return [self.board.fields[i] for i in found]
 
     def touched_many(self, hulls, radii) -> list[list[Field]]:
         """:meth:`touched` for many footprints at once (one tree query): per hull, the fields
@@ -49,12 +52,7 @@ class FieldMap:
         per: list[list[int]] = [[] for _ in range(len(hulls))]
         for w, i in zip(which.tolist(), idx.tolist()):
             per[w].append(i)
-        out = []
-        for found in per:
-            found.sort()
-            found.sort(key=lambda i: -self.ranks[i])
-            out.append([self.board.fields[i] for i in found])
-        return out
+        return [self._ranked(found) for found in per]
 
 
 @functools.lru_cache(maxsize=32)

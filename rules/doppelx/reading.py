@@ -57,17 +57,25 @@ class DieReading:
 
 def top_face(pose: Pose, die: DieSpec) -> tuple[str, float]:
     """The face whose outward normal points most nearly up (D7) and its tilt (rad)."""
-    up_in_die = pose.rotation()[2, :]  # board z expressed in the die frame
-    dots = AXIS_VECTORS @ up_in_die
+    return _top(pose.rotation(), die)
+
+
+def _top(rot: np.ndarray, die: DieSpec) -> tuple[str, float]:
+    """:func:`top_face` of a die whose body-to-board rotation is ``rot`` (3×3)."""
+    dots = AXIS_VECTORS @ rot[2, :]  # board z expressed in the die frame
     k = int(np.argmax(dots))
     return die.faces[k], math.acos(max(-1.0, min(1.0, float(dots[k]))))
 
 
+def _inner_corners(rot: np.ndarray, position, die: DieSpec) -> np.ndarray:
+    """The inner cube's eight corners seen from above (8, 2) m, the die turned by ``rot`` at ``position``."""
+    inner_half = die.half - die.edge_radius
+    return ((_CORNER_SIGNS * inner_half) @ rot.T + np.asarray(position))[:, :2]
+
+
 def inner_hull(pose: Pose, die: DieSpec) -> Polygon:
     """Vertical projection of the die's sharp inner cube (edge ``s - 2r``): a convex polygon (m)."""
-    inner_half = die.half - die.edge_radius
-    corners = (_CORNER_SIGNS * inner_half) @ pose.rotation().T + np.asarray(pose.position)
-    hull = MultiPoint(corners[:, :2]).convex_hull
+    hull = MultiPoint(_inner_corners(pose.rotation(), pose.position, die)).convex_hull
     if hull.geom_type != "Polygon":  # inner cube degenerate (r = s/2 is rejected by the loader)
         hull = hull.buffer(1e-12)
     return hull
@@ -84,11 +92,18 @@ def read_die(outcome: DieOutcome, die: DieSpec, board: BoardSide, cocked_angle: 
         return DieReading(outcome.owner, outcome.status)
     pose = outcome.pose
     assert pose is not None
-    top, tilt = top_face(pose, die)
     touched = field_map(board).touched(inner_hull(pose, die), die.edge_radius)
+    return _on_board(outcome.owner, pose, top_face(pose, die), touched, cocked_angle)
+
+
+def _on_board(
+    owner: str, pose: Pose, top_tilt: tuple[str, float], touched, cocked_angle: float
+) -> DieReading:
+    """The reading of a die on the board: its ``(top, tilt)`` and the fields it ``touched`` (ranked)."""
+    top, tilt = top_tilt
     best = touched[0] if touched else None
     return DieReading(
-        owner=outcome.owner,
+        owner=owner,
         status=Status.BOARD,
         top=top,
         tilt=tilt,
@@ -106,8 +121,8 @@ def read_dice(
 ) -> tuple[DieReading, ...]:
     """:func:`read_die` of every outcome at once: the same readings, bit for bit.
 
-    Each die's rotation is worked out once (for its top face and its corners, with the
-    same arithmetic as :func:`top_face` and :func:`inner_hull`); the hulls are built and
+    Each die's rotation is worked out once (for its top face and its corners, through the
+    same helpers as :func:`top_face` and :func:`inner_hull`); the hulls are built and
     the field map queried for all dice of the board in one vectorised shapely call each,
     instead of a ``MultiPoint`` and a tree query per die (a batch reads eight dice a throw).
     """
@@ -121,33 +136,18 @@ def read_dice(
             pose, die = outcomes[k].pose, dice[outcomes[k].owner]
             assert pose is not None
             rot = pose.rotation()
-            dots = AXIS_VECTORS @ rot[2, :]
-            j = int(np.argmax(dots))
-            tops.append((die.faces[j], math.acos(max(-1.0, min(1.0, float(dots[j]))))))
-            inner_half = die.half - die.edge_radius
-            corners.append(((_CORNER_SIGNS * inner_half) @ rot.T + np.asarray(pose.position))[:, :2])
+            tops.append(_top(rot, die))
+            corners.append(_inner_corners(rot, pose.position, die))
             radii.append(die.edge_radius)
         hulls = shapely.convex_hull(shapely.multipoints(np.stack(corners)))
         flat = shapely.get_type_id(hulls) != shapely.GeometryType.POLYGON
         if flat.any():  # inner cube degenerate (as inner_hull)
             hulls[flat] = shapely.buffer(hulls[flat], 1e-12)
         touched_all = field_map(board).touched_many(hulls, np.asarray(radii))
-        for k, (top, tilt), touched in zip(on_board, tops, touched_all):
+        for k, top_tilt, touched in zip(on_board, tops, touched_all):
             pose = outcomes[k].pose
             assert pose is not None
-            best = touched[0] if touched else None
-            readings[k] = DieReading(
-                owner=outcomes[k].owner,
-                status=Status.BOARD,
-                top=top,
-                tilt=tilt,
-                cocked=tilt > cocked_angle,
-                touched=tuple(f.id for f in touched),
-                field=best.kind if best else None,
-                field_id=best.id if best else None,
-                x=float(pose.position[0]),
-                y=float(pose.position[1]),
-            )
+            readings[k] = _on_board(outcomes[k].owner, pose, top_tilt, touched, cocked_angle)
     return tuple(r for r in readings if r is not None)
 
 
