@@ -71,6 +71,16 @@ def own_display(args):
         proc.wait(timeout=10)
 
 
+def draw_timed(win, snap) -> float:
+    """Show ``snap`` and draw one frame of ``win`` as the window's loop does; its wall seconds."""
+    t0 = time.perf_counter()
+    win.show(snap)
+    win.dispatch_events()
+    win.render()
+    win.flip()
+    return time.perf_counter() - t0
+
+
 def standard_scene(frame: int):
     """Side I with 8 dice (7 players + white): 6 lying still, 2 tumbling through the air."""
     from render.snapshot import FloatingText, ScoreLine, Snapshot, TableSpec
@@ -165,13 +175,9 @@ def main() -> None:
         for i, snap in enumerate(snaps):
             if i == args.warmup:
                 cpu0 = _cpu()
-            t0 = time.perf_counter()
-            win.show(snap)
-            win.dispatch_events()
-            win.render()
-            win.flip()
+            seconds = draw_timed(win, snap)
             if i >= args.warmup:
-                times.append(time.perf_counter() - t0)
+                times.append(seconds)
         from render.backend import pyglet
 
         pyglet.gl.glFinish()
@@ -239,14 +245,8 @@ def inset(args) -> None:
                 win.render()
                 win.flip()
                 assert (win.inset is not None) == (mode == "inset")
-                for frame in range(block, block + 10):
-                    snap = make(frame)
-                    t0 = time.perf_counter()
-                    win.show(snap)
-                    win.dispatch_events()
-                    win.render()
-                    win.flip()
-                    times[mode].append(time.perf_counter() - t0)
+                for k in range(block, block + 10):
+                    times[mode].append(draw_timed(win, make(k)))
                 pyglet.gl.glFinish()
         width, height = win.get_framebuffer_size()
         renderer = win.renderer
@@ -287,12 +287,7 @@ def compare(args) -> None:
                 win.flip()
                 c0 = _cpu()
                 for snap in snaps[block : block + 10]:
-                    t0 = time.perf_counter()
-                    win.show(snap)
-                    win.dispatch_events()
-                    win.render()
-                    win.flip()
-                    times[mode].append(time.perf_counter() - t0)
+                    times[mode].append(draw_timed(win, snap))
                 pyglet.gl.glFinish()
                 cpu[mode] += _cpu() - c0
         load1 = os.getloadavg()
