@@ -61,7 +61,7 @@ FIRST_ROLLOUTS, MAX_FIRST, SPREAD_SHARE = 2, 16, 12
 #: ``-DROP_Z`` standard errors (it leaves), above ``STOP_Z`` standard errors (the race ends)
 #: or every one has ``RACE_ROLLOUTS`` — or one per ``SPREAD_SHARE`` of the budget, if more
 #: (a larger budget buys a longer race; 8 at the default 100).
-RACE_CHALLENGERS, ROUND_ROLLOUTS, RACE_ROLLOUTS = 2, 2, 8
+RACE_CHALLENGERS, ROUND_ROLLOUTS, RACE_ROLLOUTS = 1, 2, 8
 DROP_Z, STOP_Z = 1.0, 2.0
 #: A candidate replaces the incumbent only if its paired gain exceeds this many standard errors.
 SWITCH_Z = 1.0
@@ -171,7 +171,7 @@ def paired_gain(c: Candidate, base: Candidate, skip: int = 0) -> tuple[float, fl
     if n - skip < 2:
         return -math.inf, math.inf
     d = np.array(c.values[skip:n]) - np.array(base.values[skip:n])
-    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(n))
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(n - skip))
 
 
 def first_candidates(
@@ -229,6 +229,17 @@ def cem_children(
     return kids
 
 
+def screen(pool: list[Candidate], incumbent: Candidate, evaluate: Callable[[Candidate, int], bool]) -> None:
+    """The spread round as successive halving: every candidate one rollout (the same stream 0,
+    so they are compared on the same luck), then the better half by it — and the incumbent —
+    a second (:data:`FIRST_ROLLOUTS`), on stream 1."""
+    for c in pool:
+        evaluate(c, 1)
+    better = sorted(pool, key=lambda c: -c.mean)[: max(1, len(pool) // 2)]
+    for c in [incumbent, *(c for c in better if c is not incumbent)]:
+        evaluate(c, FIRST_ROLLOUTS)
+
+
 def search(
     table: TableSnapshot,
     skill: Skill,
@@ -271,8 +282,7 @@ def search(
     n0 = max(4, min(MAX_FIRST, b // SPREAD_SHARE))
     pool = [Candidate(a) for a in first_candidates(table, skill, start, rng, n0)]
     incumbent = pool[0]
-    for c in pool:  # the spread round
-        evaluate(c, FIRST_ROLLOUTS)
+    screen(pool, incumbent, evaluate)
     ranked = sorted(pool, key=lambda c: -c.mean)
     if used < b and not out_of_time():  # the cross-entropy step: the elites' children join
         elites = ranked[: max(2, len(ranked) // 4)]
@@ -283,7 +293,7 @@ def search(
         ranked = sorted(pool, key=lambda c: -c.mean)
     # the race: the best challengers against the incumbent, on the same rollouts, until each
     # is clearly worse (dropped), one is clearly better (early stop) or RACE_ROLLOUTS are reached
-    alive = [c for c in ranked if c is not incumbent][:RACE_CHALLENGERS]
+    alive = [c for c in ranked if c is not incumbent and len(c.values) >= FIRST_ROLLOUTS][:RACE_CHALLENGERS]
     r, longest = FIRST_ROLLOUTS, max(RACE_ROLLOUTS, b // SPREAD_SHARE)
     while alive and r < longest and used < b and not out_of_time():
         r = min(longest, r + ROUND_ROLLOUTS)
