@@ -14,8 +14,10 @@ from doppelx.games.doppelx.planner.search import (
     FIRST_ROLLOUTS,
     SWITCH_Z,
     Budget,
+    Candidate,
     explicit,
     paired_gain,
+    screen,
     search,
 )
 from doppelx.games.doppelx.planner.snapshot import table_of
@@ -148,6 +150,34 @@ def test_the_search_is_deterministic_by_seed_and_throws_its_best_candidate():
             assert paired_gain(chosen[0], incumbent, FIRST_ROLLOUTS)[0] == max(clear)
     finally:
         m.close()
+
+
+def test_the_paired_gains_standard_error_is_over_the_rollouts_it_is_taken_on():
+    base = Candidate(Aim((0.0, 0.0), 0.1), [5.0, 5.0, 1.0, 2.0, 3.0, 4.0])
+    c = Candidate(Aim((0.0, 0.0), 0.2), [9.0, 9.0, 2.0, 2.0, 5.0, 5.0])
+    gain, se = paired_gain(c, base, skip=2)
+    # the differences after the first 2: 1, 0, 2, 1 -> mean 1, sd sqrt(2/3), over 4 (not 6) rollouts
+    assert gain == pytest.approx(1.0)
+    assert se == pytest.approx((2 / 3) ** 0.5 / 2)
+    assert paired_gain(c, base, skip=5) == (-float("inf"), float("inf"))  # one difference: no error
+
+
+def test_the_screen_gives_every_candidate_one_rollout_and_the_better_half_and_the_incumbent_two():
+    worth = [1.0, 7.0, 3.0, 9.0, 2.0, 8.0, 0.0, 5.0]  # the incumbent (0) is among the worse half
+    pool = [Candidate(Aim((0.0, 0.0), 0.1 * k)) for k in range(len(worth))]
+    calls = []
+
+    def evaluate(c, upto):
+        k = pool.index(c)
+        while len(c.values) < upto:
+            calls.append(k)
+            c.values.append(worth[k])
+        return True
+
+    screen(pool, pool[0], evaluate)
+    assert calls[: len(pool)] == list(range(len(pool)))  # one each, in order (stream 0)
+    assert [len(c.values) for c in pool] == [2, 2, 1, 2, 1, 2, 1, 2]  # 9, 8, 7, 5 and the incumbent
+    assert len(calls) == len(pool) + len(pool) // 2 + 1
 
 
 def test_a_game_with_an_expert_seat_is_the_same_game_for_the_same_seed():
