@@ -77,33 +77,68 @@ def win_chances(
         first: the seat that throws next.
         target: chips that end the game.
         rand: :func:`draws` of the decision.
+
+    Every throw's chips depend on the rows only through the passive players' starting worth
+    (a die lying since before the throw, while it survives), so the throws are laid out once
+    per decision (:func:`_schedule`) and every sample's whole game is one running sum over the
+    throws — the same additions in the same order as throw by throw.
     """
-    gain, lying, alive = rand
+    fixed, carried = _schedule(rand, first)
     cases, n = chips.shape
-    s = gain.shape[0]
-    c = np.repeat(chips[:, None, :], s, axis=1).astype(float)  # cases × samples × players
-    w = np.repeat(worth[:, None, :], s, axis=1).astype(float)
-    won = np.zeros((cases, s))
-    open_ = np.ones((cases, s), dtype=bool)
-    for t in range(gain.shape[1]):
-        a = (first + t) % n
-        w *= alive[:, t, :]
-        w[:, :, a] = gain[:, t]
-        c += w
-        w[:, :, a] = lying[:, t]
-        top = c.max(axis=2)
-        done = top >= target
-        done &= open_
-        if done.any():
-            lead = c[done] == top[done][:, None]
-            won[done] = lead[:, me] / lead.sum(axis=1)
-            open_ &= ~done
-            if not open_.any():
-                return won.mean(axis=1)
-    top = c.max(axis=2)  # beyond the horizon: the leader's
-    lead = c[open_] == top[open_][:, None]
-    won[open_] = lead[:, me] / lead.sum(axis=1)
+    s, horizon = fixed.shape[0], fixed.shape[1]
+    path = np.empty((cases, s, horizon + 1, n))
+    path[:, :, 0, :] = chips[:, None, :]
+    np.multiply(carried[None], worth[:, None, None, :], out=path[:, :, 1:, :])
+    path[:, :, 1:, :] += fixed[None]
+    np.cumsum(path, axis=2, out=path)
+    c = path[:, :, 1:, :]  # every player's chips after each throw: cases × samples × throws × players
+    top = c.max(axis=3)
+    done = top >= target
+    ends = np.where(done.any(axis=2), done.argmax(axis=2), horizon - 1)  # beyond the horizon: the leader's
+    at = np.take_along_axis(c, ends[:, :, None, None], axis=2)[:, :, 0, :]
+    lead = at == np.take_along_axis(top, ends[:, :, None], axis=2)
+    won = np.ascontiguousarray(lead[:, :, me] / lead.sum(axis=2))
     return won.mean(axis=1)
+
+
+_SCHEDULES: OrderedDict[tuple, tuple] = OrderedDict()
+
+
+def _schedule(rand: tuple[np.ndarray, ...], first: int) -> tuple[np.ndarray, np.ndarray]:
+    """The throws of :func:`draws` ``rand`` with seat ``first`` throwing next, as two arrays of
+    samples × throws × players: ``fixed`` chips every throw brings whatever the rows (the active
+    player's gain, a die left lying by an own throw while it survives) and ``carried``, 1 where a
+    player's die from before the throw still lies and scores its row's worth, else 0."""
+    key = (id(rand), first)
+    with _MEMO_LOCK:
+        hit = _SCHEDULES.get(key)
+        if hit is not None and hit[0] is rand:
+            return hit[1]
+    gain, lying, alive = rand
+    s, horizon, n = alive.shape
+    fixed = np.zeros((s, horizon, n))
+    carried = np.zeros((s, horizon, n))
+    scores = np.ones((s, n), dtype=bool)  # the die still lies since its last placing
+    since = [-1] * n  # the throw that placed each player's die (-1: before this throw)
+    for t in range(horizon):
+        a = (first + t) % n
+        scores &= alive[:, t, :]
+        for p in range(n):
+            if p == a:
+                fixed[:, t, p] = gain[:, t]
+            elif since[p] < 0:
+                carried[:, t, p] = scores[:, p]
+            else:
+                fixed[:, t, p] = np.where(scores[:, p], lying[:, since[p]], 0.0)
+        since[a] = t
+        scores[:, a] = True
+    for x in (fixed, carried):
+        x.flags.writeable = False
+    with _MEMO_LOCK:
+        _SCHEDULES[key] = (rand, (fixed, carried))
+        while len(_SCHEDULES) > 2 * MEMO_DECISIONS:
+            _SCHEDULES.popitem(last=False)
+    return fixed, carried
 
 
 #: Decisions whose rows :func:`win_chances_memo` keeps (a window thinks a bet and a throw at once).

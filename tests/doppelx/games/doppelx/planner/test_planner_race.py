@@ -91,6 +91,41 @@ def test_the_expert_scores_its_throws_by_its_chance_of_winning():
     assert make_bot("expert", 20).throw.value is win_value
 
 
+def throw_by_throw(chips, worth, me, first, target, rand):
+    """The race model played throw by throw, as the module docstring tells it (the oracle)."""
+    gain, lying, alive = rand
+    cases, n = chips.shape
+    c = np.repeat(chips[:, None, :], gain.shape[0], axis=1).astype(float)
+    w = np.repeat(worth[:, None, :], gain.shape[0], axis=1).astype(float)
+    won = np.full(c.shape[:2], np.nan)
+    for t in range(gain.shape[1]):
+        a = (first + t) % n
+        w *= alive[:, t, :]  # a die hit by this throw scores no more until its owner throws
+        w[:, :, a] = gain[:, t]
+        c += w
+        w[:, :, a] = lying[:, t]  # the thrower's die as it now lies
+        top = c.max(axis=2)
+        ends = np.isnan(won) & (top >= target)
+        lead = c[ends] == top[ends][:, None]
+        won[ends] = lead[:, me] / lead.sum(axis=1)
+    last = np.isnan(won)
+    lead = c[last] == c.max(axis=2)[last][:, None]
+    won[last] = lead[:, me] / lead.sum(axis=1)
+    return won.mean(axis=1)
+
+
+@pytest.mark.parametrize("players", [3, 4, 8])
+def test_the_race_is_the_throw_by_throw_game_bit_for_bit(players):
+    rng = np.random.default_rng(players)
+    rand = draws((5, players), players, 0.94)
+    chips = rng.integers(0, 60, size=(9, players)).astype(float)
+    worth = rng.choice([-1.0, 0.0, 1.0, 2.5, 3.06, 9.0], size=(9, players))
+    chips[0] = 10.0  # nobody reaches 99 in a few throws: the leader beyond the horizon
+    for me, first, target in ((0, 1, 50), (players - 1, 0, 60), (1, 2, 99), (2, 1, 250)):
+        fast = win_chances(chips, worth, me, first, target, rand)
+        assert fast.tolist() == throw_by_throw(chips, worth, me, first, target, rand).tolist()
+
+
 def test_the_memo_gives_the_race_models_chances_bit_for_bit_each_row_played_once(monkeypatch):
     from doppelx.games.doppelx.planner import race
 
