@@ -61,7 +61,7 @@ def positions(n: int) -> list:
 
 def quality(n: int, fresh: int, think: int) -> dict:
     """Decide ``n`` positions and score each switch on ``fresh`` unseen paired rollouts."""
-    from doppelx.games.doppelx.bot_factory import bot_of_skill
+    from doppelx.games.doppelx.bot_factory import make_bot
     from doppelx.games.doppelx.planner.rollout import rollout
     from doppelx.games.doppelx.planner.value import hand_value_of, win_value
     from physics.throw_model import SKILLS
@@ -69,7 +69,7 @@ def quality(n: int, fresh: int, think: int) -> dict:
     skill = SKILLS["hard"]
     gains, cpu, used, worse = [], [], [], 0
     for t in positions(n):
-        expert = bot_of_skill("expert", think).throw
+        expert = make_bot("expert", think).throw
         c0 = time.process_time()
         expert.think(t)
         cpu.append(time.process_time() - c0)
@@ -118,9 +118,9 @@ def turn_times(games: int, think: int) -> dict:
         try:
             m.play_throw()  # the setup throw: everybody at once, no thinking
             for _ in range(12):
-                req = m.request()
-                if req is None:
+                if m.finished:
                     break
+                req = m.request()
                 c0 = time.process_time()
                 m.play_throw()
                 if req.thrower == "blue":

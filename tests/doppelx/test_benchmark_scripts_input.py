@@ -386,3 +386,13 @@ def test_expert_quality_refuses_a_bad_argument_before_running(args, word, capsys
     monkeypatch.setattr(quality, "quality", must_not_run)
     monkeypatch.setattr(quality, "turn_times", must_not_run)
     assert_refused(call(quality, args, capsys, monkeypatch), "expert_quality", word)
+
+
+@pytest.mark.parametrize("args", [["--positions", "2", "--fresh", "2"], ["--time-turns", "1"]])
+def test_expert_quality_runs_both_modes_and_says_so_in_json(args, capsys, monkeypatch):
+    # both modes had rotted unseen: a bot maker renamed, a finished game asked for its next throw
+    quality = script("expert_quality")
+    res = call(quality, [*args, "--think", "12", "--json"], capsys, monkeypatch)
+    assert res.code == 0, res.err[-2000:]
+    r = strict_json(res.out)
+    assert r["think"] == 12 and r["median_cpu_s"] > 0
