@@ -85,19 +85,21 @@ def win_chances(
     """
     fixed, carried = _schedule(rand, first)
     cases, n = chips.shape
-    s, horizon = fixed.shape[0], fixed.shape[1]
-    path = np.empty((cases, s, horizon + 1, n))
-    path[:, :, 0, :] = chips[:, None, :]
-    np.multiply(carried[None], worth[:, None, None, :], out=path[:, :, 1:, :])
-    path[:, :, 1:, :] += fixed[None]
-    np.cumsum(path, axis=2, out=path)
-    c = path[:, :, 1:, :]  # every player's chips after each throw: cases × samples × throws × players
-    top = c.max(axis=3)
+    s, horizon = fixed.shape[1], fixed.shape[2]
+    # players × samples × throws, time last: the running sum and the max over players run
+    # along contiguous memory (a max over a last axis of 3-8 players was most of the time)
+    path = np.empty((cases, n, s, horizon + 1))
+    path[..., 0] = chips[:, :, None]
+    np.multiply(carried[None], worth[:, :, None, None], out=path[..., 1:])
+    path[..., 1:] += fixed[None]
+    np.cumsum(path, axis=3, out=path)
+    c = path[..., 1:]  # every player's chips after each throw: cases × players × samples × throws
+    top = c.max(axis=1)
     done = top >= target
     ends = np.where(done.any(axis=2), done.argmax(axis=2), horizon - 1)  # beyond the horizon: the leader's
-    at = np.take_along_axis(c, ends[:, :, None, None], axis=2)[:, :, 0, :]
-    lead = at == np.take_along_axis(top, ends[:, :, None], axis=2)
-    won = np.ascontiguousarray(lead[:, :, me] / lead.sum(axis=2))
+    at = np.take_along_axis(c, ends[:, None, :, None], axis=3)[..., 0]  # cases × players × samples
+    lead = at == np.take_along_axis(top, ends[:, :, None], axis=2)[:, None, :, 0]
+    won = np.ascontiguousarray(lead[:, me, :] / lead.sum(axis=1))
     return won.mean(axis=1)
 
 
@@ -106,7 +108,7 @@ _SCHEDULES: OrderedDict[tuple, tuple] = OrderedDict()
 
 def _schedule(rand: tuple[np.ndarray, ...], first: int) -> tuple[np.ndarray, np.ndarray]:
     """The throws of :func:`draws` ``rand`` with seat ``first`` throwing next, as two arrays of
-    samples × throws × players: ``fixed`` chips every throw brings whatever the rows (the active
+    players × samples × throws: ``fixed`` chips every throw brings whatever the rows (the active
     player's gain, a die left lying by an own throw while it survives) and ``carried``, 1 where a
     player's die from before the throw still lies and scores its row's worth, else 0."""
     key = (id(rand), first)
@@ -116,8 +118,8 @@ def _schedule(rand: tuple[np.ndarray, ...], first: int) -> tuple[np.ndarray, np.
             return hit[1]
     gain, lying, alive = rand
     s, horizon, n = alive.shape
-    fixed = np.zeros((s, horizon, n))
-    carried = np.zeros((s, horizon, n))
+    fixed = np.zeros((n, s, horizon))
+    carried = np.zeros((n, s, horizon))
     scores = np.ones((s, n), dtype=bool)  # the die still lies since its last placing
     since = [-1] * n  # the throw that placed each player's die (-1: before this throw)
     for t in range(horizon):
@@ -125,11 +127,11 @@ def _schedule(rand: tuple[np.ndarray, ...], first: int) -> tuple[np.ndarray, np.
         scores &= alive[:, t, :]
         for p in range(n):
             if p == a:
-                fixed[:, t, p] = gain[:, t]
+                fixed[p, :, t] = gain[:, t]
             elif since[p] < 0:
-                carried[:, t, p] = scores[:, p]
+                carried[p, :, t] = scores[:, p]
             else:
-                fixed[:, t, p] = np.where(scores[:, p], lying[:, since[p]], 0.0)
+                fixed[p, :, t] = np.where(scores[:, p], lying[:, since[p]], 0.0)
         since[a] = t
         scores[:, a] = True
     for x in (fixed, carried):
