@@ -14,22 +14,24 @@ A decision with a budget of at most ``B`` rollouts (:class:`Budget`):
    double the strength, backspin), throws at the rival dice worth most from the wall
    behind each as seen from its nearest hole (it is knocked towards that hole), and random
    throws from random walls: one candidate per :data:`SPREAD_SHARE` rollouts of the budget
-   (at least 4, at most :data:`MAX_FIRST`), :data:`FIRST_ROLLOUTS` rollouts each.
+   (at least 4, at most :data:`MAX_FIRST`), screened by successive halving (:func:`screen`):
+   one rollout each, then the better half and the incumbent :data:`FIRST_ROLLOUTS`.
 2. **Cross-entropy step**: a Gaussian fitted to the elites (the best quarter) on the best
    one's wall — target, strength, place along the wall, spin — gives new candidates (one
-   per eight), which join with the same number of rollouts.
-3. **Race**: the :data:`RACE_CHALLENGERS` best challengers run against the incumbent,
-   :data:`ROUND_ROLLOUTS` more rollouts each per round. A challenger leaves as soon as its
-   paired gain over the incumbent is below ``-DROP_Z`` standard errors; the race ends early
-   when one is above ``STOP_Z`` standard errors, when none is left, or at
-   :data:`RACE_ROLLOUTS` rollouts each (``B / SPREAD_SHARE`` if that is more).
+   per eight), which join with :data:`FIRST_ROLLOUTS` rollouts.
+3. **Race**: the :data:`RACE_CHALLENGERS` best challengers with :data:`FIRST_ROLLOUTS`
+   rollouts run against the incumbent, :data:`ROUND_ROLLOUTS` more rollouts each per round.
+   A challenger leaves as soon as its paired gain over the incumbent is below ``-DROP_Z``
+   standard errors; the race ends early when one is above ``STOP_Z`` standard errors, when
+   none is left, or at :data:`RACE_ROLLOUTS` rollouts each (``B / SPREAD_SHARE`` if that is
+   more).
 4. **Decision**: a challenger replaces the incumbent only if its paired gain (the mean
    difference over the same rollouts) exceeds :data:`SWITCH_Z` standard errors — small
    samples otherwise pick lucky throws that are worse than the field aim (docs/bots.md).
    The race and the decision judge a challenger only on the rollouts after the spread:
    the spread's rollouts chose it, and on them a lucky candidate looks better than it is.
 
-So a decision usually ends well before ``B`` (about 30 rollouts at the default 100;
+So a decision usually ends well before ``B`` (26 rollouts in the median at the default 100;
 docs/bots.md, "Speed"); ``B`` is the most it may spend.
 
 An optional time limit stops the search early (the decision then depends on the machine's
@@ -53,8 +55,8 @@ from physics.throw_model import Aim, Skill, plan
 from rules.doppelx.outcome import DieOutcome, Status
 from rules.doppelx.reading import read_die
 
-#: Rollouts of every candidate in the spread round, and at most this many candidates: one
-#: per ``SPREAD_SHARE`` rollouts of the budget (8 at the default 100).
+#: Rollouts of the spread's better half (and the incumbent; the others get one), and at most
+#: this many candidates: one per ``SPREAD_SHARE`` rollouts of the budget (8 at the default 100).
 FIRST_ROLLOUTS, MAX_FIRST, SPREAD_SHARE = 2, 16, 12
 #: The race: this many challengers (the best means of the spread) run against the incumbent,
 #: ``ROUND_ROLLOUTS`` more each per round, until a challenger's paired gain is below
