@@ -23,7 +23,7 @@ A decision with a budget of at most ``B`` rollouts (:class:`Budget`):
    rollouts run against the incumbent, :data:`ROUND_ROLLOUTS` more rollouts each per round.
    A challenger leaves as soon as its paired gain over the incumbent is below ``-DROP_Z``
    standard errors; the race ends early when one is above ``STOP_Z`` standard errors, when
-   none is left, or at :data:`RACE_ROLLOUTS` rollouts each (``B / SPREAD_SHARE`` if that is
+   none is left, or at :data:`RACE_ROLLOUTS` rollouts each (``B / RACE_SHARE`` if that is
    more).
 4. **Decision**: a challenger replaces the incumbent only if its paired gain (the mean
    difference over the same rollouts) exceeds :data:`SWITCH_Z` standard errors — small
@@ -31,7 +31,7 @@ A decision with a budget of at most ``B`` rollouts (:class:`Budget`):
    The race and the decision judge a challenger only on the rollouts after the spread:
    the spread's rollouts chose it, and on them a lucky candidate looks better than it is.
 
-So a decision usually ends well before ``B`` (26 rollouts in the median at the default 100;
+So a decision usually ends well before ``B`` (22 rollouts in the median at the default 100;
 docs/bots.md, "Speed"); ``B`` is the most it may spend.
 
 An optional time limit stops the search early (the decision then depends on the machine's
@@ -61,9 +61,9 @@ FIRST_ROLLOUTS, MAX_FIRST, SPREAD_SHARE = 2, 16, 12
 #: The race: this many challengers (the best means of the spread) run against the incumbent,
 #: ``ROUND_ROLLOUTS`` more each per round, until a challenger's paired gain is below
 #: ``-DROP_Z`` standard errors (it leaves), above ``STOP_Z`` standard errors (the race ends)
-#: or every one has ``RACE_ROLLOUTS`` — or one per ``SPREAD_SHARE`` of the budget, if more
-#: (a larger budget buys a longer race; 8 at the default 100).
-RACE_CHALLENGERS, ROUND_ROLLOUTS, RACE_ROLLOUTS = 1, 2, 8
+#: or every one has ``RACE_ROLLOUTS`` — or one per ``RACE_SHARE`` of the budget, if more
+#: (a larger budget buys a longer race; 6 at the default 100).
+RACE_CHALLENGERS, ROUND_ROLLOUTS, RACE_ROLLOUTS, RACE_SHARE = 1, 2, 6, 16
 DROP_Z, STOP_Z = 1.0, 2.0
 #: A candidate replaces the incumbent only if its paired gain exceeds this many standard errors.
 SWITCH_Z = 1.0
@@ -296,7 +296,7 @@ def search(
     # the race: the best challengers against the incumbent, on the same rollouts, until each
     # is clearly worse (dropped), one is clearly better (early stop) or RACE_ROLLOUTS are reached
     alive = [c for c in ranked if c is not incumbent and len(c.values) >= FIRST_ROLLOUTS][:RACE_CHALLENGERS]
-    r, longest = FIRST_ROLLOUTS, max(RACE_ROLLOUTS, b // SPREAD_SHARE)
+    r, longest = FIRST_ROLLOUTS, max(RACE_ROLLOUTS, b // RACE_SHARE)
     while alive and r < longest and used < b and not out_of_time():
         r = min(longest, r + ROUND_ROLLOUTS)
         for c in (incumbent, *alive):
