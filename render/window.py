@@ -197,6 +197,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._flick: list[tuple[float, float, float]] = []
         self._charge_start: float | None = None  # Space held for a keyboard throw since
         self._bet_armed: str | None = None  # a card's letter pressed once while betting
+        self._prompt_since = -math.inf  # when the bet question on screen appeared (clock)
         self._press: tuple[float, float] | None = None
         self._stance: tuple[str, float] | None = None  # the hand before a press on the table
         self._referee_home = (self.camera.extent, 0.0)
@@ -251,6 +252,8 @@ class TableWindow(Controls, pyglet.window.Window):
         old_bettor = self._current.thrower if self._current is not None else None
         if current.input is not InputMode.BET or current.thrower != old_bettor:
             self.disarm_bet()  # the betting ended (a bet, a pass, another player's turn to bet)
+            if current.input is InputMode.BET:  # a new question: keys answer it after a grace
+                self._prompt_since = self.clock()
         self._current = current
         self._shown = interpolate(previous, current, alpha) if previous is not None else current
         if current.input is InputMode.THROW and old_mode is not InputMode.THROW and self.follow and self.aim:
