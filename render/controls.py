@@ -58,7 +58,9 @@ AIM_STEP = math.radians(5)
 #: this to see that the question changed. The key is dropped with a word, never carried over.
 PROMPT_GRACE = 0.5
 #: What the window says when it drops such an answer.
-PROMPT_CHANGED = "a new bet question just appeared: that key answered nothing, press it again to answer this one"
+PROMPT_CHANGED = (
+    "a new bet question just appeared: that key answered nothing, press it again to answer this one"
+)
 
 
 def bet_question(letter: str) -> str:
