@@ -419,7 +419,9 @@ class TableWindow(Controls, pyglet.window.Window):
             self.hint = ""
         width, height = self.get_framebuffer_size()
         snap = self._shown
-        self._clear_of_log(snap)
+        state = self._hud_state()
+        self.hud.layout(snap, state)  # the HUD's panels first: the overlays and the picture make room
+        self._clear_of_column(snap)
         if snap is None or self.scene is None:
             gl.glViewport(0, 0, width, height)
             gl.glClearColor(0.085, 0.08, 0.075, 1.0)
@@ -436,8 +438,6 @@ class TableWindow(Controls, pyglet.window.Window):
         gl.glViewport(0, 0, width, height)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        state = self._hud_state()
-        self.hud.layout(snap, state)  # the HUD's panels first: the overlays may make room for them
         self._draw_inset(snap, width, height)
         anchors, obstacles = self._anchors(snap, width, height)
         extra = [self.inset] if self.inset is not None else []
@@ -527,17 +527,30 @@ class TableWindow(Controls, pyglet.window.Window):
         """The throw log's column is drawn (L, and neither the menu nor the help over it)."""
         return self.show_log and not (self.menu or self.help)
 
-    def _clear_of_log(self, snap: Snapshot | None) -> None:
-        """While the throw log is open, move the picture left — and shrink it if it must — so
-        the box lies between the window's left edge and the log's column (issue 32: the log
-        covered part of the box); otherwise the picture is where the camera puts it."""
+    def column_edge(self) -> float | None:
+        """The left edge (window px) of a column at the window's right edge that the box keeps
+        clear of: the throw log's while it is open, else none (``None``). An application adds
+        its own overlays (:meth:`doppelx.games.doppelx.play.window.PlayWindow.column_edge`: the
+        end-of-game standings)."""
+        if not self.log_open():
+            return None
+        w = self.width
+        s = scale_for(w, self.height)
+        return w - 10 * s - Hud.log_width(w, s)
+
+    def _clear_of_column(self, snap: Snapshot | None) -> None:
+        """While a column lies at the right edge (:meth:`column_edge`: the throw log, the end
+        standings), move the picture left — and shrink it if it must — so the box lies between
+        the window's left edge and the column (issue 32: the log, then the standings covered
+        part of the box); otherwise the picture is where the camera puts it."""
         self.camera.screen_shift = (0.0, 1.0)
-        if snap is None or not self.log_open():
+        edge = self.column_edge() if snap is not None else None
+        if snap is None or edge is None:
             return
         w = self.width
         s = scale_for(w, self.height)
         m = 10 * s
-        right = w - m - Hud.log_width(w, s) - m  # the log's left edge, less a margin
+        right = edge - m  # the column's left edge, less a margin
         box = self._box_on_screen(snap)
         k = min(1.0, max(0.2, (right - m) / max(box.x1 - box.x0, 1.0)))
         cx = w / 2
@@ -599,7 +612,11 @@ class TableWindow(Controls, pyglet.window.Window):
         key = None
         if out and snap is not None and self.scene is not None:
             rect = off_box_inset.inset_rect(
-                self.width, self.height, self.hud.panels, [self._box_on_screen(snap)], self._left_of_box(out)
+                self.width,
+                self.height,
+                list(self.hud.panels) + self.overlay_boxes(),
+                [self._box_on_screen(snap)],
+                self._left_of_box(out),
             )
             self.inset, self._inset_camera = rect, off_box_inset.inset_camera(out, self.camera.yaw)
             sx, sy = width / max(self.width, 1), height / max(self.height, 1)
