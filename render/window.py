@@ -442,9 +442,14 @@ class TableWindow(Controls, pyglet.window.Window):
             self.hint = ""
         width, height = self.get_framebuffer_size()
         snap = self._shown
+        self._frame_referee_hand(self._current)
         state = self._hud_state()
         self.hud.layout(snap, state)  # the HUD's panels first: the overlays and the picture make room
+        shift = self.camera.screen_shift
         self._clear_of_column(snap)
+        if self.camera.screen_shift != shift:  # the picture moved: the cards' outlines move with it
+            state = self._hud_state()
+            self.hud.layout(snap, state)
         if snap is None or self.scene is None:
             gl.glViewport(0, 0, width, height)
             gl.glClearColor(0.085, 0.08, 0.075, 1.0)
@@ -454,7 +459,6 @@ class TableWindow(Controls, pyglet.window.Window):
             offscreen = target is not None and target.begin(width, height)
             on_target = target if offscreen else None
             sw, sh = on_target.scene_size(width, height) if on_target is not None else (width, height)
-            self._frame_referee_hand(self._current)
             self.scene.draw(snap, self.camera, sw, sh, referee=self.referee, marker=self._marker(snap))
             if on_target is not None:
                 on_target.end()

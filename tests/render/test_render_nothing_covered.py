@@ -72,6 +72,15 @@ def test_the_throw_log_never_covers_the_box(sized, size, side):
     win.show_log = False
     win.render()
     assert win.camera.screen_shift == (0.0, 1.0) and win._box_on_screen(snap) == closed
+    # the outlines of the cards one may bet on move with the picture in the frame it moves
+    from dataclasses import replace
+
+    win.show(replace(snap, bettable=tuple(c.letter for c in snap.table.cards)))
+    win.render()
+    for log_open in (True, False):
+        win.show_log = log_open
+        win.render()
+        assert win.hud._key[1].highlights == win._card_outlines() != ()
 
 
 def test_every_line_of_the_last_throw_is_whole_at_800_by_500_with_8_players(sized):
