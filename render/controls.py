@@ -52,6 +52,15 @@ WALK_SPEED = 0.12
 CLICK_PX = 6
 #: How far , and . turn a keyboard throw's direction per press (rad).
 AIM_STEP = math.radians(5)
+#: For this long (s) after a bet question appears, its answers (a card's letter, Enter, a click
+#: on a card) are not taken: they were meant for the question before (one that passed by itself
+#: as the key went down, a throw's result that Enter was to end) — a reader needs longer than
+#: this to see that the question changed. The key is dropped with a word, never carried over.
+PROMPT_GRACE = 0.5
+#: What the window says when it drops such an answer.
+PROMPT_CHANGED = (
+    "a new bet question just appeared: that key answered nothing, press it again to answer this one"
+)
 
 
 def bet_question(letter: str) -> str:
@@ -85,6 +94,7 @@ class Controls:
         _stance: tuple[str, float] | None
         _charge_start: float | None
         _bet_armed: str | None
+        _prompt_since: float
         hint: str
 
         def get_framebuffer_size(self) -> tuple[int, int]: ...
@@ -130,6 +140,9 @@ class Controls:
                 self.emit(BetIntent(letter))
                 return
         if button == mouse.LEFT and mode is InputMode.BET and current is not None:
+            if self._prompt_fresh():  # aimed at the question before this one
+                self.say(PROMPT_CHANGED)
+                return
             box = current.table.box
             p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
             letter = card_at(current.table, float(p[0]), float(p[1])) if p is not None else None
@@ -240,7 +253,9 @@ class Controls:
         letter = self._bet_letter(symbol, modifiers)
         armed = self._bet_armed
         self.disarm_bet()  # any other key takes a letter's question back
-        if letter is not None:  # a card's letter while betting (before A, D, E, H): twice bets
+        if (letter is not None or symbol in (key.RETURN, key.ENTER)) and self._prompt_fresh():
+            self.say(PROMPT_CHANGED)  # meant for the question (or the result) before this one
+        elif letter is not None:  # a card's letter while betting (before A, D, E, H): twice bets
             if armed == letter:
                 self.emit(BetIntent(letter))
             else:
@@ -344,6 +359,16 @@ class Controls:
         if self._bet_armed is not None and self.hint == bet_question(self._bet_armed):
             self.hint = ""
         self._bet_armed = None
+
+    def _prompt_fresh(self) -> bool:
+        """A bet question is on screen and appeared less than :data:`PROMPT_GRACE` ago: an
+        answer now was meant for what was there before it."""
+        current = self._current
+        return (
+            current is not None
+            and current.input is InputMode.BET
+            and self.clock() - self._prompt_since < PROMPT_GRACE
+        )
 
     def _throwing(self) -> bool:
         return self._current is not None and self._current.input is InputMode.THROW

@@ -698,7 +698,7 @@ def wrap_at_dots(
     text: str, room: float, size: float, seps: tuple[str, ...] = (" · ", ", ", " ")
 ) -> list[str]:
     """``text`` in lines no wider than ``room`` px at ``size`` pt, broken at its " · ", a piece
-    still too wide at its ", " (the log's "= Ann +3, Bo +2, …", the comma kept), and then
+    still too wide at its ", " (the log's "→ Ann +3, Bo +2, …", the comma kept), and then
     between words; a single word too wide stays whole (the label then shrinks or cuts it)."""
     sep, rest = seps[0], seps[1:]
     parts = text.split(sep)

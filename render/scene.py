@@ -13,8 +13,8 @@ stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a di
 strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
 The fields a bet card covers are drawn on the card's top (:func:`render.referee.fields_under_cards`).
 While a die lies under a bet card, or partly under one, the cards are drawn see-through
-(:data:`CARD_SEE_THROUGH_ALPHA`) and that die is drawn again as an outline in its colour where the
-dice lying on the card still hide it (:data:`GHOST_ALPHA`).
+(:data:`CARD_SEE_THROUGH_ALPHA`), so are the dice bet on that card (:data:`BET_DIE_SEE_THROUGH_ALPHA`),
+and that die is drawn again as an outline in its colour where something still hides it (:data:`GHOST_ALPHA`).
 """
 
 from __future__ import annotations
@@ -63,6 +63,9 @@ CARD_SEE_THROUGH_ALPHA = 0.3
 #: at this opacity (what lies outside the die shrunk to :data:`GHOST_INNER`), its inside at
 #: :data:`GHOST_FILL` of it — the die on top keeps its own colour.
 GHOST_ALPHA, GHOST_INNER, GHOST_FILL = 0.95, 0.78, 0.3
+#: Opacity of the dice bet on a card while a die lies under that card (it shows through them:
+#: the card alone see-through left it hidden by them, an outline only — second playtest).
+BET_DIE_SEE_THROUGH_ALPHA = 0.3
 #: The stencil bit the outline pass uses (the planar shadows count in the low bits).
 GHOST_BIT = 0x80
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
@@ -180,6 +183,8 @@ class Scene:
         #: Owners of the dice drawn see-through in the last frame (under a card, hidden by it
         #: or by the dice lying on it).
         self.ghosts: tuple[str, ...] = ()
+        #: The dice bet on a card with a die under it, drawn see-through in the last frame.
+        self.faded_bets: frozenset[str] = frozenset()
         #: The fields under the cards drawn on the cards' tops: fills, then lines (mesh, RGBA).
         self.card_fields: tuple[list[tuple[GpuMesh, tuple]], list[tuple[GpuMesh, tuple]]] = ([], [])
         if cards:
@@ -295,7 +300,9 @@ class Scene:
         }
         self._ready = set()
         gl.glActiveTexture(gl.GL_TEXTURE0)
-        self._draw_dice(dice)
+        #: The dice bet on a card with a die under it: drawn see-through after the card.
+        self.faded_bets = self._bets_over_a_die(snap, dice)
+        self._draw_dice([(o, pose) for o, pose in dice if o not in self.faded_bets])
         if self.blade is not None and blade_m is not None:
             p = self._use("MODE_COLOUR")
             p.set("u_colour", (*self.spinner_colour, 1.0))
@@ -331,6 +338,10 @@ class Scene:
             self._draw_part(self.cards_part, CARD_SEE_THROUGH_ALPHA)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
+        if self.faded_bets:
+            self._draw_dice(
+                [(o, pose) for o, pose in dice if o in self.faded_bets], BET_DIE_SEE_THROUGH_ALPHA
+            )
         self._draw_card_fields(fill=not self.under_card)
         self.ghosts = self._draw_ghosts(dice) if self.under_card else ()
         if marker is not None:  # the thrower's hand, in the referee view too
@@ -348,10 +359,10 @@ class Scene:
         """Draw ``snap`` seen by ``camera`` into the window pixels ``rect`` (x, y, width, height)
         of the current framebuffer — the off-the-box inset (:mod:`render.inset`) — leaving what
         the main view's frame recorded (near wall, see-through cards) as it was."""
-        kept = (self.near, self.near_alpha, self.under_card, self.ghosts)
+        kept = (self.near, self.near_alpha, self.under_card, self.ghosts, self.faded_bets)
         x, y, w, h = rect
         self.draw(snap, camera, w, h, origin=(x, y))
-        self.near, self.near_alpha, self.under_card, self.ghosts = kept
+        self.near, self.near_alpha, self.under_card, self.ghosts, self.faded_bets = kept
 
     def _under_cards(self, dice: list[tuple[str, Pose]]) -> list[tuple[str, Pose]]:
         """The dice below the rim under a bet card or partly under one: the card within a half
@@ -366,6 +377,18 @@ class Scene:
             )
             is not None
         ]
+
+    def _bets_over_a_die(self, snap: Snapshot, dice: list[tuple[str, Pose]]) -> frozenset[str]:
+        """The dice lying on a bet card (bet on it) while a die lies under that card, or partly
+        under it (:meth:`_under_cards`): they would hide it even with the card see-through."""
+        if not snap.bets:
+            return frozenset()
+        reach = {o: self.table.dice[o].half * math.sqrt(2) for o, _ in dice}
+        letters = {
+            card_near(self.table, pose.position[0], pose.position[1], reach[o])
+            for o, pose in self._under_cards(dice)
+        }
+        return frozenset(o for o, letter in snap.bets.items() if o not in snap.dice and letter in letters)
 
     def _die_under_a_card(self, dice: list[tuple[str, Pose]]) -> bool:
         """Some die lies below the rim under a bet card, or partly under one (:meth:`_under_cards`)."""
@@ -540,7 +563,18 @@ class Scene:
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 
-    def _draw_dice(self, dice) -> None:
+    def _draw_dice(self, dice, alpha: float = 1.0) -> None:
+        """The dice, opaque; or, with ``alpha`` < 1, see-through over what is drawn (no depth
+        written, their back faces culled so a die is one layer)."""
+        if not dice:
+            return
+        see_through = alpha < 1.0
+        if see_through:
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            gl.glDepthMask(gl.GL_FALSE)
+            gl.glEnable(gl.GL_CULL_FACE)
+            gl.glCullFace(gl.GL_BACK)
         p = self._use("MODE_DIE")
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["dice"])
         p.set("u_spec", 0.35)
@@ -548,12 +582,16 @@ class Scene:
         for owner, pose in dice:
             spec = self.table.dice[owner]
             tiles = [float(TILES[f]) for f in spec.faces]
-            p.set("u_colour", (*hex_to_rgb(spec.colour), 1.0))
+            p.set("u_colour", (*hex_to_rgb(spec.colour), alpha))
             p.set("u_pip", hex_to_rgb(spec.pips))
             p.set("u_tiles_a", tiles[:3])
             p.set("u_tiles_b", tiles[3:])
             p.set("u_model", pose_matrix(pose.position, pose.quaternion))
             self.die.draw()
+        if see_through:
+            gl.glDisable(gl.GL_CULL_FACE)
+            gl.glDepthMask(gl.GL_TRUE)
+            gl.glDisable(gl.GL_BLEND)
 
     def _draw_blobs(self, dice) -> None:
         """Soft contact shadows under dice that lie on (or hover just over) a surface."""

@@ -197,6 +197,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._flick: list[tuple[float, float, float]] = []
         self._charge_start: float | None = None  # Space held for a keyboard throw since
         self._bet_armed: str | None = None  # a card's letter pressed once while betting
+        self._prompt_since = -math.inf  # when the bet question on screen appeared (clock)
         self._press: tuple[float, float] | None = None
         self._stance: tuple[str, float] | None = None  # the hand before a press on the table
         self._referee_home = (self.camera.extent, 0.0)
@@ -219,6 +220,8 @@ class TableWindow(Controls, pyglet.window.Window):
         self.needs_redraw = True
         self._drawn_key: object = None
         self._swallow = False
+        self._dispatching = 0  # dispatch_events calls under way (an input handler runs inside one)
+        self._drop_rest = False  # drop the input the running dispatch has yet to hand out
         self._event_time: float | None = None
 
     @property
@@ -251,6 +254,8 @@ class TableWindow(Controls, pyglet.window.Window):
         old_bettor = self._current.thrower if self._current is not None else None
         if current.input is not InputMode.BET or current.thrower != old_bettor:
             self.disarm_bet()  # the betting ended (a bet, a pass, another player's turn to bet)
+            if current.input is InputMode.BET:  # a new question: keys answer it after a grace
+                self._prompt_since = self.clock()
         self._current = current
         self._shown = interpolate(previous, current, alpha) if previous is not None else current
         if current.input is InputMode.THROW and old_mode is not InputMode.THROW and self.follow and self.aim:
@@ -337,20 +342,41 @@ class TableWindow(Controls, pyglet.window.Window):
             self.drop_input()
 
     def drop_input(self) -> None:
-        """Dispatch the queued window events, dropping keys and mouse input (they were meant for before)."""
-        self._swallow = True
+        """Drop the keys and mouse input queued meanwhile (they were meant for before).
+
+        Called from an input handler (Enter in the new-game form, Ctrl+O: the work ran inside
+        :meth:`dispatch_events`), the events still queued are dropped by that same dispatch as
+        it goes on; called otherwise, the queued events are dispatched here, dropped. (A
+        dispatch nested in a key's handler made pyglet record the key as held after its release:
+        the next press of it was taken for auto-repeat and lost — the second playtest's first
+        Enter in the form after Ctrl+N.)"""
+        if self._dispatching:
+            self._drop_rest = True
+        else:
+            self._swallow = True
+            try:
+                self.dispatch_events()
+            finally:
+                self._swallow = False
+        self._drag = None
+        self._flick = []
+        self._charge_start = None
+        self.disarm_bet()
+
+    def dispatch_events(self) -> None:
+        self._dispatching += 1
         try:
-            self.dispatch_events()
+            super().dispatch_events()
         finally:
-            self._swallow = False
-            self._drag = None
-            self._flick = []
-            self._charge_start = None
-            self.disarm_bet()
+            self._dispatching -= 1
+            if not self._dispatching:
+                self._drop_rest = False
 
     def dispatch_event(self, event_type, *args):
         if event_type in INPUT_EVENTS:
-            if self._swallow:
+            if self._swallow or self._drop_rest:
+                if event_type == "on_key_release":  # a key let go is not held any more
+                    self.keys.on_key_release(*args)
                 return False
             self.needs_redraw = True
         elif event_type in ("on_resize", "on_expose", "on_show"):
@@ -416,7 +442,14 @@ class TableWindow(Controls, pyglet.window.Window):
             self.hint = ""
         width, height = self.get_framebuffer_size()
         snap = self._shown
-        self._clear_of_log(snap)
+        self._frame_referee_hand(self._current)
+        state = self._hud_state()
+        self.hud.layout(snap, state)  # the HUD's panels first: the overlays and the picture make room
+        shift = self.camera.screen_shift
+        self._clear_of_column(snap)
+        if self.camera.screen_shift != shift:  # the picture moved: the cards' outlines move with it
+            state = self._hud_state()
+            self.hud.layout(snap, state)
         if snap is None or self.scene is None:
             gl.glViewport(0, 0, width, height)
             gl.glClearColor(0.085, 0.08, 0.075, 1.0)
@@ -426,15 +459,12 @@ class TableWindow(Controls, pyglet.window.Window):
             offscreen = target is not None and target.begin(width, height)
             on_target = target if offscreen else None
             sw, sh = on_target.scene_size(width, height) if on_target is not None else (width, height)
-            self._frame_referee_hand(self._current)
             self.scene.draw(snap, self.camera, sw, sh, referee=self.referee, marker=self._marker(snap))
             if on_target is not None:
                 on_target.end()
         gl.glViewport(0, 0, width, height)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        state = self._hud_state()
-        self.hud.layout(snap, state)  # the HUD's panels first: the overlays may make room for them
         self._draw_inset(snap, width, height)
         anchors, obstacles = self._anchors(snap, width, height)
         extra = [self.inset] if self.inset is not None else []
@@ -524,17 +554,30 @@ class TableWindow(Controls, pyglet.window.Window):
         """The throw log's column is drawn (L, and neither the menu nor the help over it)."""
         return self.show_log and not (self.menu or self.help)
 
-    def _clear_of_log(self, snap: Snapshot | None) -> None:
-        """While the throw log is open, move the picture left — and shrink it if it must — so
-        the box lies between the window's left edge and the log's column (issue 32: the log
-        covered part of the box); otherwise the picture is where the camera puts it."""
+    def column_edge(self) -> float | None:
+        """The left edge (window px) of a column at the window's right edge that the box keeps
+        clear of: the throw log's while it is open, else none (``None``). An application adds
+        its own overlays (:meth:`doppelx.games.doppelx.play.window.PlayWindow.column_edge`: the
+        end-of-game standings)."""
+        if not self.log_open():
+            return None
+        w = self.width
+        s = scale_for(w, self.height)
+        return w - 10 * s - Hud.log_width(w, s)
+
+    def _clear_of_column(self, snap: Snapshot | None) -> None:
+        """While a column lies at the right edge (:meth:`column_edge`: the throw log, the end
+        standings), move the picture left — and shrink it if it must — so the box lies between
+        the window's left edge and the column (issue 32: the log, then the standings covered
+        part of the box); otherwise the picture is where the camera puts it."""
         self.camera.screen_shift = (0.0, 1.0)
-        if snap is None or not self.log_open():
+        edge = self.column_edge() if snap is not None else None
+        if snap is None or edge is None:
             return
         w = self.width
         s = scale_for(w, self.height)
         m = 10 * s
-        right = w - m - Hud.log_width(w, s) - m  # the log's left edge, less a margin
+        right = edge - m  # the column's left edge, less a margin
         box = self._box_on_screen(snap)
         k = min(1.0, max(0.2, (right - m) / max(box.x1 - box.x0, 1.0)))
         cx = w / 2
@@ -596,7 +639,11 @@ class TableWindow(Controls, pyglet.window.Window):
         key = None
         if out and snap is not None and self.scene is not None:
             rect = off_box_inset.inset_rect(
-                self.width, self.height, self.hud.panels, [self._box_on_screen(snap)], self._left_of_box(out)
+                self.width,
+                self.height,
+                list(self.hud.panels) + self.overlay_boxes(),
+                [self._box_on_screen(snap)],
+                self._left_of_box(out),
             )
             self.inset, self._inset_camera = rect, off_box_inset.inset_camera(out, self.camera.yaw)
             sx, sy = width / max(self.width, 1), height / max(self.height, 1)

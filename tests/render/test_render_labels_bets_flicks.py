@@ -113,6 +113,7 @@ def test_a_bet_by_mouse_takes_back_a_pending_letter_question(fresh, table_i):
     letters = [c.letter for c in table_i.cards]
     first, other = letters[0], letters[2]
     win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
+    win.fake_clock.t += 1.0  # past the new question's grace (render.controls.PROMPT_GRACE)
     win.on_key_press(getattr(key, first), 0)
     assert f"Press {first} again" in win.hint
     win.on_mouse_press(*_card_point(win, table_i, other), 1, 0)
@@ -132,6 +133,7 @@ def test_the_end_of_the_betting_takes_back_the_question(fresh, table_i, then):
     win = fresh
     letter = table_i.cards[1].letter
     win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
+    win.fake_clock.t += 1.0  # past the new question's grace (render.controls.PROMPT_GRACE)
     win.on_key_press(getattr(key, letter), 0)
     assert f"Press {letter} again" in win.hint
     if then == "throw":  # the betting is over: a bot throws
@@ -153,6 +155,7 @@ def test_another_message_is_not_taken_back_with_the_question(fresh, table_i):
     win = fresh
     letter = table_i.cards[0].letter
     win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
+    win.fake_clock.t += 1.0  # past the new question's grace (render.controls.PROMPT_GRACE)
     win.on_key_press(getattr(key, letter), 0)
     win.say("game saved to /tmp/x.json")  # something said after the question
     win.show(Snapshot(table_i, input=InputMode.NONE))
@@ -232,3 +235,39 @@ def test_dice_knocked_far_apart_the_inset_shows_the_nearest_large_and_its_captio
     finally:
         win.set_size(w0, h0)
         win.dispatch_events()
+
+
+@pytest.mark.parametrize("before", ["another bettor's question", "a throw's result"])
+def test_a_key_pressed_as_a_bet_question_appears_answers_nothing(fresh, table_i, before):
+    """Issue 32, second playtest: a card's letter or Enter pressed just after a question passed by
+    itself (its countdown ran out) landed on the next question — another person's bet, or the
+    same person's next one. A question takes no answer for PROMPT_GRACE after it appears."""
+    from pyglet.window import key
+
+    from render.controls import PROMPT_CHANGED, PROMPT_GRACE
+    from render.intents import BetIntent, Command, CommandIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win, clock = fresh, fresh.fake_clock
+    letter = table_i.cards[1].letter
+    if before == "another bettor's question":
+        win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
+    else:
+        win.show(Snapshot(table_i, input=InputMode.NONE))
+    clock.t += 3.0
+    win.show(Snapshot(table_i, input=InputMode.BET, thrower="red"))  # blue's passed by itself
+    clock.t += 0.1
+    win.on_key_press(getattr(key, letter), 0)
+    clock.t += 0.1
+    win.on_key_press(getattr(key, letter), 0)  # twice: would have bet for red
+    win.on_key_press(key.ENTER, 0)  # would have passed red's bet
+    card = _card_point(win, table_i, letter)
+    win.on_mouse_press(*card, 1, 0)
+    assert win.intents == [] and win.hint == PROMPT_CHANGED
+    clock.t += PROMPT_GRACE  # the question has been on screen long enough to be read
+    win.on_key_press(getattr(key, letter), 0)
+    assert win.intents == [] and f"Press {letter} again" in win.hint  # a new question, asked once
+    win.on_key_press(getattr(key, letter), 0)
+    win.on_key_press(key.ENTER, 0)
+    win.on_mouse_press(*card, 1, 0)
+    assert win.intents == [BetIntent(letter), CommandIntent(Command.PASS), BetIntent(letter)]

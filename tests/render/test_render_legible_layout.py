@@ -423,6 +423,45 @@ def test_a_die_under_a_card_shows_through_the_dice_lying_on_it(window, table_i, 
     assert window.scene.ghosts == ()
 
 
+def test_the_dice_bet_on_a_card_fade_while_a_die_lies_under_it(window, table_i):
+    """Second playtest: a die under a bet card carrying bettors' dice was only an outline — the
+    card faded, the dice standing on it still hid the die's face. They fade too: where the die
+    lies, the picture is nearly what it is with no die on the card (the faded card alone)."""
+    import numpy as np
+
+    from render.card_places import bet_die_poses
+    from render.snapshot import Snapshot
+    from rules.doppelx.outcome import Pose
+
+    bets = {"green": "A", "red": "A", "blue": "A"}
+    on_card = bet_die_poses(table_i, bets)["red"]
+    x, y, _ = on_card.position
+    under = {"white": Pose.resting(table_i.dice["white"], x, y, 0.0, "3")}  # right below a bet die
+    window.switch_to()
+    window.camera.reset()
+    window.referee = False
+    w, h = window.get_framebuffer_size()
+    px, py, _ = window.camera.project((x, y, table_i.dice["white"].half), w, h)
+    shots = {}
+    for name, snap in (
+        ("bets", Snapshot(table_i, dice=under, bets=bets)),
+        ("alone", Snapshot(table_i, dice=under)),
+        ("card only", Snapshot(table_i, bets=bets)),
+    ):
+        window.show(snap)
+        window.needs_redraw = True
+        window.render()
+        img = window.capture().astype(float)
+        r = img.shape[0] - 1 - int(round(py))
+        shots[name] = img[r - 3 : r + 4, int(round(px)) - 3 : int(round(px)) + 4]
+        if name == "bets":
+            assert window.scene.faded_bets == {"red", "green", "blue"}
+    assert window.scene.faded_bets == frozenset()  # no die under the card: the bet dice opaque
+    seen = np.abs(shots["bets"] - shots["alone"]).mean()
+    hidden = np.abs(shots["card only"] - shots["alone"]).mean()
+    assert seen < 0.35 * hidden, (seen, hidden)  # (0.22 measured; 0.54 with the bet dice opaque)
+
+
 def test_the_referee_view_gives_each_die_one_plate_clear_of_the_others(fresh):
     """Issue 32 (4): with 8 dice round the spinner the Tab view drew 16 plates (chips and
     reading apart) with crossing leaders. One plate a die, reading and chips together."""

@@ -55,7 +55,7 @@ def test_the_throw_log_never_covers_the_box(sized, size, side):
     win.dispatch_events()
     win.switch_to()
     snap = _snapshot(
-        TableSpec.standard(side), log=tuple(f"Throw {k}: blue 3 on 3x = 9 · = Blue +9" for k in range(9))
+        TableSpec.standard(side), log=tuple(f"Throw {k}: blue 3 on 3x = 9 → Blue +9" for k in range(9))
     )
     win.show(snap)
     win.show_log = False
@@ -72,6 +72,15 @@ def test_the_throw_log_never_covers_the_box(sized, size, side):
     win.show_log = False
     win.render()
     assert win.camera.screen_shift == (0.0, 1.0) and win._box_on_screen(snap) == closed
+    # the outlines of the cards one may bet on move with the picture in the frame it moves
+    from dataclasses import replace
+
+    win.show(replace(snap, bettable=tuple(c.letter for c in snap.table.cards)))
+    win.render()
+    for log_open in (True, False):
+        win.show_log = log_open
+        win.render()
+        assert win.hud._key[1].highlights == win._card_outlines() != ()
 
 
 def test_every_line_of_the_last_throw_is_whole_at_800_by_500_with_8_players(sized):
@@ -151,12 +160,12 @@ def test_a_die_half_under_a_card_makes_the_card_see_through(fresh):
 
 
 def test_a_log_entrys_changes_are_broken_at_their_commas_not_cut(fresh):
-    """At 800 × 500 the log's "= Blue +3, Red +2, …, Black +9" was cut with "…": a piece with no
+    """At 800 × 500 the log's "→ Blue +3, Red +2, …, Black +9" was cut with "…": a piece with no
     " · " left to break at is broken at its ", "."""
     from render.hud import text_width, wrap_at_dots
 
     fresh.switch_to()
-    text = "2. Blue: blue 3 on 1x = 3 · = Blue +3, Yellow +1, Green +1, Purple +4, Orange +2, Black +9"
+    text = "2. Blue: blue 3 on 1x = 3 → Blue +3, Yellow +1, Green +1, Purple +4, Orange +2, Black +9"
     lines = wrap_at_dots(text, 150, 7)
     assert all(text_width(line, 7) <= 150 for line in lines), lines
     assert " ".join(lines).replace(" ·", "").split() == text.replace(" ·", "").split()

@@ -189,6 +189,7 @@ def test_clicking_a_bet_card_bets_and_enter_passes(fresh, table_i):
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.BET))
+    win.fake_clock.t += 1.0  # past the new question's grace (render.controls.PROMPT_GRACE)
     w, h = win.get_framebuffer_size()
     box = table_i.box
     for letter, corner in zip("ABCD", box.corner_order):
@@ -224,6 +225,7 @@ def test_the_help_and_the_log_are_modal(fresh, table_i):
 
     win = fresh
     win.show(Snapshot(table_i, input=InputMode.BET))
+    win.fake_clock.t += 1.0  # past the new question's grace (render.controls.PROMPT_GRACE)
     for overlay in (key.H, key.L):
         win.on_key_press(overlay, 0)
         assert win.help or win.show_log
@@ -400,6 +402,7 @@ def test_a_cards_letter_key_bets_on_it_while_betting(fresh, table_i):
     in_play = [c.letter for c in table_i.cards]
     out = next(letter for letter in "ABCDEFGH" if letter not in in_play)
     win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
+    win.fake_clock.t += 1.0  # past the new question's grace (render.controls.PROMPT_GRACE)
     bets = lambda: [i for i in win.intents if isinstance(i, BetIntent)]
     win.on_key_press(getattr(key, in_play[1]), 0)  # the first press asks ...
     assert bets() == [] and f"Press {in_play[1]} again" in win.hint

@@ -250,13 +250,18 @@ def result_lines(
 
 
 def log_line(score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str], kind: str = "turn") -> str:
-    """One throw of the throw log: its dice, bets and changes in one line (the log wraps it)."""
+    """One throw of the throw log: its dice, bets and changes in one line (the log wraps it at
+    its " · "): ``"blue 3 on 2x = 6 · Bo bet C +3 → Ann +6, Bo +3 · Di's die: off the box"``.
+    The changes follow the last die or bet after an arrow, not after a " · " of their own
+    (``" · = Ann +6"`` read as a separator with nothing before the "=": second playtest)."""
     if score.rethrow or kind == "decider":
         return throw_summary(score, names, limit=400, kind=kind)
     head = ["Doppel X!"] if score.doppel_x else []
     change = totals(score, names)
-    tail = ["= " + ", ".join(change)] if change else ["no chips"]
-    return " · ".join(head + throw_parts(score, bets, names) + tail + list(gone_lines(score, names)))
+    body = " · ".join(head + throw_parts(score, bets, names))
+    tail = ", ".join(change) if change else "no chips"
+    line = f"{body} → {tail}" if body else tail
+    return " · ".join([line, *gone_lines(score, names)])
 
 
 def gone_lines(score: ThrowScore, names: Mapping[str, str]) -> tuple[str, ...]:

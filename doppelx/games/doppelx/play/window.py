@@ -22,6 +22,7 @@ from doppelx.games.doppelx.play.newgame import GameSetup
 from doppelx.games.doppelx.play.view import counted
 from doppelx.games.doppelx.play.view import places
 from render.backend import pyglet
+from render.hud import scale_for
 from render.labels import Rect
 from render.window import TableWindow
 
@@ -32,14 +33,21 @@ FONT = "DejaVu Sans"
 PANEL_TOP, PANEL_BOTTOM = 12, 52
 #: Room the end panel leaves round a HUD panel it makes way for, px.
 PANEL_GAP = 8
+#: The end panel is a column at the right edge, at most this share of the window's width, and
+#: the picture moves left of it (second playtest: at 1920×1080 it covered the board's middle).
+COLUMN_SHARE = 0.4
+#: How far the column may shrink below the HUD's scale to fit under the last throw's summary;
+#: smaller than that, the panel goes in the middle as before.
+COLUMN_SHRINK = 0.7
 
 
 class EndPanel:
     """The end screen's standings: a title and ``(name, colour hex, chips)`` rows, best first.
 
     It is laid out for a window size and the HUD panels it must not cover (``avoid``: the
-    scoreboard, the last throw's summary, the turn line): centred, or moved the least way
-    that clears them.
+    scoreboard, the last throw's summary, the turn line): in a column at the right edge under
+    them (:func:`_in_column`; the window moves the picture left of it), or, where that has no
+    room, centred and moved the least way that clears them.
     """
 
     def __init__(self, title: str, rows: Sequence[tuple[str, str, int]], footer: str, note: str = ""):
@@ -68,12 +76,18 @@ class EndPanel:
             item.delete()
         self._items = []
         self._size = (width, height, tuple(avoid))
-        # laid out at scale 1, then shrunk to fit between the top and the buttons' row below
+        # laid out at the HUD's scale, shrunk to fit between the top and the buttons' row below
         w0, h0 = 380 if not self.note else 480, 78 + 26 * len(self.rows) + 30 + (20 if self.note else 0)
-        s = min(1.0, (height - PANEL_TOP - PANEL_BOTTOM) / h0, (width - 24) / w0)
-        w, h, row = w0 * s, h0 * s, 26 * s
-        top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
-        x0, top = _clear_of(Rect((width - w) / 2, top - h, (width + w) / 2, top), avoid, width, height)
+        s = min(scale_for(width, height), (height - PANEL_TOP - PANEL_BOTTOM) / h0, COLUMN_SHARE * width / w0)
+        column = _in_column(w0, h0, s, width, height, avoid)
+        if column is not None:  # at the right edge: the picture moves left of it (column_edge)
+            s, x0, top = column
+            w, h = w0 * s, h0 * s
+        else:  # no room there: in the middle, moved the least way that clears the HUD's panels
+            w, h = w0 * s, h0 * s
+            top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
+            x0, top = _clear_of(Rect((width - w) / 2, top - h, (width + w) / 2, top), avoid, width, height)
+        row = 26 * s
         self.rect = Rect(x0, top - h, x0 + w, top)
         back = pyglet.graphics.Group(order=20)
         front = pyglet.graphics.Group(order=21)
@@ -134,6 +148,27 @@ def _fit(label, width: float) -> None:
     floor = label.font_size * 0.7
     while label.content_width > width and label.font_size > floor:
         label.font_size = max(floor, label.font_size * 0.92)
+
+
+def _in_column(
+    w0: float, h0: float, s: float, width: int, height: int, avoid: Sequence[Rect]
+) -> tuple[float, float, float] | None:
+    """The end panel in a column at the window's right edge, under the HUD's panels that reach
+    into it (the last throw's summary, the turn line): ``(scale, left edge, top)``, shrunk to
+    at most :data:`COLUMN_SHRINK` of ``s`` to fit above the buttons' row; ``None`` if it cannot."""
+    margin = 10 * scale_for(width, height)
+    k = s
+    while k >= s * COLUMN_SHRINK - 1e-9:
+        w, h = w0 * k, h0 * k
+        x1 = width - margin
+        x0 = x1 - w
+        top = min(
+            [height - PANEL_TOP] + [a.y0 - PANEL_GAP for a in avoid if a.x1 > x0 - PANEL_GAP and a.x0 < x1]
+        )
+        if top - h >= PANEL_BOTTOM - 1e-6:
+            return k, x0, top
+        k *= 0.95
+    return None
 
 
 def _clear_of(panel: Rect, avoid: Sequence[Rect], width: int, height: int) -> tuple[float, float]:
@@ -227,6 +262,15 @@ class PlayWindow(TableWindow):
         if self.panel is None or not self._panel_shown():
             return []
         return [self.panel.box(self.width, self.height, self._panel_avoid())]
+
+    def column_edge(self) -> float | None:
+        """The end standings' left edge while they are shown in their column at the right edge
+        (the picture moves left of it, as of the throw log's), else the window's own column."""
+        if self.panel is not None and self._panel_shown():
+            rect = self.panel.box(self.width, self.height, self._panel_avoid())
+            if rect.x0 > self.width / 2:
+                return rect.x0
+        return super().column_edge()
 
     def _panel_avoid(self) -> list[Rect]:
         """The HUD's panels the end panel makes room for (laid out in this frame already): those

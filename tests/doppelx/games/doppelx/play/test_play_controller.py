@@ -417,11 +417,36 @@ def test_the_summary_says_per_die_and_per_bet_why_then_each_change():
     log = view.log_line(score, {"red": "C"}, names)
     assert (
         log
-        == "blue 3 on 2x = 6 · white X = 0 · green on -1 = -1 · Bo bet C +3 · = Ann +6, Bo +3, Cy -1 · Di's die: off the box"
+        == "blue 3 on 2x = 6 · white X = 0 · green on -1 = -1 · Bo bet C +3 → Ann +6, Bo +3, Cy -1 · Di's die: off the box"
     )
     # a thrower whose dice brought nothing is still named (both off the box, say)
     idle = ThrowScore((), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2)}, "blue")
     assert view.result_lines(idle, {}, names) == ("= Ann +0",)
+    assert view.log_line(idle, {}, names) == "Ann +0"
+
+
+def test_the_log_has_no_empty_part_before_the_changes():
+    """Second playtest: the throw log's lines read "… white X = 0 · = Ann +6": a " · " with
+    nothing before the "=". The changes follow the dice and bets after an arrow."""
+    from doppelx.games.doppelx.play import view
+    from rules.doppelx.board import FieldKind
+    from rules.doppelx.outcome import Status
+    from rules.doppelx.reading import DieReading
+    from rules.doppelx.scoring import PlayerScore, ThrowScore
+
+    names = {"blue": "Ann", "red": "Bo"}
+    players = {"blue": PlayerScore("blue", 6, 0, 0, 2, 8), "red": PlayerScore("red", 0, 3, 0, 0, 3)}
+    dice = (
+        DieReading("blue", Status.BOARD, "3", field=FieldKind.TWO),
+        DieReading("white", Status.HOLE),
+    )
+    for readings in (dice, dice[1:], ()):
+        for bets in ({}, {"red": "C"}):
+            line = view.log_line(ThrowScore(readings, False, players, "blue"), bets, names)
+            assert all(p.strip() and not p.lstrip().startswith("=") for p in line.split(" · ")), line
+            assert "Ann +6, Bo +3" in line
+    line = view.log_line(ThrowScore(dice, False, players, "blue"), {"red": "C"}, names)
+    assert line == "blue 3 on 2x = 6 · Bo bet C +3 → Ann +6, Bo +3 · Ann's white die: in a hole"
 
 
 def test_the_window_and_the_test_stand_in_both_speak_the_game_ui_protocol():

@@ -251,7 +251,7 @@ def test_referee_labels_keep_clear_of_the_end_standings(win):
     assert len(labels) == 3 and len(win.hud.plates) == 3
     w, h = win.get_framebuffer_size()
     covered = [o for o, p in dice.items() if panel.x0 < win.camera.project(p.position, w, h)[0] < panel.x1]
-    assert covered  # (the case of the finding: dice under the panel)
+    assert not covered  # the standings lie in a column beside the box now (second playtest)
     for plate in win.hud.plates:
         assert plate.overlap(panel) == 0, (plate, panel)
 
@@ -508,5 +508,45 @@ def test_the_end_panels_keys_line_stays_inside_it(win, size):
         keys = next(item for item in win.panel._items if getattr(item, "text", None) == footer)
         assert keys.content_width <= (panel.x1 - panel.x0) - 12
     finally:
+        win.set_size(w0, h0)
+        win.dispatch_events()
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1920, 1080)])
+@pytest.mark.parametrize("side", ["I", "III"])
+def test_the_end_standings_leave_the_box_in_view(win, size, side):
+    """Second playtest: at 1920×1080 the game-over standings lay over the board's middle, its
+    dice under them. They stand in a column at the right edge, under the last throw's summary,
+    and the picture moves left of them (as of the throw log), 8 players, every size."""
+    from render.snapshot import ScoreLine, Snapshot, TableSpec
+
+    table = TableSpec.standard(side)
+    owners = list(table.dice.player_colours)[:8]
+    board = tuple(ScoreLine(o.title(), o, 60 + k, k == 0) for k, o in enumerate(owners))
+    summary = ("blue 3 on 3x = 9 · white X = 0", "red 2 on 1x = 2 · Yellow bet A 0", "= Blue +9 · Red +2")
+    snap = Snapshot(table, scoreboard=board, turn="Game over after 9 throws", summary=summary, target=70)
+    w0, h0 = win.width, win.height
+    win.set_size(*size)
+    win.dispatch_events()
+    try:
+        win.show(snap)
+        win.render()
+        alone = win._box_on_screen(snap)
+        win.show_panel(
+            "Blue wins!", [(o.title(), "#888888", 70 - k) for k, o in enumerate(owners)], "Esc: menu"
+        )
+        win.render()
+        panel, box = win.panel.rect, win._box_on_screen(snap)
+        assert box.overlap(panel) == 0, (box, panel)
+        assert box.x0 >= 0 and panel.x1 <= win.width and panel.y0 >= 52 - 1e-6
+        for b in win.hud.text_boxes:
+            assert Rect(*b[:4]).overlap(panel) == 0, b[4]
+        if size == (1920, 1080):  # the case of the finding: where the box lies alone, the panel covered it
+            assert alone.overlap(panel) > 0
+        win.hide_panel()
+        win.render()
+        assert win.camera.screen_shift == (0.0, 1.0) and win._box_on_screen(snap) == alone
+    finally:
+        win.hide_panel()
         win.set_size(w0, h0)
         win.dispatch_events()

@@ -75,6 +75,53 @@ def test_esc_typed_while_the_new_game_is_built_does_not_quit(window, monkeypatch
     assert window.context is None  # (the loop closed the window after max_frames)
 
 
+@xdotool
+def test_the_first_enter_in_a_later_form_starts_the_game(window, monkeypatch, tmp_path):
+    """Second playtest: the form started a game with Enter; later, Ctrl+N, a click on a board
+    side, Enter — and nothing started until a second Enter. The first game was built inside
+    Enter's own handler, whose "drop the input meanwhile" dispatched the queue again: pyglet
+    saw Enter let go before it finished recording Enter as pressed, kept it "held", and took
+    the next Enter for auto-repeat (no key press). Real X keys and clicks, the real loop."""
+    from doppelx.games.doppelx.play import app, controller
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    built = []
+    start = controller.start_match
+    monkeypatch.setattr(controller, "start_match", lambda setup: built.append(setup) or start(setup))
+    c = PlayController(window)
+    window.on_intent = c.handle
+    c.open_new_game()  # the first form, before any game
+    assert window.dialog is not None
+    side = window.dialog.target(("board", "IV"), window.width, window.height)
+    x, y = side.x + side.w / 2, window.height - (side.y + side.h / 2)  # X counts y from the top
+    wid = str(window._window)
+
+    def type_(script: str) -> None:
+        subprocess.run(["sh", "-c", script], env=xdotool_env(window), check=True, timeout=60)
+
+    def stop_after_typing():
+        try:
+            type_(f"sleep 0.8; xdotool key --window {wid} Return")
+            deadline = time.perf_counter() + 30
+            while c.match is None and time.perf_counter() < deadline:  # the first game is built
+                time.sleep(0.1)
+            type_(
+                f"sleep 1.0; xdotool key --window {wid} ctrl+n; sleep 0.8; "
+                f"xdotool mousemove --window {wid} {x:.0f} {y:.0f} click 1; "
+                f"sleep 0.5; xdotool key --window {wid} Return; sleep 1.5"
+            )
+        finally:
+            c.quit_requested = True  # (ends app.run's loop)
+
+    t = threading.Thread(target=stop_after_typing)
+    t.start()
+    try:
+        app.run(window, c, clock=time.perf_counter, max_frames=60 * 30)
+    finally:
+        t.join()
+    assert [b.board for b in built] == ["I", "IV"]  # one Enter each: the second game is on side IV
+
+
 def test_a_save_error_is_a_message_in_the_window_and_the_game_goes_on(window, tmp_path):
     from pyglet.window import key
 
