@@ -336,9 +336,10 @@ class Hud:
             self.blocks["message" if colour is TEXT else "hint"] = self.panels[-1]
             yb += band
         for outline in st.highlights:  # the cards a click bets on now
-            for (xa, ya), (xb, yb) in zip(outline, outline[1:] + outline[:1]):
+            # (its own names: ``yb`` is the bottom bands' top, which the throw log stops at)
+            for (xa, ya), (xc, yc) in zip(outline, outline[1:] + outline[:1]):
                 line = pyglet.shapes.Line(
-                    xa, ya, xb, yb, thickness=max(2.0, 3 * s), color=ACCENT, batch=self.batch, group=self.back
+                    xa, ya, xc, yc, thickness=max(2.0, 3 * s), color=ACCENT, batch=self.batch, group=self.back
                 )
                 self._items.append(line)
         if snap.banner and st.banner and not (st.help or st.log):  # no banner through a modal panel

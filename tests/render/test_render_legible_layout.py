@@ -492,6 +492,27 @@ def test_the_referee_view_gives_each_die_one_plate_clear_of_the_others(fresh):
     assert all(" on " in t and " · +" in t for t in texts), texts
 
 
+def test_the_throw_log_keeps_its_column_while_bet_cards_are_outlined(window, table_i):
+    """Third playtest: the log (L) opened during a bet question was a dark band over the last
+    line of the "Last throw" panel, without entries: drawing the outlines of the cards one may
+    bet on (high in the window) had overwritten where the bottom bands end."""
+    from dataclasses import replace
+
+    from render.hud import Hud, HudState
+
+    window.switch_to()
+    hud = Hud()
+    w, h = 800, 500
+    snap = replace(_snapshot(table_i, 8), log=tuple(f"{k}. Blue: blue 3 on 3x = 9" for k in range(6)))
+    card = [(300.0, 440.0), (360.0, 440.0), (360.0, 480.0), (300.0, 480.0)]  # a card at the top
+    hud.update(snap, HudState(w, h, log=True, highlights=(card,)), [])
+    log, summary = hud.blocks["log"], hud.blocks["summary"]
+    assert log.y1 <= summary.y0 and log.y1 - log.y0 > 100, (log, summary)
+    assert hud.modal_texts[1].startswith("5. Blue")  # the newest throw shows
+    for item in hud._items:
+        item.delete()
+
+
 @pytest.mark.parametrize("size", [(800, 500), (1024, 600), (1280, 800), (1920, 1080)])
 @pytest.mark.parametrize("log", [False, True])
 def test_no_hud_panel_overlaps_another_with_the_log_open_or_closed(window, table_i, size, log):
