@@ -6,7 +6,9 @@ turns, every tracked frame) over the even ``toss_id`` s by a derivative-free sea
 bounded budget (:func:`fit`): a coarse grid over friction × restitution, then a coordinate
 pattern search (each parameter ±step, steps halved when no move helps) over friction,
 restitution, spinning and rolling friction, and in MuJoCo the contact's time constant and
-impedance (``solref[0]``, ``solimp``; the restitution input sets ``solref``'s damping ratio).
+impedance (``solref[0]``, ``solimp``; the restitution input sets ``solref``'s damping ratio);
+with ``--edge rounded`` also the edges' radius, friction, restitution and, in MuJoCo, time
+constant, impedance at first touch and the width over which it reaches the face's.
 ``--fit-warm`` skips the grid and starts the search from the fit file's values (a refit with
 new parameters or bounds at a third of the cost). The result goes, atomically, to
 ``assets/validation/tosses_fit.toml`` (:func:`write_fit`): one section per engine with the
@@ -39,8 +41,12 @@ BOUNDS = {
     # fit tosses found the edge friction steep (0.15 → 0.25: +0.06) and a soft edge (20–50 ms) best
     "edge_radius": (MIN_RADIUS, 0.01, 0.001),
     "edge_friction": (0.05, 1.5, 0.05),
-    "edge_restitution": (0.02, 0.95, 0.1),
+    # first step 0.2 (was 0.1): one step from the rounded fit's 0.2 reaches 0.4 and the bound 0.02
+    "edge_restitution": (0.02, 0.95, 0.2),
     "edge_time_constant": (0.001, 0.08, 0.005),
+    # the edge's impedance at first touch and the penetration over which it reaches the face's (MuJoCo)
+    "edge_impedance": (0.1, 0.99, 0.1),
+    "edge_impedance_width": (0.0001, 0.02, 0.002),
     "friction": (0.05, 1.5, 0.1),
     "restitution": (0.02, 0.95, 0.1),
     "spinning_friction": (0.0, 0.05, 0.002),
@@ -54,7 +60,15 @@ GRID = {"friction": (0.1, 0.2, 0.3, 0.45), "restitution": (0.05, 0.15, 0.3, 0.45
 #: restitution, a 30 ms edge time constant (MuJoCo's only; PyBullet has none): the best of the
 #: scan above, on 60 fit tosses).
 EDGES = ("sharp", "rounded")
-EDGE_START = {"edge_radius": 0.003, "edge_friction": 0.15, "edge_time_constant": 0.03}
+EDGE_START = {
+    "edge_radius": 0.003,
+    "edge_friction": 0.15,
+    "edge_time_constant": 0.03,
+    "edge_impedance_width": 0.003,
+}
+#: The edge's parameters only MuJoCo has. Its impedance at first touch starts at the face's (the
+#: width then changes nothing: a start without them is the model it was fitted as), 3 mm width.
+MUJOCO_EDGE = ("edge_time_constant", "edge_impedance", "edge_impedance_width")
 #: Most objective evaluations of the pattern search (after the grid's 16).
 MAX_EVALS = 40
 #: The search stops once every step is below this fraction of its first step.
@@ -208,6 +222,26 @@ def start_of(engine: str) -> TossParams:
     return _with(start, time_constant=TIME_CONSTANT, impedance=SOLIMP[0]) if engine == "mujoco" else start
 
 
+def search_start(engine: str, warm: TossParams | None = None, edge: str = "sharp") -> TossParams:
+    """Where :func:`fit_engine` 's search starts: :func:`start_of`, then ``warm`` 's values; with
+    rounded edges (which need ``warm``) the edge's parameters ``warm`` lacks from :data:`EDGE_START`,
+    its friction, restitution and (MuJoCo) impedance at first touch from the face's."""
+    start = start_of(engine)
+    if warm is not None:
+        start = _with(start, **{k: v for k, v in warm.to_dict().items()})
+    if edge == "rounded":
+        if warm is None:
+            raise DoppelXError("--edge rounded: the fit starts from the sharp fit's values: add --fit-warm")
+        first = {k: v for k, v in EDGE_START.items() if engine == "mujoco" or k not in MUJOCO_EDGE}
+        start = _with(
+            start, **{**first, **{k: v for k, v in warm.to_dict().items() if k.startswith("edge_")}}
+        )
+        start = _with(start, **{k: getattr(start, k[len("edge_"):]) for k in ("edge_friction", "edge_restitution",
+                                                                               "edge_impedance")
+                                if getattr(start, k) is None})  # fmt: skip
+    return start
+
+
 def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
                max_evals: int = MAX_EVALS, tosses=None, warm: TossParams | None = None,
                edge: str = "sharp", rest_weight: float = 0.0) -> dict:  # fmt: skip
@@ -220,18 +254,7 @@ def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
 
     fit_tosses = tosses if tosses is not None else data.half("fit")
     eval_tosses = data.half("eval")[: len(fit_tosses)]  # as many held-out tosses as fitted ones
-    start = start_of(engine)
-    if warm is not None:
-        start = _with(start, **{k: v for k, v in warm.to_dict().items()})
-    if edge == "rounded":
-        if warm is None:
-            raise DoppelXError("--edge rounded: the fit starts from the sharp fit's values: add --fit-warm")
-        first = {k: v for k, v in EDGE_START.items() if engine == "mujoco" or k != "edge_time_constant"}
-        start = _with(
-            start, **{**first, **{k: v for k, v in warm.to_dict().items() if k.startswith("edge_")}}
-        )
-        start = _with(start, **{k: getattr(start, k[len("edge_"):]) for k in ("edge_friction", "edge_restitution")
-                                if getattr(start, k) is None})  # fmt: skip
+    start = search_start(engine, warm, edge)
     with TossRunner(engine, data.half_width, data.mass) as runner:
         params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width, rest_weight), start,
                                    max_evals, progress, grid=warm is None)  # fmt: skip

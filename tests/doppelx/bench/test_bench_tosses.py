@@ -258,9 +258,8 @@ def test_the_rounded_edge_option_fits_and_evaluates_both_engines_and_keeps_the_s
         assert rounded["edge"] == "rounded" and rounded["evaluations"] == 2
         assert {"edge_radius", "edge_friction", "edge_restitution"} <= set(rounded)
         assert doc[engine] == shipped[engine]  # the sharp default is kept as it was
-    assert (
-        "edge_time_constant" in doc["mujoco_rounded"] and "edge_time_constant" not in doc["pybullet_rounded"]
-    )
+    for mujoco_only in ("edge_time_constant", "edge_impedance", "edge_impedance_width"):
+        assert mujoco_only in doc["mujoco_rounded"] and mujoco_only not in doc["pybullet_rounded"]
     assert main([*ev, "--edge", "rounded"]) == 0
     both = json.loads(capsys.readouterr().out)["engines"]
     for engine, r in both.items():
@@ -308,3 +307,33 @@ def test_the_fits_time_to_rest_weight_adds_each_tosss_rest_error_and_belongs_to_
     assert read_toml(out)["pybullet"]["objective"].endswith("+ 1.5 x time-to-rest error (s)")
     assert main(["bench", "tosses", "--fit-rest-weight", "1", "--json"]) == 2
     assert "--fit-rest-weight belongs to --fit" in capsys.readouterr().err
+
+
+def test_the_rounded_mujoco_fit_searches_the_edges_impedance_and_its_width_from_the_fitted_model():
+    """The edge's impedance at first touch starts at the face's (the width then changes nothing: the
+    start is the model the file holds) and the search moves both; PyBullet has neither."""
+    from doppelx.bench.tosses_fit import BOUNDS, _with, default_path, fit, params_of, read_fit, search_start
+    from doppelx.bench.tosses_sim import TossParams, TossRunner
+
+    warm = params_of(read_fit(), "mujoco", default_path(), "rounded")
+    assert warm.edge_impedance is None  # the shipped section predates them and still reads
+    start = search_start("mujoco", warm, "rounded")
+    assert start.edge_impedance == warm.impedance and start.edge_impedance_width == pytest.approx(0.003)
+    data = load_tosses()
+    toss = data.half("fit")[0]
+    state = release_state(toss, data.half_width).state()
+    with TossRunner("mujoco", data.half_width, data.mass) as runner:
+        a, b = runner.run(warm, state, cap=0.6), runner.run(start, state, cap=0.6)
+        soft = runner.run(_with(start, edge_impedance=0.2, edge_impedance_width=0.01), state, cap=0.6)
+    np.testing.assert_array_equal(a.pos, b.pos)  # the start is the fitted model
+    n = min(len(a.t), len(soft.t))
+    assert np.abs(a.pos[:n] - soft.pos[:n]).max() > 1e-4  # and the new parameters reach the motion
+    pb = search_start("pybullet", params_of(read_fit(), "pybullet", default_path(), "rounded"), "rounded")
+    assert pb.edge_impedance is None and pb.edge_impedance_width is None
+
+    def bowl(p: TossParams) -> float:  # a minimum inside the bounds in the two new parameters
+        return (p.edge_impedance - 0.4) ** 2 + (p.edge_impedance_width * 100 - 0.7) ** 2
+
+    best = fit(bowl, start, max_evals=300, grid=False)[0]
+    assert best.edge_impedance == pytest.approx(0.4, abs=0.02)
+    assert best.edge_impedance_width == pytest.approx(0.007, abs=BOUNDS["edge_impedance_width"][2] / 8)
