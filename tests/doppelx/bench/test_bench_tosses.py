@@ -337,3 +337,37 @@ def test_the_rounded_mujoco_fit_searches_the_edges_impedance_and_its_width_from_
     best = fit(bowl, start, max_evals=300, grid=False)[0]
     assert best.edge_impedance == pytest.approx(0.4, abs=0.02)
     assert best.edge_impedance_width == pytest.approx(0.007, abs=BOUNDS["edge_impedance_width"][2] / 8)
+
+
+def test_the_fits_ks_weight_adds_the_times_to_rests_ks_distance_and_belongs_to_fit(tmp_path, capsys):
+    """``--fit-ks-weight W`` adds W × the two-sample KS distance between the runs' and the tracked
+    times to rest: the bench's aim judges that distribution, which no per-toss error sees."""
+    from doppelx.bench.tosses_data import load_tosses, release_state
+    from doppelx.bench.tosses_fit import objective_of
+    from doppelx.bench.tosses_sim import TossRunner, game_params
+    from doppelx.bench.twosample import ks_2samp
+
+    data = load_tosses()
+    tosses = data.half("fit")[:3]
+    params = game_params("pybullet")
+    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+        plain = objective_of(runner, tosses, data.half_width)(params)
+        weighted = objective_of(runner, tosses, data.half_width, ks_weight=0.5)(params)
+        real, sim = [], []
+        for t in tosses:
+            path = ts.Path3.of(t)
+            run = runner.run(params, release_state(t, data.half_width).state(), path.t[-1], cap=path.t[-1])
+            real.append(ts.time_to_rest(path))
+            sim.append(ts.time_to_rest(ts.Path3.of(run)))
+    distance = ks_2samp(real, sim)[0]
+    assert distance > 0  # the game's material rests earlier than the real cube
+    assert weighted == pytest.approx(plain + 0.5 * distance, abs=2e-6)
+    out = tmp_path / "fit.toml"
+    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "2", "--engine", "pybullet"]
+    assert main([*base, "--fit-evals", "1", "--fit-ks-weight", "0.25"]) == 0
+    capsys.readouterr()
+    from rules.common.assets import read_toml
+
+    assert read_toml(out)["pybullet"]["objective"].endswith("+ 0.25 x time-to-rest KS distance")
+    assert main(["bench", "tosses", "--fit-ks-weight", "1", "--json"]) == 2
+    assert "--fit-ks-weight belongs to --fit" in capsys.readouterr().err
