@@ -287,8 +287,8 @@ class CuboidTable:
         The die's body id and the base's mass and inertia."""
         from doppelx.bench.rounded_box import LINK_INERTIA, LINK_MASS, parts
 
-        if edge.time_constant is not None:
-            raise ValueError("PyBullet's rounded edges take no time constant")
+        if edge.time_constant is not None or edge.impedance is not None or edge.impedance_width is not None:
+            raise ValueError("PyBullet's rounded edges take no time constant or impedance")
         p, c, sc = self.p, self.client, self.scene
         boxes, rims = parts(half[0], edge.radius)
         base = p.createCollisionShapeArray(
@@ -367,12 +367,16 @@ _Z_ONTO = {
 class EdgeContact:
     """Rounded edges of radius ``radius`` (m) with their own contact against the table:
     Coulomb ``friction``, ``restitution`` (through the damping ratio) and ``time_constant``
-    (s; ``None``: the face's). See :mod:`doppelx.bench.rounded_box`."""
+    (s; ``None``: the face's); MuJoCo only, ``impedance`` at first touch (``solimp``'s d0) rising to
+    the face's over ``impedance_width`` (m; ``solimp``'s width), each ``None``: the face's.
+    See :mod:`doppelx.bench.rounded_box`."""
 
     radius: float
     friction: float
     restitution: float
     time_constant: float | None = None
+    impedance: float | None = None
+    impedance_width: float | None = None
 
 
 class MujocoCuboidTable:
@@ -432,8 +436,15 @@ class MujocoCuboidTable:
                 raise ValueError("rounded edges are built for a cube (equal half extents)")
             edge_solref = (tc if edge.time_constant is None else edge.time_constant,
                            damping_ratio(min(max(edge.restitution, 1e-3), 0.999)))  # fmt: skip
+            # the edge's impedance starts at its own d0 and reaches the face's over its own width
+            edge_solimp = (
+                solimp[0] if edge.impedance is None else edge.impedance,
+                solimp[1],
+                solimp[2] if edge.impedance_width is None else edge.impedance_width,
+                *solimp[3:],
+            )
             # priority 2 over the table's 1: an edge's or corner's contact is its own
-            rim = MujocoContact((edge.friction, *friction[1:]), edge_solref, solimp, par.condim, 2)
+            rim = MujocoContact((edge.friction, *friction[1:]), edge_solref, edge_solimp, par.condim, 2)
             shape = geoms(half[0], edge.radius, die.attributes(), rim.attributes())
         return (
             '<mujoco model="cuboid">'

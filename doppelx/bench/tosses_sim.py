@@ -46,6 +46,10 @@ class TossParams:
             friction), ``edge_restitution`` (through the damping ratio, as ``restitution``) and
             ``edge_time_constant`` (MuJoCo only; s; ``None``: the face's); the faces keep the
             fields above. PyBullet builds the rims as links on fixed joints.
+        edge_impedance, edge_impedance_width: MuJoCo only: the edge's impedance at first touch
+            (``solimp``'s d0) and the penetration (m, ``solimp``'s width) over which it rises (or
+            falls) to the face's ``impedance``: an edge soft at first touch and stiffer deeper in.
+            ``None``: the face's constant impedance (d0 = ``impedance``, the game's 0.1 mm width).
     """
 
     friction: float
@@ -58,6 +62,8 @@ class TossParams:
     edge_friction: float | None = None
     edge_restitution: float | None = None
     edge_time_constant: float | None = None
+    edge_impedance: float | None = None
+    edge_impedance_width: float | None = None
 
     @property
     def edge(self) -> str:
@@ -237,7 +243,8 @@ def _edge_of(params: TossParams):
         return None
     friction = params.friction if params.edge_friction is None else params.edge_friction
     e = params.restitution if params.edge_restitution is None else params.edge_restitution
-    return EdgeContact(params.edge_radius, friction, e, params.edge_time_constant)
+    return EdgeContact(params.edge_radius, friction, e, params.edge_time_constant, params.edge_impedance,
+                       params.edge_impedance_width)  # fmt: skip
 
 
 def pose_at(t: np.ndarray, pos: np.ndarray, quat: np.ndarray, times) -> tuple[np.ndarray, np.ndarray]:

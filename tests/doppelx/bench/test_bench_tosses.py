@@ -258,9 +258,8 @@ def test_the_rounded_edge_option_fits_and_evaluates_both_engines_and_keeps_the_s
         assert rounded["edge"] == "rounded" and rounded["evaluations"] == 2
         assert {"edge_radius", "edge_friction", "edge_restitution"} <= set(rounded)
         assert doc[engine] == shipped[engine]  # the sharp default is kept as it was
-    assert (
-        "edge_time_constant" in doc["mujoco_rounded"] and "edge_time_constant" not in doc["pybullet_rounded"]
-    )
+    for mujoco_only in ("edge_time_constant", "edge_impedance", "edge_impedance_width"):
+        assert mujoco_only in doc["mujoco_rounded"] and mujoco_only not in doc["pybullet_rounded"]
     assert main([*ev, "--edge", "rounded"]) == 0
     both = json.loads(capsys.readouterr().out)["engines"]
     for engine, r in both.items():
@@ -308,3 +307,67 @@ def test_the_fits_time_to_rest_weight_adds_each_tosss_rest_error_and_belongs_to_
     assert read_toml(out)["pybullet"]["objective"].endswith("+ 1.5 x time-to-rest error (s)")
     assert main(["bench", "tosses", "--fit-rest-weight", "1", "--json"]) == 2
     assert "--fit-rest-weight belongs to --fit" in capsys.readouterr().err
+
+
+def test_the_rounded_mujoco_fit_searches_the_edges_impedance_and_its_width_from_the_fitted_model():
+    """The edge's impedance at first touch starts at the face's (the width then changes nothing: the
+    start is the model the file holds) and the search moves both; PyBullet has neither."""
+    from doppelx.bench.tosses_fit import BOUNDS, _with, default_path, fit, params_of, read_fit, search_start
+    from doppelx.bench.tosses_sim import TossParams, TossRunner
+
+    warm = params_of(read_fit(), "mujoco", default_path(), "rounded")
+    assert warm.edge_impedance is None  # the shipped section predates them and still reads
+    start = search_start("mujoco", warm, "rounded")
+    assert start.edge_impedance == warm.impedance and start.edge_impedance_width == pytest.approx(0.003)
+    data = load_tosses()
+    toss = data.half("fit")[0]
+    state = release_state(toss, data.half_width).state()
+    with TossRunner("mujoco", data.half_width, data.mass) as runner:
+        a, b = runner.run(warm, state, cap=0.6), runner.run(start, state, cap=0.6)
+        soft = runner.run(_with(start, edge_impedance=0.2, edge_impedance_width=0.01), state, cap=0.6)
+    np.testing.assert_array_equal(a.pos, b.pos)  # the start is the fitted model
+    n = min(len(a.t), len(soft.t))
+    assert np.abs(a.pos[:n] - soft.pos[:n]).max() > 1e-4  # and the new parameters reach the motion
+    pb = search_start("pybullet", params_of(read_fit(), "pybullet", default_path(), "rounded"), "rounded")
+    assert pb.edge_impedance is None and pb.edge_impedance_width is None
+
+    def bowl(p: TossParams) -> float:  # a minimum inside the bounds in the two new parameters
+        return (p.edge_impedance - 0.4) ** 2 + (p.edge_impedance_width * 100 - 0.7) ** 2
+
+    best = fit(bowl, start, max_evals=300, grid=False)[0]
+    assert best.edge_impedance == pytest.approx(0.4, abs=0.02)
+    assert best.edge_impedance_width == pytest.approx(0.007, abs=BOUNDS["edge_impedance_width"][2] / 8)
+
+
+def test_the_fits_ks_weight_adds_the_times_to_rests_ks_distance_and_belongs_to_fit(tmp_path, capsys):
+    """``--fit-ks-weight W`` adds W × the two-sample KS distance between the runs' and the tracked
+    times to rest: the bench's aim judges that distribution, which no per-toss error sees."""
+    from doppelx.bench.tosses_data import load_tosses, release_state
+    from doppelx.bench.tosses_fit import objective_of
+    from doppelx.bench.tosses_sim import TossRunner, game_params
+    from doppelx.bench.twosample import ks_2samp
+
+    data = load_tosses()
+    tosses = data.half("fit")[:3]
+    params = game_params("pybullet")
+    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+        plain = objective_of(runner, tosses, data.half_width)(params)
+        weighted = objective_of(runner, tosses, data.half_width, ks_weight=0.5)(params)
+        real, sim = [], []
+        for t in tosses:
+            path = ts.Path3.of(t)
+            run = runner.run(params, release_state(t, data.half_width).state(), path.t[-1], cap=path.t[-1])
+            real.append(ts.time_to_rest(path))
+            sim.append(ts.time_to_rest(ts.Path3.of(run)))
+    distance = ks_2samp(real, sim)[0]
+    assert distance > 0  # the game's material rests earlier than the real cube
+    assert weighted == pytest.approx(plain + 0.5 * distance, abs=2e-6)
+    out = tmp_path / "fit.toml"
+    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "2", "--engine", "pybullet"]
+    assert main([*base, "--fit-evals", "1", "--fit-ks-weight", "0.25"]) == 0
+    capsys.readouterr()
+    from rules.common.assets import read_toml
+
+    assert read_toml(out)["pybullet"]["objective"].endswith("+ 0.25 x time-to-rest KS distance")
+    assert main(["bench", "tosses", "--fit-ks-weight", "1", "--json"]) == 2
+    assert "--fit-ks-weight belongs to --fit" in capsys.readouterr().err

@@ -74,6 +74,32 @@ def test_the_edges_carry_their_own_contact_and_the_faces_the_tables():
     assert all(m.geom_friction[g][0] == pytest.approx(0.15) for g in rims)
     assert all(m.geom_solref[g][0] == pytest.approx(0.03) for g in rims)
     assert all(m.geom_solref[g][0] == m.geom_solref[0][0] for g in faces)
+    # without an impedance of their own the edges keep the faces' solimp
+    assert all(np.array_equal(m.geom_solimp[g], m.geom_solimp[faces[0]]) for g in rims)
+
+
+def test_the_edges_impedance_rises_from_its_own_first_touch_to_the_faces_over_its_width():
+    table = MujocoCuboidTable()
+    xml = table.mjcf_box((HALF,) * 3, MASS, INERTIA, impedance=0.84,
+                         edge=EdgeContact(R, 0.15, 0.3, 0.03, impedance=0.3, impedance_width=0.004))  # fmt: skip
+    m = mujoco.MjModel.from_xml_string(xml)
+    die = [g for g in range(m.ngeom) if m.geom_bodyid[g] == 1]
+    faces = [g for g in die if m.geom_type[g] == mujoco.mjtGeom.mjGEOM_BOX]
+    rims = [g for g in die if g not in faces]
+    for g in rims:  # d0 the edge's, d_width the face's, the edge's width
+        np.testing.assert_allclose(m.geom_solimp[g][:3], (0.3, 0.84, 0.004))
+    for g in [0, *faces]:  # the table and the faces keep the constant impedance
+        np.testing.assert_allclose(m.geom_solimp[g][:2], (0.84, 0.84))
+        assert m.geom_solimp[g][2] == pytest.approx(0.0001)
+    from doppelx.bench.cuboid import CuboidTable
+
+    pb = CuboidTable()  # PyBullet's contact has no impedance: refused, not ignored
+    try:
+        with pytest.raises(ValueError, match="impedance"):
+            pb.build((HALF,) * 3, MASS, INERTIA, ((0, 0, 0.2), (0, 0, 0, 1), (0, 0, 0), (0, 0, 0)),
+                     EdgeContact(R, 0.15, 0.3, impedance=0.3))  # fmt: skip
+    finally:
+        pb.close()
 
 
 def _touching(tilt_deg: float, about=(0.0, 1.0, 0.0)) -> set[str]:
