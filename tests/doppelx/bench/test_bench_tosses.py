@@ -315,8 +315,10 @@ def test_the_rounded_mujoco_fit_searches_the_edges_impedance_and_its_width_from_
     from doppelx.bench.tosses_fit import BOUNDS, _with, default_path, fit, params_of, read_fit, search_start
     from doppelx.bench.tosses_sim import TossParams, TossRunner
 
-    warm = params_of(read_fit(), "mujoco", default_path(), "rounded")
-    assert warm.edge_impedance is None  # the shipped section predates them and still reads
+    shipped = params_of(read_fit(), "mujoco", default_path(), "rounded")
+    assert shipped.edge_impedance is not None and shipped.edge_impedance_width is not None
+    # a rounded model without them (the third round's section): the edge has the face's solimp
+    warm = _with(shipped, edge_impedance=None, edge_impedance_width=None)
     start = search_start("mujoco", warm, "rounded")
     assert start.edge_impedance == warm.impedance and start.edge_impedance_width == pytest.approx(0.003)
     data = load_tosses()
