@@ -262,7 +262,9 @@ class PlayController:
         if last is not None:
             if not self.history:  # a save without its log: the last throw's line at least
                 self.history.append(self._log_line(last))
-            self.summary = view.result_lines(last.score, last.bets, match.game.names, last.kind)
+            self.summary = view.result_lines(
+                last.score, last.bets, match.game.names, last.kind, match.game.cards
+            )
         if self.ui is not None:
             self.ui.hide_panel()
         self._next()
@@ -518,7 +520,7 @@ class PlayController:
             names = self.live.game.names
             shown = self.last
             assert shown is not None  # a throw in flight is the last one
-            self.summary = view.result_lines(shown.score, shown.bets, names, shown.kind)
+            self.summary = view.result_lines(shown.score, shown.bets, names, shown.kind, self.live.game.cards)
             self.history = (self.history + [self._log_line(shown)])[-LOG_LENGTH:]
             self._hint_referee(shown.number)
             self._after(RESULT_HOLD if self._person_next() else reading_hold(self.summary), self._next)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from render.snapshot import FloatingText, ScoreLine
+from rules.doppelx.bets import BetCard
 from rules.doppelx.dice import WHITE
 from rules.doppelx.game import DoppelXGame
 from rules.doppelx.outcome import DieOutcome, Pose, Status
@@ -73,6 +74,18 @@ _INCOME: dict[tuple, dict[str, int]] = {}
 
 #: The summary's first line in a Doppel X: why the other dice show no chips (D19, D34).
 DOPPEL_X_LINE = "Doppel X! No other die pays; of the bets only A and H"
+
+
+def doppel_x_line(cards: Mapping[str, BetCard] | None = None) -> str:
+    """:data:`DOPPEL_X_LINE` naming only the Doppel X cards in play (``cards``; all when not given):
+    "… of the bets only A" with A–D in play, "… nor any bet" with none (third playtest: H named
+    where only A–D lay)."""
+    if cards is None:
+        return DOPPEL_X_LINE
+    letters = sorted(k for k, c in cards.items() if c.condition == "doppel_x")
+    if not letters:
+        return "Doppel X! No other die pays, nor any bet"
+    return "Doppel X! No other die pays; of the bets only " + " and ".join(letters)
 
 
 def die_text(reading: DieReading, doppel_x: bool, decider: bool = False) -> str:
@@ -224,7 +237,11 @@ def totals(score: ThrowScore, names: Mapping[str, str]) -> list[str]:
 
 
 def result_lines(
-    score: ThrowScore, bets: Mapping[str, str], names: Mapping[str, str], kind: str = "turn"
+    score: ThrowScore,
+    bets: Mapping[str, str],
+    names: Mapping[str, str],
+    kind: str = "turn",
+    cards: Mapping[str, BetCard] | None = None,
 ) -> tuple[str, ...]:
     """The summary of a throw: per die and bet why, then each player's change.
 
@@ -232,13 +249,13 @@ def result_lines(
     of at most :data:`LINE_CHARS`, broken at a " · "), "Doppel X!" first when there was one,
     then the dice that went into a hole or off the box (:func:`gone_lines`); a cocked throw
     gets one line saying so; a decider throw (``kind``) its points, which settle the tie
-    (the chips stay).
+    (the chips stay). ``cards``: the bet cards in play (the Doppel X line names only those).
     """
     if score.rethrow:
         return ("Cocked die: the throw does not count, throw again",)
     if kind == "decider":
         return (decider_line(score, names), "Decider: the most points wins the tied game; chips stay")
-    lines: list[str] = [DOPPEL_X_LINE] if score.doppel_x else []
+    lines: list[str] = [doppel_x_line(cards)] if score.doppel_x else []
     lines += wrap(throw_parts(score, bets, names))
     change = totals(score, names)
     if change:

@@ -92,8 +92,18 @@ def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
         from doppelx.games.doppelx.play.view import result_lines
 
         shown = ctrl.last  # the summary's first line says it, and why the other dice show nothing
-        lines = result_lines(shown.score, shown.bets, ctrl.live.game.names, shown.kind)
-        assert lines[0] == "Doppel X! No other die pays; of the bets only A and H"
+        game = ctrl.live.game
+        lines = result_lines(shown.score, shown.bets, game.names, shown.kind, game.cards)
+        in_play = sorted(k for k, c in game.cards.items() if c.condition == "doppel_x")
+        assert lines[0] == "Doppel X! No other die pays; of the bets only " + " and ".join(in_play)
+        from doppelx.games.doppelx.play.view import doppel_x_line
+        from rules.doppelx.bets import load_bet_cards
+
+        every = load_bet_cards()
+        assert doppel_x_line(every).endswith("only A and H")
+        four = {k: every[k] for k in "ABCD"}  # A–D in play: H is not named (third playtest)
+        assert doppel_x_line(four) == "Doppel X! No other die pays; of the bets only A"
+        assert doppel_x_line({k: every[k] for k in "BC"}) == "Doppel X! No other die pays, nor any bet"
         ctrl.handle(flick(ctrl))
         assert ctrl.stage is Stage.FLIGHT and ctrl.snapshot().banner == ""
     finally:
