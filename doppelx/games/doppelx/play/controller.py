@@ -809,7 +809,7 @@ class PlayController:
             assert game.winner is not None  # a game is over when it has its winner
             winner = names.get(game.winner, game.winner)
             banner, message = f"{winner} wins!", ""
-            turn = f"Game over after {view.counted(self.numbers, 'throw')}"
+            turn = view.game_over_line(self.numbers, game.log)
             active = game.winner
         elif stage is Stage.BET:
             assert self.bettor is not None and game.active is not None  # a turn's bets: both named

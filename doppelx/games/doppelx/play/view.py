@@ -145,6 +145,15 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def game_over_line(throws: int, log: Iterable) -> str:
+    """``"Game over after 8 throws"``, or ``"… and 2 decider throws"``: the decider's throws
+    (D37) settle a tie after the game's last throw and are counted apart (``log``: the rules'
+    game log, its entries' ``kind``; ``throws``: all the game's throws)."""
+    deciding = sum(1 for e in log if e.kind == "decider")
+    line = f"Game over after {counted(throws - deciding, 'throw')}"
+    return line + (f" and {counted(deciding, 'decider throw')}" if deciding else "")
+
+
 def decider_line(score: ThrowScore, names: Mapping[str, str], named: bool = True) -> str:
     """A decider throw (D37): its points, which settle the tie (chips do not change); ``named``
     puts the thrower's name first."""

@@ -506,6 +506,12 @@ def test_a_decider_says_its_points_and_who_won_it():
         assert deciders and all("in the decider" in line and "+0" not in line for line in deciders)
         title = c.ui.panel[0]
         assert title == f"{game.names[game.winner]} wins the decider!"
+        # the throws that ended the game and the decider's are counted apart (third playtest:
+        # "Game over after 10 throws" when the game ended at throw 8)
+        deciding = sum(1 for e in game.log if e.kind == "decider")
+        turns = sum(1 for e in game.log if e.kind != "decider")
+        assert (turns, deciding) == (1, 3)  # the setup throw, then three decider throws
+        assert c.snapshot().turn == "Game over after 1 throw and 3 decider throws"
     finally:
         c.close()
 
