@@ -298,15 +298,32 @@ def test_the_fits_time_to_rest_weight_adds_each_tosss_rest_error_and_belongs_to_
             gaps.append(abs(ts.time_to_rest(sim) - ts.time_to_rest(real)))
     assert max(gaps) > 0
     assert weighted == pytest.approx(plain + 2.0 * float(np.mean(gaps)), abs=2e-6)
-    out = tmp_path / "fit.toml"
-    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "1", "--engine", "pybullet"]
-    assert main([*base, "--fit-evals", "1", "--fit-rest-weight", "1.5"]) == 0
-    capsys.readouterr()
+    fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, "--fit-rest-weight", "1.5", 1,
+                                           "+ 1.5 x time-to-rest error (s)")  # fmt: skip
+
+
+def fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, flag: str, weight: str, tosses: int, says: str):
+    """A one-evaluation PyBullet fit with ``flag weight`` names its term in the fit file's
+    objective (``says``), and the flag is refused without ``--fit``."""
     from rules.common.assets import read_toml
 
-    assert read_toml(out)["pybullet"]["objective"].endswith("+ 1.5 x time-to-rest error (s)")
-    assert main(["bench", "tosses", "--fit-rest-weight", "1", "--json"]) == 2
-    assert "--fit-rest-weight belongs to --fit" in capsys.readouterr().err
+    out = tmp_path / "fit.toml"
+    fit = [
+        "bench",
+        "tosses",
+        "--fit",
+        "--fit-out",
+        str(out),
+        "--fit-tosses",
+        str(tosses),
+        "--engine",
+        "pybullet",
+    ]
+    assert main([*fit, "--fit-evals", "1", flag, weight]) == 0
+    capsys.readouterr()
+    assert read_toml(out)["pybullet"]["objective"].endswith(says)
+    assert main(["bench", "tosses", flag, "1", "--json"]) == 2
+    assert f"{flag} belongs to --fit" in capsys.readouterr().err
 
 
 def test_the_rounded_mujoco_fit_searches_the_edges_impedance_and_its_width_from_the_fitted_model():
@@ -364,12 +381,5 @@ def test_the_fits_ks_weight_adds_the_times_to_rests_ks_distance_and_belongs_to_f
     distance = ks_2samp(real, sim)[0]
     assert distance > 0  # the game's material rests earlier than the real cube
     assert weighted == pytest.approx(plain + 0.5 * distance, abs=2e-6)
-    out = tmp_path / "fit.toml"
-    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "2", "--engine", "pybullet"]
-    assert main([*base, "--fit-evals", "1", "--fit-ks-weight", "0.25"]) == 0
-    capsys.readouterr()
-    from rules.common.assets import read_toml
-
-    assert read_toml(out)["pybullet"]["objective"].endswith("+ 0.25 x time-to-rest KS distance")
-    assert main(["bench", "tosses", "--fit-ks-weight", "1", "--json"]) == 2
-    assert "--fit-ks-weight belongs to --fit" in capsys.readouterr().err
+    fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, "--fit-ks-weight", "0.25", 2,
+                                           "+ 0.25 x time-to-rest KS distance")  # fmt: skip
