@@ -34,7 +34,7 @@ from rules.doppelx.box import BoxSpec
 from rules.doppelx.dice import DieSpec
 
 #: The most rollouts a decision may spend by default; a decision usually ends after 22
-#: (~0.12–0.15 CPU s of one core, docs/bots.md "Speed"), inside the window's 1 s.
+#: (0.12–0.19 CPU s of one core here, docs/bots.md "Speed"), inside the window's 1 s.
 DEFAULT_ROLLOUTS = 100
 #: Time limit of a decision in the window (s).
 WINDOW_SECONDS = 1.0
