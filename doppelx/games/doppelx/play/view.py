@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from render.snapshot import FloatingText, ScoreLine
-from rules.doppelx.bets import BetCard
+from rules.doppelx.bets import BetCard, load_bet_cards
 from rules.doppelx.dice import WHITE
 from rules.doppelx.game import DoppelXGame
 from rules.doppelx.outcome import DieOutcome, Pose, Status
@@ -72,16 +72,13 @@ def income(game: DoppelXGame, lying: Mapping[str, Pose]) -> dict[str, int]:
 _INCOME: dict[tuple, dict[str, int]] = {}
 
 
-#: The summary's first line in a Doppel X: why the other dice show no chips (D19, D34).
-DOPPEL_X_LINE = "Doppel X! No other die pays; of the bets only A and H"
-
-
 def doppel_x_line(cards: Mapping[str, BetCard] | None = None) -> str:
-    """:data:`DOPPEL_X_LINE` naming only the Doppel X cards in play (``cards``; all when not given):
-    "… of the bets only A" with A–D in play, "… nor any bet" with none (third playtest: H named
-    where only A–D lay)."""
+    """The summary's first line in a Doppel X: why the other dice show no chips (D19, D34),
+    naming only the Doppel X cards in play (``cards``; every card side when not given): "… of
+    the bets only A" with A–D in play, "… nor any bet" with none (third playtest: H named where
+    only A–D lay)."""
     if cards is None:
-        return DOPPEL_X_LINE
+        cards = load_bet_cards()
     letters = sorted(k for k, c in cards.items() if c.condition == "doppel_x")
     if not letters:
         return "Doppel X! No other die pays, nor any bet"
