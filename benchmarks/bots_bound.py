@@ -89,7 +89,7 @@ class PositionOracle:
 
         def judge(aims) -> None:
             for a in aims:
-                res = rollout(table, a, self.skill, copy.deepcopy(self.match.rng))
+                res = rollout(table, a, self.skill, copy.deepcopy(self.match.rng), exact=True)
                 scored.append((Candidate(a, [win_value(table, res.outcome, hand)]), res.outcome))
 
         judge(first_candidates(table, self.skill, start, rng, min(16, self.evals)))

@@ -2,11 +2,13 @@
 
     python benchmarks/expert_quality.py [--positions 24] [--fresh 40] [--think 100] [--json]
     python benchmarks/expert_quality.py --time-turns 3 [--think 100] [--json]
+    python benchmarks/expert_quality.py --worlds 16 [--positions 24] [--json]
 
 Quality: ``--positions`` positions (four-player games of medium bots on side I, seed
 13 + k, after 5 + k mod 7 throws, target 50 or 100 by turns) are decided by the expert, and
 each choice that is not the field aim is scored against the field aim on ``--fresh``
-rollouts of streams the search never saw (paired, the same streams for both): the gain per
+rollouts of streams the search never saw, run in the game's own world (``exact``: the
+planner's rollouts step a lighter one) and paired (the same streams for both): the gain per
 decision in percentage points of the chance of winning (0 where it kept the field aim),
 its standard error, the switches and the switches that were worse. A search that picks
 lucky throws shows a negative gain. CPU seconds and rollouts per decision are printed too.
@@ -15,6 +17,18 @@ lucky throws shows a negative gain. CPU seconds and rollouts per decision are pr
 medium bots; the CPU seconds of this process over each of the expert's turns — the bets
 before it, its decision and its throw run to rest, what lies between the previous throw's
 rest and the release in the window, less the drawing — for the first 12 throws of each game.
+
+``--worlds R``: what the planner's lighter world (``planner.rollout.PLANNING``: 6 mm sub-steps,
+the game 3 mm) changes. In each of ``--positions`` positions the search's spread round of
+candidates (16 aims) is rolled out R times in the planner's world and R times in the game's,
+on the same streams (the same releases): the mean difference of the values (planner − game,
+points of the chance of winning) with its standard error over the candidates, the spread of
+one rollout's value for scale, how often the two worlds pick the same best candidate (beside
+how often two sets of game rollouts on other streams do: the noise's own agreement) and the
+rank correlation of the candidates' means (Spearman's, median over the positions; beside it
+the same for the two sets of game rollouts), the
+thrown dice that ended in a hole or off the box, the tunnelled throws (the watch on), the
+sub-steps and the CPU milliseconds per rollout in each world.
 
 To compare with another commit, run the same command in a tree exported with ``git archive``
 (benchmarks/README.md). Figures are printed, never asserted; the load average is printed.
@@ -83,7 +97,10 @@ def quality(n: int, fresh: int, think: int) -> dict:
 
         def score(aim, t=t, hand=hand):
             return np.array(
-                [win_value(t, rollout(t, aim, skill, t.rng(9, j)).outcome, hand) for j in range(fresh)]
+                [
+                    win_value(t, rollout(t, aim, skill, t.rng(9, j), exact=True).outcome, hand)
+                    for j in range(fresh)
+                ]
             )
 
         gain = float((score(decision.aim) - score(field_aim)).mean())
@@ -100,6 +117,75 @@ def quality(n: int, fresh: int, think: int) -> dict:
         "gain_se": float(g.std(ddof=1) / np.sqrt(n)) if n > 1 else None,
         "median_cpu_s": statistics.median(cpu),
         "median_rollouts": statistics.median(used),
+    }
+
+
+def worlds(n: int, reps: int) -> dict:
+    """The planner's world against the game's on the same rollouts (see the module docstring)."""
+    from doppelx.games.doppelx.bots import AimAtBestField
+    from doppelx.games.doppelx.planner.rollout import rollout
+    from doppelx.games.doppelx.planner.search import explicit, first_candidates
+    from doppelx.games.doppelx.planner.value import hand_value_of, win_value
+    from physics.throw_model import SKILLS
+    from rules.doppelx.outcome import Status
+
+    skill = SKILLS["hard"]
+    diffs, spread, same_best, noise_best = [], [], 0, 0
+    lost = {"planner": 0, "game": 0}
+    tunnelled, dice = 0, 0
+    steps = {"planner": 0, "game": 0}
+    cpu = {"planner": 0.0, "game": 0.0}
+    rho: dict[str, list[float]] = {"planner": [], "other": []}
+    for t in positions(n):
+        hand = hand_value_of(t.board, t.cards, t.dice[t.thrower], len(t.lying) + 1)
+        start = AimAtBestField(skill).aim(t.board, t.dice[t.thrower], t.box)
+        aims = first_candidates(t, skill, explicit(t, start, skill), t.rng(0), 16)
+        means = {"planner": [], "game": [], "other": []}
+        for a in aims:
+            vals = {"planner": [], "game": [], "other": []}
+            for j in range(reps):
+                runs = (("planner", False, (11, j)), ("game", True, (11, j)), ("other", True, (12, j)))
+                for world, exact, key in runs:
+                    c0 = time.process_time()
+                    res = rollout(t, a, skill, t.rng(*key), exact=exact)
+                    if world != "other":
+                        cpu[world] += time.process_time() - c0
+                        steps[world] += res.steps
+                        thrown = [d for d in res.outcome.dice if d.owner in t.thrown]
+                        lost[world] += sum(d.status in (Status.HOLE, Status.OFF) for d in thrown)
+                    if world == "planner":  # again with the tunnel watch (it costs CPU)
+                        tunnelled += bool(rollout(t, a, skill, t.rng(*key), watch=True).tunnelled)
+                        dice += len(t.thrown)
+                    vals[world].append(win_value(t, res.outcome, hand))
+            for world in means:
+                means[world].append(float(np.mean(vals[world])))
+            d = np.array(vals["planner"]) - np.array(vals["game"])
+            diffs.append(float(d.mean()))
+            spread.append(float(np.std(vals["game"], ddof=1)))
+        ranks = {w: np.argsort(np.argsort(m)) for w, m in means.items()}
+        rho["planner"].append(float(np.corrcoef(ranks["planner"], ranks["game"])[0, 1]))
+        rho["other"].append(float(np.corrcoef(ranks["other"], ranks["game"])[0, 1]))
+        best = {w: int(np.argmax(m)) for w, m in means.items()}
+        same_best += best["planner"] == best["game"]
+        noise_best += best["other"] == best["game"]
+    rollouts = n * len(aims) * reps
+    d = np.array(diffs)
+    return {
+        "positions": n,
+        "candidates": len(aims),
+        "rollouts_per_world": rollouts,
+        "value_diff_planner_minus_game": float(d.mean()),
+        "value_diff_se": float(d.std(ddof=1) / np.sqrt(len(d))),
+        "one_rollout_value_sd": float(np.median(spread)),
+        "rank_correlation": float(np.median(rho["planner"])),
+        "rank_correlation_other_streams": float(np.median(rho["other"])),
+        "same_best_candidate": same_best,
+        "same_best_candidate_other_streams": noise_best,
+        "thrown_dice": dice,
+        "lost_dice": lost,
+        "tunnelled_throws_planner": tunnelled,
+        "substeps_per_rollout": {w: steps[w] / rollouts for w in steps},
+        "cpu_ms_per_rollout": {w: 1000 * cpu[w] / rollouts for w in cpu},
     }
 
 
@@ -145,6 +231,9 @@ def parser() -> argparse.ArgumentParser:
     )
     argtypes.add_think(ap)
     ap.set_defaults(think=100)
+    ap.add_argument(
+        "--worlds", type=argtypes.whole(2, 1000, "a number of rollouts"), default=None, metavar="R"
+    )
     ap.add_argument("--json", action="store_true")
     return ap
 
@@ -154,11 +243,27 @@ def main(argv=None) -> int:
     load0 = os.getloadavg()[0]
     if args.time_turns is not None:
         r = turn_times(args.time_turns, args.think)
+    elif args.worlds is not None:
+        r = worlds(args.positions, args.worlds)
     else:
         r = quality(args.positions, args.fresh, args.think)
     r["load_avg_1min"] = [load0, os.getloadavg()[0]]
     if args.json:
         print(json.dumps(r, indent=2))
+    elif args.worlds is not None:
+        print(
+            f"{r['positions']} positions x {r['candidates']} candidates x {args.worlds} rollouts a world: "
+            f"value planner - game {r['value_diff_planner_minus_game']:+.2f} ± {r['value_diff_se']:.2f} points "
+            f"(one rollout's sd {r['one_rollout_value_sd']:.1f}); rank correlation with the game's "
+            f"{r['rank_correlation']:.2f} (two sets of game rollouts: {r['rank_correlation_other_streams']:.2f}); "
+            f"same best candidate in "
+            f"{r['same_best_candidate']} of {r['positions']} (two sets of game rollouts: "
+            f"{r['same_best_candidate_other_streams']}); thrown dice lost planner {r['lost_dice']['planner']} / game "
+            f"{r['lost_dice']['game']} of {r['thrown_dice']}; tunnelled {r['tunnelled_throws_planner']}; sub-steps "
+            f"{r['substeps_per_rollout']['planner']:.0f} / {r['substeps_per_rollout']['game']:.0f}, CPU ms "
+            f"{r['cpu_ms_per_rollout']['planner']:.2f} / {r['cpu_ms_per_rollout']['game']:.2f} per rollout; "
+            f"load average {load0:.2f} → {r['load_avg_1min'][1]:.2f}"
+        )
     elif args.time_turns is not None:
         print(
             f"{r['turns']} expert turns of {r['games']} games (at most {r['think']} rollouts a decision): "

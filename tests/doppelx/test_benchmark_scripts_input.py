@@ -377,6 +377,7 @@ QUALITY_REFUSED = [
     (["--fresh", "x"], "--fresh"),
     (["--time-turns", "0"], "--time-turns"),
     (["--think", "5"], "--think"),
+    (["--worlds", "1"], "--worlds"),
 ]
 
 
@@ -385,6 +386,7 @@ def test_expert_quality_refuses_a_bad_argument_before_running(args, word, capsys
     quality = script("expert_quality")
     monkeypatch.setattr(quality, "quality", must_not_run)
     monkeypatch.setattr(quality, "turn_times", must_not_run)
+    monkeypatch.setattr(quality, "worlds", must_not_run)
     assert_refused(call(quality, args, capsys, monkeypatch), "expert_quality", word)
 
 
@@ -396,3 +398,14 @@ def test_expert_quality_runs_both_modes_and_says_so_in_json(args, capsys, monkey
     assert res.code == 0, res.err[-2000:]
     r = strict_json(res.out)
     assert r["think"] == 12 and r["median_cpu_s"] > 0
+
+
+def test_expert_quality_compares_the_planners_world_with_the_games_on_the_same_rollouts(capsys, monkeypatch):
+    quality = script("expert_quality")
+    res = call(quality, ["--worlds", "2", "--positions", "2", "--json"], capsys, monkeypatch)
+    assert res.code == 0, res.err[-2000:]
+    r = strict_json(res.out)
+    assert r["rollouts_per_world"] == 2 * r["candidates"] * 2 and r["tunnelled_throws_planner"] == 0
+    # the planner's 6 mm sub-steps take fewer of them than the game's 3 mm on the same throws
+    assert 0 < r["substeps_per_rollout"]["planner"] < r["substeps_per_rollout"]["game"]
+    assert r["thrown_dice"] == r["rollouts_per_world"] * 2
