@@ -5,13 +5,15 @@
     python benchmarks/expert_quality.py --worlds 16 [--positions 24] [--json]
 
 Quality: ``--positions`` positions (four-player games of medium bots on side I, seed
-13 + k, after 5 + k mod 7 throws, target 50 or 100 by turns) are decided by the expert, and
+13 + k, after 5 + k mod 7 throws, target 50 or 100 by turns; a game over by then is
+skipped) are decided by the expert, and
 each choice that is not the field aim is scored against the field aim on ``--fresh``
 rollouts of streams the search never saw, run in the game's own world (``exact``: the
 planner's rollouts step a lighter one) and paired (the same streams for both): the gain per
 decision in percentage points of the chance of winning (0 where it kept the field aim),
 its standard error, the switches and the switches that were worse. A search that picks
-lucky throws shows a negative gain. CPU seconds and rollouts per decision are printed too.
+lucky throws shows a negative gain. CPU seconds and rollouts per decision are printed too;
+``--json`` lists each position's gain (``gains``), so two trees' runs pair position by position.
 
 ``--time-turns G``: G games (seeds 100, 101, …) of the expert (seat blue) against three
 medium bots; the CPU seconds of this process over each of the expert's turns — the bets
@@ -52,24 +54,29 @@ from doppelx import argtypes
 from doppelx.cli import OneLineParser
 
 
-def positions(n: int) -> list:
-    """The tables of ``n`` positions (see the module docstring)."""
+def positions(n: int, first: int = 0) -> list:
+    """The tables of ``n`` positions from k = ``first`` on (see the module docstring)."""
     from doppelx.games.doppelx.match import DoppelXMatch
     from doppelx.games.doppelx.planner.snapshot import table_of
     from rules.doppelx.board_file import load_board
     from rules.doppelx.game import GameOptions
 
-    out = []
-    for k in range(n):
+    out: list = []
+    k = first
+    while len(out) < n:
         m = DoppelXMatch.with_bots(
             4, load_board("I"), 13 + k, options=GameOptions(target=100 if k % 2 else 50)
         )
         try:
             for _ in range(4 + k % 7):
+                if m.finished:  # a game of target 50 that ended early gives no position
+                    break
                 m.play_throw()
-            out.append(table_of(m, m.request()))
+            if not m.finished:
+                out.append(table_of(m, m.request()))
         finally:
             m.close()
+        k += 1
     return out
 
 
@@ -117,6 +124,7 @@ def quality(n: int, fresh: int, think: int) -> dict:
         "gain_se": float(g.std(ddof=1) / np.sqrt(n)) if n > 1 else None,
         "median_cpu_s": statistics.median(cpu),
         "median_rollouts": statistics.median(used),
+        "gains": gains,
     }
 
 

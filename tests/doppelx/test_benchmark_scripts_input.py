@@ -400,6 +400,13 @@ def test_expert_quality_runs_both_modes_and_says_so_in_json(args, capsys, monkey
     assert r["think"] == 12 and r["median_cpu_s"] > 0
 
 
+def test_expert_qualitys_positions_skip_a_game_over_before_its_position():
+    # seed 13 + 194 (target 50) is over before its 4 + 194 mod 7 throws: --positions 240 crashed
+    quality = script("expert_quality")
+    tables = quality.positions(2, first=193)
+    assert [t.seed[0] for t in tables] == [13 + 193, 13 + 195]
+
+
 def test_expert_quality_compares_the_planners_world_with_the_games_on_the_same_rollouts(capsys, monkeypatch):
     quality = script("expert_quality")
     res = call(quality, ["--worlds", "2", "--positions", "2", "--json"], capsys, monkeypatch)
