@@ -16,8 +16,8 @@ from tests.helpers.planner import BOARD
 
 
 def test_the_planners_world_is_the_games_with_coarser_sub_steps_and_still_no_tunnelling():
-    assert GAME == SimSettings()
-    assert PLANNING == dataclasses.replace(GAME, max_travel=0.006)
+    assert SimSettings() == GAME
+    assert dataclasses.replace(GAME, max_travel=0.006) == PLANNING
     # a 16 mm die meeting a 3 mm wall is pushed out the right way while it overlaps less than
     # half the two thicknesses (docs/physics.md, "Stepping"): one sub-step's travel must stay under
     assert PLANNING.max_travel < (0.016 + 0.003) / 2
