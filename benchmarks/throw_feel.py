@@ -17,7 +17,9 @@ or ``--height`` m above the lowest (0–0.15, as the wheel sets it). Each flick 
 * ``assisted`` / ``direct``: today's (``doppelx.games.doppelx.play.flick_throw``), the form's two ways.
 
 Per mapping and flick it prints medians over the seeds: ``rest`` (s from release until the
-physics reports every die at rest), ``still`` (s until no die moves faster than 5 cm/s any
+physics reports every die at rest), ``in play`` (s from the first impact of either die —
+on the board or a wall — until that rest: the time the dice tumble in the box, without the
+flight), ``still`` (s until no die moves faster than 5 cm/s any
 more), ``walls`` (hits on the inner walls per die: the velocity towards a wall within a
 die's size of it reversed), ``roll`` (cm a die travels on the board after it first lands),
 ``path`` (cm a die's centre travels horizontally from its first impact, on the board or a
@@ -124,7 +126,7 @@ def measure(match, mapping: str, speed: float, seeds: int, height: float | None 
     box = match.service.box
     die = next(iter(match.game.dice.dice.values()))
     owners = (match.game.seats[0], "white")
-    rest, still, walls, roll, path, off, hole, kept = [], [], [], [], [], 0, 0, []
+    rest, still, walls, roll, path, off, hole, kept, in_play = [], [], [], [], [], 0, 0, [], []
     for seed in range(seeds):
         match.rng = np.random.default_rng(seed)
         aim = ThrowAim(box, die.size)
@@ -136,6 +138,8 @@ def measure(match, mapping: str, speed: float, seeds: int, height: float | None 
         result = match.service.run(throw, {}, 0.0, record=True)
         traj = result.trajectory
         rest.append(result.sim_time)
+        impacts = [f for f in (first_impact(traj, i) for i in range(len(owners))) if f is not None]
+        in_play.append(result.sim_time - float(traj.times[min(impacts)]) if impacts else 0.0)
         moving = np.nonzero((np.linalg.norm(traj.velocities, axis=2) > STILL_SPEED).any(axis=1))[0]
         still.append(
             float(traj.times[moving[-1] + 1])
@@ -157,6 +161,7 @@ def measure(match, mapping: str, speed: float, seeds: int, height: float | None 
     return {
         "rest_s": float(np.median(rest)),
         "still_s": float(np.median(still)),
+        "in_play_s": float(np.median(in_play)),
         "walls_per_die": float(np.median(walls)),
         "roll_cm": float(np.median(roll)) if roll else 0.0,
         "path_cm": float(np.median(path)),
@@ -308,13 +313,13 @@ def main(argv=None) -> int:
         f"materials {args.materials or 'shipped'}, load {load:.2f}"
     )
     print(
-        f"{'mapping':9} {'flick':7} {'m/s':>4} {'rest s':>7} {'still s':>8} {'walls':>6} {'roll cm':>8} {'path cm':>8} {'off':>6}"
+        f"{'mapping':9} {'flick':7} {'m/s':>4} {'rest s':>7} {'in play':>8} {'still s':>8} {'walls':>6} {'roll cm':>8} {'path cm':>8} {'off':>6}"
         f" {'box+hole':>8} {'kept s':>7}"
     )
     for m, rows in out.items():
         for name, r in rows.items():
             print(
-                f"{m:9} {name:7} {r['speed_mps']:4.1f} {r['rest_s']:7.2f} {r['still_s']:8.2f} "
+                f"{m:9} {name:7} {r['speed_mps']:4.1f} {r['rest_s']:7.2f} {r['in_play_s']:8.2f} {r['still_s']:8.2f} "
                 f"{r['walls_per_die']:6.2f} {r['roll_cm']:8.1f} {r['path_cm']:8.1f} {r['off']:>6} {r['off_box']:>4}+{r['in_hole']:<3}"
                 f" {_seconds(r['kept_rest_s']):>7}"
             )

@@ -416,3 +416,19 @@ def test_expert_quality_compares_the_planners_world_with_the_games_on_the_same_r
     # the planner's 6 mm sub-steps take fewer of them than the game's 3 mm on the same throws
     assert 0 < r["substeps_per_rollout"]["planner"] < r["substeps_per_rollout"]["game"]
     assert r["thrown_dice"] == r["rollouts_per_world"] * 2
+
+
+# --- throw_feel.py (issue 32) ----------------------------------------------------------------
+
+
+def test_throw_feel_counts_the_time_in_play_from_the_first_impact(capsys, monkeypatch):
+    feel = script("throw_feel")
+    res = call(feel, ["--seeds", "2", "--mappings", "assisted", "--json"], capsys, monkeypatch)
+    assert res.code == 0, res.err[-2000:]
+    rows = strict_json(res.out)["results"]["assisted"]
+    for r in rows.values():
+        # the dice fly before they first touch the board or a wall: in play is shorter than
+        # release to rest, by at least the fall from the release height over the rim
+        assert 0.0 < r["in_play_s"] < r["rest_s"] - 0.05
+    text = call(feel, ["--seeds", "2", "--mappings", "assisted"], capsys, monkeypatch).out
+    assert "in play" in text.splitlines()[1]
