@@ -193,30 +193,41 @@ def params_of(doc: dict, engine: str, path: Path | str | None = None, edge: str 
 
 
 def objective_of(runner, tosses, half: float, rest_weight: float = 0.0,
-                 ks_weight: float = 0.0) -> Callable[[TossParams], float]:  # fmt: skip
+                 ks_weight: float = 0.0, face_weight: float = 0.0) -> Callable[[TossParams], float]:  # fmt: skip
     """The mean trajectory error of ``tosses`` re-run in ``runner`` (release states fitted once),
     plus ``rest_weight`` × the toss's time-to-rest error (s) when it is above 0: the trajectory
     error alone does not see a run that comes to rest too soon in the right place; plus
     ``ks_weight`` × the two-sample Kolmogorov–Smirnov distance between the runs' and the tracked
     times to rest when it is above 0: the per-toss error does not see the distribution's shape,
-    which the bench's time-to-rest aim (KS p > 0.05) judges."""
-    from doppelx.bench.tosses import Path3, time_to_rest, trajectory_error
+    which the bench's time-to-rest aim (KS p > 0.05) judges; plus ``face_weight`` × the share
+    of tosses whose run ends on another face down than the tracked toss (the bench's face aim),
+    which the trajectory error weighs no more than any other quarter turn."""
+    from doppelx.bench.tosses import Path3, face_down, time_to_rest, trajectory_error
     from doppelx.bench.tosses_data import release_state
     from doppelx.bench.twosample import ks_2samp
 
     cases = [(Path3.of(t), release_state(t, half).state(), time_to_rest(Path3.of(t))) for t in tosses]
 
-    def one(params: TossParams, real, state, rest: float) -> tuple[float, float]:
+    def one(params: TossParams, real, state, rest: float) -> tuple[float, float, bool]:
         sim = Path3.of(runner.run(params, state, real.t[-1], cap=real.t[-1]))
         error = trajectory_error(real, sim, half)
         sim_rest = time_to_rest(sim)
-        return (error + rest_weight * abs(sim_rest - rest) if rest_weight > 0 else error), sim_rest
+        other_face = face_down(real.quat[-1]) != face_down(sim.quat[-1])
+        return (
+            (error + rest_weight * abs(sim_rest - rest) if rest_weight > 0 else error),
+            sim_rest,
+            other_face,
+        )
 
     def objective(params: TossParams) -> float:
-        errors, rests = zip(*(one(params, real, state, rest) for real, state, rest in cases), strict=True)
+        errors, rests, other = zip(
+            *(one(params, real, state, rest) for real, state, rest in cases), strict=True
+        )
         value = float(np.mean(errors))
         if ks_weight > 0 and len(cases) > 1:
             value += ks_weight * ks_2samp([rest for _, _, rest in cases], list(rests))[0]
+        if face_weight > 0:
+            value += face_weight * float(np.mean(other))
         return round(value, 6)
 
     return objective
@@ -253,26 +264,30 @@ def search_start(engine: str, warm: TossParams | None = None, edge: str = "sharp
 
 def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
                max_evals: int = MAX_EVALS, tosses=None, warm: TossParams | None = None,
-               edge: str = "sharp", rest_weight: float = 0.0, ks_weight: float = 0.0) -> dict:  # fmt: skip
+               edge: str = "sharp", rest_weight: float = 0.0, ks_weight: float = 0.0,
+               face_weight: float = 0.0) -> dict:  # fmt: skip
     """Fit ``engine`` on the fit half of ``data`` (or ``tosses``); its file section, objective on both halves.
     ``warm``: start the pattern search there (parameters it lacks from :func:`start_of`), no grid.
     ``edge="rounded"``: the edges' own contact is searched too, from ``warm`` (the sharp fit's
     values) and :data:`EDGE_START`; it needs ``warm``. ``rest_weight``: the objective also
-    weighs each toss's time-to-rest error, ``ks_weight`` the times to rest's KS distance (:func:`objective_of`)."""
+    weighs each toss's time-to-rest error, ``ks_weight`` the times to rest's KS distance,
+    ``face_weight`` the share of tosses ending on another face (:func:`objective_of`)."""
     from doppelx.bench.tosses_sim import TossRunner
 
     fit_tosses = tosses if tosses is not None else data.half("fit")
     eval_tosses = data.half("eval")[: len(fit_tosses)]  # as many held-out tosses as fitted ones
     start = search_start(engine, warm, edge)
     with TossRunner(engine, data.half_width, data.mass) as runner:
-        params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width, rest_weight, ks_weight),
+        weights = (rest_weight, ks_weight, face_weight)
+        params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width, *weights),
                                    start, max_evals, progress, grid=warm is None)  # fmt: skip
-        held_out = objective_of(runner, eval_tosses, data.half_width, rest_weight, ks_weight)(params)
+        held_out = objective_of(runner, eval_tosses, data.half_width, *weights)(params)
     section: dict = dict(params.to_dict())
     section.update(
         objective="mean trajectory error, widths + quarter turns per frame"
         + (f", + {rest_weight:g} x time-to-rest error (s)" if rest_weight > 0 else "")
-        + (f", + {ks_weight:g} x time-to-rest KS distance" if ks_weight > 0 else ""),
+        + (f", + {ks_weight:g} x time-to-rest KS distance" if ks_weight > 0 else "")
+        + (f", + {face_weight:g} x share of other faces down" if face_weight > 0 else ""),
         objective_fit_half=value,
         objective_eval_half=held_out,
         evaluations=evals,

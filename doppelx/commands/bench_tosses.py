@@ -4,7 +4,8 @@
                          [--json] [--plot OUT.png] [--half fit|eval|all] [--tosses N] [--seed S]
                          [--edge sharp|rounded]
     doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N] [--fit-warm]
-                               [--fit-rest-weight W] [--fit-ks-weight W] [--edge sharp|rounded]
+                               [--fit-rest-weight W] [--fit-ks-weight W] [--fit-face-weight W]
+                               [--edge sharp|rounded]
 
 Evaluation never fits: it reads the materials of ``assets/validation/tosses_fit.toml`` and
 runs, without ``--data``, the shipped data's evaluation half (odd ``toss_id``; ``--half``
@@ -92,6 +93,14 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
         help="--fit: add W x the KS distance of the times to rest (runs against tracked) to the objective "
         "(default 0)",
     )
+    t.add_argument(
+        "--fit-face-weight",
+        type=argtypes.number(0.0, 100.0, "a weight"),
+        default=0.0,
+        metavar="W",
+        help="--fit: add W x the share of tosses whose run ends on another face down to the objective "
+        "(default 0)",
+    )
     t.add_argument("--fit-warm", action="store_true",
                    help="--fit starts the pattern search from the fit file's values of the engine (no grid)")  # fmt: skip
     t.add_argument("--edge", choices=EDGES, default="sharp",
@@ -117,7 +126,7 @@ def run_tosses(args: argparse.Namespace) -> int:
                             ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
             if given:
                 raise DoppelXError(f"{flag}: --fit fits on the shipped data's fit half and writes the fit file; "
-                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --fit-rest-weight, --fit-ks-weight, --edge")  # fmt: skip
+                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --fit-rest-weight, --fit-ks-weight, --fit-face-weight, --edge")  # fmt: skip
         return _fit(args, engines)
     for flag, given in (
         ("--fit-out", args.fit_out),
@@ -125,6 +134,7 @@ def run_tosses(args: argparse.Namespace) -> int:
         ("--fit-warm", args.fit_warm),
         ("--fit-rest-weight", args.fit_rest_weight),
         ("--fit-ks-weight", args.fit_ks_weight),
+        ("--fit-face-weight", args.fit_face_weight),
     ):
         if given:
             raise DoppelXError(f"{flag} belongs to --fit (doppelx bench tosses --fit {flag} …)")
@@ -171,6 +181,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
             args.edge,
             args.fit_rest_weight,
             args.fit_ks_weight,
+            args.fit_face_weight,
         )
     # the other engine's section is kept when it was fitted on the same data (read now, at the end)
     old = read_fit(out) if out.exists() else {"data": {}}

@@ -383,3 +383,29 @@ def test_the_fits_ks_weight_adds_the_times_to_rests_ks_distance_and_belongs_to_f
     assert weighted == pytest.approx(plain + 0.5 * distance, abs=2e-6)
     fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, "--fit-ks-weight", "0.25", 2,
                                            "+ 0.25 x time-to-rest KS distance")  # fmt: skip
+
+
+def test_the_fits_face_weight_adds_the_share_of_other_faces_down_and_belongs_to_fit(tmp_path, capsys):
+    """``--fit-face-weight W`` adds W × the share of tosses whose run ends on another face down
+    than the tracked toss: the bench's face aim, which the trajectory error weighs as any quarter turn."""
+    from doppelx.bench.tosses_data import load_tosses, release_state
+    from doppelx.bench.tosses_fit import default_path, objective_of, params_of, read_fit
+    from doppelx.bench.tosses_sim import TossRunner
+
+    data = load_tosses()
+    tosses = data.half("fit")[:6]
+    params = params_of(read_fit(), "pybullet", default_path())
+    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+        plain = objective_of(runner, tosses, data.half_width)(params)
+        weighted = objective_of(runner, tosses, data.half_width, face_weight=2.0)(params)
+        other = []
+        for t in tosses:
+            path = ts.Path3.of(t)
+            run = ts.Path3.of(
+                runner.run(params, release_state(t, data.half_width).state(), path.t[-1], cap=path.t[-1])
+            )
+            other.append(ts.face_down(path.quat[-1]) != ts.face_down(run.quat[-1]))
+    assert 0 < sum(other) < len(other)  # the fitted contact misses some faces, not all
+    assert weighted == pytest.approx(plain + 2.0 * float(np.mean(other)), abs=2e-6)
+    fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, "--fit-face-weight", "0.5", 1,
+                                           "+ 0.5 x share of other faces down")  # fmt: skip
