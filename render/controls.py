@@ -5,7 +5,9 @@ A mixin of :class:`render.window.TableWindow`: a left drag in a throw becomes a
 does Space held and let go (:meth:`render.aim.ThrowAim.charged`: the longer held, the
 harder; comma and period turn its direction); while betting, a card's letter key pressed
 twice bets on it as a click on the card does (the first press asks; a click, any other key
-or the end of the betting takes the question back, off the screen too) — a drag wherever
+or the end of the betting takes the question back, off the screen too; N or Backspace
+answers "no bet", never Enter, which ends the hold on a throw's result; A and D walk only
+when they are no card in play) — a drag wherever
 it begins: over the box, on its rim, or on the table (a drag that begins on the table first
 puts the thrower at the nearest wall, as a click there does) — timed by the input events'
 own timestamps (:meth:`render.window.TableWindow.input_time`); a click
@@ -61,6 +63,11 @@ PROMPT_GRACE = 0.5
 PROMPT_CHANGED = (
     "a new bet question just appeared: that key answered nothing, press it again to answer this one"
 )
+#: The keys that answer a bet question with "no bet" (N for *no*; not Enter, which ends the hold
+#: on a throw's result: an Enter meant for the result must never pass the question after it).
+PASS_KEYS = (key.N, key.BACKSPACE)
+#: What the window says to Enter while a bet question is open.
+ENTER_ON_BET = "Enter goes on from a result; to bet on nothing this time press N (or let it pass)"
 
 
 def bet_question(letter: str) -> str:
@@ -150,7 +157,7 @@ class Controls:
                 self.emit(BetIntent(letter))
             else:
                 self.say(
-                    "click one of the four bet cards on the corners, or press its letter twice (Enter: no bet)"
+                    "click one of the four bet cards on the corners, or press its letter twice (N: no bet)"
                 )
             return
         if button == mouse.LEFT and mode is InputMode.THROW and self.aim is not None and current is not None:
@@ -251,9 +258,11 @@ class Controls:
             self.say(f"Esc closes {overlay}")  # modal: nothing behind it hears the key
             return pyglet.event.EVENT_HANDLED
         letter = self._bet_letter(symbol, modifiers)
+        betting = self._current is not None and self._current.input is InputMode.BET
+        passing = betting and not ctrl and symbol in PASS_KEYS
         armed = self._bet_armed
         self.disarm_bet()  # any other key takes a letter's question back
-        if (letter is not None or symbol in (key.RETURN, key.ENTER)) and self._prompt_fresh():
+        if (letter is not None or passing or symbol in (key.RETURN, key.ENTER)) and self._prompt_fresh():
             self.say(PROMPT_CHANGED)  # meant for the question (or the result) before this one
         elif letter is not None:  # a card's letter while betting (before A, D, E, H): twice bets
             if armed == letter:
@@ -261,6 +270,10 @@ class Controls:
             else:
                 self._bet_armed = letter
                 self.say(bet_question(letter))
+        elif passing:
+            self.emit(CommandIntent(Command.PASS))
+        elif betting and symbol in (key.RETURN, key.ENTER):
+            self.say(ENTER_ON_BET)  # never "no bet": it ends a result's hold (PASS_KEYS)
         elif ctrl and symbol == key.S:
             self.emit(CommandIntent(Command.SAVE))
         elif ctrl and symbol in (key.O, key.L):
@@ -287,8 +300,7 @@ class Controls:
         elif symbol == key.R:
             self.emit(CommandIntent(Command.REPLAY))
         elif symbol in (key.RETURN, key.ENTER):
-            betting = self._current is not None and self._current.input is InputMode.BET
-            self.emit(CommandIntent(Command.PASS if betting else Command.GO_ON))
+            self.emit(CommandIntent(Command.GO_ON))
         elif symbol == key.HOME:
             extent = self.camera.extent
             self.camera.reset()
@@ -408,7 +420,15 @@ class Controls:
     def _walk(self, dt: float) -> None:
         if self.aim is None or dt <= 0 or self.help or self.show_log or self.menu:
             return
-        direction = (self.keys[key.RIGHT] or self.keys[key.D]) - (self.keys[key.LEFT] or self.keys[key.A])
+        # while a bet question is open a card's letter bets: A and D walk only when they are no card
+        cards = (
+            {c.letter for c in self._current.table.cards}
+            if self._current is not None and self._current.input is InputMode.BET
+            else set()
+        )
+        right = self.keys[key.RIGHT] or (self.keys[key.D] and "D" not in cards)
+        left = self.keys[key.LEFT] or (self.keys[key.A] and "A" not in cards)
+        direction = right - left
         if not direction:
             return
         fast = 3.0 if (self.keys[key.LSHIFT] or self.keys[key.RSHIFT]) else 1.0

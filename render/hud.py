@@ -44,7 +44,10 @@ HELP_LINES: tuple[tuple[str, str], ...] = (
     ("Click the table", "stand at the nearest side of the box, level with where you clicked"),
     ("Ctrl + wheel, PgUp / PgDn", "release height above the rim"),
     ("Shift + wheel, [ / ]", "spin (forward roll +, back spin -)"),
-    ("Click a bet card, or its letter twice", "bet on it (when you may bet); Enter: no bet this time"),
+    (
+        "Click a bet card, or its letter twice",
+        "bet on it (when you may bet); N (or Backspace): no bet this time",
+    ),
     ("Right drag", "orbit the camera; Middle drag or Shift + right drag: pan"),
     ("Wheel", "zoom"),
     ("Tab", "referee view: straight down, footprints and counted fields outlined"),

@@ -123,15 +123,17 @@ def test_a_bet_by_mouse_takes_back_a_pending_letter_question(fresh, table_i):
     assert win.intents == [BetIntent(other)] and f"Press {first} again" in win.hint
 
 
-@pytest.mark.parametrize("then", ["throw", "next bettor", "enter"])
+@pytest.mark.parametrize("then", ["throw", "next bettor", "no bet", "enter"])
 def test_the_end_of_the_betting_takes_back_the_question(fresh, table_i, then):
     from pyglet.window import key
 
+    from render.controls import ENTER_ON_BET
     from render.intents import BetIntent
     from render.snapshot import InputMode, Snapshot
 
     win = fresh
     letter = table_i.cards[1].letter
+    win.show(Snapshot(table_i, input=InputMode.NONE))  # no question left over from the test before
     win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
     win.fake_clock.t += 1.0  # past the new question's grace (render.controls.PROMPT_GRACE)
     win.on_key_press(getattr(key, letter), 0)
@@ -140,9 +142,11 @@ def test_the_end_of_the_betting_takes_back_the_question(fresh, table_i, then):
         win.show(Snapshot(table_i, input=InputMode.NONE))
     elif then == "next bettor":  # the next person bets: the question was blue's
         win.show(Snapshot(table_i, input=InputMode.BET, thrower="red"))
-    else:
+    elif then == "no bet":
+        win.on_key_press(key.N, 0)
+    else:  # Enter passes nothing (render.controls.ENTER_ON_BET) but takes the question back too
         win.on_key_press(key.ENTER, 0)
-    assert win.hint == ""
+    assert win.hint == ("" if then != "enter" else ENTER_ON_BET)
     win.on_key_press(getattr(key, letter), 0)
     assert not [i for i in win.intents if isinstance(i, BetIntent)]  # one press: a question, no bet
 
@@ -260,7 +264,7 @@ def test_a_key_pressed_as_a_bet_question_appears_answers_nothing(fresh, table_i,
     win.on_key_press(getattr(key, letter), 0)
     clock.t += 0.1
     win.on_key_press(getattr(key, letter), 0)  # twice: would have bet for red
-    win.on_key_press(key.ENTER, 0)  # would have passed red's bet
+    win.on_key_press(key.N, 0)  # would have passed red's bet
     card = _card_point(win, table_i, letter)
     win.on_mouse_press(*card, 1, 0)
     assert win.intents == [] and win.hint == PROMPT_CHANGED
@@ -268,6 +272,6 @@ def test_a_key_pressed_as_a_bet_question_appears_answers_nothing(fresh, table_i,
     win.on_key_press(getattr(key, letter), 0)
     assert win.intents == [] and f"Press {letter} again" in win.hint  # a new question, asked once
     win.on_key_press(getattr(key, letter), 0)
-    win.on_key_press(key.ENTER, 0)
+    win.on_key_press(key.N, 0)
     win.on_mouse_press(*card, 1, 0)
     assert win.intents == [BetIntent(letter), CommandIntent(Command.PASS), BetIntent(letter)]

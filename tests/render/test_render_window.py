@@ -200,7 +200,7 @@ def test_clicking_a_bet_card_bets_and_enter_passes(fresh, table_i):
     win.intents.clear()
     from pyglet.window import key
 
-    win.on_key_press(key.RETURN, 0)
+    win.on_key_press(key.N, 0)
     win.on_key_press(key.R, 0)
     win.on_key_press(key.S, key.MOD_CTRL)
     win.on_key_press(key.N, key.MOD_CTRL)
@@ -215,7 +215,7 @@ def test_clicking_a_bet_card_bets_and_enter_passes(fresh, table_i):
 
 
 def test_the_help_and_the_log_are_modal(fresh, table_i):
-    """With the help or the throw log over the table, Enter does not pass a bet, R does not
+    """With the help or the throw log over the table, N does not pass a bet, R does not
     replay and a click does not bet: only Esc, H/F1, L and the toggles, saving and quitting
     get through; a click closes the overlay and does nothing else."""
     from pyglet.window import key
@@ -230,6 +230,7 @@ def test_the_help_and_the_log_are_modal(fresh, table_i):
         win.on_key_press(overlay, 0)
         assert win.help or win.show_log
         win.intents.clear()  # opening the help tells the match (Command.HELP)
+        win.on_key_press(key.N, 0)
         win.on_key_press(key.RETURN, 0)
         win.on_key_press(key.R, 0)
         win.on_key_press(key.N, key.MOD_CTRL)
@@ -248,7 +249,7 @@ def test_the_help_and_the_log_are_modal(fresh, table_i):
     win.on_key_press(key.H, 0)
     win.on_key_press(key.ESCAPE, 0)
     win.intents.clear()
-    win.on_key_press(key.RETURN, 0)
+    win.on_key_press(key.N, 0)
     assert not win.help and not win.has_exit
     assert [i.command for i in win.intents if isinstance(i, CommandIntent)] == [Command.PASS]
     win.intents.clear()
@@ -288,6 +289,53 @@ def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):
     assert win.help
     win.on_key_press(key.ESCAPE, 0)
     assert not win.help and not win.has_exit
+
+
+def test_a_bet_question_is_passed_by_n_never_by_enter_and_its_letters_do_not_walk(fresh, table_i):
+    """The third playtest: an Enter meant to end a throw's result became "no bet" on the question
+    that followed, and A / D both walked the hand and asked for cards A / D. Now N (or
+    Backspace) passes, Enter only says how, and A / D walk only when no card A / D is in play."""
+    from pyglet.window import key
+
+    from render.controls import ENTER_ON_BET
+    from render.intents import Command, CommandIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.BET, thrower="red"))
+    win.fake_clock.t += 1.0  # past the new question's grace
+    win.intents.clear()
+    win.on_key_press(key.RETURN, 0)
+    win.on_key_press(key.ENTER, 0)
+    assert win.intents == [] and win.hint == ENTER_ON_BET
+    win.on_key_press(key.BACKSPACE, 0)
+    win.on_key_press(key.N, 0)
+    assert win.intents == [CommandIntent(Command.PASS)] * 2
+    win.intents.clear()
+    assert {c.letter for c in table_i.cards} >= {"A", "D"}
+    win.aim.wall, win.aim.along = "S", 0.0
+    for walk in (key.A, key.D):  # held while betting: the card's question, no step
+        win.keys.on_key_press(walk, 0)
+        win.fake_clock.t += 0.5
+        win.render()
+        win.keys.on_key_release(walk, 0)
+    assert win.aim.along == 0.0
+    win.keys.on_key_press(key.RIGHT, 0)  # the arrows still walk
+    win.fake_clock.t += 0.5
+    win.render()
+    win.keys.on_key_release(key.RIGHT, 0)
+    assert win.aim.along > 0.0
+    win.show(Snapshot(table_i, input=InputMode.NONE))  # watching a result: Enter goes on, N is nothing
+    win.on_key_press(key.N, 0)
+    win.on_key_press(key.RETURN, 0)
+    assert win.intents == [CommandIntent(Command.GO_ON)]
+    win.intents.clear()
+    along = win.aim.along
+    win.keys.on_key_press(key.D, 0)  # no question open: D walks
+    win.fake_clock.t += 0.5
+    win.render()
+    win.keys.on_key_release(key.D, 0)
+    assert win.aim.along > along
 
 
 def test_screenshot_and_resize(fresh, table_i, tmp_path, resting):

@@ -817,7 +817,7 @@ class PlayController:
             left = max(0, math.ceil(self._until - self.time - 1e-9))
             message = (
                 f"{view.who(self.bettor, names)}: click a bet card (or press its letter twice), "
-                f"Enter: no bet · passes in {left} s"
+                f"N: no bet · passes in {left} s"
             )
             countdown = max(0.0, self._until - self.time)
             active = game.active  # ▶ the thrower; the bettor has a marker of its own (◆)
