@@ -311,6 +311,8 @@ class Hud:
                 centre - lab.content_width / 2 - 10 * s, y - 11 * s, lab.content_width + 20 * s, 24 * s
             )
             self.blocks["activity"] = self.panels[-1]
+        top_lines = [self.blocks[k].y0 for k in ("turn", "activity") if k in self.blocks]
+        banner_top = min(top_lines, default=h - m) - 6 * s  # the banner hangs under the top lines
         if st.busy:  # the busy indicator: a plate in the middle of the window
             lab = self._label(
                 st.busy, w / 2, h / 2, 18 * s, ACCENT, True, "center", "center", max_width=w * 0.8
@@ -346,20 +348,23 @@ class Hud:
                 )
                 self._items.append(line)
         if snap.banner and st.banner and not (st.help or st.log):  # no banner through a modal panel
-            size = max(22 * s, min(64 * s, w / 18))
-            banner = self._label(
-                snap.banner, w / 2, h * 0.62, size, ACCENT, True, "center", max_width=w - 2 * m
-            )
+            # under the turn lines, between the scoreboard and the summary: above the box's far
+            # rim, not over the playfield (the third playtest: at 62 % of the height and up to 64
+            # px it hid the far half of the table)
+            size = max(16 * s, min(36 * s, room / 7))
+            by = banner_top
+            banner = self._label(snap.banner, centre, by, size, ACCENT, True, "center", "top", max_width=room)
             self.panels.append(Rect(*label_box(banner)))  # die labels keep clear of the banner
             shadow = pyglet.text.Label(
                 snap.banner,
-                x=w / 2 + 3,
-                y=h * 0.62 - 3,
+                x=centre + 2,
+                y=by - 2,
                 font_name=FONT,
                 font_size=self._items[-1].font_size,
                 color=(0, 0, 0, 170),
                 weight="bold",
                 anchor_x="center",
+                anchor_y="top",
                 batch=self.batch,
                 group=self.back,
             )

@@ -86,11 +86,30 @@ def test_die_labels_keep_clear_of_the_doppel_x_banner(window, table_i):
     hud.update(_snapshot(table_i, 3), HudState(w, h), [])
     # the banner, not the summary's "Doppel X!" line: the tallest text of it
     banner = max((Rect(*b[:4]) for b in hud.text_boxes if b[4] == "Doppel X!"), key=lambda r: r.y1 - r.y0)
-    under = [Anchor("X!", w / 2 + dx, (banner.y0 + banner.y1) / 2, "#ffcc00") for dx in (-40.0, 0.0, 40.0)]
+    mid = (banner.x0 + banner.x1) / 2
+    under = [Anchor("X!", mid + dx, (banner.y0 + banner.y1) / 2, "#ffcc00") for dx in (-40.0, 0.0, 40.0)]
     hud.update(_snapshot(table_i, 3), HudState(w, h), under)
     assert len(hud.plates) == 3
     for plate in hud.plates:
         assert not overlaps([plate, banner]), plate
+    for item in hud._items:
+        item.delete()
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1920, 1080)])
+def test_the_doppel_x_banner_hangs_under_the_top_lines_not_over_the_playfield(window, table_i, size):
+    """Third playtest: the banner, at 62 % of the height and up to 64 px, covered the far half of
+    the table. It hangs under the turn and activity lines, in the top fifth of the window."""
+    from render.hud import Hud, HudState
+
+    window.switch_to()
+    hud = Hud()
+    w, h = size
+    hud.update(_snapshot(table_i, 4), HudState(w, h), [])
+    banner = max((Rect(*b[:4]) for b in hud.text_boxes if b[4] == "Doppel X!"), key=lambda r: r.y1 - r.y0)
+    activity = hud.blocks["activity"]
+    assert banner.y1 <= activity.y0 and banner.y0 >= h * 0.78, (size, banner, activity)
+    assert banner.y1 - banner.y0 <= 0.08 * h
     for item in hud._items:
         item.delete()
 

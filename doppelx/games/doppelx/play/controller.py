@@ -778,8 +778,11 @@ class PlayController:
             bets = dict(shown.bets)
             spinner = pb.spinner_angle()
             resting = pb.resting() if not pb.done else set(dice)
+            all_rest = pb.done or resting >= set(dice)
+            # a die lying still from the start shows its chips once everything rests (the lying
+            # second X of a Doppel X with the banner, in the slow replay too: third playtest)
             shown_poses = {
-                o: p for o, p in dice.items() if o in resting and (pb.rest_frame[o] > 0 or pb.done)
+                o: p for o, p in dice.items() if o in resting and (pb.rest_frame[o] > 0 or all_rest)
             }
             floating = view.floating_for(
                 shown.score.readings, shown.score.doppel_x, shown_poses, colours, shown.kind == "decider"
@@ -788,7 +791,6 @@ class PlayController:
                 impacts = pb.impacts_now()
             else:
                 floating += view.bet_texts(shown.score, bets, bet_die_poses(table, bets), colours)
-            all_rest = pb.done or resting >= set(dice)
             if shown.score.doppel_x and all_rest and stage is not Stage.OVER:
                 banner = "Doppel X!"
             active = shown.thrower
@@ -875,17 +877,22 @@ class PlayController:
     def _lasting(self, banner: str, activity: str) -> tuple[str, str]:
         """``banner`` and ``activity`` with what stays on screen from a throw at rest until the next
         throw starts: a Doppel X's banner while a bet is asked (the prompt would hide it; not on
-        a person's own throw, where the banner would hide the dice, and the summary's first line
-        still says it) and the bets that passed by themselves (``"Bo (red): no bet this time"``)."""
+        a person's own throw, where the summary's first line still says it), a Doppel X on the
+        activity line at the top (``"Throw 7 was a Doppel X"``: the third playtest looked away
+        and missed one) and the bets that passed by themselves (``"Bo (red): no bet this time"``)."""
         if self.stage not in (Stage.BET, Stage.THROW, Stage.WAIT):
             return banner, activity
         shown = self.last
         at_rest = self.playback is None or self.playback.done
         doppel_x = shown is not None and shown.score.doppel_x and not shown.score.rethrow
-        if doppel_x and at_rest and self.stage is Stage.BET:
-            banner = banner or "Doppel X!"
-        if self.timed_out:
-            activity = " · ".join([activity] * bool(activity) + self.timed_out)
+        lasting = list(self.timed_out)
+        if doppel_x and at_rest:
+            assert shown is not None
+            lasting.insert(0, f"Throw {shown.number} was a Doppel X")
+            if self.stage is Stage.BET:
+                banner = banner or "Doppel X!"
+        if lasting:
+            activity = " · ".join([activity] * bool(activity) + lasting)
         return banner, activity
 
     def _go_on_hint(self, message: str) -> str:

@@ -86,9 +86,12 @@ def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
         ctrl.last = dataclasses.replace(ctrl.last, score=dataclasses.replace(ctrl.last.score, doppel_x=True))
         snap = ctrl.snapshot()
         assert snap.banner == "Doppel X!" and "passes in" in snap.message  # over the bet prompt
+        marker = f"Throw {ctrl.last.number} was a Doppel X"
+        assert marker in snap.activity  # and at the top until the next throw (third playtest)
         ctrl.handle(BetIntent("b"))  # Bo bets; Ann's throw is next
         snap = ctrl.snapshot()
         assert ctrl.stage is Stage.THROW and snap.banner == ""  # nothing over the dice on one's own throw
+        assert marker in snap.activity
         from doppelx.games.doppelx.play.view import result_lines
 
         shown = ctrl.last  # the summary's first line says it, and why the other dice show nothing
@@ -106,6 +109,7 @@ def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
         assert doppel_x_line({k: every[k] for k in "BC"}) == "Doppel X! No other die pays, nor any bet"
         ctrl.handle(flick(ctrl))
         assert ctrl.stage is Stage.FLIGHT and ctrl.snapshot().banner == ""
+        assert "Doppel X" not in ctrl.snapshot().activity  # the next throw has started
     finally:
         ctrl.close()
 
