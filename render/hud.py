@@ -107,6 +107,8 @@ class HudState:
         highlights: outlines (window px, closed polygons) of the bet cards a click bets on now.
         menu: the Esc menu: ``""`` closed, ``"menu"`` open, ``"quit"`` asking whether to quit.
         saved_to: where quitting saves the game (``""``: nothing to save), named in the menu.
+        menu_result: a finished game's result, the menu's first line (the end standings it
+            covers: third playtest, Esc at game over hid who won).
     """
 
     width: int
@@ -125,6 +127,7 @@ class HudState:
     highlights: tuple[tuple[tuple[float, float], ...], ...] = ()
     menu: str = ""
     saved_to: str = ""
+    menu_result: str = ""
 
 
 @dataclass(frozen=True)
@@ -407,13 +410,18 @@ class Hud:
                 else "Quitting saves nothing: no game in progress."
             )
         note = (lead, st.saved_to) if st.saved_to else (lead,)  # the autosave's path on a line of its own
+        result = 24 * s if st.menu_result else 0.0
         box_w = min(w - 20 * s, max(bw + 40 * s, 720 * s))
-        box_h = 70 * s + len(items) * (bh + gap) + 20 * s + len(note) * 18 * s
+        box_h = 70 * s + result + len(items) * (bh + gap) + 20 * s + len(note) * 18 * s
         x0, y0 = (w - box_w) / 2, (h - box_h) / 2
         self._rect(x0, y0, box_w, box_h, (12, 12, 16, 245))
         top = y0 + box_h
         self._label(title, w / 2, top - 34 * s, font * 1.4, ACCENT, True, "center")
-        y = top - 60 * s - bh
+        if st.menu_result:
+            self._label(
+                st.menu_result, w / 2, top - 58 * s, font, TEXT, True, "center", max_width=box_w - 20 * s
+            )
+        y = top - 60 * s - result - bh
         for name, caption in items:
             self._rect((w - bw) / 2, y, bw, bh, (60, 60, 70, 240))
             self._label(caption, w / 2, y + bh / 2 - font * 0.45, font, TEXT, anchor_x="center")

@@ -61,6 +61,18 @@ class EndPanel:
         #: The panel's box (window px) as last laid out.
         self.rect = Rect(0, 0, 0, 0)
 
+    def result_line(self) -> str:
+        """The title and standings on one line (``"Blue wins! 1. Blue 12 · 2. Red 7 · 3. Yellow 0"``),
+        for the Esc menu, which the panel is not drawn over."""
+        ranks = self._ranks()
+        return f"{self.title}  " + " · ".join(
+            f"{rank}. {name} {chips}" for rank, (name, _, chips) in zip(ranks, self.rows, strict=True)
+        )
+
+    def _ranks(self) -> list[int]:
+        """Each row's place (equal chips share one, unless a decider split them)."""
+        return places((chips for _, _, chips in self.rows), decided=self.title.endswith("the decider!"))
+
     def box(self, width: int, height: int, avoid: Sequence[Rect] = ()) -> Rect:
         """The panel's box (window px) in a ``width`` × ``height`` window clear of ``avoid``."""
         if self._size != (width, height, tuple(avoid)):
@@ -115,7 +127,7 @@ class EndPanel:
             label(self.note, x0 + w / 2, top - 54 * s, 9, (236, 236, 236, 255), anchor_x="center")
             _fit(self._items[-1], w - 16 * s)
             first -= 20 * s
-        ranks = places((chips for _, _, chips in self.rows), decided=self.title.endswith("the decider!"))
+        ranks = self._ranks()
         for i, (name, colour, chips) in enumerate(self.rows):
             y = first - row * i
             c = colour.lstrip("#")
@@ -301,7 +313,7 @@ class PlayWindow(TableWindow):
         if self.dialog is not None:  # the form covers the table: no buttons it would hide
             state = dataclasses.replace(state, buttons=False)
         if self.panel is not None:  # the end panel's title says who won: no banner under it
-            state = dataclasses.replace(state, banner=False)
+            state = dataclasses.replace(state, banner=False, menu_result=self.panel.result_line())
         return state
 
     # --- input while the form is open ------------------------------------------------------

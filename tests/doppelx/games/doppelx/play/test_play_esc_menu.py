@@ -61,6 +61,11 @@ def test_esc_at_game_over_opens_the_menu_too_and_says_nothing_is_saved(window):
         assert any("saves nothing" in t for t in window.hud.modal_texts)
         # the standings step aside while the menu is open (they covered its buttons: newcomer play test)
         assert window.overlay_boxes() == []
+        # and the menu says who won, on its first line (third playtest: Esc hid the result)
+        names = [name for name, _, _ in window.panel.rows]
+        result = window.panel.result_line()
+        assert result in window.hud.modal_texts and result.startswith(window.panel.title)
+        assert all(f". {n} " in result for n in names)
         window.on_key_press(key.Q, 0)
         assert window.menu == "quit" and window.overlay_boxes() == []
         window.on_key_press(key.ESCAPE, 0)  # Stay: back to the menu, then Resume: the standings again
@@ -88,3 +93,12 @@ def test_a_click_beside_the_menu_resumes_and_does_nothing_else(window):
         assert window.menu == "" and not window.has_exit and (c.stage, c.throws_shown) == (stage, throws)
     finally:
         c.close()
+
+
+def test_the_menus_result_line_shares_a_place_between_equal_chips(window):
+    from doppelx.games.doppelx.play.window import EndPanel
+
+    window.switch_to()
+    panel = EndPanel("Ann wins!", [("Ann", "#2255ff", 12), ("Bo", "#ff2222", 7), ("Cy", "#ffcc00", 7)], "")
+    assert panel.result_line() == "Ann wins!  1. Ann 12 · 2. Bo 7 · 2. Cy 7"
+    panel.delete()
