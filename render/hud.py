@@ -358,6 +358,7 @@ class Hud:
             by = banner_top
             banner = self._label(snap.banner, centre, by, size, ACCENT, True, "center", "top", max_width=room)
             self.panels.append(Rect(*label_box(banner)))  # die labels keep clear of the banner
+            self.blocks["banner"] = self.panels[-1]
             shadow = pyglet.text.Label(
                 snap.banner,
                 x=centre + 2,

@@ -469,8 +469,11 @@ class TableWindow(Controls, pyglet.window.Window):
         anchors, obstacles = self._anchors(snap, width, height)
         extra = [self.inset] if self.inset is not None else []
         self.hud.place_labels(anchors, obstacles + extra + self.overlay_boxes(), state)
+        covered = bool(self.menu or self.help)  # the menu and the help cover the inset too
+        if covered and self._inset_batch is not None:
+            self._inset_batch.draw()
         self.hud.draw()
-        if self._inset_batch is not None:
+        if not covered and self._inset_batch is not None:
             self._inset_batch.draw()
 
     def on_draw(self) -> None:

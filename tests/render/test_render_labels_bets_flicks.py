@@ -275,3 +275,39 @@ def test_a_key_pressed_as_a_bet_question_appears_answers_nothing(fresh, table_i,
     win.on_key_press(key.N, 0)
     win.on_mouse_press(*card, 1, 0)
     assert win.intents == [BetIntent(letter), CommandIntent(Command.PASS), BetIntent(letter)]
+
+
+def test_the_menu_and_the_help_cover_the_off_the_box_inset(fresh, table_i):
+    """Issue 32, third playtest: a die's caption (the off-the-box inset's) drew above the Esc
+    menu. With the menu or the help open the inset is drawn before the HUD (under them); with
+    neither, after it as before (the inset keeps clear of the HUD's panels)."""
+    win = fresh
+    snap, _ = _off_the_box(table_i, 0.9, 0.12)
+    win.show(snap)
+    order: list[str] = []
+    hud_draw = win.hud.draw
+
+    def recorded(name: str, draw):
+        def call() -> None:
+            order.append(name)
+            draw()
+
+        return call
+
+    win.hud.draw = recorded("hud", hud_draw)
+    try:
+        for overlay in ("", "menu", "help", ""):
+            win.menu = "menu" if overlay == "menu" else ""
+            win.help = overlay == "help"
+            win.render()
+            batch = win._inset_batch
+            assert batch is not None
+            order.clear()
+            batch.draw = recorded("inset", type(batch).draw.__get__(batch))
+            win.render()
+            del batch.draw
+            assert win._inset_batch is batch  # the same picture: the order is the frame's
+            assert order == (["inset", "hud"] if overlay else ["hud", "inset"]), overlay
+    finally:
+        win.hud.draw = hud_draw
+        win.menu, win.help = "", False

@@ -169,3 +169,39 @@ def test_a_log_entrys_changes_are_broken_at_their_commas_not_cut(fresh):
     lines = wrap_at_dots(text, 150, 7)
     assert all(text_width(line, 7) <= 150 for line in lines), lines
     assert " ".join(lines).replace(" ·", "").split() == text.replace(" ·", "").split()
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1920, 1080)])
+@pytest.mark.parametrize("side", ["I", "III"])
+def test_the_doppel_x_banner_stays_off_the_box(sized, size, side):
+    """Issue 32, third playtest: the Doppel X banner (64 pt at h × 0.62) covered the top half
+    of the table. It stands under the turn line, over the table's top edge, not over the box's
+    playfield (its inner walls' projected rectangle), and no higher than 8 % of the window."""
+    from dataclasses import replace
+
+    from render import box_mesh
+    from render.labels import Rect
+    from render.snapshot import TableSpec
+
+    win = sized
+    win.set_size(*size)
+    win.dispatch_events()
+    win.switch_to()
+    snap = replace(_snapshot(TableSpec.standard(side)), banner="Doppel X!", activity="Doppel X!")
+    win.show(snap)
+    win.render()
+    banner = win.hud.blocks["banner"]
+    assert banner.y1 - banner.y0 <= 0.08 * win.height
+    box = snap.table.box
+    ix, iy = box.inner_size[0] / 2, box.inner_size[1] / 2
+    pts = [
+        win.camera.project((x, y, box_mesh.table_z(box)), win.width, win.height)[:2]
+        for x in (-ix, ix)
+        for y in (-iy, iy)
+    ]
+    field = Rect(
+        min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)
+    )
+    assert banner.overlap(field) == 0, (banner, field)
+    for name in ("turn", "activity", "summary", "scoreboard"):
+        assert banner.overlap(win.hud.blocks[name]) == 0, name

@@ -630,3 +630,39 @@ def test_no_referee_hint_once_the_referee_view_has_been_opened():
         assert hints(c) == [] and c.ui.said == []
     finally:
         c.close()
+
+
+def test_a_replay_labels_the_lying_dice_once_the_thrown_ones_rest():
+    """Issue 32, third playtest: in the R replay of a Doppel X the second X, lying on the board
+    before the throw (at rest from the first frame), had no "X!" label: a die resting from frame
+    0 was labelled only on the trajectory's very last frame. Once every die rests, every die
+    with a text is labelled, the lying ones too."""
+    from doppelx.games.doppelx.play import view
+
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(4, 0, "hard", seed=4))
+        for _ in range(12):  # a throw with a die lying from before and a tail after all rest
+            run_until(c, lambda c: c.stage in (Stage.BET, Stage.THROW, Stage.WAIT) and c.last is not None)
+            last = c.last
+            c.handle(CommandIntent(Command.REPLAY))
+            pb = c.playback
+            lying = {o for o, k in pb.rest_frame.items() if k == 0}
+            texts = {r.owner for r in last.score.readings if view.die_text(r, last.score.doppel_x)}
+            if lying & texts and max(pb.rest_frame.values()) < pb.frames - 1:
+                break
+            run_until(c, lambda c: not c.replaying)
+            run_until(c, lambda c: c.stage is Stage.FLIGHT)
+        else:
+            pytest.fail("no throw with a lying die to replay")
+        run_until(c, lambda c: c.playback.resting() >= set(c.playback.poses()))
+        assert not c.playback.done
+        snap = c.snapshot()
+        dice = pb.poses()
+        want = len([r for r in last.score.readings if r.owner in dice and r.owner in texts])
+        assert len(snap.floating) >= want
+        shown = {f.position[:2] for f in snap.floating}
+        for o in lying & texts:
+            assert tuple(dice[o].position[:2]) in shown, o
+    finally:
+        c.close()
