@@ -78,29 +78,13 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
                    help="--fit takes only the first N tosses of the fit half (default all)")  # fmt: skip
     t.add_argument("--fit-evals", type=argtypes.whole(1, 1000, "a number of evaluations"), default=MAX_EVALS,
                    metavar="N", help=f"--fit's pattern search budget after the 16-point grid (default {MAX_EVALS})")  # fmt: skip
-    t.add_argument(
-        "--fit-rest-weight",
-        type=argtypes.number(0.0, 100.0, "a weight"),
-        default=0.0,
-        metavar="W",
-        help="--fit: add W x each toss's time-to-rest error (s) to the objective (default 0: trajectory only)",
-    )
-    t.add_argument(
-        "--fit-ks-weight",
-        type=argtypes.number(0.0, 100.0, "a weight"),
-        default=0.0,
-        metavar="W",
-        help="--fit: add W x the KS distance of the times to rest (runs against tracked) to the objective "
-        "(default 0)",
-    )
-    t.add_argument(
-        "--fit-face-weight",
-        type=argtypes.number(0.0, 100.0, "a weight"),
-        default=0.0,
-        metavar="W",
-        help="--fit: add W x the share of tosses whose run ends on another face down to the objective "
-        "(default 0)",
-    )
+    for flag, term in (  # the objective's optional terms, each W x ... (0 by default: trajectory only)
+        ("--fit-rest-weight", "each toss's time-to-rest error (s)"),
+        ("--fit-ks-weight", "the KS distance of the times to rest (runs against tracked)"),
+        ("--fit-face-weight", "the share of tosses whose run ends on another face down"),
+    ):
+        t.add_argument(flag, type=argtypes.number(0.0, 100.0, "a weight"), default=0.0, metavar="W",
+                       help=f"--fit: add W x {term} to the objective (default 0)")  # fmt: skip
     t.add_argument("--fit-warm", action="store_true",
                    help="--fit starts the pattern search from the fit file's values of the engine (no grid)")  # fmt: skip
     t.add_argument("--edge", choices=EDGES, default="sharp",
