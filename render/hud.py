@@ -411,16 +411,18 @@ class Hud:
                 else "Quitting saves nothing: no game in progress."
             )
         note = (lead, st.saved_to) if st.saved_to else (lead,)  # the autosave's path on a line of its own
-        result = 24 * s if st.menu_result else 0.0
         box_w = min(w - 20 * s, max(bw + 40 * s, 720 * s))
+        # the result on as many lines as it needs, broken between places (it was cut at 800 x 500)
+        results = wrap_at_dots(st.menu_result, (box_w - 20 * s) * 0.92, font) if st.menu_result else []
+        result = 20 * s * len(results) + 4 * s * bool(results)
         box_h = 70 * s + result + len(items) * (bh + gap) + 20 * s + len(note) * 18 * s
         x0, y0 = (w - box_w) / 2, (h - box_h) / 2
         self._rect(x0, y0, box_w, box_h, (12, 12, 16, 245))
         top = y0 + box_h
         self._label(title, w / 2, top - 34 * s, font * 1.4, ACCENT, True, "center")
-        if st.menu_result:
+        for k, line in enumerate(results):
             self._label(
-                st.menu_result, w / 2, top - 58 * s, font, TEXT, True, "center", max_width=box_w - 20 * s
+                line, w / 2, top - 58 * s - 20 * s * k, font, TEXT, True, "center", max_width=box_w - 20 * s
             )
         y = top - 60 * s - result - bh
         for name, caption in items:

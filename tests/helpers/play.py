@@ -15,6 +15,7 @@ class FakeUi:
     """Records what the controller asks of the window."""
 
     dialog_open = False
+    overlay_open = False
     referee_seen = False
 
     def __init__(self):

@@ -328,8 +328,11 @@ class PlayController:
 
     # --- the loop -------------------------------------------------------------------------
     def paused(self) -> bool:
-        """The new-game form is open: the game behind it stands still."""
-        return bool(self.ui is not None and self.ui.dialog_open)
+        """The new-game form, the help, the throw log or the Esc menu is open: the game behind it
+        stands still — no bot throws, no bet passes by itself, no result's hold runs out while
+        the player reads (the third playtest read the help for 10 s and came back seven throws
+        and seven passed bets later)."""
+        return bool(self.ui is not None and (self.ui.dialog_open or self.ui.overlay_open))
 
     def step(self) -> Snapshot:
         """Advance the game by :attr:`frame_dt` and return what the window shows now."""

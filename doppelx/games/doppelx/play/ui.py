@@ -23,6 +23,11 @@ class GameUi(Protocol):
         ...
 
     @property
+    def overlay_open(self) -> bool:
+        """The help, the throw log or the Esc menu covers the table (the game behind it waits)."""
+        ...
+
+    @property
     def referee_seen(self) -> bool:
         """The referee view (Tab) has been opened in this window (its hint is not needed)."""
         ...

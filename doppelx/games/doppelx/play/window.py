@@ -217,6 +217,10 @@ class PlayWindow(TableWindow):
     def dialog_open(self) -> bool:
         return self.dialog is not None
 
+    @property
+    def overlay_open(self) -> bool:
+        return bool(self.help or self.show_log or self.menu)
+
     def open_dialog(
         self,
         setup: GameSetup,

@@ -64,8 +64,9 @@ def test_esc_at_game_over_opens_the_menu_too_and_says_nothing_is_saved(window):
         # and the menu says who won, on its first line (third playtest: Esc hid the result)
         names = [name for name, _, _ in window.panel.rows]
         result = window.panel.result_line()
-        assert result in window.hud.modal_texts and result.startswith(window.panel.title)
-        assert all(f". {n} " in result for n in names)
+        shown = " · ".join(window.hud.modal_texts)
+        assert result.startswith(window.panel.title) and all(f". {n} " in result for n in names)
+        assert all(piece in shown for piece in result.split(" · "))
         window.on_key_press(key.Q, 0)
         assert window.menu == "quit" and window.overlay_boxes() == []
         window.on_key_press(key.ESCAPE, 0)  # Stay: back to the menu, then Resume: the standings again
@@ -95,6 +96,24 @@ def test_a_click_beside_the_menu_resumes_and_does_nothing_else(window):
         c.close()
 
 
+def test_the_menus_result_is_whole_at_800_by_500_with_8_players(window):
+    """The third playtest's menu cut the result with "…" before their own place at 800 x 500."""
+    from render.hud import Hud, HudState
+    from render.snapshot import Snapshot, TableSpec
+
+    window.switch_to()
+    hud = Hud()
+    names = ["Player 1", "Orange", "Black", "Purple", "Green", "Yellow", "Red", "Pink"]
+    result = "Orange wins!  " + " · ".join(f"{k + 1}. {n} {70 - 5 * k}" for k, n in enumerate(names))
+    hud.update(Snapshot(TableSpec.standard("I")), HudState(800, 500, menu="menu", menu_result=result), [])
+    assert hud.modal_texts
+    assert not any("…" in t for t in hud.modal_texts)
+    shown = " · ".join(hud.modal_texts)
+    assert all(piece in shown for piece in result.split(" · "))
+    for item in hud._items:
+        item.delete()
+
+
 def test_the_menus_result_line_shares_a_place_between_equal_chips(window):
     from doppelx.games.doppelx.play.window import EndPanel
 
@@ -102,3 +121,21 @@ def test_the_menus_result_line_shares_a_place_between_equal_chips(window):
     panel = EndPanel("Ann wins!", [("Ann", "#2255ff", 12), ("Bo", "#ff2222", 7), ("Cy", "#ffcc00", 7)], "")
     assert panel.result_line() == "Ann wins!  1. Ann 12 · 2. Bo 7 · 2. Cy 7"
     panel.delete()
+
+
+def test_the_help_the_log_and_the_menu_tell_the_game_to_wait(window):
+    """The controller holds the game while any of them covers the table (``overlay_open``)."""
+    from pyglet.window import key
+
+    c = PlayController(window)
+    window.on_intent = c.handle
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        assert not window.overlay_open and not c.paused()
+        for open_key in (key.H, key.L, key.ESCAPE):
+            window.on_key_press(open_key, 0)
+            assert window.overlay_open and c.paused(), open_key
+            window.on_key_press(key.ESCAPE, 0)  # closes the help and the log; resumes from the menu
+            assert not window.overlay_open and not c.paused(), open_key
+    finally:
+        c.close()

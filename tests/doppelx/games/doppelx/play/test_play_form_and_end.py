@@ -49,6 +49,7 @@ class StandIn:
     """The controller's window, recording what it is told (no drawing)."""
 
     dialog_open = False
+    overlay_open = False
     referee_seen = False
 
     def __init__(self):

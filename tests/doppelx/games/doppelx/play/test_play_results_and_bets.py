@@ -114,6 +114,27 @@ def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
         ctrl.close()
 
 
+def test_the_help_the_log_and_the_menu_hold_the_game_while_they_are_open():
+    """Third playtest: reading the help for 10 s, a player came back seven bot throws and seven
+    bets passed by themselves later. While an overlay covers the table nothing moves on: no bet
+    passes, no hold runs out, no bot throws; closed, the game goes on where it stood."""
+    ctrl = PlayController(FakeUi())
+    try:
+        setup_thrown(ctrl)
+        assert ctrl.stage is Stage.BET and ctrl.bettor == "red"
+        ctrl.ui.overlay_open = True  # H, L or Esc
+        start, log = ctrl.time, len(ctrl.game.log)
+        for _ in range(int(3 * BET_SECONDS / ctrl.frame_dt)):
+            ctrl.step()
+        assert ctrl.stage is Stage.BET and ctrl.time == start and len(ctrl.game.log) == log
+        assert "red" not in ctrl.passed
+        ctrl.ui.overlay_open = False
+        run_until(ctrl, lambda c: c.stage is not Stage.BET)
+        assert "red" in ctrl.passed and ctrl.time - start <= BET_SECONDS + 2 * ctrl.frame_dt
+    finally:
+        ctrl.close()
+
+
 def test_a_person_who_passes_is_not_asked_but_a_click_on_a_card_still_bets():
     ctrl = PlayController(FakeUi())
     try:
