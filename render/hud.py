@@ -332,7 +332,9 @@ class Hud:
             lab = self._label(st.aim_text, m + 8 * s, m + 9 * s, 11 * s, DIM, max_width=x_buttons - 3 * m)
             self._rect(m, m, lab.content_width + 16 * s, band - 2 * s)
             self.blocks["aim"] = self.panels[-1]
-        lines = [(snap.message, TEXT), (st.hint, ACCENT)]
+        # the game's message names its keys ("Enter: go on"); under the Esc menu, whose keys are
+        # others ("Quit [Q / Enter]"), it would contradict them (fourth playtest)
+        lines = [("" if st.menu else snap.message, TEXT), (st.hint, ACCENT)]
         yb = m + band + 4 * s
         for text, colour in lines:
             if not text:

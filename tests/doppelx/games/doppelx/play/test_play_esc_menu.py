@@ -31,8 +31,10 @@ def test_esc_opens_the_menu_naming_the_autosave_and_quit_asks_once(window, tmp_p
         window.on_key_press(key.ESCAPE, 0)
         window.on_key_press(key.Q, 0)  # Quit asks ...
         assert window.menu == "quit" and not window.has_exit
-        texts(window)
+        shown = texts(window)
         assert "Quit DoppelX?" in window.hud.modal_texts
+        message = c.snapshot().message
+        assert message and message not in shown  # the game's own keys would contradict the menu's
         window.on_key_press(key.ESCAPE, 0)  # ... Stay goes back to the menu
         assert window.menu == "menu" and not window.has_exit
         texts(window)
