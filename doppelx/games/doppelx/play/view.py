@@ -261,7 +261,10 @@ def result_lines(
         return ("Cocked die: the throw does not count, throw again",)
     if kind == "decider":
         return (decider_line(score, names), "Decider: the most points wins the tied game; chips stay")
-    lines: list[str] = [doppel_x_line(cards)] if score.doppel_x else []
+    # the setup throw has no bets: naming the Doppel X cards there read as bets nobody placed
+    # (fourth playtest)
+    line = doppel_x_line(cards) if kind != "setup" else "Doppel X! No other die pays"
+    lines: list[str] = [line] if score.doppel_x else []
     lines += wrap(throw_parts(score, bets, names))
     change = totals(score, names)
     if change:

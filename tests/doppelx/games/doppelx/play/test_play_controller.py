@@ -423,6 +423,15 @@ def test_the_summary_says_per_die_and_per_bet_why_then_each_change():
     idle = ThrowScore((), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2)}, "blue")
     assert view.result_lines(idle, {}, names) == ("= Ann +0",)
     assert view.log_line(idle, {}, names) == "Ann +0"
+    # a Doppel X on the setup throw names no bet cards: nobody bets on it (fourth playtest)
+    import dataclasses
+
+    from rules.doppelx.bets import load_bet_cards
+
+    cards = {k: c for k, c in load_bet_cards().items() if k in "ABCD"}
+    double = dataclasses.replace(idle, doppel_x=True)
+    assert view.result_lines(double, {}, names, "setup", cards)[0] == "Doppel X! No other die pays"
+    assert view.result_lines(double, {}, names, "turn", cards)[0].endswith("of the bets only A")
 
 
 def test_the_log_has_no_empty_part_before_the_changes():
