@@ -243,8 +243,8 @@ class Hud:
     ) -> pyglet.text.Label:
         label = pyglet.text.Label(
             text,
-            x=x,
-            y=y,
+            x=round(x),  # whole pixels: at 800 x 500 a glyph at a fractional y lost its top or
+            y=round(y),  # bottom row ("=" read as "–"; fourth playtest)
             font_name=FONT,
             font_size=size,
             color=colour,
@@ -363,8 +363,8 @@ class Hud:
             self.blocks["banner"] = self.panels[-1]
             shadow = pyglet.text.Label(
                 snap.banner,
-                x=centre + 2,
-                y=by - 2,
+                x=round(centre + 2),
+                y=round(by - 2),
                 font_name=FONT,
                 font_size=self._items[-1].font_size,
                 color=(0, 0, 0, 170),
@@ -531,7 +531,7 @@ class Hud:
             lab = self._label(caption, 0, m + 9 * s, 10 * s, TEXT if states[name] else DIM)
             bw = lab.content_width + 18 * s
             x -= bw
-            lab.x = x + 9 * s
+            lab.x = round(x + 9 * s)
             self.text_boxes[-1] = (*label_box(lab), caption)
             self._rect(x, m, bw, 26 * s, (60, 60, 70, 220) if states[name] else PANEL)
             self.buttons[name] = (x, m, bw, 26 * s)
@@ -695,7 +695,7 @@ class Hud:
             r = spot.rect
             plate.position = (r.x0, r.y0)
             swatch.position = (r.x0 + pad, r.y0 + (ph - sw) / 2)
-            label.position = (r.x0 + 2 * pad + sw, (r.y0 + r.y1) / 2, 0)
+            label.position = (round(r.x0 + 2 * pad + sw), round((r.y0 + r.y1) / 2), 0)
             if spot.leader is None:
                 leader.visible = False
             else:

@@ -109,8 +109,8 @@ class EndPanel:
             add(
                 pyglet.text.Label(
                     text,
-                    x=x,
-                    y=y,
+                    x=round(x),  # whole pixels (as the HUD's): a fractional y cut glyph rows
+                    y=round(y),
                     font_name=FONT,
                     font_size=max(6.0, size * s),
                     color=colour,
