@@ -103,12 +103,17 @@ def inset_rect(
     return min(spots, key=cost)
 
 
-def caption(owners: Sequence[str], texts: Sequence[str] = ()) -> str:
+def caption(owners: Sequence[str], texts: Sequence[str] = (), shown: Sequence[str] | None = None) -> str:
     """The inset's caption: the dice's colours and what the labels over them say (they are
     not drawn over the main view), e.g. ``"green · off the box: back to hand"``; without a
-    label ``"green, red · off the box"``."""
+    label ``"green, red · off the box"``. ``shown``: the dice the inset frames (:func:`framed`);
+    the others are named apart, ``"blue · off the box · white further off"`` (a fourth playtest
+    read "blue, white" over a picture of the blue die alone)."""
     said = list(dict.fromkeys(texts)) or ["off the box"]
-    return f"{', '.join(owners)} · {' · '.join(said)}"
+    framed_owners = list(owners) if shown is None else [o for o in owners if o in shown]
+    away = [o for o in owners if o not in framed_owners]
+    tail = f" · {', '.join(away)} further off" if away else ""
+    return f"{', '.join(framed_owners)} · {' · '.join(said)}{tail}"
 
 
 __all__ = ["caption", "framed", "inset_camera", "inset_rect", "off_box", "on_table"]

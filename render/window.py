@@ -662,7 +662,8 @@ class TableWindow(Controls, pyglet.window.Window):
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
             said = tuple(f.text for f in snap.floating if off_box_inset.on_table(snap.table, f.position))
-            key = (rect, tuple(o for o, _ in out), said)
+            shown = tuple(o for o, _ in off_box_inset.framed(out))
+            key = (rect, tuple(o for o, _ in out), said, shown)
         if key == getattr(self, "_inset_key", None):
             return
         self._inset_key = key
@@ -671,7 +672,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._inset_items, self._inset_batch = [], None
         if key is None or snap is None:
             return
-        rect, owners, said = key
+        rect, owners, said, shown = key
         batch = self._inset_batch = pyglet.graphics.Batch()
         back, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
         w, h = rect.x1 - rect.x0, rect.y1 - rect.y0
@@ -686,7 +687,7 @@ class TableWindow(Controls, pyglet.window.Window):
                 rect.x0, rect.y1 - plate_h, w, plate_h, color=(18, 18, 22, 200), batch=batch, group=back
             ),
             pyglet.text.Label(
-                off_box_inset.caption(owners, said),
+                off_box_inset.caption(owners, said, shown),
                 x=rect.x0 + w / 2,
                 y=rect.y1 - plate_h / 2,
                 font_name="DejaVu Sans",

@@ -52,3 +52,6 @@ def test_the_inset_camera_sees_every_die_off_the_box_and_the_caption_names_them(
     assert 0 < x < 338 and 0 < y < 260 and 0 < depth < 1
     assert caption(["green", "red"]) == "green, red · off the box"
     assert caption(["green"], ["off the box: back to hand"] * 2) == "green · off the box: back to hand"
+    # a die the inset does not frame is named apart (fourth playtest: "blue, white" over blue alone)
+    assert caption(["blue", "white"], [], ["blue"]) == "blue · off the box · white further off"
+    assert caption(["blue", "white"], [], ["blue", "white"]) == "blue, white · off the box"

@@ -231,7 +231,8 @@ def test_dice_knocked_far_apart_the_inset_shows_the_nearest_large_and_its_captio
         near = [win._inset_camera.project(blue + d, iw, ih) for d in ((-0.008, 0, 0), (0.008, 0, 0))]
         assert abs(near[1][0] - near[0][0]) >= 10  # the nearest die is some 10 px or more across
         caption = win._inset_items[-1]
-        assert caption.text == "blue, white · off the box: back to hand"  # still names both
+        # still names both, the one it does not show apart (fourth playtest)
+        assert caption.text == "blue · off the box: back to hand · white further off"
         assert caption.content_width <= iw - 8  # it fits the frame ...
         plate = win._inset_items[1]
         assert plate.y >= inset.y0 and plate.y + plate.height <= inset.y1 + 0.5  # ... on its plate
