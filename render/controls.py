@@ -258,7 +258,7 @@ class Controls:
             self.say(f"Esc closes {overlay}")  # modal: nothing behind it hears the key
             return pyglet.event.EVENT_HANDLED
         letter = self._bet_letter(symbol, modifiers)
-        betting = self._current is not None and self._current.input is InputMode.BET
+        betting = self._betting()
         passing = betting and not ctrl and symbol in PASS_KEYS
         armed = self._bet_armed
         self.disarm_bet()  # any other key takes a letter's question back
@@ -375,25 +375,27 @@ class Controls:
     def _prompt_fresh(self) -> bool:
         """A bet question is on screen and appeared less than :data:`PROMPT_GRACE` ago: an
         answer now was meant for what was there before it."""
-        current = self._current
-        return (
-            current is not None
-            and current.input is InputMode.BET
-            and self.clock() - self._prompt_since < PROMPT_GRACE
-        )
+        return self._betting() and self.clock() - self._prompt_since < PROMPT_GRACE
 
     def _throwing(self) -> bool:
         return self._current is not None and self._current.input is InputMode.THROW
+
+    def _betting(self) -> bool:
+        return self._current is not None and self._current.input is InputMode.BET
+
+    def _bet_cards(self) -> set[str]:
+        """The letters of the bet cards in play while a bet question is open, else none."""
+        current = self._current
+        if current is None or current.input is not InputMode.BET:
+            return set()
+        return {c.letter for c in current.table.cards}
 
     def _bet_letter(self, symbol: int, modifiers: int) -> str | None:
         """The letter of a bet card in play when its key is pressed (alone) while the player may bet."""
         if modifiers & (key.MOD_CTRL | key.MOD_ALT | key.MOD_COMMAND | key.MOD_SHIFT):
             return None
-        if self._current is None or self._current.input is not InputMode.BET:
-            return None
-        letters = {c.letter for c in self._current.table.cards}
         name = key.symbol_string(symbol)
-        return name if len(name) == 1 and name in letters else None
+        return name if len(name) == 1 and name in self._bet_cards() else None
 
     @staticmethod
     def _overlay_key(symbol: int, ctrl: int) -> bool:
@@ -421,11 +423,7 @@ class Controls:
         if self.aim is None or dt <= 0 or self.help or self.show_log or self.menu:
             return
         # while a bet question is open a card's letter bets: A and D walk only when they are no card
-        cards = (
-            {c.letter for c in self._current.table.cards}
-            if self._current is not None and self._current.input is InputMode.BET
-            else set()
-        )
+        cards = self._bet_cards()
         right = self.keys[key.RIGHT] or (self.keys[key.D] and "D" not in cards)
         left = self.keys[key.LEFT] or (self.keys[key.A] and "A" not in cards)
         direction = right - left

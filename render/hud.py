@@ -357,14 +357,15 @@ class Hud:
             # rim, not over the playfield (the third playtest: at 62 % of the height and up to 64
             # px it hid the far half of the table)
             size = max(16 * s, min(36 * s, room / 7))
-            by = banner_top
-            banner = self._label(snap.banner, centre, by, size, ACCENT, True, "center", "top", max_width=room)
+            banner = self._label(
+                snap.banner, centre, banner_top, size, ACCENT, True, "center", "top", max_width=room
+            )
             self.panels.append(Rect(*label_box(banner)))  # die labels keep clear of the banner
             self.blocks["banner"] = self.panels[-1]
             shadow = pyglet.text.Label(
                 snap.banner,
                 x=round(centre + 2),
-                y=round(by - 2),
+                y=round(banner_top - 2),
                 font_name=FONT,
                 font_size=self._items[-1].font_size,
                 color=(0, 0, 0, 170),

@@ -13,8 +13,8 @@ the sub-steps of a throw. Still nothing tunnels — a 16 mm die meeting a 3 mm w
 9.5 mm before Bullet pushes it out the wrong side (docs/physics.md, "Stepping") — and the
 solver sweep measured 6 mm sub-steps at the same penetration and creep and a restitution
 error of 0.037 against 0.032. What the planner's choices lose by it is measured by
-``benchmarks/planning_world.py`` (docs/bots.md). ``exact=True`` runs the game's own world:
-the same release then gives the very throw the game would run.
+``benchmarks/expert_quality.py --worlds`` (docs/bots.md, "Speed"). ``exact=True`` runs the
+game's own world: the same release then gives the very throw the game would run.
 """
 
 from __future__ import annotations
@@ -71,8 +71,7 @@ def rollout(
 
     ``lying``/``thrown`` default to the table's; ``exact`` runs it in the game's world
     instead of the planner's lighter one (the module docstring); ``watch`` turns the tunnel
-    watch on (benchmarks). Returns the
-    :class:`physics.run.ThrowResult`.
+    watch on (benchmarks). Returns the :class:`physics.run.ThrowResult`.
     """
     from physics.run import run_throw
 
