@@ -1,8 +1,11 @@
 """The play tests' shared pieces: a stand-in for the window that records what the play
-controller asks of it, a flick and a drag as a person makes them, and stepping a match
-(with or without a real window) until something is true."""
+controller asks of it, a flick and a drag as a person makes them, a game played in a real
+window, and stepping a match (with or without a real window) until something is true."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -46,6 +49,19 @@ class FakeUi:
 
     def keep_open(self):
         self.kept_open = getattr(self, "kept_open", 0) + 1
+
+
+@contextmanager
+def playing(window, setup, **kw) -> Iterator[PlayController]:
+    """A :class:`PlayController` on ``window`` (its intents wired) with the game ``setup``
+    started; closed afterwards. ``kw``: the controller's own options (``save_path``)."""
+    c = PlayController(window, **kw)
+    window.on_intent = c.handle
+    try:
+        c.new_game(setup)
+        yield c
+    finally:
+        c.close()
 
 
 def run_until(ctrl: PlayController, done, max_steps: int = 20000):

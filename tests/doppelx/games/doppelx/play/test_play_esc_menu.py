@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from doppelx.games.doppelx.play.controller import PlayController, Stage, autosave_path
+from doppelx.games.doppelx.play.controller import Stage, autosave_path
 from doppelx.games.doppelx.play.newgame import GameSetup
-from tests.helpers.play import play_until, texts
+from tests.helpers.play import play_until, playing, texts
 from tests.xvfb import display  # noqa: F401
 
 
@@ -14,10 +14,7 @@ def test_esc_opens_the_menu_naming_the_autosave_and_quit_asks_once(window, tmp_p
     from pyglet.window import key
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    c = PlayController(window, save_path=tmp_path / "mine.json")
-    window.on_intent = c.handle
-    try:
-        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+    with playing(window, GameSetup.standard(3, 0, "easy", seed=4), save_path=tmp_path / "mine.json") as c:
         play_until(c, window, lambda c: c.throws_shown == 1)
         window.on_key_press(key.ESCAPE, 0)
         assert window.menu == "menu" and not window.has_exit and not c.quit_requested
@@ -44,17 +41,12 @@ def test_esc_opens_the_menu_naming_the_autosave_and_quit_asks_once(window, tmp_p
         x, y, bw, bh = window.hud.buttons["menu:quit-yes"]
         window.on_mouse_press(x + bw / 2, y + bh / 2, 1, 0)
         assert c.quit_requested and c.autosaved == autosave_path() and Path(c.autosaved).is_file()
-    finally:
-        c.close()
 
 
 def test_esc_at_game_over_opens_the_menu_too_and_says_nothing_is_saved(window):
     from pyglet.window import key
 
-    c = PlayController(window)
-    window.on_intent = c.handle
-    try:
-        c.new_game(GameSetup.standard(3, 0, "hard", seed=4, target=5))
+    with playing(window, GameSetup.standard(3, 0, "hard", seed=4, target=5)) as c:
         play_until(c, window, lambda c: c.stage is Stage.OVER)
         assert window.overlay_boxes()  # the standings are shown
         window.on_key_press(key.ESCAPE, 0)
@@ -77,25 +69,18 @@ def test_esc_at_game_over_opens_the_menu_too_and_says_nothing_is_saved(window):
         window.on_key_press(key.ESCAPE, 0)
         window.on_key_press(key.N, 0)  # New game: the form
         assert window.menu == "" and window.dialog is not None
-    finally:
-        c.close()
 
 
 def test_a_click_beside_the_menu_resumes_and_does_nothing_else(window):
     from pyglet.window import key
 
-    c = PlayController(window)
-    window.on_intent = c.handle
-    try:
-        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+    with playing(window, GameSetup.standard(3, 0, "easy", seed=4)) as c:
         play_until(c, window, lambda c: c.throws_shown == 1)
         window.on_key_press(key.ESCAPE, 0)
         texts(window)
         stage, throws = c.stage, c.throws_shown
         window.on_mouse_press(window.width / 2, 5, 1, 0)
         assert window.menu == "" and not window.has_exit and (c.stage, c.throws_shown) == (stage, throws)
-    finally:
-        c.close()
 
 
 def test_the_menus_result_is_whole_at_800_by_500_with_8_players(window):
@@ -129,15 +114,10 @@ def test_the_help_the_log_and_the_menu_tell_the_game_to_wait(window):
     """The controller holds the game while any of them covers the table (``overlay_open``)."""
     from pyglet.window import key
 
-    c = PlayController(window)
-    window.on_intent = c.handle
-    try:
-        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+    with playing(window, GameSetup.standard(3, 0, "easy", seed=4)) as c:
         assert not window.overlay_open and not c.paused()
         for open_key in (key.H, key.L, key.ESCAPE):
             window.on_key_press(open_key, 0)
             assert window.overlay_open and c.paused(), open_key
             window.on_key_press(key.ESCAPE, 0)  # closes the help and the log; resumes from the menu
             assert not window.overlay_open and not c.paused(), open_key
-    finally:
-        c.close()
