@@ -12,7 +12,7 @@ import functools
 import math
 from collections.abc import Mapping
 
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon
 
 from render.parts_mesh import card_corner, card_polygon
 from render.snapshot import TableSpec
@@ -36,11 +36,18 @@ def label_free_boxes(table: TableSpec) -> tuple[tuple[tuple[float, float, float,
     return tuple(holes + cards)
 
 
+@functools.lru_cache(maxsize=8)
+def card_outlines(table: TableSpec) -> tuple[tuple[str, Polygon], ...]:
+    """Each bet card's letter and outline seen from above (m), worked out once per table: the
+    window asks which card a die lies under every frame."""
+    return tuple((letter, card_polygon(table.box, corner)) for letter, corner in card_corners(table).items())
+
+
 def card_at(table: TableSpec, x: float, y: float) -> str | None:
     """Letter of the bet card covering the point ``(x, y)`` m seen from above, or ``None``."""
     p = Point(x, y)
-    for letter, corner in card_corners(table).items():
-        if card_polygon(table.box, corner).buffer(0.002).covers(p):
+    for letter, outline in card_outlines(table):
+        if outline.buffer(0.002).covers(p):
             return letter
     return None
 
@@ -49,8 +56,8 @@ def card_near(table: TableSpec, x: float, y: float, reach: float) -> str | None:
     """Letter of the bet card within ``reach`` m of the point ``(x, y)`` seen from above (a die
     whose centre lies beside a card may still be half under it), or ``None``."""
     p = Point(x, y)
-    for letter, corner in card_corners(table).items():
-        if card_polygon(table.box, corner).distance(p) <= reach:
+    for letter, outline in card_outlines(table):
+        if outline.distance(p) <= reach:
             return letter
     return None
 
@@ -77,4 +84,4 @@ def bet_die_poses(table: TableSpec, bets: Mapping[str, str]) -> dict[str, Pose]:
     return poses
 
 
-__all__ = ["CARD_SLOTS", "bet_die_poses", "card_at", "card_corners", "card_near"]
+__all__ = ["CARD_SLOTS", "bet_die_poses", "card_at", "card_corners", "card_near", "card_outlines"]

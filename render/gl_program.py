@@ -14,6 +14,7 @@ import numpy as np
 from render.backend import pyglet
 
 gl = pyglet.gl
+_FLOATS = ctypes.POINTER(gl.GLfloat)
 
 
 class ShaderError(RuntimeError):
@@ -91,11 +92,12 @@ class Program:
             gl.glUniform1f(loc, float(value))
         else:
             arr = np.asarray(value, dtype=np.float32)
-            if arr.shape == (4, 4):
-                data = (gl.GLfloat * 16)(*arr.T.reshape(-1))
-                gl.glUniformMatrix4fv(loc, 1, gl.GL_FALSE, data)
+            if arr.shape == (4, 4):  # column-major for GL: the transpose's bytes, passed as they lie
+                data = np.ascontiguousarray(arr.T)
+                gl.glUniformMatrix4fv(loc, 1, gl.GL_FALSE, data.ctypes.data_as(_FLOATS))
             elif arr.size == 16:
-                gl.glUniformMatrix4fv(loc, 1, gl.GL_FALSE, (gl.GLfloat * 16)(*arr.reshape(-1)))
+                data = np.ascontiguousarray(arr.reshape(-1))
+                gl.glUniformMatrix4fv(loc, 1, gl.GL_FALSE, data.ctypes.data_as(_FLOATS))
             elif arr.size == 2:
                 gl.glUniform2f(loc, *map(float, arr))
             elif arr.size == 3:
