@@ -425,6 +425,12 @@ class Scene:
         gl.glDepthFunc(gl.GL_GREATER)
         gl.glEnable(gl.GL_STENCIL_TEST)
         gl.glStencilMask(GHOST_BIT)
+        # front faces only, pulled a hair towards the camera: the die's own faces where it is
+        # seen are not "hidden" (its back faces, drawn before, lay over every die under a card)
+        gl.glEnable(gl.GL_CULL_FACE)
+        gl.glCullFace(gl.GL_BACK)
+        gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
+        gl.glPolygonOffset(-1.0, -4.0)
         inner = np.diag([GHOST_INNER, GHOST_INNER, GHOST_INNER, 1.0])
         for owner, pose in under:
             m = pose_matrix(pose.position, pose.quaternion)
@@ -450,6 +456,8 @@ class Scene:
         gl.glStencilMask(0xFF)
         gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
         gl.glDisable(gl.GL_STENCIL_TEST)
+        gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
+        gl.glDisable(gl.GL_CULL_FACE)
         p.set("u_model", np.eye(4))
         gl.glDepthFunc(gl.GL_LEQUAL)
         gl.glDepthMask(gl.GL_TRUE)
