@@ -395,7 +395,13 @@ class PlayController:
                 self.stage = Stage.WAIT
                 who = " and ".join(m.game.names.get(c, c) for c in slow)
                 self.thinker.start(
-                    m.place_bot_bets, self._bets_ready, who, m.bots[slow[0]].bet, m, many=len(slow) > 1
+                    m.place_bot_bets,
+                    self._bets_ready,
+                    who,
+                    m.bots[slow[0]].bet,
+                    m,
+                    many=len(slow) > 1,
+                    bets=True,
                 )
                 return
             m.place_bot_bets()
@@ -837,11 +843,7 @@ class PlayController:
             message = "Drag towards the box and let go while moving, or hold Space (H: help)"
             active = self.thrower
         elif stage is Stage.WAIT:
-            req = self.live.request()
-            if req.kind == "setup":
-                turn = "Setup throw: everybody throws their own die"
-            else:
-                turn = f"{view.thrown_by(req.kind, req.thrower, names)} throws"
+            turn = self._waiting_turn(names)
             message = (
                 f"{view.who(clickers[0], names)}: click a bet card to bet on this throw" if clickers else ""
             )
@@ -876,6 +878,15 @@ class PlayController:
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
         )
+
+    def _waiting_turn(self, names: Mapping[str, str]) -> str:
+        """The turn line while the table waits for a bot: who throws, or throws *next* while
+        bots still think about their bets on that throw (nobody throws yet)."""
+        req = self.live.request()
+        if req.kind == "setup":
+            return "Setup throw: everybody throws their own die"
+        thrower = view.thrown_by(req.kind, req.thrower, names)
+        return f"{thrower} throws next" if self.thinker.busy and self.thinker.bets else f"{thrower} throws"
 
     def _lasting(self, banner: str, activity: str) -> tuple[str, str]:
         """``banner`` and ``activity`` with what stays on screen from a throw at rest until the next

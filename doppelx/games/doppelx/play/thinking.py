@@ -18,6 +18,8 @@ class Thinker:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._job: tuple[Future, Callable[[object], None], str, object, object] | None = None
+        #: The running (or last) decision is bots' bets on another player's throw.
+        self.bets = False
 
     @property
     def busy(self) -> bool:
@@ -32,10 +34,12 @@ class Thinker:
         owner,
         *,
         many: bool = False,
+        bets: bool = False,
     ) -> None:
         """Run ``work()`` on the worker; :meth:`poll` calls ``then(result)`` once it is done.
 
-        ``who`` names the thinker for the HUD (``many``: several players, "are thinking");
+        ``who`` names the thinker for the HUD (``many``: several players, "are thinking";
+        ``bets``: the decision is a bet on another player's throw, "thinking about a bet");
         ``policy.progress`` (0…1) is its progress, set to 0 here so that the last decision's
         100 % does not show first; ``owner`` is what the decision belongs to (a result for
         another owner is dropped).
@@ -44,7 +48,9 @@ class Thinker:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="doppelx-think")
         if hasattr(policy, "progress"):
             policy.progress = 0.0
-        thinks = f"{who} {'are' if many else 'is'} thinking…"
+        about = (" about their bets" if many else " about a bet") if bets else ""
+        thinks = f"{who} {'are' if many else 'is'} thinking{about}…"
+        self.bets = bets
         self._job = (self._pool.submit(work), then, thinks, policy, owner)
 
     def poll(self, owner) -> None:

@@ -24,7 +24,7 @@ def test_an_expert_thinks_off_the_frame_loop_and_its_throw_plays_back(monkeypatc
     ctrl = PlayController(None)
     try:
         ctrl.new_game(setup)
-        thinking_frames, statuses, seen = 0, set(), set()
+        thinking_frames, statuses, seen, kinds = 0, set(), set(), set()
         for _ in range(60000):
             if ctrl.stage is Stage.OVER:
                 break
@@ -32,11 +32,20 @@ def test_an_expert_thinks_off_the_frame_loop_and_its_throw_plays_back(monkeypatc
             seen.add(ctrl.stage)
             if ctrl.thinker.busy:
                 thinking_frames += 1  # step() came back while the decision was still running
-                assert ctrl.stage is Stage.WAIT and "is thinking…" in snap.activity
-                statuses.add(snap.activity.split(" is thinking")[0])
+                assert ctrl.stage is Stage.WAIT
+                who, _, about = snap.activity.partition(" thinking")
+                statuses.add(who.removesuffix(" is").removesuffix(" are"))
+                if ctrl.thinker.bets:  # bots bet on another's throw: that throw comes next, not now
+                    assert about.startswith((" about a bet…", " about their bets…")), snap.activity
+                    assert snap.turn.endswith(" throws next"), snap.turn
+                else:  # the thrower plans its throw
+                    assert about.startswith("…") and snap.turn.endswith(" throws"), (snap.turn, snap.activity)
+                    assert snap.turn.startswith(who.removesuffix(" is")), (snap.turn, snap.activity)
+                kinds.add(ctrl.thinker.bets)
                 time.sleep(0.002)  # pace the loop like frames do, so the worker gets the interpreter
         assert ctrl.stage is Stage.OVER
         assert thinking_frames > 0 and statuses <= {"Blue", "Yellow", "Blue and Yellow"}
+        assert False in kinds
         assert {Stage.FLIGHT, Stage.RESULT} <= seen and ctrl.throws_shown == len(ctrl.match.log)
         # the same seed and bots without the window: the same game
         plain = DoppelXMatch.with_bots(
@@ -52,6 +61,38 @@ def test_an_expert_thinks_off_the_frame_loop_and_its_throw_plays_back(monkeypatc
             assert plain.game.chips == ctrl.game.chips and len(plain.log) == len(ctrl.match.log)
         finally:
             plain.close()
+    finally:
+        ctrl.close()
+
+
+def test_while_bots_think_about_their_bets_the_thrower_throws_next(monkeypatch):
+    """Fourth playtest: "Blue throws" and "Yellow is thinking…" stood together while the
+    experts decided their bets on Blue's throw — Blue could not throw yet. The turn line says
+    "throws next" then, and the activity line what the bots think about."""
+    import doppelx.games.doppelx.planner.expert as expert
+
+    monkeypatch.setattr(expert, "DEFAULT_ROLLOUTS", 12)
+    monkeypatch.setattr(expert, "WINDOW_SECONDS", None)
+    setup = GameSetup.standard(
+        3, 0, "medium", board="I", seed=1, target=25, skills=("expert", "medium", "expert")
+    )
+    ctrl = PlayController(None)
+    try:
+        ctrl.new_game(setup)
+        betting_frames = 0
+        for _ in range(60000):
+            if ctrl.stage is Stage.OVER:
+                break
+            snap = ctrl.step()
+            if ctrl.thinker.busy and ctrl.thinker.bets:
+                betting_frames += 1
+                assert snap.turn.endswith(" throws next"), snap.turn
+                assert " thinking about a bet… " in snap.activity or " thinking about their bets… " in (
+                    snap.activity
+                ), snap.activity
+            if ctrl.thinker.busy:
+                time.sleep(0.002)
+        assert betting_frames > 0  # (seed 1: the experts bet with rollouts on others' throws)
     finally:
         ctrl.close()
 
@@ -82,6 +123,7 @@ def test_a_decision_for_another_game_or_a_dropped_one_is_not_used():
     try:
         t.start(lambda: gate.wait(5) and "throw", got.append, "Blue", policy, "game 1")
         assert t.busy and t.status() == "Blue is thinking… 0 %"  # not the last decision's 100 %
+        assert not t.bets
         policy.progress = 0.25
         assert t.status() == "Blue is thinking… 25 %"
         t.poll("game 1")
@@ -91,7 +133,17 @@ def test_a_decision_for_another_game_or_a_dropped_one_is_not_used():
             t.poll("game 2")  # a result of game 1 is dropped when game 2 asks
         assert got == [] and t.status() == ""
         gate.clear()
-        t.start(lambda: "bet", got.append, "Red", Policy(), "game 2")
+        t.start(
+            lambda: gate.wait(5) and "bet",
+            got.append,
+            "Red and Blue",
+            Policy(),
+            "game 2",
+            many=True,
+            bets=True,
+        )
+        assert t.bets and t.status() == "Red and Blue are thinking about their bets… 0 %"
+        gate.set()
         while t.busy:
             t.poll("game 2")
         assert got == ["bet"]
