@@ -15,7 +15,9 @@ waits for a person's throw and prints the CPU it used (% of one core). ``--start
 first frame (the splash) and to the first frame showing the table. ``--inset`` draws the
 standard scene and the same scene with one die (red) lying on the table off the box — the
 window then draws the off-the-box inset (:mod:`render.inset`) — interleaved in blocks of 10
-frames, and prints both and their ratio.
+frames, and prints both and their ratio. ``--split`` prints where a frame goes: the 3-D
+scene into its framebuffer, its stretch onto the window, the HUD and the flip, each waited
+for with ``glFinish`` (medians, ms).
 """
 
 from __future__ import annotations
@@ -146,9 +148,15 @@ def main() -> None:
     parser.add_argument(
         "--startup", action="store_true", help="seconds from launching doppelx play to its first frames"
     )
+    parser.add_argument(
+        "--split", action="store_true", help="where a frame goes: scene, stretch, HUD, flip (ms)"
+    )
     args = parser.parse_args()
     if args.startup:
         startup(args)
+        return
+    if args.split:
+        split(args)
         return
     if args.idle:
         idle(args)
@@ -258,6 +266,63 @@ def inset(args) -> None:
         f"interleaved: without a die off the box {fps['main']:.1f} fps, with one (the inset) "
         f"{fps['inset']:.1f} fps, ratio {fps['inset'] / fps['main']:.3f} "
         f"({os.cpu_count()} CPUs, load {[round(v, 2) for v in load0]} → {load})"
+    )
+
+
+def split(args) -> None:
+    """Where a frame of the standard scene goes: each stage followed by ``glFinish`` (so the
+    stages, which a software renderer runs one after the other anyway, add up) — the 3-D scene
+    into its framebuffer, the stretch onto the window, the HUD, the flip; medians over the frames."""
+    with own_display(args):
+        from render.backend import pyglet
+        from render.msaa import MsaaTarget
+        from render.window import TableWindow
+
+        gl = pyglet.gl
+        win = TableWindow(args.width, args.height, vsync=False, sound=False, msaa=args.msaa)
+        win.show(standard_scene(0))
+        win.render()
+        stages: dict[str, list[float]] = {"scene": [], "stretch": [], "hud": [], "flip": [], "frame": []}
+
+        def timed(name, fn):
+            def run(*a, **k):
+                t = time.perf_counter()
+                out = fn(*a, **k)
+                gl.glFinish()
+                stages[name].append(time.perf_counter() - t)
+                return out
+
+            return run
+
+        assert win.scene is not None and win.hud is not None
+        win.scene.draw = timed("scene", win.scene.draw)  # type: ignore[method-assign]
+        win.hud.draw = timed("hud", win.hud.draw)  # type: ignore[method-assign]
+        end = MsaaTarget.end
+        MsaaTarget.end = timed("stretch", end)  # type: ignore[method-assign]
+        try:
+            for i in range(args.warmup + args.frames):
+                t = time.perf_counter()
+                win.show(standard_scene(i))
+                win.dispatch_events()
+                win.render()
+                timed("flip", win.flip)()
+                stages["frame"].append(time.perf_counter() - t)
+        finally:
+            MsaaTarget.end = end  # type: ignore[method-assign]
+        width, height = win.get_framebuffer_size()
+        renderer = win.renderer
+        win.close()
+    ms = {k: round(float(np.median(v[args.warmup :])) * 1e3, 2) for k, v in stages.items() if v}
+    result = {"width": width, "height": height, "renderer": renderer, "frames": args.frames, "ms": ms}
+    result["load"] = [round(v, 2) for v in os.getloadavg()]
+    if args.json:
+        print(json.dumps(result))
+        return
+    parts = " · ".join(f"{k} {v} ms" for k, v in ms.items() if k != "frame")
+    print(
+        f"where a frame goes, side I, 8 dice, {width}x{height}, {renderer}: {parts}; "
+        f"the whole frame {ms['frame']} ms (each stage waited for: slower than a plain frame; "
+        f"{os.cpu_count()} CPUs, load {result['load']})"
     )
 
 

@@ -1,0 +1,31 @@
+"""``benchmarks/frame_time.py --split``: where a frame goes, measured in a real window (its own Xvfb)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_split_names_every_stage_of_a_large_windows_frame():
+    """At 1600 × 1000 (more than the software renderer draws whole) the scene is drawn smaller
+    and stretched: the split times the scene, the stretch, the HUD and the flip, and they fit
+    in the frame they belong to."""
+    out = subprocess.run(
+        [sys.executable, "benchmarks/frame_time.py", "--split", "--frames", "4", "--warmup", "1"]
+        + ["--width", "1600", "--height", "1000", "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout)
+    ms = result["ms"]
+    assert set(ms) == {"scene", "stretch", "hud", "flip", "frame"}
+    assert all(v > 0 for v in ms.values()), ms
+    assert ms["scene"] + ms["stretch"] + ms["hud"] + ms["flip"] <= ms["frame"] * 1.25, ms  # medians: a little slack
+    assert (result["width"], result["height"]) == (1600, 1000)
