@@ -27,5 +27,7 @@ def test_the_split_names_every_stage_of_a_large_windows_frame():
     ms = result["ms"]
     assert set(ms) == {"scene", "stretch", "hud", "flip", "frame"}
     assert all(v > 0 for v in ms.values()), ms
-    assert ms["scene"] + ms["stretch"] + ms["hud"] + ms["flip"] <= ms["frame"] * 1.25, ms  # medians: a little slack
+    assert ms["scene"] + ms["stretch"] + ms["hud"] + ms["flip"] <= ms["frame"] * 1.25, (
+        ms
+    )  # medians: a little slack
     assert (result["width"], result["height"]) == (1600, 1000)
