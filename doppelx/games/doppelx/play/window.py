@@ -39,6 +39,9 @@ COLUMN_SHARE = 0.4
 #: How far the column may shrink below the HUD's scale to fit under the last throw's summary;
 #: smaller than that, the panel goes in the middle as before.
 COLUMN_SHRINK = 0.7
+#: The smallest font of the end panel's note (why a close end came out so), points: it wraps
+#: onto more lines rather than shrink (one shrunk line was 7 px tall at 800×500).
+NOTE_POINTS = 8.0
 
 
 class EndPanel:
@@ -88,17 +91,22 @@ class EndPanel:
             item.delete()
         self._items = []
         self._size = (width, height, tuple(avoid))
-        # laid out at the HUD's scale, shrunk to fit between the top and the buttons' row below
-        w0, h0 = 380 if not self.note else 480, 78 + 26 * len(self.rows) + 30 + (20 if self.note else 0)
-        s = min(scale_for(width, height), (height - PANEL_TOP - PANEL_BOTTOM) / h0, COLUMN_SHARE * width / w0)
-        column = _in_column(w0, h0, s, width, height, avoid)
-        if column is not None:  # at the right edge: the picture moves left of it (column_edge)
-            s, x0, top = column
-            w, h = w0 * s, h0 * s
-        else:  # no room there: in the middle, moved the least way that clears the HUD's panels
-            w, h = w0 * s, h0 * s
-            top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
-            x0, top = _clear_of(Rect((width - w) / 2, top - h, (width + w) / 2, top), avoid, width, height)
+        # laid out at the HUD's scale, shrunk to fit between the top and the buttons' row below;
+        # the note wraps at a readable size (at 800×500 one shrunk line was 7 px tall: fifth
+        # playtest), so its height is known only once the width is: lay out until it fits
+        w0 = 380 if not self.note else 480
+        note_h = 20.0 if self.note else 0.0  # the note's height at scale 1 (px)
+        for _ in range(4):
+            h0 = 78 + 26 * len(self.rows) + 30 + note_h
+            s, x0, top, w, h = self._place(w0, h0, width, height, avoid)
+            if not self.note:
+                break
+            probe = self._note_label(w, s)
+            need = probe.content_height / s + 6
+            probe.delete()
+            if need <= note_h + 0.5:
+                break
+            note_h = need
         row = 26 * s
         self.rect = Rect(x0, top - h, x0 + w, top)
         back = pyglet.graphics.Group(order=20)
@@ -123,10 +131,9 @@ class EndPanel:
         add(pyglet.shapes.Rectangle(x0, top - h, w, h, color=(14, 14, 18, 225), batch=self.batch, group=back))
         label(self.title, x0 + w / 2, top - 32 * s, 15, (244, 194, 27, 255), weight="bold", anchor_x="center")
         first = top - 66 * s
-        if self.note:  # why a close end came out so
-            label(self.note, x0 + w / 2, top - 54 * s, 9, (236, 236, 236, 255), anchor_x="center")
-            _fit(self._items[-1], w - 16 * s)
-            first -= 20 * s
+        if self.note:  # why a close end came out so, wrapped under the title
+            add(self._note_label(w, s, x0 + w / 2, top - 44 * s, self.batch, front))
+            first -= note_h * s
         ranks = self._ranks()
         for i, (name, colour, chips) in enumerate(self.rows):
             y = first - row * i
@@ -148,6 +155,40 @@ class EndPanel:
             label(counted(chips, "chip"), x0 + w - 24 * s, y, 13, (244, 194, 27, 255), anchor_x="right")
         label(self.footer, x0 + w / 2, top - h + 16 * s, 10, (170, 170, 176, 255), anchor_x="center")
         _fit(self._items[-1], w - 16 * s)  # the keys' line ran to the panel's edges (second playtest)
+
+    def _place(
+        self, w0: float, h0: float, width: int, height: int, avoid: Sequence[Rect]
+    ) -> tuple[float, float, float, float, float]:
+        """The panel's scale, left edge, top, width and height for ``w0`` × ``h0`` px at scale 1."""
+        s = min(scale_for(width, height), (height - PANEL_TOP - PANEL_BOTTOM) / h0, COLUMN_SHARE * width / w0)
+        column = _in_column(w0, h0, s, width, height, avoid)
+        if column is not None:  # at the right edge: the picture moves left of it (column_edge)
+            s, x0, top = column
+            return s, x0, top, w0 * s, h0 * s
+        # no room there: in the middle, moved the least way that clears the HUD's panels
+        w, h = w0 * s, h0 * s
+        top = min(height - PANEL_TOP, max(height * 0.56, PANEL_BOTTOM + h))
+        x0, top = _clear_of(Rect((width - w) / 2, top - h, (width + w) / 2, top), avoid, width, height)
+        return s, x0, top, w, h
+
+    def _note_label(self, w: float, s: float, x: float = 0.0, y: float = 0.0, batch=None, group=None):
+        """The note as a label wrapped to the panel's width ``w`` (px) at scale ``s``, centred on
+        ``x`` with its top at ``y``."""
+        return pyglet.text.Label(
+            self.note,
+            x=round(x),
+            y=round(y),
+            batch=batch,
+            group=group,
+            width=max(40, round(w - 16 * s)),
+            multiline=True,
+            align="center",
+            anchor_x="center",
+            anchor_y="top",
+            font_name=FONT,
+            font_size=max(NOTE_POINTS, 9 * s),
+            color=(236, 236, 236, 255),
+        )
 
     def delete(self) -> None:
         for item in self._items:

@@ -551,3 +551,43 @@ def test_the_end_standings_leave_the_box_in_view(win, size, side):
         win.hide_panel()
         win.set_size(w0, h0)
         win.dispatch_events()
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1920, 1080)])
+def test_the_end_panels_note_wraps_at_a_readable_size(win, size):
+    """Fifth playtest: at 800×500 with 8 players the note "Purple, Tester and Yellow all passed
+    12 on the last throw: the most chips win (18 to 15 to 14)" was shrunk onto one line 7 px
+    tall. It wraps inside the panel at 8 pt or more, above the standings, every line in the box."""
+    from doppelx.games.doppelx.play.window import NOTE_POINTS
+    from render.snapshot import ScoreLine, Snapshot, TableSpec
+
+    table = TableSpec.standard("I")
+    owners = list(table.dice.player_colours)[:8]
+    board = tuple(ScoreLine(o.title(), o, 18 - k, k == 0) for k, o in enumerate(owners))
+    summary = ("purple 2 on 1x = 2 · white 3 on 3x = 9", "= Tester +4 · Red +2 · Yellow +3", "Purple +11")
+    note = "Purple, Tester and Yellow all passed 12 on the last throw: the most chips win (18 to 15 to 14)"
+    rows = [(o.title(), "#888888", 18 - k) for k, o in enumerate(owners)]
+    w0, h0 = win.width, win.height
+    win.set_size(*size)
+    win.dispatch_events()
+    try:
+        win.show(
+            Snapshot(table, scoreboard=board, turn="Game over after 6 throws", summary=summary, target=12)
+        )
+        win.show_panel(
+            "Purple wins!", rows, "Ctrl+N: new game  ·  R: replay the last throw  ·  Esc: menu", note
+        )
+        win.render()
+        panel = win.panel.rect
+        label = next(item for item in win.panel._items if getattr(item, "text", None) == note)
+        assert label.font_size >= NOTE_POINTS  # (4.2 pt before, on one line)
+        top, bottom = label.y, label.y - label.content_height
+        assert panel.y0 < bottom and top <= panel.y1
+        assert label.x - label.content_width / 2 >= panel.x0 and label.x + label.content_width / 2 <= panel.x1
+        first_row = next(item for item in win.panel._items if getattr(item, "text", "").startswith("1.  "))
+        assert first_row.y + first_row.content_height <= bottom + 2  # the standings start under it
+        assert panel.y0 >= 52 - 1e-6  # still above the buttons' row
+    finally:
+        win.hide_panel()
+        win.set_size(w0, h0)
+        win.dispatch_events()
