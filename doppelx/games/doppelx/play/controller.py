@@ -66,6 +66,7 @@ from rules.common.rng import fresh_seed
 if TYPE_CHECKING:
     from doppelx.games.doppelx.match import DoppelXMatch
     from physics.throw import Throw
+    from rules.doppelx.outcome import Pose
 
 #: Game time per step (s): one recorded trajectory frame.
 FRAME_DT = SimSettings().sample_dt
@@ -813,6 +814,8 @@ class PlayController:
             and shown is not None
             and (self.playback is None or self.playback.done)
         ):  # the last throw's chips stay over its dice until the next throw starts (the last: to the end)
+            if stage is not Stage.OVER and self.playback is not None:
+                dice = self._as_they_rested(dice, bets)
             floating = view.floating_for(
                 shown.score.readings, shown.score.doppel_x, dice, colours, shown.kind == "decider"
             )
@@ -878,6 +881,18 @@ class PlayController:
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
         )
+
+    def _as_they_rested(self, dice: dict[str, Pose], bets: Mapping[str, str]) -> dict[str, Pose]:
+        """``dice`` (those lying) and the last throw's dice that went back to hand — into a hole,
+        off the box, a Doppel X's X — where they came to rest, so that they and their labels stay
+        until the next throw starts (fifth playtest: "in a hole: back to hand" and "X!" went after
+        1.6 s, when the bet question came). Not a die bet on a card now (it lies there), nor the
+        dice of a person's throw (in their hand)."""
+        assert self.playback is not None  # the last throw's
+        held = set(self.live.request().dice) if self.stage is Stage.THROW else set()
+        rested = self.playback.poses()
+        gone = {o: p for o, p in rested.items() if o not in dice and o not in bets and o not in held}
+        return {**gone, **dice}
 
     def _waiting_turn(self, names: Mapping[str, str]) -> str:
         """The turn line while the table waits for a bot: who throws, or throws *next* while

@@ -33,14 +33,12 @@ def test_the_chips_stay_over_the_dice_and_the_markers_say_who_throws_and_who_bet
         at_rest = setup_thrown(ctrl)
         assert ctrl.stage is Stage.BET and ctrl.bettor == "red"
         snap = ctrl.snapshot()
-        # the labels outlast the result's pause: those of the dice still lying (red's went off the box or into a hole)
-        lying = [p.position for o, p in ctrl.game.on_board.items()]
-        kept = [
-            f
-            for f in at_rest
-            if any(abs(f.position[0] - x) < 1e-9 and abs(f.position[1] - y) < 1e-9 for x, y, _ in lying)
-        ]
-        assert kept and snap.floating == tuple(kept)
+        # every label outlasts the result's pause (fifth playtest: the label of a die that went back
+        # to hand went when the bet question came): red's die went into a hole, and it stays drawn
+        # there with its label until the next throw starts
+        assert set(snap.floating) == set(at_rest)
+        assert any(f.text == "in a hole: back to hand" for f in snap.floating)
+        assert "red" not in ctrl.game.on_board and "red" in snap.dice
         rows = {line.colour: line for line in snap.scoreboard}
         assert rows["blue"].active and not rows["blue"].betting  # ▶ Ann throws next ...
         assert rows["red"].betting and not rows["red"].active  # ... ◆ Bo may bet
@@ -48,6 +46,11 @@ def test_the_chips_stay_over_the_dice_and_the_markers_say_who_throws_and_who_bet
         on_board = set(ctrl.game.on_board) - {"white"}
         assert {c for c, line in rows.items() if line.income is not None} == on_board
         assert "Ann" in snap.turn and "passes in 6 s" in snap.message
+        ctrl.handle(BetIntent("A"))  # Bo bets: his die lies on the card, no longer in the hole
+        snap = ctrl.snapshot()
+        assert ctrl.stage is Stage.THROW and snap.bets == {"red": "A"} and "red" not in snap.dice
+        assert not any(f.text == "in a hole: back to hand" for f in snap.floating)
+        assert not set(ctrl.live.request().dice) & set(snap.dice) - set(ctrl.game.on_board)  # Ann's in hand
     finally:
         ctrl.close()
 
