@@ -612,13 +612,19 @@ class Hud:
         self._label("Throw log  (L closes)", x0 + m, top - row, font * 1.2, ACCENT, True)
         y = top - row * 2.3
         entries = list(reversed(lines)) or ["No throws yet"]
+        indent = 12 * s  # an entry's later lines: measured with their indent (they ran past it)
         for entry in entries:  # the newest first
-            wrapped = wrap_at_dots(entry, room, font)
+            wrapped = wrap_at_dots(entry, room - indent, font)
             if y - row * (len(wrapped) - 1) < bottom + row:
                 break
             for k, text in enumerate(wrapped):
                 self._label(
-                    text, x0 + m + (12 * s if k else 0), y, font, TEXT if not k else DIM, max_width=room
+                    text,
+                    x0 + m + (indent if k else 0),
+                    y,
+                    font,
+                    TEXT if not k else DIM,
+                    max_width=room - indent if k else room,
                 )
                 y -= row
             y -= row * 0.35

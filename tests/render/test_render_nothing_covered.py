@@ -205,3 +205,28 @@ def test_the_doppel_x_banner_stays_off_the_box(sized, size, side):
     assert banner.overlap(field) == 0, (banner, field)
     for name in ("turn", "activity", "summary", "scoreboard"):
         assert banner.overlap(win.hud.blocks[name]) == 0, name
+
+
+@pytest.mark.parametrize("size", [(800, 500), (1920, 1080)])
+def test_every_line_of_the_throw_log_stays_inside_its_column(sized, size):
+    """Fifth playtest: at 800 × 500 the log's indented lines ran past its column and the window
+    ("…green 2 on 1x = 2", "Yellow bet A 0"): the wrap measured them without their indent."""
+    from render.hud import Hud, HudState, label_box
+    from render.snapshot import TableSpec
+
+    win = sized
+    win.switch_to()
+    entry = (
+        "9. Black: black 1 on 2x = 2 · white X = 0 · blue 2 on 1x = 2 · red 2 on 2x = 4 · "
+        "green 2 on 1x = 2 · purple 2 on 1x = 2 · orange 1 on 3x = 3 · pink 3 on 1x = 3 · "
+        "Yellow bet A 0 → Tester +2, Red +4, Green +2, Purple +2, Orange +3, Pink +3, Black +2"
+    )
+    hud = Hud()
+    hud.layout(_snapshot(TableSpec.standard("I"), log=(entry,) * 4), HudState(*size, log=True))
+    log = hud.blocks["log"]
+    boxes = [(*label_box(item), item.text) for item in hud._items if hasattr(item, "content_width")]
+    lines = [b for b in boxes if b[0] >= log.x0 - 0.5 and b[1] >= log.y0 - 0.5 and b[3] <= log.y1 + 0.5]
+    assert len(lines) > 3  # the title and an entry's lines at least
+    for x0, _, x1, _, text in lines:
+        assert x1 <= log.x1 - 2 and x1 <= size[0], (text, x1, log.x1)
+        assert not text.endswith("…"), text
