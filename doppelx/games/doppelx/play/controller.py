@@ -824,7 +824,9 @@ class PlayController:
             winner = names.get(game.winner, game.winner)
             banner, message = f"{winner} wins!", ""
             turn = view.game_over_line(self.numbers, game.log)
-            active = game.winner
+            # nobody throws any more and nothing pays: no ▶, no income (fifth playtest: the ▶ moved
+            # to the winner and "+3/throw" stayed)
+            active, lying = None, {}
         elif stage is Stage.BET:
             assert self.bettor is not None and game.active is not None  # a turn's bets: both named
             turn = f"{view.who(game.active, names)} throws next"

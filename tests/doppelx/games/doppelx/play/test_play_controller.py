@@ -51,6 +51,8 @@ def test_a_bot_game_plays_to_the_end_as_the_headless_match_does(ctrl):
     assert rows[0][2] == max(ctrl.game.chips.values())
     snap = ctrl.snapshot()
     assert snap.banner.endswith("wins!") and snap.scoreboard[0].chips == ctrl.game.chips[ctrl.game.seats[0]]
+    # nobody throws any more, nothing pays: no ▶ and no "+N/throw" (fifth playtest)
+    assert not any(line.active or line.income is not None for line in snap.scoreboard), snap.scoreboard
     # R on the end screen: the last throw again, then the end screen is back
     ctrl.handle(CommandIntent(Command.REPLAY))
     assert ctrl.stage is Stage.FLIGHT and ctrl.ui.panel is None
