@@ -72,6 +72,8 @@ if TYPE_CHECKING:
 FRAME_DT = SimSettings().sample_dt
 #: Pause before a bot throws (s).
 BOT_PAUSE = 0.7
+#: After a load, how long the loaded table is shown before a bot throws (s; Enter goes on).
+LOAD_HOLD = 3.0
 #: How long a person asked to bet has before the bet passes by itself (s).
 BET_SECONDS = 6.0
 #: How long before a throw a person who passes unless they click a card may still click one (s):
@@ -187,6 +189,7 @@ class PlayController:
         self.hand_failed: Path | None = None
         self.thinker = Thinker()
         self._bets_thought = False  # the thinking bots have bet on the coming throw
+        self._looking = False  # a loaded table is shown before a bot throws (LOAD_HOLD)
         self._autosave_text = ""
 
     # --- games ----------------------------------------------------------------------------
@@ -218,7 +221,7 @@ class PlayController:
 
     def _install_saved(self, path: Path, saved, note: str = "") -> None:
         setup, match, last, numbers, log, hands = saved
-        self._install(setup, match, last, numbers, log, hands)
+        self._install(setup, match, last, numbers, log, hands, loaded=True)
         n = len(setup.seats)
         self._say(
             f"Loaded {path.resolve()}: {n} players, throw {numbers} done, side {setup.board}{note}", 6.0
@@ -248,6 +251,8 @@ class PlayController:
         numbers: int,
         log: Sequence[str] = (),
         hands: Mapping[str, Throw] | None = None,
+        *,
+        loaded: bool = False,
     ) -> None:
         self.close()
         self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
@@ -268,6 +273,10 @@ class PlayController:
             )
         if self.ui is not None:
             self.ui.hide_panel()
+        if loaded and not self._person_next():  # a bot would throw 0.7 s after the load: first a look
+            self.stage, self._looking = Stage.WAIT, True  # at the loaded table (fifth playtest); Enter
+            self._after(LOAD_HOLD, self._next)  # goes on at once
+            return
         self._next()
 
     def quit(self) -> bool:
@@ -380,7 +389,7 @@ class PlayController:
         """Find the next decision: a person's bet, a person's throw, or a bot's throw."""
         m = self.live
         self.bettor = self.thrower = None
-        self._then = None
+        self._then, self._looking = None, False
         if m.finished:
             self._over()
             return
@@ -541,7 +550,7 @@ class PlayController:
         next throw anyway). Only the result's own hold: a replay, a bet asked or the pause before
         a bot's throw (where a person may still click a card) are left as they are. Returns
         whether the hold was ended."""
-        if self.stage is not Stage.RESULT or self.replaying or self._then is None:
+        if (self.stage is not Stage.RESULT and not self._looking) or self.replaying or self._then is None:
             return False
         self._until = min(self._until, self.time)
         return True
@@ -928,7 +937,7 @@ class PlayController:
 
     def _go_on_hint(self, message: str) -> str:
         """``message``, or while a throw's result holds the game "Enter: go on" (:meth:`go_on`)."""
-        if self.stage is Stage.RESULT and not self.replaying and self._then is not None:
+        if (self.stage is Stage.RESULT or self._looking) and not self.replaying and self._then is not None:
             return message or "Enter: go on"
         return message
 

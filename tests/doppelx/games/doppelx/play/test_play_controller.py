@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from doppelx.games.doppelx.match import DoppelXMatch
-from doppelx.games.doppelx.play.controller import PlayController, Stage
+from doppelx.games.doppelx.play.controller import BOT_PAUSE, LOAD_HOLD, PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
 from render.intents import BetIntent, Command, CommandIntent
 from render.snapshot import InputMode
@@ -291,6 +291,15 @@ def test_quitting_a_game_in_progress_autosaves_and_load_resumes_exactly(tmp_path
         b.load(a.autosaved)
         assert games_equal(b.game, a.game) and b.numbers == a.numbers == 3
         assert b.match.rng.bit_generator.state == a.match.rng.bit_generator.state
+        # a bot throws next: first a look at the loaded table (fifth playtest: a bot threw ~1 s
+        # after Ctrl+O), "Enter: go on" ends it at once
+        loaded_at = b.time
+        run_until(b, lambda c: c.stage is not Stage.WAIT or c.time >= loaded_at + LOAD_HOLD - 0.05)
+        assert b.stage is Stage.WAIT and b.snapshot().message == "Enter: go on"
+        went_on = b.time
+        assert b.go_on()
+        run_until(b, lambda c: c.stage is Stage.FLIGHT)
+        assert b.time - went_on <= BOT_PAUSE + 0.1  # then the bot's own pause only
         run_until(a, lambda c: c.throws_shown == 5 and c.stage is Stage.RESULT)
         run_until(b, lambda c: c.numbers == 5 and c.stage is Stage.RESULT)
         assert games_equal(b.game, a.game) and b.game.on_board == a.game.on_board
