@@ -12,7 +12,8 @@ The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
 strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
 The fields a bet card covers are drawn on the card's top (:func:`render.referee.fields_under_cards`).
-While a die lies under a bet card, or partly under one, the cards are drawn see-through
+While a die lies under a bet card, or partly under one — and always in the referee view, whose
+point is the print — the cards are drawn see-through
 (:data:`CARD_SEE_THROUGH_ALPHA`), so are the dice bet on that card (:data:`BET_DIE_SEE_THROUGH_ALPHA`),
 and that die is drawn again as an outline in its colour where something still hides it (:data:`GHOST_ALPHA`).
 """
@@ -312,8 +313,9 @@ class Scene:
         box = self.table.box
         near = None if referee else near_wall(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
         self.near = near
-        #: A die lies under a bet card (seen from above): the cards are drawn see-through last.
-        self.under_card = self.cards_part is not None and self._die_under_a_card(dice)
+        #: A die lies under a bet card (seen from above), or the referee view shows the print:
+        #: the cards are drawn see-through last.
+        self.under_card = self.cards_part is not None and (referee or self._die_under_a_card(dice))
         for part in self.parts:
             if part is self.cards_part and self.under_card:
                 continue

@@ -607,3 +607,46 @@ def test_no_hud_panel_overlaps_another_with_the_log_open_or_closed(window, table
         assert hud.modal_texts[1].startswith("11. Blue")  # the newest throw shows
     for item in hud._items:
         item.delete()
+
+
+def test_the_referee_view_shows_the_print_through_the_bet_cards(window, monkeypatch):
+    """Fifth playtest: on sides III/IV the referee view (Tab) drew the bet cards opaque, so the
+    3x corners under them could not be seen — nor a die's field there checked. In the referee
+    view the cards are always see-through: under a card the print shows through."""
+    import numpy as np
+
+    from render import scene as scene_module
+    from render.parts_mesh import card_corner
+    from render.snapshot import Snapshot, TableSpec
+
+    table = TableSpec.standard("IV")
+    window.switch_to()
+    window.camera.reset()
+    window.referee = True
+    w, h = window.get_framebuffer_size()
+    spots = []
+    for corner in table.box.corner_order:  # on the playfield under each card, clear of its letter
+        a, u, v = card_corner(table.box, corner)
+        px, py = a + (u + v) * 0.44 * table.box.bet_card_leg
+        x, y, _ = window.camera.project((px, py, table.box.rim_z), w, h)
+        spots.append((h - 1 - int(round(y)), int(round(x))))
+
+    def under_cards() -> np.ndarray:
+        window.show(Snapshot(table))
+        window.needs_redraw = True
+        window.render()
+        img = window.capture().astype(float)
+        return np.array([img[r - 3 : r + 4, c - 3 : c + 4] for r, c in spots])
+
+    try:
+        seen = under_cards()
+        assert window.scene.under_card  # see-through with no die under a card
+        monkeypatch.setattr(scene_module, "CARD_SEE_THROUGH_ALPHA", 0.0)  # the print alone
+        print_only = under_cards()
+        monkeypatch.setattr(scene_module, "CARD_SEE_THROUGH_ALPHA", 1.0)  # as opaque as before
+        opaque = under_cards()
+    finally:
+        window.referee = False
+    # the print shows through: the picture moves well towards it from the opaque card's (0 before)
+    moved, apart = np.abs(seen - opaque).mean(), np.abs(print_only - opaque).mean()
+    assert moved > 0.3 * apart, (moved, apart)
