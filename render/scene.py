@@ -337,7 +337,10 @@ class Scene:
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
             gl.glDepthMask(gl.GL_FALSE)
+            gl.glEnable(gl.GL_CULL_FACE)  # one layer: the card's underside doubled its veil
+            gl.glCullFace(gl.GL_BACK)
             self._draw_part(self.cards_part, CARD_SEE_THROUGH_ALPHA)
+            gl.glDisable(gl.GL_CULL_FACE)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
         if self.faded_bets:
@@ -368,17 +371,29 @@ class Scene:
 
     def _under_cards(self, dice: list[tuple[str, Pose]]) -> list[tuple[str, Pose]]:
         """The dice below the rim under a bet card or partly under one: the card within a half
-        diagonal of the die's centre (a die beside a card was hidden by an opaque card too)."""
-        rim = self.table.box.rim_z
-        return [
-            (o, pose)
-            for o, pose in dice
-            if pose.position[2] < rim
-            and card_near(
-                self.table, pose.position[0], pose.position[1], self.table.dice[o].half * math.sqrt(2)
-            )
-            is not None
-        ]
+        diagonal of the die's centre (a die beside a card was hidden by an opaque card too), or,
+        seen from this frame's camera, the card over the die's top."""
+        box = self.table.box
+        rim, card_top = box.rim_z, box.rim_z + box.bet_card_thickness
+        eye = self._frame.get("u_eye")
+        out = []
+        for o, pose in dice:
+            x, y, z = pose.position
+            if z >= rim:
+                continue
+            half = self.table.dice[o].half
+            if card_near(self.table, x, y, half * math.sqrt(2)) is not None:
+                out.append((o, pose))
+                continue
+            if eye is None or eye[2] <= card_top:
+                continue
+            # seen from the camera: where the line of sight to the die's top crosses the cards'
+            # height (a die beside a card, beyond it from the camera, is hidden by it: playtest)
+            top = z + half
+            t = (card_top - top) / (eye[2] - top)
+            if card_near(self.table, x + t * (eye[0] - x), y + t * (eye[1] - y), half) is not None:
+                out.append((o, pose))
+        return out
 
     def _bets_over_a_die(self, snap: Snapshot, dice: list[tuple[str, Pose]]) -> frozenset[str]:
         """The dice lying on a bet card (bet on it) while a die lies under that card, or partly

@@ -650,3 +650,33 @@ def test_the_referee_view_shows_the_print_through_the_bet_cards(window, monkeypa
     # the print shows through: the picture moves well towards it from the opaque card's (0 before)
     moved, apart = np.abs(seen - opaque).mean(), np.abs(print_only - opaque).mean()
     assert moved > 0.3 * apart, (moved, apart)
+
+
+def test_a_die_beside_a_card_that_the_card_hides_from_the_camera_makes_it_see_through(window, table_i):
+    """Fifth playtest: a die beside card B, beyond it as the camera looks, lay half under the
+    card's edge while the card stayed opaque — seen from above the die is clear of the card, but
+    the card lies at the rim's height, so the camera's line of sight to the die's top crosses
+    it. The cards go see-through then too; a die further off leaves them opaque."""
+    import numpy as np
+
+    from render.card_places import card_corners
+    from render.parts_mesh import card_corner
+    from render.snapshot import Snapshot
+    from rules.doppelx.outcome import Pose
+
+    window.switch_to()
+    window.camera.reset()
+    window.referee = False
+    box = table_i.box
+    a, u, v = card_corner(box, card_corners(table_i)["B"])
+    middle = a + (u + v) * 0.5 * box.bet_card_leg  # of the card's long edge
+    inward = -middle / np.linalg.norm(middle)
+    half = table_i.dice["white"].half
+    for off, hidden in ((half * np.sqrt(2) + 0.002, True), (0.03, False)):  # beyond the top view's reach
+        p = middle + inward * off
+        window.show(
+            Snapshot(table_i, dice={"white": Pose.resting(table_i.dice["white"], *map(float, p), 0.3, "3")})
+        )
+        window.needs_redraw = True
+        window.render()
+        assert window.scene.under_card is hidden, off
