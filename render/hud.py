@@ -109,6 +109,8 @@ class HudState:
         saved_to: where quitting saves the game (``""``: nothing to save), named in the menu.
         menu_result: a finished game's result, the menu's first line (the end standings it
             covers: third playtest, Esc at game over hid who won).
+        scoreboard: draw the scoreboard (off while the end standings, which list the same
+            players and chips, are shown: at 800 × 500 it covered the box moved aside for them).
     """
 
     width: int
@@ -128,6 +130,7 @@ class HudState:
     menu: str = ""
     saved_to: str = ""
     menu_result: str = ""
+    scoreboard: bool = True
 
 
 @dataclass(frozen=True)
@@ -288,7 +291,7 @@ class Hud:
             self._label(st.busy or "Loading…", w / 2, h / 2, 18 * s, anchor_x="center", max_width=w - 2 * m)
             self._buttons(st, s)
             return
-        left = self._scoreboard(snap, w, h, s) + m
+        left = (self._scoreboard(snap, w, h, s) if st.scoreboard else 0.0) + m
         right = w - m
         log_top = h - m  # the throw log's column begins under the last throw's panel
         if snap.summary:

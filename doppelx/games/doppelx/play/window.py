@@ -359,6 +359,8 @@ class PlayWindow(TableWindow):
             state = dataclasses.replace(state, buttons=False)
         if self.panel is not None:  # the end panel's title says who won: no banner under it
             state = dataclasses.replace(state, banner=False, menu_result=self.panel.result_line())
+            if self._panel_shown():  # its standings stand for the scoreboard (fifth playtest: at
+                state = dataclasses.replace(state, scoreboard=False)  # 800×500 it hid the box's corner)
         return state
 
     # --- input while the form is open ------------------------------------------------------

@@ -591,3 +591,37 @@ def test_the_end_panels_note_wraps_at_a_readable_size(win, size):
         win.hide_panel()
         win.set_size(w0, h0)
         win.dispatch_events()
+
+
+def test_the_end_standings_stand_for_the_scoreboard_so_no_panel_covers_the_box(win):
+    """Fifth playtest: at 800×500 with 8 players the box, moved left of the end standings, lay
+    under the scoreboard (card D with the winning bet die under it, its label's leader across
+    the scoreboard). While the standings are shown — the same players and chips — the
+    scoreboard is not drawn, and no HUD panel covers the box; Esc's menu brings it back."""
+    from render.snapshot import ScoreLine, Snapshot, TableSpec
+
+    table = TableSpec.standard("I")
+    owners = list(table.dice.player_colours)[:8]
+    board = tuple(ScoreLine(o.title(), o, 18 - k, k == 0) for k, o in enumerate(owners))
+    summary = ("purple 2 on 1x = 2 · white 3 on 3x = 9", "= Tester +4 · Red +2 · Yellow +3", "Purple +11")
+    snap = Snapshot(table, scoreboard=board, turn="Game over after 6 throws", summary=summary, target=12)
+    w0, h0 = win.width, win.height
+    win.set_size(800, 500)
+    win.dispatch_events()
+    try:
+        win.show(snap)
+        win.show_panel(
+            "Purple wins!", [(o.title(), "#888888", 18 - k) for k, o in enumerate(owners)], "Esc: menu"
+        )
+        win.render()
+        box = win._box_on_screen(snap)
+        assert "scoreboard" not in win.hud.blocks
+        assert all(p.overlap(box) == 0 for p in win.hud.panels), (box, win.hud.panels)
+        win.menu = "menu"  # the standings are not drawn under the menu: the scoreboard is
+        win.render()
+        assert "scoreboard" in win.hud.blocks
+    finally:
+        win.menu = ""
+        win.hide_panel()
+        win.set_size(w0, h0)
+        win.dispatch_events()
