@@ -69,6 +69,11 @@ GHOST_ALPHA, GHOST_INNER, GHOST_FILL = 0.95, 0.78, 0.3
 BET_DIE_SEE_THROUGH_ALPHA = 0.3
 #: The stencil bit the outline pass uses (the planar shadows count in the low bits).
 GHOST_BIT = 0x80
+#: The stencil bit the opaque dice set where they are seen: the thrower's ring and arrow, drawn
+#: at the hand in front of the near wall, fade over them (fifth playtest: they hid a die there).
+DIE_BIT = 0x40
+#: The ring's and arrow's opacity over a die, as a share of their own.
+MARKER_OVER_DIE = 0.3
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
 FADE_BELOW_PITCH = math.radians(75)
 _WALLS = ("S", "E", "N", "W")
@@ -550,7 +555,7 @@ class Scene:
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         gl.glDepthMask(gl.GL_FALSE)
         gl.glEnable(gl.GL_STENCIL_TEST)
-        gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF)
+        gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF & ~(DIE_BIT | GHOST_BIT))  # the count's bits only
         gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_INCR)
         p.set("u_colour", (0.0, 0.0, 0.0, SHADOW_ALPHA))
         # on the table: the box, the cards, dice lying outside the box
@@ -600,6 +605,11 @@ class Scene:
             gl.glDepthMask(gl.GL_FALSE)
             gl.glEnable(gl.GL_CULL_FACE)
             gl.glCullFace(gl.GL_BACK)
+        else:  # mark where the dice are seen (DIE_BIT)
+            gl.glEnable(gl.GL_STENCIL_TEST)
+            gl.glStencilMask(DIE_BIT)
+            gl.glStencilFunc(gl.GL_ALWAYS, DIE_BIT, DIE_BIT)
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_REPLACE)
         p = self._use("MODE_DIE")
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["dice"])
         p.set("u_spec", 0.35)
@@ -617,6 +627,10 @@ class Scene:
             gl.glDisable(gl.GL_CULL_FACE)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
+        else:
+            gl.glStencilMask(0xFF)
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+            gl.glDisable(gl.GL_STENCIL_TEST)
 
     def _draw_blobs(self, dice) -> None:
         """Soft contact shadows under dice that lie on (or hover just over) a surface."""
@@ -666,15 +680,19 @@ class Scene:
         p.set("u_colour", (0.0, 0.0, 0.0, 0.3))
         p.set("u_model", translation(x, y, box_mesh.table_z(self.table.box) + 0.0003))
         self.spot.draw()
-        p.set("u_colour", (*rgb, 0.95))
-        p.set("u_model", translation(x, y, z))
-        self.ring.draw()
-        if marker.direction is not None and marker.length > 0:
-            ang = math.atan2(marker.direction[1], marker.direction[0])
-            m = translation(x, y, z) @ rotation_z(ang) @ np.diag([marker.length, 0.006, 1.0, 1.0])
-            p.set("u_colour", (*rgb, 0.85))
-            p.set("u_model", m)
-            self.arrow.draw()
+        gl.glEnable(gl.GL_STENCIL_TEST)  # the ring and arrow fade over the dice (DIE_BIT)
+        for func, fade in ((gl.GL_NOTEQUAL, 1.0), (gl.GL_EQUAL, MARKER_OVER_DIE)):
+            gl.glStencilFunc(func, DIE_BIT, DIE_BIT)
+            p.set("u_colour", (*rgb, 0.95 * fade))
+            p.set("u_model", translation(x, y, z))
+            self.ring.draw()
+            if marker.direction is not None and marker.length > 0:
+                ang = math.atan2(marker.direction[1], marker.direction[0])
+                m = translation(x, y, z) @ rotation_z(ang) @ np.diag([marker.length, 0.006, 1.0, 1.0])
+                p.set("u_colour", (*rgb, 0.85 * fade))
+                p.set("u_model", m)
+                self.arrow.draw()
+        gl.glDisable(gl.GL_STENCIL_TEST)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 

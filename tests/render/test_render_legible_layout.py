@@ -680,3 +680,31 @@ def test_a_die_beside_a_card_that_the_card_hides_from_the_camera_makes_it_see_th
         window.needs_redraw = True
         window.render()
         assert window.scene.under_card is hidden, off
+
+
+def test_the_throwers_ring_and_arrow_fade_over_a_die(window, table_i, resting, monkeypatch):
+    """Fifth playtest: the hand's ring and arrow, drawn in front of the near wall, lay over a die
+    resting against it. Over a die they are drawn at MARKER_OVER_DIE of their opacity."""
+    import numpy as np
+
+    from render import scene as scene_module
+    from render.scene import Marker
+    from render.snapshot import Snapshot
+
+    die = resting(table_i, "red", 0, -100, "3")
+    x, y, z = die.position
+    marker = Marker((x, y, z + 0.01), "#ffffff", (0.0, 1.0), 0.04)  # ring and arrow over the die
+    window.switch_to()
+    window.camera.reset()
+    window.referee = False
+    window.show(Snapshot(table_i, dice={"red": die}))
+    shots = {}
+    for name, mark, fade in (("none", None, 0.3), ("faded", marker, 0.3), ("full", marker, 1.0)):
+        monkeypatch.setattr(window, "_marker", lambda snap, mark=mark: mark)
+        monkeypatch.setattr(scene_module, "MARKER_OVER_DIE", fade)
+        window.needs_redraw = True
+        window.render()
+        shots[name] = _die_region(window, table_i, die, "red").astype(float)
+    full = np.abs(shots["full"] - shots["none"]).max()
+    faded = np.abs(shots["faded"] - shots["none"]).max()
+    assert full > 60 and faded < 0.5 * full, (faded, full)
