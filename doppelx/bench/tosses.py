@@ -82,6 +82,15 @@ def face_down(quat: np.ndarray) -> int:
     return 2 * i + (0 if rz[i] < 0 else 1)
 
 
+def down_angle(a: np.ndarray, b: np.ndarray) -> float:
+    """The angle (quarter turns) between the body-frame directions that point down at poses ``a``
+    and ``b``: 0 when the same face lies flat at both, 1 when one lies on a neighbouring face —
+    :func:`face_down` 's question with a slope (a run tilting towards the right face comes nearer)."""
+    down_a, down_b = quat_matrix(a)[2, :], quat_matrix(b)[2, :]
+    cos = float(np.clip(np.dot(down_a, down_b), -1.0, 1.0))
+    return math.acos(cos) / (math.pi / 2)
+
+
 def time_to_rest(p: Path3) -> float:
     """The first time (s) after which every pose stays within :data:`REST_DISTANCE` and :data:`REST_ANGLE` of the last."""
     far = (np.linalg.norm(p.pos - p.pos[-1], axis=1) > REST_DISTANCE) | (

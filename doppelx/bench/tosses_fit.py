@@ -192,8 +192,8 @@ def params_of(doc: dict, engine: str, path: Path | str | None = None, edge: str 
         ) from None
 
 
-def objective_of(runner, tosses, half: float, rest_weight: float = 0.0,
-                 ks_weight: float = 0.0, face_weight: float = 0.0) -> Callable[[TossParams], float]:  # fmt: skip
+def objective_of(runner, tosses, half: float, rest_weight: float = 0.0, ks_weight: float = 0.0,
+                 face_weight: float = 0.0, face_angle_weight: float = 0.0) -> Callable[[TossParams], float]:  # fmt: skip
     """The mean trajectory error of ``tosses`` re-run in ``runner`` (release states fitted once),
     plus ``rest_weight`` × the toss's time-to-rest error (s) when it is above 0: the trajectory
     error alone does not see a run that comes to rest too soon in the right place; plus
@@ -201,14 +201,17 @@ def objective_of(runner, tosses, half: float, rest_weight: float = 0.0,
     times to rest when it is above 0: the per-toss error does not see the distribution's shape,
     which the bench's time-to-rest aim (KS p > 0.05) judges; plus ``face_weight`` × the share
     of tosses whose run ends on another face down than the tracked toss (the bench's face aim),
-    which the trajectory error weighs no more than any other quarter turn."""
-    from doppelx.bench.tosses import Path3, face_down, time_to_rest, trajectory_error
+    which the trajectory error weighs no more than any other quarter turn; plus
+    ``face_angle_weight`` × the mean angle (quarter turns) between the run's and the tracked
+    toss's down directions in the cube's frame at the end (:func:`~doppelx.bench.tosses.down_angle`):
+    the face term with a slope, where the 0/1 share gives a search steps only."""
+    from doppelx.bench.tosses import Path3, down_angle, face_down, time_to_rest, trajectory_error
     from doppelx.bench.tosses_data import release_state
     from doppelx.bench.twosample import ks_2samp
 
     cases = [(Path3.of(t), release_state(t, half).state(), time_to_rest(Path3.of(t))) for t in tosses]
 
-    def one(params: TossParams, real, state, rest: float) -> tuple[float, float, bool]:
+    def one(params: TossParams, real, state, rest: float) -> tuple[float, float, bool, float]:
         sim = Path3.of(runner.run(params, state, real.t[-1], cap=real.t[-1]))
         error = trajectory_error(real, sim, half)
         sim_rest = time_to_rest(sim)
@@ -217,10 +220,11 @@ def objective_of(runner, tosses, half: float, rest_weight: float = 0.0,
             (error + rest_weight * abs(sim_rest - rest) if rest_weight > 0 else error),
             sim_rest,
             other_face,
+            down_angle(real.quat[-1], sim.quat[-1]),
         )
 
     def objective(params: TossParams) -> float:
-        errors, rests, other = zip(
+        errors, rests, other, angles = zip(
             *(one(params, real, state, rest) for real, state, rest in cases), strict=True
         )
         value = float(np.mean(errors))
@@ -228,6 +232,8 @@ def objective_of(runner, tosses, half: float, rest_weight: float = 0.0,
             value += ks_weight * ks_2samp([rest for _, _, rest in cases], list(rests))[0]
         if face_weight > 0:
             value += face_weight * float(np.mean(other))
+        if face_angle_weight > 0:
+            value += face_angle_weight * float(np.mean(angles))
         return round(value, 6)
 
     return objective
@@ -265,20 +271,21 @@ def search_start(engine: str, warm: TossParams | None = None, edge: str = "sharp
 def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
                max_evals: int = MAX_EVALS, tosses=None, warm: TossParams | None = None,
                edge: str = "sharp", rest_weight: float = 0.0, ks_weight: float = 0.0,
-               face_weight: float = 0.0) -> dict:  # fmt: skip
+               face_weight: float = 0.0, face_angle_weight: float = 0.0) -> dict:  # fmt: skip
     """Fit ``engine`` on the fit half of ``data`` (or ``tosses``); its file section, objective on both halves.
     ``warm``: start the pattern search there (parameters it lacks from :func:`start_of`), no grid.
     ``edge="rounded"``: the edges' own contact is searched too, from ``warm`` (the sharp fit's
     values) and :data:`EDGE_START`; it needs ``warm``. ``rest_weight``: the objective also
     weighs each toss's time-to-rest error, ``ks_weight`` the times to rest's KS distance,
-    ``face_weight`` the share of tosses ending on another face (:func:`objective_of`)."""
+    ``face_weight`` the share of tosses ending on another face, ``face_angle_weight`` the mean
+    angle between the down directions at the end (:func:`objective_of`)."""
     from doppelx.bench.tosses_sim import TossRunner
 
     fit_tosses = tosses if tosses is not None else data.half("fit")
     eval_tosses = data.half("eval")[: len(fit_tosses)]  # as many held-out tosses as fitted ones
     start = search_start(engine, warm, edge)
     with TossRunner(engine, data.half_width, data.mass) as runner:
-        weights = (rest_weight, ks_weight, face_weight)
+        weights = (rest_weight, ks_weight, face_weight, face_angle_weight)
         params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width, *weights),
                                    start, max_evals, progress, grid=warm is None)  # fmt: skip
         held_out = objective_of(runner, eval_tosses, data.half_width, *weights)(params)
@@ -287,7 +294,12 @@ def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
         objective="mean trajectory error, widths + quarter turns per frame"
         + (f", + {rest_weight:g} x time-to-rest error (s)" if rest_weight > 0 else "")
         + (f", + {ks_weight:g} x time-to-rest KS distance" if ks_weight > 0 else "")
-        + (f", + {face_weight:g} x share of other faces down" if face_weight > 0 else ""),
+        + (f", + {face_weight:g} x share of other faces down" if face_weight > 0 else "")
+        + (
+            f", + {face_angle_weight:g} x angle between the down directions (quarter turns)"
+            if face_angle_weight > 0
+            else ""
+        ),  # fmt: skip
         objective_fit_half=value,
         objective_eval_half=held_out,
         evaluations=evals,

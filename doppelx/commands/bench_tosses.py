@@ -5,6 +5,7 @@
                          [--edge sharp|rounded]
     doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N] [--fit-warm]
                                [--fit-rest-weight W] [--fit-ks-weight W] [--fit-face-weight W]
+                               [--fit-face-angle-weight W]
                                [--edge sharp|rounded]
 
 Evaluation never fits: it reads the materials of ``assets/validation/tosses_fit.toml`` and
@@ -82,6 +83,10 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
         ("--fit-rest-weight", "each toss's time-to-rest error (s)"),
         ("--fit-ks-weight", "the KS distance of the times to rest (runs against tracked)"),
         ("--fit-face-weight", "the share of tosses whose run ends on another face down"),
+        (
+            "--fit-face-angle-weight",
+            "the mean angle (quarter turns) between the run's and the toss's down directions at the end",
+        ),
     ):
         t.add_argument(flag, type=argtypes.number(0.0, 100.0, "a weight"), default=0.0, metavar="W",
                        help=f"--fit: add W x {term} to the objective (default 0)")  # fmt: skip
@@ -110,7 +115,7 @@ def run_tosses(args: argparse.Namespace) -> int:
                             ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
             if given:
                 raise DoppelXError(f"{flag}: --fit fits on the shipped data's fit half and writes the fit file; "
-                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --fit-rest-weight, --fit-ks-weight, --fit-face-weight, --edge")  # fmt: skip
+                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --fit-rest-weight, --fit-ks-weight, --fit-face-weight, --fit-face-angle-weight, --edge")  # fmt: skip
         return _fit(args, engines)
     for flag, given in (
         ("--fit-out", args.fit_out),
@@ -119,6 +124,7 @@ def run_tosses(args: argparse.Namespace) -> int:
         ("--fit-rest-weight", args.fit_rest_weight),
         ("--fit-ks-weight", args.fit_ks_weight),
         ("--fit-face-weight", args.fit_face_weight),
+        ("--fit-face-angle-weight", args.fit_face_angle_weight),
     ):
         if given:
             raise DoppelXError(f"{flag} belongs to --fit (doppelx bench tosses --fit {flag} …)")
@@ -166,6 +172,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
             args.fit_rest_weight,
             args.fit_ks_weight,
             args.fit_face_weight,
+            args.fit_face_angle_weight,
         )
     # the other engine's section is kept when it was fitted on the same data (read now, at the end)
     old = read_fit(out) if out.exists() else {"data": {}}

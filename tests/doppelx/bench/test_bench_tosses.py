@@ -409,3 +409,41 @@ def test_the_fits_face_weight_adds_the_share_of_other_faces_down_and_belongs_to_
     assert weighted == pytest.approx(plain + 2.0 * float(np.mean(other)), abs=2e-6)
     fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, "--fit-face-weight", "0.5", 1,
                                            "+ 0.5 x share of other faces down")  # fmt: skip
+
+
+def test_the_fits_face_angle_weight_adds_the_angle_between_the_down_directions_and_belongs_to_fit(
+    tmp_path, capsys
+):
+    """``--fit-face-angle-weight W`` adds W × the mean angle (quarter turns) between the run's and
+    the tracked toss's down directions in the cube's frame at the end: the face term with a slope
+    (the 0/1 share gave the search steps only; issue 29's fifth round). 0 for the same face flat,
+    1 for a neighbouring face, 2 for the opposite one."""
+    from doppelx.bench.tosses_data import load_tosses, release_state
+    from doppelx.bench.tosses_fit import default_path, objective_of, params_of, read_fit
+    from doppelx.bench.tosses_sim import TossRunner
+
+    flat = np.array([0.0, 0.0, 0.0, 1.0])
+    quarter = np.array([np.sin(np.pi / 4), 0.0, 0.0, np.cos(np.pi / 4)])  # 90° about x
+    half_turn = np.array([1.0, 0.0, 0.0, 0.0])
+    assert ts.down_angle(flat, flat) == 0.0
+    assert ts.down_angle(flat, quarter) == pytest.approx(1.0)
+    assert ts.down_angle(flat, half_turn) == pytest.approx(2.0)
+    tilt = np.array([np.sin(np.pi / 16), 0.0, 0.0, np.cos(np.pi / 16)])  # 22.5°: a slope, same face
+    assert ts.face_down(tilt) == ts.face_down(flat) and ts.down_angle(flat, tilt) == pytest.approx(0.25)
+    data = load_tosses()
+    tosses = data.half("fit")[:6]
+    params = params_of(read_fit(), "pybullet", default_path())
+    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+        plain = objective_of(runner, tosses, data.half_width)(params)
+        weighted = objective_of(runner, tosses, data.half_width, face_angle_weight=2.0)(params)
+        angles = []
+        for t in tosses:
+            path = ts.Path3.of(t)
+            run = ts.Path3.of(
+                runner.run(params, release_state(t, data.half_width).state(), path.t[-1], cap=path.t[-1])
+            )
+            angles.append(ts.down_angle(path.quat[-1], run.quat[-1]))
+    assert max(angles) > 0.5  # some run ends on another face
+    assert weighted == pytest.approx(plain + 2.0 * float(np.mean(angles)), abs=2e-6)
+    fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, "--fit-face-angle-weight", "0.5", 1,
+                                           "+ 0.5 x angle between the down directions (quarter turns)")  # fmt: skip
