@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/frame_time.py [--width 1920 --height 1080] [--frames N] [--json]``.
 Starts a private Xvfb (Mesa's llvmpipe software renderer) unless ``--use-display`` is
-given, opens the window, moves the dice a little every frame (so nothing is cached) and
+given, opens the window, moves two dice every frame (so every frame is drawn; the still parts come from the backdrop, see ``--backdrop``) and
 prints frames per second with the machine's load (``os.getloadavg``) beside it; nothing is
 asserted (a figure, not a test). The target on llvmpipe is 25 fps at 1920 × 1080.
 
@@ -17,7 +17,14 @@ standard scene and the same scene with one die (red) lying on the table off the 
 window then draws the off-the-box inset (:mod:`render.inset`) — interleaved in blocks of 10
 frames, and prints both and their ratio. ``--split`` prints where a frame goes: the 3-D
 scene into its framebuffer, its stretch onto the window, the HUD and the flip, each waited
-for with ``glFinish`` (medians, ms).
+for with ``glFinish`` (medians, ms). ``--backdrop`` draws the same frames with the scene's
+still parts copied from the backdrop (:mod:`render.backdrop`, the window's default on a
+software renderer) and drawn every frame, interleaved in blocks of 10 frames, and prints both
+and their ratio.
+
+The script measures the code of the tree it lies in (its folder's parent goes first on
+``sys.path``): run from another commit's checkout it measures that commit, whatever package
+the environment has installed.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's code, not the installed one
 
 
 def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen, str]:
@@ -151,7 +160,15 @@ def main() -> None:
     parser.add_argument(
         "--split", action="store_true", help="where a frame goes: scene, stretch, HUD, flip (ms)"
     )
+    parser.add_argument(
+        "--backdrop",
+        action="store_true",
+        help="the still parts copied from the backdrop against drawn every frame, side by side",
+    )
     args = parser.parse_args()
+    if args.backdrop:
+        backdrop(args)
+        return
     if args.startup:
         startup(args)
         return
@@ -332,21 +349,21 @@ def _cpu() -> float:
     return t.user + t.system
 
 
-def compare(args) -> None:
-    """Full-resolution scene against the window's default, interleaved (see the module docstring)."""
+def interleaved(args, setting: str, modes: dict[str, object]) -> dict:
+    """Draw the standard scene's frames with the window's ``setting`` at each of ``modes``,
+    interleaved in blocks of 10 frames (both see the same load); fps and CPU per frame each."""
     with own_display(args):
         from render.backend import pyglet
         from render.window import TableWindow
 
         win = TableWindow(args.width, args.height, vsync=False, sound=False, msaa=args.msaa)
         snaps = [standard_scene(i) for i in range(args.frames)]
-        modes = {"full": 1.0, "default": None}
         times: dict[str, list[float]] = {m: [] for m in modes}
         cpu: dict[str, float] = {m: 0.0 for m in modes}
         load0 = os.getloadavg()
         for block in range(0, args.frames, 10):
-            for mode, scale in modes.items():
-                win.render_scale = scale
+            for mode, value in modes.items():
+                setattr(win, setting, value)
                 win.show(snaps[block])
                 win.render()
                 win.flip()
@@ -359,28 +376,55 @@ def compare(args) -> None:
         renderer = win.renderer
         width, height = win.get_framebuffer_size()
         win.close()
-    fps = {m: len(t) / sum(t) for m, t in times.items()}
-    result = {
+    return {
         "width": width,
         "height": height,
         "renderer": renderer,
-        "fps_full": round(fps["full"], 1),
-        "fps_default": round(fps["default"], 1),
-        "ratio": round(fps["default"] / fps["full"], 2),
-        "cpu_ms_full": round(cpu["full"] / len(times["full"]) * 1e3, 1),
-        "cpu_ms_default": round(cpu["default"] / len(times["default"]) * 1e3, 1),
+        "fps": {m: round(len(t) / sum(t), 1) for m, t in times.items()},
+        "cpu_ms": {m: round(cpu[m] / len(times[m]) * 1e3, 1) for m in modes},
         "cpus": os.cpu_count(),
         "load_before": [round(v, 2) for v in load0],
         "load_after": [round(v, 2) for v in load1],
+    }
+
+
+def compare(args) -> None:
+    """Full-resolution scene against the window's default, interleaved (see the module docstring)."""
+    r = interleaved(args, "render_scale", {"full": 1.0, "default": None})
+    fps, cpu = r.pop("fps"), r.pop("cpu_ms")
+    result = {
+        **{k: r[k] for k in ("width", "height", "renderer")},
+        "fps_full": fps["full"],
+        "fps_default": fps["default"],
+        "ratio": round(fps["default"] / fps["full"], 2),
+        "cpu_ms_full": cpu["full"],
+        "cpu_ms_default": cpu["default"],
+        **{k: r[k] for k in ("cpus", "load_before", "load_after")},
     }
     if args.json:
         print(json.dumps(result))
     else:
         print(
-            f"frame time, side I, 8 dice, {width}x{height}, {renderer}, interleaved blocks: "
+            f"frame time, side I, 8 dice, {r['width']}x{r['height']}, {r['renderer']}, interleaved blocks: "
             f"full resolution {result['fps_full']} fps, window default {result['fps_default']} fps "
             f"(x{result['ratio']}); CPU per frame {result['cpu_ms_full']} ms / {result['cpu_ms_default']} ms; "
             f"{result['cpus']} CPUs, load {result['load_before']} -> {result['load_after']}"
+        )
+
+
+def backdrop(args) -> None:
+    """The still parts copied from the backdrop against drawn every frame, interleaved."""
+    r = interleaved(args, "keep_still", {"backdrop": True, "every_frame": False})
+    fps, cpu = r["fps"], r["cpu_ms"]
+    r["ratio"] = round(fps["backdrop"] / fps["every_frame"], 2)
+    if args.json:
+        print(json.dumps(r))
+    else:
+        print(
+            f"frame time, side I, 8 dice, {r['width']}x{r['height']}, {r['renderer']}, interleaved blocks: "
+            f"still parts from the backdrop {fps['backdrop']} fps, drawn every frame {fps['every_frame']} fps "
+            f"(x{r['ratio']}); CPU per frame {cpu['backdrop']} ms / {cpu['every_frame']} ms; "
+            f"{r['cpus']} CPUs, load {r['load_before']} -> {r['load_after']}"
         )
 
 

@@ -73,6 +73,13 @@ class MsaaTarget:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
         self.size = (width, height)
 
+    def resize_to(self, width: int, height: int) -> bool:
+        """Give the framebuffer exactly ``width`` × ``height`` px (kept if it has them);
+        ``False`` if the driver cannot make it."""
+        if (width, height) != self.size:
+            self._resize(width, height)
+        return self.ok
+
     def scene_size(self, width: int, height: int) -> tuple[int, int]:
         """The framebuffer's size for a window of ``width`` × ``height`` px."""
         if self.samples > 1 or self.scale >= 1.0:

@@ -3,7 +3,8 @@
 A :class:`Scene` owns the GPU resources of one :class:`~render.snapshot.TableSpec`
 (meshes, textures, programs); :meth:`Scene.draw` draws a snapshot with a camera. Opaque
 parts are drawn roughly front to back (dice, playfield, walls, table, then the cavity) so
-a software renderer's early depth test skips hidden pixels. Shadows: the walls' and
+a software renderer's early depth test skips hidden pixels; with ``keep_still`` the parts
+that never move come from a :class:`~render.backdrop.Backdrop` drawn once per view. Shadows: the walls' and
 cards' are baked into the print, moving parts cast planar shadows (stencilled so that
 overlaps darken once) and every die gets a soft contact shadow.
 
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from render import board_mesh, box_mesh, parts_mesh
+from render.backdrop import Backdrop, bound_framebuffer
 from render.backend import pyglet
 from render.board_texture import board_image
 from render.camera import Camera
@@ -254,6 +256,8 @@ class Scene:
         self.referee_labels: list[RefereeLabel] = []
         self._frame: dict = {}
         self._ready: set[str] = set()
+        #: The still parts of the last view, copied under each frame drawn with ``keep_still``.
+        self.backdrop: Backdrop | None = None
 
     # --- per frame -------------------------------------------------------------------------
     def draw(
@@ -266,9 +270,15 @@ class Scene:
         referee: bool = False,
         marker: Marker | None = None,
         origin: tuple[int, int] = (0, 0),
+        keep_still: bool = False,
     ) -> None:
         """Draw ``snap`` into the current framebuffer (``width`` × ``height`` px, from pixel
-        ``origin``: a viewport other than the whole framebuffer clears only its own pixels)."""
+        ``origin``: a viewport other than the whole framebuffer clears only its own pixels).
+
+        ``keep_still``: copy the parts that do not move from a :class:`~render.backdrop.Backdrop`
+        drawn once per view (a software renderer's saving while dice roll under a still camera;
+        the picture is the same pixel for pixel); only for a whole framebuffer (``origin`` 0, 0)
+        whose depth and stencil the driver can blit into."""
         dice = self.dice_poses(snap)
         blade_m = None
         if self.blade is not None:
@@ -276,18 +286,6 @@ class Scene:
             assert spinner is not None  # a blade is made only for a board with a spinner
             cx, cy = spinner.center
             blade_m = translation(cx, cy, 0.0) @ rotation_z(snap.spinner_angle)
-        gl.glViewport(*origin, width, height)
-        if origin != (0, 0):
-            gl.glEnable(gl.GL_SCISSOR_TEST)
-            gl.glScissor(*origin, width, height)
-        gl.glClearColor(*BACKGROUND, 1.0)
-        gl.glClearStencil(0)
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
-        gl.glDisable(gl.GL_SCISSOR_TEST)
-        gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glDepthFunc(gl.GL_LEQUAL)
-        gl.glDisable(gl.GL_CULL_FACE)
-        gl.glDisable(gl.GL_BLEND)
         self._frame = {
             "u_view_proj": camera.view_projection(width, height),
             "u_light_dir": LIGHT_DIR,
@@ -306,6 +304,19 @@ class Scene:
         }
         self._ready = set()
         gl.glActiveTexture(gl.GL_TEXTURE0)
+        box = self.table.box
+        near = None if referee else near_wall(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
+        self.near = near
+        #: A die lies under a bet card (seen from above), or the referee view shows the print:
+        #: the cards are drawn see-through last.
+        self.under_card = self.cards_part is not None and (referee or self._die_under_a_card(dice))
+        still_copied = False
+        if keep_still and origin == (0, 0):
+            look = self._frame["u_view_proj"].tobytes(), tuple(camera.eye)
+            key = (width, height, look, referee, near, self.under_card)
+            still_copied = self._copy_backdrop(key, width, height, referee, near)
+        if not still_copied:
+            self._clear(origin, width, height)
         #: The dice bet on a card with a die under it: drawn see-through after the card.
         self.faded_bets = self._bets_over_a_die(snap, dice)
         self._draw_dice([(o, pose) for o, pose in dice if o not in self.faded_bets])
@@ -315,24 +326,10 @@ class Scene:
             p.set("u_model", blade_m)
             self.blade.draw()
             p.set("u_model", np.eye(4))
-        box = self.table.box
-        near = None if referee else near_wall(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
-        self.near = near
-        #: A die lies under a bet card (seen from above), or the referee view shows the print:
-        #: the cards are drawn see-through last.
-        self.under_card = self.cards_part is not None and (referee or self._die_under_a_card(dice))
-        for part in self.parts:
-            if part is self.cards_part and self.under_card:
-                continue
-            self._draw_part(part)
-        for wall in _WALLS:
-            if wall != near:
-                for part in self.walls[wall]:
-                    self._draw_part(part)
-        for part in self.back_parts:
-            self._draw_part(part)
+        if not still_copied:
+            self._draw_still(referee, near)
         if not referee:
-            self._draw_shadows(dice, blade_m)
+            self._draw_moving_shadows(dice, blade_m)
         self._draw_blobs(dice)
         if near is not None:
             hiding = self._die_behind_wall(dice, near, camera.pitch)
@@ -373,6 +370,59 @@ class Scene:
         x, y, w, h = rect
         self.draw(snap, camera, w, h, origin=(x, y))
         self.near, self.near_alpha, self.under_card, self.ghosts, self.faded_bets = kept
+
+    def _clear(self, origin: tuple[int, int], width: int, height: int) -> None:
+        """Clear the viewport (only its own pixels) and set the opaque parts' state."""
+        gl.glViewport(*origin, width, height)
+        if origin != (0, 0):
+            gl.glEnable(gl.GL_SCISSOR_TEST)
+            gl.glScissor(*origin, width, height)
+        gl.glClearColor(*BACKGROUND, 1.0)
+        gl.glClearStencil(0)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
+        gl.glDisable(gl.GL_SCISSOR_TEST)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthFunc(gl.GL_LEQUAL)
+        gl.glDisable(gl.GL_CULL_FACE)
+        gl.glDisable(gl.GL_BLEND)
+
+    def _draw_still(self, referee: bool, near: str | None) -> None:
+        """The parts that never move, opaque (the see-through near wall and cards are drawn
+        later), and their planar shadows (none in the referee view)."""
+        for part in self.parts:
+            if part is self.cards_part and self.under_card:
+                continue
+            self._draw_part(part)
+        for wall in _WALLS:
+            if wall != near:
+                for part in self.walls[wall]:
+                    self._draw_part(part)
+        for part in self.back_parts:
+            self._draw_part(part)
+        if not referee:
+            self._draw_still_shadows()
+
+    def _copy_backdrop(self, key: object, width: int, height: int, referee: bool, near: str | None) -> bool:
+        """Copy the still parts of this view (``key``) into the current framebuffer, drawing
+        them into the :class:`~render.backdrop.Backdrop` first if it holds another view;
+        ``False`` if the driver will not (the caller then draws them itself)."""
+        if self.backdrop is None:
+            self.backdrop = Backdrop()
+        target = bound_framebuffer()
+        if not self.backdrop.fresh(key):
+            if not self.backdrop.begin_record(width, height):
+                gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, target)
+                return False
+            self._clear((0, 0), width, height)
+            self._draw_still(referee, near)
+            self.backdrop.end_record(key)
+        ok = self.backdrop.copy_into(target, width, height)
+        gl.glViewport(0, 0, width, height)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthFunc(gl.GL_LEQUAL)
+        gl.glDisable(gl.GL_CULL_FACE)
+        gl.glDisable(gl.GL_BLEND)
+        return ok
 
     def _under_cards(self, dice: list[tuple[str, Pose]]) -> list[tuple[str, Pose]]:
         """The dice below the rim under a bet card or partly under one: the card within a half
@@ -545,11 +595,9 @@ class Scene:
             self._ready.add(mode)
         return p
 
-    def _draw_shadows(self, dice, blade_m) -> None:
-        """Planar shadows of the box and cards on the table, of dice and spinner on the playfield."""
-        box = self.table.box
-        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
-        ox, oy = box_mesh.outer_half(box)
+    def _shadow_state(self) -> Program:
+        """Bind the shadow program and state: blended, no depth written, stencilled so that
+        overlapping shadows darken once (the stencil's count bits, not the die and ghost bits)."""
         p = self._use("MODE_SHADOW")
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
@@ -558,13 +606,44 @@ class Scene:
         gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF & ~(DIE_BIT | GHOST_BIT))  # the count's bits only
         gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_INCR)
         p.set("u_colour", (0.0, 0.0, 0.0, SHADOW_ALPHA))
-        # on the table: the box, the cards, dice lying outside the box
+        return p
+
+    def _end_shadows(self, p: Program) -> None:
+        p.set("u_board_half", (0.0, 0.0))
+        gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+        gl.glDisable(gl.GL_STENCIL_TEST)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
+
+    def _draw_still_shadows(self) -> None:
+        """Planar shadows of the parts that never move: the box and the cards on the table,
+        the spinner's pin and the obstacles on the playfield. (Each pixel darkens once,
+        whatever the order, so these may be drawn before or after the moving ones.)"""
+        box = self.table.box
+        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
+        p = self._shadow_state()
         p.set("u_board_half", (0.0, 0.0))
         p.set("u_model", self.table_shadow)
         self.outer.draw()
         self.rim.draw()
         if self.cards is not None:
             self.cards.draw()
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["board"])
+        p.set("u_board_half", (hx, hy))  # kept out of the holes
+        p.set("u_model", self.board_shadow)
+        for mesh in (self.pin, self.obstacles):
+            if mesh is not None:
+                mesh.draw()
+        self._end_shadows(p)
+
+    def _draw_moving_shadows(self, dice, blade_m) -> None:
+        """Planar shadows of dice lying outside the box on the table, and of the dice and the
+        spinner's blade on the playfield."""
+        box = self.table.box
+        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
+        ox, oy = box_mesh.outer_half(box)
+        p = self._shadow_state()
+        p.set("u_board_half", (0.0, 0.0))
         inside: list[Pose] = []
         for _, pose in dice:
             x, y, z = pose.position
@@ -575,7 +654,7 @@ class Scene:
                 abs(x) < hx and abs(y) < hy and z > 0.0 and not (z > box.rim_z and card_at(self.table, x, y))
             ):
                 inside.append(pose)  # (a die lying on a bet card: the card takes it)
-        # on the playfield (kept out of the holes): dice, spinner, pin, obstacles
+        # on the playfield (kept out of the holes)
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures["board"])
         p.set("u_board_half", (hx, hy))
         for pose in inside:
@@ -584,14 +663,7 @@ class Scene:
         if self.blade is not None and blade_m is not None:
             p.set("u_model", self.board_shadow @ blade_m)
             self.blade.draw()
-        p.set("u_model", self.board_shadow)
-        for mesh in (self.pin, self.obstacles):
-            if mesh is not None:
-                mesh.draw()
-        p.set("u_board_half", (0.0, 0.0))
-        gl.glDisable(gl.GL_STENCIL_TEST)
-        gl.glDepthMask(gl.GL_TRUE)
-        gl.glDisable(gl.GL_BLEND)
+        self._end_shadows(p)
 
     def _draw_dice(self, dice, alpha: float = 1.0) -> None:
         """The dice, opaque; or, with ``alpha`` < 1, see-through over what is drawn (no depth
@@ -733,6 +805,9 @@ class Scene:
         }
         for m in meshes.values():
             m.delete()
+        if self.backdrop is not None:
+            self.backdrop.delete()
+            self.backdrop = None
         self._overlay = []
         for t in self.textures.values():
             delete_texture(t)

@@ -173,6 +173,10 @@ class TableWindow(Controls, pyglet.window.Window):
         self.render_scale = render_scale
         self.msaa = MsaaTarget(samples) if samples > 1 else None
         self._scaled: MsaaTarget | None = None
+        #: Copy the scene's still parts from a backdrop drawn once per view
+        #: (:mod:`render.backdrop`) — on a software renderer, when the scene has a framebuffer
+        #: of its own (a scaled-down one in a large window): there it saves the most.
+        self.keep_still = self.software and self.msaa is None
         self.on_intent: IntentHandler | None = on_intent
         self.clock = clock
         self.screenshot_dir = Path(screenshot_dir)
@@ -459,7 +463,15 @@ class TableWindow(Controls, pyglet.window.Window):
             offscreen = target is not None and target.begin(width, height)
             on_target = target if offscreen else None
             sw, sh = on_target.scene_size(width, height) if on_target is not None else (width, height)
-            self.scene.draw(snap, self.camera, sw, sh, referee=self.referee, marker=self._marker(snap))
+            self.scene.draw(
+                snap,
+                self.camera,
+                sw,
+                sh,
+                referee=self.referee,
+                marker=self._marker(snap),
+                keep_still=self.keep_still and on_target is not None,
+            )
             if on_target is not None:
                 on_target.end()
         gl.glViewport(0, 0, width, height)

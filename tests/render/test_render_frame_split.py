@@ -31,3 +31,21 @@ def test_the_split_names_every_stage_of_a_large_windows_frame():
         ms
     )  # medians: a little slack
     assert (result["width"], result["height"]) == (1600, 1000)
+
+
+def test_the_backdrop_comparison_draws_both_ways_side_by_side():
+    """``--backdrop``: the same frames with the still parts copied and drawn every frame, at a
+    size whose scene has its own framebuffer (where the window uses the backdrop)."""
+    out = subprocess.run(
+        [sys.executable, "benchmarks/frame_time.py", "--backdrop", "--frames", "20"]
+        + ["--width", "1600", "--height", "1000", "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout)
+    assert set(result["fps"]) == set(result["cpu_ms"]) == {"backdrop", "every_frame"}
+    assert all(v > 0 for v in result["fps"].values()) and result["ratio"] > 0
+    assert (result["width"], result["height"]) == (1600, 1000)
