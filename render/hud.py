@@ -34,6 +34,9 @@ DIM = (170, 170, 176, 255)
 ACCENT = (244, 194, 27, 255)
 #: The scoreboard's income column (chips a lying die brings every throw).
 INCOME = (140, 214, 150, 255)
+#: The power bar's width: this share of the window's, at least :data:`POWER_BAR_MIN` × the
+#: HUD's scale (px) — 260 px at 1920 × 1080 read as small (fifth playtest).
+POWER_BAR_SHARE, POWER_BAR_MIN = 0.3, 260
 
 #: The keyboard help: (keys, what they do).
 HELP_LINES: tuple[tuple[str, str], ...] = (
@@ -102,6 +105,7 @@ class HudState:
             ``"thinking…"``); empty for none.
         log: show the throw log panel.
         power: the throw's power 0…1 while a flick is dragged or Space is held (``None``: neither).
+        power_mark: the power from which the throw is a hard one, marked on the bar (0: none).
         buttons: show the toggle buttons bottom right (hidden while a form covers the table,
             where they could not work).
         highlights: outlines (window px, closed polygons) of the bet cards a click bets on now.
@@ -124,6 +128,7 @@ class HudState:
     busy: str = ""
     log: bool = False
     power: float | None = None
+    power_mark: float = 0.0
     buttons: bool = True
     banner: bool = True
     highlights: tuple[tuple[tuple[float, float], ...], ...] = ()
@@ -329,8 +334,9 @@ class Hud:
         band = 28 * s
         x_buttons = self._buttons(st, s)
         if st.power is not None:
-            self._power(st.power, m, m, min(260 * s, x_buttons - 2 * m), band - 2 * s, s)
-            self.blocks["power"] = Rect(m, m, m + min(260 * s, x_buttons - 2 * m), m + band - 2 * s)
+            bar_w = min(max(POWER_BAR_MIN * s, POWER_BAR_SHARE * w), x_buttons - 2 * m)
+            self._power(st.power, st.power_mark, m, m, bar_w, band - 2 * s, s)
+            self.blocks["power"] = Rect(m, m, m + bar_w, m + band - 2 * s)
         elif st.aim_text:
             lab = self._label(st.aim_text, m + 8 * s, m + 9 * s, 11 * s, DIM, max_width=x_buttons - 3 * m)
             self._rect(m, m, lab.content_width + 16 * s, band - 2 * s)
@@ -507,16 +513,28 @@ class Hud:
             self._label(part, x0 + 10 * s, top - row * (i + 2) + 4 * s, font, colour, max_width=room)
         return x0
 
-    def _power(self, power: float, x: float, y: float, w: float, h: float, s: float) -> None:
-        """The flick's power bar while dragging."""
+    def _power(self, power: float, mark: float, x: float, y: float, w: float, h: float, s: float) -> None:
+        """The throw's power bar while a flick is dragged or Space held: the power in per cent,
+        and with a ``mark`` the hard throws' part of the bar tinted, its label "hard" once the
+        power reaches it."""
         self._rect(x, y, w, h)
-        label = self._label("Power", x + 8 * s, y + h / 2, 10 * s, DIM, anchor_y="center")
-        bx = x + 16 * s + label.content_width
-        bw = max(10.0, w - (bx - x) - 10 * s)
-        self._rect(bx, y + h * 0.3, bw, h * 0.4, (60, 60, 70, 255))
         p = max(0.0, min(1.0, power))
+        hard = 0.0 < mark <= p
+        words = "Hard" if hard else "Power"
+        width = max(text_width(t, 10 * s) for t in ("Power", "Hard", "100 %")) + 2 * s  # bold "Hard"
+        self._label(
+            words, x + 8 * s, y + h / 2, 10 * s, ACCENT if hard else DIM, bold=hard, anchor_y="center"
+        )
+        bx = x + 16 * s + width
+        bw = max(10.0, w - (bx - x) - 16 * s - width)
+        self._rect(bx, y + h * 0.3, bw, h * 0.4, (60, 60, 70, 255))
+        if 0.0 < mark < 1.0:  # the hard throws' part, tinted, and its edge
+            self._rect(bx + bw * mark, y + h * 0.3, bw * (1.0 - mark), h * 0.4, (96, 70, 40, 255))
         colour = (90, 200, 90, 255) if p < 0.85 else (244, 194, 27, 255) if p < 1.0 else (230, 80, 60, 255)
         self._rect(bx, y + h * 0.3, bw * p, h * 0.4, colour)
+        if 0.0 < mark < 1.0:
+            self._rect(bx + bw * mark - 1 * s, y + h * 0.15, 2 * s, h * 0.7, (240, 240, 240, 255))
+        self._label(f"{round(100 * p)} %", bx + bw + 8 * s, y + h / 2, 10 * s, TEXT, anchor_y="center")
 
     def _buttons(self, st: HudState, s: float) -> float:
         """The toggle buttons bottom right; returns their left edge (px)."""

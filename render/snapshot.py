@@ -137,6 +137,8 @@ class Snapshot:
             passes unless they click a card.
         countdown: seconds left to bet before the bet passes by itself (0: no countdown).
         saved_to: where quitting now saves the game (named in the Esc menu; ``""``: nothing to save).
+        power_mark: the power (0…1) from which the thrower's throw is a hard one — marked on the
+            power bar, whose part beyond it says "hard" (0: no mark, e.g. a direct aim).
     """
 
     table: TableSpec
@@ -159,6 +161,7 @@ class Snapshot:
     bettable: tuple[str, ...] = ()
     countdown: float = 0.0
     saved_to: str = ""
+    power_mark: float = 0.0
 
 
 def interpolate(previous: Snapshot, current: Snapshot, alpha: float) -> Snapshot:

@@ -532,6 +532,7 @@ class TableWindow(Controls, pyglet.window.Window):
             busy=self.busy_text,
             log=self.show_log,
             power=power,
+            power_mark=self._current.power_mark if self._current is not None else 0.0,
             highlights=self._card_outlines(),
             menu=self.menu,
             saved_to=self._current.saved_to if self._current is not None else "",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def test_a_refused_sideways_drag_leaves_the_hand_where_it_stood(fresh, table_i):
     """A press on the table puts the hand at the nearest wall, level with it; a drag from there
@@ -103,3 +105,25 @@ def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, m
     win.capture()
     assert (win.camera.extent, win.camera.referee_centre[1]) == win._referee_home
     win.referee = False
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (800, 500)])
+def test_the_power_bar_is_large_and_marks_where_a_throw_turns_hard(fresh, table_i, size):
+    """Fifth playtest: the Space power bar, 260 px at 1920 × 1080, read as small, and nothing
+    said that an assisted throw above power 0.6 goes at the far wall. The bar takes 30 % of
+    a large window's width, shows the power in per cent and, with a mark, tints the hard part
+    and says "Hard" once the power reaches it; without a mark (a direct aim) it says "Power"."""
+    from render.hud import Hud, HudState
+    from render.snapshot import Snapshot
+
+    hud = Hud()
+    width, height = size
+    for power, mark, word in ((0.7, 0.6, "Hard"), (0.5, 0.6, "Power"), (0.7, 0.0, "Power")):
+        hud.layout(Snapshot(table_i), HudState(width, height, power=power, power_mark=mark))
+        bar = hud.blocks["power"]
+        assert bar.x1 - bar.x0 >= min(0.3 * width, 260), (size, bar)
+        texts = [b[4] for b in hud.text_boxes if bar.x0 <= b[0] and b[2] <= bar.x1 + 0.5]
+        assert word in texts and f"{round(100 * power)} %" in texts, texts
+        for x0, _, x1, _, text in hud.text_boxes:  # inside the bar's panel, nothing cut
+            if bar.x0 <= x0 < bar.x1:
+                assert x1 <= bar.x1 and not text.endswith("…"), (text, x1, bar.x1)

@@ -891,7 +891,18 @@ class PlayController:
             bettable=tuple(c.letter for c in table.cards) if bettor is not None else (),
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
+            power_mark=self._power_mark() if stage is Stage.THROW else 0.0,
         )
+
+    def _power_mark(self) -> float:
+        """Where the thrower's power bar turns into hard throws: an assisted flick above
+        :data:`~doppelx.games.doppelx.play.flick_throw.WALL_POWER` is thrown at the far wall;
+        a direct one has no such step (0)."""
+        from doppelx.games.doppelx.play.flick_throw import WALL_POWER
+
+        if self.thrower is None or self.seats.seat(self.thrower).aim != "assisted":
+            return 0.0
+        return WALL_POWER
 
     def _as_they_rested(self, dice: dict[str, Pose], bets: Mapping[str, str]) -> dict[str, Pose]:
         """``dice`` (those lying) and the last throw's dice that went back to hand — into a hole,

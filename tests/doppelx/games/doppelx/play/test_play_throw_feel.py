@@ -145,3 +145,22 @@ def test_a_slowed_playback_hands_out_poses_between_frames_and_each_impact_once()
     assert sorted(sounds) == sorted(s for frame in traj.impacts() for s in frame)
     with pytest.raises(ValueError, match="rate must be positive"):
         Playback(traj, rate=0)
+
+
+def test_the_power_bar_is_marked_where_an_assisted_throw_turns_hard_and_not_for_a_direct_one():
+    """The throw's snapshot carries the power from which an assisted flick is thrown at the far
+    wall (the power bar marks it); a direct aim has no such step, a bot's throw no bar."""
+    ctrl = PlayController(FakeUi())
+    try:
+        for turns, mark in ((0, WALL_POWER), (1, 0.0)):
+            setup = GameSetup.standard(3, 1, seed=5, names=("Ann",))
+            for _ in range(turns):
+                setup.next_aim(0)
+            ctrl.new_game(setup)
+            run_until(ctrl, lambda c: c.stage is Stage.THROW)
+            assert ctrl.snapshot().power_mark == mark
+            ctrl.handle(flick(ctrl))
+            run_until(ctrl, lambda c: c.stage is not Stage.THROW)
+            assert ctrl.snapshot().power_mark == 0.0
+    finally:
+        ctrl.close()
