@@ -1,4 +1,4 @@
-"""``benchmarks/frame_time.py --split``: where a frame goes, measured in a real window (its own Xvfb)."""
+"""``benchmarks/frame_time.py --split`` and ``--backdrop``: measured in a real window (its own Xvfb)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_the_split_names_every_stage_of_a_large_windows_frame():
-    """At 1600 × 1000 (more than the software renderer draws whole) the scene is drawn smaller
-    and stretched: the split times the scene, the stretch, the HUD and the flip, and they fit
-    in the frame they belong to."""
+def _frame_time(*args: str) -> dict:
+    """Run the benchmark at 1600 × 1000 (more than a software renderer draws whole, so the
+    scene has a framebuffer of its own) with ``args``; its JSON."""
     out = subprocess.run(
-        [sys.executable, "benchmarks/frame_time.py", "--split", "--frames", "4", "--warmup", "1"]
-        + ["--width", "1600", "--height", "1000", "--json"],
+        [sys.executable, "benchmarks/frame_time.py", *args, "--width", "1600", "--height", "1000", "--json"],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -24,28 +22,23 @@ def test_the_split_names_every_stage_of_a_large_windows_frame():
     )
     assert out.returncode == 0, out.stderr[-2000:]
     result = json.loads(out.stdout)
-    ms = result["ms"]
+    assert (result["width"], result["height"]) == (1600, 1000)
+    return result
+
+
+def test_the_split_names_every_stage_of_a_large_windows_frame():
+    """The scene is drawn smaller and stretched: the split times the scene, the stretch, the
+    HUD and the flip, and they fit in the frame they belong to."""
+    ms = _frame_time("--split", "--frames", "4", "--warmup", "1")["ms"]
     assert set(ms) == {"scene", "stretch", "hud", "flip", "frame"}
     assert all(v > 0 for v in ms.values()), ms
     assert ms["scene"] + ms["stretch"] + ms["hud"] + ms["flip"] <= ms["frame"] * 1.25, (
         ms
     )  # medians: a little slack
-    assert (result["width"], result["height"]) == (1600, 1000)
 
 
 def test_the_backdrop_comparison_draws_both_ways_side_by_side():
-    """``--backdrop``: the same frames with the still parts copied and drawn every frame, at a
-    size whose scene has its own framebuffer (where the window uses the backdrop)."""
-    out = subprocess.run(
-        [sys.executable, "benchmarks/frame_time.py", "--backdrop", "--frames", "20"]
-        + ["--width", "1600", "--height", "1000", "--json"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    result = json.loads(out.stdout)
+    """``--backdrop``: the same frames with the still parts copied and drawn every frame."""
+    result = _frame_time("--backdrop", "--frames", "20")
     assert set(result["fps"]) == set(result["cpu_ms"]) == {"backdrop", "every_frame"}
     assert all(v > 0 for v in result["fps"].values()) and result["ratio"] > 0
-    assert (result["width"], result["height"]) == (1600, 1000)
