@@ -4,9 +4,9 @@ A :class:`Scene` owns the GPU resources of one :class:`~render.snapshot.TableSpe
 (meshes, textures, programs); :meth:`Scene.draw` draws a snapshot with a camera. Opaque
 parts are drawn roughly front to back (dice, playfield, walls, table, then the cavity) so
 a software renderer's early depth test skips hidden pixels; with ``keep_still`` the parts
-that never move come from a :class:`~render.backdrop.Backdrop` drawn once per view. Shadows: the walls' and
-cards' are baked into the print, moving parts cast planar shadows (stencilled so that
-overlaps darken once) and every die gets a soft contact shadow.
+that never move come from a :class:`~render.backdrop.Backdrop` drawn once per view.
+Shadows: the walls' and cards' are baked into the print, moving parts cast planar shadows
+(stencilled so that overlaps darken once) and every die gets a soft contact shadow.
 
 The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 :data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
