@@ -4,6 +4,8 @@ person who passes unless they click a card)."""
 
 from __future__ import annotations
 
+import pytest
+
 from doppelx.games.doppelx.play.controller import BET_SECONDS, PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
 from render.intents import BetIntent
@@ -257,5 +259,48 @@ def test_enter_ends_a_bots_reading_hold_and_the_next_bot_throws_after_its_pause(
         run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
         assert ctrl.time - start <= BOT_PAUSE + 3 * ctrl.frame_dt  # the bot threw after its pause
         assert not ctrl.go_on()  # in flight there is no hold to end
+    finally:
+        ctrl.close()
+
+
+def test_a_reading_hold_reads_only_what_the_last_summary_did_not_say():
+    """A die still lying where it lay is summed up in the same words throw after throw; the time
+    to read a summary counts only the items (the pieces between " · ") the one before it did not
+    show — with several dice lying every bot's result held the full 8 s (fifth playtest)."""
+    from doppelx.games.doppelx.play.controller import BOT_PAUSE, READ_WORDS_PER_S, reading_hold, summary_items
+
+    before = ("blue 1 on 1x = 1 · green 3 on 3x = 9 · red 2 on 2x = 4", "= Blue +1 · Green +9 · Red +4")
+    after = ("blue 1 on 1x = 1 · green 3 on 3x = 9 · white X = 0", "= Blue +1 · Green +9")
+    assert summary_items(after) == [
+        "blue 1 on 1x = 1",
+        "green 3 on 3x = 9",
+        "white X = 0",
+        "Blue +1",
+        "Green +9",
+    ]
+    assert reading_hold(after, before) == pytest.approx(
+        max(1.6, 3 / READ_WORDS_PER_S - BOT_PAUSE)
+    )  # "white X 0"
+    words = sum(1 for line in after for w in line.split() if w not in ("·", "="))
+    assert reading_hold(after) == pytest.approx(words / READ_WORDS_PER_S - BOT_PAUSE)  # nothing read before
+    assert reading_hold(after, after) == pytest.approx(1.6)  # all read: the shortest hold
+
+
+def test_a_bots_result_holds_for_what_is_new_in_it():
+    """Through the game: each bot's result holds for the words its summary adds to the last one;
+    over an 8-bot game that is shorter than re-reading every summary whole (and never longer)."""
+    from doppelx.games.doppelx.play.controller import reading_hold
+
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(8, 0, seed=3))
+        shorter, previous = 0, ()
+        for _ in range(8):
+            held, summary = _result_hold(ctrl)
+            assert held == pytest.approx(reading_hold(summary, previous), abs=2 * ctrl.frame_dt)
+            assert reading_hold(summary, previous) <= reading_hold(summary)
+            shorter += reading_hold(summary, previous) < reading_hold(summary) - 0.5
+            previous = summary
+        assert shorter >= 3, shorter
     finally:
         ctrl.close()
