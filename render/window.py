@@ -174,8 +174,9 @@ class TableWindow(Controls, pyglet.window.Window):
         self.msaa = MsaaTarget(samples) if samples > 1 else None
         self._scaled: MsaaTarget | None = None
         #: Copy the scene's still parts from a backdrop drawn once per view
-        #: (:mod:`render.backdrop`) — on a software renderer, when the scene has a framebuffer
-        #: of its own (a scaled-down one in a large window): there it saves the most.
+        #: (:mod:`render.backdrop`) — on a software renderer, whose cost grows with the pixels
+        #: drawn; the scene then always has a framebuffer of its own (the window's size, or a
+        #: scaled-down one in a large window), copied onto the window.
         self.keep_still = self.software and self.msaa is None
         self.on_intent: IntentHandler | None = on_intent
         self.clock = clock
@@ -492,14 +493,17 @@ class TableWindow(Controls, pyglet.window.Window):
         self.render()
 
     def _target(self, width: int, height: int) -> MsaaTarget | None:
-        """The scene's framebuffer: multisampled, scaled down (software, large window) or none."""
+        """The scene's framebuffer: multisampled (GPU), scaled down (software, large window), the
+        window's size (software, for the backdrop) or none (drawn straight into the window)."""
         if self.msaa is not None:
             return self.msaa
         scale = self.render_scale
         if scale is None:
             scale = software_scale(width, height) if self.software else 1.0
         if scale >= 1.0:
-            return None
+            if not self.keep_still:
+                return None
+            scale = 1.0  # a framebuffer of the window's size: the backdrop needs one of its own
         if self._scaled is None or abs(self._scaled.scale - scale) > 1e-3:
             if self._scaled is not None:
                 self._scaled.delete()

@@ -150,3 +150,29 @@ def test_a_backdrop_the_driver_will_not_copy_is_given_up(scaled, table_i, restin
     kept = win.capture()
     assert win.scene.backdrop.broken
     assert np.array_equal(kept, drawn)
+
+
+def test_a_window_the_scene_fills_whole_gets_the_backdrop_and_the_same_picture(fresh, table_i, resting):
+    """A window small enough for the scene to be drawn at its full size (the default 1280 × 800 and
+    below) draws it into a framebuffer of the window's size, so the backdrop serves it too (at
+    1280 × 800 the frame took half the time: docs/window.md). Copied 1:1, the picture is the one
+    that framebuffer gets without the backdrop, pixel for pixel, and the one drawn straight into
+    the window to within 2 levels at a few pixels (the window's own framebuffer blends a hair
+    differently from an offscreen one)."""
+    from render.snapshot import Snapshot
+
+    win = fresh
+    assert win.keep_still and win.render_scale is None
+    dice = {"blue": resting(table_i, "blue", -40, 20, "3"), "green": _tumbling(table_i, 2)}
+    kept, drawn = _both(win, Snapshot(table_i, dice))
+    backdrop = win.scene.backdrop
+    assert backdrop is not None and backdrop.copies >= 1 and not backdrop.broken
+    assert win._scaled is not None and win._scaled.size == win.get_framebuffer_size()
+    backdrop.broken = True  # the same framebuffer, the still parts drawn in the frame
+    try:
+        offscreen = win.capture()
+    finally:
+        backdrop.broken = False
+    assert np.array_equal(kept, offscreen), int((kept != offscreen).any(axis=2).sum())
+    apart = np.abs(kept.astype(int) - drawn.astype(int)).max(axis=2)
+    assert apart.max() <= 2 and (apart > 0).mean() < 0.001, (apart.max(), int((apart > 0).sum()))
