@@ -138,8 +138,12 @@ class Controls:
             return
         current = self._current
         mode = current.input if current is not None else InputMode.NONE
-        watching_bet = mode is InputMode.NONE and current is not None and bool(current.bettable)
-        if button == mouse.LEFT and watching_bet and current is not None:  # "pass unless I click a card"
+        # "pass unless I click a card": while watching, or while another person throws (hot seat:
+        # the click on an outlined card began the thrower's flick instead — sixth playtest)
+        watching_bet = (
+            mode in (InputMode.NONE, InputMode.THROW) and current is not None and bool(current.bettable)
+        )
+        if button == mouse.LEFT and watching_bet and current is not None:
             box = current.table.box
             p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
             letter = card_at(current.table, float(p[0]), float(p[1])) if p is not None else None

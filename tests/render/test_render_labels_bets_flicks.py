@@ -312,3 +312,21 @@ def test_the_menu_and_the_help_cover_the_off_the_box_inset(fresh, table_i):
     finally:
         win.hud.draw = hud_draw
         win.menu, win.help = "", False
+
+
+def test_a_click_on_an_outlined_card_bets_while_another_person_throws(fresh, table_i):
+    """Sixth playtest (hot seat): Bo, who passes unless he clicks a card, clicked an outlined
+    card during Ann's throw and the click began Ann's flick ("too slow for a throw"). A click on a
+    card a click bets on now bets, whoever throws; elsewhere it is the thrower's flick as before."""
+    from render.intents import BetIntent, ThrowIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    letters = tuple(c.letter for c in table_i.cards)
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue", bettable=letters))
+    win.on_mouse_press(*_card_point(win, table_i, letters[3]), 1, 0)
+    assert win.intents == [BetIntent(letters[3])] and win._drag is None
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))  # nobody may bet: a flick
+    win.on_mouse_press(*_card_point(win, table_i, letters[3]), 1, 0)
+    assert win._drag == "flick" and not [i for i in win.intents if isinstance(i, ThrowIntent)]
+    win.on_mouse_release(*_card_point(win, table_i, letters[3]), 1, 0)
