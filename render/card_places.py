@@ -18,8 +18,12 @@ from render.parts_mesh import card_corner, card_polygon
 from render.snapshot import TableSpec
 from rules.doppelx.outcome import Pose
 
-#: Where dice lie on a card, as fractions of the legs (u, v); later dice stack on earlier.
-CARD_SLOTS = ((0.64, 0.15), (0.15, 0.64), (0.40, 0.40), (0.42, 0.15), (0.15, 0.42), (0.17, 0.17))
+#: Where dice lie on a card, as fractions of the legs (u, v): in its two acute corners, clear of
+#: the letter, the pay-out chip and the caption along the middle, and a die's half diagonal
+#: (11.3 mm for a 16 mm die) inside every edge of a 70 mm card; later dice stack on earlier ones
+#: (sixth playtest: dice at the old six slots hung over the box's outer wall or past the card's
+#: long edge into the box, and covered the letter and the value).
+CARD_SLOTS = ((0.55, 0.19), (0.19, 0.55))
 
 
 def card_corners(table: TableSpec) -> dict[str, str]:

@@ -106,6 +106,37 @@ def test_bet_dice_lie_on_their_card(table_i):
     assert poses["red"].position != poses["green"].position
 
 
+def test_bet_dice_lie_wholly_on_their_card_clear_of_its_letter(table_i):
+    """Sixth playtest: dice bet on a card hung over the box's outer wall or past the card's long
+    edge, and covered its letter and value. Up to four dice on one card: each die's footprint
+    (its half diagonal around the centre) lies on the card, off the letter's and the chip's
+    middle, and the third and fourth lie on the first two."""
+    from shapely.geometry import Point
+
+    from render.card_places import card_corners
+    from render.parts_mesh import card_corner, card_polygon
+
+    box = table_i.box
+    owners = ["red", "green", "pink", "blue"]
+    for letter, corner in card_corners(table_i).items():
+        poses = bet_die_poses(table_i, {o: letter for o in owners})
+        card = card_polygon(box, corner)
+        a, u, v = card_corner(box, corner)
+        marks = [a + (u + v) * f * box.bet_card_leg for f in (0.27, 0.125)]  # the letter, the chip
+        for k, owner in enumerate(owners):
+            die = table_i.dice[owner]
+            x, y, z = poses[owner].position
+            footprint = Point(x, y).buffer(die.half * math.sqrt(2))
+            assert footprint.within(card), (letter, owner)
+            assert all(not footprint.contains(Point(*m)) for m in marks), (letter, owner)
+            below = poses[owners[k - 2]].position if k >= 2 else None
+            assert z == pytest.approx(
+                box.rim_z + box.bet_card_thickness + die.half + (die.size if below else 0.0)
+            )
+            if below is not None:
+                assert (x, y) == pytest.approx(below[:2])
+
+
 def test_spinner_blade_reaches_its_arm_length():
     from rules.doppelx.board_file import load_board
 
