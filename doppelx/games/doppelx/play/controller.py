@@ -182,8 +182,8 @@ class PlayController:
         self.bettor: str | None = None
         self.thrower: str | None = None
         self.passed: set[str] = set()
-        #: Bets that passed by themselves before the coming throw (their countdown ran out):
-        #: a status line that stays until the throw (``"Bo (red): no bet this time"``).
+        #: Bets passed before the coming throw, by themselves (their countdown ran out) or by N:
+        #: a status line that stays until the throw (``"Bo (red): no bet this time"``, ``"Bo (red): no bet"``).
         self.timed_out: list[str] = []
         self.hands: dict[str, Throw] = {}
         self.numbers = 0  # throws made in this game (for numbering)
@@ -480,12 +480,17 @@ class PlayController:
 
     def _bet_passes(self) -> None:
         """The time to bet ran out: the bettor passes, and the game goes on."""
+        self._pass_bet("no bet this time")
+
+    def _pass_bet(self, said: str) -> None:
+        """The bettor passes (``said``: by itself, "no bet this time", or by N, "no bet"), with a
+        trace that outlasts the message — in the throw log and on the activity line until the
+        throw (sixth playtest: N left none) — and the game goes on."""
         if self.stage is Stage.BET and self.bettor is not None:
             who = view.who(self.bettor, self.live.game.names)
-            self._say(f"{who}: no bet this time")
-            # a trace that outlasts the message: in the log, and on screen until the throw
+            self._say(f"{who}: {said}")
             self.history = (self.history + [f"{who}: no bet"])[-LOG_LENGTH:]
-            self.timed_out.append(f"{who}: no bet this time")
+            self.timed_out.append(f"{who}: {said}")
             self.passed.add(self.bettor)
             self._next()
 
@@ -699,9 +704,7 @@ class PlayController:
         elif command is Command.NEW_GAME:
             self.open_new_game()
         elif command is Command.PASS:
-            if self.stage is Stage.BET and self.bettor is not None:
-                self.passed.add(self.bettor)
-                self._next()
+            self._pass_bet("no bet")
         elif command is Command.GO_ON:
             self.go_on()
         elif command is Command.REPLAY:

@@ -143,6 +143,11 @@ def test_a_person_may_pass(ctrl):
     people_game(ctrl)
     ctrl.handle(CommandIntent(Command.PASS))
     assert "red" not in ctrl.game.bets and ctrl.stage is Stage.THROW and ctrl.thrower == "blue"
+    # a trace like a bet that passed by itself (sixth playtest: N left none): the message, the
+    # throw log and the activity line until the throw
+    snap = ctrl.snapshot()
+    assert ctrl.ui.said[-1].endswith("(red): no bet") and ctrl.history[-1].endswith("(red): no bet")
+    assert "(red): no bet" in snap.activity
     ctrl.handle(flick(ctrl))
     assert "red" not in ctrl.match.log[-1].bets and set(ctrl.match.log[-1].bets) <= {"yellow", "green"}
 
