@@ -449,7 +449,7 @@ class Controls:
             return
         if symbol == key.ESCAPE:
             self._toggle("menu:resume")
-        elif symbol == key.S:
+        elif symbol == key.S and "menu:save" in self.hud.buttons:  # only a game in progress saves
             self._toggle("menu:save")
         elif symbol == key.N:
             self._toggle("menu:new")

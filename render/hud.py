@@ -415,8 +415,9 @@ class Hud:
         if st.menu == "quit":
             title, items = "Quit DoppelX?", self.ASK_QUIT
             lead = "The game is saved to" if st.saved_to else "There is no game in progress to save."
-        else:
-            title, items = "Menu", self.MENU
+        else:  # no Save without a game in progress (sixth playtest: offered at game over)
+            title = "Menu"
+            items = tuple(i for i in self.MENU if st.saved_to or i[0] != "menu:save")
             lead = (
                 "Quitting saves the game to"
                 if st.saved_to

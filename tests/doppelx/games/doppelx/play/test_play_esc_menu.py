@@ -53,6 +53,10 @@ def test_esc_at_game_over_opens_the_menu_too_and_says_nothing_is_saved(window):
         assert window.menu == "menu" and not window.has_exit
         texts(window)
         assert any("saves nothing" in t for t in window.hud.modal_texts)
+        # nothing to save, so no Save button, and S does nothing (sixth playtest: Save was offered)
+        assert "menu:save" not in window.hud.buttons and not any("Save" in t for t in window.hud.modal_texts)
+        window.on_key_press(key.S, 0)
+        assert window.menu == "menu"  # (it closed the menu and asked the game to save)
         # the standings step aside while the menu is open (they covered its buttons: newcomer play test)
         assert window.overlay_boxes() == []
         # and the menu says who won, on its first line (third playtest: Esc hid the result)
