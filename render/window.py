@@ -652,9 +652,11 @@ class TableWindow(Controls, pyglet.window.Window):
     def _draw_inset(self, snap: Snapshot | None, width: int, height: int) -> None:
         """Draw the off-the-box inset (:mod:`render.inset`) over the scene while a die lies on
         the table outside the box — the main view keeps the box framed — and its frame and
-        caption (drawn after the HUD); nothing while no die is outside or in the referee view."""
+        caption (drawn after the HUD); nothing while no die is outside. In the referee view too
+        (sixth playtest: seen from above, a die off the box lay under the Last throw panel and
+        its label ran off the window's edge)."""
         self.inset = self._inset_camera = None
-        dice = [] if snap is None or self.scene is None or self.referee else self.scene.dice_poses(snap)
+        dice = [] if snap is None or self.scene is None else self.scene.dice_poses(snap)
         out = off_box_inset.off_box(snap.table, dice) if snap is not None and dice else []
         key = None
         if out and snap is not None and self.scene is not None:

@@ -86,6 +86,14 @@ def test_a_die_off_the_box_is_shown_in_an_inset_not_by_zooming_out(fresh, table_
     assert (
         np.linalg.norm(px - np.array(hex_to_rgb(table_i.dice["green"].colour)) * 255) < 120
     )  # the die is in it
+    win.referee = True  # the referee view shows it in the inset too, its label in the caption
+    try:
+        win.render()
+        assert win.inset is not None and all(win.inset.overlap(p) == 0 for p in win.hud.panels)
+        assert win._inset_items[-1].text == caption
+        assert not any(t.endswith("back to hand") for *_, t in win.hud.text_boxes)  # no label at the edge
+    finally:
+        win.referee = False
     win.show(Snapshot(table_i))  # the next throw: no die outside, no inset
     win.render()
     assert win.inset is None and win._inset_batch is None and win.camera.distance == home
