@@ -106,6 +106,8 @@ class HudState:
         log: show the throw log panel.
         power: the throw's power 0…1 while a flick is dragged or Space is held (``None``: neither).
         power_mark: the power from which the throw is a hard one, marked on the bar (0: none).
+        power_note: said after the power's per cent, e.g. ``"aim +15°"`` (the aim line the bar
+            stands in for while Space is held).
         buttons: show the toggle buttons bottom right (hidden while a form covers the table,
             where they could not work).
         highlights: outlines (window px, closed polygons) of the bet cards a click bets on now.
@@ -129,6 +131,7 @@ class HudState:
     log: bool = False
     power: float | None = None
     power_mark: float = 0.0
+    power_note: str = ""
     buttons: bool = True
     banner: bool = True
     highlights: tuple[tuple[tuple[float, float], ...], ...] = ()
@@ -335,7 +338,7 @@ class Hud:
         x_buttons = self._buttons(st, s)
         if st.power is not None:
             bar_w = min(max(POWER_BAR_MIN * s, POWER_BAR_SHARE * w), x_buttons - 2 * m)
-            self._power(st.power, st.power_mark, m, m, bar_w, band - 2 * s, s)
+            self._power(st.power, st.power_mark, m, m, bar_w, band - 2 * s, s, st.power_note)
             self.blocks["power"] = Rect(m, m, m + bar_w, m + band - 2 * s)
         elif st.aim_text:
             lab = self._label(st.aim_text, m + 8 * s, m + 9 * s, 11 * s, DIM, max_width=x_buttons - 3 * m)
@@ -514,20 +517,23 @@ class Hud:
             self._label(part, x0 + 10 * s, top - row * (i + 2) + 4 * s, font, colour, max_width=room)
         return x0
 
-    def _power(self, power: float, mark: float, x: float, y: float, w: float, h: float, s: float) -> None:
-        """The throw's power bar while a flick is dragged or Space held: the power in per cent,
-        and with a ``mark`` the hard throws' part of the bar tinted, its label "hard" once the
-        power reaches it."""
+    def _power(
+        self, power: float, mark: float, x: float, y: float, w: float, h: float, s: float, note: str = ""
+    ) -> None:
+        """The throw's power bar while a flick is dragged or Space held: the power in per cent
+        (and ``note``, e.g. the aim's turn), and with a ``mark`` the hard throws' part of the bar
+        tinted, its label "hard" once the power reaches it."""
         self._rect(x, y, w, h)
         p = max(0.0, min(1.0, power))
         hard = 0.0 < mark <= p
         words = "Hard" if hard else "Power"
         width = max(text_width(t, 10 * s) for t in ("Power", "Hard", "100 %")) + 2 * s  # bold "Hard"
+        tail = max(width, text_width(f"100 % · {note}", 10 * s)) if note else width
         self._label(
             words, x + 8 * s, y + h / 2, 10 * s, ACCENT if hard else DIM, bold=hard, anchor_y="center"
         )
         bx = x + 16 * s + width
-        bw = max(10.0, w - (bx - x) - 16 * s - width)
+        bw = max(10.0, w - (bx - x) - 16 * s - tail)
         self._rect(bx, y + h * 0.3, bw, h * 0.4, (60, 60, 70, 255))
         if 0.0 < mark < 1.0:  # the hard throws' part, tinted, and its edge
             self._rect(bx + bw * mark, y + h * 0.3, bw * (1.0 - mark), h * 0.4, (96, 70, 40, 255))
@@ -535,7 +541,8 @@ class Hud:
         self._rect(bx, y + h * 0.3, bw * p, h * 0.4, colour)
         if 0.0 < mark < 1.0:
             self._rect(bx + bw * mark - 1 * s, y + h * 0.15, 2 * s, h * 0.7, (240, 240, 240, 255))
-        self._label(f"{round(100 * p)} %", bx + bw + 8 * s, y + h / 2, 10 * s, TEXT, anchor_y="center")
+        words = f"{round(100 * p)} %" + (f" · {note}" if note else "")
+        self._label(words, bx + bw + 8 * s, y + h / 2, 10 * s, TEXT, anchor_y="center")
 
     def _buttons(self, st: HudState, s: float) -> float:
         """The toggle buttons bottom right; returns their left edge (px)."""

@@ -537,10 +537,18 @@ class TableWindow(Controls, pyglet.window.Window):
             log=self.show_log,
             power=power,
             power_mark=self._current.power_mark if self._current is not None else 0.0,
+            power_note=self._aim_turn_note(),
             highlights=self._card_outlines(),
             menu=self.menu,
             saved_to=self._current.saved_to if self._current is not None else "",
         )
+
+    def _aim_turn_note(self) -> str:
+        """``"aim +15°"`` while a throw's aim is turned (comma / period), else ``""``: the power
+        bar says it while Space is held (the aim line it stands in for said it; sixth playtest)."""
+        if self.aim is None or not self.aim.aim_angle:
+            return ""
+        return f"aim {math.degrees(self.aim.aim_angle):+.0f}°"
 
     def _card_outlines(self) -> tuple[tuple[tuple[float, float], ...], ...]:
         """The bet cards a click bets on now, as window-pixel triangles (none in the referee view)."""

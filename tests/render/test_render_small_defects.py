@@ -127,3 +127,27 @@ def test_the_power_bar_is_large_and_marks_where_a_throw_turns_hard(fresh, table_
         for x0, _, x1, _, text in hud.text_boxes:  # inside the bar's panel, nothing cut
             if bar.x0 <= x0 < bar.x1:
                 assert x1 <= bar.x1 and not text.endswith("…"), (text, x1, bar.x1)
+    # the aim turned with comma / period is said on the bar, which stands in for the aim line
+    hud.layout(Snapshot(table_i), HudState(width, height, power=1.0, power_mark=0.6, power_note="aim +15°"))
+    bar = hud.blocks["power"]
+    said = [b for b in hud.text_boxes if b[4] == "100 % · aim +15°"]
+    assert said and said[0][2] <= bar.x1, (said, bar)
+
+
+def test_the_aims_turn_is_said_while_space_is_held(fresh, table_i):
+    """Sixth playtest: after comma / period turned the aim, holding Space showed the power bar
+    in place of the aim line, and the turn ("aim +15°") was said nowhere."""
+    from pyglet.window import key
+
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))
+    win.fake_clock.t += 1.0
+    for _ in range(3):
+        win.on_key_press(key.PERIOD, 0)
+    win.on_key_press(key.SPACE, 0)
+    win.fake_clock.t += 0.5
+    state = win._hud_state()
+    assert state.power is not None and state.power_note in ("aim +15°", "aim -15°")
+    win.on_key_release(key.SPACE, 0)
