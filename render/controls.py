@@ -31,7 +31,7 @@ import numpy as np
 from render.aim import charge_power
 from render.backend import pyglet
 from render.intents import BetIntent, Command, CommandIntent
-from render.card_places import card_at
+from render.card_places import card_near
 from render.snapshot import InputMode
 from rules.common.errors import DoppelXError
 
@@ -66,6 +66,8 @@ PROMPT_CHANGED = (
 #: The keys that answer a bet question with "no bet" (N for *no*; not Enter, which ends the hold
 #: on a throw's result: an Enter meant for the result must never pass the question after it).
 PASS_KEYS = (key.N, key.BACKSPACE)
+#: A click this far (m, seen from above) beside a bet card a click bets on now is taken for it.
+CARD_CLICK_REACH = 0.012
 #: What the window says to Enter while a bet question is open.
 ENTER_ON_BET = "Enter goes on from a result; to bet on nothing this time press N (or let it pass)"
 
@@ -146,7 +148,13 @@ class Controls:
         if button == mouse.LEFT and watching_bet and current is not None:
             box = current.table.box
             p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
-            letter = card_at(current.table, float(p[0]), float(p[1])) if p is not None else None
+            # a hair beside an outlined card is meant for it (sixth playtest: such a click stood
+            # the thrower at another wall of the box)
+            letter = (
+                card_near(current.table, float(p[0]), float(p[1]), CARD_CLICK_REACH)
+                if p is not None
+                else None
+            )
             if letter is not None and letter in current.bettable:
                 self.emit(BetIntent(letter))
                 return
@@ -156,7 +164,11 @@ class Controls:
                 return
             box = current.table.box
             p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
-            letter = card_at(current.table, float(p[0]), float(p[1])) if p is not None else None
+            letter = (
+                card_near(current.table, float(p[0]), float(p[1]), CARD_CLICK_REACH)
+                if p is not None
+                else None
+            )
             if letter is not None:
                 self.emit(BetIntent(letter))
             else:

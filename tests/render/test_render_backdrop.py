@@ -34,6 +34,7 @@ def _tumbling(table, frame: int):
 def _both(win, snap) -> tuple[np.ndarray, np.ndarray]:
     """The frame of ``snap`` drawn with the backdrop and without it."""
     win.show(snap)
+    win.capture()  # the labels settle over a frame (their placer keeps a label where it was)
     win.keep_still = True
     kept = win.capture()
     win.keep_still = False

@@ -326,13 +326,25 @@ def test_a_click_on_an_outlined_card_bets_while_another_person_throws(fresh, tab
     """Sixth playtest (hot seat): Bo, who passes unless he clicks a card, clicked an outlined
     card during Ann's throw and the click began Ann's flick ("too slow for a throw"). A click on a
     card a click bets on now bets, whoever throws; elsewhere it is the thrower's flick as before."""
+    import numpy as np
+
+    from render.card_places import card_corners
     from render.intents import BetIntent, ThrowIntent
+    from render.parts_mesh import card_corner
     from render.snapshot import InputMode, Snapshot
 
     win = fresh
     letters = tuple(c.letter for c in table_i.cards)
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue", bettable=letters))
     win.on_mouse_press(*_card_point(win, table_i, letters[3]), 1, 0)
+    assert win.intents == [BetIntent(letters[3])] and win._drag is None
+    win.intents.clear()  # a hair beside the card (8 mm off its long edge, over the box): meant for it
+    a, u, v = card_corner(table_i.box, card_corners(table_i)[letters[3]])
+    mid = a + (u + v) * 0.5 * table_i.box.bet_card_leg
+    beside = mid - mid / np.linalg.norm(mid) * 0.008
+    w, h = win.get_framebuffer_size()
+    bx, by, _ = win.camera.project((*beside, table_i.box.rim_z + table_i.box.bet_card_thickness), w, h)
+    win.on_mouse_press(bx * win.width / w, by * win.height / h, 1, 0)
     assert win.intents == [BetIntent(letters[3])] and win._drag is None
     win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue"))  # nobody may bet: a flick
     win.on_mouse_press(*_card_point(win, table_i, letters[3]), 1, 0)
