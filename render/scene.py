@@ -81,6 +81,14 @@ FADE_BELOW_PITCH = math.radians(75)
 _WALLS = ("S", "E", "N", "W")
 
 
+def _opaque_state() -> None:
+    """The GL state the opaque parts are drawn in: depth-tested (less or equal), no culling, no blending."""
+    gl.glEnable(gl.GL_DEPTH_TEST)
+    gl.glDepthFunc(gl.GL_LEQUAL)
+    gl.glDisable(gl.GL_CULL_FACE)
+    gl.glDisable(gl.GL_BLEND)
+
+
 def wall_of(x: float, y: float, hx: float, hy: float) -> str:
     """The wall (S, E, N, W) a point (x, y) of the box's outline belongs to."""
     scores = {"S": -y / hy, "E": x / hx, "N": y / hy, "W": -x / hx}
@@ -381,10 +389,7 @@ class Scene:
         gl.glClearStencil(0)
         gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
         gl.glDisable(gl.GL_SCISSOR_TEST)
-        gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glDepthFunc(gl.GL_LEQUAL)
-        gl.glDisable(gl.GL_CULL_FACE)
-        gl.glDisable(gl.GL_BLEND)
+        _opaque_state()
 
     def _draw_still(self, referee: bool, near: str | None) -> None:
         """The parts that never move, opaque (the see-through near wall and cards are drawn
@@ -418,10 +423,7 @@ class Scene:
             self.backdrop.end_record(key)
         ok = self.backdrop.copy_into(target, width, height)
         gl.glViewport(0, 0, width, height)
-        gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glDepthFunc(gl.GL_LEQUAL)
-        gl.glDisable(gl.GL_CULL_FACE)
-        gl.glDisable(gl.GL_BLEND)
+        _opaque_state()
         return ok
 
     def _under_cards(self, dice: list[tuple[str, Pose]]) -> list[tuple[str, Pose]]:

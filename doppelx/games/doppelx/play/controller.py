@@ -184,7 +184,7 @@ class PlayController:
         self.passed: set[str] = set()
         #: Bets passed before the coming throw, by themselves (their countdown ran out) or by N:
         #: a status line that stays until the throw (``"Bo (red): no bet this time"``, ``"Bo (red): no bet"``).
-        self.timed_out: list[str] = []
+        self.passes_said: list[str] = []
         self.hands: dict[str, Throw] = {}
         self.numbers = 0  # throws made in this game (for numbering)
         self._until = 0.0
@@ -278,7 +278,7 @@ class PlayController:
         self._autosave_text = _home_short(autosave_path())  # named in the Esc menu (once a game, not a frame)
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
-        self.passed, self.hands, self.timed_out = set(), dict(hands or {}), []
+        self.passed, self.hands, self.passes_said = set(), dict(hands or {}), []
         self.unsaved, self.hand_saved, self.hand_failed = None, None, None
         self.thinker.drop()
         self._bets_thought = False
@@ -490,7 +490,7 @@ class PlayController:
             who = view.who(self.bettor, self.live.game.names)
             self._say(f"{who}: {said}")
             self.history = (self.history + [f"{who}: no bet"])[-LOG_LENGTH:]
-            self.timed_out.append(f"{who}: {said}")
+            self.passes_said.append(f"{who}: {said}")
             self.passed.add(self.bettor)
             self._next()
 
@@ -542,7 +542,7 @@ class PlayController:
             rec.spinner_before,
             rec.result.trajectory,
         )
-        self.passed, self.hands, self.timed_out = set(), {}, []
+        self.passed, self.hands, self.passes_said = set(), {}, []
         #: The summary shown before this throw, read by now (:func:`reading_hold`).
         self._read_summary, self.summary = self.summary, ()
         self._bets_thought = False
@@ -962,7 +962,7 @@ class PlayController:
         shown = self.last
         at_rest = self.playback is None or self.playback.done
         doppel_x = shown is not None and shown.score.doppel_x and not shown.score.rethrow
-        lasting = list(self.timed_out)
+        lasting = list(self.passes_said)
         if doppel_x and at_rest:
             assert shown is not None
             lasting.insert(0, f"Throw {shown.number} was a Doppel X")
