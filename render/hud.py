@@ -32,6 +32,11 @@ PANEL = (18, 18, 22, 200)
 TEXT = (236, 236, 236, 255)
 DIM = (170, 170, 176, 255)
 ACCENT = (244, 194, 27, 255)
+#: The outline of a bet card a click bets on now: a green no card prints (card A's printed
+#: border is the accent's yellow and read as "you may bet here": seventh playtest), over a dark
+#: stroke that sets it off from any card and from the table.
+BET_OUTLINE = (64, 235, 120, 255)
+BET_OUTLINE_UNDER = (8, 40, 16, 230)
 #: The scoreboard's income column (chips a lying die brings every throw).
 INCOME = (140, 214, 150, 255)
 #: The power bar's width: this share of the window's, at least :data:`POWER_BAR_MIN` × the
@@ -117,6 +122,12 @@ class HudState:
             covers: third playtest, Esc at game over hid who won).
         scoreboard: draw the scoreboard (off while the end standings, which list the same
             players and chips, are shown: at 800 × 500 it covered the box moved aside for them).
+        keep_clear: a window box (px) the banner keeps clear of when a margin beside it has room
+            for it (the box in the referee view, whose far fields the banner hid: seventh
+            playtest); ``None``: the banner hangs under the turn lines.
+        table_covered: an application's form covers the table and takes the keys: the game's
+            message and hint, the cards' outlines and the die labels are not drawn (the seventh
+            playtest saw the table's labels and "Enter: go on" round the new-game form).
     """
 
     width: int
@@ -139,6 +150,8 @@ class HudState:
     saved_to: str = ""
     menu_result: str = ""
     scoreboard: bool = True
+    keep_clear: Rect | None = None
+    table_covered: bool = False
 
 
 @dataclass(frozen=True)
@@ -275,6 +288,35 @@ class Hud:
             self.text_boxes.append((*label_box(label), label.text))
         return label
 
+    def _banner_place(
+        self, text: str, st: HudState, usual: tuple[float, float, float], bottom: float, s: float
+    ) -> tuple[float, float, float]:
+        """Where the banner goes: ``usual`` (centre x, top y, font size) unless it would cover
+        ``st.keep_clear`` there; then in the margin beside that box (left or right, under the
+        scoreboard or the last throw's panel, above the bottom bands from ``bottom`` up) where it
+        is largest, at no less than 16 pt × the HUD's scale. Where neither margin has room the
+        usual place stays (a banner half over the box beats none)."""
+        x, top, size = usual
+        clear = st.keep_clear
+        if clear is None:
+            return usual
+        probe = pyglet.text.Label(text, font_name=FONT, font_size=size, weight="bold")
+        width, height = probe.content_width, probe.content_height
+        probe.delete()
+        if Rect(x - width / 2, top - height, x + width / 2, top).overlap(clear) <= 0:
+            return usual
+        m = 10 * s
+        best: tuple[float, float, float] | None = None
+        for side, under in (("left", "scoreboard"), ("right", "summary")):
+            x0, x1 = (m, clear.x0 - m) if side == "left" else (clear.x1 + m, st.width - m)
+            ceiling = self.blocks[under].y0 - m if under in self.blocks else st.height - m
+            fit = size * min(1.0, (x1 - x0) / max(width, 1.0))
+            if fit < 16 * s or ceiling - bottom < height * fit / size:
+                continue
+            if best is None or fit > best[2]:
+                best = ((x0 + x1) / 2, ceiling, fit)
+        return best if best is not None else usual
+
     def _rect(self, x: float, y: float, w: float, h: float, colour=PANEL):
         if not self._modal:
             self.panels.append(Rect(x, y, x + w, y + h))
@@ -346,7 +388,8 @@ class Hud:
             self.blocks["aim"] = self.panels[-1]
         # the game's message names its keys ("Enter: go on"); under the Esc menu, whose keys are
         # others ("Quit [Q / Enter]"), it would contradict them (fourth playtest)
-        lines = [("" if st.menu else snap.message, TEXT), (st.hint, ACCENT)]
+        quiet = bool(st.menu or st.table_covered)
+        lines = [("" if quiet else snap.message, TEXT), ("" if st.table_covered else st.hint, ACCENT)]
         yb = m + band + 4 * s
         for text, colour in lines:
             if not text:
@@ -357,27 +400,27 @@ class Hud:
             self._rect(w / 2 - lab.content_width / 2 - 12 * s, yb, lab.content_width + 24 * s, band - 2 * s)
             self.blocks["message" if colour is TEXT else "hint"] = self.panels[-1]
             yb += band
-        for outline in st.highlights:  # the cards a click bets on now
+        for outline in () if st.table_covered else st.highlights:  # the cards a click bets on now
             # (its own names: ``yb`` is the bottom bands' top, which the throw log stops at)
-            for (xa, ya), (xc, yc) in zip(outline, outline[1:] + outline[:1]):
-                line = pyglet.shapes.Line(
-                    xa, ya, xc, yc, thickness=max(2.0, 3 * s), color=ACCENT, batch=self.batch, group=self.back
-                )
-                self._items.append(line)
+            for colour, thickness in ((BET_OUTLINE_UNDER, max(4.0, 6 * s)), (BET_OUTLINE, max(2.0, 3 * s))):
+                for (xa, ya), (xc, yc) in zip(outline, outline[1:] + outline[:1]):
+                    line = pyglet.shapes.Line(
+                        xa, ya, xc, yc, thickness=thickness, color=colour, batch=self.batch, group=self.back
+                    )
+                    self._items.append(line)
         if snap.banner and st.banner and not (st.help or st.log):  # no banner through a modal panel
             # under the turn lines, between the scoreboard and the summary: above the box's far
             # rim, not over the playfield (the third playtest: at 62 % of the height and up to 64
-            # px it hid the far half of the table)
+            # px it hid the far half of the table); beside the box where it would cover it
             size = max(16 * s, min(36 * s, room / 7))
-            banner = self._label(
-                snap.banner, centre, banner_top, size, ACCENT, True, "center", "top", max_width=room
-            )
+            bx, by, size = self._banner_place(snap.banner, st, (centre, banner_top, size), yb + m, s)
+            banner = self._label(snap.banner, bx, by, size, ACCENT, True, "center", "top", max_width=room)
             self.panels.append(Rect(*label_box(banner)))  # die labels keep clear of the banner
             self.blocks["banner"] = self.panels[-1]
             shadow = pyglet.text.Label(
                 snap.banner,
-                x=round(centre + 2),
-                y=round(banner_top - 2),
+                x=round(bx + 2),
+                y=round(by - 2),
                 font_name=FONT,
                 font_size=self._items[-1].font_size,
                 color=(0, 0, 0, 170),

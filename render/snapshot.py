@@ -139,6 +139,8 @@ class Snapshot:
         saved_to: where quitting now saves the game (named in the Esc menu; ``""``: nothing to save).
         power_mark: the power (0…1) from which the thrower's throw is a hard one — marked on the
             power bar, whose part beyond it says "hard" (0: no mark, e.g. a direct aim).
+        card_note: why a click on a bet card bets nothing now, said when one is clicked that
+            ``bettable`` leaves out (``""``: nothing to say).
     """
 
     table: TableSpec
@@ -162,6 +164,7 @@ class Snapshot:
     countdown: float = 0.0
     saved_to: str = ""
     power_mark: float = 0.0
+    card_note: str = ""
 
 
 def interpolate(previous: Snapshot, current: Snapshot, alpha: float) -> Snapshot:

@@ -205,6 +205,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._prompt_since = -math.inf  # when the bet question on screen appeared (clock)
         self._press: tuple[float, float] | None = None
         self._stance: tuple[str, float] | None = None  # the hand before a press on the table
+        self._card_click: tuple[float, float] | None = None  # a press in a throw on a card that bets nothing
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
         self._referee_framed: tuple[float, float] | None = None
@@ -279,7 +280,13 @@ class TableWindow(Controls, pyglet.window.Window):
         if first and self.busy_text == "Preparing the table…":
             self.busy_text = ""
         die = next(iter(snap.table.dice.dice.values()))
-        self.aim = ThrowAim(snap.table.box, die.size)
+        before, self.aim = self.aim, ThrowAim(snap.table.box, die.size)
+        if before is not None:  # the player's release height and spin outlive a new table (a load,
+            # a new game: seventh playtest, Ctrl+O put both back to their defaults)
+            self.aim.adjust_height(
+                before.height - before.min_height - (self.aim.height - self.aim.min_height)
+            )
+            self.aim.adjust_spin(before.spin)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
         self._referee_home = (self.camera.extent, 0.0)  # the referee view's own framing (extent, centre y)
 
@@ -366,6 +373,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._drag = None
         self._flick = []
         self._charge_start = None
+        self._card_click = None
         self.disarm_bet()
 
     def dispatch_events(self) -> None:
@@ -478,8 +486,8 @@ class TableWindow(Controls, pyglet.window.Window):
         gl.glViewport(0, 0, width, height)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        self._draw_inset(snap, width, height)
-        anchors, obstacles = self._anchors(snap, width, height)
+        self._draw_inset(None if state.table_covered else snap, width, height)
+        anchors, obstacles = self._anchors(None if state.table_covered else snap, width, height)
         extra = [self.inset] if self.inset is not None else []
         self.hud.place_labels(anchors, obstacles + extra + self.overlay_boxes(), state)
         covered = bool(self.menu or self.help)  # the menu and the help cover the inset too
@@ -541,6 +549,9 @@ class TableWindow(Controls, pyglet.window.Window):
             highlights=self._card_outlines(),
             menu=self.menu,
             saved_to=self._current.saved_to if self._current is not None else "",
+            keep_clear=self._box_on_screen(self._current)
+            if self.referee and self._current is not None
+            else None,
         )
 
     def _aim_turn_note(self) -> str:

@@ -350,3 +350,50 @@ def test_a_click_on_an_outlined_card_bets_while_another_person_throws(fresh, tab
     win.on_mouse_press(*_card_point(win, table_i, letters[3]), 1, 0)
     assert win._drag == "flick" and not [i for i in win.intents if isinstance(i, ThrowIntent)]
     win.on_mouse_release(*_card_point(win, table_i, letters[3]), 1, 0)
+
+
+def test_a_click_on_a_card_that_bets_nothing_now_says_why_and_is_no_flick(fresh, table_i):
+    """Seventh playtest: a click on a card while the player's own die lay on the board (no bet
+    possible) read "too slow for a throw" in their throw, and said nothing while they watched. A
+    click on a card a click bets nothing on now says why (the snapshot's ``card_note``); a drag
+    from the card is still the thrower's flick."""
+    from render.controls import CLICK_PX
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    letter = table_i.cards[1].letter
+    note = "No bet now: Ann (blue) throws this time: the thrower does not bet"
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue", card_note=note))
+    x, y = _card_point(win, table_i, letter)
+    win.on_mouse_press(x, y, 1, 0)
+    assert win._drag == "flick" and win.hint == ""  # a drag from here would be a flick
+    win.on_mouse_release(x + 1, y, 1, 0)
+    assert win.hint == note and not win.intents
+    win.hint = ""
+    win.on_mouse_press(x, y, 1, 0)  # a drag from the card into the box: the thrower's flick
+    win.on_mouse_release(x, y + 4 * CLICK_PX, 1, 0)
+    assert win.hint == "" and [type(i).__name__ for i in win.intents] == ["ThrowIntent"]
+    win.intents.clear()
+    win.show(Snapshot(table_i, input=InputMode.NONE, thrower="red", card_note=note))  # watching
+    win.on_mouse_press(x, y, 1, 0)
+    win.on_mouse_release(x, y, 1, 0)
+    assert win.hint == note and not win.intents
+    win.hint = ""  # beside the cards a click says nothing of bets
+    win.on_mouse_press(win.width / 2, win.height / 2, 1, 0)
+    win.on_mouse_release(win.width / 2, win.height / 2, 1, 0)
+    assert win.hint == ""
+
+
+def test_the_outline_of_a_card_one_may_bet_on_is_a_colour_no_card_prints():
+    """Seventh playtest: card A's printed border (the HUD's yellow) read as the "you may bet here"
+    outline. The outline's colour is far from every card's colour and border."""
+    from render.hud import BET_OUTLINE
+    from rules.doppelx.bets import load_bet_cards
+
+    def rgb(h: str) -> tuple[int, ...]:
+        return tuple(int(h.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
+
+    for card in load_bet_cards().values():
+        for printed in (card.colour, card.accent):
+            far = sum((a - b) ** 2 for a, b in zip(BET_OUTLINE[:3], rgb(printed))) ** 0.5
+            assert far > 120, (card.letter, printed, far)

@@ -173,10 +173,13 @@ def test_a_log_entrys_changes_are_broken_at_their_commas_not_cut(fresh):
 
 @pytest.mark.parametrize("size", [(800, 500), (1280, 800), (1920, 1080)])
 @pytest.mark.parametrize("side", ["I", "III"])
-def test_the_doppel_x_banner_stays_off_the_box(sized, size, side):
+@pytest.mark.parametrize("referee", [False, True])
+def test_the_doppel_x_banner_stays_off_the_box(sized, size, side, referee):
     """Issue 32, third playtest: the Doppel X banner (64 pt at h × 0.62) covered the top half
     of the table. It stands under the turn line, over the table's top edge, not over the box's
-    playfield (its inner walls' projected rectangle), and no higher than 8 % of the window."""
+    playfield (its inner walls' projected rectangle), and no higher than 8 % of the window. In
+    the referee view, where the box fills the window's height, it stands in the margin beside
+    the box (seventh playtest: it covered the far X field there)."""
     from dataclasses import replace
 
     from render import box_mesh
@@ -187,6 +190,7 @@ def test_the_doppel_x_banner_stays_off_the_box(sized, size, side):
     win.set_size(*size)
     win.dispatch_events()
     win.switch_to()
+    win.referee = referee
     snap = replace(_snapshot(TableSpec.standard(side)), banner="Doppel X!", activity="Doppel X!")
     win.show(snap)
     win.render()
@@ -199,6 +203,7 @@ def test_the_doppel_x_banner_stays_off_the_box(sized, size, side):
         for x in (-ix, ix)
         for y in (-iy, iy)
     ]
+    win.referee = False
     field = Rect(
         min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)
     )

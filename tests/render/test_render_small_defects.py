@@ -151,3 +151,21 @@ def test_the_aims_turn_is_said_while_space_is_held(fresh, table_i):
     state = win._hud_state()
     assert state.power is not None and state.power_note in ("aim +15°", "aim -15°")
     win.on_key_release(key.SPACE, 0)
+
+
+def test_the_release_height_and_spin_outlive_a_new_table(fresh, table_i):
+    """Seventh playtest: Ctrl+O (a loaded game: a new table) put the release height and spin back
+    to their defaults. They are the player's, kept over a load or a new game (within range)."""
+    from render.snapshot import Snapshot, TableSpec
+
+    win = fresh
+    win.show(Snapshot(table_i))
+    default = win.aim.height - win.aim.min_height
+    win.aim.adjust_height(0.04)
+    win.aim.adjust_spin(-12.0)
+    win.show(Snapshot(TableSpec.standard("III")))  # the table a loaded game brings
+    assert win.aim.height - win.aim.min_height == pytest.approx(default + 0.04)
+    assert win.aim.spin == pytest.approx(-12.0)
+    win.aim.adjust_height(-1.0)
+    win.aim.adjust_spin(12.0)
+    win.show(Snapshot(table_i))

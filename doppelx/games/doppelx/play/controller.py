@@ -918,7 +918,15 @@ class PlayController:
             countdown=countdown,
             saved_to=self._autosave_text if self.in_progress else "",
             power_mark=self._power_mark() if stage is Stage.THROW else 0.0,
+            card_note=self._card_note(),
         )
+
+    def _card_note(self) -> str:
+        """Why a click on a bet card bets nothing now (:func:`~doppelx.games.doppelx.play.view.no_bet_note`)."""
+        waiting = self.stage in (Stage.WAIT, Stage.BET, Stage.THROW) and not self.replaying
+        game = self.live.game
+        kind = self.live.request().kind if str(game.phase) != "finished" else "turn"
+        return view.no_bet_note(game, self.seats.humans, kind, waiting, self.passed)
 
     def _power_mark(self) -> float:
         """Where the thrower's power bar turns into hard throws: an assisted flick above

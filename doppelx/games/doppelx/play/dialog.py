@@ -36,7 +36,7 @@ from render.hud import wrap_at_dots
 from pyglet.window import key  # (after render.backend set pyglet's options)
 
 FONT = "DejaVu Sans"
-BACK = (16, 16, 20, 250)
+BACK = (16, 16, 20, 255)
 BUTTON = (52, 54, 64, 255)
 SELECTED = (92, 96, 118, 255)
 TEXT = (236, 236, 236, 255)

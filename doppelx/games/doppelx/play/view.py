@@ -6,7 +6,7 @@ Pure functions of the game state and a throw's scoring; the controller
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from render.snapshot import FloatingText, ScoreLine
 from rules.doppelx.bets import BetCard, load_bet_cards
@@ -320,6 +320,42 @@ def who(colour: str, names: Mapping[str, str]) -> str:
     return name if name.lower() == colour.lower() else f"{name} ({colour})"
 
 
+def no_bet_note(
+    game: DoppelXGame, people: Sequence[str], kind: str, waiting: bool, passed: Iterable[str] = ()
+) -> str:
+    """Why a click on a bet card bets nothing now, for the people at the table (``people``, in
+    seat order); said when one is clicked (the seventh playtest's click while its own die lay
+    on the board read "too slow for a throw", with no word about betting). ``kind``: the coming
+    throw's (``"setup"``, ``"turn"``, ``"decider"``); ``waiting``: the table waits for that
+    throw (not rolling, not holding a result); ``passed``: who passed on it.
+
+    E.g. ``"No bet now: Ann (blue) throws this time · Bo (red)'s die lies on the playfield —
+    only a die in hand may bet (D29)"``; ``""`` with nobody to tell (bots only)."""
+    if not people:
+        return ""
+    if str(game.phase) == "finished":
+        return "The game is over: no more bets"
+    if not waiting:
+        return "Bets come before a throw: the cards you may bet on light up green when you may"
+    if kind == "setup":
+        return "No bets on the setup throw: bets come before each player's own throw"
+    if kind == "decider":
+        return "No bets in a decider"
+    names, gone = game.names, set(passed)
+    why = []
+    for c in people:
+        w = who(c, names)
+        if c == game.active:
+            why.append(f"{w} throws this time: the thrower does not bet")
+        elif c in game.on_board:
+            why.append(f"{w}'s die lies on the playfield — only a die in hand may bet (D29)")
+        elif c in game.bets:
+            why.append(f"{w} already bet on card {game.bets[c]}")
+        elif c in gone:
+            why.append(f"{w} passed on this throw")
+    return "No bet now: " + " · ".join(why) if why else ""
+
+
 def thrown_by(kind: str, thrower: str | None, names: Mapping[str, str]) -> str:
     """``"Setup throw"``, ``"Anna (blue)"`` or ``"Decider: Anna (blue)"``."""
     if kind == "setup" or thrower is None:
@@ -366,10 +402,12 @@ def decider_note(game: DoppelXGame) -> str:
     """Why a decider is thrown (D37) and how it stands, while one is on (``""`` otherwise); short
     enough for the bottom line of an 800-px window.
 
-    E.g. ``"Tie at 54 chips: Ann and Bo throw a decider — their die and the white die onto an
-    empty board, most points wins"``; after a round with equal best points ``"Decider round 1
-    tied (Ann 4, Bo 4): Ann and Bo throw again, most points wins"``; the points already
-    thrown in the round follow (``" · so far Ann 3"``)."""
+    E.g. ``"Tie at 54 chips: Ann and Bo throw a decider — each throws their die and the white die,
+    the board cleared first, most points wins"`` (the last throw's dice lie on until the
+    decider throw starts: the seventh playtest read "onto an empty board" beside them); after
+    a round with equal best points ``"Decider round 1 tied (Ann 4, Bo 4): Ann and Bo throw
+    again, most points wins"``; the points already thrown in the round follow
+    (``" · so far Ann 3"``)."""
     if str(game.phase) != "decider" or not game.decider_players:
         return ""
     names = game.names
@@ -379,7 +417,7 @@ def decider_note(game: DoppelXGame) -> str:
     if game.decider_round <= 1:
         return (
             f"Tie at {game.chips[players[0]]} chips: {_and(names.get(c, c) for c in players)} throw a "
-            f"decider — their die and the white die onto an empty board, most points wins{so_far}"
+            f"decider — each throws their die and the white die, the board cleared first, most points wins{so_far}"
         )
     last = game.decider_history[-1]
     points = ", ".join(f"{names.get(c, c)} {p}" for c, p in last.items())

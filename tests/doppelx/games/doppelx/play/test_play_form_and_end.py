@@ -625,3 +625,26 @@ def test_the_end_standings_stand_for_the_scoreboard_so_no_panel_covers_the_box(w
         win.hide_panel()
         win.set_size(w0, h0)
         win.dispatch_events()
+
+
+def test_the_form_mid_game_shows_nothing_of_the_table_round_it(win):
+    """Seventh playtest: with Ctrl+N mid-game the table's die labels, its "Enter: go on" and the
+    referee hint showed round the new-game form, and the table through it. While the form is
+    open no die label, game message, hint or card outline is drawn, and the form is opaque."""
+    from doppelx.games.doppelx.play.dialog import BACK
+    from tests.helpers.play import play_until, playing
+
+    with playing(win, GameSetup.standard(4, 0, seed=3)) as c:
+        play_until(c, win, lambda c: len(c.game.log) >= 3 and c.stage is Stage.RESULT)
+        win.say("a hint")
+        win.render()
+        assert win.hud.plates and "Enter: go on" in [b[4] for b in win.hud.text_boxes]
+        c.open_new_game()
+        win.show(c.snapshot())
+        win.render()
+        shown = [b[4] for b in win.hud.text_boxes]
+        assert not win.hud.plates and "Enter: go on" not in shown and "a hint" not in shown, shown
+        assert BACK[3] == 255
+        win.close_dialog()
+        win.render()
+        assert win.hud.plates  # the labels come back with the table

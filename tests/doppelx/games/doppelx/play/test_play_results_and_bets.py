@@ -214,8 +214,8 @@ def test_a_decider_says_why_it_is_thrown_and_that_a_tie_throws_again():
         assert str(game.phase) == "decider" and game.decider_players == ("yellow", "purple", "pink")
         note = ctrl.snapshot().message
         assert note == (
-            "Tie at 10 chips: Yellow, Purple and Pink throw a decider — their die and the white die "
-            "onto an empty board, most points wins"
+            "Tie at 10 chips: Yellow, Purple and Pink throw a decider — each throws their die and the "
+            "white die, the board cleared first, most points wins"
         )
         run_until(ctrl, lambda c: c.stage is Stage.WAIT)
         assert ctrl.snapshot().message == note and "Decider: Yellow" in ctrl.snapshot().turn
@@ -302,5 +302,41 @@ def test_a_bots_result_holds_for_what_is_new_in_it():
             shorter += reading_hold(summary, previous) < reading_hold(summary) - 0.5
             previous = summary
         assert shorter >= 3, shorter
+    finally:
+        ctrl.close()
+
+
+def test_a_card_clicked_when_nobody_may_bet_is_told_why():
+    """Seventh playtest: a click on a card when the player could not bet said nothing about
+    betting. The snapshot says why a click on a card bets nothing now, person by person —
+    setup throw, the thrower, a bet passed, a die lying on the playfield, a throw rolling."""
+    from doppelx.games.doppelx.play import view
+    from render.intents import Command, CommandIntent
+
+    ctrl = PlayController(FakeUi())
+    try:
+        setup = GameSetup.standard(4, 2, seed=55, names=("Ann", "Bo"))
+        ctrl.new_game(setup)
+        assert ctrl.stage is Stage.THROW
+        assert ctrl.snapshot().card_note.startswith("No bets on the setup throw")
+        ctrl.handle(flick(ctrl))
+        ctrl.handle(flick(ctrl))
+        run_until(ctrl, lambda c: c.stage is Stage.FLIGHT)
+        assert ctrl.snapshot().card_note.startswith("Bets come before a throw")
+        run_until(ctrl, lambda c: c.stage is Stage.BET)  # Bo is asked before Ann's throw
+        assert ctrl.bettor == "red" and ctrl.snapshot().bettable
+        ctrl.handle(CommandIntent(Command.PASS))
+        snap = ctrl.snapshot()
+        assert ctrl.stage is Stage.THROW and not snap.bettable
+        assert snap.card_note == (
+            "No bet now: Ann (blue) throws this time: the thrower does not bet · Bo (red) passed on this throw"
+        )
+        game = ctrl.game
+        game.on_board["red"] = game.on_board.get("blue") or next(iter(game.on_board.values()))
+        assert (
+            "Bo (red)'s die lies on the playfield — only a die in hand may bet (D29)"
+            in ctrl.snapshot().card_note
+        )
+        assert view.no_bet_note(game, (), "turn", True) == ""  # bots only: nobody to tell
     finally:
         ctrl.close()
