@@ -9,7 +9,8 @@ the window's intents come to :meth:`PlayController.handle`.
 A game moves through stages (:class:`Stage`):
 
 - ``bet``: a person whose die is in hand may bet before the active player's throw (click a
-  card → :class:`~render.intents.BetIntent`, Enter → pass; after :data:`BET_SECONDS` the bet
+  card → :class:`~render.intents.BetIntent`, N → pass; after :data:`BET_SECONDS` — right
+  after a throw's result, plus what its reading still needs (:func:`bet_seconds`) — the bet
   passes by itself). Bots have bet by their policy already; people are asked one after
   another in seat order — those who chose "pass" in the form (``SeatSetup.bets``) are not
   asked: a click on a card before the throw (:data:`CLICK_WINDOW`) bets for them.
@@ -108,6 +109,13 @@ def reading_hold(lines: Sequence[str], read: Sequence[str] = ()) -> float:
     several dice lying, most of a summary repeats the last one's, and every bot's result held
     the full 8 s (an 8-bot game: 7.9 s on average; the fifth playtest's "a minute between my
     throws")."""
+    return min(READ_HOLD_MAX, max(RESULT_HOLD, reading_time(lines, read) - BOT_PAUSE))
+
+
+def reading_time(lines: Sequence[str], read: Sequence[str] = ()) -> float:
+    """The time (s) to read what is new in a throw's summary ``lines`` after ``read`` (the
+    summary before it): its new items' words at :data:`READ_WORDS_PER_S` ("·" and "=" not
+    counted)."""
     seen = set(summary_items(read))
     words = sum(
         1
@@ -116,7 +124,16 @@ def reading_hold(lines: Sequence[str], read: Sequence[str] = ()) -> float:
         for word in item.split()
         if word not in ("·", "=")
     )
-    return min(READ_HOLD_MAX, max(RESULT_HOLD, words / READ_WORDS_PER_S - BOT_PAUSE))
+    return words / READ_WORDS_PER_S
+
+
+def bet_seconds(lines: Sequence[str], read: Sequence[str] = ()) -> float:
+    """How long a person asked to bet right after a throw's result has (s): :data:`BET_SECONDS`
+    to decide plus the reading of that result the :data:`RESULT_HOLD` before the question left
+    undone (up to :data:`READ_HOLD_MAX` in all). The question comes 1.6 s after the dice rest,
+    while the result is still being read: with 6 s in all the seventh playtest missed two."""
+    reading = min(READ_HOLD_MAX, reading_time(lines, read))
+    return BET_SECONDS + max(0.0, reading - RESULT_HOLD)
 
 
 def summary_items(lines: Sequence[str]) -> list[str]:
@@ -180,6 +197,7 @@ class PlayController:
         self.playback: Playback | None = None
         self.replaying = False
         self.bettor: str | None = None
+        self.bet_time = BET_SECONDS  # the time the open bet question has (:func:`bet_seconds`)
         self.thrower: str | None = None
         self.passed: set[str] = set()
         #: Bets passed before the coming throw, by themselves (their countdown ran out) or by N:
@@ -436,8 +454,11 @@ class PlayController:
             m.place_bot_bets()
             waiting = [c for c in self._open_bettors() if self.seats.seat(c).bets == "ask"]
             if waiting:
+                # the first question after a result also has the time its reading still needs
+                after_result = self.stage is Stage.RESULT and not self.replaying
+                self.bet_time = bet_seconds(self.summary, self._read_summary) if after_result else BET_SECONDS
                 self.stage, self.bettor = Stage.BET, waiting[0]
-                self._after(BET_SECONDS, self._bet_passes)
+                self._after(self.bet_time, self._bet_passes)
                 return
         if req.kind == "setup":
             left = [c for c in req.dice if c in humans and c not in self.hands]
