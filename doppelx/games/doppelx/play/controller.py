@@ -898,7 +898,7 @@ class PlayController:
             assert self.thrower is not None  # the stage of a person's throw names them
             who = view.who(self.thrower, names)
             if req.kind == "setup":
-                turn = f"Setup throw: {who} throws their die"
+                turn, activity = f"Setup throw: {who} throws their die", self._setup_in_hand(names)
             else:
                 turn = f"{who} throws" if req.kind == "turn" else f"Decider: {who} throws"
             message = "Drag towards the box and let go while moving, or hold Space (H: help)"
@@ -948,6 +948,13 @@ class PlayController:
         game = self.live.game
         kind = self.live.request().kind if str(game.phase) != "finished" else "turn"
         return view.no_bet_note(game, self.seats.humans, kind, waiting, self.passed)
+
+    def _setup_in_hand(self, names: Mapping[str, str]) -> str:
+        """Whose setup dice, flicked already, wait in hand for the others' (``""``: none yet;
+        seventh playtest: where had Ann's die gone while Bo threw?)."""
+        if not self.hands:
+            return ""
+        return f"{view.and_list(view.who(c, names) for c in self.hands)}: thrown, in hand — all dice leave together"
 
     def _power_mark(self) -> float:
         """Where the thrower's power bar turns into hard throws: an assisted flick above

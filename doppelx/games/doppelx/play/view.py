@@ -382,7 +382,7 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
             ", ".join(f"{names.get(c, c)} {p}" for c, p in points.items()) for points in game.decider_history
         )
         return (
-            f"{_and(names.get(c, c) for c in tied)} tied at {chips}: a decider throw settled it "
+            f"{and_list(names.get(c, c) for c in tied)} tied at {chips}: a decider throw settled it "
             f"(points: {rounds})"
         )
     if score is None:
@@ -393,7 +393,7 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
     passed.sort(key=lambda c: -game.chips[c])
     both = "both" if len(passed) == 2 else "all"
     return (
-        f"{_and(names.get(c, c) for c in passed)} {both} passed {game.target} on the last throw: "
+        f"{and_list(names.get(c, c) for c in passed)} {both} passed {game.target} on the last throw: "
         f"the most chips win ({' to '.join(str(game.chips[c]) for c in passed)})"
     )
 
@@ -416,18 +416,18 @@ def decider_note(game: DoppelXGame) -> str:
     so_far = f" · so far {thrown}" if thrown else ""
     if game.decider_round <= 1:
         return (
-            f"Tie at {game.chips[players[0]]} chips: {_and(names.get(c, c) for c in players)} throw a "
+            f"Tie at {game.chips[players[0]]} chips: {and_list(names.get(c, c) for c in players)} throw a "
             f"decider — each throws their die and the white die, the board cleared first, most points wins{so_far}"
         )
     last = game.decider_history[-1]
     points = ", ".join(f"{names.get(c, c)} {p}" for c, p in last.items())
     return (
         f"Decider round {game.decider_round - 1} tied ({points}): "
-        f"{_and(names.get(c, c) for c in players)} throw again, most points wins{so_far}"
+        f"{and_list(names.get(c, c) for c in players)} throw again, most points wins{so_far}"
     )
 
 
-def _and(words: Iterable[str]) -> str:
+def and_list(words: Iterable[str]) -> str:
     """``"Ann"``, ``"Ann and Bo"``, ``"Ann, Bo and Cy"``."""
     w = list(words)
     return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " and " + w[-1]

@@ -366,3 +366,20 @@ def test_a_bet_asked_right_after_a_result_has_the_time_to_read_it_too():
         assert ctrl.time - start == pytest.approx(ctrl.bet_time, abs=2 * ctrl.frame_dt)
     finally:
         ctrl.close()
+
+
+def test_a_setup_die_flicked_is_said_to_wait_in_hand_while_the_next_person_throws():
+    """Seventh playtest (hot seat): while Bo threw his setup die, Ann's, flicked before him, was
+    nowhere. The activity line says whose setup dice are thrown and wait in hand."""
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(4, 2, seed=55, names=("Ann", "Bo")))
+        assert ctrl.stage is Stage.THROW and "in hand" not in ctrl.snapshot().activity
+        ctrl.handle(flick(ctrl))  # Ann's setup die
+        snap = ctrl.snapshot()
+        assert ctrl.stage is Stage.THROW and ctrl.thrower == "red"
+        assert snap.activity == "Ann (blue): thrown, in hand — all dice leave together"
+        ctrl.handle(flick(ctrl))
+        assert "in hand" not in ctrl.snapshot().activity
+    finally:
+        ctrl.close()
