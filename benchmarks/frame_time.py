@@ -20,7 +20,11 @@ scene into its framebuffer, its stretch onto the window, the HUD and the flip, e
 for with ``glFinish`` (medians, ms). ``--backdrop`` draws the same frames with the scene's
 still parts copied from the backdrop (:mod:`render.backdrop`, the window's default on a
 software renderer) and drawn every frame, interleaved in blocks of 10 frames, and prints both
-and their ratio.
+and their ratio. ``--play N`` runs ``doppelx play``'s own loop (:func:`doppelx.games.doppelx.play.app.run`)
+on a game of four bots (seed 11) until N throws have come to rest and prints the frames drawn
+per second *while dice roll* — what a player sees, with the controller's steps, the HUD's
+labels and the loop's pacing — and where such a frame's time goes: drawing (CPU), the flip
+(which on llvmpipe also waits for the rasteriser threads) and the match's steps.
 
 The script measures the code of the tree it lies in (its folder's parent goes first on
 ``sys.path``): run from another commit's checkout it measures that commit, whatever package
@@ -165,7 +169,16 @@ def main() -> None:
         action="store_true",
         help="the still parts copied from the backdrop against drawn every frame, side by side",
     )
+    parser.add_argument(
+        "--play",
+        type=int,
+        metavar="N",
+        help="frames per second of doppelx play's own loop while dice roll, over N bot throws",
+    )
     args = parser.parse_args()
+    if args.play:
+        play(args)
+        return
     if args.backdrop:
         backdrop(args)
         return
@@ -477,6 +490,73 @@ def startup(args) -> None:
         f"startup of doppelx play, {args.width}x{args.height}, 3 launches: first frame (splash) after "
         f"{first[1]:.2f} s (median; {first[0]:.2f}–{first[-1]:.2f}), the table after {table[1]:.2f} s "
         f"({table[0]:.2f}–{table[-1]:.2f}); {os.cpu_count()} CPUs, load {[round(v, 2) for v in os.getloadavg()]}"
+    )
+
+
+def play(args) -> None:
+    """Frames per second of ``doppelx play``'s loop while a bot game's dice roll (``--play N``)."""
+    with own_display(args):
+        from doppelx.games.doppelx.play import app
+        from doppelx.games.doppelx.play.controller import PlayController, Stage
+        from doppelx.games.doppelx.play.newgame import GameSetup
+        from doppelx.games.doppelx.play.window import PlayWindow
+
+        ctrl = PlayController()
+        win = PlayWindow(args.width, args.height, vsync=False, sound=False, on_intent=ctrl.handle)
+        ctrl.ui = win
+        ctrl.new_game(GameSetup.standard(4, 0, seed=11))
+        spent = {"draw": 0.0, "flip": 0.0, "steps": 0.0}
+        frames, rolling, since = 0, 0.0, None
+
+        def timed(name, fn):
+            def run(*a, **k):
+                t = time.perf_counter()
+                out = fn(*a, **k)
+                if ctrl.stage is Stage.FLIGHT:
+                    spent[name] += time.perf_counter() - t
+                return out
+
+            return run
+
+        draw = win.render
+        win.flip, ctrl.step = timed("flip", win.flip), timed("steps", ctrl.step)
+
+        def counted():
+            nonlocal frames, rolling, since
+            now = time.perf_counter()
+            if ctrl.stage is Stage.FLIGHT:
+                frames += 1
+                since = now if since is None else since
+            elif since is not None:
+                rolling, since = rolling + now - since, None
+            draw()
+
+        win.render = timed("draw", counted)
+        app.run(win, ctrl, quit_after=args.play)
+        if since is not None:  # the loop quit as the last throw came to rest
+            rolling += time.perf_counter() - since
+    n = max(frames, 1)
+    result = {
+        "width": args.width,
+        "height": args.height,
+        "throws": args.play,
+        "rolling_s": round(rolling, 2),
+        "frames": frames,
+        "fps": round(frames / rolling, 1) if rolling else None,
+        "draw_ms": round(spent["draw"] / n * 1e3, 1),
+        "flip_ms": round(spent["flip"] / n * 1e3, 1),
+        "steps_ms": round(spent["steps"] / n * 1e3, 1),
+        "cpus": os.cpu_count(),
+        "load": [round(v, 2) for v in os.getloadavg()],
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(
+        f"doppelx play's loop, {args.width}x{args.height}, four bots, {args.play} throws: {frames} frames "
+        f"in {result['rolling_s']} s of rolling dice, {result['fps']} fps; a frame: draw "
+        f"{result['draw_ms']} ms, flip {result['flip_ms']} ms, the match's steps {result['steps_ms']} ms; "
+        f"{result['cpus']} CPUs, load {result['load']}"
     )
 
 

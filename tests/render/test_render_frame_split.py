@@ -1,4 +1,4 @@
-"""``benchmarks/frame_time.py --split`` and ``--backdrop``: measured in a real window (its own Xvfb)."""
+"""``benchmarks/frame_time.py --split``, ``--backdrop`` and ``--play``: measured in a real window (its own Xvfb)."""
 
 from __future__ import annotations
 
@@ -42,3 +42,13 @@ def test_the_backdrop_comparison_draws_both_ways_side_by_side():
     result = _frame_time("--backdrop", "--frames", "20")
     assert set(result["fps"]) == set(result["cpu_ms"]) == {"backdrop", "every_frame"}
     assert all(v > 0 for v in result["fps"].values()) and result["ratio"] > 0
+
+
+def test_the_play_loop_counts_the_frames_drawn_while_dice_roll():
+    """``--play N``: the game's own loop on a bot game; frames drawn while dice roll, and a
+    frame's draw, flip and steps, each a part of the rolling time."""
+    result = _frame_time("--play", "1")
+    assert result["throws"] == 1 and result["frames"] > 0 and result["rolling_s"] > 0
+    assert result["fps"] == round(result["frames"] / result["rolling_s"], 1)
+    per_frame = (result["draw_ms"] + result["flip_ms"] + result["steps_ms"]) / 1e3
+    assert 0 < per_frame <= result["rolling_s"] / result["frames"] * 1.05, result
