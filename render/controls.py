@@ -486,6 +486,8 @@ class Controls:
             self._menu_choice(name)
         elif name == "referee":
             self.referee = not self.referee
+            if self.referee and self.hint.startswith("Tab:"):
+                self.hint = ""  # a hint to open the referee view, taken: it would say "Tab" over the view
         elif name == "sound":
             if not self.sound_device:
                 self.say("no sound device found: the game stays silent")

@@ -169,3 +169,23 @@ def test_the_release_height_and_spin_outlive_a_new_table(fresh, table_i):
     win.aim.adjust_height(-1.0)
     win.aim.adjust_spin(12.0)
     win.show(Snapshot(table_i))
+
+
+def test_the_hint_to_open_the_referee_view_goes_when_it_is_opened(fresh, table_i):
+    """The game hints *Tab: see why — the referee view …* for 8 s; a player who pressed Tab at
+    once still read "Tab: see why" over the referee view. Opening it takes that hint away
+    (another hint stays)."""
+    from pyglet.window import key
+
+    from render.snapshot import Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i))
+    win.say("Tab: see why — the referee view shows the field each die counts for", 8.0)
+    win.on_key_press(key.TAB, 0)
+    assert win.referee and win.hint == ""
+    win.on_key_press(key.TAB, 0)
+    win.say("saved to game.json")
+    win.on_key_press(key.TAB, 0)
+    assert win.referee and win.hint == "saved to game.json"
+    win.referee = False
