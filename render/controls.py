@@ -63,6 +63,10 @@ PROMPT_GRACE = 0.5
 PROMPT_CHANGED = (
     "a new bet question just appeared: that key answered nothing, press it again to answer this one"
 )
+#: ... and to a click (the eighth playtest's click read "that key answered nothing").
+PROMPT_CHANGED_CLICK = (
+    "a new bet question just appeared: that click answered nothing, click again to answer this one"
+)
 #: The keys that answer a bet question with "no bet" (N for *no*; not Enter, which ends the hold
 #: on a throw's result: an Enter meant for the result must never pass the question after it).
 PASS_KEYS = (key.N, key.BACKSPACE)
@@ -163,7 +167,7 @@ class Controls:
                 return
         if button == mouse.LEFT and mode is InputMode.BET and current is not None:
             if self._prompt_fresh():  # aimed at the question before this one
-                self.say(PROMPT_CHANGED)
+                self.say(PROMPT_CHANGED_CLICK)
                 return
             letter = self._card_at(x, y)
             if letter is not None:
@@ -441,8 +445,8 @@ class Controls:
             self.emit(CommandIntent(Command.NEW_GAME))
         elif name == "menu:quit":
             self.menu = "quit"  # asked once
-        elif name == "menu:quit-no":
-            self.menu = "menu"
+        elif name == "menu:quit-no":  # Stay: back to the game (eighth playtest: it went back to the
+            self.menu = ""  # menu, and one more Esc was needed)
         elif name == "menu:quit-yes":
             self.on_close()  # as the close button: the match hears QUIT (and autosaves)
 

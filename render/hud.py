@@ -37,6 +37,9 @@ ACCENT = (244, 194, 27, 255)
 #: stroke that sets it off from any card and from the table.
 BET_OUTLINE = (64, 235, 120, 255)
 BET_OUTLINE_UNDER = (8, 40, 16, 230)
+#: ... and a veil of it over the card: a thin outline read weaker than card A's bold printed
+#: border (eighth playtest).
+BET_VEIL = (64, 235, 120, 70)
 #: The scoreboard's income column (chips a lying die brings every throw).
 INCOME = (140, 214, 150, 255)
 #: The power bar's width: this share of the window's, at least :data:`POWER_BAR_MIN` × the
@@ -125,9 +128,10 @@ class HudState:
         keep_clear: a window box (px) the banner keeps clear of when a margin beside it has room
             for it (the box in the referee view, whose far fields the banner hid: seventh
             playtest); ``None``: the banner hangs under the turn lines.
-        table_covered: an application's form covers the table and takes the keys: the game's
-            message and hint, the cards' outlines and the die labels are not drawn (the seventh
-            playtest saw the table's labels and "Enter: go on" round the new-game form).
+        table_covered: an application's form covers the table and takes the keys: none of the
+            HUD's table panels, messages, card outlines or die labels are drawn (the seventh
+            playtest saw the table's labels and "Enter: go on" round the new-game form, the
+            eighth the scoreboard's edges at 800 × 500).
     """
 
     width: int
@@ -341,6 +345,9 @@ class Hud:
             self._label(st.busy or "Loading…", w / 2, h / 2, 18 * s, anchor_x="center", max_width=w - 2 * m)
             self._buttons(st, s)
             return
+        if st.table_covered:  # nothing of the table's round a form over it (eighth playtest: at
+            self.buttons = {}  # 800 × 500 the scoreboard's and the summary's edges peeked out)
+            return
         left = (self._scoreboard(snap, w, h, s) if st.scoreboard else 0.0) + m
         right = w - m
         log_top = h - m  # the throw log's column begins under the last throw's panel
@@ -388,8 +395,7 @@ class Hud:
             self.blocks["aim"] = self.panels[-1]
         # the game's message names its keys ("Enter: go on"); under the Esc menu, whose keys are
         # others ("Quit [Q / Enter]"), it would contradict them (fourth playtest)
-        quiet = bool(st.menu or st.table_covered)
-        lines = [("" if quiet else snap.message, TEXT), ("" if st.table_covered else st.hint, ACCENT)]
+        lines = [("" if st.menu else snap.message, TEXT), (st.hint, ACCENT)]
         yb = m + band + 4 * s
         for text, colour in lines:
             if not text:
@@ -400,9 +406,11 @@ class Hud:
             self._rect(w / 2 - lab.content_width / 2 - 12 * s, yb, lab.content_width + 24 * s, band - 2 * s)
             self.blocks["message" if colour is TEXT else "hint"] = self.panels[-1]
             yb += band
-        for outline in () if st.table_covered else st.highlights:  # the cards a click bets on now
+        for outline in st.highlights:  # the cards a click bets on now
             # (its own names: ``yb`` is the bottom bands' top, which the throw log stops at)
-            for colour, thickness in ((BET_OUTLINE_UNDER, max(4.0, 6 * s)), (BET_OUTLINE, max(2.0, 3 * s))):
+            veil = pyglet.shapes.Polygon(*outline, color=BET_VEIL, batch=self.batch, group=self.back)
+            self._items.append(veil)
+            for colour, thickness in ((BET_OUTLINE_UNDER, max(6.0, 9 * s)), (BET_OUTLINE, max(3.0, 5 * s))):
                 for (xa, ya), (xc, yc) in zip(outline, outline[1:] + outline[:1]):
                     line = pyglet.shapes.Line(
                         xa, ya, xc, yc, thickness=thickness, color=colour, batch=self.batch, group=self.back

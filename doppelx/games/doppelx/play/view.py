@@ -329,14 +329,17 @@ def no_bet_note(
     throw's (``"setup"``, ``"turn"``, ``"decider"``); ``waiting``: the table waits for that
     throw (not rolling, not holding a result); ``passed``: who passed on it.
 
-    E.g. ``"No bet now: Ann (blue) throws this time · Bo (red)'s die lies on the playfield —
-    only a die in hand may bet (D29)"``; ``""`` with nobody to tell (bots only)."""
+    What keeps a person from betting on the coming throw is said whatever the table does (the
+    eighth playtest, its die on the board, clicked while a result held and read only "bets come
+    before a throw"): ``"No bet now: Ann (blue) throws this time: the thrower does not bet ·
+    Bo (red)'s die lies on the playfield — only a die in hand may bet (D29)"``; while a throw
+    rolls or its result holds, ``"Bets come before a throw: the cards you may bet on light up
+    green · Ann (blue) throws next: …"``; ``""`` with nobody to tell (bots only) or nothing to
+    say."""
     if not people:
         return ""
     if str(game.phase) == "finished":
         return "The game is over: no more bets"
-    if not waiting:
-        return "Bets come before a throw: the cards you may bet on light up green when you may"
     if kind == "setup":
         return "No bets on the setup throw: bets come before each player's own throw"
     if kind == "decider":
@@ -346,13 +349,15 @@ def no_bet_note(
     for c in people:
         w = who(c, names)
         if c == game.active:
-            why.append(f"{w} throws this time: the thrower does not bet")
+            why.append(f"{w} throws {'this time' if waiting else 'next'}: the thrower does not bet")
         elif c in game.on_board:
             why.append(f"{w}'s die lies on the playfield — only a die in hand may bet (D29)")
         elif c in game.bets:
             why.append(f"{w} already bet on card {game.bets[c]}")
         elif c in gone:
             why.append(f"{w} passed on this throw")
+    if not waiting:  # rolling, or a result holding: the betting on the next throw is still to come
+        return " · ".join(["Bets come before a throw: the cards you may bet on light up green", *why])
     return "No bet now: " + " · ".join(why) if why else ""
 
 
