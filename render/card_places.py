@@ -66,11 +66,19 @@ def card_near(table: TableSpec, x: float, y: float, reach: float) -> str | None:
     return None
 
 
-def bet_die_poses(table: TableSpec, bets: Mapping[str, str]) -> dict[str, Pose]:
-    """Poses of the dice lying on bet cards (owner → pose), lying flat with X up."""
+def bet_die_poses(
+    table: TableSpec, bets: Mapping[str, str], lying: Mapping[str, Pose] | None = None
+) -> dict[str, Pose]:
+    """Poses of the dice lying on bet cards (owner → pose), lying flat with X up.
+
+    ``lying``: the dice on the table (in the box, seen from above): a card's free slots — no
+    die under the card within a die's size of them — are taken first, so a die bet on a card
+    does not cover one resting under it (eighth playtest: Purple's bet die hid the orange die
+    under card A)."""
     corners = card_corners(table)
     box = table.box
     count: dict[str, int] = {}
+    orders: dict[str, list[int]] = {}
     poses: dict[str, Pose] = {}
     for owner, letter in bets.items():
         if letter not in corners or owner not in table.dice.dice:
@@ -79,13 +87,29 @@ def bet_die_poses(table: TableSpec, bets: Mapping[str, str]) -> dict[str, Pose]:
         k = count.get(letter, 0)
         count[letter] = k + 1
         a, u, v = card_corner(box, corners[letter])
-        fu, fv = CARD_SLOTS[k % len(CARD_SLOTS)]
+        if letter not in orders:
+            orders[letter] = _slot_order(table, letter, (a, u, v), lying or {}, die.size)
+        fu, fv = CARD_SLOTS[orders[letter][k % len(CARD_SLOTS)]]
         xy = a + (u * fu + v * fv) * box.bet_card_leg
         z = box.rim_z + box.bet_card_thickness + die.half + die.size * (k // len(CARD_SLOTS))
         yaw = math.atan2(u[1] + v[1], u[0] + v[0]) + math.pi / 4 + 0.15 * (k % 3 - 1)
         rest = Pose.resting(die, float(xy[0]), float(xy[1]), yaw, "X" if "X" in die.faces else die.faces[0])
         poses[owner] = Pose((rest.position[0], rest.position[1], float(z)), rest.quaternion)
     return poses
+
+
+def _slot_order(table: TableSpec, letter: str, frame, lying: Mapping[str, Pose], size: float) -> list[int]:
+    """The order card ``letter``'s slots are taken in: those no die under the card lies within
+    ``size`` of (seen from above) first, each group in :data:`CARD_SLOTS` order."""
+    a, u, v = frame
+    slots = [a + (u * fu + v * fv) * table.box.bet_card_leg for fu, fv in CARD_SLOTS]
+    under = [
+        (float(p.position[0]), float(p.position[1]))
+        for p in lying.values()
+        if card_near(table, float(p.position[0]), float(p.position[1]), size * 0.71) == letter
+    ]
+    covered = [any(math.dist((float(s[0]), float(s[1])), d) < size for d in under) for s in slots]
+    return sorted(range(len(slots)), key=lambda i: (covered[i], i))
 
 
 __all__ = ["CARD_SLOTS", "bet_die_poses", "card_at", "card_corners", "card_near", "card_outlines"]

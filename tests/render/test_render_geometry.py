@@ -137,6 +137,32 @@ def test_bet_dice_lie_wholly_on_their_card_clear_of_its_letter(table_i):
                 assert (x, y) == pytest.approx(below[:2])
 
 
+def test_a_die_bet_on_a_card_keeps_off_a_die_resting_under_it(table_i):
+    """Eighth playtest: Purple's die bet on card A lay right over the orange die resting under
+    the card, which could then not be seen at all. A card's slots free of dice under it are
+    taken first; with none under it, the slots are as before."""
+    from render.card_places import CARD_SLOTS, card_corners
+    from render.parts_mesh import card_corner
+    from rules.doppelx.outcome import Pose
+
+    box = table_i.box
+    plain = bet_die_poses(table_i, {"purple": "A"})
+    for letter, corner in card_corners(table_i).items():
+        a, u, v = card_corner(box, corner)
+        die = table_i.dice["orange"]
+        for slot, (fu, fv) in enumerate(CARD_SLOTS):
+            x, y = a + (u * fu + v * fv) * box.bet_card_leg
+            flat = Pose.resting(die, float(x), float(y), 0.0, "2")
+            under = {
+                "orange": Pose((float(x), float(y), box.floor_z + die.half), flat.quaternion)
+            }  # in the box
+            poses = bet_die_poses(table_i, {"purple": letter, "green": letter}, under)
+            first = poses["purple"].position
+            assert math.dist(first[:2], (x, y)) >= die.size, (letter, slot)  # the free slot first
+            assert poses["green"].position[2] == pytest.approx(first[2])  # the second: the other slot
+    assert bet_die_poses(table_i, {"purple": "A"}, {}) == plain
+
+
 def test_spinner_blade_reaches_its_arm_length():
     from rules.doppelx.board_file import load_board
 
