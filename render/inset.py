@@ -81,15 +81,18 @@ def inset_rect(
     width: int, height: int, panels: Sequence[Rect], avoid: Sequence[Rect] = (), left_first: bool = False
 ) -> Rect:
     """Where the inset goes in a ``width`` × ``height`` window (px, bottom-left origin): of the
-    spots at the middle and lower left and right edges (the die's own side first,
+    spots at the middle, lower and upper left and right edges (the die's own side first,
     ``left_first``), the first that overlaps none of ``panels`` (the HUD's) and, of those,
     least of ``avoid`` (the box as the main view shows it; up to :data:`BOX_SLACK` of the
     inset counts as none)."""
     h = max(MIN_HEIGHT, round(height * HEIGHT_FRACTION))
     w = round(h * ASPECT)
-    mid, low = (height - h) / 2, height * 0.12
-    right = [Rect(width - MARGIN - w, y, width - MARGIN, y + h) for y in (mid, low)]
-    left = [Rect(MARGIN, y, MARGIN + w, y + h) for y in (mid, low)]
+    # the top corners last: the scoreboard and the last throw's panel are there while a game
+    # runs, but at its end the standings stand for the scoreboard and the top left is free
+    # (eighth playtest: at 800 × 500 the inset then lay over the box's near-left corner, card A)
+    mid, low, high = (height - h) / 2, height * 0.12, height - MARGIN - h
+    right = [Rect(width - MARGIN - w, y, width - MARGIN, y + h) for y in (mid, low, high)]
+    left = [Rect(MARGIN, y, MARGIN + w, y + h) for y in (mid, low, high)]
     spots = left + right if left_first else right + left
 
     def cost(r: Rect) -> tuple[float, float, int]:

@@ -35,6 +35,12 @@ def test_the_inset_takes_the_dice_side_and_keeps_clear_of_panels_and_the_box():
     box = Rect(0, 300, 1280, 520)  # the box across the middle: a lower spot
     low = inset_rect(1280, 800, [], [box])
     assert low.overlap(box) <= 0.12 * (low.x1 - low.x0) * (low.y1 - low.y0)
+    # the end of a game at 800 × 500 (eighth playtest): the standings' column at the right, the box
+    # moved left of it down to the bottom, the top left free (no scoreboard): the inset goes there
+    standings, box = Rect(555, 190, 795, 385), Rect(125, 55, 555, 400)
+    end = inset_rect(800, 500, [standings], [box], left_first=True)
+    assert end.overlap(standings) == 0 and end.overlap(box) <= 0.12 * (end.x1 - end.x0) * (end.y1 - end.y0)
+    assert end.y1 > 450 and end.x0 < 100
 
 
 def test_the_inset_camera_sees_every_die_off_the_box_and_the_caption_names_them():
