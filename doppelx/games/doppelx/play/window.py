@@ -139,9 +139,17 @@ class EndPanel:
             y = first - row * i
             c = colour.lstrip("#")
             rgb = (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), 255)
-            add(
-                pyglet.shapes.Rectangle(
-                    x0 + 24 * s, y - 2 * s, 16 * s, 16 * s, color=rgb, batch=self.batch, group=front
+            add(  # with a light border, as on the scoreboard: a black die's swatch showed nothing
+                pyglet.shapes.BorderedRectangle(  # on the dark panel (eighth playtest)
+                    x0 + 24 * s,
+                    y - 2 * s,
+                    16 * s,
+                    16 * s,
+                    border=max(1.0, round(1.5 * s)),
+                    color=rgb[:3],
+                    border_color=(200, 200, 206),
+                    batch=self.batch,
+                    group=front,
                 )
             )
             label(

@@ -650,3 +650,23 @@ def test_the_form_mid_game_shows_nothing_of_the_table_round_it(win):
         win.close_dialog()
         win.render()
         assert win.hud.plates  # the labels come back with the table
+
+
+def test_a_black_dies_swatch_shows_on_the_end_standings(win):
+    """Eighth playtest: Black's colour swatch was invisible on the dark standings (the
+    scoreboard's has a light border). The standings' swatches have one too: seen in the
+    window's pixels, the border is light round a black swatch."""
+    rows = [("Purple", "#7e22ce", 72), ("Black", "#1f1f1f", 56), ("Orange", "#f97316", 55)]
+    win.show_panel("Purple wins!", rows, "Ctrl+N: new game")
+    win.render()
+    img = win.capture()
+    swatches = [i for i in win.panel._items if type(i).__name__ == "BorderedRectangle"]
+    assert len(swatches) == len(rows)
+    black = swatches[1]
+    h = img.shape[0]
+
+    def px(x: float, y: float):
+        return img[h - 1 - int(y), int(x)][:3]
+
+    assert min(px(black.x + 0.5, black.y + black.height / 2)) > 150  # the border: light
+    assert max(px(black.x + black.width / 2, black.y + black.height / 2)) < 60  # the swatch: black
