@@ -668,5 +668,6 @@ def test_a_black_dies_swatch_shows_on_the_end_standings(win):
     def px(x: float, y: float):
         return img[h - 1 - int(y), int(x)][:3]
 
-    assert min(px(black.x + 0.5, black.y + black.height / 2)) > 150  # the border: light
+    edge = black.x + black._border / 2  # the middle of the border's width
+    assert min(px(edge, black.y + black.height / 2)) > 110  # the border: light (the panel is ~20)
     assert max(px(black.x + black.width / 2, black.y + black.height / 2)) < 60  # the swatch: black
