@@ -152,12 +152,10 @@ class Controls:
         card = self._card_at(x, y) if button == mouse.LEFT and mode is not InputMode.BET else None
         self._card_click = None
         if card is not None and current is not None and card not in current.bettable and current.card_note:
-            # a click on a card that bets nothing now says why (seventh playtest: in a throw it read
-            # "too slow for a throw", watching it said nothing); a drag from it is still a flick
-            if mode is InputMode.THROW:
-                self._card_click = (x, y)
-            else:
-                self.say(current.card_note, 5.0)
+            # a click on a card that bets nothing now says why, on its release (seventh playtest: in
+            # a throw it read "too slow for a throw", watching it said nothing); a drag from it is
+            # still a flick, or turns the camera
+            self._card_click = (x, y)
         if button == mouse.LEFT and watching_bet and current is not None:
             # a hair beside an outlined card is meant for it (sixth playtest: such a click stood
             # the thrower at another wall of the box)
@@ -268,6 +266,9 @@ class Controls:
             self.emit(intent)
             return
         self._drag = None
+        card, self._card_click = self._card_click, None
+        if card is not None and abs(x - card[0]) + abs(y - card[1]) < CLICK_PX and self._current is not None:
+            self.say(self._current.card_note, 5.0)
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
         mods = self.keys[key.LCTRL] or self.keys[key.RCTRL], self.keys[key.LSHIFT] or self.keys[key.RSHIFT]

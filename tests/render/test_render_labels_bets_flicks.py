@@ -377,8 +377,15 @@ def test_a_click_on_a_card_that_bets_nothing_now_says_why_and_is_no_flick(fresh,
     win.intents.clear()
     win.show(Snapshot(table_i, input=InputMode.NONE, thrower="red", card_note=note))  # watching
     win.on_mouse_press(x, y, 1, 0)
+    assert win.hint == ""  # a press may begin a drag of the camera: nothing said yet
     win.on_mouse_release(x, y, 1, 0)
     assert win.hint == note and not win.intents
+    win.hint = ""
+    win.on_mouse_press(x, y, 1, 0)  # a drag from the card turns the camera and says nothing
+    win.on_mouse_drag(x + 40, y, 40, 0, 1, 0)
+    win.on_mouse_release(x + 40, y, 1, 0)
+    assert win.hint == ""
+    win.camera.reset()
     win.hint = ""  # beside the cards a click says nothing of bets
     win.on_mouse_press(win.width / 2, win.height / 2, 1, 0)
     win.on_mouse_release(win.width / 2, win.height / 2, 1, 0)
