@@ -144,6 +144,14 @@ class ThrowAim:
         self.wall = WALLS[(WALLS.index(self.wall) + steps) % 4]
         self.along = 0.0
 
+    def take_settings(self, other: ThrowAim) -> None:
+        """The release height above the lowest one and the spin of ``other`` (an aim of another
+        table), within range: they are the player's, not the table's."""
+        self.height = self.min_height
+        self.adjust_height(other.height - other.min_height)
+        self.spin = 0.0
+        self.adjust_spin(other.spin)
+
     def adjust_height(self, delta: float) -> None:
         """Raise (or lower) the release height by ``delta`` m, within range."""
         lo, hi = self.HEIGHT_RANGE

@@ -71,24 +71,25 @@ def bet_die_poses(
 ) -> dict[str, Pose]:
     """Poses of the dice lying on bet cards (owner → pose), lying flat with X up.
 
-    ``lying``: the dice on the table (in the box, seen from above): a card's free slots — no
-    die under the card within a die's size of them — are taken first, so a die bet on a card
-    does not cover one resting under it (eighth playtest: Purple's bet die hid the orange die
-    under card A)."""
+    ``lying``: the dice on the table (a die among them is not on a card); a card's free slots —
+    no die under the card within a die's size of them, seen from above — are taken first, so a
+    die bet on a card does not cover one resting under it (eighth playtest: Purple's bet die hid
+    the orange die under card A)."""
     corners = card_corners(table)
     box = table.box
+    lying = lying or {}
     count: dict[str, int] = {}
     orders: dict[str, list[int]] = {}
     poses: dict[str, Pose] = {}
     for owner, letter in bets.items():
-        if letter not in corners or owner not in table.dice.dice:
+        if letter not in corners or owner not in table.dice.dice or owner in lying:
             continue
         die = table.dice[owner]
         k = count.get(letter, 0)
         count[letter] = k + 1
         a, u, v = card_corner(box, corners[letter])
         if letter not in orders:
-            orders[letter] = _slot_order(table, letter, (a, u, v), lying or {}, die.size)
+            orders[letter] = _slot_order(table, letter, (a, u, v), lying, die.size)
         fu, fv = CARD_SLOTS[orders[letter][k % len(CARD_SLOTS)]]
         xy = a + (u * fu + v * fv) * box.bet_card_leg
         z = box.rim_z + box.bet_card_thickness + die.half + die.size * (k // len(CARD_SLOTS))
@@ -106,7 +107,7 @@ def _slot_order(table: TableSpec, letter: str, frame, lying: Mapping[str, Pose],
     under = [
         (float(p.position[0]), float(p.position[1]))
         for p in lying.values()
-        if card_near(table, float(p.position[0]), float(p.position[1]), size * 0.71) == letter
+        if card_near(table, float(p.position[0]), float(p.position[1]), size * math.sqrt(2) / 2) == letter
     ]
     covered = [any(math.dist((float(s[0]), float(s[1])), d) < size for d in under) for s in slots]
     return sorted(range(len(slots)), key=lambda i: (covered[i], i))

@@ -149,9 +149,15 @@ class Controls:
         watching_bet = (
             mode in (InputMode.NONE, InputMode.THROW) and current is not None and bool(current.bettable)
         )
-        card = self._card_at(x, y) if button == mouse.LEFT and mode is not InputMode.BET else None
+        card = self._card_at(x, y) if button == mouse.LEFT else None
         self._card_click = None
-        if card is not None and current is not None and card not in current.bettable and current.card_note:
+        if (
+            mode is not InputMode.BET
+            and card is not None
+            and current is not None
+            and card not in current.bettable
+            and current.card_note
+        ):
             # a click on a card that bets nothing now says why, on its release (seventh playtest: in
             # a throw it read "too slow for a throw", watching it said nothing); a drag from it is
             # still a flick, or turns the camera
@@ -159,17 +165,15 @@ class Controls:
         if button == mouse.LEFT and watching_bet and current is not None:
             # a hair beside an outlined card is meant for it (sixth playtest: such a click stood
             # the thrower at another wall of the box)
-            letter = card
-            if letter is not None and letter in current.bettable:
-                self.emit(BetIntent(letter))
+            if card is not None and card in current.bettable:
+                self.emit(BetIntent(card))
                 return
         if button == mouse.LEFT and mode is InputMode.BET and current is not None:
             if self._prompt_fresh():  # aimed at the question before this one
                 self.say(PROMPT_CHANGED_CLICK)
                 return
-            letter = self._card_at(x, y)
-            if letter is not None:
-                self.emit(BetIntent(letter))
+            if card is not None:
+                self.emit(BetIntent(card))
             else:
                 self.say(
                     "click one of the four bet cards on the corners, or press its letter twice (N: no bet)"
@@ -247,12 +251,10 @@ class Controls:
             self._drag = None
             press, self._press = self._press, None
             stance, self._stance = self._stance, None
-            card, self._card_click = self._card_click, None
             if press is not None and abs(x - press[0]) + abs(y - press[1]) < CLICK_PX:
+                self._card_click = None
                 return  # a click, not a drag: it only placed the thrower
-            if card is not None and abs(x - card[0]) + abs(y - card[1]) < CLICK_PX:
-                if self._current is not None:  # a click on a card, not a flick: why it bets nothing
-                    self.say(self._current.card_note, 5.0)
+            if self._said_why_no_bet(x, y):  # a click on a card, not a flick
                 return
             try:
                 intent = self.aim.flick(samples)
@@ -266,9 +268,16 @@ class Controls:
             self.emit(intent)
             return
         self._drag = None
+        self._said_why_no_bet(x, y)
+
+    def _said_why_no_bet(self, x: float, y: float) -> bool:
+        """On a release: whether it ends a click on a card that bets nothing now (pressed there,
+        let go within :data:`CLICK_PX`), and then say why (the snapshot's ``card_note``)."""
         card, self._card_click = self._card_click, None
-        if card is not None and abs(x - card[0]) + abs(y - card[1]) < CLICK_PX and self._current is not None:
-            self.say(self._current.card_note, 5.0)
+        if card is None or abs(x - card[0]) + abs(y - card[1]) >= CLICK_PX or self._current is None:
+            return False
+        self.say(self._current.card_note, 5.0)
+        return True
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
         mods = self.keys[key.LCTRL] or self.keys[key.RCTRL], self.keys[key.LSHIFT] or self.keys[key.RSHIFT]

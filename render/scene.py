@@ -584,9 +584,7 @@ class Scene:
     def dice_poses(self, snap: Snapshot) -> list[tuple[str, Pose]]:
         """Every die drawn: the snapshot's dice and the dice lying on bet cards."""
         dice = [(o, pose) for o, pose in snap.dice.items() if o in self.table.dice.dice]
-        on_cards = bet_die_poses(
-            self.table, {o: c for o, c in snap.bets.items() if o not in snap.dice}, snap.dice
-        )
+        on_cards = bet_die_poses(self.table, snap.bets, snap.dice)
         return dice + list(on_cards.items())
 
     def _use(self, mode: str) -> Program:

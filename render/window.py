@@ -205,7 +205,7 @@ class TableWindow(Controls, pyglet.window.Window):
         self._prompt_since = -math.inf  # when the bet question on screen appeared (clock)
         self._press: tuple[float, float] | None = None
         self._stance: tuple[str, float] | None = None  # the hand before a press on the table
-        self._card_click: tuple[float, float] | None = None  # a press in a throw on a card that bets nothing
+        self._card_click: tuple[float, float] | None = None  # a press on a card that bets nothing now
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
         self._referee_framed: tuple[float, float] | None = None
@@ -281,12 +281,8 @@ class TableWindow(Controls, pyglet.window.Window):
             self.busy_text = ""
         die = next(iter(snap.table.dice.dice.values()))
         before, self.aim = self.aim, ThrowAim(snap.table.box, die.size)
-        if before is not None:  # the player's release height and spin outlive a new table (a load,
-            # a new game: seventh playtest, Ctrl+O put both back to their defaults)
-            self.aim.adjust_height(
-                before.height - before.min_height - (self.aim.height - self.aim.min_height)
-            )
-            self.aim.adjust_spin(before.spin)
+        if before is not None:  # a load, a new game: seventh playtest, Ctrl+O reset both
+            self.aim.take_settings(before)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
         self._referee_home = (self.camera.extent, 0.0)  # the referee view's own framing (extent, centre y)
 

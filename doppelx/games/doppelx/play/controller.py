@@ -856,8 +856,7 @@ class PlayController:
             if stage is Stage.FLIGHT:
                 impacts = pb.impacts_now()
             else:
-                on_cards = bet_die_poses(table, {o: c for o, c in bets.items() if o not in dice}, dice)
-                floating += view.bet_texts(shown.score, bets, on_cards, colours)
+                floating += view.bet_texts(shown.score, bets, bet_die_poses(table, bets, dice), colours)
             if shown.score.doppel_x and all_rest and stage is not Stage.OVER:
                 banner = "Doppel X!"
             active = shown.thrower

@@ -363,10 +363,9 @@ class PlayWindow(TableWindow):
 
     def _hud_state(self):
         state = super()._hud_state()
-        if self.dialog is not None:  # the form covers the table and takes the keys: no buttons it
-            # would hide, no banner, die labels, game message or card outlines round it (seventh
-            # playtest: the table's labels and "Enter: go on" showed round the form mid-game)
-            state = dataclasses.replace(state, buttons=False, banner=False, table_covered=True)
+        if self.dialog is not None:  # the form covers the table and takes the keys: nothing of the
+            # table's HUD round it (seventh playtest: its labels and "Enter: go on" showed there)
+            state = dataclasses.replace(state, table_covered=True)
         if self.panel is not None:  # the end panel's title says who won: no banner under it
             state = dataclasses.replace(state, banner=False, menu_result=self.panel.result_line())
             if self._panel_shown():  # its standings stand for the scoreboard (fifth playtest: at
