@@ -4,6 +4,7 @@ The project's rule: an option that would do nothing is refused with one clear li
 code 2), never silently ignored. A resumed game keeps the set-up it was saved with, so its
 set-up flags (seed, players, bots, readings …) are refused with ``--resume``; the flags
 that still act on a resumed game (``--save``, the colour options) are simply not named.
+The colour options are one pair for all four games (:func:`add_colour_options`).
 """
 
 from __future__ import annotations
@@ -52,3 +53,29 @@ def refuse_with_resume(args: argparse.Namespace, *setup: str) -> None:
     if given:
         verb = "does" if len(given) == 1 else "do"
         raise DoppelXError(f"{listed(given)} {verb} not go with --resume (the saved game keeps its set-up)")
+
+
+def add_colour_options(parser: argparse.ArgumentParser) -> None:
+    """The terminal games' colour switches, the same in every game: ``--colour`` (or
+    ``--color``) forces ANSI colour, ``--no-colour`` (or ``--no-color``) turns it off; both
+    together are refused by argparse (exit 2). ``args.colour`` is ``True``, ``False`` or
+    ``None`` (neither given: colour on a terminal unless ``NO_COLOR`` is set —
+    :class:`doppelx.terminal.Terminal`)."""
+    colour = parser.add_mutually_exclusive_group()
+    colour.add_argument(
+        "--colour",
+        "--color",
+        dest="colour",
+        action="store_const",
+        const=True,
+        default=None,
+        help="force ANSI colour (even when the output is not a terminal)",
+    )
+    colour.add_argument(
+        "--no-colour",
+        "--no-color",
+        dest="colour",
+        action="store_const",
+        const=False,
+        help="plain text without ANSI colour (so does the NO_COLOR environment variable)",
+    )

@@ -16,7 +16,7 @@ import json
 import sys
 
 from doppelx import argtypes
-from doppelx.games.options import refuse_with_resume
+from doppelx.games.options import add_colour_options, refuse_with_resume
 from rules.common.rng import fresh_seed
 
 
@@ -65,13 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="continue a saved game (it keeps its players and seed; --save and the colour options still apply)",
     )
-    colour = p.add_mutually_exclusive_group()
-    colour.add_argument(
-        "--colour", "--color", dest="colour", action="store_true", default=None, help="force ANSI colour"
-    )
-    colour.add_argument(
-        "--no-colour", "--no-color", dest="colour", action="store_false", help="no ANSI colour"
-    )
+    add_colour_options(p)
     p.add_argument("--bots-only", action="store_true", help="play bots only and print score statistics")
     p.add_argument(
         "--games", type=argtypes.positive, default=None, help="games of a --bots-only batch (default 1)"

@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from doppelx import argtypes
-from doppelx.games.options import given_flags, refuse_with_resume
+from doppelx.games.options import add_colour_options, given_flags, refuse_with_resume
 from rules.common.rng import fresh_seed
 from rules.common.schema import MAX_TEXT_CHARS
 
@@ -96,16 +96,7 @@ def register(subparsers: Any) -> None:
         help=f"bots-only: number of games (default {DEFAULT_GAMES})",
     )
     p.add_argument("--json", action="store_true", help="bots-only: print the statistics as JSON")
-    colour = p.add_mutually_exclusive_group()
-    colour.add_argument(
-        "--colour",
-        dest="colour",
-        action="store_const",
-        const=True,
-        default=None,
-        help="force coloured output",
-    )
-    colour.add_argument("--no-colour", dest="colour", action="store_const", const=False, help="plain output")
+    add_colour_options(p)
     p.set_defaults(func=run)
 
 

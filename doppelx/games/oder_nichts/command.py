@@ -6,7 +6,7 @@ import argparse
 import json
 
 from doppelx import argtypes
-from doppelx.games.options import refuse_with_resume
+from doppelx.games.options import add_colour_options, refuse_with_resume
 from rules.common.rng import fresh_seed
 
 DEFAULT_GAMES = 100
@@ -82,16 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="continue a saved game (it keeps its set-up; --save and the colour options still apply)",
     )
-    colour = p.add_mutually_exclusive_group()
-    colour.add_argument(
-        "--colour",
-        dest="colour",
-        action="store_const",
-        const=True,
-        default=None,
-        help="force coloured output",
-    )
-    colour.add_argument("--no-colour", dest="colour", action="store_const", const=False, help="plain output")
+    add_colour_options(p)
     p.set_defaults(func=run)
 
 

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from doppelx import argtypes
-from doppelx.games.options import given_flags, listed, refuse_with_resume
+from doppelx.games.options import add_colour_options, given_flags, listed, refuse_with_resume
 from rules.common.rng import fresh_seed
 from rules.wuerfelblitz.game import WHITES_PER_BLACK
 
@@ -100,13 +100,7 @@ def register(subparsers: Any) -> None:
         help="save your game here on 'save', 'quit' and at the end of the input",
     )
     p.add_argument("--resume", type=argtypes.input_path, help="continue a game saved with --save / 'save'")
-    p.add_argument(
-        "--no-colour",
-        "--no-color",
-        dest="no_colour",
-        action="store_true",
-        help="plain text without ANSI colours",
-    )
+    add_colour_options(p)
     p.add_argument("--dice", metavar="TOML", help="dice spec file (default: the shipped wuerfelblitz.toml)")
     p.set_defaults(func=run)
 
@@ -199,7 +193,7 @@ def _play(spec: Any, args: argparse.Namespace) -> int:
     from doppelx.terminal import Terminal, check_new_save, naming_save
     from rules.common.rng import make_rng
 
-    term = Terminal(sys.stdin, sys.stdout, colour=False if args.no_colour else None)
+    term = Terminal(sys.stdin, sys.stdout, colour=args.colour)
     if args.resume is not None:
         check_new_save(args.save, args.resume)
         with naming_save(args.resume):

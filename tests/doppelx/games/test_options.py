@@ -35,3 +35,27 @@ def test_set_up_flags_are_refused_only_with_resume():
         refuse_with_resume(args(resume="g.json", seed=0), "seed", "bots")
     with pytest.raises(DoppelXError, match=r"^--seed and --bots do not go with --resume"):
         refuse_with_resume(args(resume="g.json", seed=1, bots=["easy"]), "seed", "bots")
+
+
+GAMES = ("clever", "doppel", "oder-nichts", "blitz")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    ("flags", "colour"),
+    [((), None), (("--colour",), True), (("--color",), True), (("--no-colour",), False), (("--no-color",), False)],
+)
+def test_every_terminal_game_takes_the_same_colour_switches(game, flags, colour):
+    from doppelx.cli import build_parser
+
+    assert build_parser().parse_args([game, *flags]).colour is colour
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_both_colour_switches_together_are_refused_with_exit_2(game, capsys):
+    from doppelx.cli import build_parser
+
+    with pytest.raises(SystemExit) as stop:
+        build_parser().parse_args([game, "--colour", "--no-colour"])
+    assert stop.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
