@@ -13,6 +13,9 @@ message expiring. :meth:`TableWindow.busy` shows a text at once (a frame is draw
 flipped before a long step such as building a new game) and, when cleared, drops the
 input that arrived meanwhile, so a key pressed during the wait never lands in the new game.
 
+Its input handlers (:mod:`render.controls`), its framing of the box (:mod:`render.window_framing`)
+and the off-the-box inset's drawing (:mod:`render.window_inset`) are mixins of their own modules.
+
 Raises :class:`render.errors.NoDisplayError` when no window can be opened.
 """
 
@@ -37,10 +40,11 @@ from render.audio import Clatter, device_present
 from render.backend import check_display, pyglet
 from render.camera import Camera
 from render.controls import Controls
+from render.window_framing import Framing
+from render.window_inset import InsetView
 from render.errors import NoDisplayError
 from render.board_texture import label_spots
-from render.hud import Anchor, Hud, HudState, scale_for
-from render import box_mesh
+from render.hud import Anchor, Hud, HudState
 from render import inset as off_box_inset
 from render.intents import Command, CommandIntent, Intent, IntentHandler
 from render.labels import Rect, centred
@@ -98,7 +102,7 @@ def _configs():
     yield Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3)
 
 
-class TableWindow(Controls, pyglet.window.Window):
+class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
     """The 3-D tabletop window.
 
     Args:
@@ -285,43 +289,6 @@ class TableWindow(Controls, pyglet.window.Window):
             self.aim.take_settings(before)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
         self._referee_home = (self.camera.extent, 0.0)  # the referee view's own framing (extent, centre y)
-
-    def _frame_referee_hand(self, snap: Snapshot | None) -> None:
-        """In the referee view, while a person throws from the south or north wall, fit the box
-        and the hand's ring between the HUD's top and bottom lines (the ring sat under the hint
-        bar): the view zooms out and moves just enough, and back when the throw is made. A view
-        the person has zoomed or panned (wheel, drag) is left as they set it."""
-        cam, home = self.camera, self._referee_home
-        framed = self._referee_framed
-        if framed is not None and (
-            abs(cam.extent - framed[0]) > 1e-9 or abs(cam.referee_centre[1] - framed[1]) > 1e-9
-        ):
-            self._referee_framed = None  # the person moved the view: theirs now
-            return
-        throwing = snap is not None and snap.input is InputMode.THROW and self.aim is not None
-        if (
-            not (self.referee and throwing and self.aim is not None and self.aim.wall in ("S", "N"))
-            or snap is None
-        ):
-            if framed is not None:  # back to the referee view's own framing
-                cam.extent, cam.referee_centre[1] = home
-                self._referee_framed = None
-            return
-        if framed is None and (
-            abs(cam.extent - home[0]) > 1e-9 or abs(cam.referee_centre[1] - home[1]) > 1e-9
-        ):
-            return  # zoomed or panned by the person before the throw began
-        box = snap.table.box
-        s = scale_for(self.width, self.height)
-        fb = (10 + 3 * 28 + 12) * s / max(self.height, 1)  # the bottom bands: buttons, message, hint
-        ft = (10 + 30 + 30) * s / max(self.height, 1)  # the turn line and the activity line
-        ring = abs(float(self.aim.release_point()[1])) + 0.012
-        far = box.inner_size[1] / 2 + box.wall_thickness + 0.006
-        lo, hi = (-ring, far) if self.aim.wall == "S" else (-far, ring)
-        e = max(home[0], (hi - lo) / (2 * (1 - fb - ft)))
-        centre = lo + e - 2 * e * fb
-        cam.extent, cam.referee_centre[1] = e, centre
-        self._referee_framed = (e, centre)
 
     def emit(self, intent: Intent) -> None:
         """Hand ``intent`` to the match."""
@@ -588,161 +555,6 @@ class TableWindow(Controls, pyglet.window.Window):
     def log_open(self) -> bool:
         """The throw log's column is drawn (L, and neither the menu nor the help over it)."""
         return self.show_log and not (self.menu or self.help)
-
-    def column_edge(self) -> float | None:
-        """The left edge (window px) of a column at the window's right edge that the box keeps
-        clear of: the throw log's while it is open, else none (``None``). An application adds
-        its own overlays (:meth:`doppelx.games.doppelx.play.window.PlayWindow.column_edge`: the
-        end-of-game standings)."""
-        if not self.log_open():
-            return None
-        w = self.width
-        s = scale_for(w, self.height)
-        return w - 10 * s - Hud.log_width(w, s)
-
-    def _clear_of_column(self, snap: Snapshot | None) -> None:
-        """While a column lies at the right edge (:meth:`column_edge`: the throw log, the end
-        standings), move the picture left — and shrink it if it must — so the box lies between
-        the window's left edge and the column (issue 32: the log, then the standings covered
-        part of the box); otherwise the picture is where the camera puts it."""
-        self.camera.screen_shift = (0.0, 1.0)
-        edge = self.column_edge() if snap is not None else None
-        if snap is None or edge is None:
-            return
-        w = self.width
-        s = scale_for(w, self.height)
-        m = 10 * s
-        right = edge - m  # the column's left edge, less a margin
-        box = self._box_on_screen(snap)
-        k = min(1.0, max(0.2, (right - m) / max(box.x1 - box.x0, 1.0)))
-        cx = w / 2
-        x0, x1 = cx + k * (box.x0 - cx), cx + k * (box.x1 - cx)
-        dx = min(0.0, right - x1)  # only ever to the left
-        dx = max(dx, m - x0) if x0 + dx < m else dx
-        self.camera.screen_shift = (2 * dx / w, k)
-
-    def _box_on_screen(self, snap: Snapshot) -> Rect:
-        """The window box (px) round the box's outer corners as the main view shows them."""
-        box = snap.table.box
-        ox, oy = box_mesh.outer_half(box)
-        corners = [
-            (x, y, z) for x in (-ox, ox) for y in (-oy, oy) for z in (box_mesh.table_z(box), box.rim_z)
-        ]
-        pts = [self.camera.project(c, self.width, self.height)[:2] for c in corners]
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        return Rect(min(xs), min(ys), max(xs), max(ys))
-
-    def _left_of_box(self, dice: list) -> bool:
-        """The dice off the box lie left of the box's centre as the main view shows them."""
-        xs = [self.camera.project(pose.position, self.width, self.height)[0] for _, pose in dice]
-        centre = self.camera.project((0.0, 0.0, 0.0), self.width, self.height)[0]
-        return sum(xs) / len(xs) < centre
-
-    def _inset_picture(self, snap: Snapshot, out: list, px: tuple[int, int, int, int]) -> None:
-        """Put the inset's picture at the window pixels ``px`` (x, y, width, height): drawn into
-        its own framebuffer — on a software renderer at the main scene's reduced resolution —
-        only when the dice off the box, the table or the view's turn changed, and stretched
-        into the window every frame (a die resting off the box costs one blit a frame)."""
-        assert self.scene is not None and self._inset_camera is not None
-        x, y, w, h = px
-        scale = software_scale(self.width, self.height) if self.software else 1.0
-        fw, fh = max(1, round(w * scale)), max(1, round(h * scale))
-        key = (fw, fh, id(self.scene), tuple((o, p.position, p.quaternion) for o, p in out), self.camera.yaw)
-        if self._inset_target is None:
-            self._inset_target = MsaaTarget(0)
-        target = self._inset_target
-        if key != self._inset_drawn:
-            if not target.begin(fw, fh):  # no framebuffer: straight into the window
-                self.scene.draw_inset(snap, self._inset_camera, px)
-                self._inset_drawn = None
-                return
-            self.scene.draw_inset(snap, self._inset_camera, (0, 0, fw, fh))
-            self._inset_drawn = key
-        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, target.fbo)
-        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
-        filt = gl.GL_NEAREST if (fw, fh) == (w, h) else gl.GL_LINEAR
-        gl.glBlitFramebuffer(0, 0, fw, fh, x, y, x + w, y + h, gl.GL_COLOR_BUFFER_BIT, filt)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
-
-    def _draw_inset(self, snap: Snapshot | None, width: int, height: int) -> None:
-        """Draw the off-the-box inset (:mod:`render.inset`) over the scene while a die lies on
-        the table outside the box — the main view keeps the box framed — and its frame and
-        caption (drawn after the HUD); nothing while no die is outside. In the referee view too
-        (sixth playtest: seen from above, a die off the box lay under the Last throw panel and
-        its label ran off the window's edge)."""
-        self.inset = self._inset_camera = None
-        dice = [] if snap is None or self.scene is None else self.scene.dice_poses(snap)
-        out = off_box_inset.off_box(snap.table, dice) if snap is not None and dice else []
-        key = None
-        if out and snap is not None and self.scene is not None:
-            rect = off_box_inset.inset_rect(
-                self.width,
-                self.height,
-                list(self.hud.panels) + self.overlay_boxes(),
-                [self._box_on_screen(snap)],
-                self._left_of_box(out),
-            )
-            self.inset, self._inset_camera = rect, off_box_inset.inset_camera(out, self.camera.yaw)
-            sx, sy = width / max(self.width, 1), height / max(self.height, 1)
-            px = (
-                round(rect.x0 * sx),
-                round(rect.y0 * sy),
-                round((rect.x1 - rect.x0) * sx),
-                round((rect.y1 - rect.y0) * sy),
-            )
-            self._inset_picture(snap, out, px)
-            gl.glViewport(0, 0, width, height)
-            gl.glDisable(gl.GL_DEPTH_TEST)
-            gl.glEnable(gl.GL_BLEND)
-            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-            said = tuple(f.text for f in snap.floating if off_box_inset.on_table(snap.table, f.position))
-            shown = tuple(o for o, _ in off_box_inset.framed(out))
-            key = (rect, tuple(o for o, _ in out), said, shown)
-        if key == getattr(self, "_inset_key", None):
-            return
-        self._inset_key = key
-        for item in self._inset_items:
-            item.delete()
-        self._inset_items, self._inset_batch = [], None
-        if key is None or snap is None:
-            return
-        rect, owners, said, shown = key
-        batch = self._inset_batch = pyglet.graphics.Batch()
-        back, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
-        w, h = rect.x1 - rect.x0, rect.y1 - rect.y0
-        colour = snap.table.dice[owners[0]].colour
-        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-        s = scale_for(self.width, self.height)
-        size = max(9.0, 12.0 * s)
-        plate_h = size * 2.0
-        self._inset_items = [
-            pyglet.shapes.Box(rect.x0, rect.y0, w, h, 3, color=(r, g, b, 255), batch=batch, group=front),
-            pyglet.shapes.Rectangle(
-                rect.x0, rect.y1 - plate_h, w, plate_h, color=(18, 18, 22, 200), batch=batch, group=back
-            ),
-            pyglet.text.Label(
-                off_box_inset.caption(owners, said, shown),
-                x=rect.x0 + w / 2,
-                y=rect.y1 - plate_h / 2,
-                font_name="DejaVu Sans",
-                font_size=size,
-                color=(236, 236, 236, 255),
-                anchor_x="center",
-                anchor_y="center",
-                batch=batch,
-                group=front,
-            ),
-        ]
-        text = self._inset_items[-1]
-        while text.content_width > w - 8 and text.font_size > 7:  # a long caption gets a smaller font
-            text.font_size -= 1
-        if text.content_width > w - 8:  # still too wide (800 × 500): two lines, on a taller plate
-            text.width, text.multiline = round(w - 8), True
-            text.set_style("align", "center")
-            plate = self._inset_items[1]
-            plate.height = text.content_height + 6
-            plate.y = rect.y1 - plate.height
-            text.y = rect.y1 - plate.height / 2
 
     def _anchors(self, snap: Snapshot | None, width: int, height: int) -> tuple[list[Anchor], list[Rect]]:
         """The die labels at their dice (window px) and the boxes they must keep clear of."""

@@ -43,7 +43,13 @@ GAMES = ("clever", "doppel", "oder-nichts", "blitz")
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize(
     ("flags", "colour"),
-    [((), None), (("--colour",), True), (("--color",), True), (("--no-colour",), False), (("--no-color",), False)],
+    [
+        ((), None),
+        (("--colour",), True),
+        (("--color",), True),
+        (("--no-colour",), False),
+        (("--no-color",), False),
+    ],
 )
 def test_every_terminal_game_takes_the_same_colour_switches(game, flags, colour):
     from doppelx.cli import build_parser

@@ -1,0 +1,125 @@
+"""Where the picture stands in the window: clear of a column at the right edge, the box
+and a person's hand fitted into the referee view.
+
+A mixin of :class:`render.window.TableWindow`. While the throw log or the end standings lie
+at the window's right edge (:meth:`Framing.column_edge`) the picture moves left, and shrinks
+if it must, so the box lies beside them; in the referee view, while a person throws from the
+south or north wall, the view zooms out just enough to show the hand's ring between the HUD's
+top and bottom lines (:meth:`Framing._frame_referee_hand`). Nothing is decided here; the
+camera is only moved.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from render import box_mesh
+from render.hud import Hud, scale_for
+from render.labels import Rect
+from render.snapshot import InputMode, Snapshot
+
+if TYPE_CHECKING:
+    from render.aim import ThrowAim
+    from render.camera import Camera
+
+
+class Framing:
+    """The window's framing of the box (mixed into the window, which provides the camera)."""
+
+    if TYPE_CHECKING:
+        # What these methods use of the window; declared for the type checker only.
+        width: int
+        height: int
+        camera: Camera
+        aim: ThrowAim | None
+        referee: bool
+        _referee_home: tuple[float, float]
+        _referee_framed: tuple[float, float] | None
+
+        def log_open(self) -> bool: ...
+
+    def _frame_referee_hand(self, snap: Snapshot | None) -> None:
+        """In the referee view, while a person throws from the south or north wall, fit the box
+        and the hand's ring between the HUD's top and bottom lines (the ring sat under the hint
+        bar): the view zooms out and moves just enough, and back when the throw is made. A view
+        the person has zoomed or panned (wheel, drag) is left as they set it."""
+        cam, home = self.camera, self._referee_home
+        framed = self._referee_framed
+        if framed is not None and (
+            abs(cam.extent - framed[0]) > 1e-9 or abs(cam.referee_centre[1] - framed[1]) > 1e-9
+        ):
+            self._referee_framed = None  # the person moved the view: theirs now
+            return
+        throwing = snap is not None and snap.input is InputMode.THROW and self.aim is not None
+        if (
+            not (self.referee and throwing and self.aim is not None and self.aim.wall in ("S", "N"))
+            or snap is None
+        ):
+            if framed is not None:  # back to the referee view's own framing
+                cam.extent, cam.referee_centre[1] = home
+                self._referee_framed = None
+            return
+        if framed is None and (
+            abs(cam.extent - home[0]) > 1e-9 or abs(cam.referee_centre[1] - home[1]) > 1e-9
+        ):
+            return  # zoomed or panned by the person before the throw began
+        box = snap.table.box
+        s = scale_for(self.width, self.height)
+        fb = (10 + 3 * 28 + 12) * s / max(self.height, 1)  # the bottom bands: buttons, message, hint
+        ft = (10 + 30 + 30) * s / max(self.height, 1)  # the turn line and the activity line
+        ring = abs(float(self.aim.release_point()[1])) + 0.012
+        far = box.inner_size[1] / 2 + box.wall_thickness + 0.006
+        lo, hi = (-ring, far) if self.aim.wall == "S" else (-far, ring)
+        e = max(home[0], (hi - lo) / (2 * (1 - fb - ft)))
+        centre = lo + e - 2 * e * fb
+        cam.extent, cam.referee_centre[1] = e, centre
+        self._referee_framed = (e, centre)
+
+    def column_edge(self) -> float | None:
+        """The left edge (window px) of a column at the window's right edge that the box keeps
+        clear of: the throw log's while it is open, else none (``None``). An application adds
+        its own overlays (:meth:`doppelx.games.doppelx.play.window.PlayWindow.column_edge`: the
+        end-of-game standings)."""
+        if not self.log_open():
+            return None
+        w = self.width
+        s = scale_for(w, self.height)
+        return w - 10 * s - Hud.log_width(w, s)
+
+    def _clear_of_column(self, snap: Snapshot | None) -> None:
+        """While a column lies at the right edge (:meth:`column_edge`: the throw log, the end
+        standings), move the picture left — and shrink it if it must — so the box lies between
+        the window's left edge and the column (issue 32: the log, then the standings covered
+        part of the box); otherwise the picture is where the camera puts it."""
+        self.camera.screen_shift = (0.0, 1.0)
+        edge = self.column_edge() if snap is not None else None
+        if snap is None or edge is None:
+            return
+        w = self.width
+        s = scale_for(w, self.height)
+        m = 10 * s
+        right = edge - m  # the column's left edge, less a margin
+        box = self._box_on_screen(snap)
+        k = min(1.0, max(0.2, (right - m) / max(box.x1 - box.x0, 1.0)))
+        cx = w / 2
+        x0, x1 = cx + k * (box.x0 - cx), cx + k * (box.x1 - cx)
+        dx = min(0.0, right - x1)  # only ever to the left
+        dx = max(dx, m - x0) if x0 + dx < m else dx
+        self.camera.screen_shift = (2 * dx / w, k)
+
+    def _box_on_screen(self, snap: Snapshot) -> Rect:
+        """The window box (px) round the box's outer corners as the main view shows them."""
+        box = snap.table.box
+        ox, oy = box_mesh.outer_half(box)
+        corners = [
+            (x, y, z) for x in (-ox, ox) for y in (-oy, oy) for z in (box_mesh.table_z(box), box.rim_z)
+        ]
+        pts = [self.camera.project(c, self.width, self.height)[:2] for c in corners]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return Rect(min(xs), min(ys), max(xs), max(ys))
+
+    def _left_of_box(self, dice: list) -> bool:
+        """The dice off the box lie left of the box's centre as the main view shows them."""
+        xs = [self.camera.project(pose.position, self.width, self.height)[0] for _, pose in dice]
+        centre = self.camera.project((0.0, 0.0, 0.0), self.width, self.height)[0]
+        return sum(xs) / len(xs) < centre
