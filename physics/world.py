@@ -188,6 +188,43 @@ class World(TrayWorld):
         for body in reversed(self._moving):
             p.removeBody(body, physicsClientId=c)
         self._moving = []
+        if self.spinner_id is not None:
+            self._restore_collider_order()
+
+    def _restore_collider_order(self) -> None:
+        """Put back the order a removed spinner leaves swapped, so the next one is built as in a fresh world.
+
+        The spinner is one multibody with two colliders (the pin and the card). Removing it
+        frees them in their creation order, and the next spinner takes the freed places last
+        in, first out: its pin gets the card's old place and its card the pin's. Every other
+        rebuild so built the spinner with its colliders swapped, and Bullet, which meets
+        contact pairs in the order of its colliders, threw a throw differently on odd and even
+        rebuilds (measured: one side-III throw repeated in one world alternated between two
+        resting poses; a batch of games on side III gave other rows resumed than run straight
+        through — the analyst's audit of 2 Dec 2026). A scratch multibody of the same two
+        shapes, made and removed here, swaps the places once more, back to the order a fresh
+        world gives (``tests/physics/test_world_reuse.py``).
+        """
+        assert self._spinner_shapes is not None  # built with the spinner that was just removed
+        p, c = self.p, self.client
+        pin_shape, tri_shape = self._spinner_shapes
+        scratch = p.createMultiBody(
+            baseMass=0.0,
+            baseCollisionShapeIndex=pin_shape,
+            linkMasses=[1.0],
+            linkCollisionShapeIndices=[tri_shape],
+            linkVisualShapeIndices=[-1],
+            linkPositions=[(0.0, 0.0, 0.0)],
+            linkOrientations=[(0, 0, 0, 1)],
+            linkInertialFramePositions=[(0.0, 0.0, 0.0)],
+            linkInertialFrameOrientations=[(0, 0, 0, 1)],
+            linkParentIndices=[0],
+            linkJointTypes=[p.JOINT_REVOLUTE],
+            linkJointAxis=[(0, 0, 1)],
+            useMaximalCoordinates=False,
+            physicsClientId=c,
+        )
+        p.removeBody(scratch, physicsClientId=c)
 
     def _renew_client(self) -> None:
         """A fresh ``DIRECT`` client in place of this one (same state a new process starts from).

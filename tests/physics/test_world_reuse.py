@@ -101,3 +101,25 @@ def test_a_reset_keeps_the_static_bodies_and_replaces_the_moving_ones():
         # the same places: dice made in the same order get the same body ids as before
         assert sorted(world.body_of.values()) == sorted(dice.values())[: len(world.body_of)]
         assert world.spinner_angle() == pytest.approx(0.0)
+
+
+def test_every_reset_puts_the_bodies_in_the_broadphase_in_a_fresh_worlds_order():
+    """The analyst's audit (2 Dec 2026): games on side III resumed or grown with ``--extend``
+    gave other rows than the same run made in one go. The spinner is one multibody with two
+    colliders (pin and card); removed and built again, it came back with the two swapped, on
+    every other reset, and Bullet meets contact pairs in its colliders' order, so a throw came
+    out one way after an even number of throws in a world and another way after an odd one.
+    The broadphase's order is what ``getOverlappingObjects`` lists: after each reset it must be
+    the first reset's (``World._restore_collider_order``)."""
+    board, items = standard_turns(1, make_rng(SEED + 3), SIDE)
+    (lying, throw), seen = items[0], []
+    with World(board) as world:
+        for _ in range(4):
+            world.reset(lying, 0.3, throw.releases)
+            found = world.p.getOverlappingObjects(
+                [-1.0, -1.0, -1.0], [1.0, 1.0, 1.0], physicsClientId=world.client
+            )
+            seen.append([o for o in found if o[0] in set(world._moving)])
+        spinner = world.spinner_id
+    assert spinner is not None and [(spinner, -1), (spinner, 0)] == [o for o in seen[0] if o[0] == spinner]
+    assert seen == [seen[0]] * 4  # reset by reset, the same order as the first (a fresh world's)
