@@ -133,8 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = message[: MAX_MESSAGE - 12] + "… (cut short)"
         print(f"doppelx: error: {message}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("doppelx: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a batch's says what is on disk (doppelx.batch.backends)
+        print(exc.args[0] if exc.args else "doppelx: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
         sys.stderr.close()

@@ -135,12 +135,11 @@ def run_plan(
                 _run_ray(spec, pending, workers, finished, address=address)
     except KeyboardInterrupt:
         bar.close()
-        print(
+        # said once, by the command line's handler (it printed a bare "interrupted" after this)
+        raise KeyboardInterrupt(
             f"doppelx: interrupted; {spec.n_chunks - left} of {spec.n_chunks} chunks "
-            f"are on disk in {out}: run the same command again to resume",
-            file=sys.stderr,
-        )
-        raise
+            f"are on disk in {out}: run the same command again to resume"
+        ) from None
     finally:
         bar.close()
         restore()

@@ -220,7 +220,10 @@ def throws_report(table_path: Path | str, out_dir: Path | str, tables: dict[str,
         out / "heatmap.png",
         dpi=90,
         overlays=[heatmap_overlay(np.array(xs), np.array(ys), board)],
-        title=f"Resting positions, side {board.name} ({counted(len(xs), 'die', 'dice')})",
+        # the thrown dice only: a lying die's place was drawn, not thrown (the analyst's audit read
+        # "700 dice" as every die of the run)
+        title=f"Resting positions, side {board.name} ({counted(len(xs), 'thrown die', 'thrown dice')} "
+        "on the playfield)",
     )
     lines += [f"![heatmap]({heat.path.name})", ""]
 

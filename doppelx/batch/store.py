@@ -317,6 +317,47 @@ def is_pool(folder: Path) -> bool:
     return isinstance(data, dict) and isinstance(data.get("pool"), list)
 
 
+def is_sweep(folder: Path) -> bool:
+    """Whether ``folder`` holds a sweep (``doppelx sweep``): a run folder ``variant-NN/run.json`` in it."""
+    return any(Path(folder).glob("variant-*/run.json"))
+
+
+def sweep_of(folder: Path) -> Path | None:
+    """The sweep folder ``folder`` is a variant of (``OUT/variant-NN`` of ``doppelx sweep``), or ``None``.
+
+    A variant keeps its tidy tables in the sweep's folder, partitioned by the varied
+    parameters (``OUT/dice/board=I/...``), and the sweep writes its ``comparison.md`` there:
+    a folder named ``variant-NN`` beside either is a sweep's (a run of one's own that
+    happens to be called ``variant-00`` has neither beside it).
+    """
+    folder = Path(folder)
+    number = folder.name.removeprefix("variant-")
+    if folder.name == number or not number.isdigit():
+        return None
+    parent = folder.parent
+    if (parent / "comparison.md").is_file() or any(parent.glob("*/*=*")):
+        return parent
+    return None
+
+
+def refuse_sweep_folder(out: Path) -> None:
+    """``doppelx simulate``'s ``--out`` must not be a sweep or one of its variants: its tables
+    would be written beside the sweep's and mixed into them (the analyst's audit, 2 Dec 2026:
+    DuckDB then failed on the sweep's folder), and a variant grown by ``--extend`` leaves the
+    sweep unable to resume. Refused even with ``--overwrite``, as a pool is."""
+    out = Path(out)
+    if is_sweep(out):
+        raise DoppelXError(
+            f"{out}: holds a sweep (doppelx sweep: variant-NN folders), not a run; use another --out"
+        )
+    sweep = sweep_of(out)
+    if sweep is not None:
+        raise DoppelXError(
+            f"{out}: is a variant of the sweep in {sweep}, not a run of its own; run the sweep "
+            "again to resume it, or use another --out"
+        )
+
+
 def refuse_outputs(folder: Path, names: tuple[str, ...], marker: str, what: str) -> None:
     """Refuse ``folder``, which lacks the ``marker`` file of ``what`` (``"run.json"``, ``"a run
     folder"``), if it holds anything named like one of the outputs ``names``: a user's own file
@@ -375,11 +416,12 @@ def check_extend(out: Path, old: RunSpec, new: RunSpec, extend: bool, extendable
     """A run given again with another count: only ``--extend`` may grow it (never shrink);
     ``extendable``: the command has ``--extend`` (a sweep has not)."""
     if not extend:
-        remedy = (
-            "pass --extend to add items to it, or use another --out"
-            if extendable
-            else ("use another --out or pass --overwrite")
-        )
+        if not extendable:
+            remedy = "use another --out or pass --overwrite"
+        elif new.count > old.count:
+            remedy = "pass --extend to add items to it, or use another --out"
+        else:  # --extend never shrinks a run
+            remedy = f"ask for {old.count} (or more, with --extend) to use it, or use another --out"
         raise DoppelXError(
             f"{out}: holds this run with {old.count} items, this command asks for {new.count}; {remedy}"
         )

@@ -226,6 +226,14 @@ def summarise(kind: str, table: Path, params: dict | None = None) -> dict[str, V
     return figures
 
 
+def variant_label(variant: dict) -> str:
+    """``hole_delta_mm=2, spinner=off``: a variant as ``--vary`` writes it (the progress line
+    showed the Python dict, ``{'spinner': True}`` — the analyst's audit)."""
+    from doppelx.batch.tidy import partition_value
+
+    return ", ".join(f"{k}={partition_value(v)}" for k, v in variant.items())
+
+
 def paired_difference(a: VariantMetric, b: VariantMetric) -> Estimate:
     """``b − a`` over the same items (a Student-t interval on the item-by-item differences):
     the variants saw the same random throws, so the pairing removes most of their shared luck."""
@@ -322,7 +330,7 @@ def run_sweep(options: SweepOptions, params: dict) -> int:
         chunk = o.chunk or default_chunk_size(o.kind, count)
         spec = RunSpec(o.kind, count, o.seed, chunk, p)
         if not o.quiet:
-            print(f"variant {k + 1}/{len(planned)}: {variant}", file=sys.stderr, flush=True)
+            print(f"variant {k + 1}/{len(planned)}: {variant_label(variant)}", file=sys.stderr, flush=True)
         folder = out / f"variant-{k:02d}"
         partition = partition_path(variant)
         table = run_plan(
@@ -442,13 +450,17 @@ def check_sweep_folder(out: Path, overwrite: bool = False) -> None:
 
     A sweep's folder is one with a run folder ``variant-NN/run.json`` in it (each variant
     folder is checked by its own run); there a sweep resumes and writes its comparison again.
-    Elsewhere a ``comparison.md`` is a user's own: refused unless ``overwrite``.
+    Elsewhere a ``comparison.md`` is a user's own: refused unless ``overwrite``. A pool's folder
+    or a run's (``run.json`` of ``doppelx simulate``) is refused even with ``overwrite``: the
+    sweep's tables would be written into theirs.
     """
-    from doppelx.batch.store import is_pool, refuse_outputs
+    from doppelx.batch.store import is_pool, is_sweep, refuse_outputs
 
     if is_pool(out):
         raise DoppelXError(f"{out}: holds a pool of runs (doppelx pool), not a sweep; use another --out")
-    if not overwrite and not any(out.glob("variant-*/run.json")):
+    if (out / "run.json").is_file():  # a simulate run's folder: the sweep's tables would mix into its own
+        raise DoppelXError(f"{out}: holds a run (doppelx simulate), not a sweep; use another --out")
+    if not overwrite and not is_sweep(out):
         refuse_outputs(out, COMPARISON_FILES, "variant-NN/run.json", "a sweep folder")
 
 
@@ -466,10 +478,9 @@ def write_comparison(rows, out: Path, kind: str, count: int, players: int | None
     its interval, p-value and the pairing correlation; ``comparison.png``: the main figures as
     panels (:func:`_plot_comparison`)."""
     from doppelx.batch.html_report import write_html
-    from doppelx.batch.tidy import partition_value
 
     metrics = list(rows[0][1])
-    labels = [", ".join(f"{k}={partition_value(v)}" for k, v in variant.items()) for variant, _ in rows]
+    labels = [variant_label(variant) for variant, _ in rows]
     lines = [f"# Sweep of {counted(len(rows), 'variant')}, {counted(count, kind[:-1])} each", ""]
     if players:
         lines += [f"An equal seat wins 1/{players} = {100 / players:.1f} % of the games.", ""]
@@ -574,7 +585,8 @@ def _plot_comparison(rows, metrics: list[str], labels: list[str], kind: str, pla
             dy, derr = bars(diff, k)
             dx.errorbar(list(numbers)[1:], dy, yerr=derr, fmt="o", capsize=4, color="#b5462b")
             dx.axhline(0.0, color="grey", linewidth=1)
-            dx.set_ylabel("difference, " + ("percentage points" if share else "per " + kind[:-1]))
+            # in the figure's own unit (it read "per game" under chips per own throw: the analyst's audit)
+            dx.set_ylabel("difference, " + ("percentage points" if share else unit))
             dx.set_title("minus variant 0, item by item", fontsize=9)
         for a in axes[:, col]:
             a.set_xticks(numbers, [str(i) for i in numbers])

@@ -17,6 +17,7 @@ import argparse
 import importlib
 import json
 import sys
+from pathlib import Path
 
 from doppelx import argtypes
 from doppelx.argtypes import add_engine_argument
@@ -360,7 +361,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from doppelx.batch.backends import run_plan
     from doppelx.batch.params import check_params, pin_files
     from doppelx.batch.plan import RunSpec, default_chunk_size
-    from doppelx.batch.store import REPORT_FILES
+    from doppelx.batch.store import REPORT_FILES, refuse_sweep_folder
     from rules.doppelx.board_file import load_board
 
     kind = args.kind
@@ -374,7 +375,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     params = pin_files(params)
     count = getattr(args, args.count_attr)
     workers = check_run_args(args)
-    chunk = args.chunk or extended_chunk(args.out, args.extend) or default_chunk_size(kind, count)
+    refuse_sweep_folder(Path(args.out))
+    chunk = args.chunk or folder_chunk(args.out, args.overwrite) or default_chunk_size(kind, count)
     spec = RunSpec(kind, count, args.seed, chunk, params)
     table = run_plan(
         spec,
@@ -411,16 +413,24 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def extended_chunk(out: str, extend: bool) -> int | None:
-    """The chunk size of the run in ``out`` when it is extended (its chunks stay valid)."""
-    from pathlib import Path
+def folder_chunk(out: str, overwrite: bool) -> int | None:
+    """The chunk size of the run already in ``out`` (``None``: none there, or ``--overwrite``).
 
+    A run given again keeps its chunks: resumed, grown by ``--extend``, or asked for with
+    another count, which is then told to pass ``--extend`` (the analyst's audit: the default
+    chunk size follows the count, so a larger count without ``--extend`` read as "a different
+    run (its chunk_size is 25, this command's 50)" and was told to ``--overwrite`` it). A pool's
+    or a damaged ``run.json`` gives ``None``; the run's folder check names what is wrong."""
     from doppelx.batch.plan import RunSpec
+    from rules.common.errors import SpecError
 
     spec_file = Path(out) / "run.json"
-    if not extend or not spec_file.is_file():
+    if overwrite or not spec_file.is_file():
         return None
-    return RunSpec.read(spec_file).chunk_size
+    try:
+        return RunSpec.read(spec_file).chunk_size
+    except SpecError:
+        return None
 
 
 def run_sweep(args: argparse.Namespace) -> int:

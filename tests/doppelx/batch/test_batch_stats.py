@@ -154,3 +154,28 @@ def test_the_parameters_line_names_the_seats_skills_not_a_skill_they_do_not_have
     mixed = _described({"skill": "medium", "skills": ["expert", "medium", "medium"], "lying": 0}, side)
     assert "skills expert,medium,medium" in mixed and "skill medium" not in mixed
     assert "skill hard" in _described({"skill": "hard", "skills": None}, side)
+
+
+def test_a_comparisons_differences_are_labelled_in_their_figures_unit(tmp_path, monkeypatch):
+    """The analyst's audit (2 Dec 2026): under "chips per own throw" the difference panel read
+    "difference, per game". A share's difference is in percentage points, any other figure's
+    in its own unit."""
+    from doppelx.batch import sweep
+
+    drawn = []
+    monkeypatch.setattr(sweep, "save_figure", lambda fig, path, **kw: drawn.append(fig))
+    rows = [
+        (
+            {"spinner": on},
+            {
+                "chips_per_own_throw": sweep.VariantMetric(np.array(values), False, "chips per own throw"),
+                "seat_0_win_rate": sweep.VariantMetric(np.array([1.0, 0.0, 0.0, 1.0]), True, "seat 0 wins"),
+            },
+        )
+        for on, values in ((True, [4.0, 5.0, 3.0, 6.0]), (False, [4.5, 5.0, 3.5, 6.0]))
+    ]
+    sweep.write_comparison(rows, tmp_path, "games", 4, players=4)
+    labels = {ax.get_title(): ax.get_ylabel() for ax in drawn[0].axes}
+    below = [ax.get_ylabel() for ax in drawn[0].axes if ax.get_title() == "minus variant 0, item by item"]
+    assert sorted(below) == ["difference, chips per own throw", "difference, percentage points"]
+    assert labels["chips per own throw"] == "chips per own throw"

@@ -160,6 +160,54 @@ def test_extend_gives_the_rows_of_the_larger_run_and_refuses_other_runs(tmp_path
     assert "more than 5" in capsys.readouterr().err
 
 
+def test_another_count_is_told_to_extend_whatever_the_default_chunk(tmp_path, capsys):
+    """The analyst's audit (2 Dec 2026): the default chunk size follows the count, so asking a
+    run of 8 throws for 16 read as "a different run (its chunk_size is 1, this command's 2)" and
+    was told to --overwrite it. The folder's chunk size is kept: it is this run, another count."""
+    base = ["throws", "--board", "I", "--seed", "4", "--out", str(tmp_path / "run")]
+    assert simulate(*base, "--throws", "8") == 0
+    assert simulate(*base, "--throws", "16") == 2
+    err = capsys.readouterr().err
+    assert "holds this run with 8 items, this command asks for 16; pass --extend" in err
+    assert "--overwrite" not in err and "chunk_size" not in err
+    assert simulate(*base, "--throws", "16", "--extend") == 0
+    assert simulate(*base, "--throws", "8") == 2  # --extend never shrinks: say what will do
+    assert "holds this run with 16 items, this command asks for 8; ask for 16" in capsys.readouterr().err
+    assert simulate(*base, "--throws", "16") == 0  # the grown run, given again: resumed, nothing to run
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_simulate_and_sweep_never_write_into_each_others_folders(tmp_path, capsys):
+    """The analyst's audit (2 Dec 2026): ``simulate --out`` a sweep's folder and ``sweep --out`` a
+    run's wrote their tables beside the other's (DuckDB then failed on the sweep: a column the
+    run's rows lack), and ``simulate --extend`` on a sweep's variant grew it so that the sweep
+    refused to resume. Each is refused, even with --overwrite, and nothing is written."""
+    sweep_dir, run_dir = tmp_path / "sweep", tmp_path / "run"
+    sweep = ["sweep", "throws", "--throws", "2", "--vary", "hole_delta_mm=0,1", "--quiet"]
+    assert main([*sweep[:-1], "--out", str(sweep_dir)]) == 0
+    said = capsys.readouterr().err  # its progress names each variant as --vary writes it, no Python dict
+    assert "variant 1/2: hole_delta_mm=0\n" in said and "variant 2/2: hole_delta_mm=1\n" in said
+    assert "{" not in said
+    assert simulate("throws", "--throws", "2", "--out", str(run_dir)) == 0
+    before = _files(sweep_dir), _files(run_dir)
+    capsys.readouterr()
+    for extra in ((), ("--overwrite",)):
+        assert simulate("throws", "--throws", "2", *extra, "--out", str(sweep_dir)) == 2
+        assert "holds a sweep (doppelx sweep: variant-NN folders), not a run" in capsys.readouterr().err
+        variant = sweep_dir / "variant-00"
+        assert simulate("throws", "--throws", "4", "--extend", *extra, "--out", str(variant)) == 2
+        assert f"is a variant of the sweep in {sweep_dir}" in capsys.readouterr().err
+        assert main([*sweep, *extra, "--out", str(run_dir)]) == 2
+        assert "holds a run (doppelx simulate), not a sweep" in capsys.readouterr().err
+    assert (_files(sweep_dir), _files(run_dir)) == before
+    own = tmp_path / "mine" / "variant-00"  # a run of one's own so named is no sweep's variant
+    assert simulate("throws", "--throws", "2", "--out", str(own)) == 0
+    assert simulate("throws", "--throws", "2", "--out", str(own)) == 0
+
+
 def test_games_tables_and_the_designers_report(tmp_path):
     assert (
         simulate(
@@ -281,4 +329,5 @@ def test_sigterm_prints_the_resume_hint_and_no_semaphore_warning(tmp_path):
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode != 0
     assert "run the same command again to resume" in err
+    assert err.count("interrupted") == 1  # said once (the analyst's audit: a bare second line)
     assert "leaked semaphore" not in err
