@@ -107,6 +107,7 @@ class Controls:
         _stance: tuple[str, float] | None
         _charge_start: float | None
         _bet_armed: str | None
+        _pointer: tuple[float, float] | None
         _prompt_since: float
         hint: str
 
@@ -127,6 +128,7 @@ class Controls:
         return self.camera.on_plane(x * s, y * s, width, height, z)
 
     def on_mouse_press(self, x, y, button, modifiers):
+        self._pointer = (x, y)
         self.disarm_bet()  # a click answers "bet on card A?" with no: a card clicked bets on its own
         button_name = self.hud.button_at(x, y)
         if self.menu and button_name is not None and not button_name.startswith("menu:"):
@@ -234,7 +236,23 @@ class Controls:
             return
         self._flick.append((self.input_time(), float(p[0]), float(p[1])))
 
+    def on_mouse_motion(self, x, y, dx, dy):
+        self._pointer = (x, y)
+
+    def on_mouse_leave(self, x, y):
+        self._pointer = None
+
+    @property
+    def pointer_card(self) -> str | None:
+        """The letter of the bet card the mouse pointer rests on (``None``: off the cards, out of
+        the window, or an overlay over the table). While it is one a person may bet on, the bet
+        question's countdown stands still (:meth:`doppelx.games.doppelx.play.controller.PlayController.step`)."""
+        if self._pointer is None or self.menu or self.help or self.show_log:
+            return None
+        return self._card_at(*self._pointer)
+
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        self._pointer = (x, y)
         if self._drag == "flick":
             self._flick_sample(x, y)
         elif self._drag == "orbit" and not self.referee:

@@ -405,3 +405,27 @@ def test_the_outline_of_a_card_one_may_bet_on_is_a_colour_no_card_prints():
         for printed in (card.colour, card.accent):
             far = sum((a - b) ** 2 for a, b in zip(BET_OUTLINE[:3], rgb(printed))) ** 0.5
             assert far > 120, (card.letter, printed, far)
+
+
+def test_the_pointer_on_a_card_is_named_and_off_it_or_under_an_overlay_not(fresh, table_i):
+    """``pointer_card``: the card the mouse rests on, which holds a bet question's countdown
+    (the controller's ``pointing_at_a_card``); none off the cards, out of the window, or while
+    the help, the log or the menu covers the table."""
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    letter = table_i.cards[1].letter
+    win.show(Snapshot(table_i, input=InputMode.BET, thrower="blue"))
+    x, y = _card_point(win, table_i, letter)
+    win.on_mouse_motion(x, y, 0, 0)
+    assert win.pointer_card == letter
+    win.on_mouse_motion(win.width / 2, win.height / 2, 0, 0)  # over the playfield's middle
+    assert win.pointer_card is None
+    win.on_mouse_motion(x, y, 0, 0)
+    win.help = True
+    try:
+        assert win.pointer_card is None
+    finally:
+        win.help = False
+    win.on_mouse_leave(x, y)
+    assert win.pointer_card is None

@@ -381,11 +381,23 @@ class PlayController:
         and seven passed bets later)."""
         return bool(self.ui is not None and (self.ui.dialog_open or self.ui.overlay_open))
 
+    def pointing_at_a_card(self) -> bool:
+        """A person asked to bet rests the mouse pointer on a card in play: they are choosing, so
+        the question's countdown stands still until the pointer leaves the cards (the seventh to
+        ninth playtests lost bets to the countdown while reading a card; moved away, it runs on
+        from where it stood, and N or a click answers at once)."""
+        if self.stage is not Stage.BET or self.bettor is None or self.ui is None or self.table is None:
+            return False
+        card = self.ui.pointer_card
+        return card is not None and card in {c.letter for c in self.table.cards}
+
     def step(self) -> Snapshot:
         """Advance the game by :attr:`frame_dt` and return what the window shows now."""
         if self.match is not None and not self.paused():
             self.thinker.poll(self.match)
             self.time += self.frame_dt
+            if self.pointing_at_a_card():
+                self._until += self.frame_dt  # the bet's countdown stands while the person points
             if self.stage is Stage.FLIGHT and self.playback is not None:
                 self.playback.advance()
                 if self.playback.done:
@@ -887,10 +899,8 @@ class PlayController:
             assert self.bettor is not None and game.active is not None  # a turn's bets: both named
             turn = f"{view.who(game.active, names)} throws next"
             left = max(0, math.ceil(self._until - self.time - 1e-9))
-            message = (
-                f"{view.who(self.bettor, names)}: click a bet card (or press its letter twice), "
-                f"N: no bet · passes in {left} s"
-            )
+            wait = "waits while you point at a card" if self.pointing_at_a_card() else f"passes in {left} s"
+            message = f"{view.who(self.bettor, names)}: click a bet card (or press its letter twice), N: no bet · {wait}"
             countdown = max(0.0, self._until - self.time)
             active = game.active  # ▶ the thrower; the bettor has a marker of its own (◆)
         elif stage is Stage.THROW:

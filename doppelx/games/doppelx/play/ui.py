@@ -32,6 +32,11 @@ class GameUi(Protocol):
         """The referee view (Tab) has been opened in this window (its hint is not needed)."""
         ...
 
+    @property
+    def pointer_card(self) -> str | None:
+        """The bet card the mouse pointer rests on (its letter), ``None`` off the cards."""
+        ...
+
     def say(self, hint: str, seconds: float = 3.0) -> None:
         """Show a short message for ``seconds``."""
         ...

@@ -51,6 +51,7 @@ class StandIn:
     dialog_open = False
     overlay_open = False
     referee_seen = False
+    pointer_card = None
 
     def __init__(self):
         self.said: list[str] = []

@@ -146,6 +146,33 @@ def test_the_help_the_log_and_the_menu_hold_the_game_while_they_are_open():
         ctrl.close()
 
 
+def test_the_countdown_stands_while_the_person_points_at_a_card():
+    """Seventh to ninth playtests: bets passed by themselves while the player read a card. While
+    the pointer rests on a card in play the question waits (and says so); off the cards, or on
+    no card in play, it runs on from where it stood."""
+    ctrl = PlayController(FakeUi())
+    try:
+        setup_thrown(ctrl)
+        assert ctrl.stage is Stage.BET and ctrl.bettor == "red"
+        letter = ctrl.table.cards[0].letter
+        ctrl.ui.pointer_card = "Z"  # no card in play: the countdown runs
+        ctrl.step()
+        left = ctrl.snapshot().countdown
+        assert left < ctrl.bet_time and "passes in" in ctrl.snapshot().message
+        ctrl.ui.pointer_card = letter
+        for _ in range(int(3 * ctrl.bet_time / ctrl.frame_dt)):
+            ctrl.step()
+        snap = ctrl.snapshot()
+        assert ctrl.stage is Stage.BET and "red" not in ctrl.passed
+        assert snap.countdown == pytest.approx(left) and "waits while you point at a card" in snap.message
+        ctrl.ui.pointer_card = None
+        start = ctrl.time
+        run_until(ctrl, lambda c: c.stage is not Stage.BET)
+        assert "red" in ctrl.passed and ctrl.time - start == pytest.approx(left, abs=2 * ctrl.frame_dt)
+    finally:
+        ctrl.close()
+
+
 def test_a_person_who_passes_is_not_asked_but_a_click_on_a_card_still_bets():
     ctrl = PlayController(FakeUi())
     try:
