@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -107,7 +107,8 @@ def run_plan(
         nonlocal called
         if meanwhile is not None and not called:
             called = True
-            meanwhile()
+            with _signals_deferred():
+                meanwhile()
 
     def finished(index: int, rows: list) -> None:
         nonlocal left
@@ -167,6 +168,34 @@ class _ProgressLines:
 
     def flush(self) -> None:
         self.stream.flush()
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Let a Ctrl-C or SIGTERM that comes while the body runs stop the run only after it.
+
+    ``meanwhile`` imports the report's modules (matplotlib) while a worker runs: an interrupt
+    raised inside that import came out as matplotlib's "ImportError: initialization failed"
+    and a traceback, with no resume hint (a test that stops a run after its first chunk met it
+    under load, 2 Dec 2026). While the body runs the two signals are only noted; after it the
+    handlers are put back and a noted signal is raised as the interrupt it would have been.
+    Outside the main thread (where handlers cannot be set) the body just runs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {sig: signal.signal(sig, lambda signum, frame: came.append(signum)) for sig in held}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    if came:
+        raise KeyboardInterrupt
 
 
 def _term_as_interrupt() -> Callable[[], None]:

@@ -193,3 +193,25 @@ def test_meanwhile_is_called_once_after_the_first_chunk_is_stored(tmp_path):
     assert calls == [1]
     run_plan(spec, tmp_path / "run", workers=1, progress=False, meanwhile=seen)
     assert calls == [1, 3]
+
+
+def test_a_stop_while_the_report_modules_load_waits_for_them_then_says_how_to_resume(tmp_path):
+    """A Ctrl-C or SIGTERM that came while ``meanwhile`` imported the report's modules was raised
+    inside matplotlib's import ("ImportError: initialization failed", a traceback, no resume
+    hint: a test stopping a run after its first chunk met it under load). The signal is held
+    until ``meanwhile`` returns, then stops the run as anywhere else."""
+    import os
+    import signal
+    import time
+
+    done = []
+
+    def meanwhile():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.1)  # without the hold the interrupt is raised here
+        done.append(True)
+
+    with pytest.raises(KeyboardInterrupt) as stop:
+        run_plan(RunSpec(KIND, 12, 1, 2), tmp_path / "r", workers=1, progress=False, meanwhile=meanwhile)
+    assert done == [True]
+    assert "run the same command again to resume" in stop.value.args[0]
