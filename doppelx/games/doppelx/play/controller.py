@@ -231,13 +231,32 @@ class PlayController:
 
     # --- games ----------------------------------------------------------------------------
     def new_game(self, setup: GameSetup) -> None:
-        """Start a new game with ``setup`` (the current one ends); "Starting…" shows meanwhile."""
+        """Start a new game with ``setup``; "Starting…" shows meanwhile.
+
+        A game in progress is autosaved first (:func:`autosave_path`), as Ctrl+O does, and the
+        window names the file (ninth playtest: Ctrl+N then Enter threw a game away without a
+        word). If it cannot be autosaved, nothing starts and the game goes on.
+        """
+        note = ""
+        if self.in_progress:
+            try:
+                kept = self.save(autosave_path())
+            except DoppelXError as exc:
+                self._say(
+                    f"Not started — the game in progress could not be autosaved first: {exc}. "
+                    "The game goes on.",
+                    8.0,
+                )
+                return
+            note = f"New game; the game before is in {_home_short(kept)} (--load it to go on)"
         self._busy("Starting the game…")
         try:
             match = start_match(setup)
         finally:
             self._busy("")
         self._install(setup, match, None, 0)
+        if note:
+            self._say(note, 8.0)
 
     def load(self, path: str | Path | None = None) -> None:
         """Load a saved game (default: :attr:`save_path`).

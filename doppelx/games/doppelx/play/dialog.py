@@ -49,6 +49,8 @@ SEED = -1
 MAX_SEED_DIGITS = 9
 #: The form's size at scale 1 (px).
 WIDTH, HEIGHT = 880, 560
+#: Under a game in progress: what starting does to it (the controller autosaves it first).
+ENDS_NOTE = "Starting ends the game in progress; it is autosaved first (--load it to go on)"
 #: The focus ring's colour and width (px at scale 1).
 FOCUS, FOCUS_WIDTH = (255, 255, 255, 255), 2.0
 #: Arrow keys and the way each moves the focus (x, y; window y grows upwards).
@@ -362,6 +364,8 @@ class NewGameDialog:
         self._rect(0, 0, width, height, (0, 0, 0, 110), pyglet.graphics.Group(order=8))
         self._rect(x0, y0, w, h, BACK, pyglet.graphics.Group(order=9))
         self._label("New game", x0 + 24 * s, top - 40 * s, 20 * s, ACCENT, bold=True)
+        if self.on_cancel is not None:  # a game behind the form (ninth playtest: nothing said it ends)
+            self._label(ENDS_NOTE, x0 + 190 * s, top - 36 * s, 10 * s, DIM)
         self._seats(x0, top, s)
         self._table_settings(x0, top, s)
         self._cards_text(x0, y0, s)

@@ -576,6 +576,41 @@ def test_ctrl_o_autosaves_the_game_in_progress_first(tmp_path, monkeypatch):
         c.close()
 
 
+def test_a_new_game_over_a_game_in_progress_autosaves_it_first(tmp_path, monkeypatch):
+    """Ninth playtest: Ctrl+N then Enter mid-game threw the game away without a word (Ctrl+O
+    autosaved first). A new game now does too and names the file; a finished game is not saved."""
+    from doppelx.games.doppelx.play.controller import autosave_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        assert not autosave_path().exists()  # nothing was in progress
+        run_until(c, lambda c: c.throws_shown == 2 and c.stage is Stage.WAIT)
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=5))
+        assert c.numbers == 0 and c.setup.seed == 5 and autosave_path().is_file()
+        assert c.ui.said[-1].startswith("New game; the game before is in ")
+        c.load(autosave_path())
+        assert c.numbers == 2 and c.setup.seed == 4  # the game that was replaced is not lost
+    finally:
+        c.close()
+
+
+def test_a_new_game_is_not_started_when_the_game_in_progress_cannot_be_autosaved(tmp_path, monkeypatch):
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the state folder should be")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 1 and c.stage is Stage.WAIT)
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=5))
+        assert c.setup.seed == 4 and c.numbers == 1  # the game goes on
+        assert c.ui.said[-1].startswith("Not started — the game in progress could not be autosaved first")
+    finally:
+        c.close()
+
+
 def test_a_new_game_from_the_form_gets_a_new_seed():
     c = PlayController(FakeUi())
     try:
