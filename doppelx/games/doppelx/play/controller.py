@@ -401,14 +401,31 @@ class PlayController:
         return bool(self.ui is not None and (self.ui.dialog_open or self.ui.overlay_open))
 
     def pointing_at_a_card(self) -> bool:
-        """A person asked to bet rests the mouse pointer on a card in play: they are choosing, so
-        the question's countdown stands still until the pointer leaves the cards (the seventh to
-        ninth playtests lost bets to the countdown while reading a card; moved away, it runs on
-        from where it stood, and N or a click answers at once)."""
-        if self.stage is not Stage.BET or self.bettor is None or self.ui is None or self.table is None:
+        """A person who may bet now rests the mouse pointer on a card in play: they are choosing,
+        so the countdown stands still until the pointer leaves the cards — a bet question's, or
+        the pause before a bot's throw while a person who bets by clicking may still click (the
+        seventh to ninth playtests lost bets to both while reading a card; moved away, it runs
+        on from where it stood, and N or a click answers at once)."""
+        if self.ui is None or self.table is None:
+            return False
+        asked = self.stage is Stage.BET and self.bettor is not None
+        # a person who bets by clicking a card, in the pause before a bot's throw (ninth playtest:
+        # its 2 s went by while they aimed at a card)
+        clicking = self.stage is Stage.WAIT and self._then is not None and bool(self._clickers())
+        if not (asked or clicking):
             return False
         card = self.ui.pointer_card
         return card is not None and card in {c.letter for c in self.table.cards}
+
+    def _click_line(self, person: str, names) -> str:
+        """The line for a person who bets by clicking a card, while a bot's throw waits: how long
+        the click has, as a bet question says it (ninth playtest: it had no countdown)."""
+        line = f"{view.who(person, names)}: click a bet card to bet on this throw"
+        if self.pointing_at_a_card():
+            return f"{line} · waits while you point at a card"
+        if self._then is None:  # an expert thinking: its release has no countdown of its own
+            return line
+        return f"{line} · the throw comes in {max(0, math.ceil(self._until - self.time - 1e-9))} s"
 
     def step(self) -> Snapshot:
         """Advance the game by :attr:`frame_dt` and return what the window shows now."""
@@ -934,9 +951,7 @@ class PlayController:
             active = self.thrower
         elif stage is Stage.WAIT:
             turn = self._waiting_turn(names)
-            message = (
-                f"{view.who(clickers[0], names)}: click a bet card to bet on this throw" if clickers else ""
-            )
+            message = self._click_line(clickers[0], names) if clickers else ""
             activity = self.thinker.status() or "Getting ready to throw…"
         message = self._decider_message(self._go_on_hint(message))
         banner, activity = self._lasting(banner, activity)

@@ -455,7 +455,8 @@ class NewGameDialog:
             )
             if seat.human:  # how the person's flick is aimed, and whether they are asked to bet
                 self._button(("aim", i), f"{seat.aim} aim", x0 + 334 * s, y, 88 * s, 30 * s, 10 * s)
-                bets = "asks me" if seat.bets == "ask" else "pass"
+                # "pass" read as "never bets" (ninth playtest): the person bets by clicking a card
+                bets = "asks me" if seat.bets == "ask" else "click card"
                 self._button(("bets", i), bets, x0 + 430 * s, y, 88 * s, 30 * s, 10 * s)
             else:
                 self._button(("skill", i), seat.skill, x0 + 334 * s, y, 88 * s, 30 * s, 11 * s)

@@ -189,6 +189,37 @@ def test_a_person_who_passes_is_not_asked_but_a_click_on_a_card_still_bets():
         ctrl.close()
 
 
+def test_a_person_who_bets_by_clicking_sees_the_throws_countdown_and_holds_it_on_a_card():
+    """Ninth playtest: with "pass" a bot's throw gave 2 s to click a card, with no countdown;
+    the bet came in only by clicking again and again. The line counts down, and while the
+    pointer rests on a card in play the throw waits; off the cards it comes."""
+    ctrl = PlayController(FakeUi())
+    try:
+        setup = GameSetup.standard(3, 1, seed=0)
+        setup.next_bets(0)  # the person bets by clicking a card
+
+        def may_click(c):
+            if c.stage is Stage.THROW:
+                c.handle(flick(c))
+            return c.stage is Stage.WAIT and bool(c._clickers()) and c._then is not None
+
+        ctrl.new_game(setup)
+        run_until(ctrl, may_click)
+        assert "click a bet card to bet on this throw · the throw comes in 2 s" in ctrl.snapshot().message
+        shown, left = ctrl.throws_shown, ctrl._until - ctrl.time
+        ctrl.ui.pointer_card = ctrl.table.cards[2].letter
+        for _ in range(int(3 * left / ctrl.frame_dt)):
+            ctrl.step()
+        assert ctrl.stage is Stage.WAIT and ctrl.throws_shown == shown
+        assert ctrl.snapshot().message.endswith("· waits while you point at a card")
+        ctrl.ui.pointer_card = None
+        start = ctrl.time
+        run_until(ctrl, lambda c: c.stage is not Stage.WAIT)
+        assert ctrl.time - start == pytest.approx(left, abs=2 * ctrl.frame_dt)
+    finally:
+        ctrl.close()
+
+
 def _result_hold(ctrl):
     """Seconds the next result stands before the game goes on, and its summary."""
     run_until(ctrl, lambda c: c.stage is Stage.RESULT)
