@@ -889,10 +889,14 @@ class PlayController:
             pb = self.playback
             assert pb is not None and shown is not None  # in flight or resting: the last throw plays
             dice = pb.poses()
-            bets = dict(shown.bets)
             spinner = pb.spinner_angle()
             resting = pb.resting() if not pb.done else set(dice)
             all_rest = pb.done or resting >= set(dice)
+            # the bets stand on their cards while the dice roll; once they rest the bets are
+            # settled and the dice go back to their owners (D30): a lost bet's die left on its card
+            # and "bet C" on the scoreboard read as a bet still standing (ninth playtest) — the
+            # summary says what each bet paid
+            bets = {} if all_rest else dict(shown.bets)
             # a die lying still from the start shows its chips once everything rests (the lying
             # second X of a Doppel X with the banner, in the slow replay too: third playtest)
             shown_poses = {

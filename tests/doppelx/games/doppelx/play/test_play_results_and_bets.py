@@ -220,6 +220,27 @@ def test_a_person_who_bets_by_clicking_sees_the_throws_countdown_and_holds_it_on
         ctrl.close()
 
 
+def test_a_bet_stands_on_its_card_while_the_dice_roll_and_goes_back_once_they_rest():
+    """Ninth playtest: after the result said "Player 1 bet C 0" the die still lay on card C and
+    the scoreboard still said "bet C", as if the bet stood. Settled when the dice rest, the bet
+    dice go back to their owners (D30); the summary says what each bet paid."""
+    ctrl = PlayController(FakeUi())
+    try:
+        setup_thrown(ctrl)
+        assert ctrl.stage is Stage.BET and ctrl.bettor == "red"
+        ctrl.handle(BetIntent("b"))
+        ctrl.handle(flick(ctrl))
+        rolling = ctrl.snapshot()
+        assert ctrl.stage is Stage.FLIGHT and rolling.bets == {"red": "B"}
+        assert [line.note for line in rolling.scoreboard if line.colour == "red"] == ["bet B"]
+        run_until(ctrl, lambda c: c.stage is Stage.RESULT)
+        rest = ctrl.snapshot()
+        assert rest.bets == {} and not any(line.note.startswith("bet") for line in rest.scoreboard)
+        assert "Bo bet B" in " ".join(ctrl.summary)
+    finally:
+        ctrl.close()
+
+
 def _result_hold(ctrl):
     """Seconds the next result stands before the game goes on, and its summary."""
     run_until(ctrl, lambda c: c.stage is Stage.RESULT)
