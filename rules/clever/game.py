@@ -130,6 +130,10 @@ def die_usages(die: str, values: dict[str, int | None]) -> list[tuple[str, int]]
     return [(die, v)]
 
 
+#: The fields an action of each kind must name (the others may be left out).
+_NEEDS = {"choose": ("die", "area", "value"), "mark": ("area", "value"), "return": ("die",)}
+
+
 class CleverGame:
     """A game configuration: number of players and the sheet.
 
@@ -397,6 +401,9 @@ class CleverState:
     def _why_illegal(self, action: Action) -> str:
         who = f"player {self.decider + 1}"
         phase = self.phase
+        missing = [f for f in _NEEDS.get(action.kind, ()) if getattr(action, f) is None]
+        if missing:  # a damaged save's action (ninth playtest: "the None die is not among …")
+            return f"a {action.kind} action needs {' and '.join(repr(f) for f in missing)}"
         if action.kind == "choose":
             if phase not in (ACTIVE_PICK, PASSIVE_PICK, PLUS_ONE):
                 return f"{who} cannot choose a die now (phase {phase})"

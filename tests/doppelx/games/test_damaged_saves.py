@@ -48,7 +48,7 @@ PLAYS: dict[str, tuple[list[str], list[str]]] = {
 
 #: Python's own words, which a refusal must never show.
 INTERNAL = re.compile(
-    r"argument \d|iterable|NoneType|object is not|not subscriptable|has no attribute|unhashable|"
+    r"argument \d|iterable|NoneType|\bNone\b|object is not|not subscriptable|has no attribute|unhashable|"
     r"unexpected keyword|positional|not supported between|invalid literal|list index|"
     r"KeyError|TypeError|ValueError|AttributeError|IndexError|<class|Traceback|\bdict\b|\btuple\b|"
     r"indices must be|too many values|not enough values|expected \d+, got \d+ \(|must be real number|str\(\)|int\(\)"
