@@ -180,12 +180,17 @@ class CleverMatch(TerminalMatch):
                 term.say(f"-- round {state.round}: {who} {step}: {rolled}")
                 continue
             seat = state.current_player()
+            before = list(state.platter)
             if seat in self.bots:
                 action = self.bots[seat].choose(state)
                 term.say(f"   {self.names[seat]} {_VERB[state.phase]}: {describe_action(state, action)}")
                 state.apply_action(action)
             else:
                 self._human_turn(seat)
+            sent = [d for d in state.platter if d not in before]
+            if sent:  # ninth playtest: a turn ended at "pick 1 of 3" with no word where the dice went
+                lower = ", ".join(term.paint(f"{d} {state.values[d]}", COLOUR[d]) for d in sent)
+                term.say(f"   lower than the die picked, to the silver platter: {lower}")
 
     def _human_turn(self, seat: int) -> None:
         term, state = self.term, self.state

@@ -238,3 +238,17 @@ def test_resume_still_takes_save_and_colour(monkeypatch, capsys, tmp_path):
         ["clever", "--resume", str(save), "--save", str(save)], monkeypatch, capsys, "quit\n"
     )
     assert code == 0  # naming the resumed file itself is what --resume does anyway
+
+
+def test_the_dice_lower_than_a_pick_are_said_to_go_to_the_platter(monkeypatch, capsys):
+    """Ninth playtest: a turn ended at "pick 1 of 3" with no word that the other dice were lower
+    and went to the silver platter. Seed 1: you pick the white 5 first; yellow 1, green 1 and
+    pink 2 go to the platter, and the line says so."""
+    code, out, _ = run(
+        ["clever", "--seed", "1", "--players", "human,strong", "--no-colour"],
+        monkeypatch,
+        capsys,
+        stdin="1\nquit\n",
+    )
+    assert code == 0
+    assert "lower than the die picked, to the silver platter: yellow 1, green 1, pink 2" in out
