@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from doppelx.games.doppelx.play.newgame import CARD_LETTERS, MAX_NAME, SIDES, GameSetup
 from doppelx.games.doppelx.play.view import counted
 from render.backend import pyglet
-from render.hud import label_box
+from render.hud import label_box, scale_for
 from rules.doppelx.bets import load_bet_cards
 from rules.doppelx.dice import DiceSet, load_dice
 from rules.common.errors import DoppelXError
@@ -101,8 +101,11 @@ def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) ->
 
 
 def _scale(width: int, height: int) -> float:
-    """The form's size factor in a ``width`` × ``height`` window (1 at most: it never grows)."""
-    return min(1.0, (width - 24) / WIDTH, (height - 24) / HEIGHT)
+    """The form's size factor in a ``width`` × ``height`` window: the HUD's (1 at 1280 × 800,
+    1.35 at 1920 × 1080; :func:`render.hud.scale_for`), never less than 1 where the form fits
+    at 1, and never more than fits the window (ninth playtest: at 1920 × 1080 the form stayed
+    880 × 560 px, its 9-point text small beside the HUD's)."""
+    return min(max(1.0, scale_for(width, height)), (width - 24) / WIDTH, (height - 24) / HEIGHT)
 
 
 def _rgba(colour: str, alpha: int = 255) -> tuple[int, int, int, int]:

@@ -672,3 +672,15 @@ def test_a_black_dies_swatch_shows_on_the_end_standings(win):
     edge = black.x + black._border / 2  # the middle of the border's width
     assert min(px(edge, black.y + black.height / 2)) > 110  # the border: light (the panel is ~20)
     assert max(px(black.x + black.width / 2, black.y + black.height / 2)) < 60  # the swatch: black
+
+
+@pytest.mark.parametrize(("size", "scale"), [((800, 500), 0.85), ((1280, 800), 1.0), ((1920, 1080), 1.35)])
+def test_the_form_grows_with_the_hud_on_a_large_window(win, size, scale):
+    """Ninth playtest: at 1920 × 1080 the form stayed 880 × 560 px, its small text beside the
+    HUD's grown one. It takes the HUD's scale where it fits (and shrinks where it must)."""
+    from doppelx.games.doppelx.play.dialog import HEIGHT, WIDTH
+
+    dialog = win.open_dialog(GameSetup.standard(4, 1), lambda s: None, None)
+    x0, y0, x1, y1 = dialog.frame(*size)
+    assert (x1 - x0, y1 - y0) == pytest.approx((WIDTH * scale, HEIGHT * scale), abs=0.5)
+    assert x0 >= 0 and y0 >= 0 and x1 <= size[0] and y1 <= size[1]
