@@ -383,16 +383,25 @@ def sweep_json(rows, count: int, players: int | None) -> dict:
             {
                 "variant": v,
                 "n": count,
-                "values": {m: None if e.reason else _finite(e.estimate.value) for m, e in s.items()},
-                "intervals": {
-                    m: None if e.reason else [_finite(e.estimate.low), _finite(e.estimate.high)]
-                    for m, e in s.items()
-                },
-                "not_measurable": {m: e.reason for m, e in s.items() if e.reason},
+                **figures_json(s),
                 "difference_from_first": {m: c for m, c in comparisons.items() if not s[m].reason},
             }
         )
     return out
+
+
+def figures_json(figures: dict[str, VariantMetric]) -> dict:
+    """One run's figures (:func:`summarise`) as JSON: ``values``, ``intervals`` (``[low, high]``)
+    and ``not_measurable`` (key → why); a figure without a value is null. A sweep gives them per
+    variant, ``simulate --json`` for its run."""
+    return {
+        "values": {m: None if e.reason else _finite(e.estimate.value) for m, e in figures.items()},
+        "intervals": {
+            m: None if e.reason else [_finite(e.estimate.low), _finite(e.estimate.high)]
+            for m, e in figures.items()
+        },
+        "not_measurable": {m: e.reason for m, e in figures.items() if e.reason},
+    }
 
 
 def remove_stale_partitions(out: Path, keep: set[str]) -> None:

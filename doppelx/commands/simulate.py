@@ -409,6 +409,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         "report": str(report),
         "report_html": str(report.with_suffix(".html")),
     }
+    if args.json:  # the run's figures too, as a sweep gives each variant's (the analyst's audit: paths only)
+        from doppelx.batch.sweep import figures_json, summarise
+
+        figures = summarise(kind, table, spec.params)
+        summary["labels"] = {m: e.label or m for m, e in figures.items()}
+        summary.update(figures_json(figures))
     print(json.dumps(summary, indent=2) if args.json else f"wrote {table}\nwrote {report}")
     return 0
 

@@ -457,3 +457,18 @@ def test_the_report_names_the_runs_parameters_and_what_cannot_pay(tmp_path, caps
         == 0
     )
     assert "not measurable: no die lay on the board" in (tmp_path / "z" / "report.md").read_text()
+
+
+def test_simulate_json_gives_the_runs_figures_as_a_sweep_gives_a_variants(tmp_path, capsys):
+    """The analyst's audit (2 Dec 2026): ``simulate --json`` gave file paths only, ``sweep --json``
+    the figures. The run's own now: values, intervals, what cannot be measured, labels — the
+    same as a one-variant sweep of the same throws."""
+    run = ["throws", "--throws", "6", "--seed", "3", "--quiet", "--json"]
+    assert main(["simulate", *run, "--out", str(tmp_path / "run")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert main(["sweep", *run, "--vary", "hole_delta_mm=0", "--out", str(tmp_path / "sweep")]) == 0
+    (variant,) = json.loads(capsys.readouterr().out)["variants"]
+    for key in ("values", "intervals", "not_measurable"):
+        assert out[key] == variant[key]
+    assert out["values"]["chips_per_throw"] is not None and out["labels"]["chips_per_throw"] == "chips per throw"
+    assert out["not_measurable"]["bet_G_per_throw"] == "side I has no spinner"
