@@ -205,26 +205,7 @@ class World(TrayWorld):
         shapes, made and removed here, swaps the places once more, back to the order a fresh
         world gives (``tests/physics/test_world_reuse.py``).
         """
-        assert self._spinner_shapes is not None  # built with the spinner that was just removed
-        p, c = self.p, self.client
-        pin_shape, tri_shape = self._spinner_shapes
-        scratch = p.createMultiBody(
-            baseMass=0.0,
-            baseCollisionShapeIndex=pin_shape,
-            linkMasses=[1.0],
-            linkCollisionShapeIndices=[tri_shape],
-            linkVisualShapeIndices=[-1],
-            linkPositions=[(0.0, 0.0, 0.0)],
-            linkOrientations=[(0, 0, 0, 1)],
-            linkInertialFramePositions=[(0.0, 0.0, 0.0)],
-            linkInertialFrameOrientations=[(0, 0, 0, 1)],
-            linkParentIndices=[0],
-            linkJointTypes=[p.JOINT_REVOLUTE],
-            linkJointAxis=[(0, 0, 1)],
-            useMaximalCoordinates=False,
-            physicsClientId=c,
-        )
-        p.removeBody(scratch, physicsClientId=c)
+        self.p.removeBody(self._spinner_body(), physicsClientId=self.client)
 
     def _renew_client(self) -> None:
         """A fresh ``DIRECT`` client in place of this one (same state a new process starts from).
@@ -439,25 +420,7 @@ class World(TrayWorld):
                 p.createCollisionShape(p.GEOM_BOX, halfExtents=pin.half_extents, physicsClientId=c),
                 tri_shape,
             )
-        pin_shape, tri_shape = self._spinner_shapes
-        thickness = g.z_high - g.z_low
-        body = p.createMultiBody(
-            baseMass=0.0,
-            baseCollisionShapeIndex=pin_shape,
-            basePosition=pin.position,
-            linkMasses=[g.mass],
-            linkCollisionShapeIndices=[tri_shape],
-            linkVisualShapeIndices=[-1],
-            linkPositions=[(0.0, 0.0, g.z_low - pin.position[2])],
-            linkOrientations=[(0, 0, 0, 1)],
-            linkInertialFramePositions=[(0.0, 0.0, thickness / 2)],
-            linkInertialFrameOrientations=[(0, 0, 0, 1)],
-            linkParentIndices=[0],
-            linkJointTypes=[p.JOINT_REVOLUTE],
-            linkJointAxis=[(0, 0, 1)],
-            useMaximalCoordinates=False,
-            physicsClientId=c,
-        )
+        body = self._spinner_body()
         self._moving.append(body)
         self._material(body, CARDBOARD)
         self._material(body, SPINNER, link=0)
@@ -481,6 +444,32 @@ class World(TrayWorld):
             body, 0, p.VELOCITY_CONTROL, targetVelocity=0.0, force=torque, physicsClientId=c
         )
         self.spinner_id = body
+
+    def _spinner_body(self) -> int:
+        """A new spinner body: one multibody, the pin its fixed base and the card a link on a
+        revolute joint about the pin (the shapes made by :meth:`_build_spinner`)."""
+        p, c = self.p, self.client
+        g = self.layout.spinner
+        assert g is not None and g.pin is not None and self._spinner_shapes is not None
+        pin = g.pin
+        pin_shape, tri_shape = self._spinner_shapes
+        return p.createMultiBody(
+            baseMass=0.0,
+            baseCollisionShapeIndex=pin_shape,
+            basePosition=pin.position,
+            linkMasses=[g.mass],
+            linkCollisionShapeIndices=[tri_shape],
+            linkVisualShapeIndices=[-1],
+            linkPositions=[(0.0, 0.0, g.z_low - pin.position[2])],
+            linkOrientations=[(0, 0, 0, 1)],
+            linkInertialFramePositions=[(0.0, 0.0, (g.z_high - g.z_low) / 2)],
+            linkInertialFrameOrientations=[(0, 0, 0, 1)],
+            linkParentIndices=[0],
+            linkJointTypes=[p.JOINT_REVOLUTE],
+            linkJointAxis=[(0, 0, 1)],
+            useMaximalCoordinates=False,
+            physicsClientId=c,
+        )
 
     def _die_collision(self, spec: DieSpec) -> int:
         p, c = self.p, self.client
