@@ -160,10 +160,15 @@ class _ProgressLines:
 
     def __init__(self, stream) -> None:
         self.stream = stream
+        self._shown = ""  # the last line's count ("100%|###| 40/40 "), without its times and rate
 
     def write(self, text: str) -> None:
         line = text.replace("\r", "").strip()
-        if line:
+        count = line.split("[", 1)[0]
+        # tqdm's close draws its last state once more with another rate: in a log the run ended
+        # twice ("40/40 … 33.15throws/s", then "40/40 … 26.81throws/s": the analyst's audit)
+        if line and count != self._shown:
+            self._shown = count
             self.stream.write(line + "\n")
 
     def flush(self) -> None:

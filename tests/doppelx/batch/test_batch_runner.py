@@ -96,6 +96,29 @@ def test_progress_into_a_file_or_pipe_is_whole_lines(tmp_path, capsys):
     assert lines[-1].startswith("100%") and "6/6" in lines[-1] and "item/s" in lines[-1]
 
 
+def test_progress_lines_show_the_end_once():
+    """tqdm's close draws the finished bar again with another rate; a log got two 100 % lines."""
+    import io
+
+    from doppelx.batch.backends import _ProgressLines
+
+    out = io.StringIO()
+    lines = _ProgressLines(out)
+    for text in (
+        "\r  0%|          | 0/40 [00:00<?, ?throws/s]",
+        "\r 50%|#####     | 20/40 [00:00<00:00, 30.1throws/s]",
+        "\r100%|##########| 40/40 [00:01<00:00, 33.15throws/s]",
+        "\r100%|##########| 40/40 [00:01<00:00, 26.81throws/s]",
+        "\n",
+    ):
+        lines.write(text)
+    assert out.getvalue().splitlines() == [
+        "0%|          | 0/40 [00:00<?, ?throws/s]",
+        "50%|#####     | 20/40 [00:00<00:00, 30.1throws/s]",
+        "100%|##########| 40/40 [00:01<00:00, 33.15throws/s]",
+    ]
+
+
 def test_every_chunk_is_logged_at_debug_level(tmp_path, caplog):
     """``-vv`` ("every detail") follows a run chunk by chunk (the batch audit of session 10
     found it printed only which assets were read)."""

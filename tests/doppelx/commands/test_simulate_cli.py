@@ -470,5 +470,7 @@ def test_simulate_json_gives_the_runs_figures_as_a_sweep_gives_a_variants(tmp_pa
     (variant,) = json.loads(capsys.readouterr().out)["variants"]
     for key in ("values", "intervals", "not_measurable"):
         assert out[key] == variant[key]
-    assert out["values"]["chips_per_throw"] is not None and out["labels"]["chips_per_throw"] == "chips per throw"
+    assert (
+        out["values"]["chips_per_throw"] is not None and out["labels"]["chips_per_throw"] == "chips per throw"
+    )
     assert out["not_measurable"]["bet_G_per_throw"] == "side I has no spinner"
