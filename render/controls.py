@@ -208,14 +208,15 @@ class Controls:
         elif button in (mouse.RIGHT, mouse.LEFT):
             self._drag = "orbit"
 
-    def _card_at(self, x: float, y: float) -> str | None:
-        """The letter of the bet card at (or a hair beside, :data:`CARD_CLICK_REACH`) a window point."""
+    def _card_at(self, x: float, y: float, reach: float = CARD_CLICK_REACH) -> str | None:
+        """The letter of the bet card at (or ``reach`` m beside: a click a hair beside a card is
+        meant for it, :data:`CARD_CLICK_REACH`) a window point."""
         current = self._current
         if current is None:
             return None
         box = current.table.box
         p = self._plane_point(x, y, box.rim_z + box.bet_card_thickness)
-        return card_near(current.table, float(p[0]), float(p[1]), CARD_CLICK_REACH) if p is not None else None
+        return card_near(current.table, float(p[0]), float(p[1]), reach) if p is not None else None
 
     def _over_box(self, x: float, y: float) -> bool:
         """Whether the window point shows the box (its rim plane is hit inside the outer walls)."""
@@ -249,7 +250,8 @@ class Controls:
         question's countdown stands still (:meth:`doppelx.games.doppelx.play.controller.PlayController.step`)."""
         if self._pointer is None or self.menu or self.help or self.show_log:
             return None
-        return self._card_at(*self._pointer)
+        # on the card itself: a flick that ended a hair beside card B held a bot's throw (tenth playtest)
+        return self._card_at(*self._pointer, reach=0.0)
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
         self._pointer = (x, y)

@@ -35,8 +35,9 @@ class FakeUi:
     def busy(self, text):
         self.busy_texts.append(text)
 
-    def open_dialog(self, setup, on_start, on_cancel=None):
+    def open_dialog(self, setup, on_start, on_cancel=None, *, in_progress=False):
         self.dialogs.append((setup, on_start, on_cancel))
+        self.dialog_over_a_game = in_progress
 
     def stand(self, wall, along):
         self.stood.append((wall, along))

@@ -429,3 +429,18 @@ def test_the_pointer_on_a_card_is_named_and_off_it_or_under_an_overlay_not(fresh
         win.help = False
     win.on_mouse_leave(x, y)
     assert win.pointer_card is None
+    # a hair beside the card (8 mm off its long edge): a click there bets on it, but a pointer
+    # resting there holds nothing (tenth playtest: a flick that ended beside card B held a throw)
+    import numpy as np
+
+    from render.card_places import card_corners
+    from render.parts_mesh import card_corner
+
+    a, u, v = card_corner(table_i.box, card_corners(table_i)[letter])
+    mid = a + (u + v) * 0.5 * table_i.box.bet_card_leg
+    beside = mid - mid / np.linalg.norm(mid) * 0.008
+    w, h = win.get_framebuffer_size()
+    bx, by, _ = win.camera.project((*beside, table_i.box.rim_z + table_i.box.bet_card_thickness), w, h)
+    bx, by = bx * win.width / w, by * win.height / h
+    win.on_mouse_motion(bx, by, 0, 0)
+    assert win._card_at(bx, by) == letter and win.pointer_card is None

@@ -80,6 +80,10 @@ BET_SECONDS = 6.0
 #: How long before a throw a person who passes unless they click a card may still click one (s):
 #: the pause before a bot's throw is this long while such a person could bet.
 CLICK_WINDOW = 2.0
+#: The longest a countdown stands while the pointer rests on a card (s, per countdown): a
+#: pointer left on a card must not stop the table for good (tenth playtest: 15 s and it
+#: looked hung); after it the countdown runs on.
+POINT_HOLD_MAX = 12.0
 #: How long the result of a throw stays before the next decision (s).
 RESULT_HOLD = 1.6
 #: Words of a throw's summary read per second (~180 a minute: dense lines of names and
@@ -206,6 +210,7 @@ class PlayController:
         self.hands: dict[str, Throw] = {}
         self.numbers = 0  # throws made in this game (for numbering)
         self._until = 0.0
+        self._held = 0.0  # how long the pointer has held the running countdown (POINT_HOLD_MAX)
         self._then: Callable[[], None] | None = None
         self._resume: tuple | None = None
         self._idle_table: TableSpec | None = None
@@ -385,8 +390,16 @@ class PlayController:
 
     @property
     def in_progress(self) -> bool:
-        """A game is on and not over: quitting or loading another saves it first."""
-        return self.match is not None and self.setup is not None and not self.match.finished
+        """A game is on, something of it played (a throw made, or a die in hand from the setup
+        throw), and not over: quitting, loading another or starting a new one autosaves it
+        first. A game started and not yet played is not: autosaving it wrote an empty game
+        over the one a new game had just put there (tenth playtest: Ctrl+N, then Ctrl+O)."""
+        return (
+            self.match is not None
+            and self.setup is not None
+            and not self.match.finished
+            and (self.numbers > 0 or bool(self.hands))
+        )
 
     @property
     def game(self):
@@ -412,7 +425,7 @@ class PlayController:
         # a person who bets by clicking a card, in the pause before a bot's throw (ninth playtest:
         # its 2 s went by while they aimed at a card)
         clicking = self.stage is Stage.WAIT and self._then is not None and bool(self._clickers())
-        if not (asked or clicking):
+        if not (asked or clicking) or self._held >= POINT_HOLD_MAX:
             return False
         card = self.ui.pointer_card
         return card is not None and card in {c.letter for c in self.table.cards}
@@ -434,6 +447,7 @@ class PlayController:
             self.time += self.frame_dt
             if self.pointing_at_a_card():
                 self._until += self.frame_dt  # the bet's countdown stands while the person points
+                self._held += self.frame_dt
             if self.stage is Stage.FLIGHT and self.playback is not None:
                 self.playback.advance()
                 if self.playback.done:
@@ -446,6 +460,7 @@ class PlayController:
 
     def _after(self, seconds: float, then: Callable[[], None]) -> None:
         self._until = self.time + seconds
+        self._held = 0.0  # a new countdown: the pointer may hold it again (POINT_HOLD_MAX)
         self._then = then
 
     @property
@@ -845,7 +860,12 @@ class PlayController:
         setup = self.setup.copy() if self.setup is not None else GameSetup.standard()
         if self.match is not None:  # a new game, not the same one again ("new seed" in the form too)
             setup.seed = fresh_seed()
-        self.ui.open_dialog(setup, self.new_game, (lambda: None) if self.match is not None else None)
+        self.ui.open_dialog(
+            setup,
+            self.new_game,
+            (lambda: None) if self.match is not None else None,
+            in_progress=self.in_progress,
+        )
 
     # --- what the window shows ------------------------------------------------------------
     def _idle_snapshot(self) -> Snapshot:

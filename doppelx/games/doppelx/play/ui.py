@@ -50,8 +50,11 @@ class GameUi(Protocol):
         setup: GameSetup,
         on_start: Callable[[GameSetup], None],
         on_cancel: Callable[[], None] | None = None,
+        *,
+        in_progress: bool = False,
     ) -> object:
-        """Show the new-game form prefilled with ``setup``."""
+        """Show the new-game form prefilled with ``setup`` (``in_progress``: over a game in
+        progress, which starting ends — the form says so)."""
         ...
 
     def show_panel(

@@ -275,8 +275,11 @@ class PlayWindow(TableWindow):
         setup: GameSetup,
         on_start: Callable[[GameSetup], None],
         on_cancel: Callable[[], None] | None = None,
+        *,
+        in_progress: bool = False,
     ) -> NewGameDialog:
-        """Show the new-game form over the table (``on_cancel`` ``None``: it cannot be cancelled)."""
+        """Show the new-game form over the table (``on_cancel`` ``None``: it cannot be cancelled;
+        ``in_progress``: a game in progress behind it, which starting ends — the form says so)."""
         self.switch_to()
         self.close_dialog()
 
@@ -290,7 +293,11 @@ class PlayWindow(TableWindow):
                 on_cancel()
 
         self.dialog = NewGameDialog(
-            setup, start, cancel if on_cancel is not None else None, lambda: self.dispatch_event("on_close")
+            setup,
+            start,
+            cancel if on_cancel is not None else None,
+            lambda: self.dispatch_event("on_close"),
+            ends_game=in_progress,
         )
         self.help = False
         return self.dialog

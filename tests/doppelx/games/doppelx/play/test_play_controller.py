@@ -596,6 +596,32 @@ def test_a_new_game_over_a_game_in_progress_autosaves_it_first(tmp_path, monkeyp
         c.close()
 
 
+def test_a_game_not_yet_played_is_not_autosaved_over_the_one_before(tmp_path, monkeypatch):
+    """Tenth playtest: Ctrl+N put the game in the autosave; the new game, not yet played, was
+    autosaved over it by Ctrl+O, and the old game was gone. A game with nothing played is not in
+    progress: it is not autosaved, and the form over it says nothing of ending a game."""
+    from doppelx.games.doppelx.play.controller import autosave_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    c = PlayController(FakeUi(), save_path=tmp_path / "saved.json")
+    try:
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=4))
+        run_until(c, lambda c: c.throws_shown == 2 and c.stage is Stage.WAIT)
+        c.save()  # something for Ctrl+O to load
+        c.open_new_game()
+        assert c.ui.dialog_over_a_game  # a game in progress: the form says starting ends it
+        c.new_game(GameSetup.standard(3, 0, "easy", seed=5))  # the seed-4 game goes to the autosave
+        assert not c.in_progress
+        c.open_new_game()
+        assert not c.ui.dialog_over_a_game
+        c.handle(CommandIntent(Command.LOAD))  # Ctrl+O over the unplayed game
+        assert c.setup.seed == 4 and "the game before" not in c.ui.said[-1]
+        c.load(autosave_path())
+        assert c.setup.seed == 4 and c.numbers == 2  # still the game Ctrl+N put there, not seed 5's
+    finally:
+        c.close()
+
+
 def test_a_new_game_is_not_started_when_the_game_in_progress_cannot_be_autosaved(tmp_path, monkeypatch):
     blocker = tmp_path / "state"
     blocker.write_text("a file where the state folder should be")

@@ -64,7 +64,7 @@ class StandIn:
     def busy(self, text):
         pass
 
-    def open_dialog(self, setup, on_start, on_cancel=None):
+    def open_dialog(self, setup, on_start, on_cancel=None, *, in_progress=False):
         self.dialogs.append((setup, on_start, on_cancel))
 
     def stand(self, wall, along):
@@ -96,7 +96,7 @@ def test_the_form_draws_no_text_over_text_or_over_a_button(win, size, players, b
     """Finding 2: "Cancel [Esc]" covered the end of the "Keys: …" line (a game behind the form)."""
     target = max_target(players) if behind else None  # (210 for 3 players: three digits)
     setup = GameSetup.standard(players, 1, cards=("A", "C", "D", "G"), target=target)
-    dialog = win.open_dialog(setup, lambda s: None, (lambda: None) if behind else None)
+    dialog = win.open_dialog(setup, lambda s: None, (lambda: None) if behind else None, in_progress=behind)
     dialog.error = "names have at most 14 characters"  # the error line shown too
     w, h = size
     boxes = dialog.text_boxes(w, h)

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from doppelx.games.doppelx.play.controller import BET_SECONDS, PlayController, Stage
+from doppelx.games.doppelx.play.controller import BET_SECONDS, POINT_HOLD_MAX, PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
 from render.intents import BetIntent
 from tests.helpers.play import FakeUi, flick, run_until
@@ -160,7 +160,7 @@ def test_the_countdown_stands_while_the_person_points_at_a_card():
         left = ctrl.snapshot().countdown
         assert left < ctrl.bet_time and "passes in" in ctrl.snapshot().message
         ctrl.ui.pointer_card = letter
-        for _ in range(int(3 * ctrl.bet_time / ctrl.frame_dt)):
+        for _ in range(int((POINT_HOLD_MAX - 1.0) / ctrl.frame_dt)):
             ctrl.step()
         snap = ctrl.snapshot()
         assert ctrl.stage is Stage.BET and "red" not in ctrl.passed
@@ -169,6 +169,23 @@ def test_the_countdown_stands_while_the_person_points_at_a_card():
         start = ctrl.time
         run_until(ctrl, lambda c: c.stage is not Stage.BET)
         assert "red" in ctrl.passed and ctrl.time - start == pytest.approx(left, abs=2 * ctrl.frame_dt)
+    finally:
+        ctrl.close()
+
+
+def test_a_pointer_left_on_a_card_holds_a_countdown_for_a_while_not_for_good():
+    """Tenth playtest: a pointer resting on a card's edge after a flick held a bot's throw for
+    15 s and more, and the table looked hung. A countdown stands at most POINT_HOLD_MAX while the
+    pointer rests on a card, then runs on (and the line says so again)."""
+    ctrl = PlayController(FakeUi())
+    try:
+        setup_thrown(ctrl)
+        assert ctrl.stage is Stage.BET and ctrl.bettor == "red"
+        ctrl.ui.pointer_card = ctrl.table.cards[0].letter
+        start, left = ctrl.time, ctrl._until - ctrl.time
+        run_until(ctrl, lambda c: c.stage is not Stage.BET)
+        assert "red" in ctrl.passed
+        assert ctrl.time - start == pytest.approx(POINT_HOLD_MAX + left, abs=3 * ctrl.frame_dt)
     finally:
         ctrl.close()
 
@@ -208,7 +225,7 @@ def test_a_person_who_bets_by_clicking_sees_the_throws_countdown_and_holds_it_on
         assert "click a bet card to bet on this throw · the throw comes in 2 s" in ctrl.snapshot().message
         shown, left = ctrl.throws_shown, ctrl._until - ctrl.time
         ctrl.ui.pointer_card = ctrl.table.cards[2].letter
-        for _ in range(int(3 * left / ctrl.frame_dt)):
+        for _ in range(int(min(3 * left, POINT_HOLD_MAX - 1.0) / ctrl.frame_dt)):
             ctrl.step()
         assert ctrl.stage is Stage.WAIT and ctrl.throws_shown == shown
         assert ctrl.snapshot().message.endswith("· waits while you point at a card")

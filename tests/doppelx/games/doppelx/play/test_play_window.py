@@ -214,8 +214,11 @@ def test_the_loop_ends_when_the_window_is_closed(display, monkeypatch, tmp_path)
         c.ui = win
         if how == "esc during a game":
             c.new_game(GameSetup.standard(3, 0, seed=1))
-            for _ in range(5):
+            for _ in range(600):  # until the setup throw is made: a game played, so in progress
                 win.show(c.step())
+                if c.numbers:
+                    break
+            assert c.in_progress
             win.on_key_press(key.ESCAPE, 0)  # the menu ...
             win.on_key_press(key.Q, 0)  # ... Quit asks once ...
             win.on_key_press(key.Q, 0)  # ... and quits
