@@ -234,7 +234,11 @@ def parse_json(text: str, source: str) -> Any:
             object_pairs_hook=unique,
         )
     except json.JSONDecodeError as exc:
-        raise SpecError(source, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+        # the decoder's words end in "... starting at" for the place it names: the place is the
+        # message's element, so "at" is said as "here" (a cut-short save read "bad JSON:
+        # Unterminated string starting at" — the tenth playtest)
+        what = exc.msg[: -len(" at")] + " here" if exc.msg.endswith(" at") else exc.msg
+        raise SpecError(source, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {what}") from None
     except RecursionError:
         raise SpecError(source, "", "bad JSON: nested too deeply") from None
 

@@ -60,3 +60,16 @@ def test_an_inner_repeat_is_named_at_its_place():
     with pytest.raises(SpecError) as exc:
         parse_json(text, "f.json")
     assert exc.value.element == "line 3 column 8"
+
+
+def test_a_cut_short_file_is_named_with_its_place_and_whole_words():
+    """Tenth playtest: a save cut short read "bad JSON: Unterminated string starting at"."""
+    import pytest
+
+    from rules.common.assets import parse_json
+    from rules.common.errors import SpecError
+
+    with pytest.raises(SpecError) as refused:
+        parse_json('{"players": ["Ann', "s.json")
+    text = str(refused.value)
+    assert "line 1 column 14" in text and text.endswith("bad JSON: Unterminated string starting here")

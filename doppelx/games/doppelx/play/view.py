@@ -188,7 +188,7 @@ def throw_summary(score: ThrowScore, names: Mapping[str, str], limit: int = 64, 
 
 
 def die_part(reading: DieReading, doppel_x: bool, chips: int) -> str:
-    """One die of a throw's summary: ``"blue 3 on 3x = 9"``, ``"white X = 0"``, ``"red on -1 = -1"``,
+    """One die of a throw's summary: ``"blue 3 on 3x = 9"``, ``"white X = 0"``, ``"red 4 on -1 = -1"``,
     ``"green 2, no field = 0"``, ``"white X!"`` in a Doppel X; ``""`` for a die off the board.
     ``chips``: what the die brings, as the throw's score worked it out (:class:`rules.doppelx.scoring.DieScore`)."""
     if reading.status is not Status.BOARD or reading.top is None:
@@ -198,8 +198,8 @@ def die_part(reading: DieReading, doppel_x: bool, chips: int) -> str:
         return f"{who} X!" if reading.top == "X" else ""
     if reading.field is None:
         return f"{who} {reading.top}, no field = {chips}"
-    if reading.field.value == "-1":
-        return f"{who} on -1 = {chips}"
+    if reading.field.value == "-1":  # its face counts for nothing, but is said (tenth playtest)
+        return f"{who} {reading.top} on -1 = {chips}"
     if reading.top == "X" or reading.field.value == "X":
         return f"{who} {reading.top} on X = 0" if reading.field.value == "X" else f"{who} X = 0"
     return f"{who} {reading.top} on {reading.field.value} = {chips}"
@@ -397,8 +397,9 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
         return ""
     passed.sort(key=lambda c: -game.chips[c])
     both = "both" if len(passed) == 2 else "all"
+    # "reached": a player who has exactly the target did not pass it (tenth playtest)
     return (
-        f"{and_list(names.get(c, c) for c in passed)} {both} passed {game.target} on the last throw: "
+        f"{and_list(names.get(c, c) for c in passed)} {both} reached {game.target} on the last throw: "
         f"the most chips win ({' to '.join(str(game.chips[c]) for c in passed)})"
     )
 

@@ -424,7 +424,7 @@ def test_the_summary_says_per_die_and_per_bet_why_then_each_change():
     lines = view.result_lines(score, {"red": "C", "yellow": "D"}, names)
     assert lines == (
         "blue 3 on 2x = 6 · white X = 0",
-        "green on -1 = -1 · Bo bet C +3",
+        "green 2 on -1 = -1 · Bo bet C +3",
         "Di bet D 0",
         "= Ann +6 · Bo +3 · Cy -1",
         "Di's die: off the box",
@@ -433,7 +433,7 @@ def test_the_summary_says_per_die_and_per_bet_why_then_each_change():
     log = view.log_line(score, {"red": "C"}, names)
     assert (
         log
-        == "blue 3 on 2x = 6 · white X = 0 · green on -1 = -1 · Bo bet C +3 → Ann +6, Bo +3, Cy -1 · Di's die: off the box"
+        == "blue 3 on 2x = 6 · white X = 0 · green 2 on -1 = -1 · Bo bet C +3 → Ann +6, Bo +3, Cy -1 · Di's die: off the box"
     )
     # a thrower whose dice brought nothing is still named (both off the box, say)
     idle = ThrowScore((), False, {"blue": PlayerScore("blue", 0, 0, 0, 2, 2)}, "blue")

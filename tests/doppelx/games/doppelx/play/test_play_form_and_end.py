@@ -470,7 +470,7 @@ def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
             "blue",
         )
         assert view.end_note(game, score) == (
-            "Ann and Bo both passed 50 on the last throw: the most chips win (54 to 52)"
+            "Ann and Bo both reached 50 on the last throw: the most chips win (54 to 52)"
         )
         score.players["red"] = PlayerScore("red", 0, 0, 0, 52, 52)  # Bo was past the mark already
         assert view.end_note(game, score) == ""
