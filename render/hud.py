@@ -341,12 +341,12 @@ class Hud:
         w, h = st.width, st.height
         s = scale_for(w, h)
         m = 10 * s
+        if st.table_covered:  # nothing of the table's round a form over it (eighth playtest: at
+            self.buttons = {}  # 800 × 500 the scoreboard's and the summary's edges peeked out)
+            return  # (also before any table is shown: the toggle buttons were drawn beside the form)
         if snap is None:
             self._label(st.busy or "Loading…", w / 2, h / 2, 18 * s, anchor_x="center", max_width=w - 2 * m)
             self._buttons(st, s)
-            return
-        if st.table_covered:  # nothing of the table's round a form over it (eighth playtest: at
-            self.buttons = {}  # 800 × 500 the scoreboard's and the summary's edges peeked out)
             return
         left = (self._scoreboard(snap, w, h, s) if st.scoreboard else 0.0) + m
         right = w - m
