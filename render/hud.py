@@ -59,6 +59,10 @@ HELP_LINES: tuple[tuple[str, str], ...] = (
         "Click a bet card, or its letter twice",
         "bet on it (when you may bet); N (or Backspace): no bet this time",
     ),
+    (
+        "Point at a bet card",
+        "the countdown waits; the form's Bets: asks me, or click card (never asked: click to bet)",
+    ),
     ("Right drag", "orbit the camera; Middle drag or Shift + right drag: pan"),
     ("Wheel", "zoom"),
     ("Tab", "referee view: straight down, footprints and counted fields outlined"),
