@@ -340,7 +340,7 @@ def sweep_of(folder: Path) -> Path | None:
     return None
 
 
-def refuse_sweep_folder(out: Path) -> None:
+def refuse_sweep_folder(out: Path | str) -> None:
     """``doppelx simulate``'s ``--out`` must not be a sweep or one of its variants: its tables
     would be written beside the sweep's and mixed into them (the analyst's audit, 2 Dec 2026:
     DuckDB then failed on the sweep's folder), and a variant grown by ``--extend`` leaves the

@@ -364,7 +364,7 @@ def sweep_json(rows, count: int, players: int | None) -> dict:
     cannot give is named under ``not_measurable`` with the reason."""
     first = rows[0][1]
     out: dict = {
-        "labels": {m: e.label or m for m, e in first.items()},
+        "labels": figure_labels(first),
         "fair_share": 1 / players if players else None,
         "variants": [],
     }
@@ -388,6 +388,11 @@ def sweep_json(rows, count: int, players: int | None) -> dict:
             }
         )
     return out
+
+
+def figure_labels(figures: dict[str, VariantMetric]) -> dict[str, str]:
+    """Each figure's snake_case key → the label the tables show (the key where it has none)."""
+    return {m: e.label or m for m, e in figures.items()}
 
 
 def figures_json(figures: dict[str, VariantMetric]) -> dict:

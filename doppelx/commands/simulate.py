@@ -375,7 +375,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     params = pin_files(params)
     count = getattr(args, args.count_attr)
     workers = check_run_args(args)
-    refuse_sweep_folder(Path(args.out))
+    refuse_sweep_folder(args.out)
     chunk = args.chunk or folder_chunk(args.out, args.overwrite) or default_chunk_size(kind, count)
     spec = RunSpec(kind, count, args.seed, chunk, params)
     table = run_plan(
@@ -410,11 +410,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         "report_html": str(report.with_suffix(".html")),
     }
     if args.json:  # the run's figures too, as a sweep gives each variant's (the analyst's audit: paths only)
-        from doppelx.batch.sweep import figures_json, summarise
+        from doppelx.batch.sweep import figure_labels, figures_json, summarise
 
         figures = summarise(kind, table, spec.params)
-        summary["labels"] = {m: e.label or m for m, e in figures.items()}
-        summary.update(figures_json(figures))
+        summary.update(labels=figure_labels(figures), **figures_json(figures))
     print(json.dumps(summary, indent=2) if args.json else f"wrote {table}\nwrote {report}")
     return 0
 
