@@ -196,7 +196,7 @@ def open_board(every: int = 3) -> dict:
     materials = {"game": game_params("pybullet"), "fitted": params_of(read_fit(), "pybullet")}
     real = [(0.0, time_to_rest(Path3.of(t))) for t in tosses]
     runs: dict[str, list] = {f"{m} x{f}": [] for m in materials for f in OPEN_SCALES}
-    with TossRunner("pybullet", data.half_width, data.mass) as runner:
+    with TossRunner("pybullet", data.half_width, data.mass, data.inertia) as runner:
         for i, toss in enumerate(tosses):
             pos, quat, vel, spin = release_state(toss, data.half_width).state()
             real[i] = (float(np.linalg.norm(vel)), real[i][1])

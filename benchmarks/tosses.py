@@ -93,13 +93,12 @@ def main(argv=None) -> int:
             tosses = data.half(half)[: args.tosses]
             keep = tuple(t.toss_id for t in tosses[:3]) if half == "eval" else ()
             r = ts.evaluate(tosses, data.half_width, data.mass, data.dt, engine, fitted,
-                            args.throws_per_toss, args.seed, keep)  # fmt: skip
+                            args.throws_per_toss, args.seed, keep, data.inertia)  # fmt: skip
             results[f"{engine} fitted {half}"] = r
             r["edge"] = fitted.edge
             if half == "eval":
-                g = ts.evaluate(
-                    tosses, data.half_width, data.mass, data.dt, engine, game_params(engine), 0, keep=keep
-                )
+                g = ts.evaluate(tosses, data.half_width, data.mass, data.dt, engine, game_params(engine), 0,
+                                keep=keep, inertia=data.inertia)  # fmt: skip
                 results[f"{engine} game {half}"] = g
                 runs[engine] = (r, g, {t.toss_id: t for t in tosses[:3]})
             print(

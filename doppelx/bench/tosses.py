@@ -175,14 +175,16 @@ def chaos(runner: TossRunner, params: TossParams, base: Path3, state, k: int, rn
 def evaluate(
     tosses, half: float, mass: float, dt: float, engine: str, params: TossParams,
     throws_per_toss: int = THROWS_PER_TOSS, seed: int = SEED, keep: tuple[int, ...] = (),
+    inertia: float | None = None,
 ) -> dict:  # fmt: skip
     """Every measure of ``tosses`` in ``engine`` with ``params``; ``keep``: toss ids whose runs are
-    returned (for the plot) under ``"runs"``. Toss ``i`` of the chaos bound draws from
+    returned (for the plot) under ``"runs"``; ``inertia``: the cube's central moment (kg m²; ``None``:
+    homogeneous). Toss ``i`` of the chaos bound draws from
     ``SeedSequence(seed, spawn_key=(toss_id,))``, so a toss's figures do not depend on the others."""
     from rules.common.rng import child_rng
 
     rows, chaos_rows, runs, errors = [], [], {}, []
-    with TossRunner(engine, half, mass) as runner:
+    with TossRunner(engine, half, mass, inertia) as runner:
         for toss in tosses:
             state = release_state(toss, half).state()
             real = Path3.of(toss)

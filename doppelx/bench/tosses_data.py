@@ -3,7 +3,9 @@
 The file (``assets/validation/cube_tosses.README.md`` gives its source and format) holds
 ``states`` (n, 13): position (m), quaternion (w, x, y, z), linear velocity (m/s) and body-frame
 angular velocity (rad/s) of every frame, ``offsets`` (tosses + 1,), ``toss_id`` (tosses,),
-``dt`` (s), ``half_width_m`` and ``mass_kg``. A malformed file is a :class:`~rules.common.errors.DoppelXError`
+``dt`` (s), ``half_width_m`` and ``mass_kg``, and optionally ``inertia_kgm2``, the cube's moment of
+inertia about any axis through its centre (a cube's mass spread with the cube's symmetry has one
+moment for every axis; absent: a homogeneous cube's ``m (2h)² / 6``). A malformed file is a :class:`~rules.common.errors.DoppelXError`
 naming the file and what is wrong (the CLI prints it on one line, exit 2).
 
 Two corrections are applied before anything is compared (docs/physics.md, "Real motion"):
@@ -20,7 +22,11 @@ Two corrections are applied before anything is compared (docs/physics.md, "Real 
   over the first interval), so the release state is fitted (:func:`release_state`) to the
   first :data:`FIT_FRAMES` frames before the first contact: position and velocity by least
   squares on a ballistic arc, orientation and angular velocity by a constant rotation (a
-  homogeneous cube's inertia is isotropic, so its spin is constant in free flight).
+  cube's inertia is isotropic, so its spin is constant in free flight).
+
+The shipped cube is not homogeneous: 0.37 kg is 27 % of a solid acrylic cube of its size
+(1.36 kg), a "loose construction" of plates; the file carries the inertia its authors give
+(0.00081 kg m², 1.20 × a homogeneous cube's; docs/physics.md, "Real motion").
 """
 
 from __future__ import annotations
@@ -36,6 +42,11 @@ from rules.common.errors import DoppelXError
 
 #: Keys of the file and the tosses the fit half takes: even ``toss_id`` (docs/physics.md).
 KEYS = ("states", "offsets", "toss_id", "dt", "half_width_m", "mass_kg")
+#: The optional key: the cube's moment of inertia about its centre (kg m²).
+INERTIA_KEY = "inertia_kgm2"
+#: Mass anywhere inside a cube of half width h gives a central moment of at most 2 m h² (all of
+#: it in the corners, each 3 h² from the centre: I = ⅔ Σ m r²); a file asking for more is refused.
+MAX_INERTIA_FACTOR = 2.0
 #: A quaternion whose length is further than this from 1 is refused.
 UNIT_TOLERANCE = 1e-3
 #: Frames of free flight (at most) the release state is fitted to, and the least accepted.
@@ -66,7 +77,10 @@ class Toss:
 
 @dataclass(frozen=True)
 class TossData:
-    """A whole file: its tosses, the cube, the length scale applied and the file's SHA-256."""
+    """A whole file: its tosses, the cube, the length scale applied and the file's SHA-256.
+
+    ``inertia`` is the cube's central moment (kg m²): the file's ``inertia_kgm2``, or a
+    homogeneous cube's when the file has none (``inertia_given`` says which)."""
 
     tosses: tuple[Toss, ...]
     half_width: float
@@ -75,6 +89,8 @@ class TossData:
     scale: float
     sha256: str
     source: str
+    inertia: float
+    inertia_given: bool
 
     def half(self, which: str) -> tuple[Toss, ...]:
         """``"fit"`` (even ``toss_id``), ``"eval"`` (odd) or ``"all"`` tosses."""
@@ -107,6 +123,7 @@ def load_tosses(path: str | Path | None = None) -> TossData:
     except Exception as exc:
         raise DoppelXError(f"{where}: not a NumPy .npz file of tosses ({type(exc).__name__})") from None
     states, offsets, ids, dt, half, mass = _checked(arrays, where)
+    inertia = _inertia(arrays, half, mass, where)
     tosses = []
     for k in range(len(ids)):
         s = states[offsets[k] : offsets[k + 1]]
@@ -114,7 +131,31 @@ def load_tosses(path: str | Path | None = None) -> TossData:
         tosses.append(Toss(int(ids[k]), np.arange(len(s)) * dt, s[:, :3].copy(), quat / _norm(quat)))
     scale = length_scale(tosses, dt)
     tosses = [Toss(t.toss_id, t.t, t.pos * scale, t.quat) for t in tosses]
-    return TossData(tuple(tosses), half, mass, dt, scale, hashlib.sha256(raw).hexdigest(), where)
+    return TossData(
+        tuple(tosses), half, mass, dt, scale, hashlib.sha256(raw).hexdigest(), where,
+        homogeneous_inertia(mass, half) if inertia is None else inertia, inertia is not None,
+    )  # fmt: skip
+
+
+def homogeneous_inertia(mass: float, half: float) -> float:
+    """The central moment (kg m²) of a homogeneous cube of ``mass`` kg and half width ``half`` m."""
+    return mass * (2.0 * half) ** 2 / 6.0
+
+
+def _inertia(a: dict, half: float, mass: float, where: str) -> float | None:
+    """The file's ``inertia_kgm2``, checked (one positive number a cube of its mass and size can have)."""
+    if INERTIA_KEY not in a:
+        return None
+    v = a[INERTIA_KEY]
+    if v.shape != () or not np.issubdtype(v.dtype, np.number) or not np.isfinite(v) or float(v) <= 0:
+        raise DoppelXError(f"{where}: {INERTIA_KEY} must be one positive number, got {v.dtype} {v.shape}")
+    most = MAX_INERTIA_FACTOR * mass * half**2
+    if float(v) > most:
+        raise DoppelXError(
+            f"{where}: {INERTIA_KEY} {float(v):.6g} kg m² is more than a cube of {mass:g} kg and half width "
+            f"{half * 1000:g} mm can have (at most 2 m h² = {most:.6g}, all of its mass in the corners)"
+        )
+    return float(v)
 
 
 def _norm(q: np.ndarray) -> np.ndarray:

@@ -126,8 +126,10 @@ def _with(p: TossParams, **changes) -> TossParams:
     return TossParams(**rounded)
 
 
-def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, dict]) -> None:
-    """Write the fit file atomically: ``sections`` engine → {params…, objective figures…}."""
+def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, dict],
+              inertia: float | None = None) -> None:  # fmt: skip
+    """Write the fit file atomically: ``sections`` engine → {params…, objective figures…};
+    ``inertia``: the cube's central moment the fit ran with (kg m², recorded in ``[data]``)."""
     from rules.common.atomic import write_text
 
     lines = [
@@ -142,6 +144,8 @@ def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, d
         f'half_rule = "{HALF_TEXT}"',
         f"length_scale = {scale:.6f}",
     ]
+    if inertia is not None:
+        lines.append(f"inertia_kgm2 = {inertia:.6g}")
     for engine in [section_name(e, edge) for edge in EDGES for e in ENGINES]:
         if engine not in sections:
             continue
@@ -284,7 +288,7 @@ def fit_engine(data, engine: str, progress: Callable[[str], None] | None = None,
     fit_tosses = tosses if tosses is not None else data.half("fit")
     eval_tosses = data.half("eval")[: len(fit_tosses)]  # as many held-out tosses as fitted ones
     start = search_start(engine, warm, edge)
-    with TossRunner(engine, data.half_width, data.mass) as runner:
+    with TossRunner(engine, data.half_width, data.mass, data.inertia) as runner:
         weights = (rest_weight, ks_weight, face_weight, face_angle_weight)
         params, value, evals = fit(objective_of(runner, fit_tosses, data.half_width, *weights),
                                    start, max_evals, progress, grid=warm is None)  # fmt: skip

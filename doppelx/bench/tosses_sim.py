@@ -3,7 +3,7 @@
 The world is :mod:`doppelx.bench.cuboid`'s (a flat table top and one sharp box, the
 project's solver: :class:`~physics.settings.SimSettings` with its adaptive sub-steps in
 PyBullet, :class:`~physics.mujoco_world.MujocoParams` in MuJoCo), the die the data's cube
-(homogeneous, edge 104.8 mm, 0.37 kg). The contact is a :class:`TossParams`. A run records
+(edge 104.8 mm, 0.37 kg, the data's moment of inertia). The contact is a :class:`TossParams`. A run records
 the pose every 1/240 s until the cube has rested (:data:`REST_HOLD` within the settle test's
 0.5 mm and 1°) or :data:`TIME_CAP`.
 """
@@ -101,9 +101,10 @@ class TossRunner:
     Args:
         engine: ``pybullet`` or ``mujoco``.
         half: half edge of the cube (m); mass: kg.
+        inertia: its central moment (kg m², the same about every axis); ``None``: a homogeneous cube's.
     """
 
-    def __init__(self, engine: str, half: float, mass: float):
+    def __init__(self, engine: str, half: float, mass: float, inertia: float | None = None):
         from doppelx.bench.cuboid import SCENE, CuboidTable, MujocoCuboidTable
         from physics.engine import check_engine
 
@@ -111,7 +112,9 @@ class TossRunner:
         self.engine = engine
         self.half3 = (half, half, half)
         self.mass = mass
-        i = mass * (2 * half) ** 2 / 6.0
+        from doppelx.bench.tosses_data import homogeneous_inertia
+
+        i = homogeneous_inertia(mass, half) if inertia is None else float(inertia)
         self.inertia = (i, i, i)
         self._scene = SCENE
         self._table = CuboidTable() if engine == "pybullet" else MujocoCuboidTable()

@@ -3,7 +3,8 @@
     doppelx bench tosses [--data FILE.npz] [--engine pybullet|mujoco] [--throws-per-toss K]
                          [--json] [--plot OUT.png] [--half fit|eval|all] [--tosses N] [--seed S]
                          [--edge sharp|rounded]
-    doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N] [--fit-warm]
+    doppelx bench tosses --fit [--engine E] [--fit-out FILE.toml] [--fit-tosses N] [--fit-evals N]
+                               [--fit-warm [--fitted START.toml]]
                                [--fit-rest-weight W] [--fit-ks-weight W] [--fit-face-weight W]
                                [--fit-face-angle-weight W]
                                [--edge sharp|rounded]
@@ -71,7 +72,8 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
     t.add_argument("--seed", type=argtypes.seed, default=SEED, metavar="N",
                    help=f"seed of the chaos bound's perturbations (default {SEED})")  # fmt: skip
     t.add_argument("--fitted", type=argtypes.input_path, metavar="FILE.toml",
-                   help="evaluate with the materials of this fit file (default the shipped one)")  # fmt: skip
+                   help="evaluate with the materials of this fit file (default the shipped one); with "
+                   "--fit --fit-warm: start the search from its values (even if fitted on other data)")  # fmt: skip
     t.add_argument("--fit", action="store_true", help="fit the materials on the fit half and write them")
     t.add_argument("--fit-out", type=argtypes.output_path, metavar="FILE.toml",
                    help="--fit writes here (default the shipped assets/validation/tosses_fit.toml)")  # fmt: skip
@@ -111,11 +113,13 @@ def run_tosses(args: argparse.Namespace) -> int:
     args.tosses_checks[0](args, "tosses")
     engines = _engines(args)
     if args.fit:
-        for flag, given in (("--data", args.data), ("--plot", args.plot), ("--half", args.half), ("--fitted", args.fitted),
+        for flag, given in (("--data", args.data), ("--plot", args.plot), ("--half", args.half),
                             ("--tosses", args.tosses), ("--json", args.tosses_json)):  # fmt: skip
             if given:
                 raise DoppelXError(f"{flag}: --fit fits on the shipped data's fit half and writes the fit file; "
-                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --fit-rest-weight, --fit-ks-weight, --fit-face-weight, --fit-face-angle-weight, --edge")  # fmt: skip
+                                   f"it takes only --engine, --fit-out, --fit-tosses, --fit-evals, --fit-warm, --fitted (with --fit-warm), --fit-rest-weight, --fit-ks-weight, --fit-face-weight, --fit-face-angle-weight, --edge")  # fmt: skip
+        if args.fitted and not args.fit_warm:
+            raise DoppelXError("--fitted: with --fit it names where --fit-warm starts; add --fit-warm")
         return _fit(args, engines)
     for flag, given in (
         ("--fit-out", args.fit_out),
@@ -149,10 +153,16 @@ def _fit(args: argparse.Namespace, engines) -> int:
     data = load_tosses()
     warm = {}
     if args.fit_warm:
-        doc = read_fit(out)
+        start = (
+            args.fitted or out
+        )  # --fitted: a start named on purpose, e.g. a fit of an earlier copy of the data
+        doc = read_fit(start)
         if doc.get("data", {}).get("sha256") != data.sha256:
-            raise DoppelXError(f"--fit-warm: {out} was fitted on other data; fit without --fit-warm")
-        warm = {e: _warm(doc, e, out, args.edge) for e in engines}
+            if not args.fitted:
+                raise DoppelXError(f"--fit-warm: {out} was fitted on other data; fit without --fit-warm "
+                                   "or name it with --fitted to start from its values anyway")  # fmt: skip
+            print(f"bench tosses --fit: starting from {start}, fitted on other data", file=sys.stderr)
+        warm = {e: _warm(doc, e, start, args.edge) for e in engines}
     fit_tosses = data.half("fit")[: args.fit_tosses] if args.fit_tosses else data.half("fit")
 
     def progress(line: str) -> None:
@@ -180,7 +190,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
         for name in (section_name(e, kind) for kind in EDGES for e in ("pybullet", "mujoco")):
             if name in old and name not in sections:
                 sections[name] = old[name]
-    write_fit(out, data.sha256, data.scale, sections)
+    write_fit(out, data.sha256, data.scale, sections, data.inertia)
     for engine in engines:
         s = sections[section_name(engine, args.edge)]
         print(
@@ -225,10 +235,9 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
     result: dict = {"engines": {}}
     for engine in engines:
         r = ts.evaluate(tosses, data.half_width, data.mass, data.dt, engine, params[engine],
-                        args.throws_per_toss, args.seed, keep)  # fmt: skip
-        g = ts.evaluate(
-            tosses, data.half_width, data.mass, data.dt, engine, game_params(engine), 0, keep=keep
-        )
+                        args.throws_per_toss, args.seed, keep, data.inertia)  # fmt: skip
+        g = ts.evaluate(tosses, data.half_width, data.mass, data.dt, engine, game_params(engine), 0,
+                        keep=keep, inertia=data.inertia)  # fmt: skip
         r["game_material"] = g
         r["edge"] = params[engine].edge
         result["engines"][engine] = r
@@ -240,6 +249,7 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
     result["data"] = {
         "file": str(data.source), "sha256": data.sha256, "half": half, "tosses": len(tosses),
         "length_scale": round(data.scale, 6), "fit_file": str(fit_file),
+        "inertia_kgm2": round(data.inertia, 9), "inertia": "file" if data.inertia_given else "homogeneous",
     }  # fmt: skip
     result["chaos_noise"] = {"position_m": ts.NOISE[0], "orientation_deg": 1.0, "velocity": ts.NOISE[2],
                              "spin": ts.NOISE[3], "throws_per_toss": args.throws_per_toss, "seed": args.seed}  # fmt: skip
@@ -265,7 +275,10 @@ def format_table(result: dict) -> str:
         cols += [r, r["game_material"]]
         names += [f"{engine} fitted", f"{engine} game"]
     d = result["data"]
-    lines = [f"{d['tosses']} tosses ({d['half']} half of {d['file']}), length scale {d['length_scale']:.4f}"]
+    lines = [
+        f"{d['tosses']} tosses ({d['half']} half of {d['file']}), length scale {d['length_scale']:.4f}, "
+        f"cube's inertia {d['inertia_kgm2']:.3g} kg m² ({'the file' if d['inertia'] == 'file' else 'homogeneous'})"
+    ]
     head = f"{'measure':<34}" + "".join(f"{n:>18}" for n in names)
     lines += [head, "-" * len(head)]
 

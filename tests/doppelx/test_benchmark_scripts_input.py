@@ -432,3 +432,38 @@ def test_throw_feel_counts_the_time_in_play_from_the_first_impact(capsys, monkey
         assert 0.0 < r["in_play_s"] < r["rest_s"] - 0.05
     text = call(feel, ["--seeds", "2", "--mappings", "assisted"], capsys, monkeypatch).out
     assert "in play" in text.splitlines()[1]
+
+
+# --- tosses_inertia.py (issue 29) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (["--factors", "1,x"], "--factors"),
+        (["--factors", "2.5"], "at most 2"),
+        (["--tosses", "0"], "--tosses"),
+    ],
+)
+def test_tosses_inertia_refuses_bad_arguments_before_running(args, word, capsys, monkeypatch):
+    inertia = script("tosses_inertia")
+    monkeypatch.setattr(inertia, "scan", must_not_run)
+    assert_refused(call(inertia, args, capsys, monkeypatch), "tosses_inertia", word)
+
+
+def test_tosses_inertia_scans_the_cubes_moment_on_both_halves(capsys, monkeypatch, tmp_path):
+    inertia = script("tosses_inertia")
+    out = tmp_path / "scan.json"
+    args = ["--engine", "pybullet", "--factors", "1,1.5", "--tosses", "2", "--out", str(out)]
+    res = call(inertia, args, capsys, monkeypatch)
+    assert res.code == 0, res.err[-2000:]
+    rows = strict_json(out.read_text())["pybullet sharp"]
+    assert [(r["factor"], r["half"]) for r in rows] == [
+        (1.0, "fit"),
+        (1.0, "eval"),
+        (1.5, "fit"),
+        (1.5, "eval"),
+    ]
+    assert rows[2]["inertia_kgm2"] == pytest.approx(1.5 * rows[0]["inertia_kgm2"], rel=1e-4)
+    assert rows[0]["objective"] != rows[2]["objective"]  # the moment reaches the motion
+    assert "0.0006773" in res.out and "0.0010159" in res.out

@@ -48,7 +48,10 @@ def _subset(tmp_path, ks=(1, 3), name="small.npz", **changes):
         "half_width_m": raw["half_width_m"],
         "mass_kg": raw["mass_kg"],
     }
+    if "inertia_kgm2" in raw:
+        out["inertia_kgm2"] = raw["inertia_kgm2"]
     out.update(changes)
+    out = {k: v for k, v in out.items() if v is not None}  # a change to None leaves the key out
     path = tmp_path / name
     np.savez(path, **out)
     return path
@@ -110,6 +113,12 @@ def _nan(raw):
         (lambda raw: {"states": _quat_off(raw)}, "not 1"),
         (lambda raw: {"offsets": np.array([0, 10, 5], dtype=np.int64)}, "offsets do not fit"),
         (lambda raw: {"toss_id": np.array([1], dtype=np.int64)}, "toss_id"),
+        (lambda raw: {"inertia_kgm2": np.float64(-0.0008)}, "inertia_kgm2 must be one positive number"),
+        (
+            lambda raw: {"inertia_kgm2": np.array([0.0008, 0.0008])},
+            "inertia_kgm2 must be one positive number",
+        ),
+        (lambda raw: {"inertia_kgm2": np.float64(0.003)}, "more than a cube of 0.37 kg"),
     ],
 )
 def test_a_malformed_tosses_file_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys, change, words):
@@ -123,6 +132,52 @@ def test_a_malformed_tosses_file_is_one_line_and_exit_2_with_nothing_written(tmp
     assert code == 2
     assert err.count("\n") == 1 and "bad.npz" in err and words in err, err
     assert not plot.exists()
+
+
+def test_the_cubes_inertia_is_the_files_or_a_homogeneous_cubes(tmp_path):
+    shipped = load_tosses()
+    # the shipped cube is a hollow box: ContactNets' 0.00081 kg m², 1.2 x a homogeneous cube's
+    assert shipped.inertia_given and shipped.inertia == pytest.approx(0.00081)
+    homogeneous = 0.37 * 0.1048**2 / 6
+    assert shipped.inertia / homogeneous == pytest.approx(1.196, abs=0.001)
+    plain = load_tosses(_subset(tmp_path, name="plain.npz", inertia_kgm2=None))
+    assert not plain.inertia_given and plain.inertia == pytest.approx(homogeneous)
+    # a cube with all its mass in the corners is the most a file may ask for (2 m h²)
+    corners = load_tosses(
+        _subset(tmp_path, name="corners.npz", inertia_kgm2=np.float64(2 * 0.37 * 0.0524**2))
+    )
+    assert corners.inertia == pytest.approx(2 * 0.37 * 0.0524**2)
+
+
+@pytest.mark.parametrize("engine", ["pybullet", "mujoco"])
+def test_the_runs_cube_has_the_inertia_it_is_given_and_a_larger_one_tips_over_an_edge_more_slowly(engine):
+    """A cube released 10° short of balancing on an edge (sticking friction) tips over it in a
+    time that scales with the square root of its moment about the edge, I + 2 m h² (parallel
+    axes; the same start angle, so the whole fall scales): a cube with its mass in the corners
+    (I = 2 m h²) reaches 20° of tilt √1.5 = 1.22 times later than a homogeneous one."""
+    from doppelx.bench.tosses_sim import TossParams, TossRunner
+
+    h, m = 0.0524, 0.37
+    moments = {"homogeneous": m * (2 * h) ** 2 / 6, "corners": 2 * m * h * h}
+    tilt = math.radians(45 - 10)  # 10° from balancing on the edge (45°)
+    q = rotvec_quat(np.array([0.0, tilt, 0.0]))
+    centre = (0.0, 0.0, h * math.sqrt(2) * math.cos(math.radians(45) - tilt) + 1e-5)  # edge on the board
+    state = (centre, tuple(float(x) for x in q), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    sticky = TossParams(1.0, 0.02, 0.0, 0.0)
+    reached = {}
+    for name, inertia in moments.items():
+        with TossRunner(engine, h, m, inertia) as runner:
+            assert runner.inertia == (inertia,) * 3
+            run = runner.run(sticky, state, cap=1.0)
+            if engine == "mujoco":
+                np.testing.assert_allclose(
+                    runner._models[sticky][0].body_inertia[1], [inertia] * 3, rtol=1e-9
+                )
+        tilts = [math.degrees(2 * math.acos(min(1.0, abs(float(r[3]))))) for r in run.quat]
+        reached[name] = next(t for t, a in zip(run.t, tilts, strict=True) if a < 20.0)
+    edge = {k: i + 2 * m * h * h for k, i in moments.items()}
+    expected = math.sqrt(edge["corners"] / edge["homogeneous"])  # 1.22
+    assert reached["corners"] / reached["homogeneous"] == pytest.approx(expected, rel=0.03)
 
 
 def test_the_json_has_the_issues_shape_and_is_the_same_twice(tmp_path, capsys):
@@ -148,6 +203,7 @@ def test_the_json_has_the_issues_shape_and_is_the_same_twice(tmp_path, capsys):
         assert r["pos_err_widths"]["50"] < 0.01
         assert r["game_material"]["tosses"] == 3
     assert doc["data"]["half"] == "all"
+    assert doc["data"]["inertia"] == "file" and doc["data"]["inertia_kgm2"] == pytest.approx(0.00081)
 
 
 def test_fit_writes_its_file_with_hash_and_half_and_keeps_the_other_engine(tmp_path, capsys):
@@ -234,6 +290,35 @@ def test_fit_warm_starts_from_the_fit_file_and_belongs_to_fit(tmp_path, capsys):
     assert {"time_constant", "impedance"} <= set(doc)
     assert main(["bench", "tosses", "--fit-warm", "--json"]) == 2
     assert "--fit-warm" in capsys.readouterr().err
+
+
+def test_fit_warm_starts_from_a_named_fit_file_even_of_other_data_and_only_with_fit_warm(tmp_path, capsys):
+    """--fitted names the start of --fit --fit-warm (a fit of an earlier copy of the data, whose
+    hash differs): the search starts from its values; the refit's own file gets the data's hash.
+    Without --fitted a fit file of other data is refused as a start."""
+    from doppelx.bench.tosses_fit import write_fit
+    from rules.common.assets import read_toml
+
+    start = tmp_path / "old.toml"
+    section = {"friction": 0.23, "restitution": 0.11, "spinning_friction": 0.0005, "rolling_friction": 0.0015}
+    write_fit(start, "0" * 64, 1.02, {"pybullet": section})
+    out = tmp_path / "fit.toml"
+    base = ["bench", "tosses", "--fit", "--fit-out", str(out), "--fit-tosses", "1", "--engine", "pybullet"]
+    assert main([*base, "--fitted", str(start)]) == 2
+    assert "add --fit-warm" in capsys.readouterr().err
+    assert main([*base, "--fit-warm", "--fitted", str(start), "--fit-evals", "1"]) == 0
+    assert "fitted on other data" in capsys.readouterr().err
+    doc = read_toml(out)
+    assert doc["data"]["sha256"] == load_tosses().sha256
+    assert doc["data"]["inertia_kgm2"] == pytest.approx(0.00081)
+    fitted = doc["pybullet"]
+    assert fitted["evaluations"] == 2 and fitted["search"].startswith("pattern search from")
+    moved = [k for k in section if fitted[k] != section[k]]
+    assert len(moved) <= 1  # one evaluation past the start moves at most one parameter by one step
+    other = tmp_path / "other.toml"
+    write_fit(other, "0" * 64, 1.02, {"pybullet": section})
+    assert main([*base[:3], "--fit-out", str(other), *base[5:], "--fit-warm"]) == 2
+    assert "fitted on other data" in capsys.readouterr().err
 
 
 def test_the_rounded_edge_option_fits_and_evaluates_both_engines_and_keeps_the_sharp_default(
