@@ -423,7 +423,7 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         state = self._hud_state()
         self.hud.layout(snap, state)  # the HUD's panels first: the overlays and the picture make room
         shift = self.camera.screen_shift
-        self._clear_of_column(snap)
+        self._clear_of_panels(snap)
         if self.camera.screen_shift != shift:  # the picture moved: the cards' outlines move with it
             state = self._hud_state()
             self.hud.layout(snap, state)
