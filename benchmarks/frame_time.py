@@ -282,7 +282,7 @@ def inset(args) -> None:
                 win.show(make(block))
                 win.render()
                 win.flip()
-                assert (win.inset is not None) == (mode == "inset")
+                assert bool(win.insets) == (mode == "inset")
                 for k in range(block, block + 10):
                     times[mode].append(draw_timed(win, make(k)))
                 pyglet.gl.glFinish()

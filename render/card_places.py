@@ -18,12 +18,20 @@ from render.parts_mesh import card_corner, card_polygon
 from render.snapshot import TableSpec
 from rules.doppelx.outcome import Pose
 
-#: Where dice lie on a card, as fractions of the legs (u, v): in its two acute corners, clear of
-#: the letter, the pay-out chip and the caption along the middle, and a die's half diagonal
-#: (11.3 mm for a 16 mm die) inside every edge of a 70 mm card; later dice stack on earlier ones
-#: (sixth playtest: dice at the old six slots hung over the box's outer wall or past the card's
-#: long edge into the box, and covered the letter and the value).
-CARD_SLOTS = ((0.55, 0.19), (0.19, 0.55))
+#: Where dice lie on a card, as fractions of the legs (u, v), side by side, each die wholly on the
+#: card with its edges along the legs and a 0.8 mm gap to the next (centres 0.24 of a 70 mm leg
+#: apart): first in its two acute corners and beside them along the legs, clear of the letter,
+#: the pay-out chip and the caption (sixth playtest: dice at the old slots hung over the box's
+#: outer wall or past the card's long edge and covered the letter and the value); a fifth and
+#: sixth bettor's dice then lie over the letter's upper half and the chip. (A third and fourth
+#: die used to lie on the first two: one bettor's die hid another's.)
+CARD_SLOTS = ((0.61, 0.13), (0.13, 0.61), (0.37, 0.13), (0.13, 0.37), (0.37, 0.37), (0.13, 0.13))
+#: Where a die lies once the card's :data:`CARD_SLOTS` are taken (a seventh bettor with 8 players):
+#: one die higher, across the two dice along a leg, so it hides neither.
+CARD_BRIDGES = ((0.49, 0.13), (0.13, 0.49))
+#: A bet die's turn off the card's legs (rad), alternating -, 0, +: laid by hand, yet clear of
+#: its neighbours (a 16 mm die turned 0.04 rad spans 16.6 mm of the 16.8 mm between centres).
+CARD_TWIST = 0.04
 
 
 def card_corners(table: TableSpec) -> dict[str, str]:
@@ -90,13 +98,24 @@ def bet_die_poses(
         a, u, v = card_corner(box, corners[letter])
         if letter not in orders:
             orders[letter] = _slot_order(table, letter, (a, u, v), lying, die.size)
-        fu, fv = CARD_SLOTS[orders[letter][k % len(CARD_SLOTS)]]
+        fu, fv, layer = _card_spot(orders[letter], k)
         xy = a + (u * fu + v * fv) * box.bet_card_leg
-        z = box.rim_z + box.bet_card_thickness + die.half + die.size * (k // len(CARD_SLOTS))
-        yaw = math.atan2(u[1] + v[1], u[0] + v[0]) + math.pi / 4 + 0.15 * (k % 3 - 1)
+        z = box.rim_z + box.bet_card_thickness + die.half + die.size * layer
+        yaw = math.atan2(u[1] + v[1], u[0] + v[0]) + math.pi / 4 + CARD_TWIST * (k % 3 - 1)
         rest = Pose.resting(die, float(xy[0]), float(xy[1]), yaw, "X" if "X" in die.faces else die.faces[0])
         poses[owner] = Pose((rest.position[0], rest.position[1], float(z)), rest.quaternion)
     return poses
+
+
+def _card_spot(order: list[int], k: int) -> tuple[float, float, int]:
+    """Where the ``k``-th die bet on a card lies: ``(u, v)`` as fractions of the legs and its
+    layer (0 on the card). The first :data:`CARD_SLOTS` in ``order`` side by side on the card,
+    then across two of them (:data:`CARD_BRIDGES`), one die higher; any further die (more than
+    7 bettors: none in a game) on an earlier one."""
+    if k < len(order):
+        return (*CARD_SLOTS[order[k]], 0)
+    extra = k - len(order)
+    return (*CARD_BRIDGES[extra % len(CARD_BRIDGES)], 1 + extra // len(CARD_BRIDGES))
 
 
 def _slot_order(table: TableSpec, letter: str, frame, lying: Mapping[str, Pose], size: float) -> list[int]:
@@ -113,4 +132,13 @@ def _slot_order(table: TableSpec, letter: str, frame, lying: Mapping[str, Pose],
     return sorted(range(len(slots)), key=lambda i: (covered[i], i))
 
 
-__all__ = ["CARD_SLOTS", "bet_die_poses", "card_at", "card_corners", "card_near", "card_outlines"]
+__all__ = [
+    "CARD_BRIDGES",
+    "CARD_SLOTS",
+    "CARD_TWIST",
+    "bet_die_poses",
+    "card_at",
+    "card_corners",
+    "card_near",
+    "card_outlines",
+]

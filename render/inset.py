@@ -1,4 +1,4 @@
-"""The off-the-box inset: a small picture of the dice lying on the table outside the box.
+"""The off-the-box insets: small pictures of the dice lying on the table outside the box.
 
 A die knocked out of the box used to make the camera zoom the whole table out until the box
 was a fifth of the window. Now the main view keeps the box framed and the window draws a
@@ -6,7 +6,9 @@ second, small viewport (:func:`inset_rect`, at the window's edge on the die's si
 the HUD's panels and, where it can be, of the box) seen from
 above those dice (:func:`inset_camera`), framed in the first die's colour and captioned
 "<colour> · off the box" (or with what the die's own label says: a label over a die off the
-box is not drawn over the main view, the caption carries it). Nothing is drawn — and nothing costs — while no die is outside.
+box is not drawn over the main view, the caption carries it). Dice knocked far apart get an
+inset each (:func:`groups`), so every die off the box is seen. Nothing is drawn — and nothing
+costs — while no die is outside.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ MARGIN = 12
 #: Dice this far (m, across the table) from the one nearest the box are framed with it; a die
 #: further away would make each a dot (:func:`framed`).
 GROUP_REACH = 0.12
+#: At most this many insets (:func:`groups`); dice knocked apart in more directions than that
+#: share the last one.
+MAX_INSETS = 3
 
 
 def on_table(table: TableSpec, point) -> bool:
@@ -62,11 +67,26 @@ def framed(dice: Sequence[tuple[str, Pose]]) -> list[tuple[str, Pose]]:
     return [d for d in dice if math.hypot(d[1].position[0] - x0, d[1].position[1] - y0) <= GROUP_REACH]
 
 
+def groups(dice: Sequence[tuple[str, Pose]]) -> list[list[tuple[str, Pose]]]:
+    """The dice off the box ``dice`` as the insets show them, one group an inset, nearest the
+    box first: :func:`framed` of them, then :func:`framed` of the rest, and so on — each die
+    large enough to read. A die knocked far from the others used to be only named in the
+    caption ("white further off", and not seen); the groups beyond :data:`MAX_INSETS` share the
+    last inset."""
+    rest = list(dice)
+    out: list[list[tuple[str, Pose]]] = []
+    while rest and len(out) < MAX_INSETS - 1:
+        group = framed(rest)
+        out.append(group)
+        rest = [d for d in rest if d not in group]
+    return out + [rest] if rest else out
+
+
 def inset_camera(dice: Sequence[tuple[str, Pose]], yaw: float = 0.0) -> Camera:
-    """A camera looking down steeply (70°) at the dice ``dice`` (:func:`framed` of them), near
-    enough that a die fills about a sixth of the inset's height and far enough that every framed
-    one is in it; turned like the main view (``yaw``) so left and right agree with it."""
-    pts = np.array([pose.position for _, pose in framed(dice)], dtype=float)
+    """A camera looking down steeply (70°) at the dice ``dice`` (one of :func:`groups`), near
+    enough that a die fills about a sixth of the inset's height and far enough that every one
+    is in it; turned like the main view (``yaw``) so left and right agree with it."""
+    pts = np.array([pose.position for _, pose in dice], dtype=float)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     cam = Camera()
     cam.target = (lo + hi) / 2
@@ -90,7 +110,8 @@ def inset_rect(
     # the top corners last: the scoreboard and the last throw's panel are there while a game
     # runs, but at its end the standings stand for the scoreboard and the top left is free
     # (eighth playtest: at 800 × 500 the inset then lay over the box's near-left corner, card A)
-    mid, low, high = (height - h) / 2, height * 0.12, height - MARGIN - h
+    mid, high = (height - h) / 2, height - MARGIN - h
+    low = min(height * 0.12, mid - h - MARGIN / 2)  # clear of the middle one: two insets, one over the other
     right = [Rect(width - MARGIN - w, y, width - MARGIN, y + h) for y in (mid, low, high)]
     left = [Rect(MARGIN, y, MARGIN + w, y + h) for y in (mid, low, high)]
     spots = left + right if left_first else right + left
@@ -106,17 +127,37 @@ def inset_rect(
     return min(spots, key=cost)
 
 
-def caption(owners: Sequence[str], texts: Sequence[str] = (), shown: Sequence[str] | None = None) -> str:
-    """The inset's caption: the dice's colours and what the labels over them say (they are
-    not drawn over the main view), e.g. ``"green · off the box: back to hand"``; without a
-    label ``"green, red · off the box"``. ``shown``: the dice the inset frames (:func:`framed`);
-    the others are named apart, ``"blue · off the box · white further off"`` (a fourth playtest
-    read "blue, white" over a picture of the blue die alone)."""
+def in_screen_order(rects: Sequence[Rect], ys: Sequence[float]) -> list[Rect]:
+    """The insets ``rects`` dealt out again so that on each side of the window they stand in the
+    order their dice do in the main view (``ys``: each inset's dice's height there, px up): a
+    die knocked towards the near side of the table gets the lower of two insets."""
+    out = list(rects)
+    for x0 in {r.x0 for r in rects}:
+        side = [i for i, r in enumerate(rects) if r.x0 == x0]
+        spots = sorted((rects[i] for i in side), key=lambda r: r.y0)
+        for i, spot in zip(sorted(side, key=lambda i: ys[i]), spots):
+            out[i] = spot
+    return out
+
+
+def caption(owners: Sequence[str], texts: Sequence[str] = ()) -> str:
+    """An inset's caption: its dice's colours and what the labels over them say (they are not
+    drawn over the main view), e.g. ``"green · off the box: back to hand"``; without a label
+    ``"green, red · off the box"``. Every die named is in the picture (a fourth playtest read
+    "blue, white" over a picture of the blue die alone: the white die now has an inset of its
+    own)."""
     said = list(dict.fromkeys(texts)) or ["off the box"]
-    framed_owners = list(owners) if shown is None else [o for o in owners if o in shown]
-    away = [o for o in owners if o not in framed_owners]
-    tail = f" · {', '.join(away)} further off" if away else ""
-    return f"{', '.join(framed_owners)} · {' · '.join(said)}{tail}"
+    return f"{', '.join(owners)} · {' · '.join(said)}"
 
 
-__all__ = ["caption", "framed", "inset_camera", "inset_rect", "off_box", "on_table"]
+__all__ = [
+    "MAX_INSETS",
+    "caption",
+    "framed",
+    "groups",
+    "in_screen_order",
+    "inset_camera",
+    "inset_rect",
+    "off_box",
+    "on_table",
+]

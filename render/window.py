@@ -214,13 +214,13 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
         self._referee_framed: tuple[float, float] | None = None
-        #: The off-the-box inset of the last frame (window px), ``None`` while no die is outside.
-        self.inset: Rect | None = None
-        self._inset_camera: Camera | None = None
+        #: The off-the-box insets of the last frame (window px), none while no die is outside.
+        self.insets: list[Rect] = []
+        self._inset_cameras: list[Camera] = []
         self._inset_batch: Any = None
         self._inset_items: list[Any] = []
-        self._inset_target: MsaaTarget | None = None
-        self._inset_drawn: object = None  # what the inset's framebuffer shows
+        self._inset_targets: list[MsaaTarget] = []
+        self._inset_drawn: list[object] = []  # what each inset's framebuffer shows
         self._last_draw = clock()
         #: The generic busy/thinking indicator (see :meth:`busy`); empty for none.
         self.busy_text = ""
@@ -423,7 +423,7 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         state = self._hud_state()
         self.hud.layout(snap, state)  # the HUD's panels first: the overlays and the picture make room
         shift = self.camera.screen_shift
-        self._clear_of_column(snap)
+        self._clear_of_panels(snap)
         if self.camera.screen_shift != shift:  # the picture moved: the cards' outlines move with it
             state = self._hud_state()
             self.hud.layout(snap, state)
@@ -452,8 +452,7 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         self._draw_inset(None if state.table_covered else snap, width, height)
         anchors, obstacles = self._anchors(None if state.table_covered else snap, width, height)
-        extra = [self.inset] if self.inset is not None else []
-        self.hud.place_labels(anchors, obstacles + extra + self.overlay_boxes(), state)
+        self.hud.place_labels(anchors, obstacles + self.insets + self.overlay_boxes(), state)
         covered = bool(self.menu or self.help)  # the menu and the help cover the inset too
         if covered and self._inset_batch is not None:
             self._inset_batch.draw()
@@ -578,8 +577,8 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         if not texts:
             return out, []
         for (text, pos, colour, size, boxed), (x, y, depth) in zip(texts, to_window([t[1] for t in texts])):
-            if self.inset is not None and off_box_inset.on_table(snap.table, pos):
-                continue  # a die off the box: the inset's caption says it
+            if self.insets and off_box_inset.on_table(snap.table, pos):
+                continue  # a die off the box: an inset's caption says it
             if 0.0 < depth < 1.0:
                 out.append(Anchor(text, float(x), float(y), colour, size, boxed))
         obstacles: list[Rect] = []
@@ -660,10 +659,11 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         if self.scene is not None:
             self.scene.delete()
             self.scene = None
-        for target in (self.msaa, self._scaled, self._inset_target):
+        for target in (self.msaa, self._scaled, *self._inset_targets):
             if target is not None:
                 target.delete()
-        self.msaa = self._scaled = self._inset_target = None
+        self.msaa = self._scaled = None
+        self._inset_targets, self._inset_drawn = [], []
         super().on_close()
 
 

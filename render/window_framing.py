@@ -1,12 +1,13 @@
-"""Where the picture stands in the window: clear of a column at the right edge, the box
-and a person's hand fitted into the referee view.
+"""Where the picture stands in the window: clear of a column at the right edge and of the
+referee view's corner panels, the box and a person's hand fitted into the referee view.
 
 A mixin of :class:`render.window.TableWindow`. While the throw log or the end standings lie
 at the window's right edge (:meth:`Framing.column_edge`) the picture moves left, and shrinks
-if it must, so the box lies beside them; in the referee view, while a person throws from the
-south or north wall, the view zooms out just enough to show the hand's ring between the HUD's
-top and bottom lines (:meth:`Framing._frame_referee_hand`). Nothing is decided here; the
-camera is only moved.
+if it must, so the box lies beside them; in the referee view it keeps clear of the scoreboard
+and the Last throw panel the same way (:meth:`Framing._clear_of_panels`). In the referee view,
+while a person throws from the south or north wall, the view zooms out just enough to show the
+hand's ring between the HUD's top and bottom lines (:meth:`Framing._frame_referee_hand`).
+Nothing is decided here; the camera is only moved.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Framing:
         width: int
         height: int
         camera: Camera
+        hud: Hud
         aim: ThrowAim | None
         referee: bool
         _referee_home: tuple[float, float]
@@ -86,25 +88,52 @@ class Framing:
         s = scale_for(w, self.height)
         return w - 10 * s - Hud.log_width(w, s)
 
-    def _clear_of_column(self, snap: Snapshot | None) -> None:
-        """While a column lies at the right edge (:meth:`column_edge`: the throw log, the end
-        standings), move the picture left — and shrink it if it must — so the box lies between
-        the window's left edge and the column (issue 32: the log, then the standings covered
-        part of the box); otherwise the picture is where the camera puts it."""
+    def _panels_beside_box(self) -> list[Rect]:
+        """The window boxes (px) the box keeps clear of: a column at the right edge
+        (:meth:`column_edge`, full height) and, in the referee view — where the box fills the
+        window's height — the scoreboard and the Last throw panel at the top corners (at
+        800 × 500 with 8 players the Last throw panel lay over the box's top-right corner)."""
+        out: list[Rect] = []
+        edge = self.column_edge()
+        if edge is not None:
+            out.append(Rect(edge, 0.0, float(self.width), float(self.height)))
+        if self.referee:
+            out += [self.hud.blocks[k] for k in ("scoreboard", "summary") if k in self.hud.blocks]
+        return out
+
+    def _clear_of_panels(self, snap: Snapshot | None) -> None:
+        """Move the picture sideways — and shrink it if it must — so the box keeps clear of
+        :meth:`_panels_beside_box` (issue 32: the throw log, then the standings covered part of
+        the box; the referee view's Last throw panel its top-right corner), as little as
+        possible: the largest scale ``k`` at which the box fits between the panels beside it,
+        or clears those above or below it, then the smallest shift; otherwise the picture is
+        where the camera puts it."""
         self.camera.screen_shift = (0.0, 1.0)
-        edge = self.column_edge() if snap is not None else None
-        if snap is None or edge is None:
+        panels = self._panels_beside_box() if snap is not None else []
+        if snap is None or not panels:
             return
-        w = self.width
-        s = scale_for(w, self.height)
-        m = 10 * s
-        right = edge - m  # the column's left edge, less a margin
+        w, h = self.width, self.height
+        m = 10 * scale_for(w, h)
         box = self._box_on_screen(snap)
-        k = min(1.0, max(0.2, (right - m) / max(box.x1 - box.x0, 1.0)))
-        cx = w / 2
+        cx, cy = w / 2, h / 2
+        k = 1.0
+        while True:
+            y0, y1 = cy + k * (box.y0 - cy), cy + k * (box.y1 - cy)
+            beside = [p for p in panels if p.y0 - m < y1 and y0 < p.y1 + m]
+            left = max([m] + [p.x1 + m for p in beside if p.x0 + p.x1 < w])
+            right = min([w - m] + [p.x0 - m for p in beside if p.x0 + p.x1 >= w])
+            fit = (right - left) / max(box.x1 - box.x0, 1.0)
+            if fit >= k or k <= 0.2:
+                break
+            # shrink until the box fits between them, or until one of them no longer lies beside it
+            clear = [
+                (p.y0 - m - cy) / (box.y1 - cy) if p.y0 + p.y1 > h else (cy - p.y1 - m) / (cy - box.y0)
+                for p in beside
+                if p.y0 > m or p.y1 < h - m  # a full-height column is beside the box at every scale
+            ]
+            k = max(0.2, max([fit] + [c for c in clear if c < k]) - 1e-6)
         x0, x1 = cx + k * (box.x0 - cx), cx + k * (box.x1 - cx)
-        dx = min(0.0, right - x1)  # only ever to the left
-        dx = max(dx, m - x0) if x0 + dx < m else dx
+        dx = max(0.0, left - x0) if x0 < left else min(0.0, right - x1)
         self.camera.screen_shift = (2 * dx / w, k)
 
     def _box_on_screen(self, snap: Snapshot) -> Rect:

@@ -1,10 +1,10 @@
-"""The off-the-box inset drawn in the window: its picture, frame and caption.
+"""The off-the-box insets drawn in the window: their pictures, frames and captions.
 
-A mixin of :class:`render.window.TableWindow`. :mod:`render.inset` decides where the inset
-goes and what it shows (the dice lying on the table outside the box, seen from above); this
-draws it — the picture into a framebuffer of its own, redrawn only when those dice, the
-table or the view's turn change, and blitted every frame — and its frame and caption as
-pyglet shapes over the HUD.
+A mixin of :class:`render.window.TableWindow`. :mod:`render.inset` decides where an inset
+goes and what it shows (the dice lying on the table outside the box, seen from above; one
+inset for each group of dice lying together); this draws them — each picture into a
+framebuffer of its own, redrawn only when those dice, the table or the view's turn change,
+and blitted every frame — and their frames and captions as pyglet shapes over the HUD.
 """
 
 # ruff: noqa: I001  (imports are ordered on purpose: pyglet is configured (render.backend) before its modules load)
@@ -29,7 +29,7 @@ gl = pyglet.gl
 
 
 class InsetView:
-    """The off-the-box inset's drawing (mixed into the window)."""
+    """The off-the-box insets' drawing (mixed into the window)."""
 
     if TYPE_CHECKING:
         # What these methods use of the window; declared for the type checker only.
@@ -39,12 +39,12 @@ class InsetView:
         hud: Hud
         scene: Scene | None
         software: bool
-        inset: Rect | None
-        _inset_camera: Camera | None
+        insets: list[Rect]
+        _inset_cameras: list[Camera]
         _inset_batch: Any
         _inset_items: list[Any]
-        _inset_target: MsaaTarget | None
-        _inset_drawn: object
+        _inset_targets: list[MsaaTarget]
+        _inset_drawn: list[object]
 
         def overlay_boxes(self) -> list[Rect]: ...
 
@@ -52,26 +52,27 @@ class InsetView:
 
         def _left_of_box(self, dice: list) -> bool: ...
 
-    def _inset_picture(self, snap: Snapshot, out: list, px: tuple[int, int, int, int]) -> None:
-        """Put the inset's picture at the window pixels ``px`` (x, y, width, height): drawn into
-        its own framebuffer — on a software renderer at the main scene's reduced resolution —
+    def _inset_picture(self, snap: Snapshot, out: list, px: tuple[int, int, int, int], pane: int) -> None:
+        """Put inset ``pane``'s picture at the window pixels ``px`` (x, y, width, height): drawn
+        into its own framebuffer — on a software renderer at the main scene's reduced resolution —
         only when the dice off the box, the table or the view's turn changed, and stretched
         into the window every frame (a die resting off the box costs one blit a frame)."""
-        assert self.scene is not None and self._inset_camera is not None
+        assert self.scene is not None
         x, y, w, h = px
         scale = software_scale(self.width, self.height) if self.software else 1.0
         fw, fh = max(1, round(w * scale)), max(1, round(h * scale))
         key = (fw, fh, id(self.scene), tuple((o, p.position, p.quaternion) for o, p in out), self.camera.yaw)
-        if self._inset_target is None:
-            self._inset_target = MsaaTarget(0)
-        target = self._inset_target
-        if key != self._inset_drawn:
+        while len(self._inset_targets) <= pane:
+            self._inset_targets.append(MsaaTarget(0))
+            self._inset_drawn.append(None)
+        target, camera = self._inset_targets[pane], self._inset_cameras[pane]
+        if key != self._inset_drawn[pane]:
             if not target.begin(fw, fh):  # no framebuffer: straight into the window
-                self.scene.draw_inset(snap, self._inset_camera, px)
-                self._inset_drawn = None
+                self.scene.draw_inset(snap, camera, px)
+                self._inset_drawn[pane] = None
                 return
-            self.scene.draw_inset(snap, self._inset_camera, (0, 0, fw, fh))
-            self._inset_drawn = key
+            self.scene.draw_inset(snap, camera, (0, 0, fw, fh))
+            self._inset_drawn[pane] = key
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, target.fbo)
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
         filt = gl.GL_NEAREST if (fw, fh) == (w, h) else gl.GL_LINEAR
@@ -79,39 +80,51 @@ class InsetView:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
     def _draw_inset(self, snap: Snapshot | None, width: int, height: int) -> None:
-        """Draw the off-the-box inset (:mod:`render.inset`) over the scene while a die lies on
-        the table outside the box — the main view keeps the box framed — and its frame and
-        caption (drawn after the HUD); nothing while no die is outside. In the referee view too
-        (sixth playtest: seen from above, a die off the box lay under the Last throw panel and
-        its label ran off the window's edge)."""
-        self.inset = self._inset_camera = None
+        """Draw the off-the-box insets (:mod:`render.inset`) over the scene while a die lies on
+        the table outside the box — the main view keeps the box framed — one for each group of
+        dice lying together (:func:`render.inset.groups`: a die knocked far from the others has
+        its own, clear of the first), and their frames and captions (drawn after the HUD);
+        nothing while no die is outside. In the referee view too (sixth playtest: seen from
+        above, a die off the box lay under the Last throw panel and its label ran off the
+        window's edge)."""
+        self.insets, self._inset_cameras = [], []
         dice = [] if snap is None or self.scene is None else self.scene.dice_poses(snap)
         out = off_box_inset.off_box(snap.table, dice) if snap is not None and dice else []
         key = None
         if out and snap is not None and self.scene is not None:
-            rect = off_box_inset.inset_rect(
-                self.width,
-                self.height,
-                list(self.hud.panels) + self.overlay_boxes(),
-                [self._box_on_screen(snap)],
-                self._left_of_box(out),
-            )
-            self.inset, self._inset_camera = rect, off_box_inset.inset_camera(out, self.camera.yaw)
+            panels = list(self.hud.panels) + self.overlay_boxes()
+            box = self._box_on_screen(snap)
+            groups = off_box_inset.groups(out)
+            for group in groups:
+                rect = off_box_inset.inset_rect(
+                    self.width, self.height, panels + self.insets, [box], self._left_of_box(group)
+                )
+                self.insets.append(rect)
+                self._inset_cameras.append(off_box_inset.inset_camera(group, self.camera.yaw))
+            ys = [
+                sum(self.camera.project(p.position, self.width, self.height)[1] for _, p in group)
+                / len(group)
+                for group in groups
+            ]
+            self.insets = off_box_inset.in_screen_order(self.insets, ys)
             sx, sy = width / max(self.width, 1), height / max(self.height, 1)
-            px = (
-                round(rect.x0 * sx),
-                round(rect.y0 * sy),
-                round((rect.x1 - rect.x0) * sx),
-                round((rect.y1 - rect.y0) * sy),
-            )
-            self._inset_picture(snap, out, px)
+            for pane, rect in enumerate(self.insets):
+                px = (
+                    round(rect.x0 * sx),
+                    round(rect.y0 * sy),
+                    round((rect.x1 - rect.x0) * sx),
+                    round((rect.y1 - rect.y0) * sy),
+                )
+                self._inset_picture(snap, out, px, pane)
             gl.glViewport(0, 0, width, height)
             gl.glDisable(gl.GL_DEPTH_TEST)
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-            said = tuple(f.text for f in snap.floating if off_box_inset.on_table(snap.table, f.position))
-            shown = tuple(o for o, _ in off_box_inset.framed(out))
-            key = (rect, tuple(o for o, _ in out), said, shown)
+            said = self._inset_texts(snap, groups)
+            key = tuple(
+                (rect, tuple(o for o, _ in group), texts)
+                for rect, group, texts in zip(self.insets, groups, said)
+            )
         if key == getattr(self, "_inset_key", None):
             return
         self._inset_key = key
@@ -120,8 +133,30 @@ class InsetView:
         self._inset_items, self._inset_batch = [], None
         if key is None or snap is None:
             return
-        rect, owners, said, shown = key
         batch = self._inset_batch = pyglet.graphics.Batch()
+        for rect, owners, texts in key:
+            self._inset_items += self._inset_frame(snap, rect, owners, texts, batch)
+
+    @staticmethod
+    def _inset_texts(snap: Snapshot, groups: list[list]) -> list[tuple[str, ...]]:
+        """What the labels over the dice off the box say, for each inset's ``groups`` of dice:
+        a label on the table goes with the group of the die nearest to it."""
+        said: list[list[str]] = [[] for _ in groups]
+        for f in snap.floating:
+            if off_box_inset.on_table(snap.table, f.position):
+                near = min(
+                    range(len(groups)),
+                    key=lambda g: min(
+                        (p.position[0] - f.position[0]) ** 2 + (p.position[1] - f.position[1]) ** 2
+                        for _, p in groups[g]
+                    ),
+                )
+                said[near].append(f.text)
+        return [tuple(texts) for texts in said]
+
+    def _inset_frame(self, snap: Snapshot, rect: Rect, owners: tuple[str, ...], said, batch) -> list[Any]:
+        """One inset's frame in its first die's colour and its caption on a plate at its top
+        (two lines on a taller plate when too long for one at the smallest font)."""
         back, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
         w, h = rect.x1 - rect.x0, rect.y1 - rect.y0
         colour = snap.table.dice[owners[0]].colour
@@ -129,13 +164,13 @@ class InsetView:
         s = scale_for(self.width, self.height)
         size = max(9.0, 12.0 * s)
         plate_h = size * 2.0
-        self._inset_items = [
+        items: list[Any] = [
             pyglet.shapes.Box(rect.x0, rect.y0, w, h, 3, color=(r, g, b, 255), batch=batch, group=front),
             pyglet.shapes.Rectangle(
                 rect.x0, rect.y1 - plate_h, w, plate_h, color=(18, 18, 22, 200), batch=batch, group=back
             ),
             pyglet.text.Label(
-                off_box_inset.caption(owners, said, shown),
+                off_box_inset.caption(owners, said),
                 x=rect.x0 + w / 2,
                 y=rect.y1 - plate_h / 2,
                 font_name="DejaVu Sans",
@@ -147,13 +182,16 @@ class InsetView:
                 group=front,
             ),
         ]
-        text = self._inset_items[-1]
+        text = items[-1]
         while text.content_width > w - 8 and text.font_size > 7:  # a long caption gets a smaller font
             text.font_size -= 1
         if text.content_width > w - 8:  # still too wide (800 × 500): two lines, on a taller plate
             text.width, text.multiline = round(w - 8), True
             text.set_style("align", "center")
-            plate = self._inset_items[1]
+            plate = items[1]
             plate.height = text.content_height + 6
             plate.y = rect.y1 - plate.height
             text.y = rect.y1 - plate.height / 2
+        left = text.x - (text.width if text.multiline else text.content_width) / 2
+        text.x += round(left) - left  # glyphs at half a pixel lost a "d"'s stem ("back to hanc")
+        return items

@@ -106,35 +106,53 @@ def test_bet_dice_lie_on_their_card(table_i):
     assert poses["red"].position != poses["green"].position
 
 
-def test_bet_dice_lie_wholly_on_their_card_clear_of_its_letter(table_i):
-    """Sixth playtest: dice bet on a card hung over the box's outer wall or past the card's long
-    edge, and covered its letter and value. Up to four dice on one card: each die's footprint
-    (its half diagonal around the centre) lies on the card, off the letter's and the chip's
-    middle, and the third and fourth lie on the first two."""
+def _footprint(pose, die):
+    """A die's outline seen from above (m): its eight corners as ``pose`` turns them."""
+    import itertools
+
+    from shapely.geometry import MultiPoint
+
+    corners = np.array(list(itertools.product((-die.half, die.half), repeat=3)))
+    xy = corners @ pose.rotation().T + np.asarray(pose.position)
+    return MultiPoint([tuple(p[:2]) for p in xy]).convex_hull
+
+
+def test_bettors_dice_lie_side_by_side_on_their_card(table_i):
+    """Several bettors on one card: the third and fourth die lay on the first two, so one
+    bettor's die hid another's before and during the roll. Up to 7 bettors (8 players, one
+    throws) each die lies wholly on its card (sixth playtest: not over the box's outer wall or
+    past the card's long edge), no two in the same place: the first six side by side on the
+    card, no two footprints overlapping, the first four clear of the letter's and the chip's
+    middle; the seventh across two of them one die higher, its top clear of theirs."""
     from shapely.geometry import Point
 
     from render.card_places import card_corners
     from render.parts_mesh import card_corner, card_polygon
 
     box = table_i.box
-    owners = ["red", "green", "pink", "blue"]
+    owners = ["red", "green", "pink", "blue", "yellow", "purple", "orange"]
     for letter, corner in card_corners(table_i).items():
         poses = bet_die_poses(table_i, {o: letter for o in owners})
         card = card_polygon(box, corner)
         a, u, v = card_corner(box, corner)
         marks = [a + (u + v) * f * box.bet_card_leg for f in (0.27, 0.125)]  # the letter, the chip
+        feet = {o: _footprint(poses[o], table_i.dice[o]) for o in owners}
+        on_card = box.rim_z + box.bet_card_thickness
         for k, owner in enumerate(owners):
-            die = table_i.dice[owner]
-            x, y, z = poses[owner].position
-            footprint = Point(x, y).buffer(die.half * math.sqrt(2))
-            assert footprint.within(card), (letter, owner)
-            assert all(not footprint.contains(Point(*m)) for m in marks), (letter, owner)
-            below = poses[owners[k - 2]].position if k >= 2 else None
-            assert z == pytest.approx(
-                box.rim_z + box.bet_card_thickness + die.half + (die.size if below else 0.0)
-            )
-            if below is not None:
-                assert (x, y) == pytest.approx(below[:2])
+            die, z = table_i.dice[owner], poses[owner].position[2]
+            assert feet[owner].within(card), (letter, owner)
+            assert z == pytest.approx(on_card + die.half + (die.size if k == 6 else 0.0)), (letter, owner)
+            if k < 4:
+                assert all(not feet[owner].contains(Point(*m)) for m in marks), (letter, owner)
+        flat = owners[:6]
+        for i, first in enumerate(flat):
+            for second in flat[i + 1 :]:
+                assert feet[first].intersection(feet[second]).area < 1e-9, (letter, first, second)
+        top = owners[6]
+        under = [o for o in flat if feet[o].intersection(feet[top]).area > 1e-9]
+        assert len(under) == 2, (letter, under)  # across two dice, resting on both
+        for o in under:  # each still shows most of its top
+            assert feet[o].difference(feet[top]).area > 0.4 * feet[o].area, (letter, o)
 
 
 def test_a_die_bet_on_a_card_keeps_off_a_die_resting_under_it(table_i):

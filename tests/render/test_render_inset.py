@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from render import box_mesh
-from render.inset import caption, framed, inset_camera, inset_rect, off_box
+from render.inset import (
+    MAX_INSETS,
+    caption,
+    framed,
+    groups,
+    in_screen_order,
+    inset_camera,
+    inset_rect,
+    off_box,
+)
 from render.labels import Rect
 from render.snapshot import TableSpec
 from rules.doppelx.outcome import Pose
@@ -54,10 +63,48 @@ def test_the_inset_camera_sees_every_die_off_the_box_and_the_caption_names_them(
         assert 0 < x < 338 and 0 < y < 260 and 0 < depth < 1
     far = [_on_table(table, "red", ox + 0.6, -0.4), _on_table(table, "green", ox + 0.05, 0.02)]
     assert [o for o, _ in framed(far)] == ["green"]  # far apart: the one nearest the box
-    x, y, depth = inset_camera(far).project(far[1][1].position, 338, 260)
-    assert 0 < x < 338 and 0 < y < 260 and 0 < depth < 1
     assert caption(["green", "red"]) == "green, red · off the box"
     assert caption(["green"], ["off the box: back to hand"] * 2) == "green · off the box: back to hand"
-    # a die the inset does not frame is named apart (fourth playtest: "blue, white" over blue alone)
-    assert caption(["blue", "white"], [], ["blue"]) == "blue · off the box · white further off"
-    assert caption(["blue", "white"], [], ["blue", "white"]) == "blue, white · off the box"
+
+
+def test_dice_knocked_far_apart_are_each_framed_in_an_inset_of_their_own():
+    """The inset framed the group nearest the box and only named a die further off ("white
+    further off"): it was not seen. Each group of dice lying together gets an inset, nearest the
+    box first, each camera seeing its dice; more groups than :data:`MAX_INSETS` share the last."""
+    table = TableSpec.standard("I")
+    ox, oy = box_mesh.outer_half(table.box)
+    far = [
+        _on_table(table, "red", ox + 0.6, -0.4),
+        _on_table(table, "green", ox + 0.05, 0.02),
+        _on_table(table, "blue", ox + 0.1, 0.05),  # beside green: framed with it
+    ]
+    parts = groups(far)
+    assert [[o for o, _ in g] for g in parts] == [["green", "blue"], ["red"]]
+    for group in parts:
+        cam = inset_camera(group)
+        for _, pose in group:
+            x, y, depth = cam.project(pose.position, 338, 260)
+            assert 0 < x < 338 and 0 < y < 260 and 0 < depth < 1
+    scattered = [
+        _on_table(table, o, ox + 0.05 + 0.3 * k, -0.02)
+        for k, o in enumerate(["green", "red", "blue", "pink"])
+    ]
+    parts = groups(scattered)
+    assert len(parts) == MAX_INSETS and sorted(o for g in parts for o, _ in g) == [
+        "blue",
+        "green",
+        "pink",
+        "red",
+    ]
+
+
+def test_two_insets_on_one_side_stand_one_over_the_other_as_their_dice_do():
+    """The lower spot at the window's edge is clear of the middle one, so a second inset goes
+    there; the insets on one side are dealt in the order their dice stand in the main view."""
+    first = inset_rect(800, 500, [])
+    second = inset_rect(800, 500, [first])
+    assert second.overlap(first) == 0 and second.y1 < first.y0 and second.x0 == first.x0
+    left = inset_rect(800, 500, [first, second], left_first=True)
+    # dice: the first inset's high in the view, the second's low, the third's on the left
+    assert in_screen_order([second, first, left], [400.0, 100.0, 250.0]) == [first, second, left]
+    assert in_screen_order([first, second, left], [400.0, 100.0, 250.0]) == [first, second, left]

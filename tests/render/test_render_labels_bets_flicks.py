@@ -71,15 +71,15 @@ def test_a_die_off_the_box_is_shown_in_an_inset_not_by_zooming_out(fresh, table_
         win.fake_clock.t += 0.2
         win.render()
     assert win.camera.distance == home  # the box stays framed
-    inset = win.inset
-    assert inset is not None and _inside(inset, win.width, win.height)
+    (inset,) = win.insets
+    assert _inside(inset, win.width, win.height)
     assert all(inset.overlap(p) == 0 for p in win.hud.panels)
     assert not win.hud.plates  # the label's text is the inset's caption, not a plate over the table
     caption = win._inset_items[-1].text
     assert caption == "green · off the box: back to hand"
     img = win.capture()
     w, h = win.get_framebuffer_size()
-    x, y, _ = win._inset_camera.project(
+    x, y, _ = win._inset_cameras[0].project(
         snap.dice["green"].position, round(inset.x1 - inset.x0), round(inset.y1 - inset.y0)
     )
     px = img[h - 1 - round(inset.y0 + y), round(inset.x0 + x), :3].astype(float)
@@ -89,14 +89,14 @@ def test_a_die_off_the_box_is_shown_in_an_inset_not_by_zooming_out(fresh, table_
     win.referee = True  # the referee view shows it in the inset too, its label in the caption
     try:
         win.render()
-        assert win.inset is not None and all(win.inset.overlap(p) == 0 for p in win.hud.panels)
+        assert len(win.insets) == 1 and all(win.insets[0].overlap(p) == 0 for p in win.hud.panels)
         assert win._inset_items[-1].text == caption
         assert not any(t.endswith("back to hand") for *_, t in win.hud.text_boxes)  # no label at the edge
     finally:
         win.referee = False
     win.show(Snapshot(table_i))  # the next throw: no die outside, no inset
     win.render()
-    assert win.inset is None and win._inset_batch is None and win.camera.distance == home
+    assert win.insets == [] and win._inset_batch is None and win.camera.distance == home
 
 
 def _card_point(win, table, letter: str) -> tuple[float, float]:
@@ -206,46 +206,63 @@ def test_the_docs_say_what_the_window_does_with_a_sideways_flick():
     assert "(along the wall, past the box's side) is taken as *aimed out on purpose*" not in text
 
 
-def test_dice_knocked_far_apart_the_inset_shows_the_nearest_large_and_its_caption_fits(fresh, table_i):
+@pytest.mark.parametrize("referee", [False, True])
+def test_dice_knocked_far_apart_each_is_seen_large_in_an_inset_of_its_own(fresh, table_i, referee):
     """Second playtest (800 × 500): two dice knocked 0.7 m apart showed in the inset as 1–2 px
-    dots, and its caption "blue, white · off the box: back to hand" ran past the frame. The
-    inset frames the die nearest the box large enough to read; the caption, too long for one
-    line even at its smallest font, takes two lines on a taller plate inside the frame."""
+    dots; then the inset framed the die nearest the box alone and only named the other in its
+    caption ("blue · off the box: back to hand · white further off"): the white die was not
+    seen anywhere. Now each die far from the others has an inset of its own, clear of the
+    other, of the HUD's panels and of the window's edges: every die off the box is seen in its
+    colour, some 10 px or more across, under a caption naming it that fits its frame."""
     import numpy as np
 
     from render import box_mesh
-    from render.snapshot import FloatingText, Snapshot
+    from render.snapshot import FloatingText, ScoreLine, Snapshot
     from rules.doppelx.outcome import Pose
+    from rules.doppelx.style import hex_to_rgb
 
     win = fresh
     w0, h0 = win.width, win.height
     win.set_size(800, 500)
     win.dispatch_events()
     win.switch_to()
+    win.referee = referee
     try:
-        ox, _ = box_mesh.outer_half(table_i.box)
+        ox, oy = box_mesh.outer_half(table_i.box)
         dice, labels = {}, []
-        for owner, x, y in (("blue", ox + 0.06, 0.05), ("white", ox + 0.45, -0.5)):
+        spots = (("blue", ox + 0.06, 0.05), ("white", ox + 0.45, -0.5), ("red", -ox - 0.3, oy + 0.2))
+        for owner, x, y in spots:
             die = table_i.dice[owner]
             z = box_mesh.table_z(table_i.box) + die.half
             dice[owner] = Pose((x, y, z), Pose.resting(die, x, y, 0.0, "2").quaternion)
             labels.append(FloatingText("off the box: back to hand", (x, y, z + 0.012), die.colour))
-        win.show(Snapshot(table_i, dice, floating=tuple(labels)))
+        board = tuple(ScoreLine(o.title(), o, 5, o == "blue") for o in ("blue", "red", "green", "yellow"))
+        win.show(Snapshot(table_i, dice, floating=tuple(labels), scoreboard=board, turn="Throw 3: Blue"))
         win.render()
-        inset = win.inset
-        assert inset is not None
-        iw, ih = round(inset.x1 - inset.x0), round(inset.y1 - inset.y0)
-        blue = np.array(dice["blue"].position)
-        near = [win._inset_camera.project(blue + d, iw, ih) for d in ((-0.008, 0, 0), (0.008, 0, 0))]
-        assert abs(near[1][0] - near[0][0]) >= 10  # the nearest die is some 10 px or more across
-        caption = win._inset_items[-1]
-        # still names both, the one it does not show apart (fourth playtest)
-        assert caption.text == "blue · off the box: back to hand · white further off"
-        assert caption.content_width <= iw - 8  # it fits the frame ...
-        plate = win._inset_items[1]
-        assert plate.y >= inset.y0 and plate.y + plate.height <= inset.y1 + 0.5  # ... on its plate
-        assert caption.y - caption.content_height / 2 >= plate.y - 0.5
+        img = win.capture()
+        h = win.get_framebuffer_size()[1]
+        assert len(win.insets) == 3
+        captions = [item for item in win._inset_items if hasattr(item, "content_width")]
+        seen = []
+        for inset, camera, caption in zip(win.insets, win._inset_cameras, captions):
+            assert _inside(inset, win.width, win.height)
+            assert all(inset.overlap(p) == 0 for p in win.hud.panels)
+            assert all(inset.overlap(o) == 0 for o in win.insets if o is not inset)
+            iw, ih = round(inset.x1 - inset.x0), round(inset.y1 - inset.y0)
+            (owner,) = [o for o in dice if o in caption.text.split(" · ")[0].split(", ")]
+            seen.append(owner)
+            assert caption.text == f"{owner} · off the box: back to hand"
+            assert caption.content_width <= iw - 8  # the caption fits its frame
+            centre = np.array(dice[owner].position)
+            x, y, _ = camera.project(centre, iw, ih)
+            ends = [camera.project(centre + d, iw, ih) for d in ((-0.008, 0, 0), (0.008, 0, 0))]
+            assert abs(ends[1][0] - ends[0][0]) >= 10  # some 10 px or more across
+            px = img[h - 1 - round(inset.y0 + y), round(inset.x0 + x), :3].astype(float)
+            colour = np.array(hex_to_rgb(table_i.dice[owner].colour)) * 255
+            assert np.linalg.norm(px - colour) < 120, (owner, px)  # the die is in it
+        assert sorted(seen) == sorted(dice)
     finally:
+        win.referee = False
         win.set_size(w0, h0)
         win.dispatch_events()
 

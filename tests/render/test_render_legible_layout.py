@@ -367,11 +367,11 @@ def test_a_die_that_left_the_box_below_the_view_is_shown_in_the_inset(fresh, tab
         if not win.wants_redraw():
             break
     assert not win.wants_redraw()  # no endless redraw while it lies there
-    assert win.camera.distance == home and win.inset is not None  # shown in the inset, not by zooming out
+    assert win.camera.distance == home and win.insets  # shown in the inset, not by zooming out
     assert "off the box: back to hand" in win._inset_items[-1].text
     win.show(Snapshot(table_i))  # the next throw: no labels, no inset
     win.render()
-    assert win.camera.distance == home and win.inset is None
+    assert win.camera.distance == home and not win.insets
 
 
 def test_a_screenshot_that_cannot_be_written_is_a_message(fresh, table_i, tmp_path):

@@ -83,6 +83,44 @@ def test_the_throw_log_never_covers_the_box(sized, size, side):
         assert win.hud._key[1].highlights == win._card_outlines() != ()
 
 
+@pytest.mark.parametrize("size", [(800, 500), (1280, 800)])
+@pytest.mark.parametrize("side", ["I", "III"])
+def test_the_referee_view_keeps_the_box_clear_of_the_corner_panels(sized, size, side):
+    """At 800 × 500 in the referee view (Tab) with 8 players the Last throw panel lay over the
+    box's top-right corner: the box fills the window's height there. The picture moves and
+    shrinks just enough that the box meets neither the Last throw panel nor the scoreboard —
+    with the throw log open too — and in the table view nothing moves."""
+    from dataclasses import replace
+
+    from render.snapshot import TableSpec
+
+    win = sized
+    win.set_size(*size)
+    win.dispatch_events()
+    win.switch_to()
+    snap = _snapshot(TableSpec.standard(side), log=("Throw 1: blue 3 on 3x = 9 → Blue +9",))
+    for summary in (SUMMARY, SUMMARY[:3]):
+        win.show(replace(snap, summary=summary))
+        win.referee = True
+        try:
+            for log_open in (False, True):
+                win.show_log = log_open
+                win.render()
+                box = win._box_on_screen(snap)
+                panels = [win.hud.blocks[k] for k in ("summary", "scoreboard", "log") if k in win.hud.blocks]
+                assert len(panels) == 2 + log_open
+                for panel in panels:
+                    assert box.overlap(panel) == 0, (summary[:1], log_open, box, panel)
+                assert box.x0 >= 0 and box.x1 <= win.width and box.y0 >= 0 and box.y1 <= win.height
+                # no smaller than it must be: the box still fills most of the window's height
+                assert box.y1 - box.y0 > 0.6 * win.height
+        finally:
+            win.referee = False
+            win.show_log = False
+        win.render()
+        assert win.camera.screen_shift == (0.0, 1.0)  # the table view as before
+
+
 def test_every_line_of_the_last_throw_is_whole_at_800_by_500_with_8_players(sized):
     """Cut with "…" at 800 × 500 ("blue 3 on 3x = 9 · …"): a line too wide for the panel is
     broken at its " · ", each piece measured against the panel, nothing cut, nothing lost."""
