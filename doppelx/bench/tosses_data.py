@@ -56,6 +56,12 @@ MIN_FIT_FRAMES = 3
 FLIGHT_CLEARANCE = 0.005
 #: Frames of each toss the length scale's free-fall fit takes.
 GRAVITY_FRAMES = 10
+#: The length scale a file may need (the shipped one needs 1.020): beyond it the file's units
+#: or frame rate are wrong (positions in mm, dt of another camera), not its tracking.
+MAX_SCALE = 1.25
+#: How far (a fraction of the half width) the rescaled cube's median resting height may be from
+#: its half width (the shipped one: 0.2 %): beyond it the board is not at z = 0.
+REST_TOLERANCE = 0.2
 
 
 @dataclass(frozen=True)
@@ -130,11 +136,30 @@ def load_tosses(path: str | Path | None = None) -> TossData:
         quat = s[:, [4, 5, 6, 3]]
         tosses.append(Toss(int(ids[k]), np.arange(len(s)) * dt, s[:, :3].copy(), quat / _norm(quat)))
     scale = length_scale(tosses, dt)
+    if not 1 / MAX_SCALE <= scale <= MAX_SCALE:
+        raise DoppelXError(
+            f"{where}: the tosses fall at g = {GRAVITY / scale:.3g} m/s² (a quadratic fit to each toss's first "
+            f"{GRAVITY_FRAMES} frames' height), not about {GRAVITY:g}: are the positions in metres and dt "
+            f"({dt:.6g}) in seconds?"
+        )
     tosses = [Toss(t.toss_id, t.t, t.pos * scale, t.quat) for t in tosses]
+    rest = float(np.median([t.pos[-1, 2] for t in tosses]))
+    if abs(rest - half) > REST_TOLERANCE * half:
+        raise DoppelXError(
+            f"{where}: the cube comes to rest with its centre {rest:.4g} m above the board (median of the "
+            f"last frames), not at its half width {half:g} m: are the positions in the board's frame, z up?"
+        )
     return TossData(
         tuple(tosses), half, mass, dt, scale, hashlib.sha256(raw).hexdigest(), where,
         homogeneous_inertia(mass, half) if inertia is None else inertia, inertia is not None,
     )  # fmt: skip
+
+
+def _shown(v: np.ndarray) -> str:
+    """A refused array as a message shows it: a scalar's value, else its type and shape."""
+    if v.shape == () and v.dtype.kind in "biuf":
+        return f"{v.item()!r}"
+    return f"{v.dtype} array of shape {v.shape}"
 
 
 def homogeneous_inertia(mass: float, half: float) -> float:
@@ -148,7 +173,7 @@ def _inertia(a: dict, half: float, mass: float, where: str) -> float | None:
         return None
     v = a[INERTIA_KEY]
     if v.shape != () or not np.issubdtype(v.dtype, np.number) or not np.isfinite(v) or float(v) <= 0:
-        raise DoppelXError(f"{where}: {INERTIA_KEY} must be one positive number, got {v.dtype} {v.shape}")
+        raise DoppelXError(f"{where}: {INERTIA_KEY} must be one positive number, got {_shown(v)}")
     most = MAX_INERTIA_FACTOR * mass * half**2
     if float(v) > most:
         raise DoppelXError(
@@ -180,7 +205,7 @@ def _checked(a: dict, where: str):
     for key in ("dt", "half_width_m", "mass_kg"):
         v = a[key]
         if v.shape != () or not np.issubdtype(v.dtype, np.number) or not np.isfinite(v) or float(v) <= 0:
-            raise bad(f"{key} must be one positive number, got {v.dtype} {v.shape}")
+            raise bad(f"{key} must be one positive number, got {_shown(v)}")
     if offsets.ndim != 1 or not np.issubdtype(offsets.dtype, np.integer) or len(offsets) < 2:
         raise bad(f"offsets must be integers of shape (tosses + 1,), got {offsets.dtype} {offsets.shape}")
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer) or len(ids) != len(offsets) - 1:

@@ -18,6 +18,7 @@ parameters, the objective on both halves, and the data's SHA-256 and the half fi
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import MISSING, fields
 from pathlib import Path
@@ -155,8 +156,27 @@ def write_fit(path: Path | str, sha256: str, scale: float, sections: dict[str, d
     write_text(path, "\n".join(lines) + "\n", what="fit file")
 
 
+#: What a fit file's parameters may be (inclusive ranges; ``None``: no upper limit): a file
+#: edited by hand or damaged is refused naming the value (a friction of -3 ran, exit 0).
+VALID = {
+    "friction": (0.0, None),
+    "restitution": (0.0, 1.0),
+    "spinning_friction": (0.0, 0.1),
+    "rolling_friction": (0.0, 0.1),
+    "time_constant": (1e-5, 1.0),
+    "impedance": (1e-3, 0.9999),
+    "edge_radius": (1e-5, 0.05),
+    "edge_friction": (0.0, None),
+    "edge_restitution": (0.0, 1.0),
+    "edge_time_constant": (1e-5, 1.0),
+    "edge_impedance": (1e-3, 0.9999),
+    "edge_impedance_width": (1e-6, 0.05),
+}
+
+
 def read_fit(path: Path | str | None = None) -> dict:
-    """The fit file as a dict (``data`` and one section per engine fitted); an unreadable one is an error."""
+    """The fit file as a dict (``data`` and one section per engine fitted); an unreadable one,
+    or one without its ``[data]`` section's hash, is an error naming the file."""
     from rules.common.assets import read_toml
 
     path = path if path is not None else default_path()
@@ -165,6 +185,11 @@ def read_fit(path: Path | str | None = None) -> dict:
     doc = read_toml(path)
     if doc.get("format") != FORMAT:
         raise DoppelXError(f"{path}: format: unsupported; this version reads {FORMAT!r}")
+    data = doc.get("data")
+    if not isinstance(data, dict) or not isinstance(data.get("sha256"), str):
+        raise DoppelXError(
+            f"{path}: [data]: missing, or without the data's sha256 (a fit file names the data it was fitted on)"
+        )
     return doc
 
 
@@ -182,18 +207,23 @@ def params_of(doc: dict, engine: str, path: Path | str | None = None, edge: str 
             f"{path or default_path()}: no fitted materials for {engine}{flag}: "
             f"run doppelx bench tosses --fit --engine {engine}{flag} first"
         )
-    try:
-        return TossParams(
-            **{
-                f.name: float(section[f.name])
-                for f in fields(TossParams)
-                if f.name in section or f.default is MISSING
-            }
-        )
-    except (KeyError, TypeError, ValueError):
-        raise DoppelXError(
-            f"{path or default_path()}: [{engine}] lacks a number of {fields(TossParams)}"
-        ) from None
+    where = f"{path or default_path()}: [{section_name(engine, edge)}]"
+    values = {}
+    for f in fields(TossParams):
+        if f.name not in section:
+            if f.default is MISSING:
+                raise DoppelXError(f"{where}: no {f.name} (a section holds at least "
+                                   f"{', '.join(g.name for g in fields(TossParams) if g.default is MISSING)})")  # fmt: skip
+            continue
+        v = section[f.name]
+        lo, hi = VALID[f.name]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise DoppelXError(f"{where}: {f.name} = {v!r} is not a number")
+        if v < lo or (hi is not None and v > hi):
+            span = f"{lo:g} to {hi:g}" if hi is not None else f"at least {lo:g}"
+            raise DoppelXError(f"{where}: {f.name} = {v!r} is out of range ({span})")
+        values[f.name] = float(v)
+    return TossParams(**values)
 
 
 def objective_of(runner, tosses, half: float, rest_weight: float = 0.0, ks_weight: float = 0.0,

@@ -79,7 +79,7 @@ def register_tosses(sub: argparse._SubParsersAction, suite_options, engine_of) -
                    help="--fit writes here (default the shipped assets/validation/tosses_fit.toml)")  # fmt: skip
     t.add_argument("--fit-tosses", type=argtypes.whole(1, 100_000, "a number of tosses"), metavar="N",
                    help="--fit takes only the first N tosses of the fit half (default all)")  # fmt: skip
-    t.add_argument("--fit-evals", type=argtypes.whole(1, 1000, "a number of evaluations"), default=MAX_EVALS,
+    t.add_argument("--fit-evals", type=argtypes.whole(1, 1000, "a number of evaluations"),
                    metavar="N", help=f"--fit's pattern search budget after the 16-point grid (default {MAX_EVALS})")  # fmt: skip
     for flag, term in (  # the objective's optional terms, each W x ... (0 by default: trajectory only)
         ("--fit-rest-weight", "each toss's time-to-rest error (s)"),
@@ -125,6 +125,7 @@ def run_tosses(args: argparse.Namespace) -> int:
         ("--fit-out", args.fit_out),
         ("--fit-tosses", args.fit_tosses),
         ("--fit-warm", args.fit_warm),
+        ("--fit-evals", args.fit_evals),
         ("--fit-rest-weight", args.fit_rest_weight),
         ("--fit-ks-weight", args.fit_ks_weight),
         ("--fit-face-weight", args.fit_face_weight),
@@ -139,6 +140,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
     from doppelx.bench.tosses_data import load_tosses
     from doppelx.bench.tosses_fit import (
         EDGES,
+        MAX_EVALS,
         default_path,
         fit_engine,
         read_fit,
@@ -155,7 +157,10 @@ def _fit(args: argparse.Namespace, engines) -> int:
     if args.fit_warm:
         start = (
             args.fitted or out
-        )  # --fitted: a start named on purpose, e.g. a fit of an earlier copy of the data
+        )  # --fitted: a start named on purpose (a fit of an earlier copy of the data)
+        if not args.fitted and not out.exists():
+            raise DoppelXError(f"--fit-warm: no fit file {out} to start from: name one with --fitted START.toml, "
+                               "or fit without --fit-warm")  # fmt: skip
         doc = read_fit(start)
         if doc.get("data", {}).get("sha256") != data.sha256:
             if not args.fitted:
@@ -175,7 +180,7 @@ def _fit(args: argparse.Namespace, engines) -> int:
             data,
             engine,
             progress,
-            args.fit_evals,
+            MAX_EVALS if args.fit_evals is None else args.fit_evals,
             fit_tosses,
             warm.get(engine),
             args.edge,
@@ -227,6 +232,10 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
     params = {e: params_of(doc, e, fit_file, args.edge) for e in engines}
     if args.data is None and doc["data"].get("sha256") != data.sha256:
         raise DoppelXError(f"{fit_file}: fitted on other data than the shipped tosses: run --fit again")
+    fitted_inertia = doc["data"].get("inertia_kgm2")
+    if isinstance(fitted_inertia, float | int) and abs(fitted_inertia - data.inertia) > 1e-3 * data.inertia:
+        print(f"bench tosses: note: {fit_file} was fitted with the cube's inertia {fitted_inertia:.6g} kg m², "
+              f"{data.source}'s cube has {data.inertia:.6g}", file=sys.stderr)  # fmt: skip
     half = args.half or ("all" if args.data is not None else "eval")
     tosses = data.half(half)[: args.tosses] if args.tosses else data.half(half)
     if not tosses:
@@ -256,6 +265,7 @@ def _evaluate(args: argparse.Namespace, engines) -> int:
     for r in result["engines"].values():
         for x in (r, r["game_material"]):
             x.pop("runs", None)
+        r["aims"] = {k: {"met": ok, "shown": shown} for k, (ok, shown) in ts.goals(r).items()}
     if args.tosses_json or getattr(args, "json", False):
         for r in result["engines"].values():
             for x in (r, r["game_material"]):
@@ -275,9 +285,11 @@ def format_table(result: dict) -> str:
         cols += [r, r["game_material"]]
         names += [f"{engine} fitted", f"{engine} game"]
     d = result["data"]
+    edges = sorted({r.get("edge", "sharp") for r in result["engines"].values()})
     lines = [
         f"{d['tosses']} tosses ({d['half']} half of {d['file']}), length scale {d['length_scale']:.4f}, "
-        f"cube's inertia {d['inertia_kgm2']:.3g} kg m² ({'the file' if d['inertia'] == 'file' else 'homogeneous'})"
+        f"cube's inertia {d['inertia_kgm2']:.3g} kg m² ({'the file' if d['inertia'] == 'file' else 'homogeneous'}), "
+        f"{' and '.join(edges)} edges"
     ]
     head = f"{'measure':<34}" + "".join(f"{n:>18}" for n in names)
     lines += [head, "-" * len(head)]
@@ -306,11 +318,19 @@ def format_table(result: dict) -> str:
     row("impacts real mean", lambda c: c["impacts"]["real_mean"])
     row("impacts sim mean", lambda c: c["impacts"]["sim_mean"])
     row("trajectory error (fit objective)", lambda c: c["trajectory_error"])
-    for p in ("friction", "restitution", "spinning_friction", "rolling_friction"):
-        row(f"{p}", lambda c, p=p: c["params"][p], ".6g")
+    from dataclasses import fields
+
+    from doppelx.bench.tosses_sim import TossParams
+
+    for p in (f.name for f in fields(TossParams)):  # every parameter set in a column (edges too)
+        if any(p in c["params"] for c in cols):
+            row(f"{p}", lambda c, p=p: c["params"][p], ".6g")
     for engine, r in result["engines"].items():
         verdicts = ", ".join(
             f"{k} {'met' if ok else 'NOT met'} ({shown})" for k, (ok, shown) in ts.goals(r).items()
         )
         lines.append(f"aims, {engine} fitted: {verdicts}")
+    if d["tosses"] < ts.FEW_TOSSES:
+        lines.append(f"({d['tosses']} tosses are too few to judge the aims by: the issue judges them on the "
+                     f"224 of the evaluation half)")  # fmt: skip
     return "\n".join(lines)

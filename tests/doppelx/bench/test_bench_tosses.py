@@ -93,6 +93,18 @@ def test_the_shipped_data_loads_with_its_scale_and_halves():
     assert abs(rest - d.half_width) < 0.0005  # the rescaled cube rests on its half width
 
 
+def _scaled(raw, k):
+    s = raw["states"].copy()
+    s[:, 0:3] *= k
+    return s
+
+
+def _lifted(raw, dz):
+    s = raw["states"].copy()
+    s[:, 2] += dz
+    return s
+
+
 def _quat_off(raw):
     s = raw["states"].copy()
     s[5, 3:7] *= 1.01
@@ -119,6 +131,11 @@ def _nan(raw):
             "inertia_kgm2 must be one positive number",
         ),
         (lambda raw: {"inertia_kgm2": np.float64(0.003)}, "more than a cube of 0.37 kg"),
+        (lambda raw: {"inertia_kgm2": np.float64(-0.0008)}, "got -0.0008"),
+        # wrong units or frame, which ran to meaningless figures with exit 0 (a physics audit)
+        (lambda raw: {"dt": np.float64(1 / 60)}, "in seconds?"),
+        (lambda raw: {"states": _scaled(raw, 1000.0)}, "positions in metres"),
+        (lambda raw: {"states": _lifted(raw, 1.0)}, "in the board's frame"),
     ],
 )
 def test_a_malformed_tosses_file_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys, change, words):
@@ -532,3 +549,68 @@ def test_the_fits_face_angle_weight_adds_the_angle_between_the_down_directions_a
     assert weighted == pytest.approx(plain + 2.0 * float(np.mean(angles)), abs=2e-6)
     fit_term_is_written_and_belongs_to_fit(tmp_path, capsys, "--fit-face-angle-weight", "0.5", 1,
                                            "+ 0.5 x angle between the down directions (quarter turns)")  # fmt: skip
+
+
+def _fit_file(tmp_path, name="fit.toml", data=True, **section):
+    """A fit file with one [pybullet] section (the shipped one's values, ``section`` changed)."""
+    from doppelx.bench.tosses_fit import read_fit
+
+    shipped = read_fit()
+    values = {k: v for k, v in shipped["pybullet"].items() if isinstance(v, float)}
+    values.update(section)
+    lines = ['format = "doppelx-tosses-fit/1"']
+    if data:
+        lines += ["[data]", f'sha256 = "{shipped["data"]["sha256"]}"', 'half = "fit"']
+    lines += ["[pybullet]"] + [f"{k} = {v}" for k, v in values.items() if v is not None]
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"friction": -3.0}, "friction = -3.0 is out of range (at least 0)"),
+        ({"restitution": 5.0}, "restitution = 5.0 is out of range (0 to 1)"),
+        ({"rolling_friction": "nan"}, "rolling_friction = nan is not a number"),
+        ({"friction": None}, "[pybullet]: no friction"),
+        ({"data": False}, "[data]: missing"),
+    ],
+)
+def test_a_damaged_fit_file_is_one_line_and_exit_2(tmp_path, capsys, change, words):
+    """A physics audit ran a section with friction -3 and restitution 5 to exit 0, and a file
+    without [data] to a KeyError traceback."""
+    data = change.pop("data", True)
+    path = _fit_file(tmp_path, data=data, **change)
+    code = main(["bench", "tosses", "--fitted", str(path), "--engine", "pybullet", "--tosses", "1",
+                 "--throws-per-toss", "0"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert str(path) in err and words in err, err
+
+
+def test_fit_evals_belongs_to_fit_and_a_warm_start_names_its_file(tmp_path, capsys):
+    assert main(["bench", "tosses", "--fit-evals", "3", "--json"]) == 2
+    assert "--fit-evals belongs to --fit" in capsys.readouterr().err
+    new = tmp_path / "new.toml"
+    code = main(["bench", "tosses", "--fit", "--fit-warm", "--fit-out", str(new), "--engine", "pybullet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--fitted START.toml" in err and not new.exists(), err
+
+
+def test_the_text_names_the_edges_and_every_parameter_and_the_json_its_verdicts(tmp_path, capsys):
+    small = _subset(tmp_path, ks=(1, 2), inertia_kgm2=None)  # a homogeneous cube: not the fit's
+    argv = ["bench", "tosses", "--data", str(small), "--engine", "mujoco", "--edge", "rounded",
+            "--throws-per-toss", "1"]  # fmt: skip
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    head, *rows = captured.out.splitlines()
+    assert "rounded edges" in head and "homogeneous" in head
+    names = {r.split()[0] for r in rows if r}
+    assert {"edge_radius", "edge_time_constant", "time_constant", "impedance"} <= names
+    assert "too few to judge the aims" in captured.out
+    assert "was fitted with the cube's inertia 0.00081" in captured.err  # the data's cube is another
+    assert main([*argv, "--json"]) == 0
+    aims = json.loads(capsys.readouterr().out)["engines"]["mujoco"]["aims"]
+    assert set(aims) == {"face", "pos_200", "pos_400", "rest_ks"}
+    assert all(isinstance(a["met"], bool) and "aim" in a["shown"] for a in aims.values())
