@@ -11,6 +11,7 @@ than "nan" in the text. Only refusals and runs of a second or two: no figure is 
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import os
 import subprocess
@@ -18,6 +19,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -467,3 +469,87 @@ def test_tosses_inertia_scans_the_cubes_moment_on_both_halves(capsys, monkeypatc
     assert rows[2]["inertia_kgm2"] == pytest.approx(1.5 * rows[0]["inertia_kgm2"], rel=1e-4)
     assert rows[0]["objective"] != rows[2]["objective"]  # the moment reaches the motion
     assert "0.0006773" in res.out and "0.0010159" in res.out
+
+
+# --- contactnets_tosses.py (issue 29) --------------------------------------------------------
+
+
+def _legacy_pt(rows: np.ndarray, monkeypatch) -> bytes:
+    """``rows`` (frames, 19) as ``torch.save`` wrote a tensor before PyTorch 1.6 (the format of
+    ContactNets' toss files), made without PyTorch: stand-ins for its two globals."""
+    import collections
+    import pickle
+    import struct
+    import types
+
+    torch = types.ModuleType("torch")
+    utils = types.ModuleType("torch._utils")
+
+    def _rebuild_tensor_v2(*args):  # pragma: no cover - only pickled by reference
+        raise AssertionError
+
+    class DoubleStorage:
+        pass
+
+    _rebuild_tensor_v2.__module__, DoubleStorage.__module__ = "torch._utils", "torch"
+    _rebuild_tensor_v2.__qualname__ = "_rebuild_tensor_v2"
+    DoubleStorage.__qualname__ = "DoubleStorage"
+    utils._rebuild_tensor_v2, torch.DoubleStorage, torch._utils = _rebuild_tensor_v2, DoubleStorage, utils
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    monkeypatch.setitem(sys.modules, "torch._utils", utils)
+    storage = object()
+
+    class Tensor:
+        def __reduce__(self):
+            size, stride = (1, *rows.shape), (rows.size, rows.shape[1], 1)
+            return (_rebuild_tensor_v2, (storage, 0, size, stride, False, collections.OrderedDict()))
+
+    class Saver(pickle.Pickler):
+        def persistent_id(self, obj):
+            return ("storage", DoubleStorage, "0", "cpu", rows.size) if obj is storage else None
+
+    out = io.BytesIO()
+    for header in (0x1950A86A20F9469CFC6C, 1001, {"protocol_version": 1001, "little_endian": True}):
+        pickle.dump(header, out, protocol=2)
+    Saver(out, protocol=2).dump(Tensor())
+    pickle.dump(["0"], out, protocol=2)
+    out.write(struct.pack("<q", rows.size) + np.ascontiguousarray(rows, dtype="<f8").tobytes())
+    return out.getvalue()
+
+
+def test_contactnets_tosses_converts_legacy_toss_files_and_leaves_out_the_shipped_ones(
+    tmp_path, capsys, monkeypatch
+):
+    conv = script("contactnets_tosses")
+    folder = tmp_path / "pt"
+    folder.mkdir()
+    rng = np.random.default_rng(3)
+    made = {}
+    for i, n in ((4, 12), (7, 15), (9, 11)):
+        rows = np.zeros((n, 19))
+        rows[:, 0:3] = rng.normal(size=(n, 3))
+        rows[:, 3] = 1.0  # w first
+        rows[:, 7:13] = rng.normal(size=(n, 6))
+        (folder / f"{i}.pt").write_bytes(_legacy_pt(rows, monkeypatch))
+        made[i] = rows
+    monkeypatch.delitem(sys.modules, "torch")
+    monkeypatch.delitem(sys.modules, "torch._utils")
+    (folder / "notes.txt").write_text("not a toss")
+    shipped = tmp_path / "shipped.npz"
+    np.savez(shipped, toss_id=np.array([7]))
+    out = tmp_path / "kept.npz"
+    res = call(conv, [str(folder), str(out), "--exclude-ids-of", str(shipped), "--inertia", "0.00081"],
+               capsys, monkeypatch)  # fmt: skip
+    assert res.code == 0, res.err
+    with np.load(out) as z:
+        assert list(z["toss_id"]) == [4, 9] and list(z["offsets"]) == [0, 12, 23]
+        first = z["states"][:12]
+        np.testing.assert_array_equal(first[:, 0:3], made[4][:, 0:3] * 0.0524)  # half widths -> m
+        np.testing.assert_array_equal(first[:, 7:10], made[4][:, 7:10] * 0.0524)
+        np.testing.assert_array_equal(first[:, 3:7], made[4][:, 3:7])
+        np.testing.assert_array_equal(first[:, 10:13], made[4][:, 10:13])  # rad/s as they are
+        assert float(z["inertia_kgm2"]) == 0.00081 and float(z["dt"]) == 1 / 148
+    (folder / "5.pt").write_bytes(b"\x80\x02K\x01.")  # one pickle, then nothing: not a toss file
+    before = out.read_bytes()
+    assert_refused(call(conv, [str(folder), str(out)], capsys, monkeypatch), "contactnets_tosses", "5.pt")
+    assert out.read_bytes() == before  # the existing output is left as it was
