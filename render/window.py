@@ -214,6 +214,9 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
         self._referee_framed: tuple[float, float] | None = None
+        #: The referee view's corner panels the box keeps clear of, each the largest it has been
+        #: at this window size in this game (:meth:`Framing._referee_corners`).
+        self._referee_reserve: tuple[tuple[int, int, int], dict[str, Rect]] = ((0, 0, 0), {})
         #: The off-the-box insets of the last frame (window px), none while no die is outside.
         self.insets: list[Rect] = []
         self._inset_cameras: list[Camera] = []

@@ -37,6 +37,7 @@ class Framing:
         referee: bool
         _referee_home: tuple[float, float]
         _referee_framed: tuple[float, float] | None
+        _referee_reserve: tuple[tuple[int, int, int], dict[str, Rect]]  # (size, game's table) → panels
 
         def log_open(self) -> bool: ...
 
@@ -88,7 +89,7 @@ class Framing:
         s = scale_for(w, self.height)
         return w - 10 * s - Hud.log_width(w, s)
 
-    def _panels_beside_box(self) -> list[Rect]:
+    def _panels_beside_box(self, table: object = None) -> list[Rect]:
         """The window boxes (px) the box keeps clear of: a column at the right edge
         (:meth:`column_edge`, full height) and, in the referee view — where the box fills the
         window's height — the scoreboard and the Last throw panel at the top corners (at
@@ -98,8 +99,27 @@ class Framing:
         if edge is not None:
             out.append(Rect(edge, 0.0, float(self.width), float(self.height)))
         if self.referee:
-            out += [self.hud.blocks[k] for k in ("scoreboard", "summary") if k in self.hud.blocks]
+            out += self._referee_corners(table)
         return out
+
+    def _referee_corners(self, table: object) -> list[Rect]:
+        """The referee view's corner panels as the box keeps clear of them: each the largest it has
+        been at this window size, in this game, shown or not. The Last throw panel goes while the
+        dice roll and comes back a line longer or shorter, and a framing that followed it made the
+        box grow, shrink and move three times a throw (eleventh playtest); now it moves when a
+        panel first grows beyond what it reserved, no more."""
+        key = (self.width, self.height, id(table))
+        if self._referee_reserve[0] != key:
+            self._referee_reserve = (key, {})
+        reserve = self._referee_reserve[1]
+        for name in ("scoreboard", "summary"):
+            r = self.hud.blocks.get(name)
+            if r is not None:
+                old = reserve.get(name, r)
+                reserve[name] = Rect(
+                    min(old.x0, r.x0), min(old.y0, r.y0), max(old.x1, r.x1), max(old.y1, r.y1)
+                )
+        return list(reserve.values())
 
     def _clear_of_panels(self, snap: Snapshot | None) -> None:
         """Move the picture sideways — and shrink it if it must — so the box keeps clear of
@@ -109,7 +129,7 @@ class Framing:
         or clears those above or below it, then the smallest shift; otherwise the picture is
         where the camera puts it."""
         self.camera.screen_shift = (0.0, 1.0)
-        panels = self._panels_beside_box() if snap is not None else []
+        panels = self._panels_beside_box(snap.table) if snap is not None else []
         if snap is None or not panels:
             return
         w, h = self.width, self.height

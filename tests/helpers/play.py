@@ -42,6 +42,9 @@ class FakeUi:
     def stand(self, wall, along):
         self.stood.append((wall, along))
 
+    def stance(self):
+        return self.stood[-1] if self.stood else None
+
     def show_panel(self, title, rows, footer, note=""):
         self.panel = (title, rows, footer)
         self.note = note

@@ -121,6 +121,41 @@ def test_the_referee_view_keeps_the_box_clear_of_the_corner_panels(sized, size, 
         assert win.camera.screen_shift == (0.0, 1.0)  # the table view as before
 
 
+def test_the_referee_views_framing_stands_still_while_the_last_throw_panel_comes_and_goes(sized):
+    """Eleventh playtest: at 800 × 500 with 8 players the referee view's box grew, shrank and
+    moved three times a throw — the Last throw panel goes while the dice roll and comes back
+    with other lines. The box keeps clear of the largest the panel has been in this game: once
+    framed, it stands still; a new game (another table) frames afresh."""
+    from dataclasses import replace
+
+    from render.snapshot import TableSpec
+
+    win = sized
+    win.set_size(800, 500)
+    win.dispatch_events()
+    win.switch_to()
+    snap = _snapshot(TableSpec.standard("I"))
+    win.referee = True
+    try:
+        shifts = []
+        for summary in (SUMMARY, (), SUMMARY[:3], SUMMARY):  # result, rolling, a shorter result, ...
+            win.show(replace(snap, summary=summary))
+            win.render()
+            shifts.append(win.camera.screen_shift)
+            box = win._box_on_screen(snap)
+            for name in ("summary", "scoreboard"):
+                if name in win.hud.blocks:
+                    assert box.overlap(win.hud.blocks[name]) == 0, (summary[:1], name)
+        assert shifts[0] != (0.0, 1.0)  # the panel asked the box to make room ...
+        assert shifts == [shifts[0]] * 4, shifts  # ... and it stayed where it went
+        fresh_game = _snapshot(TableSpec.standard("I"))  # a new game: its own framing, not the last one's
+        win.show(replace(fresh_game, summary=()))
+        win.render()
+        assert win.camera.screen_shift != shifts[0]
+    finally:
+        win.referee = False
+
+
 def test_every_line_of_the_last_throw_is_whole_at_800_by_500_with_8_players(sized):
     """Cut with "…" at 800 × 500 ("blue 3 on 3x = 9 · …"): a line too wide for the panel is
     broken at its " · ", each piece measured against the panel, nothing cut, nothing lost."""

@@ -208,6 +208,10 @@ class PlayController:
         #: a status line that stays until the throw (``"Bo (red): no bet this time"``, ``"Bo (red): no bet"``).
         self.passes_said: list[str] = []
         self.hands: dict[str, Throw] = {}
+        #: Where each person last stood to throw (wall, m along it), by colour: their next turn
+        #: starts there, and a save keeps it (eleventh playtest: a loaded hot-seat game put
+        #: everyone back at their seats, and each turn did too).
+        self.stances: dict[str, tuple[str, float]] = {}
         self.numbers = 0  # throws made in this game (for numbering)
         self._until = 0.0
         self._held = 0.0  # how long the pointer has held the running countdown (POINT_HOLD_MAX)
@@ -281,8 +285,8 @@ class PlayController:
             self._busy("")
 
     def _install_saved(self, path: Path, saved, note: str = "") -> None:
-        setup, match, last, numbers, log, hands = saved
-        self._install(setup, match, last, numbers, log, hands, loaded=True)
+        setup, match, last, numbers, log, hands = saved[:6]
+        self._install(setup, match, last, numbers, log, hands, loaded=True, stances=saved.stances)
         n = len(setup.seats)
         self._say(
             f"Loaded {path.resolve()}: {n} players, throw {numbers} done, side {setup.board}{note}", 6.0
@@ -301,8 +305,17 @@ class PlayController:
             # a throw still rolling is already scored and counted: its log line goes along
             history = (history + [self._log_line(self.last)])[-LOG_LENGTH:]
         return save_game(
-            path or self.save_path, self.setup, self.match, self.last, self.numbers, history, self.hands
-        )
+            path or self.save_path, self.setup, self.match, self.last, self.numbers, history, self.hands,
+            self._stances_now(),
+        )  # fmt: skip
+
+    def _stances_now(self) -> dict[str, tuple[str, float]]:
+        """:attr:`stances` with the person about to throw where they stand now (walked, not yet thrown)."""
+        out = dict(self.stances)
+        here = self.ui.stance() if self.ui is not None else None
+        if self.stage is Stage.THROW and self.thrower is not None and here is not None:
+            out[self.thrower] = here
+        return out
 
     def _install(
         self,
@@ -314,6 +327,7 @@ class PlayController:
         hands: Mapping[str, Throw] | None = None,
         *,
         loaded: bool = False,
+        stances: Mapping[str, tuple[str, float]] | None = None,
     ) -> None:
         self.close()
         self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
@@ -321,6 +335,7 @@ class PlayController:
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
         self.passed, self.hands, self.passes_said = set(), dict(hands or {}), []
+        self.stances = dict(stances or {})
         self.unsaved, self.hand_saved, self.hand_failed = None, None, None
         self.thinker.drop()
         self._bets_thought = False
@@ -602,7 +617,7 @@ class PlayController:
 
     def _person_throws(self, colour: str) -> None:
         self.stage, self.thrower = Stage.THROW, colour
-        wall, along = self.live.service.seat(self.live.game.seats, colour)
+        wall, along = self.stances.get(colour) or self.live.service.seat(self.live.game.seats, colour)
         if self.ui is not None:
             self.ui.stand(wall, along)
 
@@ -763,6 +778,7 @@ class PlayController:
                 self._say("it is not your throw now")
                 return
             req = self.live.request()
+            self.stances[self.thrower] = (intent.wall, float(intent.along))
             owners = (self.thrower,) if req.kind == "setup" else req.dice
             throw = self._flick_throw(intent, owners)
             if req.kind == "setup":

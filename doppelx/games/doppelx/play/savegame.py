@@ -49,6 +49,9 @@ FORMAT = "doppelx-save/1"
 
 #: Most lines a save's throw log may hold, and the longest line (characters).
 MAX_LOG_LINES, MAX_LOG_LINE = 100, 1000
+#: How far (m) along a wall a saved stance may be: more than any box's half wall (the window
+#: clamps a stance to its own box's walls when it stands the person there).
+MAX_ALONG = 1.0
 
 
 class SavedGame(NamedTuple):
@@ -63,6 +66,8 @@ class SavedGame(NamedTuple):
     #: The setup throw's dice already thrown by people in the window (hot seat), by colour
     #: (never changed in place: the controller copies it).
     hands: Mapping[str, Any] = MappingProxyType({})
+    #: Where each person stood when last throwing or at the save (wall, m along it), by colour.
+    stances: Mapping[str, tuple[str, float]] = MappingProxyType({})
 
 
 def save_game(
@@ -73,6 +78,7 @@ def save_game(
     throws: int = 0,
     log: Sequence[str] = (),
     hands: Mapping[str, Any] | None = None,
+    stances: Mapping[str, tuple[str, float]] | None = None,
 ) -> Path:
     """Write the game to ``path`` (JSON, all or nothing: :func:`render.window_files.write_atomic`); returns the path.
 
@@ -84,6 +90,8 @@ def save_game(
         log: the throw log's lines, oldest first.
         hands: during the setup throw, the :class:`physics.throw.Throw` of each person who has
             thrown already (their die waits for the others'), by colour.
+        stances: where each person stands to throw (wall, m along it), by colour: a loaded
+            hot-seat game puts everyone back where they stood (eleventh playtest).
 
     Raises:
         FileWriteError: the file cannot be written (a folder in the way, no permission, disk full).
@@ -115,6 +123,8 @@ def save_game(
         data["log"] = list(log)[-MAX_LOG_LINES:]
     if hands:
         data["setup_hands"] = {c: t.to_dict() for c, t in hands.items()}
+    if stances:
+        data["stances"] = {c: {"wall": w, "along": float(a)} for c, (w, a) in stances.items()}
     return write_atomic(path, json.dumps(data, indent=1).encode("utf-8"))
 
 
@@ -130,7 +140,7 @@ def load_game(path: str | Path) -> SavedGame:
     source = str(path)
     data = read_json(path, missing="no saved game there (save one with Ctrl+S)")
     top = DataTable(data, source)
-    top.check_keys({"format", "setup", "game", "match", "last_throw", "log", "setup_hands"})
+    top.check_keys({"format", "setup", "game", "match", "last_throw", "log", "setup_hands", "stances"})
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     setup = GameSetup.from_dict(top.raw("setup"), source)
@@ -168,10 +178,36 @@ def load_game(path: str | Path) -> SavedGame:
             )
         log = _log(top)
         hands = _setup_hands(top, game, setup)
+        stances = _stances(top, setup)
     except BaseException:
         match.close()
         raise
-    return SavedGame(setup, match, last, throws, log, hands)
+    return SavedGame(setup, match, last, throws, log, hands, stances)
+
+
+def _stances(top: DataTable, setup: GameSetup) -> dict[str, tuple[str, float]]:
+    """Where the people stood (``stances``: colour → wall and m along it), each a person's."""
+    from render.intents import WALLS
+
+    t = top.table("stances", None)
+    if t is None:
+        return {}
+    people = {s.colour for s in setup.seats if s.human}
+    out = {}
+    for colour in t.data:
+        if colour not in people:
+            raise t.error(
+                colour, f"{colour!r} is not a person at this table (people: {', '.join(sorted(people))})"
+            )
+        one = t.table(colour)
+        one.check_keys({"wall", "along"})
+        along = one.number("along")
+        if abs(along) > MAX_ALONG:
+            raise one.error(
+                "along", f"{along} m is beyond the box's walls (at most {MAX_ALONG} m from a wall's middle)"
+            )
+        out[colour] = (one.string("wall", choices=WALLS), along)
+    return out
 
 
 def _setup_hands(top: DataTable, game, setup: GameSetup) -> dict:

@@ -45,6 +45,10 @@ class GameUi(Protocol):
         """Put the thrower at ``wall``, ``along`` m from its middle."""
         ...
 
+    def stance(self) -> tuple[str, float] | None:
+        """Where the thrower stands now (wall, m along it), as walked; ``None`` without a table."""
+        ...
+
     def open_dialog(
         self,
         setup: GameSetup,

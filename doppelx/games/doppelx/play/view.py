@@ -332,7 +332,7 @@ def no_bet_note(
     What keeps a person from betting on the coming throw is said whatever the table does (the
     eighth playtest, its die on the board, clicked while a result held and read only "bets come
     before a throw"): ``"No bet now: Ann (blue) throws this time: the thrower does not bet ·
-    Bo (red)'s die lies on the playfield — only a die in hand may bet (D29)"``; while a throw
+    Bo (red)'s die lies on the playfield — only a die in hand may bet"``; while a throw
     rolls or its result holds, ``"Bets come before a throw: the cards you may bet on light up
     green · Ann (blue) throws next: …"``; ``""`` with nobody to tell (bots only) or nothing to
     say."""
@@ -351,7 +351,7 @@ def no_bet_note(
         if c == game.active:
             why.append(f"{w} throws {'this time' if waiting else 'next'}: the thrower does not bet")
         elif c in game.on_board:
-            why.append(f"{w}'s die lies on the playfield — only a die in hand may bet (D29)")
+            why.append(f"{w}'s die lies on the playfield — only a die in hand may bet")
         elif c in game.bets:
             why.append(f"{w} already bet on card {game.bets[c]}")
         elif c in gone:

@@ -350,8 +350,12 @@ class PlayWindow(TableWindow):
         turn line — not the messages at the bottom, which come and go."""
         return [r for r in self.hud.panels if r.y1 > self.height / 2]
 
+    def stance(self) -> tuple[str, float] | None:
+        """Where the thrower stands now (wall, m along it); ``None`` before a table is shown."""
+        return None if self.aim is None else (self.aim.wall, float(self.aim.along))
+
     def stand(self, wall: str, along: float) -> None:
-        """Put the thrower at ``wall``, ``along`` m from its middle (their seat)."""
+        """Put the thrower at ``wall``, ``along`` m from its middle (their seat, or where they stood last)."""
         if self.aim is None:
             return
         self.aim.wall = wall

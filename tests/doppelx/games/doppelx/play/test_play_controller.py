@@ -752,3 +752,79 @@ def test_a_replay_labels_the_lying_dice_once_the_thrown_ones_rest():
             assert tuple(dice[o].position[:2]) in shown, o
     finally:
         c.close()
+
+
+def test_each_person_throws_again_from_where_they_stood_and_a_save_keeps_it(tmp_path):
+    """Eleventh playtest (hot seat): Ann stood at the east wall and saved; Ctrl+O put her back at
+    her seat, and Bo's 8 cm along his wall were gone at his next turn. Each person's next throw
+    now starts where they last stood, and a save keeps every person's stance (the one about to
+    throw: as walked, not yet thrown); a new game starts everyone at their seats."""
+    path = tmp_path / "game.json"
+    a = PlayController(FakeUi(), save_path=path)
+    b = PlayController(FakeUi(), save_path=path)
+    try:
+        a.new_game(GameSetup.standard(3, 2, "easy", board="I", seed=8))
+        people = [s.colour for s in a.setup.seats if s.human]
+        walked = {people[0]: ("E", 0.05), people[1]: ("S", 0.08)}
+        seats = {}
+        for _ in range(2):  # the setup throw: each person throws their own die from a walked spot
+            run_until(a, lambda c: c.stage is Stage.THROW and c.thrower not in seats)
+            seats[a.thrower] = a.ui.stood[-1]  # where the turn put them: their seat
+            a.ui.stand(*walked[a.thrower])
+            a.handle(flick(a))
+        assert all(seats[c] != walked[c] for c in people)
+        # their next throws start where they stood, not at their seats
+        for k in range(3):
+            run_until(a, lambda c, k=k: c.stage is Stage.THROW and c.numbers >= 1 + k)
+            assert a.ui.stood[-1] == walked[a.thrower], (a.thrower, a.ui.stood[-3:])
+            if k == 0:
+                a.ui.stand("W", -0.03)  # walks on, then saves before throwing
+                moved = a.thrower
+                a.handle(CommandIntent(Command.SAVE))
+                saved = json.loads(path.read_text())["stances"]
+                assert saved[moved] == {"wall": "W", "along": -0.03}
+                other = next(c for c in people if c != moved)
+                assert saved[other] == {"wall": walked[other][0], "along": walked[other][1]}
+                b.handle(CommandIntent(Command.LOAD))
+                run_until(b, lambda c: c.stage is Stage.THROW)
+                assert b.thrower == moved and b.ui.stood[-1] == ("W", -0.03)
+                assert b.stances[other] == walked[other]
+            a.handle(flick(a))
+            walked[moved] = ("W", -0.03)  # thrown from there: their next turn starts there
+        b.new_game(GameSetup.standard(3, 2, "easy", board="I", seed=8))
+        assert b.stances == {}
+        run_until(b, lambda c: c.stage is Stage.THROW)
+        assert b.ui.stood[-1] == seats[b.thrower]  # a new game: the seat again
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize(
+    ("stances", "words"),
+    [
+        ({"PERSON": {"wall": "Q", "along": 0.0}}, "wall"),
+        ({"PERSON": {"wall": "E", "along": 5.0}}, "beyond the box's walls"),
+        ({"BOT": {"wall": "E", "along": 0.0}}, "is not a person at this table"),
+        ({"PERSON": {"wall": "E"}}, "along"),
+    ],
+)
+def test_a_damaged_stance_in_a_save_is_refused_naming_it(tmp_path, stances, words):
+    from doppelx.games.doppelx.play.savegame import load_game
+    from rules.common.errors import DoppelXError
+
+    path = tmp_path / "game.json"
+    a = PlayController(FakeUi(), save_path=path)
+    try:
+        a.new_game(GameSetup.standard(3, 1, "easy", board="I", seed=8))
+        a.handle(CommandIntent(Command.SAVE))
+        person = next(s.colour for s in a.setup.seats if s.human)
+        bot = next(s.colour for s in a.setup.seats if not s.human)
+    finally:
+        a.close()
+    data = json.loads(path.read_text())
+    data["stances"] = {person if k == "PERSON" else bot: v for k, v in stances.items()}
+    path.write_text(json.dumps(data))
+    with pytest.raises(DoppelXError) as err:
+        load_game(path)
+    assert "stances" in str(err.value) and words in str(err.value), str(err.value)

@@ -87,6 +87,9 @@ class StandIn:
     def stand(self, wall, along):
         pass
 
+    def stance(self):
+        return None
+
     def show_panel(self, title, rows, footer, note=""):
         self.panel = (title, rows, footer)
 

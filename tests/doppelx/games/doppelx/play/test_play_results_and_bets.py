@@ -432,15 +432,14 @@ def test_a_card_clicked_when_nobody_may_bet_is_told_why():
         game = ctrl.game
         game.on_board["red"] = game.on_board.get("blue") or next(iter(game.on_board.values()))
         assert (
-            "Bo (red)'s die lies on the playfield — only a die in hand may bet (D29)"
-            in ctrl.snapshot().card_note
+            "Bo (red)'s die lies on the playfield — only a die in hand may bet" in ctrl.snapshot().card_note
         )
         # while a throw rolls or its result holds, what keeps a person from the next throw's bets
         # is said too (eighth playtest: its die on the board, it read only "bets come before a throw")
         ctrl.stage = Stage.RESULT
         assert ctrl.snapshot().card_note == (
             "Bets come before a throw: the cards you may bet on light up green · Ann (blue) throws next: "
-            "the thrower does not bet · Bo (red)'s die lies on the playfield — only a die in hand may bet (D29)"
+            "the thrower does not bet · Bo (red)'s die lies on the playfield — only a die in hand may bet"
         )
         assert view.no_bet_note(game, (), "turn", True) == ""  # bots only: nobody to tell
     finally:
