@@ -84,6 +84,11 @@ CLICK_WINDOW = 2.0
 #: pointer left on a card must not stop the table for good (tenth playtest: 15 s and it
 #: looked hung); after it the countdown runs on.
 POINT_HOLD_MAX = 12.0
+#: A countdown a person may answer (a bet question, the click before a bot's throw) has at least
+#: this long (s) left when the help, the throw log or the menu closes: closing the log moves the
+#: picture, and the eleventh playtest's click landed where a card had been and the question
+#: passed by itself while they found the card again.
+RESUME_GRACE = 3.0
 #: How long the result of a throw stays before the next decision (s).
 RESULT_HOLD = 1.6
 #: Words of a throw's summary read per second (~180 a minute: dense lines of names and
@@ -215,6 +220,7 @@ class PlayController:
         self.numbers = 0  # throws made in this game (for numbering)
         self._until = 0.0
         self._held = 0.0  # how long the pointer has held the running countdown (POINT_HOLD_MAX)
+        self._was_paused = False  # the last step stood still behind the form or an overlay
         self._then: Callable[[], None] | None = None
         self._resume: tuple | None = None
         self._idle_table: TableSpec | None = None
@@ -428,6 +434,12 @@ class PlayController:
         and seven passed bets later)."""
         return bool(self.ui is not None and (self.ui.dialog_open or self.ui.overlay_open))
 
+    def _answerable(self) -> bool:
+        """A countdown runs that a person may answer: a bet question, or the pause before a bot's
+        throw while a person who bets by clicking may still click."""
+        asked = self.stage is Stage.BET and self.bettor is not None
+        return asked or (self.stage is Stage.WAIT and self._then is not None and bool(self._clickers()))
+
     def pointing_at_a_card(self) -> bool:
         """A person who may bet now rests the mouse pointer on a card in play: they are choosing,
         so the countdown stands still until the pointer leaves the cards — a bet question's, or
@@ -436,11 +448,9 @@ class PlayController:
         on from where it stood, and N or a click answers at once)."""
         if self.ui is None or self.table is None:
             return False
-        asked = self.stage is Stage.BET and self.bettor is not None
-        # a person who bets by clicking a card, in the pause before a bot's throw (ninth playtest:
-        # its 2 s went by while they aimed at a card)
-        clicking = self.stage is Stage.WAIT and self._then is not None and bool(self._clickers())
-        if not (asked or clicking) or self._held >= POINT_HOLD_MAX:
+        # a bet question, or a person who bets by clicking a card in the pause before a bot's
+        # throw (ninth playtest: its 2 s went by while they aimed at a card)
+        if not self._answerable() or self._held >= POINT_HOLD_MAX:
             return False
         card = self.ui.pointer_card
         return card is not None and card in {c.letter for c in self.table.cards}
@@ -457,7 +467,11 @@ class PlayController:
 
     def step(self) -> Snapshot:
         """Advance the game by :attr:`frame_dt` and return what the window shows now."""
-        if self.match is not None and not self.paused():
+        paused = self.paused()
+        if self._was_paused and not paused and self._answerable():
+            self._until = max(self._until, self.time + RESUME_GRACE)
+        self._was_paused = paused
+        if self.match is not None and not paused:
             self.thinker.poll(self.match)
             self.time += self.frame_dt
             if self.pointing_at_a_card():

@@ -146,6 +146,30 @@ def test_the_help_the_log_and_the_menu_hold_the_game_while_they_are_open():
         ctrl.close()
 
 
+def test_a_countdown_nearly_out_gets_a_few_seconds_back_when_an_overlay_closes():
+    """Eleventh playtest: with the question's last second left the player opened the throw log;
+    closing it moved the picture, their click landed where a card had been, and the bet passed
+    by itself. Closing the help, the log or the menu leaves a question at least RESUME_GRACE."""
+    from doppelx.games.doppelx.play.controller import RESUME_GRACE
+
+    ctrl = PlayController(FakeUi())
+    try:
+        setup_thrown(ctrl)
+        assert ctrl.stage is Stage.BET and ctrl.bettor == "red"
+        while ctrl.snapshot().countdown > 0.5:
+            ctrl.step()
+        ctrl.ui.overlay_open = True  # L
+        for _ in range(10):
+            ctrl.step()
+        ctrl.ui.overlay_open = False
+        start = ctrl.time
+        run_until(ctrl, lambda c: c.stage is not Stage.BET)
+        assert "red" in ctrl.passed
+        assert ctrl.time - start == pytest.approx(RESUME_GRACE, abs=2 * ctrl.frame_dt)
+    finally:
+        ctrl.close()
+
+
 def test_the_countdown_stands_while_the_person_points_at_a_card():
     """Seventh to ninth playtests: bets passed by themselves while the player read a card. While
     the pointer rests on a card in play the question waits (and says so); off the cards, or on
