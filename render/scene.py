@@ -62,6 +62,9 @@ NEAR_WALL_ALPHA = 0.3
 NEAR_WALL_HIDING_ALPHA = 0.1
 #: Opacity of the bet cards while a die lies under one, or partly under one (it shows through).
 CARD_SEE_THROUGH_ALPHA = 0.3
+#: Opacity of the spinner's blade in the referee view, which shows the print: the blade covers
+#: side III's 3x hub, and the eleventh playtest read "1 on 3x" for a die beside it with no 3x in sight.
+BLADE_SEE_THROUGH_ALPHA = 0.35
 #: A die under a bet card drawn through whatever hides it (the dice on the card): its outline
 #: at this opacity (what lies outside the die shrunk to :data:`GHOST_INNER`), its inside at
 #: :data:`GHOST_FILL` of it — the die on top keeps its own colour.
@@ -328,12 +331,8 @@ class Scene:
         #: The dice bet on a card with a die under it: drawn see-through after the card.
         self.faded_bets = self._bets_over_a_die(snap, dice)
         self._draw_dice([(o, pose) for o, pose in dice if o not in self.faded_bets])
-        if self.blade is not None and blade_m is not None:
-            p = self._use("MODE_COLOUR")
-            p.set("u_colour", (*self.spinner_colour, 1.0))
-            p.set("u_model", blade_m)
-            self.blade.draw()
-            p.set("u_model", np.eye(4))
+        if self.blade is not None and blade_m is not None and not referee:
+            self._draw_blade(blade_m, 1.0)
         if not still_copied:
             self._draw_still(referee, near)
         if not referee:
@@ -353,6 +352,13 @@ class Scene:
             gl.glDisable(gl.GL_CULL_FACE)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
+        if referee and self.blade is not None and blade_m is not None:  # over the print, see-through
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            gl.glDepthMask(gl.GL_FALSE)
+            self._draw_blade(blade_m, BLADE_SEE_THROUGH_ALPHA)
+            gl.glDepthMask(gl.GL_TRUE)
+            gl.glDisable(gl.GL_BLEND)
         if self.faded_bets:
             self._draw_dice(
                 [(o, pose) for o, pose in dice if o in self.faded_bets], BET_DIE_SEE_THROUGH_ALPHA
@@ -369,6 +375,15 @@ class Scene:
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+
+    def _draw_blade(self, model: np.ndarray, alpha: float) -> None:
+        """The spinner's blade at ``model`` in its colour at ``alpha`` (the caller sets blending)."""
+        assert self.blade is not None
+        p = self._use("MODE_COLOUR")
+        p.set("u_colour", (*self.spinner_colour, alpha))
+        p.set("u_model", model)
+        self.blade.draw()
+        p.set("u_model", np.eye(4))
 
     def draw_inset(self, snap: Snapshot, camera: Camera, rect: tuple[int, int, int, int]) -> None:
         """Draw ``snap`` seen by ``camera`` into the window pixels ``rect`` (x, y, width, height)

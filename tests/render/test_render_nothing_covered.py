@@ -308,3 +308,27 @@ def test_every_line_of_the_throw_log_stays_inside_its_column(sized, size):
     for x0, _, x1, _, text in lines:
         assert x1 <= log.x1 - 2 and x1 <= size[0], (text, x1, log.x1)
         assert not text.endswith("…"), text
+
+
+def test_the_referee_view_shows_side_iiis_3x_hub_through_the_spinners_blade(fresh):
+    """Eleventh playtest: the referee view read "1 on 3x" for a die beside the spinner with no 3x
+    in sight — the blade covers side III's 3x hub. In the referee view, which shows the print, the
+    blade is see-through: under it the hub's gold shows (its white alone, opaque, before)."""
+    from render.snapshot import Snapshot, TableSpec
+
+    table = TableSpec.standard("III")
+    sp = table.board.spinner
+    win = fresh
+    win.show(Snapshot(table, spinner_angle=0.0))
+    win.referee = True
+    try:
+        win.render()
+        img = win.capture().astype(int)
+        h = img.shape[0]
+        # a point inside the blade (towards its tip along +y) and over the gold hub
+        x, y, _ = win.camera.project((sp.center[0], sp.center[1] + 0.011, sp.height), win.width, win.height)
+        sw, sh = win.get_framebuffer_size()
+        r, g, b = img[h - 1 - int(y * sh / win.height), int(x * sw / win.width)][:3]
+        assert r > 150 and r - b > 60, (r, g, b)  # gold through the veil, not the blade's white
+    finally:
+        win.referee = False
