@@ -76,6 +76,23 @@ def xdotool_env(window) -> dict[str, str]:
     return dict(os.environ, DISPLAY=x_display_of(window))
 
 
+def settle_size(window, size: tuple[int, int]) -> None:
+    """Put ``window`` at ``size`` and let the X server's answers to every resize asked for so far
+    arrive: a test that resizes the shared window puts it back in a ``finally``, but the
+    server's ConfigureNotify for an earlier size can come after the next test has started, which
+    then draws (and reads pixels) at a size it did not ask for (seen under load: an end panel
+    laid out at 1280 × 800, a referee picture read outside the framebuffer)."""
+    from pyglet.libs.x11 import xlib
+
+    for _ in range(3):
+        xlib.XSync(window._x_display, False)
+        window.dispatch_events()
+        if window.get_size() == tuple(size):
+            return
+        window.set_size(*size)
+    raise AssertionError(f"the test window stays at {window.get_size()}, not {size}")
+
+
 class FakeClock:
     """A clock the tests advance by hand (seconds)."""
 

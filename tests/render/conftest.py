@@ -11,7 +11,7 @@ import math
 import pytest
 
 from rules.doppelx.outcome import Pose
-from tests.xvfb import FakeClock, display  # noqa: F401  (fixtures shared with tests/doppelx/games/doppelx/play)
+from tests.xvfb import FakeClock, display, settle_size  # noqa: F401  (fixtures shared with tests/doppelx/games/doppelx/play)
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +24,7 @@ def window(display):
     win = TableWindow(960, 600, on_intent=intents.append, vsync=False, sound=False, clock=clock)
     win.intents = intents
     win.fake_clock = clock
+    win.home_size = (960, 600)  # what :func:`fresh` gives each test
     yield win
     win.close()
 
@@ -48,8 +49,9 @@ def resting():
 @pytest.fixture
 def fresh(window):
     """The module's window as a new table shows it: table view, no help, log or busy text,
-    the camera at home, no pending input or hint."""
+    the camera at home, no pending input or hint, at its own size (every resize answered)."""
     window.switch_to()
+    settle_size(window, window.home_size)
     window.referee = False
     window.help = False
     window.show_log = False

@@ -327,8 +327,8 @@ def test_the_referee_view_shows_side_iiis_3x_hub_through_the_spinners_blade(fres
         h = img.shape[0]
         # a point inside the blade (towards its tip along +y) and over the gold hub
         x, y, _ = win.camera.project((sp.center[0], sp.center[1] + 0.011, sp.height), win.width, win.height)
-        sw, sh = win.get_framebuffer_size()
-        r, g, b = img[h - 1 - int(y * sh / win.height), int(x * sw / win.width)][:3]
+        iy, ix = h - 1 - int(y * h / win.height), int(x * img.shape[1] / win.width)
+        r, g, b = img[iy, ix][:3]
         assert r > 150 and r - b > 60, (r, g, b)  # gold through the veil, not the blade's white
     finally:
         win.referee = False

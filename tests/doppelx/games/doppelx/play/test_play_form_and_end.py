@@ -15,7 +15,7 @@ from render.intents import Command, CommandIntent
 from render.labels import Rect, overlaps
 from rules.doppelx.chips import max_target
 from rules.doppelx.game import rulebook_target
-from tests.xvfb import FakeClock, display  # noqa: F401  (the session's Xvfb)
+from tests.xvfb import FakeClock, display, settle_size  # noqa: F401  (the session's Xvfb)
 
 
 @pytest.fixture(scope="module")
@@ -29,26 +29,10 @@ def window(display):  # noqa: F811
     win.close()
 
 
-def _settle(window, size=(800, 500)) -> None:
-    """Put the window at ``size`` and let the X server's answers to every resize asked for so far
-    arrive: a test that resizes the window puts it back in a ``finally``, but the server's
-    ConfigureNotify for the earlier size can come after the next test has started (under load
-    a test drew at 1280 × 800 and read the end panel's pixels at the wrong place)."""
-    from pyglet.libs.x11 import xlib
-
-    for _ in range(3):
-        xlib.XSync(window._x_display, False)
-        window.dispatch_events()
-        if window.get_size() == size:
-            return
-        window.set_size(*size)
-    raise AssertionError(f"the test window stays at {window.get_size()}, not {size}")
-
-
 @pytest.fixture
 def win(window):
     window.switch_to()
-    _settle(window)
+    settle_size(window, (800, 500))
     window.close_dialog()
     window.hide_panel()
     window.referee = False
