@@ -46,7 +46,7 @@ from __future__ import annotations
 import enum
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -292,7 +292,8 @@ class PlayController:
 
     def _install_saved(self, path: Path, saved, note: str = "") -> None:
         setup, match, last, numbers, log, hands = saved[:6]
-        self._install(setup, match, last, numbers, log, hands, loaded=True, stances=saved.stances)
+        self._install(setup, match, last, numbers, log, hands, loaded=True, stances=saved.stances,
+                      passes=saved.passes)  # fmt: skip
         n = len(setup.seats)
         self._say(
             f"Loaded {path.resolve()}: {n} players, throw {numbers} done, side {setup.board}{note}", 6.0
@@ -312,7 +313,7 @@ class PlayController:
             history = (history + [self._log_line(self.last)])[-LOG_LENGTH:]
         return save_game(
             path or self.save_path, self.setup, self.match, self.last, self.numbers, history, self.hands,
-            self._stances_now(),
+            self._stances_now(), (self.passed, self.passes_said),
         )  # fmt: skip
 
     def _stances_now(self) -> dict[str, tuple[str, float]]:
@@ -334,13 +335,14 @@ class PlayController:
         *,
         loaded: bool = False,
         stances: Mapping[str, tuple[str, float]] | None = None,
+        passes: tuple[Iterable[str], Sequence[str]] = ((), ()),
     ) -> None:
         self.close()
         self.setup, self.match, self.last, self.numbers = setup, match, last, numbers
         self._autosave_text = _home_short(autosave_path())  # named in the Esc menu (once a game, not a frame)
         self.table = table_spec(match, setup.spinner)
         self.playback, self.replaying, self._resume = None, False, None
-        self.passed, self.hands, self.passes_said = set(), dict(hands or {}), []
+        self.passed, self.hands, self.passes_said = set(passes[0]), dict(hands or {}), list(passes[1])
         self.stances = dict(stances or {})
         self.unsaved, self.hand_saved, self.hand_failed = None, None, None
         self.thinker.drop()
@@ -360,6 +362,8 @@ class PlayController:
             self._after(LOAD_HOLD, self._next)  # goes on at once
             return
         self._next()
+        if loaded and self.stage is Stage.BET:  # a person's question: its countdown after the same look
+            self._until += LOAD_HOLD  # (twelfth playtest: it ran out while the table was prepared)
 
     def quit(self) -> bool:
         """The window wants to close: autosave a game in progress (see :func:`autosave_path`), then stop.

@@ -23,7 +23,7 @@ Malformed files raise :class:`rules.common.errors.SpecError` naming the element.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -68,6 +68,8 @@ class SavedGame(NamedTuple):
     hands: Mapping[str, Any] = MappingProxyType({})
     #: Where each person stood when last throwing or at the save (wall, m along it), by colour.
     stances: Mapping[str, tuple[str, float]] = MappingProxyType({})
+    #: The people who passed on the coming throw's bets, and the lines that said so.
+    passes: tuple[frozenset[str], tuple[str, ...]] = (frozenset(), ())
 
 
 def save_game(
@@ -79,6 +81,7 @@ def save_game(
     log: Sequence[str] = (),
     hands: Mapping[str, Any] | None = None,
     stances: Mapping[str, tuple[str, float]] | None = None,
+    passes: tuple[Iterable[str], Sequence[str]] = ((), ()),
 ) -> Path:
     """Write the game to ``path`` (JSON, all or nothing: :func:`render.window_files.write_atomic`); returns the path.
 
@@ -92,6 +95,8 @@ def save_game(
             thrown already (their die waits for the others'), by colour.
         stances: where each person stands to throw (wall, m along it), by colour: a loaded
             hot-seat game puts everyone back where they stood (eleventh playtest).
+        passes: the people who passed on the coming throw's bets and the status lines that
+            said so: a loaded game does not ask them again (twelfth playtest).
 
     Raises:
         FileWriteError: the file cannot be written (a folder in the way, no permission, disk full).
@@ -125,6 +130,9 @@ def save_game(
         data["setup_hands"] = {c: t.to_dict() for c, t in hands.items()}
     if stances:
         data["stances"] = {c: {"wall": w, "along": float(a)} for c, (w, a) in stances.items()}
+    passed, said = passes
+    if passed or said:
+        data["passes"] = {"passed": sorted(passed), "said": list(said)}
     return write_atomic(path, json.dumps(data, indent=1).encode("utf-8"))
 
 
@@ -140,7 +148,9 @@ def load_game(path: str | Path) -> SavedGame:
     source = str(path)
     data = read_json(path, missing="no saved game there (save one with Ctrl+S)")
     top = DataTable(data, source)
-    top.check_keys({"format", "setup", "game", "match", "last_throw", "log", "setup_hands", "stances"})
+    top.check_keys(
+        {"format", "setup", "game", "match", "last_throw", "log", "setup_hands", "stances", "passes"}
+    )
     if top.string("format") != FORMAT:
         raise top.error("format", f"unsupported format; this version reads {FORMAT!r}")
     setup = GameSetup.from_dict(top.raw("setup"), source)
@@ -179,10 +189,31 @@ def load_game(path: str | Path) -> SavedGame:
         log = _log(top)
         hands = _setup_hands(top, game, setup)
         stances = _stances(top, setup)
+        passes = _passes(top, setup)
     except BaseException:
         match.close()
         raise
-    return SavedGame(setup, match, last, throws, log, hands, stances)
+    return SavedGame(setup, match, last, throws, log, hands, stances, passes)
+
+
+def _passes(top: DataTable, setup: GameSetup) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Who passed on the coming throw's bets (people's colours) and the lines that said so."""
+    t = top.table("passes", None)
+    if t is None:
+        return frozenset(), ()
+    t.check_keys({"passed", "said"})
+    people = {s.colour for s in setup.seats if s.human}
+    passed = t.raw("passed")
+    if not isinstance(passed, list) or any(c not in people for c in passed):
+        raise t.error("passed", f"must be a list of the people's colours ({', '.join(sorted(people))})")
+    said = t.raw("said")
+    if (
+        not isinstance(said, list)
+        or len(said) > len(setup.seats)
+        or any(not isinstance(line, str) or len(line) > MAX_LOG_LINE for line in said)
+    ):
+        raise t.error("said", f"must be a list of at most {len(setup.seats)} lines of text")
+    return frozenset(passed), tuple(said)
 
 
 def _stances(top: DataTable, setup: GameSetup) -> dict[str, tuple[str, float]]:

@@ -828,3 +828,27 @@ def test_a_damaged_stance_in_a_save_is_refused_naming_it(tmp_path, stances, word
     with pytest.raises(DoppelXError) as err:
         load_game(path)
     assert "stances" in str(err.value) and words in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("passes", "words"),
+    [({"passed": ["BOT"], "said": []}, "people's colours"), ({"passed": [], "said": [3]}, "lines of text")],
+)
+def test_damaged_passes_in_a_save_are_refused_naming_them(tmp_path, passes, words):
+    from doppelx.games.doppelx.play.savegame import load_game
+    from rules.common.errors import DoppelXError
+
+    path = tmp_path / "game.json"
+    a = PlayController(FakeUi(), save_path=path)
+    try:
+        a.new_game(GameSetup.standard(3, 1, "easy", board="I", seed=8))
+        a.handle(CommandIntent(Command.SAVE))
+        bot = next(s.colour for s in a.setup.seats if not s.human)
+    finally:
+        a.close()
+    data = json.loads(path.read_text())
+    data["passes"] = {k: [bot if x == "BOT" else x for x in v] for k, v in passes.items()}
+    path.write_text(json.dumps(data))
+    with pytest.raises(DoppelXError) as err:
+        load_game(path)
+    assert "passes" in str(err.value) and words in str(err.value), str(err.value)

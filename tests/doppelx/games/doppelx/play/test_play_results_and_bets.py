@@ -4,13 +4,14 @@ person who passes unless they click a card)."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 
 from doppelx.games.doppelx.play.controller import BET_SECONDS, POINT_HOLD_MAX, PlayController, Stage
 from doppelx.games.doppelx.play.newgame import GameSetup
-from render.intents import BetIntent
+from render.intents import BetIntent, Command, CommandIntent
 from tests.helpers.play import FakeUi, flick, run_until
 
 
@@ -509,3 +510,34 @@ def test_a_setup_die_flicked_is_said_to_wait_in_hand_while_the_next_person_throw
         assert "in hand" not in ctrl.snapshot().activity
     finally:
         ctrl.close()
+
+
+def test_a_loaded_game_does_not_ask_again_who_passed_and_a_question_waits_for_the_table(tmp_path):
+    """Twelfth playtest: Bo had passed ("no bet this time"), the game was saved and loaded, and Bo
+    was asked again — with 1–2 s of the countdown left, the rest gone while the table was
+    prepared. The save keeps who passed on the coming throw (and the line that said so); a
+    question still open at the save is asked again after the load's look at the table."""
+    from doppelx.games.doppelx.play.controller import LOAD_HOLD
+
+    path = tmp_path / "game.json"
+    a = PlayController(FakeUi(), save_path=path)
+    b = PlayController(FakeUi(), save_path=path)
+    try:
+        setup_thrown(a)
+        assert a.stage is Stage.BET and a.bettor == "red"
+        a.handle(CommandIntent(Command.SAVE))  # saved while Bo's question is open
+        b.handle(CommandIntent(Command.LOAD))
+        assert b.stage is Stage.BET and b.bettor == "red"
+        assert b.snapshot().countdown == pytest.approx(b.bet_time + LOAD_HOLD)
+        a.handle(CommandIntent(Command.PASS))  # N: Bo passes
+        assert "red" in a.passed and a.stage is not Stage.BET
+        said = list(a.passes_said)
+        a.handle(CommandIntent(Command.SAVE))
+        assert json.loads(path.read_text())["passes"] == {"passed": ["red"], "said": said}
+        b.handle(CommandIntent(Command.LOAD))
+        run_until(b, lambda c: c.stage is Stage.THROW)
+        assert b.thrower == "blue" and "red" in b.passed and b.passes_said == said
+        assert b.bettor is None  # Bo is not asked again
+    finally:
+        a.close()
+        b.close()
