@@ -800,16 +800,8 @@ def test_each_person_throws_again_from_where_they_stood_and_a_save_keeps_it(tmp_
         b.close()
 
 
-@pytest.mark.parametrize(
-    ("stances", "words"),
-    [
-        ({"PERSON": {"wall": "Q", "along": 0.0}}, "wall"),
-        ({"PERSON": {"wall": "E", "along": 5.0}}, "beyond the box's walls"),
-        ({"BOT": {"wall": "E", "along": 0.0}}, "is not a person at this table"),
-        ({"PERSON": {"wall": "E"}}, "along"),
-    ],
-)
-def test_a_damaged_stance_in_a_save_is_refused_naming_it(tmp_path, stances, words):
+def _damaged_save_error(tmp_path, key: str, entry) -> str:
+    """The message of loading a one-person save whose ``key`` is ``entry(person, bot)``."""
     from doppelx.games.doppelx.play.savegame import load_game
     from rules.common.errors import DoppelXError
 
@@ -823,11 +815,29 @@ def test_a_damaged_stance_in_a_save_is_refused_naming_it(tmp_path, stances, word
     finally:
         a.close()
     data = json.loads(path.read_text())
-    data["stances"] = {person if k == "PERSON" else bot: v for k, v in stances.items()}
+    data[key] = entry(person, bot)
     path.write_text(json.dumps(data))
     with pytest.raises(DoppelXError) as err:
         load_game(path)
-    assert "stances" in str(err.value) and words in str(err.value), str(err.value)
+    return str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("stances", "words"),
+    [
+        ({"PERSON": {"wall": "Q", "along": 0.0}}, "wall"),
+        ({"PERSON": {"wall": "E", "along": 5.0}}, "beyond the box's walls"),
+        ({"BOT": {"wall": "E", "along": 0.0}}, "is not a person at this table"),
+        ({"PERSON": {"wall": "E"}}, "along"),
+    ],
+)
+def test_a_damaged_stance_in_a_save_is_refused_naming_it(tmp_path, stances, words):
+    said = _damaged_save_error(
+        tmp_path,
+        "stances",
+        lambda person, bot: {person if k == "PERSON" else bot: v for k, v in stances.items()},
+    )
+    assert "stances" in said and words in said, said
 
 
 @pytest.mark.parametrize(
@@ -835,20 +845,9 @@ def test_a_damaged_stance_in_a_save_is_refused_naming_it(tmp_path, stances, word
     [({"passed": ["BOT"], "said": []}, "people's colours"), ({"passed": [], "said": [3]}, "lines of text")],
 )
 def test_damaged_passes_in_a_save_are_refused_naming_them(tmp_path, passes, words):
-    from doppelx.games.doppelx.play.savegame import load_game
-    from rules.common.errors import DoppelXError
-
-    path = tmp_path / "game.json"
-    a = PlayController(FakeUi(), save_path=path)
-    try:
-        a.new_game(GameSetup.standard(3, 1, "easy", board="I", seed=8))
-        a.handle(CommandIntent(Command.SAVE))
-        bot = next(s.colour for s in a.setup.seats if not s.human)
-    finally:
-        a.close()
-    data = json.loads(path.read_text())
-    data["passes"] = {k: [bot if x == "BOT" else x for x in v] for k, v in passes.items()}
-    path.write_text(json.dumps(data))
-    with pytest.raises(DoppelXError) as err:
-        load_game(path)
-    assert "passes" in str(err.value) and words in str(err.value), str(err.value)
+    said = _damaged_save_error(
+        tmp_path,
+        "passes",
+        lambda person, bot: {k: [bot if x == "BOT" else x for x in v] for k, v in passes.items()},
+    )
+    assert "passes" in said and words in said, said
