@@ -58,7 +58,9 @@ class Framing:
             not (self.referee and throwing and self.aim is not None and self.aim.wall in ("S", "N"))
             or snap is None
         ):
-            if framed is not None:  # back to the referee view's own framing
+            # the framing stays after the throw, while the referee view is on (twelfth playtest: it
+            # zoomed in and out at every turn of a person's); leaving the view ends it
+            if framed is not None and not self.referee:
                 cam.extent, cam.referee_centre[1] = home
                 self._referee_framed = None
             return

@@ -75,6 +75,7 @@ def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, m
     from render.snapshot import InputMode, Snapshot
 
     win = fresh
+    win.show(Snapshot(table_i))  # a table shown: the hand's aim exists (the test alone failed without)
     win.referee = True
     win.aim.wall, win.aim.along = "S", 0.0
     win.say("Tab: see why — the referee view shows the field each die counts for")
@@ -101,10 +102,18 @@ def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, m
     hint, ring, _ = ring_and_far_wall()
     assert ring - 0.009 / (2 * win.camera.extent) * win.height < hint.y1
     monkeypatch.undo()
-    win.show(Snapshot(table_i))  # the throw made: the referee view's own framing again
+    win._referee_framed = None  # the view set back by hand above: framed again from here
+    win.show(snap)
+    win.capture()
+    framed = (win.camera.extent, win.camera.referee_centre[1])
+    assert framed != win._referee_home
+    win.show(Snapshot(table_i))  # the throw made: the framing stays (twelfth playtest: it zoomed
+    win.capture()  # back, and out again at the person's next turn)
+    assert (win.camera.extent, win.camera.referee_centre[1]) == framed
+    win.referee = False  # leaving the referee view ends it: its own framing next time
+    win.show(Snapshot(table_i))
     win.capture()
     assert (win.camera.extent, win.camera.referee_centre[1]) == win._referee_home
-    win.referee = False
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (800, 500)])
