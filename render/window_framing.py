@@ -91,7 +91,7 @@ class Framing:
         s = scale_for(w, self.height)
         return w - 10 * s - Hud.log_width(w, s)
 
-    def _panels_beside_box(self, table: object = None) -> list[Rect]:
+    def _panels_beside_box(self, table: object) -> list[Rect]:
         """The window boxes (px) the box keeps clear of: a column at the right edge
         (:meth:`column_edge`, full height) and, in the referee view — where the box fills the
         window's height — the scoreboard and the Last throw panel at the top corners (at

@@ -155,9 +155,8 @@ def _fit(args: argparse.Namespace, engines) -> int:
     data = load_tosses()
     warm = {}
     if args.fit_warm:
-        start = (
-            args.fitted or out
-        )  # --fitted: a start named on purpose (a fit of an earlier copy of the data)
+        # --fitted: a start named on purpose (a fit of an earlier copy of the data)
+        start = args.fitted or out
         if not args.fitted and not out.exists():
             raise DoppelXError(f"--fit-warm: no fit file {out} to start from: name one with --fitted START.toml, "
                                "or fit without --fit-warm")  # fmt: skip
@@ -326,8 +325,8 @@ def format_table(result: dict) -> str:
         if any(p in c["params"] for c in cols):
             row(f"{p}", lambda c, p=p: c["params"][p], ".6g")
     for engine, r in result["engines"].items():
-        verdicts = ", ".join(
-            f"{k} {'met' if ok else 'NOT met'} ({shown})" for k, (ok, shown) in ts.goals(r).items()
+        verdicts = ", ".join(  # the aims as _evaluate judged them (ts.goals), not judged again
+            f"{k} {'met' if a['met'] else 'NOT met'} ({a['shown']})" for k, a in r["aims"].items()
         )
         lines.append(f"aims, {engine} fitted: {verdicts}")
     if d["tosses"] < ts.FEW_TOSSES:
