@@ -377,8 +377,8 @@ def ranking(game: DoppelXGame) -> list[tuple[str, str, int]]:
 
 def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
     """Why the end came out as it did, when it was close (``""`` otherwise): a tie at the mark a
-    decider settled (D37), or two or more players passing the target on the last throw
-    (``score``), where the most chips win."""
+    decider settled (D37), two or more players passing the target on the last throw
+    (``score``), where the most chips win, or the winner passing it on another player's throw."""
     names = game.names
     if game.decider_history:
         tied = list(game.decider_history[0])
@@ -393,6 +393,8 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
     if score is None:
         return ""
     passed = [c for c, p in score.players.items() if p.before < game.target <= p.after]
+    if len(passed) == 1 and score.active is not None and passed[0] != score.active:
+        return _reached_on_anothers_throw(game, score, passed[0])
     if len(passed) < 2:
         return ""
     passed.sort(key=lambda c: -game.chips[c])
@@ -402,6 +404,30 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
         f"{and_list(names.get(c, c) for c in passed)} {both} reached {game.target} on the last throw: "
         f"the most chips win ({' to '.join(str(game.chips[c]) for c in passed)})"
     )
+
+
+def _reached_on_anothers_throw(game: DoppelXGame, score: ThrowScore, colour: str) -> str:
+    """``"Ann reached 50 on Bo's throw: Ann's die lying on the board +6 (a die on the board pays
+    its owner at every throw)"`` — the winner did not throw the last throw, and the end screen
+    said nothing of how they won on it."""
+    names = game.names
+    p = score.players[colour]
+    name = names.get(colour, colour)
+    why = []
+    if p.dice:
+        why.append(f"{name}'s die lying on the board {p.dice:+d}")
+    if p.bets:
+        why.append(f"{name}'s bet {p.bets:+d}")
+    if p.doppel_x:
+        why.append(f"Doppel X {p.doppel_x:+d}")
+    thrower = names.get(score.active or "", score.active or "")
+    line = f"{name} reached {game.target} on {thrower}'s throw"
+    if not why:
+        return line
+    line += ": " + ", ".join(why)
+    if p.dice:
+        line += " (a die on the board pays its owner at every throw)"
+    return line
 
 
 def decider_note(game: DoppelXGame) -> str:

@@ -477,7 +477,18 @@ def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
             "Ann and Bo both reached 50 on the last throw: the most chips win (54 to 52)"
         )
         score.players["red"] = PlayerScore("red", 0, 0, 0, 52, 52)  # Bo was past the mark already
-        assert view.end_note(game, score) == ""
+        assert view.end_note(game, score) == ""  # Ann passed it on her own throw: nothing to explain
+        # Ann passed it on Bo's throw, with her die lying on 3x and a bet: the end said nothing of how
+        score.players["blue"] = PlayerScore("blue", 9, 4, 0, 41, 54)
+        on_bos = ThrowScore((), False, score.players, "red")
+        assert view.end_note(game, on_bos) == (
+            "Ann reached 50 on Bo's throw: Ann's die lying on the board +9, Ann's bet +4 "
+            "(a die on the board pays its owner at every throw)"
+        )
+        score.players["blue"] = PlayerScore("blue", 0, 0, 6, 48, 54)
+        assert view.end_note(game, ThrowScore((), True, score.players, "red")) == (
+            "Ann reached 50 on Bo's throw: Doppel X +6"
+        )
         game.decider_history.append({"blue": 5, "red": 2})
         assert view.end_note(game, score) == (
             "Ann and Bo tied at 54: a decider throw settled it (points: Ann 5, Bo 2)"
