@@ -82,10 +82,13 @@ def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) ->
     the smallest distance along it plus twice the distance across it, so that a control
     straight ahead wins over a nearer one off to the side. Left and right stay in the row:
     only a control beside ``here`` (their heights overlap) is that way — → from the
-    target's "+" does not climb to "new seed" in the row above."""
+    target's "+" does not climb to "new seed" in the row above. Up and down go to the
+    nearest row with a control over or under ``here`` (their widths overlap) when there is
+    one — ↑ from "Start game" goes to the target's "+" just above it, not to the wider
+    "new seed" a row further up."""
     hx, hy = here.centre
     dx, dy = direction
-    best, best_cost = None, float("inf")
+    ahead: list[tuple[float, float, Target]] = []
     for t in targets:
         tx, ty = t.centre
         along = (tx - hx) * dx + (ty - hy) * dy
@@ -94,10 +97,13 @@ def _nearest(here: Target, targets: list[Target], direction: tuple[int, int]) ->
         if dx and (t.y >= here.y + here.h or t.y + t.h <= here.y):
             continue
         across = abs((tx - hx) * dy) + abs((ty - hy) * dx)
-        cost = along + 2.0 * across
-        if cost < best_cost:
-            best, best_cost = t, cost
-    return best
+        ahead.append((along, along + 2.0 * across, t))
+    if dy:
+        above = [a for a in ahead if a[2].x < here.x + here.w and a[2].x + a[2].w > here.x]
+        if above:
+            row = min(a[0] for a in above)
+            ahead = [a for a in above if a[0] <= row + a[2].h / 2]
+    return min(ahead, key=lambda a: a[1])[2] if ahead else None
 
 
 def _scale(width: int, height: int) -> float:

@@ -452,6 +452,22 @@ def test_right_from_the_targets_plus_stays_in_its_row_and_space_does_not_reroll_
     window.close_dialog()
 
 
+def test_up_from_start_game_goes_to_the_row_just_above_it(window):
+    """Up from "Start game" went to "new seed", two rows up, past the target's "+" right above it
+    (the arrow keys' cost let a wide control off to the side win)."""
+    from pyglet.window import key
+
+    dialog = window.open_dialog(GameSetup.standard(4, 1, seed=5), lambda s: None, None)
+    window.switch_to()
+    window.render()
+    dialog.focus = ("start",)
+    dialog.key(key.UP, 0)
+    assert dialog.focus == ("target", 1)
+    dialog.key(key.DOWN, 0)
+    assert dialog.focus == ("start",)
+    window.close_dialog()
+
+
 def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
     """Issue 32: two players passing the target on one throw got no word of why the one won, and
     equal scores were listed as 3. and 4., not as a tie."""
