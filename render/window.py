@@ -214,6 +214,8 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).
         self._referee_framed: tuple[float, float] | None = None
+        #: The span along y (m) of the hands fitted into the referee view since it was opened.
+        self._referee_span: tuple[float, float] | None = None
         #: The referee view's corner panels the box keeps clear of, each the largest it has been
         #: at this window size in this game (:meth:`Framing._referee_corners`).
         self._referee_reserve: tuple[tuple[int, int, int], dict[str, Rect]] = ((0, 0, 0), {})
@@ -293,6 +295,7 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
             self.aim.take_settings(before)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
         self._referee_home = (self.camera.extent, 0.0)  # the referee view's own framing (extent, centre y)
+        self._referee_span = None
 
     def emit(self, intent: Intent) -> None:
         """Hand ``intent`` to the match."""

@@ -37,6 +37,7 @@ class Framing:
         referee: bool
         _referee_home: tuple[float, float]
         _referee_framed: tuple[float, float] | None
+        _referee_span: tuple[float, float] | None
         _referee_reserve: tuple[tuple[int, int, int], dict[str, Rect]]  # (size, game's table) → panels
 
         def log_open(self) -> bool: ...
@@ -44,14 +45,16 @@ class Framing:
     def _frame_referee_hand(self, snap: Snapshot | None) -> None:
         """In the referee view, while a person throws from the south or north wall, fit the box
         and the hand's ring between the HUD's top and bottom lines (the ring sat under the hint
-        bar): the view zooms out and moves just enough, and back when the throw is made. A view
-        the person has zoomed or panned (wheel, drag) is left as they set it."""
+        bar): the view zooms out and moves just enough, and stays so until the view is left. Each
+        hand fitted since the view was opened stays in it (hot seat: people at the south and the
+        north wall), so it moves at most once more, not at every change of thrower. A view the
+        person has zoomed or panned (wheel, drag) is left as they set it."""
         cam, home = self.camera, self._referee_home
         framed = self._referee_framed
         if framed is not None and (
             abs(cam.extent - framed[0]) > 1e-9 or abs(cam.referee_centre[1] - framed[1]) > 1e-9
         ):
-            self._referee_framed = None  # the person moved the view: theirs now
+            self._referee_framed = self._referee_span = None  # the person moved the view: theirs now
             return
         throwing = snap is not None and snap.input is InputMode.THROW and self.aim is not None
         if (
@@ -62,7 +65,7 @@ class Framing:
             # zoomed in and out at every turn of a person's); leaving the view ends it
             if framed is not None and not self.referee:
                 cam.extent, cam.referee_centre[1] = home
-                self._referee_framed = None
+                self._referee_framed = self._referee_span = None
             return
         if framed is None and (
             abs(cam.extent - home[0]) > 1e-9 or abs(cam.referee_centre[1] - home[1]) > 1e-9
@@ -75,6 +78,11 @@ class Framing:
         ring = abs(float(self.aim.release_point()[1])) + 0.012
         far = box.inner_size[1] / 2 + box.wall_thickness + 0.006
         lo, hi = (-ring, far) if self.aim.wall == "S" else (-far, ring)
+        # every hand fitted since the view was opened stays in (hot seat: the view moved at each
+        # change of thrower between the south and the north wall)
+        if self._referee_span is not None:
+            lo, hi = min(lo, self._referee_span[0]), max(hi, self._referee_span[1])
+        self._referee_span = (lo, hi)
         e = max(home[0], (hi - lo) / (2 * (1 - fb - ft)))
         centre = lo + e - 2 * e * fb
         cam.extent, cam.referee_centre[1] = e, centre

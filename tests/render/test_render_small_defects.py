@@ -116,6 +116,40 @@ def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, m
     assert (win.camera.extent, win.camera.referee_centre[1]) == win._referee_home
 
 
+def test_the_referee_view_keeps_every_hand_it_fitted_so_a_hot_seat_does_not_move_it(fresh, table_i):
+    """In a hot seat the referee view moved at every change of thrower between the south and the
+    north wall (each hand's ring fitted in turn); now both stay in and it moves at most once."""
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i))
+    win.referee = True
+    snap = Snapshot(table_i, input=InputMode.THROW, thrower="blue")
+
+    def framed_for(wall: str) -> tuple[float, float]:
+        win.aim.wall, win.aim.along = wall, 0.0
+        win.show(snap)
+        win.capture()
+        w, h = win.get_framebuffer_size()
+        _, ring_y, _ = win.camera.project(tuple(win.aim.release_point()), w, h)
+        assert 0 < ring_y < h, (wall, ring_y, h)  # this hand's ring is in the picture
+        return win.camera.extent, win.camera.referee_centre[1]
+
+    south = framed_for("S")
+    both = framed_for("N")
+    assert both != south  # the north hand needed room too: one move
+    assert framed_for("S") == both and framed_for("N") == both  # and no more
+    win.aim.wall = "S"
+    w, h = win.get_framebuffer_size()
+    _, ring_y, _ = win.camera.project(tuple(win.aim.release_point()), w, h)
+    assert 0 < ring_y < h  # the south hand is still in the picture framed for both
+    win.referee = False  # leaving the view forgets the hands: fitted afresh next time
+    win.show(Snapshot(table_i))
+    win.capture()
+    win.referee = True
+    assert framed_for("S") == south
+
+
 @pytest.mark.parametrize("size", [(1920, 1080), (800, 500)])
 def test_the_power_bar_is_large_and_marks_where_a_throw_turns_hard(fresh, table_i, size):
     """Fifth playtest: the Space power bar, 260 px at 1920 × 1080, read as small, and nothing
