@@ -485,7 +485,8 @@ class Scene:
 
     def _draw_card_fields(self, fill: bool) -> None:
         """The fields under the bet cards on the cards' tops (:func:`render.referee.fields_under_cards`):
-        depth-tested (a die lying on the card hides them), their fills only on an opaque card."""
+        depth-tested (a die lying on the card hides them), their fills only on an opaque card; on a
+        see-through one not over a die (the die under the card shows whole)."""
         fills, lines = self.card_fields
         if not lines and not fills:
             return
@@ -493,10 +494,17 @@ class Scene:
         gl.glDepthMask(gl.GL_FALSE)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        if not fill:  # a see-through card: its lines stop where a die is seen (DIE_BIT), the
+            # die under it too (they ran across it as white lines: a die under card B read as cut in two)
+            gl.glEnable(gl.GL_STENCIL_TEST)
+            gl.glStencilMask(0)
+            gl.glStencilFunc(gl.GL_NOTEQUAL, DIE_BIT, DIE_BIT)
         p.set("u_model", np.eye(4))
         for mesh, rgba in (fills if fill else []) + lines:
             p.set("u_colour", rgba)
             mesh.draw()
+        gl.glDisable(gl.GL_STENCIL_TEST)
+        gl.glStencilMask(0xFF)
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 

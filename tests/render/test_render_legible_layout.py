@@ -416,14 +416,15 @@ def test_a_die_under_a_bet_card_shows_through_it(window, table_i, resting):
     assert np.abs(under.astype(int) - empty.astype(int)).max() > 60  # the die is seen, not only the card
 
 
-def _die_region(window, table, pose, owner: str = "white"):
-    """The 9 × 9 pixels round the projected centre of a die's top in the window's last frame."""
+def _die_region(window, table, pose, owner: str = "white", size: int = 9):
+    """The ``size`` × ``size`` pixels round the projected centre of a die's top in the window's last frame."""
     w, h = window.get_framebuffer_size()
     x, y, z = pose.position
     px, py, _ = window.camera.project((x, y, z + table.dice[owner].half), w, h)
     img = window.capture().astype(int)
     r, c = img.shape[0] - 1 - int(round(py)), int(round(px))
-    return img[r - 4 : r + 5, c - 4 : c + 5]
+    k = size // 2
+    return img[r - k : r + k + 1, c - k : c + k + 1]
 
 
 def test_a_die_under_a_card_that_nothing_hides_is_drawn_as_itself(window, table_i, monkeypatch):
@@ -453,6 +454,33 @@ def test_a_die_under_a_card_that_nothing_hides_is_drawn_as_itself(window, table_
         plain = _die_region(window, table_i, under)
         monkeypatch.undo()
         assert abs(outlined - plain).max() <= 6, (bets, abs(outlined - plain).max())  # 59 before
+
+
+@pytest.mark.parametrize("where", [(122, -120), (108, -108), (-122, -120)])
+def test_the_field_lines_printed_on_a_see_through_card_do_not_cross_a_die_under_it(
+    window, table_i, resting, monkeypatch, where
+):
+    """A die under a bet card shows through the card, but the outlines of the fields under the
+    card, drawn on its top, ran across the die as white lines (a die under card B read as cut
+    in two). Where a die is seen, the card's lines are not drawn."""
+    from render.scene import Scene
+    from render.snapshot import Snapshot
+
+    pose = resting(table_i, "white", *where, "3")
+    window.show(Snapshot(table_i, dice={"white": pose}))
+    window.switch_to()
+    window.camera.reset()
+    window.referee = False
+    window.needs_redraw = True
+    window.render()
+    assert window.scene.under_card and window.scene.card_fields[1]
+    with_lines = _die_region(window, table_i, pose, size=15)
+    monkeypatch.setattr(Scene, "_draw_card_fields", lambda self, fill: None)
+    window.needs_redraw = True
+    window.render()
+    without = _die_region(window, table_i, pose, size=15)
+    monkeypatch.undo()
+    assert np.abs(with_lines - without).max() <= 6, np.abs(with_lines - without).max()
 
 
 def test_a_die_under_a_card_hidden_by_another_die_shows_its_outline(window, table_i, monkeypatch):
