@@ -15,7 +15,8 @@ strip of playfield the wall hides; in the referee view and from high above every
 The fields a bet card covers are drawn on the card's top (:func:`render.referee.fields_under_cards`).
 While a die lies under a bet card, or partly under one — and always in the referee view, whose
 point is the print — the cards are drawn see-through
-(:data:`CARD_SEE_THROUGH_ALPHA`), so are the dice bet on that card (:data:`BET_DIE_SEE_THROUGH_ALPHA`),
+(:data:`CARD_SEE_THROUGH_ALPHA`; fainter over the die, :data:`CARD_OVER_DIE_ALPHA`), so are the dice
+bet on that card that hide it in the view (:data:`BET_DIE_SEE_THROUGH_ALPHA`),
 and that die is drawn again as an outline in its colour where something still hides it (:data:`GHOST_ALPHA`).
 """
 
@@ -62,6 +63,8 @@ NEAR_WALL_ALPHA = 0.3
 NEAR_WALL_HIDING_ALPHA = 0.1
 #: Opacity of the bet cards while a die lies under one, or partly under one (it shows through).
 CARD_SEE_THROUGH_ALPHA = 0.3
+#: ... and where a die under the card is seen through it: its print over the die's face stays faint.
+CARD_OVER_DIE_ALPHA = 0.12
 #: Opacity of the spinner's blade in the referee view, which shows the print: the blade covers
 #: side III's 3x hub, and the eleventh playtest read "1 on 3x" for a die beside it with no 3x in sight.
 BLADE_SEE_THROUGH_ALPHA = 0.35
@@ -72,6 +75,10 @@ GHOST_ALPHA, GHOST_INNER, GHOST_FILL = 0.95, 0.78, 0.3
 #: Opacity of the dice bet on a card while a die lies under that card (it shows through them:
 #: the card alone see-through left it hidden by them, an outline only — second playtest).
 BET_DIE_SEE_THROUGH_ALPHA = 0.3
+#: A bet die fades when, in the view, it covers at least this share of the box a die under its
+#: card covers on the screen (the boxes of cubes seen at an angle overlap a little when the dice
+#: only touch).
+BET_DIE_HIDES = 0.15
 #: The stencil bit the outline pass uses (the planar shadows count in the low bits).
 GHOST_BIT = 0x80
 #: The stencil bit the opaque dice set where they are seen: the thrower's ring and arrow, drawn
@@ -113,6 +120,15 @@ def near_wall(camera: Camera, hx: float, hy: float) -> str | None:
         return None
     eye = camera.eye
     return wall_of(float(eye[0]), float(eye[1]), hx, hy)
+
+
+def _area(b: tuple[float, float, float, float]) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two boxes ``(x0, y0, x1, y1)`` share."""
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
 @dataclass(frozen=True)
@@ -334,7 +350,7 @@ class Scene:
         if self.blade is not None and blade_m is not None and not referee:
             self._draw_blade(blade_m, 1.0)
         if not still_copied:
-            self._draw_still(referee, near)
+            self._draw_still(referee, near, after_dice=True)
         if not referee:
             self._draw_moving_shadows(dice, blade_m)
         self._draw_blobs(dice)
@@ -348,7 +364,15 @@ class Scene:
             gl.glDepthMask(gl.GL_FALSE)
             gl.glEnable(gl.GL_CULL_FACE)  # one layer: the card's underside doubled its veil
             gl.glCullFace(gl.GL_BACK)
-            self._draw_part(self.cards_part, CARD_SEE_THROUGH_ALPHA)
+            # over a die seen under the card the veil and its print are fainter (a yellow die under
+            # card A could not be read through "Doppel X": thirteenth playtest)
+            gl.glEnable(gl.GL_STENCIL_TEST)
+            gl.glStencilMask(0)
+            for func, alpha in ((gl.GL_NOTEQUAL, CARD_SEE_THROUGH_ALPHA), (gl.GL_EQUAL, CARD_OVER_DIE_ALPHA)):
+                gl.glStencilFunc(func, DIE_BIT, DIE_BIT)
+                self._draw_part(self.cards_part, alpha)
+            gl.glDisable(gl.GL_STENCIL_TEST)
+            gl.glStencilMask(0xFF)
             gl.glDisable(gl.GL_CULL_FACE)
             gl.glDepthMask(gl.GL_TRUE)
             gl.glDisable(gl.GL_BLEND)
@@ -406,9 +430,16 @@ class Scene:
         gl.glDisable(gl.GL_SCISSOR_TEST)
         _opaque_state()
 
-    def _draw_still(self, referee: bool, near: str | None) -> None:
+    def _draw_still(self, referee: bool, near: str | None, after_dice: bool = False) -> None:
         """The parts that never move, opaque (the see-through near wall and cards are drawn
-        later), and their planar shadows (none in the referee view)."""
+        later), and their planar shadows (none in the referee view). ``after_dice``: drawn over
+        the dice, so where a part hides a die its :data:`DIE_BIT` is taken back (drawn from the
+        backdrop, the dice come after the parts and mark only where they are seen)."""
+        if after_dice:
+            gl.glEnable(gl.GL_STENCIL_TEST)
+            gl.glStencilMask(DIE_BIT)
+            gl.glStencilFunc(gl.GL_ALWAYS, 0, DIE_BIT)
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_REPLACE)
         for part in self.parts:
             if part is self.cards_part and self.under_card:
                 continue
@@ -419,6 +450,10 @@ class Scene:
                     self._draw_part(part)
         for part in self.back_parts:
             self._draw_part(part)
+        if after_dice:
+            gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_KEEP)
+            gl.glStencilMask(0xFF)
+            gl.glDisable(gl.GL_STENCIL_TEST)
         if not referee:
             self._draw_still_shadows()
 
@@ -468,16 +503,36 @@ class Scene:
         return out
 
     def _bets_over_a_die(self, snap: Snapshot, dice: list[tuple[str, Pose]]) -> frozenset[str]:
-        """The dice lying on a bet card (bet on it) while a die lies under that card, or partly
-        under it (:meth:`_under_cards`): they would hide it even with the card see-through."""
+        """The dice lying on a bet card (bet on it) that hide, in this frame's view, a die under
+        that card or partly under it (:meth:`_under_cards`): they would hide it even with the card
+        see-through. Only those fade — every die bet on such a card used to, and a bettor's own
+        die beside the one under the card all but vanished (thirteenth playtest)."""
         if not snap.bets:
             return frozenset()
-        reach = {o: self.table.dice[o].half * math.sqrt(2) for o, _ in dice}
-        letters = {
-            card_near(self.table, pose.position[0], pose.position[1], reach[o])
-            for o, pose in self._under_cards(dice)
-        }
-        return frozenset(o for o, letter in snap.bets.items() if o not in snap.dice and letter in letters)
+        under = self._under_cards(dice)
+        if not under:
+            return frozenset()
+        poses = dict(dice)
+        reach = {o: self.table.dice[o].half * math.sqrt(2) for o, _ in under}
+        letters = {card_near(self.table, pose.position[0], pose.position[1], reach[o]) for o, pose in under}
+        hidden = [self._screen_box(o, pose) for o, pose in under]
+        out = []
+        for o, letter in snap.bets.items():
+            if o in snap.dice or letter not in letters or o not in poses:
+                continue
+            mine = self._screen_box(o, poses[o])
+            if any(_overlap(mine, box) >= BET_DIE_HIDES * _area(box) for box in hidden):
+                out.append(o)
+        return frozenset(out)
+
+    def _screen_box(self, owner: str, pose: Pose) -> tuple[float, float, float, float]:
+        """The box (normalised device coordinates) a die covers in this frame's view."""
+        h = self.table.dice[owner].half
+        corners = np.array([(x, y, z, 1.0) for x in (-h, h) for y in (-h, h) for z in (-h, h)])
+        clip = (self._frame["u_view_proj"] @ pose_matrix(pose.position, pose.quaternion) @ corners.T).T
+        ndc = clip[:, :2] / clip[:, 3:4]
+        (x0, y0), (x1, y1) = ndc.min(axis=0), ndc.max(axis=0)
+        return float(x0), float(y0), float(x1), float(y1)
 
     def _die_under_a_card(self, dice: list[tuple[str, Pose]]) -> bool:
         """Some die lies below the rim under a bet card, or partly under one (:meth:`_under_cards`)."""
