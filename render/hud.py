@@ -356,7 +356,7 @@ class Hud:
         right = w - m
         log_top = h - m  # the throw log's column begins under the last throw's panel
         if snap.summary:
-            right = self._summary(snap.summary, w, h, s, left) - m
+            right = self._summary(snap.summary, w, h, s, left, snap.summary_title) - m
             log_top = self.blocks["summary"].y0 - m
         show_log = st.log and not (st.menu or st.help)
         if show_log:  # the turn line keeps clear of the log's column too
@@ -553,8 +553,11 @@ class Hud:
             )
         return m + width
 
-    def _summary(self, lines: tuple[str, ...], w: int, h: int, s: float, left: float) -> float:
-        """The last throw's result top right; returns its left edge (px)."""
+    def _summary(
+        self, lines: tuple[str, ...], w: int, h: int, s: float, left: float, title: str = ""
+    ) -> float:
+        """The last throw's result top right under ``title`` (whose throw it is; "Last throw" if
+        none is given); returns its left edge (px)."""
         m = 10 * s
         font = max(7.0, 11 * s)  # (the smallest size the HUD's texts shrink to)
         width = min(340 * s, max(120.0, (w - left) * 0.45))
@@ -566,7 +569,7 @@ class Hud:
         x0 = w - m - width
         self._rect(x0, top - row * (len(rows) + 1) - 6 * s, width, row * (len(rows) + 1) + 6 * s)
         self.blocks["summary"] = self.panels[-1]
-        self._label("Last throw", x0 + 10 * s, top - row + 4 * s, font, DIM, True)
+        self._label(title or "Last throw", x0 + 10 * s, top - row + 4 * s, font, DIM, True, max_width=room)
         for i, (part, text) in enumerate(rows):
             colour = ACCENT if text == "Doppel X!" else TEXT
             self._label(part, x0 + 10 * s, top - row * (i + 2) + 4 * s, font, colour, max_width=room)

@@ -129,6 +129,7 @@ class Snapshot:
         impacts: impact speeds (m/s) since the previous snapshot; each makes a clatter.
         time: simulation time (s) of this snapshot.
         summary: the last throw's result, one line each (shown until the next throw).
+        summary_title: the summary panel's title, e.g. ``"Last throw: Anna (blue)"`` (``""``: "Last throw").
         log: the last throws, one line each, oldest first (the throw log, L).
         activity: what is going on while nobody can act, e.g. ``"Rolling…"``; empty for nothing.
         target: the chips that end this game (D36; 0: not known — the rules card names the rulebook's).
@@ -157,6 +158,7 @@ class Snapshot:
     impacts: tuple[float, ...] = ()
     time: float = 0.0
     summary: tuple[str, ...] = ()
+    summary_title: str = ""
     log: tuple[str, ...] = ()
     activity: str = ""
     target: int = 0

@@ -1034,6 +1034,11 @@ class PlayController:
             impacts=impacts,
             time=self.time,
             summary=self.summary,  # at the end too: the decisive throw beside the standings
+            # whose throw the summary is (thirteenth playtest: a bot's result, shown seconds after the
+            # person's own throw under the same "Last throw", was read as theirs)
+            summary_title=f"Last throw: {view.thrown_by(shown.kind, shown.thrower, names)}"
+            if self.summary and shown is not None
+            else "",
             log=tuple(self.history),
             activity=activity,
             target=game.target,

@@ -378,7 +378,8 @@ def ranking(game: DoppelXGame) -> list[tuple[str, str, int]]:
 def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
     """Why the end came out as it did, when it was close (``""`` otherwise): a tie at the mark a
     decider settled (D37), two or more players passing the target on the last throw
-    (``score``), where the most chips win, or the winner passing it on another player's throw."""
+    (``score``), where the most chips win, or how the winner passed it: with their own throw or on
+    another player's."""
     names = game.names
     if game.decider_history:
         tied = list(game.decider_history[0])
@@ -395,6 +396,9 @@ def end_note(game: DoppelXGame, score: ThrowScore | None) -> str:
     passed = [c for c, p in score.players.items() if p.before < game.target <= p.after]
     if len(passed) == 1 and score.active is not None and passed[0] != score.active:
         return _reached_on_anothers_throw(game, score, passed[0])
+    if len(passed) == 1:  # the winner's own throw (thirteenth playtest: "Red wins! 70" said not how)
+        p = score.players[passed[0]]
+        return f"{names.get(passed[0], passed[0])} reached {game.target} with the last throw ({p.change:+d})"
     if len(passed) < 2:
         return ""
     passed.sort(key=lambda c: -game.chips[c])

@@ -493,7 +493,7 @@ def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
             "Ann and Bo both reached 50 on the last throw: the most chips win (54 to 52)"
         )
         score.players["red"] = PlayerScore("red", 0, 0, 0, 52, 52)  # Bo was past the mark already
-        assert view.end_note(game, score) == ""  # Ann passed it on her own throw: nothing to explain
+        assert view.end_note(game, score) == "Ann reached 50 with the last throw (+6)"  # her own
         # Ann passed it on Bo's throw, with her die lying on 3x and a bet: the end said nothing of how
         score.players["blue"] = PlayerScore("blue", 9, 4, 0, 41, 54)
         on_bos = ThrowScore((), False, score.players, "red")
