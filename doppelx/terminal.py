@@ -284,7 +284,9 @@ class TerminalMatch(abc.ABC):
         path = self.save_file()
         while True:
             if path is None:
-                answer = self.term.read_line("save to file (empty = do not save): ")
+                answer = self.term.read_line(
+                    f"save to file, e.g. {self.command}-save.json (Enter: do not save): "
+                )
                 if not answer:
                     lost = (
                         " (the last save failed: type 'save' again before you quit)"
@@ -305,6 +307,12 @@ class TerminalMatch(abc.ABC):
                     )
                     continue
                 problem = new_save_problem(answer)
+                if not problem and not Path(answer.strip()).suffix:
+                    # a move typed at this prompt ("1") became a save file named "1" (thirteenth playtest)
+                    problem = (
+                        f"'{shown_path(answer)}' has no ending such as .json: is it a move? Give a file to "
+                        f"save to (e.g. {self.command}-save.json), or press Enter not to save"
+                    )
                 if problem:
                     self.term.say(self.term.paint(f"  {problem}", "red"))
                     continue

@@ -188,6 +188,18 @@ def test_a_save_that_cannot_be_made_asks_again_and_loses_nothing(tmp_path, monke
     assert max(len(line) for line in text.splitlines()) < 300  # the long name is not echoed whole
 
 
+def test_a_move_typed_at_the_save_prompt_is_no_save_file(tmp_path, monkeypatch):
+    """Thirteenth playtest: after a failed save the game asked for a file, the player typed a
+    move ("1") and got "game saved to 1". A name without an ending is asked about instead."""
+    monkeypatch.chdir(tmp_path)
+    game = CounterMatch("4\nsave\n1\nkept.json\nquit\n")
+    assert game.run() == 0
+    text = game.term.out.getvalue()
+    assert "'1' has no ending such as .json: is it a move?" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]
+    assert "you quit: game saved to kept.json" in text
+
+
 @pytest.mark.parametrize("word", ["quit", "Q", "help", "save"])
 def test_a_command_word_is_no_save_file_name(tmp_path, monkeypatch, word):
     """'save' then 'quit' made a save file named "quit" (the newcomer audit, Das Doppel Spiel)."""
