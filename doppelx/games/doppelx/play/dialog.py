@@ -56,6 +56,8 @@ FOCUS, FOCUS_WIDTH = (255, 255, 255, 255), 2.0
 #: Arrow keys and the way each moves the focus (x, y; window y grows upwards).
 ARROWS = {key.LEFT: (-1, 0), key.RIGHT: (1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}
 #: The keyboard hint at the bottom of the form (wrapped at its " · " to fit beside the buttons).
+#: The controls of a player's row besides the name: typing there types the row's name.
+ROW_CONTROLS = ("colour", "human", "aim", "bets", "skill")
 KEYS_HINT = "Keys: Tab or arrows move · Space presses · type on a name · Enter ends typing, then starts"
 
 
@@ -285,14 +287,22 @@ class NewGameDialog:
         self.editing = None
 
     def text(self, text: str) -> None:
-        """Typed characters go into the name being edited (or the focused name or seed box)."""
+        """Typed characters go into the name being edited (or the focused name or seed box, or the
+        name of the player whose row has the focus); elsewhere they are refused with a word."""
         if self._eat_space:  # the Space that pressed the box, and its repeats while held
             if not text.strip():
                 return
             self._eat_space = False
-        if self.editing is None and self.focus is not None and self.focus[0] in ("name", "seedtext"):
-            if text.strip():
+        if self.editing is None and self.focus is not None and text.strip():
+            if self.focus[0] in ROW_CONTROLS:  # typing on a player's row types their name (the
+                self.focus = ("name", self.focus[1])  # thirteenth playtest's "Zed", typed on the
+            if self.focus[0] in ("name", "seedtext"):  # colour swatch, went nowhere)
                 self.act(self.focus)  # typing on a focused box types into it
+            else:
+                self.error = (
+                    "to type a name or the seed, click it or Tab to it (Space presses the ringed button)"
+                )
+                return
         if self.editing is None:
             return
         if self.editing == SEED:  # plain digits only; a seed of the form is at most 9 digits

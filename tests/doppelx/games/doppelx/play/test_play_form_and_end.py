@@ -465,6 +465,9 @@ def test_up_from_start_game_goes_to_the_row_just_above_it(window):
     assert dialog.focus == ("target", 1)
     dialog.key(key.DOWN, 0)
     assert dialog.focus == ("start",)
+    dialog.focus = ("target", 1)
+    dialog.key(key.UP, 0)  # the seed's row just above, not a bet card further up (thirteenth playtest)
+    assert dialog.focus in (("seedtext",), ("seed",))
     window.close_dialog()
 
 

@@ -302,6 +302,32 @@ def test_a_name_typed_too_long_is_cut_and_the_form_says_so(window):
     )
 
 
+def test_typing_on_a_players_row_types_their_name_and_elsewhere_says_where_to_type(window):
+    """Thirteenth playtest: Tab from "−" ringed the first row's colour swatch; "Zed" typed then
+    went nowhere, silently, and Enter started the game with the old name."""
+    from pyglet.window import key
+
+    started = []
+    dialog = window.open_dialog(GameSetup.standard(4, 1), started.append, None)
+    dialog.focus = ("colour", 0)
+    dialog.text("Zed")
+    assert dialog.focus == ("name", 0) and dialog.setup.seats[0].name == "Zed"
+    dialog.key(key.RETURN, 0)  # ends the typing
+    dialog.focus = ("skill", 2)
+    dialog.text("Q")
+    dialog.text("i")
+    assert dialog.setup.seats[2].name == "Qi" and dialog.focus == ("name", 2)
+    dialog.key(key.RETURN, 0)
+    dialog.focus = ("board", "III")
+    dialog.text("x")
+    assert "click it or Tab to it" in dialog.error and [s.name for s in dialog.setup.seats][:3:2] == [
+        "Zed",
+        "Qi",
+    ]
+    dialog.key(key.RETURN, 0)
+    assert started and started[0].seats[0].name == "Zed"
+
+
 def test_the_seed_can_be_typed_into_the_form(window):
     """Session 8's window audit: the seed could only be redrawn, not typed."""
     from pyglet.window import key
