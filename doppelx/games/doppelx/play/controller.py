@@ -910,6 +910,13 @@ class PlayController:
             )
         return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
 
+    def _white_for(self, shown: ShownThrow) -> str:
+        """The name of the player the white die of ``shown`` pays (its thrower, D15); ``""`` on a
+        setup or decider throw, whose white die pays nobody."""
+        if shown.kind in ("setup", "decider") or shown.thrower is None:
+            return ""
+        return self.live.game.names.get(shown.thrower, shown.thrower)
+
     def snapshot(self) -> Snapshot:
         """The table now (see :class:`render.snapshot.Snapshot`)."""
         if self.match is None:
@@ -957,7 +964,12 @@ class PlayController:
                 o: p for o, p in dice.items() if o in resting and (pb.rest_frame[o] > 0 or all_rest)
             }
             floating = view.floating_for(
-                shown.score.readings, shown.score.doppel_x, shown_poses, colours, shown.kind == "decider"
+                shown.score.readings,
+                shown.score.doppel_x,
+                shown_poses,
+                colours,
+                shown.kind == "decider",
+                white_for=self._white_for(shown),
             )
             if stage is Stage.FLIGHT:
                 impacts = pb.impacts_now()
@@ -979,7 +991,12 @@ class PlayController:
             if stage is not Stage.OVER and self.playback is not None:
                 dice = self._as_they_rested(dice, bets)
             floating = view.floating_for(
-                shown.score.readings, shown.score.doppel_x, dice, colours, shown.kind == "decider"
+                shown.score.readings,
+                shown.score.doppel_x,
+                dice,
+                colours,
+                shown.kind == "decider",
+                white_for=self._white_for(shown),
             )
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner

@@ -107,16 +107,21 @@ def floating_for(
     poses: Mapping[str, Pose],
     colours: Mapping[str, str],
     decider: bool = False,
+    white_for: str = "",
 ) -> tuple[FloatingText, ...]:
     """Floating texts over the dice in ``poses`` (those that have come to rest), in each die's own colour
     (the window draws them white on a dark plate with a swatch of that colour); a ``decider``
-    throw's in points (:func:`die_text`)."""
+    throw's in points (:func:`die_text`). ``white_for``: the name of the player the white die's
+    chips go to (the thrower, D15), said on its label — ``"+2 for Tess"`` (thirteenth playtest:
+    "+2" on the white die did not say whose)."""
     out = []
     for r in readings:
         pose = poses.get(r.owner)
         text = die_text(r, doppel_x, decider)
         if pose is None or not text:
             continue
+        if white_for and r.owner == WHITE and r.status is Status.BOARD and not (doppel_x or decider):
+            text += f" for {white_for}" if text != "0" else ""  # (nothing to give: no name)
         x, y, z = pose.position
         out.append(FloatingText(text, (x, y, z + TEXT_LIFT), colours.get(r.owner, "#ffffff")))
     return tuple(out)

@@ -851,3 +851,34 @@ def test_damaged_passes_in_a_save_are_refused_naming_them(tmp_path, passes, word
         lambda person, bot: {k: [bot if x == "BOT" else x for x in v] for k, v in passes.items()},
     )
     assert "passes" in said and words in said, said
+
+
+def test_the_white_dies_label_says_whose_chips_they_are():
+    """Thirteenth playtest: the white die's "+2" did not say whose it was (it pays the thrower,
+    D15). On a player's throw its label names them: "+2 for Ann" (a 0 names nobody); other dice's
+    labels as before."""
+    from doppelx.games.doppelx.play import view
+    from rules.doppelx.dice import WHITE
+    from rules.doppelx.outcome import Status
+
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(3, 0, "medium", seed=8, names=("Ann", "Bo", "Cy")))
+        for _ in range(20):
+            run_until(c, lambda c: c.stage in (Stage.BET, Stage.THROW, Stage.WAIT) and c.last is not None)
+            white = c.last.score.reading(WHITE)
+            board = white is not None and white.status is Status.BOARD
+            pays = board and view.die_text(white, c.last.score.doppel_x) != "0"
+            if c.last.kind == "turn" and pays and not c.last.score.doppel_x:
+                break
+            run_until(c, lambda c: c.stage is Stage.FLIGHT)
+        else:
+            pytest.fail("no player's throw with the white die on the board")
+        last = c.last
+        texts = [f.text for f in c.snapshot().floating]
+        name = c.live.game.names[last.thrower]
+        white_text = view.die_text(white, last.score.doppel_x)
+        assert f"{white_text} for {name}" in texts, texts
+        assert sum(t.endswith(f" for {name}") for t in texts) == 1  # the white die's alone
+    finally:
+        c.close()
