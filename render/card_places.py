@@ -79,10 +79,10 @@ def bet_die_poses(
 ) -> dict[str, Pose]:
     """Poses of the dice lying on bet cards (owner → pose), lying flat with X up.
 
-    ``lying``: the dice on the table (a die among them is not on a card); a card's free slots —
-    no die under the card within a die's size of them, seen from above — are taken first, so a
-    die bet on a card does not cover one resting under it (eighth playtest: Purple's bet die hid
-    the orange die under card A)."""
+    ``lying``: the dice on the table (a die among them is not on a card); while one lies under a
+    card, its slots farthest from that die are taken first (:func:`_slot_order`), so a die bet on
+    the card does not cover the one under it (eighth playtest: Purple's bet die hid the orange die
+    under card A)."""
     corners = card_corners(table)
     box = table.box
     lying = lying or {}
@@ -119,8 +119,10 @@ def _card_spot(order: list[int], k: int) -> tuple[float, float, int]:
 
 
 def _slot_order(table: TableSpec, letter: str, frame, lying: Mapping[str, Pose], size: float) -> list[int]:
-    """The order card ``letter``'s slots are taken in: those no die under the card lies within
-    ``size`` of (seen from above) first, each group in :data:`CARD_SLOTS` order."""
+    """The order card ``letter``'s slots are taken in: in :data:`CARD_SLOTS` order, or, while a die
+    lies under the card, the slots farthest from it first (seen from above). A bet die stands a
+    rim's height above a die under the card, so from the side it hides it even one slot away
+    (thirteenth playtest: the die bet on the neighbouring slot covered it, and both faded)."""
     a, u, v = frame
     slots = [a + (u * fu + v * fv) * table.box.bet_card_leg for fu, fv in CARD_SLOTS]
     under = [
@@ -128,8 +130,11 @@ def _slot_order(table: TableSpec, letter: str, frame, lying: Mapping[str, Pose],
         for p in lying.values()
         if card_near(table, float(p.position[0]), float(p.position[1]), size * math.sqrt(2) / 2) == letter
     ]
-    covered = [any(math.dist((float(s[0]), float(s[1])), d) < size for d in under) for s in slots]
-    return sorted(range(len(slots)), key=lambda i: (covered[i], i))
+    if not under:
+        return list(range(len(slots)))
+    # (rounded to a tenth of a millimetre: slots as far from the die keep their order)
+    far = [round(min(math.dist((float(s[0]), float(s[1])), d) for d in under), 4) for s in slots]
+    return sorted(range(len(slots)), key=lambda i: (-far[i], i))
 
 
 __all__ = [

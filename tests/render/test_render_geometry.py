@@ -157,8 +157,8 @@ def test_bettors_dice_lie_side_by_side_on_their_card(table_i):
 
 def test_a_die_bet_on_a_card_keeps_off_a_die_resting_under_it(table_i):
     """Eighth playtest: Purple's die bet on card A lay right over the orange die resting under
-    the card, which could then not be seen at all. A card's slots free of dice under it are
-    taken first; with none under it, the slots are as before."""
+    the card, which could then not be seen at all. A card's slots farthest from a die under it
+    are taken first; with none under it, the slots are as before."""
     from render.card_places import CARD_SLOTS, card_corners
     from render.parts_mesh import card_corner
     from rules.doppelx.outcome import Pose
@@ -178,6 +178,12 @@ def test_a_die_bet_on_a_card_keeps_off_a_die_resting_under_it(table_i):
             first = poses["purple"].position
             assert math.dist(first[:2], (x, y)) >= die.size, (letter, slot)  # the free slot first
             assert poses["green"].position[2] == pytest.approx(first[2])  # the second: the other slot
+            # the slots farthest from the die under the card go first: a bet die one slot away
+            # still hid it from the side, a rim's height above it (thirteenth playtest)
+            spots = [a + (u * gu + v * gv) * box.bet_card_leg for gu, gv in CARD_SLOTS]
+            gaps = sorted((math.dist((float(q[0]), float(q[1])), (x, y)) for q in spots), reverse=True)
+            taken = [math.dist(poses[o].position[:2], (x, y)) for o in ("purple", "green")]
+            assert taken == pytest.approx(gaps[:2], abs=1e-6), (letter, slot)
     assert bet_die_poses(table_i, {"purple": "A"}, {}) == plain
 
 
