@@ -23,6 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import shapely
+from shapely.geometry import LineString, Polygon
+from shapely.ops import unary_union
+
 from render.backend import pyglet
 from render.labels import Rect, place
 from render.snapshot import Snapshot
@@ -123,6 +127,9 @@ class HudState:
         buttons: show the toggle buttons bottom right (hidden while a form covers the table,
             where they could not work).
         highlights: outlines (window px, closed polygons) of the bet cards a click bets on now.
+        highlight_cutouts: where dice are seen under those cards (window px, closed polygons):
+            the outlines' veil and strokes leave them out (fourteenth playtest: the green outline
+            ran across the face of the die under card B while the bet was being chosen).
         menu: the Esc menu: ``""`` closed, ``"menu"`` open, ``"quit"`` asking whether to quit.
         saved_to: where quitting saves the game (``""``: nothing to save), named in the menu.
         menu_result: a finished game's result, the menu's first line (the end standings it
@@ -154,6 +161,7 @@ class HudState:
     buttons: bool = True
     banner: bool = True
     highlights: tuple[tuple[tuple[float, float], ...], ...] = ()
+    highlight_cutouts: tuple[tuple[tuple[float, float], ...], ...] = ()
     menu: str = ""
     saved_to: str = ""
     menu_result: str = ""
@@ -412,14 +420,7 @@ class Hud:
             yb += band
         for outline in st.highlights:  # the cards a click bets on now
             # (its own names: ``yb`` is the bottom bands' top, which the throw log stops at)
-            veil = pyglet.shapes.Polygon(*outline, color=BET_VEIL, batch=self.batch, group=self.back)
-            self._items.append(veil)
-            for colour, thickness in ((BET_OUTLINE_UNDER, max(6.0, 9 * s)), (BET_OUTLINE, max(3.0, 5 * s))):
-                for (xa, ya), (xc, yc) in zip(outline, outline[1:] + outline[:1]):
-                    line = pyglet.shapes.Line(
-                        xa, ya, xc, yc, thickness=thickness, color=colour, batch=self.batch, group=self.back
-                    )
-                    self._items.append(line)
+            self._highlight(outline, st.highlight_cutouts, s)
         if snap.banner and st.banner and not (st.help or st.log):  # no banner through a modal panel
             # under the turn lines, between the scoreboard and the summary: above the box's far
             # rim, not over the playfield (the third playtest: at 62 % of the height and up to 64
@@ -552,6 +553,24 @@ class Hud:
                 name, x_name, y, font, TEXT, line.active or line.betting, max_width=right - 2 * s - x_name
             )
         return m + width
+
+    def _highlight(
+        self,
+        outline: tuple[tuple[float, float], ...],
+        cutouts: tuple[tuple[tuple[float, float], ...], ...],
+        s: float,
+    ) -> None:
+        """A bet card a click bets on now: a veil over it and its outline, dark under green, both
+        leaving out the ``cutouts`` (dice seen under the card)."""
+        veil, strokes = highlight_parts(outline, cutouts)
+        for tri in veil:
+            self._items.append(pyglet.shapes.Polygon(*tri, color=BET_VEIL, batch=self.batch, group=self.back))
+        for colour, thickness in ((BET_OUTLINE_UNDER, max(6.0, 9 * s)), (BET_OUTLINE, max(3.0, 5 * s))):
+            for (xa, ya), (xc, yc) in strokes:
+                line = pyglet.shapes.Line(
+                    xa, ya, xc, yc, thickness=thickness, color=colour, batch=self.batch, group=self.back
+                )
+                self._items.append(line)
 
     def _summary(
         self, lines: tuple[str, ...], w: int, h: int, s: float, left: float, title: str = ""
@@ -864,3 +883,30 @@ def label_box(label) -> tuple[float, float, float, float]:
         label.anchor_y
     ]
     return x, y0, x + w, y0 + h
+
+
+def highlight_parts(
+    outline: tuple[tuple[float, float], ...], cutouts: tuple[tuple[tuple[float, float], ...], ...]
+) -> tuple[list[tuple[tuple[float, float], ...]], list[tuple[tuple[float, float], tuple[float, float]]]]:
+    """A card's highlight as drawn: the veil's triangles and the outline's segments (window px),
+    the parts inside ``cutouts`` left out. Without cutouts over it: the outline itself and its
+    edges."""
+    edges = list(zip(outline, outline[1:] + outline[:1]))
+    card = Polygon(outline)
+    holes = unary_union([Polygon(c) for c in cutouts if len(c) >= 3]) if cutouts else None
+    if holes is None or holes.is_empty or not card.intersects(holes):
+        return [outline], edges
+    veil = card.difference(holes)
+    triangles = [
+        tuple((float(x), float(y)) for x, y in tri.exterior.coords[:-1])
+        for tri in shapely.constrained_delaunay_triangles(veil).geoms
+        if tri.area > 0.5
+    ]
+    strokes: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for a, b in edges:
+        kept = LineString([a, b]).difference(holes)
+        for piece in getattr(kept, "geoms", [kept]):
+            if not piece.is_empty and piece.length > 0.5:
+                (x0, y0), (x1, y1) = piece.coords[0], piece.coords[-1]
+                strokes.append(((float(x0), float(y0)), (float(x1), float(y1))))
+    return triangles, strokes

@@ -534,6 +534,11 @@ class Scene:
         (x0, y0), (x1, y1) = ndc.min(axis=0), ndc.max(axis=0)
         return float(x0), float(y0), float(x1), float(y1)
 
+    def dice_under_cards(self, snap: Snapshot) -> list[tuple[str, Pose]]:
+        """The dice of ``snap`` below the rim under a bet card or partly under one, seen from the
+        camera of the last frame drawn (:meth:`_under_cards`)."""
+        return self._under_cards(self.dice_poses(snap))
+
     def _die_under_a_card(self, dice: list[tuple[str, Pose]]) -> bool:
         """Some die lies below the rim under a bet card, or partly under one (:meth:`_under_cards`)."""
         return bool(self._under_cards(dice))

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
+from shapely.geometry import MultiPoint
 
 from render.aim import ThrowAim
 from render.window_files import write_atomic
@@ -54,6 +55,7 @@ from render.card_places import card_corners
 from render.msaa import MsaaTarget, software_scale
 from render.referee import RefereeLabel
 from render.scene import Marker, Scene
+from render.transforms import pose_matrix
 from render.snapshot import InputMode, Snapshot, interpolate
 
 import pyglet.window  # (after render.backend set the options)
@@ -515,7 +517,8 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
             power=power,
             power_mark=self._current.power_mark if self._current is not None else 0.0,
             power_note=self._aim_turn_note(),
-            highlights=self._card_outlines(),
+            highlights=(highlights := self._card_outlines()),
+            highlight_cutouts=self._dice_under_cards_px() if highlights else (),
             menu=self.menu,
             saved_to=self._current.saved_to if self._current is not None else "",
             keep_clear=self._box_on_screen(self._current)
@@ -550,6 +553,27 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
             ndc = clip[:, :2] / clip[:, 3:4]
             xy = (ndc + 1) / 2 * np.array([self.width, self.height])
             out.append(tuple((float(x), float(y)) for x, y in xy))
+        return tuple(out)
+
+    def _dice_under_cards_px(self) -> tuple[tuple[tuple[float, float], ...], ...]:
+        """The outlines (window px) of the dice seen under a bet card: the cards' highlight leaves
+        them out (:attr:`render.hud.HudState.highlight_cutouts`)."""
+        snap = self._current
+        if snap is None or self.scene is None:
+            return ()
+        width, height = self.get_framebuffer_size()
+        vp = self.camera.view_projection(width, height)
+        out = []
+        for owner, pose in self.scene.dice_under_cards(snap):
+            h = snap.table.dice[owner].half
+            corners = np.array([(x, y, z, 1.0) for x in (-h, h) for y in (-h, h) for z in (-h, h)])
+            clip = (vp @ pose_matrix(pose.position, pose.quaternion) @ corners.T).T
+            if np.any(clip[:, 3] <= 0):
+                continue
+            xy = (clip[:, :2] / clip[:, 3:4] + 1) / 2 * np.array([self.width, self.height])
+            hull = MultiPoint([tuple(map(float, q)) for q in xy]).convex_hull
+            if hull.geom_type == "Polygon":
+                out.append(tuple((float(x), float(y)) for x, y in hull.exterior.coords[:-1]))
         return tuple(out)
 
     def overlay_boxes(self) -> list[Rect]:

@@ -461,3 +461,49 @@ def test_the_pointer_on_a_card_is_named_and_off_it_or_under_an_overlay_not(fresh
     bx, by = bx * win.width / w, by * win.height / h
     win.on_mouse_motion(bx, by, 0, 0)
     assert win._card_at(bx, by) == letter and win.pointer_card is None
+
+
+def test_a_cards_highlight_leaves_out_a_die_under_it():
+    """Fourteenth playtest: while a bet was being chosen the green outline and veil of card B ran
+    across the face of the die lying under it. The highlight's parts leave out the dice under it."""
+    from shapely.geometry import LineString, Point, Polygon
+
+    from render.hud import highlight_parts
+
+    card = ((0.0, 0.0), (100.0, 0.0), (0.0, 100.0))
+    assert highlight_parts(card, ()) == ([card], list(zip(card, card[1:] + card[:1])))
+    die = ((40.0, 40.0), (70.0, 40.0), (70.0, 70.0), (40.0, 70.0))  # over the long edge
+    veil, strokes = highlight_parts(card, (die,))
+    hole = Polygon(die)
+    covered = Polygon(card).difference(hole)
+    assert sum(Polygon(t).area for t in veil) == pytest.approx(covered.area, rel=1e-6)
+    assert all(Polygon(t).intersection(hole).area < 1e-6 for t in veil)
+    assert all(LineString(s).intersection(hole.buffer(-0.01)).is_empty for s in strokes)
+    assert any(LineString(s).distance(Point(100.0, 0.0)) < 1e-9 for s in strokes)  # the rest stays
+
+
+def test_the_outline_of_a_card_one_may_bet_on_does_not_cross_the_die_under_it(fresh, table_i, resting):
+    """The same in the window: where the die under card B is seen, the picture with the card
+    outlined for a bet is the picture without the outline (its veil tinted the die green)."""
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    under = resting(table_i, "red", 108, -108, "2")  # under card B's long edge, seen from the south
+    letter = table_i.cards[1].letter
+
+    def die_pixels(bettable: tuple[str, ...]):
+        win.show(
+            Snapshot(table_i, dice={"red": under}, input=InputMode.BET, thrower="blue", bettable=bettable)
+        )
+        win.capture()
+        img = win.capture().astype(int)
+        w, h = win.get_framebuffer_size()
+        x, y, z = under.position
+        px, py, _ = win.camera.project((x, y, z + table_i.dice["red"].half), w, h)
+        r, c = img.shape[0] - 1 - int(round(py)), int(round(px))
+        return img[r - 4 : r + 5, c - 4 : c + 5]
+
+    plain = die_pixels(())
+    outlined = die_pixels((letter,))
+    assert win._dice_under_cards_px(), "the die lies under a card"
+    assert abs(outlined - plain).max() <= 8, abs(outlined - plain).max()
