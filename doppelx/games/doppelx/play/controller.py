@@ -91,6 +91,8 @@ POINT_HOLD_MAX = 12.0
 RESUME_GRACE = 3.0
 #: How long the result of a throw stays before the next decision (s).
 RESULT_HOLD = 1.6
+#: A person's own throw's result stays at least this long (s) before a bot throws next.
+OWN_RESULT_HOLD = 3.5
 #: Words of a throw's summary read per second (~180 a minute: dense lines of names and
 #: numbers): before a bot's throw the result stays long enough to read (:func:`reading_hold`).
 READ_WORDS_PER_S = 3.0
@@ -684,10 +686,15 @@ class PlayController:
             self.summary = view.result_lines(shown.score, shown.bets, names, shown.kind, self.live.game.cards)
             self.history = (self.history + [self._log_line(shown)])[-LOG_LENGTH:]
             self._hint_referee(shown.number)
-            self._after(
-                RESULT_HOLD if self._person_next() else reading_hold(self.summary, self._read_summary),
-                self._next,
-            )
+            if self._person_next():
+                hold = RESULT_HOLD
+            elif shown.thrower in self.seats.humans:  # a person's own result, read whole and at
+                # least OWN_RESULT_HOLD (fourteenth playtest: a bot's throw was on screen 4.4 s
+                # after the person's release, the items already read having been skipped)
+                hold = max(OWN_RESULT_HOLD, reading_hold(self.summary))
+            else:
+                hold = reading_hold(self.summary, self._read_summary)
+            self._after(hold, self._next)
 
     def go_on(self) -> bool:
         """Enter on a throw's result: end its hold now, so the game goes on at once (a reader who

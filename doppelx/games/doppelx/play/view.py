@@ -120,8 +120,9 @@ def floating_for(
         text = die_text(r, doppel_x, decider)
         if pose is None or not text:
             continue
-        if white_for and r.owner == WHITE and r.status is Status.BOARD and not (doppel_x or decider):
-            text += f" for {white_for}" if text != "0" else ""  # (nothing to give: no name)
+        if white_for and r.owner == WHITE and r.status is Status.BOARD and not decider and text != "0":
+            text += f" for {white_for}"  # (a 0 gives nothing: no name; in a Doppel X its X! counts
+            # for the thrower too, D18: fourteenth playtest)
         x, y, z = pose.position
         out.append(FloatingText(text, (x, y, z + TEXT_LIFT), colours.get(r.owner, "#ffffff")))
     return tuple(out)

@@ -882,3 +882,26 @@ def test_the_white_dies_label_says_whose_chips_they_are():
         assert sum(t.endswith(f" for {name}") for t in texts) == 1  # the white die's alone
     finally:
         c.close()
+
+
+def test_the_white_dies_x_in_a_doppel_x_names_the_thrower_too():
+    """Fourteenth playtest: in a Doppel X the white die read only "X!", and the summary's
+    "Pink +10" left it to be worked out that its X counted for Pink, the thrower (D18)."""
+    from doppelx.games.doppelx.play import view
+    from rules.doppelx.board import FieldKind
+    from rules.doppelx.outcome import Pose, Status
+    from rules.doppelx.reading import DieReading
+
+    readings = (
+        DieReading("white", Status.BOARD, "X", field=FieldKind.ONE),
+        DieReading("blue", Status.BOARD, "X", field=FieldKind.TWO),
+        DieReading("red", Status.BOARD, "2", field=FieldKind.TWO),
+    )
+    poses = {
+        o: Pose((0.01 * k, 0.0, 0.008), (0.0, 0.0, 0.0, 1.0)) for k, o in enumerate(("white", "blue", "red"))
+    }
+    colours = {"white": "#ffffff", "blue": "#1f5fae", "red": "#d7263d"}
+    texts = [f.text for f in view.floating_for(readings, True, poses, colours, white_for="Pink")]
+    assert texts == ["X! for Pink", "X!"]
+    plain = [f.text for f in view.floating_for(readings, False, poses, colours, white_for="Pink")]
+    assert plain == ["0", "0", "+4"]  # no Doppel X: an X pays nothing, and a 0 names nobody

@@ -322,6 +322,25 @@ def test_a_bots_result_stays_long_enough_to_read_but_never_keeps_a_person_waitin
         ctrl.close()
 
 
+def test_a_persons_own_result_stays_before_a_bot_throws():
+    """Fourteenth playtest: 4.4 s after the person's release a bot's throw was already on screen
+    (the reading hold skipped the items the last summary had said). A person's own result, with a
+    bot next, stays at least OWN_RESULT_HOLD and as long as its whole summary takes to read."""
+    from doppelx.games.doppelx.play.controller import OWN_RESULT_HOLD, reading_hold
+
+    ctrl = PlayController(FakeUi())
+    try:
+        ctrl.new_game(GameSetup.standard(3, 1, seed=3, names=("Ann",)))
+        ctrl.handle(flick(ctrl))  # Ann's setup die
+        run_until(ctrl, lambda c: c.stage is Stage.THROW and c.thrower == "blue")
+        ctrl.handle(flick(ctrl))
+        held, summary = _result_hold(ctrl)
+        assert ctrl.stage is not Stage.THROW  # a bot is next
+        assert held >= max(OWN_RESULT_HOLD, reading_hold(summary)) - 1e-9
+    finally:
+        ctrl.close()
+
+
 def test_a_decider_says_why_it_is_thrown_and_that_a_tie_throws_again():
     """Issue 32: the decider (D37) was barely explained. The throw that ties the game at the mark,
     and every decider throw, say on screen that there is a tie, who throws and that the most
