@@ -213,7 +213,10 @@ class TerminalMatch(abc.ABC):
         return [
             PromptCommand("help", "list the commands"),
             PromptCommand(
-                "save", "save the game and go on" + ("" if self.save_file() else " (asks for a file)")
+                "save",
+                "save the game and go on"
+                + ("" if self.save_file() else " (asks for a file)")
+                + "; save FILE.json: to that file",
             ),
             PromptCommand("quit", "stop" + (" (the game is saved)" if self.save_file() else "")),
         ]
@@ -250,6 +253,9 @@ class TerminalMatch(abc.ABC):
             if word == "save":
                 self.save()
                 continue
+            if word.startswith("save "):  # a file named at once (fourteenth playtest: "not a number")
+                self.save(answer.strip()[5:].strip())
+                continue
             if word in extra:
                 extra[word]()
                 continue
@@ -277,16 +283,20 @@ class TerminalMatch(abc.ABC):
     def resume_hint(self, path: Path) -> str:
         return f"resume with: doppelx {self.command} --resume {path}"
 
-    def save(self) -> None:
-        """The ``save`` word: save now and go on. Without a known file, or when the file cannot
-        be written, it asks for one until a save succeeds or the answer is empty: a failed save
-        never hands the next line to the game as a move."""
-        path = self.save_file()
+    def save(self, name: str = "") -> None:
+        """The ``save`` word: save now and go on (``save FILE``: to ``name``, a new file). Without
+        a known file, or when the file cannot be written, it asks for one until a save succeeds or
+        the answer is empty: a failed save never hands the next line to the game as a move. A
+        leading ``~`` is the home folder."""
+        known = self.save_file()
+        path = known if not name or (known and Path(os.path.expanduser(name)) == known) else None
         while True:
             if path is None:
-                answer = self.term.read_line(
+                answer = name or self.term.read_line(
                     f"save to file, e.g. {self.command}-save.json (Enter: do not save): "
                 )
+                name = ""
+                answer = os.path.expanduser(answer.strip()) if answer.strip() else ""
                 if not answer:
                     lost = (
                         " (the last save failed: type 'save' again before you quit)"

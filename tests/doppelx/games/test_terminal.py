@@ -200,6 +200,24 @@ def test_a_move_typed_at_the_save_prompt_is_no_save_file(tmp_path, monkeypatch):
     assert "you quit: game saved to kept.json" in text
 
 
+def test_save_takes_a_file_at_once_and_a_tilde_is_the_home_folder(tmp_path, monkeypatch):
+    """Fourteenth playtest: "save /tmp/…/s.json" was "not accepted: … is not a number", and
+    "~/mysave.json" at the save prompt was "~: no such folder"."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    game = CounterMatch("help\n4\nsave first.json\n3\nsave ~/second.json\nquit\n")
+    assert game.run() == 0
+    text = game.term.out.getvalue()
+    assert "not accepted" not in text and "save FILE.json: to that file" in text  # (help shows it)
+    assert json.loads((tmp_path / "first.json").read_text()) == {"total": 4}
+    assert json.loads((tmp_path / "home" / "second.json").read_text()) == {"total": 7}
+    assert game.save_path == tmp_path / "home" / "second.json"
+    game = CounterMatch("4\nsave\n~/third.json\nquit\n")  # the prompt's answer too
+    assert game.run() == 0
+    assert json.loads((tmp_path / "home" / "third.json").read_text()) == {"total": 4}
+
+
 @pytest.mark.parametrize("word", ["quit", "Q", "help", "save"])
 def test_a_command_word_is_no_save_file_name(tmp_path, monkeypatch, word):
     """'save' then 'quit' made a save file named "quit" (the newcomer audit, Das Doppel Spiel)."""

@@ -193,7 +193,7 @@ def test_help_says_save_writes_the_save_file_without_asking(monkeypatch, capsys)
         stdin="help\nsave\nquit\n",
     )
     assert code == 0
-    assert re.search(r"^  save\s+save the game and go on$", out, re.M)
+    assert re.search(r"^  save\s+save the game and go on; save FILE.json: to that file$", out, re.M)
     assert re.search(r"^  quit\s+stop \(the game is saved\)$", out, re.M)
     assert "asks for a file" not in out and "save to file" not in out
     assert "game saved to clever-save.json" in out and "you quit: game saved to clever-save.json" in out
