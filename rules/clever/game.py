@@ -677,7 +677,9 @@ def replay(
                 state.apply_action(action)
             else:
                 raise entry.error(
-                    None, "expected a roll {'roll': [...]} or a decision {'player': …, 'action': {…}}"
+                    None,
+                    'an entry is a roll ("roll": the dice) or a decision ("player" and "action"), '
+                    "and this one is neither",
                 )
         except RulesError as exc:
             raise entry.error(None, str(exc)) from None

@@ -502,5 +502,9 @@ def test_a_tampered_log_is_refused():
     with pytest.raises(SpecError) as info:
         replay(data)
     assert info.value.element == "log[1]"
+    data["log"][1] = {"pick": 3}  # neither a roll nor a decision: said in words, not Python dicts
+    with pytest.raises(SpecError, match=r'a roll \("roll": the dice\) or a decision') as info:
+        replay(data)
+    assert "{" not in str(info.value)
     with pytest.raises(SpecError, match="format: not a Doppelt so clever log"):
         replay({"format": "x"})
