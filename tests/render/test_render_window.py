@@ -392,7 +392,14 @@ def test_unreachable_display_is_a_clear_error():
         "try:\n    TableWindow()\n"
         "except NoDisplayError as e:\n    assert isinstance(e, DoppelXError); print('ok', e)\n"
     )
-    env = dict(os.environ, DISPLAY=":87")
+    # a display nobody serves (":87" was once hard-wired here, and a playtest's Xvfb on :87 made
+    # the window open)
+    free = next(
+        n
+        for n in range(150, 1000)
+        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists()
+    )
+    env = dict(os.environ, DISPLAY=f":{free}")
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
     )
