@@ -130,6 +130,8 @@ class Snapshot:
         time: simulation time (s) of this snapshot.
         summary: the last throw's result, one line each (shown until the next throw).
         summary_title: the summary panel's title, e.g. ``"Last throw: Anna (blue)"`` (``""``: "Last throw").
+        hand_walls: the walls the game's people throw from (their stances): the referee view
+            fits the hands at all of them at once, so it does not move when the thrower changes.
         log: the last throws, one line each, oldest first (the throw log, L).
         activity: what is going on while nobody can act, e.g. ``"Rolling…"``; empty for nothing.
         target: the chips that end this game (D36; 0: not known — the rules card names the rulebook's).
@@ -159,6 +161,7 @@ class Snapshot:
     time: float = 0.0
     summary: tuple[str, ...] = ()
     summary_title: str = ""
+    hand_walls: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
     activity: str = ""
     target: int = 0

@@ -45,9 +45,10 @@ class Framing:
     def _frame_referee_hand(self, snap: Snapshot | None) -> None:
         """In the referee view, while a person throws from the south or north wall, fit the box
         and the hand's ring between the HUD's top and bottom lines (the ring sat under the hint
-        bar): the view zooms out and moves just enough, and stays so until the view is left. Each
-        hand fitted since the view was opened stays in it (hot seat: people at the south and the
-        north wall), so it moves at most once more, not at every change of thrower. A view the
+        bar): the view zooms out and moves just enough, and stays so until the view is left. The
+        hands at every wall a person of the game throws from (``snap.hand_walls``) are fitted at
+        once, and each hand fitted since the view was opened stays in it (hot seat: people at the
+        south and the north wall), so it does not move when the thrower changes. A view the
         person has zoomed or panned (wheel, drag) is left as they set it."""
         cam, home = self.camera, self._referee_home
         framed = self._referee_framed
@@ -77,7 +78,8 @@ class Framing:
         ft = (10 + 30 + 30) * s / max(self.height, 1)  # the turn line and the activity line
         ring = abs(float(self.aim.release_point()[1])) + 0.012
         far = box.inner_size[1] / 2 + box.wall_thickness + 0.006
-        lo, hi = (-ring, far) if self.aim.wall == "S" else (-far, ring)
+        walls = {self.aim.wall, *snap.hand_walls}  # every person's hand at once: no move between them
+        lo, hi = (-ring if "S" in walls else -far), (ring if "N" in walls else far)
         # every hand fitted since the view was opened stays in (hot seat: the view moved at each
         # change of thrower between the south and the north wall)
         if self._referee_span is not None:

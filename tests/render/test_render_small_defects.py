@@ -148,6 +148,12 @@ def test_the_referee_view_keeps_every_hand_it_fitted_so_a_hot_seat_does_not_move
     win.capture()
     win.referee = True
     assert framed_for("S") == south
+    win.referee = False  # a game that names its people's walls: both fitted from the first throw
+    win.show(Snapshot(table_i))
+    win.capture()
+    win.referee = True
+    snap = Snapshot(table_i, input=InputMode.THROW, thrower="blue", hand_walls=("N", "S"))
+    assert framed_for("S") == both == framed_for("N")
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (800, 500)])

@@ -917,6 +917,12 @@ class PlayController:
             )
         return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
 
+    def _hand_walls(self) -> tuple[str, ...]:
+        """The walls the game's people throw from: where each last stood, or their seat's."""
+        game = self.live.game
+        walls = {(self.stances.get(c) or self.live.service.seat(game.seats, c))[0] for c in self.seats.humans}
+        return tuple(sorted(walls))
+
     def _white_for(self, shown: ShownThrow) -> str:
         """The name of the player the white die of ``shown`` pays (its thrower, D15); ``""`` on a
         setup or decider throw, whose white die pays nobody."""
@@ -1063,6 +1069,7 @@ class PlayController:
             summary_title=f"Last throw: {view.thrown_by(shown.kind, shown.thrower, names)}"
             if self.summary and shown is not None
             else "",
+            hand_walls=self._hand_walls(),
             log=tuple(self.history),
             activity=activity,
             target=game.target,

@@ -905,3 +905,20 @@ def test_the_white_dies_x_in_a_doppel_x_names_the_thrower_too():
     assert texts == ["X! for Pink", "X!"]
     plain = [f.text for f in view.floating_for(readings, False, poses, colours, white_for="Pink")]
     assert plain == ["0", "0", "+4"]  # no Doppel X: an X pays nothing, and a 0 names nobody
+
+
+def test_the_snapshot_names_the_walls_the_people_throw_from():
+    """The referee view fits every person's hand at once (playtest 14: in a hot seat it shrank
+    when the thrower changed from the south to the north wall): the snapshot names their walls,
+    each person's seat until they have stood elsewhere."""
+    c = PlayController(FakeUi())
+    try:
+        c.new_game(GameSetup.standard(4, 2, seed=5, names=("Ann", "Bo")))
+        game = c.live.game
+        people = list(c.seats.humans)
+        seats = {c.live.service.seat(game.seats, p)[0] for p in people}
+        assert set(c.snapshot().hand_walls) == seats and len(people) == 2
+        c.stances[people[0]] = ("E", 0.0)
+        assert "E" in c.snapshot().hand_walls
+    finally:
+        c.close()
