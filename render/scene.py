@@ -527,12 +527,21 @@ class Scene:
 
     def _screen_box(self, owner: str, pose: Pose) -> tuple[float, float, float, float]:
         """The box (normalised device coordinates) a die covers in this frame's view."""
+        ndc = self.die_corners_ndc(owner, pose)
+        if not len(ndc):
+            return 0.0, 0.0, 0.0, 0.0  # behind the camera: it covers nothing
+        (x0, y0), (x1, y1) = ndc.min(axis=0), ndc.max(axis=0)
+        return float(x0), float(y0), float(x1), float(y1)
+
+    def die_corners_ndc(self, owner: str, pose: Pose) -> np.ndarray:
+        """A die's eight corners (8 × 2, normalised device coordinates) in the last frame's view;
+        empty where one lies behind the camera."""
         h = self.table.dice[owner].half
         corners = np.array([(x, y, z, 1.0) for x in (-h, h) for y in (-h, h) for z in (-h, h)])
         clip = (self._frame["u_view_proj"] @ pose_matrix(pose.position, pose.quaternion) @ corners.T).T
-        ndc = clip[:, :2] / clip[:, 3:4]
-        (x0, y0), (x1, y1) = ndc.min(axis=0), ndc.max(axis=0)
-        return float(x0), float(y0), float(x1), float(y1)
+        if np.any(clip[:, 3] <= 0):
+            return np.empty((0, 2))
+        return clip[:, :2] / clip[:, 3:4]
 
     def dice_under_cards(self, snap: Snapshot) -> list[tuple[str, Pose]]:
         """The dice of ``snap`` below the rim under a bet card or partly under one, seen from the

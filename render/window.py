@@ -55,7 +55,6 @@ from render.card_places import card_corners
 from render.msaa import MsaaTarget, software_scale
 from render.referee import RefereeLabel
 from render.scene import Marker, Scene
-from render.transforms import pose_matrix
 from render.snapshot import InputMode, Snapshot, interpolate
 
 import pyglet.window  # (after render.backend set the options)
@@ -561,16 +560,12 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         snap = self._current
         if snap is None or self.scene is None:
             return ()
-        width, height = self.get_framebuffer_size()
-        vp = self.camera.view_projection(width, height)
         out = []
         for owner, pose in self.scene.dice_under_cards(snap):
-            h = snap.table.dice[owner].half
-            corners = np.array([(x, y, z, 1.0) for x in (-h, h) for y in (-h, h) for z in (-h, h)])
-            clip = (vp @ pose_matrix(pose.position, pose.quaternion) @ corners.T).T
-            if np.any(clip[:, 3] <= 0):
+            ndc = self.scene.die_corners_ndc(owner, pose)
+            if not len(ndc):
                 continue
-            xy = (clip[:, :2] / clip[:, 3:4] + 1) / 2 * np.array([self.width, self.height])
+            xy = (ndc + 1) / 2 * np.array([self.width, self.height])
             hull = MultiPoint([tuple(map(float, q)) for q in xy]).convex_hull
             if hull.geom_type == "Polygon":
                 out.append(tuple((float(x), float(y)) for x, y in hull.exterior.coords[:-1]))
