@@ -688,10 +688,10 @@ class PlayController:
             self._hint_referee(shown.number)
             if self._person_next():
                 hold = RESULT_HOLD
-            elif shown.thrower in self.seats.humans:  # a person's own result, read whole and at
-                # least OWN_RESULT_HOLD (fourteenth playtest: a bot's throw was on screen 4.4 s
-                # after the person's release, the items already read having been skipped)
-                hold = max(OWN_RESULT_HOLD, reading_hold(self.summary))
+            elif shown.thrower in self.seats.humans:  # a person's own result stays at least
+                # OWN_RESULT_HOLD (fourteenth playtest: a bot's throw was on screen 4.4 s after the
+                # person's release; read whole, an 8-player summary held 8 s: fifteenth)
+                hold = max(OWN_RESULT_HOLD, reading_hold(self.summary, self._read_summary))
             else:
                 hold = reading_hold(self.summary, self._read_summary)
             self._after(hold, self._next)

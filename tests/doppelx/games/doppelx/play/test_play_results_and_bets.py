@@ -322,21 +322,26 @@ def test_a_bots_result_stays_long_enough_to_read_but_never_keeps_a_person_waitin
         ctrl.close()
 
 
-def test_a_persons_own_result_stays_before_a_bot_throws():
-    """Fourteenth playtest: 4.4 s after the person's release a bot's throw was already on screen
-    (the reading hold skipped the items the last summary had said). A person's own result, with a
-    bot next, stays at least OWN_RESULT_HOLD and as long as its whole summary takes to read."""
-    from doppelx.games.doppelx.play.controller import OWN_RESULT_HOLD, reading_hold
+def test_a_persons_own_result_stays_before_a_bot_throws(monkeypatch):
+    """Fourteenth playtest: 4.4 s after the person's release a bot's throw was already on screen.
+    A person's own result, with a bot next, stays at least OWN_RESULT_HOLD, and as long as its new
+    items take to read (read whole, an 8-player summary held the full 8 s: fifteenth playtest)."""
+    from doppelx.games.doppelx.play import controller
+    from doppelx.games.doppelx.play.controller import reading_hold
 
+    monkeypatch.setattr(controller, "OWN_RESULT_HOLD", 6.0)  # longer than this result's reading
     ctrl = PlayController(FakeUi())
     try:
         ctrl.new_game(GameSetup.standard(3, 1, seed=3, names=("Ann",)))
         ctrl.handle(flick(ctrl))  # Ann's setup die
         run_until(ctrl, lambda c: c.stage is Stage.THROW and c.thrower == "blue")
         ctrl.handle(flick(ctrl))
+        read = ctrl._read_summary  # the summary shown before Ann's throw, read by now
         held, summary = _result_hold(ctrl)
         assert ctrl.stage is not Stage.THROW  # a bot is next
-        assert held >= max(OWN_RESULT_HOLD, reading_hold(summary)) - 1e-9
+        assert reading_hold(summary, read) < 6.0
+        want = max(6.0, reading_hold(summary, read))
+        assert want - 1e-9 <= held <= want + 2 * ctrl.frame_dt
     finally:
         ctrl.close()
 
