@@ -120,15 +120,18 @@ def _card_spot(order: list[int], k: int) -> tuple[float, float, int]:
 
 def _slot_order(table: TableSpec, letter: str, frame, lying: Mapping[str, Pose], size: float) -> list[int]:
     """The order card ``letter``'s slots are taken in: in :data:`CARD_SLOTS` order, or, while a die
-    lies under the card, the slots farthest from it first (seen from above). A bet die stands a
+    lies under the card or beside it, the slots farthest from it first (seen from above). A bet die stands a
     rim's height above a die under the card, so from the side it hides it even one slot away
     (thirteenth playtest: the die bet on the neighbouring slot covered it, and both faded)."""
     a, u, v = frame
     slots = [a + (u * fu + v * fv) * table.box.bet_card_leg for fu, fv in CARD_SLOTS]
+    # a die under the card, or beside it within a rim's height: seen from 45° or lower, a die on
+    # the card hides it (fifteenth playtest: bet dice on card A hid a die on the 1x field beside it)
+    reach = max(size * math.sqrt(2) / 2, table.box.rim_z)
     under = [
         (float(p.position[0]), float(p.position[1]))
         for p in lying.values()
-        if card_near(table, float(p.position[0]), float(p.position[1]), size * math.sqrt(2) / 2) == letter
+        if card_near(table, float(p.position[0]), float(p.position[1]), reach) == letter
     ]
     if not under:
         return list(range(len(slots)))

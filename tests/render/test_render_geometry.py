@@ -262,3 +262,29 @@ def test_card_atlas_prints_each_card_in_its_colour(table_i):
         assert np.abs(px - np.array(hex_to_rgb(card.colour)) * 255).max() < 8
         assert atlas[120, i * 128 + 120, 3] == 0  # beyond the hypotenuse: transparent
     assert math.isclose(float(atlas[..., 3].astype(bool).mean()), 0.5, abs_tol=0.05)
+
+
+def test_bet_dice_keep_away_from_a_die_beside_their_card(table_i):
+    """Fifteenth playtest: the dice bet on card A hid a die lying on the 1x field beside the card
+    (not under it): seen from the side, a die on the card a rim's height up covers it. A die within
+    a rim's height of the card also sends the bet dice to the card's places farthest from it."""
+    from shapely.geometry import Point
+
+    from render.card_places import CARD_SLOTS, card_corners
+    from render.parts_mesh import card_corner, card_polygon
+    from rules.doppelx.outcome import Pose
+
+    box = table_i.box
+    letter, corner = next(iter(card_corners(table_i).items()))
+    card = card_polygon(box, corner)
+    a, u, v = card_corner(box, corner)
+    mid = a + (u + v) * 0.5 * box.bet_card_leg  # the middle of the card's long edge
+    spot = mid - mid / np.linalg.norm(mid) * 0.025  # 25 mm from it, towards the box's middle
+    assert not card.buffer(0.012).contains(Point(*spot))  # beside the card, not under it
+    die = table_i.dice["black"]
+    beside = {"black": Pose.resting(die, float(spot[0]), float(spot[1]), 0.0, "2")}
+    poses = bet_die_poses(table_i, {"purple": letter, "orange": letter}, beside)
+    spots = [a + (u * gu + v * gv) * box.bet_card_leg for gu, gv in CARD_SLOTS]
+    gaps = sorted((math.dist((float(q[0]), float(q[1])), spot) for q in spots), reverse=True)
+    taken = [math.dist(poses[o].position[:2], spot) for o in ("purple", "orange")]
+    assert taken == pytest.approx(gaps[:2], abs=1e-6)
