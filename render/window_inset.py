@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from render.backend import pyglet
+from render import box_mesh
 from render import inset as off_box_inset
 from render.hud import scale_for
 from render.labels import Rect
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from render.scene import Scene
 
 gl = pyglet.gl
+#: A die this far below the table top (m) has fallen off the table onto the room's floor.
+FLOOR_BELOW = 0.1
 
 
 class InsetView:
@@ -140,7 +143,8 @@ class InsetView:
     @staticmethod
     def _inset_texts(snap: Snapshot, groups: list[list]) -> list[tuple[str, ...]]:
         """What the labels over the dice off the box say, for each inset's ``groups`` of dice:
-        a label on the table goes with the group of the die nearest to it."""
+        a label on the table goes with the group of the die nearest to it; a group lying on the
+        room's floor, off the table, says so (the picture shows no table there)."""
         said: list[list[str]] = [[] for _ in groups]
         for f in snap.floating:
             if off_box_inset.on_table(snap.table, f.position):
@@ -152,6 +156,10 @@ class InsetView:
                     ),
                 )
                 said[near].append(f.text)
+        floor = box_mesh.table_z(snap.table.box) - FLOOR_BELOW
+        for texts, group in zip(said, groups):
+            if all(p.position[2] < floor for _, p in group):  # nothing is drawn there: say where
+                texts.append("on the floor")  # (fifteenth playtest: a die on a black ground)
         return [tuple(texts) for texts in said]
 
     def _inset_frame(self, snap: Snapshot, rect: Rect, owners: tuple[str, ...], said, batch) -> list[Any]:

@@ -507,3 +507,26 @@ def test_the_outline_of_a_card_one_may_bet_on_does_not_cross_the_die_under_it(fr
     outlined = die_pixels((letter,))
     assert win._dice_under_cards_px(), "the die lies under a card"
     assert abs(outlined - plain).max() <= 8, abs(outlined - plain).max()
+
+
+def test_a_die_on_the_rooms_floor_says_so_in_its_insets_caption(fresh, table_i):
+    """Fifteenth playtest: a die knocked off the table onto the room's floor showed in its inset
+    on a black ground (nothing is drawn there), and the caption did not say where it was."""
+    from physics.geometry import GROUND_DROP, TABLE_HALF
+    from render import box_mesh
+    from render.snapshot import FloatingText, Snapshot
+    from rules.doppelx.outcome import Pose
+
+    win = fresh
+    die = table_i.dice["green"]
+    x, y = TABLE_HALF + 0.4, 0.1
+    z = box_mesh.table_z(table_i.box) - GROUND_DROP + die.half
+    pose = Pose((x, y, z), Pose.resting(die, x, y, 0.0, "2").quaternion)
+    label = FloatingText("off the box: back to hand", (x, y, z + 0.012), die.colour)
+    win.show(Snapshot(table_i, {"green": pose}, floating=(label,)))
+    win.render()
+    assert win._inset_items[-1].text == "green · off the box: back to hand · on the floor"
+    snap, _ = _off_the_box(table_i, 0.9, 0.12)  # on the table: as before
+    win.show(snap)
+    win.render()
+    assert win._inset_items[-1].text == "green · off the box: back to hand"
