@@ -288,14 +288,15 @@ class TerminalMatch(abc.ABC):
         a known file, or when the file cannot be written, it asks for one until a save succeeds or
         the answer is empty: a failed save never hands the next line to the game as a move. A
         leading ``~`` is the home folder."""
+        name = os.path.expanduser(name.strip()) if name.strip() else ""
         known = self.save_file()
-        path = known if not name or (known and Path(os.path.expanduser(name)) == known) else None
+        path = known if not name or Path(name) == known else None
         while True:
             if path is None:
                 answer = name or self.term.read_line(
                     f"save to file, e.g. {self.command}-save.json (Enter: do not save): "
                 )
-                name = ""
+                name = ""  # (a name given with the word is tried once)
                 answer = os.path.expanduser(answer.strip()) if answer.strip() else ""
                 if not answer:
                     lost = (
@@ -317,7 +318,7 @@ class TerminalMatch(abc.ABC):
                     )
                     continue
                 problem = new_save_problem(answer)
-                if not problem and not Path(answer.strip()).suffix:
+                if not problem and not Path(answer).suffix:
                     # a move typed at this prompt ("1") became a save file named "1" (thirteenth playtest)
                     problem = (
                         f"'{shown_path(answer)}' has no ending such as .json: is it a move? Give a file to "

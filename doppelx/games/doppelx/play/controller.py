@@ -637,7 +637,7 @@ class PlayController:
 
     def _person_throws(self, colour: str) -> None:
         self.stage, self.thrower = Stage.THROW, colour
-        wall, along = self.stances.get(colour) or self.live.service.seat(self.live.game.seats, colour)
+        wall, along = self._stance_of(colour)
         if self.ui is not None:
             self.ui.stand(wall, along)
 
@@ -917,11 +917,13 @@ class PlayController:
             )
         return Snapshot(self._idle_table, message="Choose the players and the table, then start the game")
 
+    def _stance_of(self, colour: str) -> tuple[str, float]:
+        """Where the person ``colour`` throws from: where they last stood, or their seat."""
+        return self.stances.get(colour) or self.live.service.seat(self.live.game.seats, colour)
+
     def _hand_walls(self) -> tuple[str, ...]:
-        """The walls the game's people throw from: where each last stood, or their seat's."""
-        game = self.live.game
-        walls = {(self.stances.get(c) or self.live.service.seat(game.seats, c))[0] for c in self.seats.humans}
-        return tuple(sorted(walls))
+        """The walls the game's people throw from (:meth:`_stance_of`)."""
+        return tuple(sorted({self._stance_of(c)[0] for c in self.seats.humans}))
 
     def _white_for(self, shown: ShownThrow) -> str:
         """The name of the player the white die of ``shown`` pays (its thrower, D15); ``""`` on a

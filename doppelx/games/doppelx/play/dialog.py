@@ -55,9 +55,9 @@ ENDS_NOTE = "Starting ends the game in progress; it is autosaved first (--load i
 FOCUS, FOCUS_WIDTH = (255, 255, 255, 255), 2.0
 #: Arrow keys and the way each moves the focus (x, y; window y grows upwards).
 ARROWS = {key.LEFT: (-1, 0), key.RIGHT: (1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}
-#: The keyboard hint at the bottom of the form (wrapped at its " · " to fit beside the buttons).
 #: The controls of a player's row besides the name: typing there types the row's name.
 ROW_CONTROLS = ("colour", "human", "aim", "bets", "skill")
+#: The keyboard hint at the bottom of the form (wrapped at its " · " to fit beside the buttons).
 KEYS_HINT = "Keys: Tab or arrows move · Space presses · type on a name · Enter ends typing, then starts"
 
 
@@ -294,10 +294,12 @@ class NewGameDialog:
                 return
             self._eat_space = False
         if self.editing is None and self.focus is not None and text.strip():
-            if self.focus[0] in ROW_CONTROLS:  # typing on a player's row types their name (the
-                self.focus = ("name", self.focus[1])  # thirteenth playtest's "Zed", typed on the
-            if self.focus[0] in ("name", "seedtext"):  # colour swatch, went nowhere)
-                self.act(self.focus)  # typing on a focused box types into it
+            # typing on a player's row types their name (the thirteenth playtest's "Zed", typed on
+            # the colour swatch, went nowhere); typing on a focused box types into it
+            if self.focus[0] in ROW_CONTROLS:
+                self.focus = ("name", self.focus[1])
+            if self.focus[0] in ("name", "seedtext"):
+                self.act(self.focus)
             else:
                 self.error = (
                     "to type a name or the seed, click it or Tab to it (Space presses the ringed button)"

@@ -430,8 +430,8 @@ def _reached_on_anothers_throw(game: DoppelXGame, score: ThrowScore, colour: str
         why.append(f"{name}'s bet {p.bets:+d}")
     if p.doppel_x:
         why.append(f"Doppel X {p.doppel_x:+d}")
-    thrower = names.get(score.active or "", score.active or "")
-    line = f"{name} reached {game.target} on {thrower}'s throw"
+    thrower = score.active or ""  # (the caller has checked there is one)
+    line = f"{name} reached {game.target} on {names.get(thrower, thrower)}'s throw"
     if not why:
         return line
     line += ": " + ", ".join(why)
