@@ -2,6 +2,7 @@
 
     python benchmarks/throw_feel.py [--seeds N] [--board I] [--mappings before,previous,assisted,direct]
                                     [--height M] [--materials FILE] [--json]
+    python benchmarks/throw_feel.py --stances [--seeds N] [--mappings ...] [--height M] [--json]
     python benchmarks/throw_feel.py --open-board [--json]
 
 A person at the middle of the south wall flicks their die and the white die straight into
@@ -28,6 +29,12 @@ first land flat, which ``roll`` does not see), ``off`` (dice off the box or in a
 (release to rest of the throws that lost no die: a die falling to the floor lengthens a throw). The contact materials are the project's
 (``assets/materials.toml``) unless ``--materials`` names another file (a fit to real tosses,
 say, to see what it does to the feel); the script changes only how a flick maps to the release.
+
+``--stances`` asks how often a flick loses a die — over a wall, onto a bet card (off the box
+too, D6) or into a hole — when the thrower does not stand in the middle or flick straight in:
+from the S and W walls at 8 cm left, the middle and 8 cm right, turned −30°, −15°, 0°, 15°
+and 30°, ``--seeds`` throws each (30 stances; the sixteenth playtest lost dice off the box
+on ordinary flicks from such stances, which the straight-in figures above never showed).
 
 ``--open-board`` asks what the box's walls do to that: every third of the tracked real cube
 tosses (``doppelx bench tosses``' data, an acrylic cube on an open wooden board, no walls) is
@@ -59,10 +66,13 @@ STILL_SPEED = 0.05
 IMPACT_DV = 0.2
 
 
-def drag(aim, speed: float, steps: int = 8, dt: float = 0.012):
-    """Samples (t, x, y) of a steady drag straight into the box at ``speed`` m/s on the release plane."""
-    p0 = aim.release_point()[:2] - aim.inward * 0.05
-    return [(k * dt, *(p0 + aim.inward * speed * k * dt)) for k in range(steps)]
+def drag(aim, speed: float, angle_deg: float = 0.0, steps: int = 8, dt: float = 0.012):
+    """Samples (t, x, y) of a steady drag into the box at ``speed`` m/s on the release plane,
+    straight in or turned ``angle_deg`` degrees to the thrower's right."""
+    a = np.radians(angle_deg)
+    d = aim.inward * np.cos(a) + aim.right * np.sin(a)
+    p0 = aim.release_point()[:2] - d * 0.05
+    return [(k * dt, *(p0 + d * speed * k * dt)) for k in range(steps)]
 
 
 def release_of(mapping: str, box, intent, die_half: float):
@@ -174,6 +184,82 @@ def measure(match, mapping: str, speed: float, seeds: int, height: float | None 
     }
 
 
+#: ``--stances``: the walls, places along them (m from the middle) and flick angles (degrees
+#: to the thrower's right) of the grid of stances. S and W suffice: the box is square and
+#: the board's holes play no part in whether a die leaves it.
+STANCE_WALLS = ("S", "W")
+STANCE_ALONG = (-0.08, 0.0, 0.08)
+STANCE_ANGLES = (-30, -15, 0, 15, 30)
+
+
+def stances(match, mapping: str, speed: float, seeds: int, height: float | None = None) -> dict:
+    """Dice lost by flicks at ``speed`` m/s from every stance of the grid (``--stances``):
+    off the box over a wall, come to rest on a bet card (off too, D6) or in a hole."""
+    from render.aim import ThrowAim
+    from rules.doppelx.outcome import Status
+
+    box = match.service.box
+    die = next(iter(match.game.dice.dice.values()))
+    owners = (match.game.seats[0], "white")
+    outer = np.array(box.inner_size) / 2 + box.wall_thickness
+    out = card = hole = dice = 0
+    worst: dict[str, int] = {}
+    for wall in STANCE_WALLS:
+        for along in STANCE_ALONG:
+            for angle in STANCE_ANGLES:
+                for seed in range(seeds):
+                    match.rng = np.random.default_rng(seed)
+                    aim = ThrowAim(box, die.size)
+                    aim.wall, aim.along = wall, along
+                    if height is not None:
+                        aim.height = aim.min_height + height
+                    intent = aim.flick(drag(aim, speed, angle))
+                    release, velocity, spin = release_of(mapping, box, intent, die.half)
+                    result = match.service.run(match.hand_throw(owners, release, velocity, spin), {}, 0.0)
+                    dice += len(owners)
+                    for d in result.outcome.dice:
+                        if d.status is Status.HOLE:
+                            hole += 1
+                        elif d.status is Status.OFF:
+                            on_card = d.pose is not None and bool((np.abs(d.pose.position[:2]) < outer).all())
+                            card, out = card + on_card, out + (not on_card)
+                            key = f"{wall} {along:+.2f} {angle:+d}°"
+                            worst[key] = worst.get(key, 0) + 1
+    top = max(worst.items(), key=lambda kv: kv[1]) if worst else None
+    return {
+        "dice": dice,
+        "off_box": out,
+        "on_card": card,
+        "in_hole": hole,
+        "lost_share": (out + card) / dice,
+        "worst_stance": None
+        if top is None
+        else {"stance": top[0], "lost": top[1], "of": seeds * len(owners)},
+        "speed_mps": speed,
+    }
+
+
+def _print_stances(res: dict, args, load: float) -> None:
+    n = len(STANCE_WALLS) * len(STANCE_ALONG) * len(STANCE_ANGLES)
+    print(
+        f"side {args.board}, {n} stances (walls {'/'.join(STANCE_WALLS)}, along "
+        f"{'/'.join(f'{a:+.2f}' for a in STANCE_ALONG)} m, angles {'/'.join(map(str, STANCE_ANGLES))}°) × "
+        f"{args.seeds} throws, release height "
+        f"{'default' if args.height is None else f'lowest + {args.height:.3f} m'}, load {load:.2f}"
+    )
+    print(
+        f"{'mapping':9} {'flick':7} {'m/s':>4} {'over wall':>9} {'on card':>8} {'lost':>6} {'in hole':>8}  worst stance"
+    )
+    for m, rows in res.items():
+        for name, r in rows.items():
+            w = r["worst_stance"]
+            print(
+                f"{m:9} {name:7} {r['speed_mps']:4.1f} {r['off_box']:>9} {r['on_card']:>8} "
+                f"{r['lost_share']:6.1%} {r['in_hole']:>8}  "
+                + ("-" if w is None else f"{w['stance']}: {w['lost']} of {w['of']}")
+            )
+
+
 #: Release velocity and spin scale factors of ``--open-board``.
 OPEN_SCALES = (0.5, 1.0, 2.0, 2.5)
 
@@ -245,6 +331,11 @@ def main(argv=None) -> int:
     p.add_argument("--materials", help="a materials file (default: assets/materials.toml)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     p.add_argument(
+        "--stances",
+        action="store_true",
+        help="dice lost off the box by flicks from a grid of stances and angles (not only straight in)",
+    )
+    p.add_argument(
         "--open-board",
         action="store_true",
         help="the tracked real tosses on their open board, re-run faster and slower (no box, no flicks)",
@@ -285,20 +376,25 @@ def main(argv=None) -> int:
             p.error(f"--materials {args.materials}: {exc}")
         match.world.close()
         match.world = World(match.game.board, dice=match.game.dice, materials=materials, spinner=False)
+    run = stances if args.stances else measure
     try:
         out = {
-            m: {name: measure(match, m, v, args.seeds, args.height) for name, v in FLICKS.items()}
+            m: {name: run(match, m, v, args.seeds, args.height) for name, v in FLICKS.items()}
             for m in mappings
         }
     finally:
         match.close()
     load = os.getloadavg()[0]
+    if args.stances and not args.json:
+        _print_stances(out, args, load)
+        return 0
     if args.json:
         print(
             json.dumps(
                 {
                     "board": args.board,
                     "seeds": args.seeds,
+                    "stances": args.stances,
                     "height": args.height,
                     "materials": args.materials,
                     "load": load,

@@ -10,8 +10,9 @@ give the velocity.
 
 A flick is forgiving: its direction is kept, and its speed becomes the *power* (0…1, from
 :attr:`FlickLimits.min_speed` to :attr:`FlickLimits.full_speed`). The throw aims at the
-point along the flick's line that lies ``0.2 + 0.6 × power`` of the way across the
-playfield (kept a die's size off the walls), with the strength ``power``; the match turns
+point along the flick's line that lies ``0.2 + 0.6 × power`` of the way across the open
+playfield (kept a die's size off the walls and the bet cards over the corners), with the
+strength ``power``; the match turns
 that into the dice's release (``doppelx.games.doppelx.play.flick_throw``: up to power 0.6
 the throw model's arc that clears the rim and lands there, above it a fast, flat throw along
 the same line at the far wall), so every accepted flick reaches the playfield and a
@@ -217,23 +218,50 @@ class ThrowAim:
         return self.power(speed), v / speed
 
     def aim_point(self, direction: np.ndarray, power: float) -> tuple[float, float] | None:
-        """Where a flick along ``direction`` (unit, 2) of ``power`` aims, or ``None`` if its line misses the playfield."""
+        """Where a flick along ``direction`` (unit, 2) of ``power`` aims, or ``None`` if its line misses the playfield.
+
+        The aim point lies on the line's stretch over the *open* playfield: the inner walls'
+        rectangle less a die's size and :attr:`FlickLimits.margin`, and less the four bet
+        cards' triangles over the corners (with the same gap): a die aimed under a card lands
+        on it, and on a card is off the box (D6). A line that crosses the playfield only
+        under a card aims at the nearest open point towards the middle.
+        """
         lim = self.limits
         p0 = self.release_point()[:2]
-        hx = self.box.inner_size[0] / 2 - self.die_size - lim.margin
-        hy = self.box.inner_size[1] / 2 - self.die_size - lim.margin
-        lo, hi = 0.0, math.inf
-        for k, half in ((0, hx), (1, hy)):
-            if abs(direction[k]) < 1e-12:
-                if abs(p0[k]) > half:
-                    return None
-                continue
-            t1, t2 = (-half - p0[k]) / direction[k], (half - p0[k]) / direction[k]
-            lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
-        if not lo < hi:
+        gap = self.die_size + lim.margin
+        hx = self.box.inner_size[0] / 2 - gap
+        hy = self.box.inner_size[1] / 2 - gap
+        walls = [((1.0, 0.0), hx), ((-1.0, 0.0), hx), ((0.0, 1.0), hy), ((0.0, -1.0), hy)]
+        span = _clip(p0, direction, walls)
+        if span is None:
             return None
-        t = lo + (lim.near + (lim.far - lim.near) * power) * (hi - lo)
-        return float(p0[0] + direction[0] * t), float(p0[1] + direction[1] * t)
+        fraction = lim.near + (lim.far - lim.near) * power
+        open_span = _clip(p0, direction, walls + self._card_edges(gap))
+        if open_span is not None:
+            lo, hi = open_span
+            t = lo + fraction * (hi - lo)
+            return float(p0[0] + direction[0] * t), float(p0[1] + direction[1] * t)
+        lo, hi = span
+        point = p0 + direction * (lo + fraction * (hi - lo))
+        return self._open_towards_middle(point, gap)
+
+    def _card_edges(self, gap: float) -> list[tuple[tuple[float, float], float]]:
+        """Half-planes ``n · p ≤ c`` keeping a die's centre ``gap`` m clear of the bet cards'
+        inner edges (each card a right triangle over a corner, its right angle on the
+        wall's outer corner, legs :attr:`BoxSpec.bet_card_leg` along the walls)."""
+        box = self.box
+        outer_x = box.inner_size[0] / 2 + box.wall_thickness
+        outer_y = box.inner_size[1] / 2 + box.wall_thickness
+        reach = (outer_x + outer_y - box.bet_card_leg) / math.sqrt(2) - gap
+        return [((sx / math.sqrt(2), sy / math.sqrt(2)), reach) for sx in (-1, 1) for sy in (-1, 1)]
+
+    def _open_towards_middle(self, point: np.ndarray, gap: float) -> tuple[float, float]:
+        """``point`` (2,) moved straight towards the box's middle until it is on the open playfield."""
+        for n, c in self._card_edges(gap):
+            over = float(np.dot(n, point)) - c
+            if over > 0:
+                point = point * (1.0 - over / float(np.dot(n, point)))
+        return float(point[0]), float(point[1])
 
     def flick(self, samples: Sequence[tuple[float, float, float]]) -> ThrowIntent:
         """The throw a flick makes.
@@ -294,3 +322,24 @@ class ThrowAim:
             target,
             power,
         )
+
+
+def _clip(
+    p0: np.ndarray, direction: np.ndarray, planes: Sequence[tuple[tuple[float, float], float]]
+) -> tuple[float, float] | None:
+    """The stretch ``(lo, hi)`` (m, lo ≥ 0) of the ray ``p0 + t · direction`` inside every
+    half-plane ``n · p ≤ c`` of ``planes``, or ``None`` if there is none."""
+    lo, hi = 0.0, math.inf
+    for n, c in planes:
+        along = n[0] * direction[0] + n[1] * direction[1]
+        start = n[0] * p0[0] + n[1] * p0[1]
+        if abs(along) < 1e-12:
+            if start > c:
+                return None
+            continue
+        t = (c - start) / along
+        if along > 0:
+            hi = min(hi, t)
+        else:
+            lo = max(lo, t)
+    return (lo, hi) if lo < hi else None

@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import numpy as np
-
+from benchmarks.throw_feel import drag  # noqa: F401  (the tests' steady drag, one definition)
 from doppelx.games.doppelx.play.controller import PlayController
-from render.aim import ThrowAim
 from render.intents import ThrowIntent
 
 
@@ -86,14 +84,6 @@ def flick(ctrl: PlayController, speed: float = 0.9) -> ThrowIntent:
     inward = {"S": (0, 1), "N": (0, -1), "E": (-1, 0), "W": (1, 0)}[wall]
     rel = release_point(ctrl.match.world.box, wall, along, 0.06)
     return ThrowIntent(wall, along, 0.06, rel, (inward[0] * speed, inward[1] * speed, 0.4), (0.0, 0.0, 0.0))
-
-
-def drag(aim: ThrowAim, speed: float, angle_deg: float = 0.0, steps: int = 8, dt: float = 0.012):
-    """Samples (t, x, y) of a steady drag on the release plane, ``angle_deg`` off straight into the box."""
-    a = np.radians(angle_deg)
-    d = aim.inward * np.cos(a) + aim.right * np.sin(a)
-    p0 = aim.release_point()[:2] - aim.inward * 0.05
-    return [(k * dt, *(p0 + d * speed * k * dt)) for k in range(steps)]
 
 
 def play_until(ctrl, window, done, max_steps=20000):

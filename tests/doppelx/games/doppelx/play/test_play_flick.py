@@ -120,3 +120,60 @@ def test_a_hard_assisted_flick_hits_the_far_wall_first_and_rebounds_a_soft_one_l
     assert np.median(first_y["hard"]) > far and np.mean(np.array(first_y["hard"]) > far) >= 0.75
     assert np.median(walls["hard"]) >= 1.0 > np.median(walls["soft"])
     assert lost["hard"] <= 2, lost  # they rebound onto the playfield, not over the rim (of 16 dice)
+
+
+def test_an_assisted_aim_point_is_never_under_a_bet_card():
+    """The aim point keeps a die's size off the bet cards over the corners: a die aimed under
+    one lands on it, and a die on a card is off the box (D6). Before, a flick from 8 cm left
+    of the middle turned 30° to the left aimed 1.7 cm under card A."""
+    from rules.doppelx.box import load_box
+
+    box = load_box()
+    aim = ThrowAim(box, 0.016)
+    outer = box.inner_size[0] / 2 + box.wall_thickness + box.inner_size[1] / 2 + box.wall_thickness
+    card_edge = outer - box.bet_card_leg  # a card over a corner covers |x| + |y| ≥ this
+    aimed = 0
+    for wall in "SENW":
+        for along in np.linspace(-aim.half_length(wall), aim.half_length(wall), 9):
+            aim.wall, aim.along = wall, float(along)
+            for angle in range(-60, 61, 10):
+                a = np.radians(angle)
+                direction = aim.inward * np.cos(a) + aim.right * np.sin(a)
+                for power in (0.0, 0.5, 1.0):
+                    target = aim.aim_point(direction, power)
+                    if target is None:
+                        continue
+                    aimed += 1
+                    clear = (card_edge - abs(target[0]) - abs(target[1])) / np.sqrt(2)
+                    assert clear >= 0.016 - 1e-9, (wall, along, angle, power, target)
+    assert aimed > 700
+
+
+@pytest.mark.parametrize("stance", [("S", -0.08, -30), ("W", 0.08, 30)])
+@pytest.mark.parametrize("speed", [0.8, 1.6])
+def test_flicks_from_beside_a_corner_keep_their_dice_in_the_box(stance, speed):
+    """The sixteenth playtest's lost dice, through the physics (``benchmarks/throw_feel.py
+    --stances``): from 8 cm beside the middle, turned 30° towards the near corner, a medium
+    flick (0.8 m/s) used to aim under card A or brush it and lose 8–11 of 20 dice, a hard one
+    (1.6 m/s) to go at the side wall too near to meet below its top, over it: 20 of 20."""
+    wall, along, angle = stance
+    setup = GameSetup.standard(3, 3, seed=1, names=("Ann", "Bo", "Cy"))
+    setup.spinner = False
+    match = start_match(setup)
+    lost = []
+    try:
+        box = match.service.box
+        die = next(iter(match.game.dice.dice.values()))
+        for seed in range(5):
+            match.rng = np.random.default_rng(seed)
+            aim = ThrowAim(box, die.size)
+            aim.wall, aim.along = wall, along
+            intent = aim.flick(drag(aim, speed, angle))
+            assert intent.target is not None  # an aimed throw, not one thrown out on purpose
+            release, velocity, spin = flick_release(box, intent, die.half)
+            throw = match.hand_throw((match.game.seats[0], "white"), release, velocity, spin)
+            result = match.service.run(throw, {}, 0.0)
+            lost += [(seed, d.owner) for d in result.outcome.dice if d.status is Status.OFF]
+    finally:
+        match.close()
+    assert lost == []
