@@ -11,7 +11,9 @@ Shadows: the walls' and cards' are baked into the print, moving parts cast plana
 The wall nearest to the camera (:func:`near_wall`) is drawn last and faded to
 :data:`NEAR_WALL_ALPHA`, so the front of the playfield and any die lying against that wall
 stay in view — and to :data:`NEAR_WALL_HIDING_ALPHA`, logo and all, while a die lies in the
-strip of playfield the wall hides; in the referee view and from high above every wall is opaque.
+strip of playfield the wall hides; seen from a corner, the second wall facing the camera
+(:func:`facing_walls`) fades to that too while it hides a die; in the referee view and from
+high above every wall is opaque.
 The fields a bet card covers are drawn on the card's top (:func:`render.referee.fields_under_cards`).
 While a die lies under a bet card, or partly under one — and always in the referee view, whose
 point is the print — the cards are drawn see-through
@@ -120,6 +122,18 @@ def near_wall(camera: Camera, hx: float, hy: float) -> str | None:
         return None
     eye = camera.eye
     return wall_of(float(eye[0]), float(eye[1]), hx, hy)
+
+
+def facing_walls(camera: Camera, hx: float, hy: float) -> tuple[str, ...]:
+    """The walls whose outside faces the camera — the eye beyond their plane — other than
+    :func:`near_wall` (from a corner, low down, the second wall hides the dice along it as
+    the near one does); none in the referee view or looking down steeply."""
+    near = near_wall(camera, hx, hy)
+    if near is None:
+        return ()
+    x, y = float(camera.eye[0]), float(camera.eye[1])
+    beyond = {"S": y < -hy, "E": x > hx, "N": y > hy, "W": x < -hx}
+    return tuple(w for w in _WALLS if beyond[w] and w != near)
 
 
 def _area(b: tuple[float, float, float, float]) -> float:
@@ -255,6 +269,8 @@ class Scene:
         self.near: str | None = None
         #: The near wall's opacity in the last frame drawn.
         self.near_alpha = NEAR_WALL_ALPHA
+        #: Other walls facing the camera drawn see-through in the last frame (:func:`facing_walls`).
+        self.side_walls: tuple[str, ...] = ()
         self.parts: list[_Part] = front + [
             _Part(
                 GpuMesh(board_mesh.insert_top(board, box)), "MODE_TEXTURE", WHITE, tex["board"], baked=True
@@ -332,16 +348,28 @@ class Scene:
         self._ready = set()
         gl.glActiveTexture(gl.GL_TEXTURE0)
         box = self.table.box
-        near = None if referee else near_wall(camera, box.inner_size[0] / 2, box.inner_size[1] / 2)
+        hx, hy = box.inner_size[0] / 2, box.inner_size[1] / 2
+        near = None if referee else near_wall(camera, hx, hy)
         self.near = near
+        #: Seen from a corner, a second wall facing the camera that hides a die fades as the
+        #: near one does while it hides one (sixteenth playtest: orbited down to the table,
+        #: labels pointed at dice behind the opaque logo wall).
+        self.side_walls = (
+            ()
+            if referee
+            else tuple(
+                w for w in facing_walls(camera, hx, hy) if self._die_behind_wall(dice, w, camera.pitch)
+            )
+        )
+        see_through = tuple(w for w in (near, *self.side_walls) if w is not None)
         #: A die lies under a bet card (seen from above), or the referee view shows the print:
         #: the cards are drawn see-through last.
         self.under_card = self.cards_part is not None and (referee or self._die_under_a_card(dice))
         still_copied = False
         if keep_still and origin == (0, 0):
             look = self._frame["u_view_proj"].tobytes(), tuple(camera.eye)
-            key = (width, height, look, referee, near, self.under_card)
-            still_copied = self._copy_backdrop(key, width, height, referee, near)
+            key = (width, height, look, referee, see_through, self.under_card)
+            still_copied = self._copy_backdrop(key, width, height, referee, see_through)
         if not still_copied:
             self._clear(origin, width, height)
         #: The dice bet on a card with a die under it: drawn see-through after the card.
@@ -350,7 +378,7 @@ class Scene:
         if self.blade is not None and blade_m is not None and not referee:
             self._draw_blade(blade_m, 1.0)
         if not still_copied:
-            self._draw_still(referee, near, after_dice=True)
+            self._draw_still(referee, see_through, after_dice=True)
         if not referee:
             self._draw_moving_shadows(dice, blade_m)
         self._draw_blobs(dice)
@@ -358,6 +386,8 @@ class Scene:
             hiding = self._die_behind_wall(dice, near, camera.pitch)
             self.near_alpha = NEAR_WALL_HIDING_ALPHA if hiding else NEAR_WALL_ALPHA
             self._draw_near_wall(near, self.near_alpha)
+        for wall in self.side_walls:
+            self._draw_near_wall(wall, NEAR_WALL_HIDING_ALPHA)
         if self.under_card and self.cards_part is not None:
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
@@ -413,10 +443,10 @@ class Scene:
         """Draw ``snap`` seen by ``camera`` into the window pixels ``rect`` (x, y, width, height)
         of the current framebuffer — the off-the-box inset (:mod:`render.inset`) — leaving what
         the main view's frame recorded (near wall, see-through cards) as it was."""
-        kept = (self.near, self.near_alpha, self.under_card, self.ghosts, self.faded_bets)
+        kept = (self.near, self.near_alpha, self.side_walls, self.under_card, self.ghosts, self.faded_bets)
         x, y, w, h = rect
         self.draw(snap, camera, w, h, origin=(x, y))
-        self.near, self.near_alpha, self.under_card, self.ghosts, self.faded_bets = kept
+        self.near, self.near_alpha, self.side_walls, self.under_card, self.ghosts, self.faded_bets = kept
 
     def _clear(self, origin: tuple[int, int], width: int, height: int) -> None:
         """Clear the viewport (only its own pixels) and set the opaque parts' state."""
@@ -430,9 +460,9 @@ class Scene:
         gl.glDisable(gl.GL_SCISSOR_TEST)
         _opaque_state()
 
-    def _draw_still(self, referee: bool, near: str | None, after_dice: bool = False) -> None:
-        """The parts that never move, opaque (the see-through near wall and cards are drawn
-        later), and their planar shadows (none in the referee view). ``after_dice``: drawn over
+    def _draw_still(self, referee: bool, see_through: tuple[str, ...], after_dice: bool = False) -> None:
+        """The parts that never move, opaque (the see-through walls ``see_through`` and cards are
+        drawn later), and their planar shadows (none in the referee view). ``after_dice``: drawn over
         the dice, so where a part hides a die its :data:`DIE_BIT` is taken back (drawn from the
         backdrop, the dice come after the parts and mark only where they are seen)."""
         if after_dice:
@@ -445,7 +475,7 @@ class Scene:
                 continue
             self._draw_part(part)
         for wall in _WALLS:
-            if wall != near:
+            if wall not in see_through:
                 for part in self.walls[wall]:
                     self._draw_part(part)
         for part in self.back_parts:
@@ -457,7 +487,9 @@ class Scene:
         if not referee:
             self._draw_still_shadows()
 
-    def _copy_backdrop(self, key: object, width: int, height: int, referee: bool, near: str | None) -> bool:
+    def _copy_backdrop(
+        self, key: object, width: int, height: int, referee: bool, see_through: tuple[str, ...]
+    ) -> bool:
         """Copy the still parts of this view (``key``) into the current framebuffer, drawing
         them into the :class:`~render.backdrop.Backdrop` first if it holds another view;
         ``False`` if the driver will not (the caller then draws them itself)."""
@@ -469,7 +501,7 @@ class Scene:
                 gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, target)
                 return False
             self._clear((0, 0), width, height)
-            self._draw_still(referee, near)
+            self._draw_still(referee, see_through)
             self.backdrop.end_record(key)
         ok = self.backdrop.copy_into(target, width, height)
         gl.glViewport(0, 0, width, height)

@@ -69,6 +69,47 @@ def test_the_near_wall_and_its_logo_fade_further_while_a_die_lies_behind_it(
     assert win.scene.near_alpha == scene.NEAR_WALL_ALPHA
 
 
+def test_seen_from_a_corner_low_down_the_second_wall_facing_the_camera_fades_over_a_die(
+    fresh, table_i, resting, monkeypatch
+):
+    """Sixteenth playtest: orbited down to the table from a corner, the labels pointed at dice
+    behind the logo wall, which stayed opaque — only the one wall nearest the eye faded."""
+    import math
+
+    import numpy as np
+
+    from render import scene
+    from render.snapshot import Snapshot
+    from rules.doppelx.style import hex_to_rgb
+
+    win = fresh
+    hx = table_i.box.inner_size[0] / 2
+    half = table_i.dice["green"].half
+    pose = resting(table_i, "green", (hx - half - 0.001) * 1000, -70.0, "1")  # against the E wall
+    win.camera.goal_yaw = None
+    win.camera.yaw, win.camera.pitch = math.radians(40), math.radians(8)  # from the SE corner, low
+    w, h = win.get_framebuffer_size()
+    x, y, _ = win.camera.project((pose.position[0], pose.position[1], pose.position[2] + half * 0.5), w, h)
+    green = np.array(hex_to_rgb(table_i.dice["green"].colour)) * 255
+
+    def seen() -> np.ndarray:
+        win.show(Snapshot(table_i, {"green": pose}))
+        img = win.capture()
+        return img[int(round(h - 1 - y)), int(round(x))].astype(float)
+
+    faded = seen()
+    assert win.scene.near == "S" and win.scene.side_walls == ("E",)
+    monkeypatch.setattr(scene, "facing_walls", lambda *a: ())  # as before: the near wall only
+    before = seen()
+    assert np.linalg.norm(faded - green) < np.linalg.norm(before - green) - 40, (faded, before)
+    monkeypatch.undo()
+    win.camera.pitch = math.radians(30)  # higher: a die in the middle is not behind the E wall
+    win.show(Snapshot(table_i, {"green": resting(table_i, "green", 0.0, 0.0, "1")}))
+    win.capture()
+    hy = table_i.box.inner_size[1] / 2
+    assert scene.facing_walls(win.camera, hx, hy) == ("E",) and win.scene.side_walls == ()
+
+
 def test_the_hand_ring_clears_the_hint_bar_in_the_referee_view(fresh, table_i, monkeypatch):
     """Issue 32: in the referee view the ring at a south-side thrower's hand sat under the hint bar."""
     from render.hud import Rect, scale_for
