@@ -159,6 +159,9 @@ class NewGameDialog:
         self._fresh = False
         self._eat_space = False  # the Space that pressed a name or seed box is no character
         self._before: str | int = ""  # the name or seed before the typing (Esc brings it back)
+        #: The last arrow move: (the control it left, its direction, where it landed); the
+        #: opposite arrow from there goes back.
+        self._came: tuple[tuple, tuple[int, int], tuple] | None = None
         self.error = ""
         self.batch = pyglet.graphics.Batch()
         self.back = pyglet.graphics.Group(order=10)
@@ -196,6 +199,7 @@ class NewGameDialog:
 
     def click(self, x: float, y: float, width: int, height: int) -> None:
         """A left click at window point ``(x, y)``."""
+        self._came = None
         for t in self.targets(width, height):
             if t.contains(x, y):
                 self.focus = t.action
@@ -206,18 +210,29 @@ class NewGameDialog:
 
     def move_focus(self, step: int = 1, direction: tuple[int, int] | None = None) -> None:
         """Move the focus to the next control (``step`` 1, Tab), the previous one (−1,
-        Shift+Tab) or, with ``direction``, the nearest one that way (an arrow key)."""
+        Shift+Tab) or, with ``direction``, the nearest one that way (an arrow key) — or back
+        where the last arrow came from when ``direction`` is its opposite."""
         targets = self.targets(*self._size)  # the form as it stands now (a press may have changed it)
         actions = [t.action for t in targets]
+        came, self._came = self._came, None
         if self.focus not in actions:
             self.focus = actions[0 if step > 0 or direction is not None else -1]
         elif direction is None:
             self.focus = actions[(actions.index(self.focus) + step) % len(actions)]
+        elif (
+            came is not None
+            and came[1] == (-direction[0], -direction[1])
+            and came[2] == self.focus
+            and came[0] in actions
+        ):
+            # the opposite arrow retraces the last move: ↑ from the target's "+" to the seed box
+            # and ↓ back lands on "+", not on the nearer-centred "−" (sixteenth playtest)
+            self._came, self.focus = (self.focus, direction, came[0]), came[0]
         else:
             here = targets[actions.index(self.focus)]
             nearest = _nearest(here, targets, direction)
             if nearest is not None:
-                self.focus = nearest.action
+                self._came, self.focus = (self.focus, direction, nearest.action), nearest.action
         self._key = None
 
     def act(self, action: tuple) -> None:

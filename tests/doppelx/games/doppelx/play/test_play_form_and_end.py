@@ -471,6 +471,32 @@ def test_up_from_start_game_goes_to_the_row_just_above_it(window):
     window.close_dialog()
 
 
+def test_the_opposite_arrow_goes_back_where_the_last_one_came_from(window):
+    """Sixteenth playtest: ↑ from the target's "+" went to the seed box, and ↓ from there to
+    the target's "−" (centred nearer below the box), not back to "+"."""
+    from pyglet.window import key
+
+    dialog = window.open_dialog(GameSetup.standard(3, 1, seed=5), lambda s: None, None)
+    window.switch_to()
+    window.render()
+    for start in (("target", 1), ("target", -1)):
+        dialog.focus = start
+        dialog.key(key.UP, 0)
+        above = dialog.focus
+        assert above in (("seedtext",), ("seed",))
+        dialog.key(key.DOWN, 0)
+        assert dialog.focus == start, (start, above)
+        dialog.key(key.UP, 0)  # and up again: back to the same box
+        assert dialog.focus == above
+    dialog.focus = ("target", 1)  # a focus set otherwise (a click) forgets the last move
+    dialog.key(key.UP, 0)
+    dialog.click(-100, -100, *window.get_framebuffer_size())
+    dialog.focus = ("target", -1)
+    dialog.key(key.UP, 0)
+    assert dialog.focus in (("seedtext",), ("seed",))
+    window.close_dialog()
+
+
 def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
     """Issue 32: two players passing the target on one throw got no word of why the one won, and
     equal scores were listed as 3. and 4., not as a tie."""
