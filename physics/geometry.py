@@ -32,18 +32,10 @@ from shapely.geometry import Polygon
 from shapely.geometry import box as rect
 
 from rules.doppelx.board import BoardSide
-from rules.doppelx.box import BoxSpec
+from rules.doppelx.box import GROUND_DROP, GROUND_HALF, TABLE_HALF, TABLE_THICKNESS, BoxSpec
 
 #: Material names a static or moving part can carry (see :mod:`physics.materials`).
 CARDBOARD, TABLE, SPINNER = "cardboard", "table", "spinner"
-#: Table top extent around the box (m): dice that leave the box land here and are off.
-TABLE_HALF = 1.5
-TABLE_THICKNESS = 0.05
-#: The room's floor: this far below the table top (m), this wide each way from the box (m).
-#: A die that slides off the table's edge comes to rest there (status ``off``); a die
-#: hurled at 5 m/s can skitter across it for more than 8 m.
-GROUND_DROP = 0.75
-GROUND_HALF = 50.0
 #: Gap between the top of the pin and the underside of the spinner triangle (m).
 PIN_GAP = 0.001
 _AREA_TOL = 1e-10

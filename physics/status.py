@@ -35,9 +35,9 @@ from dataclasses import replace
 
 import shapely
 
-from physics.geometry import GROUND_DROP, GROUND_HALF, TABLE_HALF, Layout
+from physics.geometry import Layout
 from rules.doppelx.board import BoardSide
-from rules.doppelx.box import BoxSpec
+from rules.doppelx.box import GROUND_DROP, GROUND_HALF, TABLE_HALF, BoxSpec
 from rules.doppelx.dice import DiceSet
 from rules.doppelx.outcome import DieOutcome, Status
 

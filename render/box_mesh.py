@@ -1,8 +1,10 @@
-"""The box bottom around the playfield, and the table it stands on.
+"""The box bottom around the playfield, the table it stands on and the room's floor.
 
 Parts are separate meshes because they are drawn in different materials: the inner walls
 (from the box floor up to the rim), the rim, the printed outside, the box floor under the
-insert (the cavity's floor) and the wooden table top.
+insert (the cavity's floor), the wooden table (its top and edge as large as the physics'
+table, :data:`rules.doppelx.box.TABLE_HALF`) and the room's floor the physics has
+:data:`rules.doppelx.box.GROUND_DROP` below it, where a die that falls off the table rests.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import numpy as np
 from shapely.geometry import box as rect
 
 from render.mesh import Mesh, flat_mesh, merge, ring_wall
-from rules.doppelx.box import BoxSpec
+from rules.doppelx.box import GROUND_DROP, TABLE_HALF, TABLE_THICKNESS, BoxSpec
 
 #: Thickness of the box's bottom board under the cavity (m).
 BOTTOM = 0.002
@@ -66,12 +68,35 @@ def box_floor(box: BoxSpec) -> Mesh:
     return flat_mesh(rect(-hx, -hy, hx, hy), box.floor_z)
 
 
-def table(box: BoxSpec, half: float = 2.0, tile: float = 0.9, cells: int = 32) -> Mesh:
-    """The table top: a square of ``2 * half`` m under the box; the wood print repeats every ``tile`` m.
+def table(box: BoxSpec, half: float = TABLE_HALF, tile: float = 0.9, cells: int = 32) -> Mesh:
+    """The table: a top of ``2 * half`` m square under the box (the physics' table, so a die
+    rests on wood exactly where it is drawn) and its edge, :data:`rules.doppelx.box.TABLE_THICKNESS`
+    deep; the wood print repeats every ``tile`` m.
 
-    A grid of ``cells`` × ``cells`` quads, so fog and light computed per vertex vary over it.
+    The top is a grid of ``cells`` × ``cells`` quads, so fog and light computed per vertex vary over it.
     """
     z = table_z(box)
+    top = _grid(half, cells, z, tile)
+    ring = np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
+    edge = ring_wall(ring, z - TABLE_THICKNESS, z, outward=True)
+    edge = Mesh(
+        edge.positions,
+        edge.normals,
+        (edge.uvs * [1.0 / tile, TABLE_THICKNESS / tile]).astype(np.float32),
+        edge.faces,
+        edge.indices,
+    )
+    return merge([top, edge])
+
+
+def room_floor(box: BoxSpec, half: float = 8.0, cells: int = 32) -> Mesh:
+    """The room's floor, :data:`rules.doppelx.box.GROUND_DROP` below the table top, ``2 * half``
+    m square (the physics' floor is wider; beyond this the fog has hidden it)."""
+    return _grid(half, cells, table_z(box) - GROUND_DROP, 1.0)
+
+
+def _grid(half: float, cells: int, z: float, tile: float) -> Mesh:
+    """A square of ``2 * half`` m at height ``z`` facing up, ``cells`` × ``cells`` quads, uv = xy / ``tile``."""
     c = np.linspace(-half, half, cells + 1)
     x, y = np.meshgrid(c, c, indexing="xy")
     pos = np.c_[x.reshape(-1), y.reshape(-1), np.full(x.size, z)]

@@ -55,6 +55,9 @@ gl = pyglet.gl
 INNER_WALL = "#e9e3d3"
 RIM = "#f4f1e8"
 CAVITY_FLOOR = "#4a4640"
+#: The room's floor under the table (a die knocked off the table rests there; its inset showed
+#: it on the background's black, fifteenth playtest): a dark stone grey.
+ROOM_FLOOR = "#5b5853"
 PIN = "#3a3a3c"
 WHITE = (1.0, 1.0, 1.0)
 #: Opacity of planar shadows on the playfield and on the table.
@@ -278,6 +281,7 @@ class Scene:
         ]
         self.back_parts: list[_Part] = [
             _Part(GpuMesh(box_mesh.table(box)), "MODE_TEXTURE", WHITE, tex["wood"]),
+            _Part(GpuMesh(box_mesh.room_floor(box)), "MODE_COLOUR", rgb(ROOM_FLOOR)),
             # the cavity, seen only through the holes
             _Part(GpuMesh(board_mesh.insert_sides(board, box)), "MODE_COLOUR", rgb(style.board["hole_rim"])),
             _Part(GpuMesh(box_mesh.inner_walls(box, box.floor_z, -t)), "MODE_COLOUR", rgb(INNER_WALL)),

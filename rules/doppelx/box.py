@@ -1,4 +1,5 @@
-"""The box spec: inner size, walls and rim, the insert and the cavity under it, bet card corners.
+"""The box spec: inner size, walls and rim, the insert and the cavity under it, bet card corners;
+and the room the box stands in (the table and the floor under it).
 
 Lengths in metres in the board frame (z = 0 is the playfield surface, so the box floor is
 at ``-insert_top`` and the rim at ``wall_height - insert_top``).
@@ -18,6 +19,17 @@ from rules.doppelx.board import BoardSide
 FORMAT = "doppelx-box/1"
 MM = 1e-3
 CORNERS = ("SW", "SE", "NE", "NW")
+
+# The room, the same for every box: the physics builds it (``physics.geometry``) and the window
+# draws it (``render.box_mesh``) from these, so a die rests on wood exactly where wood is drawn.
+#: Table top extent around the box (m, half the side): dice that leave the box land here and are off.
+TABLE_HALF = 1.5
+TABLE_THICKNESS = 0.05
+#: The room's floor: this far below the table top (m), this wide each way from the box (m).
+#: A die that slides off the table's edge comes to rest there (status ``off``); a die
+#: hurled at 5 m/s can skitter across it for more than 8 m.
+GROUND_DROP = 0.75
+GROUND_HALF = 50.0
 
 
 @dataclass(frozen=True)

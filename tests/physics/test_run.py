@@ -194,7 +194,7 @@ def test_a_die_leaving_the_box_lands_and_rests_on_the_table(world_i, box):
 
 
 def test_a_die_sliding_off_the_table_rests_on_the_floor_below(world_i):
-    from physics.geometry import TABLE_HALF
+    from rules.doppelx.box import TABLE_HALF
 
     r = run_throw(world_i, throw_of(drop("blue", TABLE_HALF - 0.05, 0.0, 0.0, vx=1.0)))
     blue = r.outcome.get("blue")
@@ -258,8 +258,8 @@ def test_a_die_not_lying_flat_must_stay_still_longer(world_i):
 
 
 def test_the_room_floor_ends_somewhere_and_a_die_beyond_it_is_no_tunnel(world_i):
-    from physics.geometry import GROUND_HALF
     from physics.status import TunnelWatch
+    from rules.doppelx.box import GROUND_HALF
 
     z = world_i.zones
     flat = (0.0, 0.0, 0.0, 1.0)

@@ -511,10 +511,10 @@ def test_the_outline_of_a_card_one_may_bet_on_does_not_cross_the_die_under_it(fr
 
 def test_a_die_on_the_rooms_floor_says_so_in_its_insets_caption(fresh, table_i):
     """Fifteenth playtest: a die knocked off the table onto the room's floor showed in its inset
-    on a black ground (nothing is drawn there), and the caption did not say where it was."""
-    from physics.geometry import GROUND_DROP, TABLE_HALF
+    on a black ground (nothing was drawn there), and the caption did not say where it was."""
     from render import box_mesh
     from render.snapshot import FloatingText, Snapshot
+    from rules.doppelx.box import GROUND_DROP, TABLE_HALF
     from rules.doppelx.outcome import Pose
 
     win = fresh
@@ -526,6 +526,21 @@ def test_a_die_on_the_rooms_floor_says_so_in_its_insets_caption(fresh, table_i):
     win.show(Snapshot(table_i, {"green": pose}, floating=(label,)))
     win.render()
     assert win._inset_items[-1].text == "green · off the box: back to hand · on the floor"
+    # and the inset shows it on the room's floor, drawn where the physics has it, not on the
+    # background's black: a pixel beside the die in the inset is the floor's grey
+    import numpy as np
+
+    from render.scene import BACKGROUND, ROOM_FLOOR
+    from rules.doppelx.style import hex_to_rgb
+
+    img = win.capture().astype(float)
+    w, h = win.get_framebuffer_size()
+    rect = win.insets[0]
+    sx, sy = w / win.width, h / win.height
+    row = img.shape[0] - 1 - int(round((rect.y0 + (rect.y1 - rect.y0) * 0.3) * sy))  # below the die
+    ground = img[row, int(round((rect.x0 + rect.x1) / 2 * sx))]
+    floor, black = np.array(hex_to_rgb(ROOM_FLOOR)) * 255, np.array(BACKGROUND) * 255
+    assert np.linalg.norm(ground - floor) < np.linalg.norm(ground - black) - 60, ground
     snap, _ = _off_the_box(table_i, 0.9, 0.12)  # on the table: as before
     win.show(snap)
     win.render()
