@@ -985,6 +985,7 @@ class PlayController:
                 colours,
                 shown.kind == "decider",
                 white_for=self._white_for(shown),
+                holes=table.board.holes,
             )
             if stage is Stage.FLIGHT:
                 impacts = pb.impacts_now()
@@ -1012,6 +1013,7 @@ class PlayController:
                 colours,
                 shown.kind == "decider",
                 white_for=self._white_for(shown),
+                holes=table.board.holes,
             )
         if stage is Stage.OVER:
             assert game.winner is not None  # a game is over when it has its winner

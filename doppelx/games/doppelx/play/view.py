@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from render.snapshot import FloatingText, ScoreLine
 from rules.doppelx.bets import BetCard, load_bet_cards
+from rules.doppelx.board import Hole
 from rules.doppelx.dice import WHITE
 from rules.doppelx.game import DoppelXGame
 from rules.doppelx.outcome import DieOutcome, Pose, Status
@@ -108,12 +109,16 @@ def floating_for(
     colours: Mapping[str, str],
     decider: bool = False,
     white_for: str = "",
+    holes: Sequence[Hole] = (),
 ) -> tuple[FloatingText, ...]:
     """Floating texts over the dice in ``poses`` (those that have come to rest), in each die's own colour
     (the window draws them white on a dark plate with a swatch of that colour); a ``decider``
     throw's in points (:func:`die_text`). ``white_for``: the name of the player the white die's
     chips go to (the thrower, D15), said on its label — ``"+2 for Tess"`` (thirteenth playtest:
-    "+2" on the white die did not say whose)."""
+    "+2" on the white die did not say whose). A die in a hole is labelled over the hole of
+    ``holes`` nearest to it, at the playfield's height, where it was seen to go: it rests in the
+    cavity, often rolled away under the playfield (sixteenth playtest: "in a hole" floated 80
+    px from its hole, over the playfield)."""
     out = []
     for r in readings:
         pose = poses.get(r.owner)
@@ -124,8 +129,20 @@ def floating_for(
             text += f" for {white_for}"  # (a 0 gives nothing: no name; in a Doppel X its X! counts
             # for the thrower too, D18: fourteenth playtest)
         x, y, z = pose.position
+        if r.status is Status.HOLE and holes:
+            x, y = _nearest_hole(holes, x, y)
+            z = 0.0
         out.append(FloatingText(text, (x, y, z + TEXT_LIFT), colours.get(r.owner, "#ffffff")))
     return tuple(out)
+
+
+def _nearest_hole(holes: Sequence[Hole], x: float, y: float) -> tuple[float, float]:
+    """The centre (x, y) of the hole of ``holes`` nearest to the point (its outline's distance)."""
+    from shapely.geometry import Point
+
+    here = Point(x, y)
+    c = min(holes, key=lambda h: h.shape.distance(here)).shape.centroid
+    return float(c.x), float(c.y)
 
 
 def bet_texts(

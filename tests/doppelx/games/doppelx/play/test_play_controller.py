@@ -922,3 +922,28 @@ def test_the_snapshot_names_the_walls_the_people_throw_from():
         assert "E" in c.snapshot().hand_walls
     finally:
         c.close()
+
+
+def test_a_die_in_a_hole_is_labelled_over_its_hole_not_where_it_rolled_under_the_playfield():
+    """Sixteenth playtest: "in a hole: back to hand" floated 80 px from its hole with no leader —
+    the die had rolled on in the cavity, under the playfield, and its label followed it."""
+    from doppelx.games.doppelx.play import view
+    from rules.doppelx.board_file import load_board
+    from rules.doppelx.outcome import Pose, Status
+    from rules.doppelx.reading import DieReading
+
+    board = load_board("I")
+    hole = board.holes[0].shape
+    c = hole.centroid
+    under = Pose((c.x + 0.04, c.y, -0.015), (0.0, 0.0, 0.0, 1.0))  # 4 cm on, in the cavity
+    readings = (DieReading("blue", Status.HOLE, None), DieReading("red", Status.BOARD, "2"))
+    poses = {"blue": under, "red": Pose((0.05, 0.05, 0.008), (0.0, 0.0, 0.0, 1.0))}
+    colours = {"blue": "#1f5fae", "red": "#d7263d"}
+    blue, red = view.floating_for(readings, False, poses, colours, holes=board.holes)
+    assert blue.text == "in a hole: back to hand"
+    assert blue.position[:2] == pytest.approx((c.x, c.y)) and blue.position[2] == pytest.approx(
+        view.TEXT_LIFT
+    )
+    assert red.position == pytest.approx((0.05, 0.05, 0.008 + view.TEXT_LIFT))  # a die on the board as ever
+    alone = view.floating_for(readings, False, poses, colours)  # no holes given: over the die, as before
+    assert alone[0].position[0] == pytest.approx(c.x + 0.04)
