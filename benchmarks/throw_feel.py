@@ -32,9 +32,12 @@ say, to see what it does to the feel); the script changes only how a flick maps 
 
 ``--stances`` asks how often a flick loses a die — over a wall, onto a bet card (off the box
 too, D6) or into a hole — when the thrower does not stand in the middle or flick straight in:
-from the S and W walls at 8 cm left, the middle and 8 cm right, turned −30°, −15°, 0°, 15°
-and 30°, ``--seeds`` throws each (30 stances; the sixteenth playtest lost dice off the box
-on ordinary flicks from such stances, which the straight-in figures above never showed).
+from the S and W walls at 11 and 5.5 cm left, the middle, 5.5 and 11 cm right (a wall's
+ends are 11.5 cm out), turned −30°, −15°, −5°, 0°, 5°, 15° and 30°, ``--seeds`` throws each
+(70 stances; the sixteenth and seventeenth playtests lost dice off the box on ordinary flicks
+from such stances — a flick "straight up the screen" from a wall's end is a few degrees
+outward on the table — which the straight-in figures above never showed). A flick the
+assisted aim takes as aimed past the box on purpose is counted (``aimed out``), not thrown.
 
 ``--open-board`` asks what the box's walls do to that: every third of the tracked real cube
 tosses (``doppelx bench tosses``' data, an acrylic cube on an open wooden board, no walls) is
@@ -188,13 +191,14 @@ def measure(match, mapping: str, speed: float, seeds: int, height: float | None 
 #: to the thrower's right) of the grid of stances. S and W suffice: the box is square and
 #: the board's holes play no part in whether a die leaves it.
 STANCE_WALLS = ("S", "W")
-STANCE_ALONG = (-0.08, 0.0, 0.08)
-STANCE_ANGLES = (-30, -15, 0, 15, 30)
+STANCE_ALONG = (-0.11, -0.055, 0.0, 0.055, 0.11)
+STANCE_ANGLES = (-30, -15, -5, 0, 5, 15, 30)
 
 
 def stances(match, mapping: str, speed: float, seeds: int, height: float | None = None) -> dict:
     """Dice lost by flicks at ``speed`` m/s from every stance of the grid (``--stances``):
-    off the box over a wall, come to rest on a bet card (off too, D6) or in a hole."""
+    off the box over a wall, come to rest on a bet card (off too, D6) or in a hole. A flick an
+    assisted aim takes as aimed past the box on purpose (no target) is counted apart, not thrown."""
     from render.aim import ThrowAim
     from rules.doppelx.outcome import Status
 
@@ -202,7 +206,7 @@ def stances(match, mapping: str, speed: float, seeds: int, height: float | None 
     die = next(iter(match.game.dice.dice.values()))
     owners = (match.game.seats[0], "white")
     outer = np.array(box.inner_size) / 2 + box.wall_thickness
-    out = card = hole = dice = 0
+    out = card = hole = dice = aimed_out = 0
     worst: dict[str, int] = {}
     for wall in STANCE_WALLS:
         for along in STANCE_ALONG:
@@ -214,6 +218,9 @@ def stances(match, mapping: str, speed: float, seeds: int, height: float | None 
                     if height is not None:
                         aim.height = aim.min_height + height
                     intent = aim.flick(drag(aim, speed, angle))
+                    if mapping != "direct" and intent.target is None:
+                        aimed_out += 1  # past the box on purpose: thrown as the hand moved, not counted
+                        continue
                     release, velocity, spin = release_of(mapping, box, intent, die.half)
                     result = match.service.run(match.hand_throw(owners, release, velocity, spin), {}, 0.0)
                     dice += len(owners)
@@ -228,10 +235,11 @@ def stances(match, mapping: str, speed: float, seeds: int, height: float | None 
     top = max(worst.items(), key=lambda kv: kv[1]) if worst else None
     return {
         "dice": dice,
+        "aimed_out": aimed_out,
         "off_box": out,
         "on_card": card,
         "in_hole": hole,
-        "lost_share": (out + card) / dice,
+        "lost_share": (out + card) / max(dice, 1),
         "worst_stance": None
         if top is None
         else {"stance": top[0], "lost": top[1], "of": seeds * len(owners)},
@@ -248,13 +256,14 @@ def _print_stances(res: dict, args, load: float) -> None:
         f"{'default' if args.height is None else f'lowest + {args.height:.3f} m'}, load {load:.2f}"
     )
     print(
-        f"{'mapping':9} {'flick':7} {'m/s':>4} {'over wall':>9} {'on card':>8} {'lost':>6} {'in hole':>8}  worst stance"
+        f"{'mapping':9} {'flick':7} {'m/s':>4} {'aimed out':>9} {'dice':>5} {'over wall':>9} {'on card':>8} "
+        f"{'lost':>6} {'in hole':>8}  worst stance"
     )
     for m, rows in res.items():
         for name, r in rows.items():
             w = r["worst_stance"]
             print(
-                f"{m:9} {name:7} {r['speed_mps']:4.1f} {r['off_box']:>9} {r['on_card']:>8} "
+                f"{m:9} {name:7} {r['speed_mps']:4.1f} {r['aimed_out']:>9} {r['dice']:>5} {r['off_box']:>9} {r['on_card']:>8} "
                 f"{r['lost_share']:6.1%} {r['in_hole']:>8}  "
                 + ("-" if w is None else f"{w['stance']}: {w['lost']} of {w['of']}")
             )

@@ -16,8 +16,9 @@ strength ``power``; the match turns
 that into the dice's release (``doppelx.games.doppelx.play.flick_throw``: up to power 0.6
 the throw model's arc that clears the rim and lands there, above it a fast, flat throw along
 the same line at the far wall), so every accepted flick reaches the playfield and a
-stronger one lands further and rolls further. A flick whose line misses the playfield (aimed past the box's wall on
-purpose) throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
+stronger one lands further and rolls further. A flick whose line misses the box — runs less
+than :data:`MIN_CROSSING` die sizes inside its walls (aimed past the box's wall on purpose) —
+throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
 velocity is used. Every flick must point into the box, at least
 :attr:`FlickLimits.min_inward` (about 6°) off the wall: a drag along the wall or away from
 the box is no throw.
@@ -26,7 +27,7 @@ The keyboard throws too (:meth:`ThrowAim.charged`): a key held for a while gives
 (:func:`charge_power`: 0 to 1 over :data:`CHARGE_SECONDS`), the direction is straight into
 the box turned by :attr:`ThrowAim.aim_angle` (comma and period turn it), and the throw is the one a
 flick of that power along that direction makes — except that a keyboard throw must reach
-the playfield (its line must cross it), since there is no hand speed to throw out with.
+the box (its line must run into it), since there is no hand speed to throw out with.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ _INWARD = {"S": (0.0, 1.0), "E": (-1.0, 0.0), "N": (0.0, -1.0), "W": (1.0, 0.0)}
 _RIGHT = {"S": (1.0, 0.0), "E": (0.0, 1.0), "N": (-1.0, 0.0), "W": (0.0, -1.0)}
 #: Distance of the release point beyond the wall's outer face (m).
 RELEASE_OUT = 0.03
+#: A flick's line reaches the box when it runs this many die sizes inside the inner walls
+#: (5 cm for the 16 mm dice); a line that misses the box, or only clips a corner of it, is a
+#: throw aimed past the box on purpose.
+MIN_CROSSING = 3.0
 #: Seconds a throw key is held for full power (keyboard throws).
 CHARGE_SECONDS = 1.5
 
@@ -218,32 +223,34 @@ class ThrowAim:
         return self.power(speed), v / speed
 
     def aim_point(self, direction: np.ndarray, power: float) -> tuple[float, float] | None:
-        """Where a flick along ``direction`` (unit, 2) of ``power`` aims, or ``None`` if its line misses the playfield.
+        """Where a flick along ``direction`` (unit, 2) of ``power`` aims, or ``None`` if its line
+        misses the box (aimed past it on purpose).
 
-        The aim point lies on the line's stretch over the *open* playfield: the inner walls'
-        rectangle less a die's size and :attr:`FlickLimits.margin`, and less the four bet
-        cards' triangles over the corners (with the same gap): a die aimed under a card lands
-        on it, and on a card is off the box (D6). A line that crosses the playfield only
-        under a card aims at the nearest open point towards the middle.
+        The line *reaches the box* when it runs at least :data:`MIN_CROSSING` die sizes inside
+        its inner walls. The aim point lies on the line's stretch over the *open* playfield: the
+        inner walls' rectangle less a die's size and :attr:`FlickLimits.margin`, and less the
+        four bet cards' triangles over the corners (with the same gap): a die aimed under a card
+        lands on it, and on a card is off the box (D6). A line that reaches the box but not the
+        open playfield — along a side wall from the end of the near one, or only under a card —
+        aims at the point that far along it inside the box, moved towards the middle until open.
         """
         lim = self.limits
         p0 = self.release_point()[:2]
-        gap = self.die_size + lim.margin
-        hx = self.box.inner_size[0] / 2 - gap
-        hy = self.box.inner_size[1] / 2 - gap
-        walls = [((1.0, 0.0), hx), ((-1.0, 0.0), hx), ((0.0, 1.0), hy), ((0.0, -1.0), hy)]
-        span = _clip(p0, direction, walls)
-        if span is None:
+        ix, iy = self.box.inner_size[0] / 2, self.box.inner_size[1] / 2
+        inside = _clip(p0, direction, _rectangle(ix, iy))
+        if inside is None or inside[1] - inside[0] < MIN_CROSSING * self.die_size:
             return None
+        gap = self.die_size + lim.margin
+        open_planes = _rectangle(ix - gap, iy - gap) + self._card_edges(gap)
         fraction = lim.near + (lim.far - lim.near) * power
-        open_span = _clip(p0, direction, walls + self._card_edges(gap))
-        if open_span is not None:
-            lo, hi = open_span
-            t = lo + fraction * (hi - lo)
+        span = _clip(p0, direction, open_planes)
+        if span is not None:
+            t = span[0] + fraction * (span[1] - span[0])
             return float(p0[0] + direction[0] * t), float(p0[1] + direction[1] * t)
-        lo, hi = span
-        point = p0 + direction * (lo + fraction * (hi - lo))
-        return self._open_towards_middle(point, gap)
+        point = p0 + direction * (inside[0] + fraction * (inside[1] - inside[0]))
+        # towards the middle: scaled down until every half-plane holds (each c > 0)
+        scale = min([1.0] + [c / float(np.dot(n, point)) for n, c in open_planes if np.dot(n, point) > c])
+        return float(point[0] * scale), float(point[1] * scale)
 
     def _card_edges(self, gap: float) -> list[tuple[tuple[float, float], float]]:
         """Half-planes ``n · p ≤ c`` keeping a die's centre ``gap`` m clear of the bet cards'
@@ -254,14 +261,6 @@ class ThrowAim:
         outer_y = box.inner_size[1] / 2 + box.wall_thickness
         reach = (outer_x + outer_y - box.bet_card_leg) / math.sqrt(2) - gap
         return [((sx / math.sqrt(2), sy / math.sqrt(2)), reach) for sx in (-1, 1) for sy in (-1, 1)]
-
-    def _open_towards_middle(self, point: np.ndarray, gap: float) -> tuple[float, float]:
-        """``point`` (2,) moved straight towards the box's middle until it is on the open playfield."""
-        for n, c in self._card_edges(gap):
-            over = float(np.dot(n, point)) - c
-            if over > 0:
-                point = point * (1.0 - over / float(np.dot(n, point)))
-        return float(point[0]), float(point[1])
 
     def flick(self, samples: Sequence[tuple[float, float, float]]) -> ThrowIntent:
         """The throw a flick makes.
@@ -343,3 +342,8 @@ def _clip(
         else:
             lo = max(lo, t)
     return (lo, hi) if lo < hi else None
+
+
+def _rectangle(half_x: float, half_y: float) -> list[tuple[tuple[float, float], float]]:
+    """The half-planes ``n · p ≤ c`` of the rectangle ``|x| ≤ half_x, |y| ≤ half_y``."""
+    return [((1.0, 0.0), half_x), ((-1.0, 0.0), half_x), ((0.0, 1.0), half_y), ((0.0, -1.0), half_y)]

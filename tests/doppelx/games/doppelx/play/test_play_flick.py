@@ -149,13 +149,18 @@ def test_an_assisted_aim_point_is_never_under_a_bet_card():
     assert aimed > 700
 
 
-@pytest.mark.parametrize("stance", [("S", -0.08, -30), ("W", 0.08, 30)])
+@pytest.mark.parametrize(
+    "stance", [("S", -0.08, -30), ("S", -0.115, 0), ("S", -0.11, -10), ("E", -0.1, 0), ("W", 0.055, 30)]
+)
 @pytest.mark.parametrize("speed", [0.8, 1.6])
 def test_flicks_from_beside_a_corner_keep_their_dice_in_the_box(stance, speed):
-    """The sixteenth playtest's lost dice, through the physics (``benchmarks/throw_feel.py
-    --stances``): from 8 cm beside the middle, turned 30° towards the near corner, a medium
-    flick (0.8 m/s) used to aim under card A or brush it and lose 8–11 of 20 dice, a hard one
-    (1.6 m/s) to go at the side wall too near to meet below its top, over it: 20 of 20."""
+    """The sixteenth and seventeenth playtests' lost dice, through the physics
+    (``benchmarks/throw_feel.py --stances``): from 8 cm beside the middle, turned 30° towards
+    the near corner, a medium flick (0.8 m/s) used to aim under card A or brush it and lose 8–11
+    of 20 dice, a hard one (1.6 m/s) to go at the side wall too near to meet below its top,
+    over it: 20 of 20; from a wall's end, straight in or a little outward (a flick "straight up
+    the screen" there), the line missed the playfield shrunk by a die's size and the flick was
+    thrown out of the box as if aimed past it on purpose."""
     wall, along, angle = stance
     setup = GameSetup.standard(3, 3, seed=1, names=("Ann", "Bo", "Cy"))
     setup.spinner = False
