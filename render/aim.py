@@ -151,12 +151,17 @@ class ThrowAim:
         self.along = 0.0
 
     def take_settings(self, other: ThrowAim) -> None:
-        """The release height above the lowest one and the spin of ``other`` (an aim of another
-        table), within range: they are the player's, not the table's."""
+        """The release height above the lowest one, the spin and the stance (wall, along it) of
+        ``other`` (an aim of another table), within range: they are the player's, not the
+        table's — and the stance is the one a load or a new game has just put the thrower at
+        (seventeenth playtest: after Ctrl+O the new table's aim stood at S, the camera at the
+        loaded person's wall)."""
         self.height = self.min_height
         self.adjust_height(other.height - other.min_height)
         self.spin = 0.0
         self.adjust_spin(other.spin)
+        self.wall = other.wall
+        self.along = float(np.clip(other.along, -self.half_length(), self.half_length()))
 
     def adjust_height(self, delta: float) -> None:
         """Raise (or lower) the release height by ``delta`` m, within range."""

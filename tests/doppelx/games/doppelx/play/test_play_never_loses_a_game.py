@@ -442,3 +442,36 @@ def test_each_throw_starts_aimed_straight_in(window):
     window.aim.adjust_aim_angle(0.2)
     window.stand("E", 0.01)
     assert window.aim.aim_angle == 0.0 and window.aim.wall == "E"
+
+
+def test_ctrl_o_puts_the_hand_and_the_camera_where_the_loaded_person_stood(window, tmp_path):
+    """Seventeenth playtest: after Ctrl+O the status line said "Throwing from side S, +0 cm
+    along" while the camera still looked from the east, the hand ring lay on the table beside
+    the box, and a press there swung the camera round mid-drag: the loaded table's new aim
+    forgot the stance the load had just set."""
+    from pyglet.window import key
+
+    from render.camera import WALL_YAW
+
+    path = tmp_path / "game.json"
+    c = PlayController(window, save_path=path)
+    window.on_intent = c.handle
+    try:
+        c.new_game(GameSetup.standard(3, 1, "easy", board="I", seed=8))
+        play_until(
+            c,
+            window,
+            lambda x: x.stage is Stage.THROW and x.thrower in [s.colour for s in c.setup.seats if s.human],
+        )
+        c.ui.stand("E", 0.05)  # walks to the east wall, 5 cm along, and saves there
+        window.on_key_press(key.S, key.MOD_CTRL)
+        c.ui.stand("W", -0.03)  # walks on (not saved) and loads the save
+        window.on_key_press(key.O, key.MOD_CTRL)
+        play_until(c, window, lambda x: x.stage is Stage.THROW)
+        for _ in range(60):  # the camera turns over a few frames
+            window.camera.update(1 / 30)
+        assert (window.aim.wall, round(window.aim.along, 3)) == ("E", 0.05)
+        assert abs(window.camera.yaw - WALL_YAW["E"]) < 1e-2
+        assert any("side E, +5 cm along" in t for t in texts(window)), texts(window)
+    finally:
+        c.close()
