@@ -93,6 +93,10 @@ RESUME_GRACE = 3.0
 RESULT_HOLD = 1.6
 #: A person's own throw's result stays at least this long (s) before a bot throws next.
 OWN_RESULT_HOLD = 3.5
+#: A Doppel X stays as it fell at least this long (s) before the next decision — the bots'
+#: bets too, which take the X dice (back in hand, D18) onto the cards (seventeenth playtest:
+#: the X dice jumped onto card A and their "X!" went at once). Enter goes on sooner.
+DOPPEL_X_HOLD = 3.5
 #: Words of a throw's summary read per second (~180 a minute: dense lines of names and
 #: numbers): before a bot's throw the result stays long enough to read (:func:`reading_hold`).
 READ_WORDS_PER_S = 3.0
@@ -694,6 +698,8 @@ class PlayController:
                 hold = max(OWN_RESULT_HOLD, reading_hold(self.summary, self._read_summary))
             else:
                 hold = reading_hold(self.summary, self._read_summary)
+            if shown.score.doppel_x:
+                hold = max(hold, DOPPEL_X_HOLD)
             self._after(hold, self._next)
 
     def go_on(self) -> bool:

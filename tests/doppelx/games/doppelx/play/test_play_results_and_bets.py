@@ -81,6 +81,41 @@ def test_a_bet_nobody_answers_passes_by_itself_after_the_countdown():
         ctrl.close()
 
 
+def test_a_doppel_x_stays_as_it_fell_before_the_bots_bet_its_dice():
+    """Seventeenth playtest: after a Doppel X the bots bet at once, their X dice (back in hand)
+    jumped onto card A and the "X!" labels went — the picture was gone before it was read. A
+    Doppel X's result now holds DOPPEL_X_HOLD before the next decision, even when a person's
+    bet or throw comes next (1.6 s otherwise); Enter still goes on sooner."""
+    import dataclasses
+
+    from doppelx.games.doppelx.play.controller import DOPPEL_X_HOLD, RESULT_HOLD
+
+    held = {}
+    for doppel in (False, True):
+        ctrl = PlayController(FakeUi())
+        landed = ctrl._landed
+
+        def as_doppel_x(ctrl=ctrl, landed=landed, doppel=doppel) -> None:
+            if doppel:
+                score = dataclasses.replace(ctrl.last.score, doppel_x=True)
+                ctrl.last = dataclasses.replace(ctrl.last, score=score)
+            landed()
+
+        ctrl._landed = as_doppel_x
+        try:
+            ctrl.new_game(GameSetup.standard(4, 2, seed=55, names=("Ann", "Bo")))
+            ctrl.handle(flick(ctrl))
+            ctrl.handle(flick(ctrl))
+            run_until(ctrl, lambda c: c.stage is Stage.RESULT)
+            start = ctrl.time
+            run_until(ctrl, lambda c: c.stage is not Stage.RESULT)  # the bots bet after it
+            held[doppel] = ctrl.time - start
+        finally:
+            ctrl.close()
+    assert held[False] <= RESULT_HOLD + 0.1  # Bo's bet question comes: the short hold
+    assert held[True] >= DOPPEL_X_HOLD - 1e-9
+
+
 def test_a_doppel_x_stays_announced_while_a_bet_is_asked():
     """Issue 32 playtest: a Doppel X went unseen while the player was betting — the banner went
     when the bet prompt came. It stays while the bet is asked; on the person's own throw the
