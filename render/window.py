@@ -211,6 +211,8 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         self._press: tuple[float, float] | None = None
         self._stance: tuple[str, float] | None = None  # the hand before a press on the table
         self._card_click: tuple[float, float] | None = None  # a press on a card that bets nothing now
+        #: A HUD button pressed while a throw is awaited: it answers on the release (name, x, y).
+        self._button_click: tuple[str, float, float] | None = None
         self._pointer: tuple[float, float] | None = None  # the mouse pointer in the window (px), if in it
         self._referee_home = (self.camera.extent, 0.0)
         #: The referee view's framing while fitted to a person's throw (``None``: not fitted).

@@ -282,6 +282,7 @@ def test_walking_round_the_box_and_the_hud_toggles(fresh, table_i):
     assert win.camera.goal_yaw is not None or win.camera.yaw == pytest.approx(np.pi / 2)
     x, y, bw, bh = win.hud.buttons["referee"]
     win.on_mouse_press(x + bw / 2, y + bh / 2, 1, 0)
+    win.on_mouse_release(x + bw / 2, y + bh / 2, 1, 0)  # while a throw is awaited: on the release
     assert win.referee
     win.on_key_press(key.TAB, 0)
     assert not win.referee
@@ -521,3 +522,30 @@ def test_one_gesture_makes_one_throw_and_a_lost_window_drops_the_charge(fresh, t
     win.on_key_press(key.SPACE, 0)
     win.show(Snapshot(table_i, input=InputMode.NONE, thrower="blue"))
     assert win.charging() is None and win._hud_state().power is None
+
+
+def test_a_flick_begun_over_a_button_is_a_flick_and_a_click_there_presses_it(fresh, table_i):
+    """Seventeenth playtest (1280 × 800, twice): a flick started low on the screen began on
+    "Referee view [Tab]", which switched the view on the press and threw nothing."""
+    from render.intents import ThrowIntent
+    from render.snapshot import InputMode, Snapshot
+
+    win = fresh
+    win.show(Snapshot(table_i, input=InputMode.THROW, thrower="blue", turn="Ann (blue) throws"))
+    win.render()
+    win.aim.wall, win.aim.along = "S", 0.0
+    x, y, bw, bh = win.hud.buttons["referee"]
+    px, py = x + bw / 2, y + bh / 2
+    clock = win.fake_clock
+    win.on_mouse_press(px, py, 1, 0)
+    for k in range(1, 7):  # a quick drag up and left, into the box
+        clock.t += 0.016
+        win.on_mouse_drag(px - 20 * k, py + 45 * k, -20, 45, 1, 0)
+    win.on_mouse_release(px - 120, py + 270, 1, 0)
+    assert not win.referee
+    assert [i for i in win.intents if isinstance(i, ThrowIntent)], win.hint
+    win.intents.clear()
+    win.on_mouse_press(px, py, 1, 0)  # a click on it (no drag): the button
+    win.on_mouse_release(px + 1, py, 1, 0)
+    assert win.referee and not [i for i in win.intents if isinstance(i, ThrowIntent)]
+    win.referee = False
