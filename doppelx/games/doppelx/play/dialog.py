@@ -352,6 +352,10 @@ class NewGameDialog:
                 self._fresh = False
             elif symbol in (key.RETURN, key.ENTER, key.TAB):
                 self.editing = None
+            elif symbol == key.SPACE:  # no digit: it ends the typing as it began it, without a word
+                # (seventeenth playtest: Space on the seed box being typed, then Enter, left
+                # "the seed is a whole number: type digits" under the form)
+                self.editing, self._eat_space = None, True
             elif symbol == key.ESCAPE:
                 self._undo_edit()
             self._key = None

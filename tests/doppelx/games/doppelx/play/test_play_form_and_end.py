@@ -497,6 +497,26 @@ def test_the_opposite_arrow_goes_back_where_the_last_one_came_from(window):
     window.close_dialog()
 
 
+def test_space_on_the_seed_being_typed_ends_the_typing_without_an_error(window):
+    """Seventeenth playtest: Space on the seed box, then Enter, left "the seed is a whole number:
+    type digits" under the form — the Space, pressed while the seed was being typed, went in as
+    a character. Space presses the box (starts the typing) and, while typing, ends it."""
+    from pyglet.window import key
+
+    dialog = window.open_dialog(GameSetup.standard(3, 1, seed=5), lambda s: None, None)
+    window.switch_to()
+    window.render()
+    dialog.focus = ("seedtext",)
+    dialog.key(key.SPACE, 0)  # presses the box: typing starts
+    dialog.text(" ")
+    assert dialog.editing is not None and dialog.error == ""
+    dialog.text("42")
+    dialog.key(key.SPACE, 0)  # while typing: ends it, no character
+    dialog.text(" ")
+    assert dialog.editing is None and dialog.error == "" and dialog.setup.seed == 42
+    window.close_dialog()
+
+
 def test_a_close_finish_is_explained_and_equal_chips_share_a_place(window):
     """Issue 32: two players passing the target on one throw got no word of why the one won, and
     equal scores were listed as 3. and 4., not as a tie."""
