@@ -211,6 +211,8 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         self._press: tuple[float, float] | None = None
         self._stance: tuple[str, float] | None = None  # the hand before a press on the table
         self._card_click: tuple[float, float] | None = None  # a press on a card that bets nothing now
+        #: Where the thrower was put before the first table was shown (wall, m along): applied to it.
+        self._pending_stance: tuple[str, float] | None = None
         #: A HUD button pressed while a throw is awaited: it answers on the release (name, x, y).
         self._button_click: tuple[str, float, float] | None = None
         self._pointer: tuple[float, float] | None = None  # the mouse pointer in the window (px), if in it
@@ -296,6 +298,13 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         before, self.aim = self.aim, ThrowAim(snap.table.box, die.size)
         if before is not None:  # a load, a new game: seventh playtest, Ctrl+O reset both
             self.aim.take_settings(before)
+        if self._pending_stance is not None:  # a stance given before there was a table to stand at
+            wall, along = self._pending_stance
+            self._pending_stance = None
+            self.aim.wall = wall
+            self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))
+            if self.follow:
+                self.camera.face_wall(wall)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
         self._referee_home = (self.camera.extent, 0.0)  # the referee view's own framing (extent, centre y)
         self._referee_span = None

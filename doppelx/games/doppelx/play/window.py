@@ -355,8 +355,12 @@ class PlayWindow(TableWindow):
         return None if self.aim is None else (self.aim.wall, float(self.aim.along))
 
     def stand(self, wall: str, along: float) -> None:
-        """Put the thrower at ``wall``, ``along`` m from its middle (their seat, or where they stood last)."""
+        """Put the thrower at ``wall``, ``along`` m from its middle (their seat, or where they stood
+        last). Before the first table is shown (``--load`` of a game whose next throw is a
+        person's) the stance waits for it: it was dropped, and the hand stood at S (eighteenth
+        playtest: Bo, saved at W, came back at S)."""
         if self.aim is None:
+            self._pending_stance = (wall, along)
             return
         self.aim.wall = wall
         self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))

@@ -475,3 +475,36 @@ def test_ctrl_o_puts_the_hand_and_the_camera_where_the_loaded_person_stood(windo
         assert any("side E, +5 cm along" in t for t in texts(window)), texts(window)
     finally:
         c.close()
+
+
+def test_load_at_start_puts_the_hand_where_the_loaded_person_stood(display, tmp_path):  # noqa: F811
+    """Eighteenth playtest: Bo, saved standing at the W wall, came back at S after `--load`: the
+    load put him there before the window had a table (and an aim) to stand at, and the stance
+    was dropped."""
+    from doppelx.games.doppelx.play.window import PlayWindow
+    from tests.helpers.play import FakeUi
+
+    path = tmp_path / "game.json"
+    a = PlayController(FakeUi(), save_path=path)
+    try:
+        a.new_game(GameSetup.standard(3, 1, "easy", board="I", seed=8))
+        person = next(s.colour for s in a.setup.seats if s.human)
+        while not (a.stage is Stage.THROW and a.thrower == person):
+            a.step()
+        a.ui.stand("W", -0.03)
+        from render.intents import Command, CommandIntent
+
+        a.handle(CommandIntent(Command.SAVE))
+    finally:
+        a.close()
+    win = PlayWindow(800, 500, vsync=False, sound=False)
+    d = PlayController(win, save_path=path)
+    win.on_intent = d.handle
+    try:
+        d.load(path)  # as `doppelx play --load` does, before anything is shown
+        play_until(d, win, lambda x: x.stage is Stage.THROW)
+        assert (win.aim.wall, round(win.aim.along, 3)) == ("W", -0.03)
+        assert any("side W, -3 cm along" in t for t in texts(win)), texts(win)
+    finally:
+        d.close()
+        win.close()
