@@ -545,3 +545,22 @@ def test_a_die_on_the_rooms_floor_says_so_in_its_insets_caption(fresh, table_i):
     win.show(snap)
     win.render()
     assert win._inset_items[-1].text == "green · off the box: back to hand"
+
+
+@pytest.mark.parametrize("x", [0.9, -0.9])
+def test_the_off_the_box_inset_keeps_clear_of_the_throw_log(fresh, table_i, x):
+    """Eighteenth playtest (800 × 500 and 1280 × 800): with a die off the box, L moved the inset
+    onto the throw log's column — its picture under the log, its frame and caption over it,
+    hiding lines of the log."""
+    win = fresh
+    snap, _ = _off_the_box(table_i, x, 0.12)
+    win.show(snap)
+    win.render()
+    assert win.insets
+    win.show_log = True
+    for _ in range(3):  # the framing settles with the log open
+        win.render()
+    edge = win.column_edge()
+    assert edge is not None and win.insets
+    assert all(r.x1 <= edge + 0.5 for r in win.insets), (win.insets, edge)
+    win.show_log = False
