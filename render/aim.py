@@ -17,9 +17,9 @@ that into the dice's release (``doppelx.games.doppelx.play.flick_throw``: up to 
 the throw model's arc that clears the rim and lands there, above it a fast, flat throw along
 the same line at the far wall), so every accepted flick reaches the playfield and a
 stronger one lands further and rolls further. A flick whose line misses the box — runs less
-than :data:`MIN_CROSSING` die sizes inside its walls (aimed past the box's wall on purpose) —
-throws as the hand moved: :attr:`ThrowIntent.target` is ``None`` and the raw
-velocity is used. Every flick must point into the box, at least
+than :data:`MIN_CROSSING` die sizes inside its walls — aims along the direction nearest to it
+whose line reaches it (:meth:`ThrowAim._into_box`): the assisted aim never throws a die out of
+the box; the intent's velocity stays the hand's own, which the direct aim throws with. Every flick must point into the box, at least
 :attr:`FlickLimits.min_inward` (about 6°) off the wall: a drag along the wall or away from
 the box is no throw.
 
@@ -47,8 +47,8 @@ _RIGHT = {"S": (1.0, 0.0), "E": (0.0, 1.0), "N": (-1.0, 0.0), "W": (0.0, -1.0)}
 #: Distance of the release point beyond the wall's outer face (m).
 RELEASE_OUT = 0.03
 #: A flick's line reaches the box when it runs this many die sizes inside the inner walls
-#: (5 cm for the 16 mm dice); a line that misses the box, or only clips a corner of it, is a
-#: throw aimed past the box on purpose.
+#: (5 cm for the 16 mm dice); a line that misses the box, or only clips a corner of it, has no
+#: aim point (a flick is then turned towards the box until it has one; a keyboard aim is refused).
 MIN_CROSSING = 3.0
 #: Seconds a throw key is held for full power (keyboard throws).
 CHARGE_SECONDS = 1.5
@@ -229,7 +229,7 @@ class ThrowAim:
 
     def aim_point(self, direction: np.ndarray, power: float) -> tuple[float, float] | None:
         """Where a flick along ``direction`` (unit, 2) of ``power`` aims, or ``None`` if its line
-        misses the box (aimed past it on purpose).
+        misses the box.
 
         The line *reaches the box* when it runs at least :data:`MIN_CROSSING` die sizes inside
         its inner walls. The aim point lies on the line's stretch over the *open* playfield: the
@@ -292,7 +292,27 @@ class ThrowAim:
         if float(direction @ self.inward) < lim.min_inward:
             # along the wall too: a sideways drag is a slip far more often than a throw away
             raise ValueError("flick into the box: a drag along its wall or away from it is no throw")
-        return self._intent(direction, speed, self.power(speed))
+        power = self.power(speed)
+        return self._intent(direction, speed, power, self._into_box(direction, power))
+
+    def _into_box(self, direction: np.ndarray, power: float) -> np.ndarray:
+        """``direction`` (unit, 2), or — if its line misses the box — the direction nearest to it,
+        turned towards straight in by whole degrees, whose line reaches it: the assisted aim
+        never throws a die out of the box (seventeenth and eighteenth playtests: from a wall's
+        end a flick "straight up the screen" or a little outward lost both dice, thrown as if
+        aimed past the box on purpose). The direct aim still throws as the hand moved."""
+        if self.aim_point(direction, power) is not None:
+            return direction
+        inward = self.inward.astype(float)
+        cross = float(direction[0] * inward[1] - direction[1] * inward[0])
+        turn = math.copysign(1.0, cross)  # towards straight in
+        for degrees in range(1, 91):
+            a = math.radians(degrees) * turn
+            c, s = math.cos(a), math.sin(a)
+            turned = np.array([c * direction[0] - s * direction[1], s * direction[0] + c * direction[1]])
+            if self.aim_point(turned, power) is not None:
+                return turned
+        return inward
 
     def charged(self, power: float) -> ThrowIntent:
         """The keyboard throw of ``power`` (0…1, :func:`charge_power`) along :meth:`keyboard_direction`.
@@ -308,9 +328,12 @@ class ThrowAim:
             raise ValueError("that aim misses the playfield: turn it back with comma or period")
         return self._intent(direction, lim.min_speed + power * (lim.full_speed - lim.min_speed), power)
 
-    def _intent(self, direction: np.ndarray, speed: float, power: float) -> ThrowIntent:
-        """The throw along unit ``direction`` (2,) at ``speed`` m/s with ``power`` (a flick's or a key's)."""
-        target = self.aim_point(direction, power)
+    def _intent(
+        self, direction: np.ndarray, speed: float, power: float, aim_direction: np.ndarray | None = None
+    ) -> ThrowIntent:
+        """The throw along unit ``direction`` (2,) at ``speed`` m/s with ``power`` (a flick's or a
+        key's), aimed along ``aim_direction`` (default ``direction``)."""
+        target = self.aim_point(direction if aim_direction is None else aim_direction, power)
         speed = min(speed, self.limits.max_speed)
         vel = (float(direction[0] * speed), float(direction[1] * speed), 0.0)
         axis = np.array([-direction[1], direction[0], 0.0])  # z × direction: a forward roll

@@ -28,8 +28,9 @@ class ThrowIntent:
         spin: initial angular velocity (wx, wy, wz) rad/s; positive ``spin`` scalars of the
             aim become a forward roll about ``z × direction``.
         target: the playfield point (x, y) m the flick aims at (the match plans the arc
-            that lands there, see :mod:`render.aim`); ``None``: aimed out of the box on
-            purpose, throw with ``velocity`` as it is.
+            that lands there, see :mod:`render.aim`); ``None``: no aim point (the intent of a
+            caller that gives none), throw with ``velocity`` as it is — as the direct aim
+            always does.
         power: the flick's power 0…1 (the throw's strength).
     """
 

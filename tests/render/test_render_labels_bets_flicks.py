@@ -178,10 +178,11 @@ def _samples(start, velocity, steps=5, dt=0.02):
     return [(k * dt, start[0] + velocity[0] * k * dt, start[1] + velocity[1] * k * dt) for k in range(steps)]
 
 
-def test_a_sideways_flick_is_no_throw_and_a_flick_past_the_side_is_thrown_out():
+def test_a_sideways_flick_is_no_throw_and_a_flick_past_the_side_is_turned_into_the_box():
     """Finding 9: docs/window.md promised a flick along the wall as "aimed out on purpose"; the
-    window refused it. A sideways drag is no throw (it says so); a flick into the box that
-    misses the playfield is thrown out."""
+    window refused it. A sideways drag is no throw (it says so); a flick into the box whose line
+    misses it was thrown out — and lost dice the players never meant to lose (seventeenth and
+    eighteenth playtests): its aim is now turned into the box, its velocity kept for the direct aim."""
     from render.aim import FlickLimits, ThrowAim
     from rules.doppelx.box import load_box
 
@@ -193,7 +194,9 @@ def test_a_sideways_flick_is_no_throw_and_a_flick_past_the_side_is_thrown_out():
     edge = math.degrees(math.asin(FlickLimits().min_inward))
     turn = math.radians(edge + 2)  # just into the box, far past its east side
     out = aim.flick(_samples((0.0, -0.2), (1.2 * math.cos(turn), 1.2 * math.sin(turn))))
-    assert out.target is None  # aimed out on purpose: thrown as the hand moved
+    hx, hy = (h / 2 for h in aim.box.inner_size)
+    assert out.target is not None and 0.0 < out.target[0] < hx and abs(out.target[1]) < hy
+    assert out.velocity[0] > 1.1  # the hand's own velocity stays (the direct aim throws with it)
 
 
 def test_the_docs_say_what_the_window_does_with_a_sideways_flick():

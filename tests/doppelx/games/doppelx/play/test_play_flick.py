@@ -61,16 +61,37 @@ def test_gentle_to_strong_flicks_reach_the_playfield_and_stronger_rolls_further(
     assert finals[0.12] > -0.27 / 2 + 0.016  # even the gentlest lands past the near wall's foot
 
 
-def test_a_flick_whose_line_misses_the_playfield_is_thrown_as_the_hand_moved():
-    box_aim = ThrowAim(__import__("rules.doppelx.box", fromlist=["load_box"]).load_box(), 0.016)
+def test_a_flick_whose_line_misses_the_box_is_turned_into_it_assisted_and_thrown_as_is_direct():
+    """Seventeenth and eighteenth playtests: from a wall's end a flick "straight up the screen"
+    or a little outward lost both dice — the assisted aim took a line that missed the box as
+    aimed past it on purpose and threw it as the hand moved. It now turns such a flick towards
+    the box by the fewest whole degrees that reach it; the direct aim throws it as it was."""
+    from rules.doppelx.box import load_box
+
+    box_aim = ThrowAim(load_box(), 0.016)
     box_aim.walk(box_aim.half_length())  # at the right-hand end of the south wall
     intent = box_aim.flick(drag(box_aim, 1.0, angle_deg=80))  # almost along the wall, past the box
-    assert intent.target is None and intent.velocity[0] > 0.9
-    # straight in from the same spot: aimed inside the playfield
-    straight = box_aim.flick(drag(box_aim, 1.0))
-    assert straight.target is not None
-    hx = box_aim.box.inner_size[0] / 2
-    assert abs(straight.target[0]) < hx and abs(straight.target[1]) < box_aim.box.inner_size[1] / 2
+    assert intent.velocity[0] > 0.9  # the hand's own velocity, for the direct aim
+    assert intent.target is not None  # an assisted aim point inside the box, on the right
+    hx, hy = box_aim.box.inner_size[0] / 2, box_aim.box.inner_size[1] / 2
+    assert 0.0 < intent.target[0] < hx and abs(intent.target[1]) < hy
+    setup = GameSetup.standard(3, 3, seed=1, names=("Ann", "Bo", "Cy"))
+    setup.spinner = False
+    match = start_match(setup)
+    try:
+        die = next(iter(match.game.dice.dice.values()))
+        lost = {}
+        for mode in ("assisted", "direct"):
+            lost[mode] = 0
+            for seed in range(4):
+                match.rng = np.random.default_rng(seed)
+                release, velocity, spin = flick_release(match.service.box, intent, die.half, mode)
+                throw = match.hand_throw((match.game.seats[0], "white"), release, velocity, spin)
+                result = match.service.run(throw, {}, 0.0)
+                lost[mode] += sum(d.status is Status.OFF for d in result.outcome.dice)
+    finally:
+        match.close()
+    assert lost == {"assisted": 0, "direct": 8}, lost
 
 
 @pytest.mark.parametrize("speed", [0.12, 2.5])
