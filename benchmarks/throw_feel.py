@@ -230,7 +230,7 @@ def stances(match, mapping: str, speed: float, seeds: int, height: float | None 
                         elif d.status is Status.OFF:
                             on_card = d.pose is not None and bool((np.abs(d.pose.position[:2]) < outer).all())
                             card, out = card + on_card, out + (not on_card)
-                            key = f"{wall} {along:+.2f} {angle:+d}°"
+                            key = f"{wall} {along * 100:+.1f} cm {angle:+d}°"
                             worst[key] = worst.get(key, 0) + 1
     top = max(worst.items(), key=lambda kv: kv[1]) if worst else None
     return {
@@ -251,9 +251,8 @@ def _print_stances(res: dict, args, load: float) -> None:
     n = len(STANCE_WALLS) * len(STANCE_ALONG) * len(STANCE_ANGLES)
     print(
         f"side {args.board}, {n} stances (walls {'/'.join(STANCE_WALLS)}, along "
-        f"{'/'.join(f'{a:+.2f}' for a in STANCE_ALONG)} m, angles {'/'.join(map(str, STANCE_ANGLES))}°) × "
-        f"{args.seeds} throws, release height "
-        f"{'default' if args.height is None else f'lowest + {args.height:.3f} m'}, load {load:.2f}"
+        f"{'/'.join(f'{a * 100:+.1f}' for a in STANCE_ALONG)} cm, angles {'/'.join(map(str, STANCE_ANGLES))}°) × "
+        f"{args.seeds} throws, release height {_height(args)}, load {load:.2f}"
     )
     print(
         f"{'mapping':9} {'flick':7} {'m/s':>4} {'aimed out':>9} {'dice':>5} {'over wall':>9} {'on card':>8} "
@@ -320,6 +319,11 @@ def _print_open_board(res: dict, load: float) -> None:
             f"{name:11} {r['speed_mps']:5.2f} {r['rest_s']:7.3f} {r['rest_p90_s']:6.3f} "
             f"{r['speed_rest_rank_corr']:9.2f}"
         )
+
+
+def _height(args) -> str:
+    """The release height the command line chose, in words."""
+    return "default" if args.height is None else f"lowest + {args.height:.3f} m"
 
 
 def _seconds(value) -> str:
@@ -413,8 +417,7 @@ def main(argv=None) -> int:
         )
         return 0
     print(
-        f"side {args.board}, {args.seeds} throws each (medians), release height "
-        f"{'default' if args.height is None else f'lowest + {args.height:.3f} m'}, "
+        f"side {args.board}, {args.seeds} throws each (medians), release height {_height(args)}, "
         f"materials {args.materials or 'shipped'}, load {load:.2f}"
     )
     print(
