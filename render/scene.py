@@ -91,6 +91,8 @@ GHOST_BIT = 0x80
 DIE_BIT = 0x40
 #: The ring's and arrow's opacity over a die, as a share of their own.
 MARKER_OVER_DIE = 0.3
+#: Seen from lower than this pitch the hand's ring tilts towards the camera by the difference.
+RING_FACING_PITCH = math.radians(35)
 #: Above this camera pitch every wall is drawn opaque (nothing of the playfield hides).
 FADE_BELOW_PITCH = math.radians(75)
 _WALLS = ("S", "E", "N", "W")
@@ -424,7 +426,7 @@ class Scene:
         self._draw_card_fields(fill=not self.under_card)
         self.ghosts = self._draw_ghosts(dice) if self.under_card else ()
         if marker is not None:  # the thrower's hand, in the referee view too
-            self._draw_marker(marker)
+            self._draw_marker(marker, camera)
         self.referee_labels = []
         if referee:
             self._draw_referee(snap)
@@ -871,7 +873,11 @@ class Scene:
         gl.glDepthMask(gl.GL_TRUE)
         gl.glDisable(gl.GL_BLEND)
 
-    def _draw_marker(self, marker: Marker) -> None:
+    def _draw_marker(self, marker: Marker, camera: Camera) -> None:
+        """The thrower's hand: its spot on the table, the ring at the release point and the
+        flick's arrow. Seen from lower than :data:`RING_FACING_PITCH` the ring tilts towards the
+        camera by the difference, so it never lies edge-on (seventeenth playtest: in a low orbit
+        the ring disappeared)."""
         p = self._use("MODE_FLAT")
         rgb = hex_to_rgb(marker.colour)
         gl.glEnable(gl.GL_BLEND)
@@ -882,11 +888,15 @@ class Scene:
         p.set("u_colour", (0.0, 0.0, 0.0, 0.3))
         p.set("u_model", translation(x, y, box_mesh.table_z(self.table.box) + 0.0003))
         self.spot.draw()
+        tilt = max(0.0, RING_FACING_PITCH - camera.pitch) if not camera.referee else 0.0
+        right = (math.cos(camera.yaw), math.sin(camera.yaw), 0.0)  # about it, the ring's normal
+        half = tilt / 2  # turns towards the eye
+        ring_model = pose_matrix((x, y, z), (*(c * math.sin(half) for c in right), math.cos(half)))
         gl.glEnable(gl.GL_STENCIL_TEST)  # the ring and arrow fade over the dice (DIE_BIT)
         for func, fade in ((gl.GL_NOTEQUAL, 1.0), (gl.GL_EQUAL, MARKER_OVER_DIE)):
             gl.glStencilFunc(func, DIE_BIT, DIE_BIT)
             p.set("u_colour", (*rgb, 0.95 * fade))
-            p.set("u_model", translation(x, y, z))
+            p.set("u_model", ring_model)
             self.ring.draw()
             if marker.direction is not None and marker.length > 0:
                 ang = math.atan2(marker.direction[1], marker.direction[0])

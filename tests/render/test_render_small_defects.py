@@ -279,3 +279,33 @@ def test_the_hint_to_open_the_referee_view_goes_when_it_is_opened(fresh, table_i
     win.on_key_press(key.TAB, 0)
     assert win.referee and win.hint == "saved to game.json"
     win.referee = False
+
+
+def test_the_hand_ring_tilts_towards_a_low_camera(fresh, table_i, monkeypatch):
+    """Seventeenth playtest: in a low orbit the thrower's ring, flat at the release point, lay
+    edge-on and disappeared. Seen from below RING_FACING_PITCH it tilts towards the camera."""
+    import math
+
+    import numpy as np
+
+    from render import scene
+    from render.snapshot import InputMode, Snapshot
+    from rules.doppelx.style import hex_to_rgb
+
+    win = fresh
+    snap = Snapshot(table_i, input=InputMode.THROW, thrower="green", turn="Gil (green) throws")
+    win.show(snap)
+    win.aim.wall, win.aim.along = "S", 0.0
+    win.camera.goal_yaw = None
+    win.camera.yaw, win.camera.pitch = 0.0, math.radians(8)
+    green = np.array(hex_to_rgb(table_i.dice["green"].colour)) * 255
+
+    def ring_pixels() -> int:
+        win.show(snap)
+        img = win.capture().astype(float)
+        return int((np.linalg.norm(img - green, axis=2) < 40).sum())
+
+    tilted = ring_pixels()
+    monkeypatch.setattr(scene, "RING_FACING_PITCH", 0.0)  # as before: always flat
+    flat = ring_pixels()
+    assert tilted > 2 * flat + 20, (tilted, flat)
