@@ -135,6 +135,10 @@ def random_spin(rng: np.random.Generator, low: float, high: float) -> np.ndarray
     return axis * rng.uniform(low, high)
 
 
+#: Centre distance (m) of neighbouring dice leaving one hand side by side (:func:`hand_throw`).
+HAND_SPACING = 0.022
+
+
 def hand_throw(
     owners: Sequence[str],
     position: Sequence[float] | np.ndarray,
@@ -142,7 +146,7 @@ def hand_throw(
     spin: Sequence[float] | np.ndarray,
     rng: np.random.Generator,
     *,
-    spacing: float = 0.022,
+    spacing: float = HAND_SPACING,
     direction: Sequence[float] | None = None,
     jitter: float = 0.03,
 ) -> Throw:

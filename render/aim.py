@@ -142,8 +142,12 @@ class ThrowAim:
         scores = {"S": -y / hy, "N": y / hy, "E": x / hx, "W": -x / hx}
         wall = max(scores, key=scores.__getitem__)
         right = _RIGHT[wall]
+        self.stand(wall, x * right[0] + y * right[1])
+
+    def stand(self, wall: str, along: float) -> None:
+        """Stand at ``wall``, ``along`` m from its middle (within the wall's length)."""
         self.wall = wall
-        self.along = float(np.clip(x * right[0] + y * right[1], -self.half_length(), self.half_length()))
+        self.along = float(np.clip(along, -self.half_length(), self.half_length()))
 
     def turn(self, steps: int) -> None:
         """Go round to the next wall (``steps`` > 0: to the right), keeping the middle."""
@@ -160,8 +164,7 @@ class ThrowAim:
         self.adjust_height(other.height - other.min_height)
         self.spin = 0.0
         self.adjust_spin(other.spin)
-        self.wall = other.wall
-        self.along = float(np.clip(other.along, -self.half_length(), self.half_length()))
+        self.stand(other.wall, other.along)
 
     def adjust_height(self, delta: float) -> None:
         """Raise (or lower) the release height by ``delta`` m, within range."""
@@ -259,12 +262,8 @@ class ThrowAim:
 
     def _card_edges(self, gap: float) -> list[tuple[tuple[float, float], float]]:
         """Half-planes ``n · p ≤ c`` keeping a die's centre ``gap`` m clear of the bet cards'
-        inner edges (each card a right triangle over a corner, its right angle on the
-        wall's outer corner, legs :attr:`BoxSpec.bet_card_leg` along the walls)."""
-        box = self.box
-        outer_x = box.inner_size[0] / 2 + box.wall_thickness
-        outer_y = box.inner_size[1] / 2 + box.wall_thickness
-        reach = (outer_x + outer_y - box.bet_card_leg) / math.sqrt(2) - gap
+        inner edges (:attr:`BoxSpec.card_reach`)."""
+        reach = self.box.card_reach / math.sqrt(2) - gap
         return [((sx / math.sqrt(2), sy / math.sqrt(2)), reach) for sx in (-1, 1) for sy in (-1, 1)]
 
     def flick(self, samples: Sequence[tuple[float, float, float]]) -> ThrowIntent:

@@ -299,12 +299,10 @@ class TableWindow(Controls, Framing, InsetView, pyglet.window.Window):
         if before is not None:  # a load, a new game: seventh playtest, Ctrl+O reset both
             self.aim.take_settings(before)
         if self._pending_stance is not None:  # a stance given before there was a table to stand at
-            wall, along = self._pending_stance
+            self.aim.stand(*self._pending_stance)
             self._pending_stance = None
-            self.aim.wall = wall
-            self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))
             if self.follow:
-                self.camera.face_wall(wall)
+                self.camera.face_wall(self.aim.wall)
         self.camera.extent = max(snap.table.box.inner_size) / 2 + 0.045
         self._referee_home = (self.camera.extent, 0.0)  # the referee view's own framing (extent, centre y)
         self._referee_span = None

@@ -101,15 +101,18 @@ class Framing:
         s = scale_for(w, self.height)
         return w - 10 * s - Hud.log_width(w, s)
 
+    def column_rect(self) -> Rect | None:
+        """The column at the window's right edge (:meth:`column_edge`), full height, or ``None``."""
+        edge = self.column_edge()
+        return None if edge is None else Rect(edge, 0.0, float(self.width), float(self.height))
+
     def _panels_beside_box(self, table: object) -> list[Rect]:
         """The window boxes (px) the box keeps clear of: a column at the right edge
         (:meth:`column_edge`, full height) and, in the referee view — where the box fills the
         window's height — the scoreboard and the Last throw panel at the top corners (at
         800 × 500 with 8 players the Last throw panel lay over the box's top-right corner)."""
-        out: list[Rect] = []
-        edge = self.column_edge()
-        if edge is not None:
-            out.append(Rect(edge, 0.0, float(self.width), float(self.height)))
+        column = self.column_rect()
+        out: list[Rect] = [] if column is None else [column]
         if self.referee:
             out += self._referee_corners(table)
         return out

@@ -51,7 +51,7 @@ class InsetView:
 
         def overlay_boxes(self) -> list[Rect]: ...
 
-        def column_edge(self) -> float | None: ...
+        def column_rect(self) -> Rect | None: ...
 
         def _box_on_screen(self, snap: Snapshot) -> Rect: ...
 
@@ -98,9 +98,9 @@ class InsetView:
         key = None
         if out and snap is not None and self.scene is not None:
             panels = list(self.hud.panels) + self.overlay_boxes()
-            edge = self.column_edge()  # the throw log's column (L), the end screen's standings
-            if edge is not None:  # (eighteenth playtest: opening the log moved the inset onto it)
-                panels.append(Rect(edge, 0.0, float(self.width), float(self.height)))
+            column = self.column_rect()  # the throw log's column (L), the end screen's standings
+            if column is not None:  # (eighteenth playtest: opening the log moved the inset onto it)
+                panels.append(column)
             box = self._box_on_screen(snap)
             groups = off_box_inset.groups(out)
             for group in groups:

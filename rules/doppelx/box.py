@@ -57,6 +57,12 @@ class BoxSpec:
     source: str
 
     @property
+    def card_reach(self) -> float:
+        """A bet card lies over the corner (right angle on the walls' outer corner, legs along
+        them): it covers the points with ``|x| + |y| ≥`` this (m), seen from above."""
+        return self.inner_size[0] / 2 + self.inner_size[1] / 2 + 2 * self.wall_thickness - self.bet_card_leg
+
+    @property
     def floor_z(self) -> float:
         """Box floor height in the board frame (m, negative)."""
         return -self.insert_top

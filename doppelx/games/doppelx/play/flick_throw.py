@@ -31,6 +31,7 @@ import numpy as np
 
 from doppelx.games.doppelx.play.newgame import AIMS
 from physics.settings import GRAVITY
+from physics.throw import HAND_SPACING
 from physics.throw_model import RIM_CLEARANCE, SKILLS, Aim, plan
 from render.intents import ThrowIntent
 from rules.doppelx.box import BoxSpec
@@ -92,20 +93,15 @@ def least_vz(box: BoxSpec, release, velocity_xy, die_half: float) -> float:
     return float(least)
 
 
-#: Centre distance (m) of the two dice leaving one hand side by side (``physics.throw.hand_throw``).
-HAND_SPACING = 0.022
-
-
 def card_lift(box: BoxSpec, p0, velocity, die_half: float, until: float) -> float:
     """The vertical speed (m/s, at least ``velocity[2]``) with which both dice of a hand
-    (:data:`HAND_SPACING` apart across the path) released at ``p0`` (3,) with ``velocity``
+    (:data:`physics.throw.HAND_SPACING` apart across the path) released at ``p0`` (3,) with ``velocity``
     (3,) miss every bet card they pass in the first ``until`` m (horizontally) of their path:
     over a card a die flies either below it (a hard throw meeting the wall under it: a die's
     half diagonal below the rim) or above it with a die's half diagonal and
     :data:`physics.throw_model.RIM_CLEARANCE` to spare — the arc is lifted until it does.
 
-    Each card is a right triangle lying on the rim over a corner (legs
-    ``box.bet_card_leg`` along the walls from the outer corner). A low lob from beside a
+    Each card is a right triangle lying on the rim over a corner (:attr:`BoxSpec.card_reach`). A low lob from beside a
     corner brushed card A at the rim's height and bounced off the box (the sixteenth
     playtest's flick from W).
     """
@@ -117,8 +113,7 @@ def card_lift(box: BoxSpec, p0, velocity, die_half: float, until: float) -> floa
         return vz
     across = np.array([-v[1], v[0]]) / speed
     outer = np.array(box.inner_size, dtype=float) / 2 + box.wall_thickness
-    # a card over the corner (sx, sy) covers sx·x + sy·y ≥ outer_x + outer_y − leg
-    edge = outer[0] + outer[1] - box.bet_card_leg - 2 * die_half
+    edge = box.card_reach - 2 * die_half  # a card covers |x| + |y| ≥ card_reach
     reach = die_half * math.sqrt(3)  # a die's half diagonal
     above, below = box.rim_z + box.bet_card_thickness + reach + RIM_CLEARANCE, box.rim_z - reach
     t = np.linspace(1e-3, max(until, 1e-3) / speed, 240)

@@ -362,8 +362,7 @@ class PlayWindow(TableWindow):
         if self.aim is None:
             self._pending_stance = (wall, along)
             return
-        self.aim.wall = wall
-        self.aim.along = max(-self.aim.half_length(), min(self.aim.half_length(), along))
+        self.aim.stand(wall, along)
         self.aim.aim_angle = 0.0  # a keyboard aim is the last thrower's: each throw starts straight in
         if self.follow:
             self.camera.face_wall(wall)
