@@ -22,6 +22,14 @@ prints the command's throws/s over the peer's (issue 33 aims at ≥ 2). The comm
 as a user meets it: a fresh process from start to exit (wall clock, and its CPU seconds
 from the operating system), writing into a fresh temporary folder. The machine's 1-minute
 load average is printed before and after. Figures are printed, never asserted.
+
+Beside them, each round takes the command's own run (its ``run.json``) apart in this
+process, CPU seconds, the world built before the clock starts: ``worker_chunks`` runs its
+chunks as the worker does (:func:`doppelx.batch.throw_items.run_chunk`: draw the lying dice,
+aim, plan, run, read, score, make the rows), ``engine_path`` runs the same throws through
+``run_throw`` alone (their lying dice, aims and throws drawn untimed by
+:func:`doppelx.batch.throw_items.item_throw`), so ``engine_path`` over the peer is the most
+the command could reach if reading, scoring, storing and starting up cost nothing.
 """
 
 from __future__ import annotations
@@ -175,8 +183,9 @@ def run_tray(n: int, seed: int) -> dict:
     }
 
 
-def run_command(n: int, seed: int) -> dict:
-    """The whole ``doppelx simulate throws --board I --lying 6 --throws n --workers 1`` in a fresh process."""
+def run_command(n: int, seed: int, parts: bool = False) -> dict:
+    """The whole ``doppelx simulate throws --board I --lying 6 --throws n --workers 1`` in a fresh process
+    (with ``parts``, also its run taken apart in this process: :func:`run_parts`)."""
     with tempfile.TemporaryDirectory(prefix="peer-tray-") as tmp:
         cmd = [sys.executable, "-m", "doppelx", "simulate", "throws", "--board", "I", "--lying", "6"]
         cmd += [
@@ -195,26 +204,61 @@ def run_command(n: int, seed: int) -> dict:
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
         wall = time.perf_counter() - w0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise RuntimeError(f"the command failed ({done.returncode}): {done.stderr.strip().splitlines()[-1:]}")
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"the command failed ({done.returncode}): {done.stderr.strip().splitlines()[-1:]}"
+            )
+        taken = run_parts(Path(tmp) / "run" / "run.json") if parts else {}
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"throws": n, "throws_per_s": n / wall, "cpu_throws_per_s": n / cpu, "command": " ".join(cmd[1:])}
+    return {
+        "throws": n,
+        "throws_per_s": n / wall,
+        "cpu_throws_per_s": n / cpu,
+        "command": " ".join(cmd[1:]),
+        **taken,
+    }
+
+
+def run_parts(run_json: Path) -> dict:
+    """The command's run taken apart in this process (CPU seconds, the world built untimed):
+    its chunks as the worker runs them, and the same throws through ``run_throw`` alone."""
+    from doppelx.batch.plan import RunSpec
+    from doppelx.batch.throw_items import item_throw, run_chunk, throw_table
+
+    spec = RunSpec.read(run_json)
+    table = throw_table(spec)
+    lying, _aim, throw = item_throw(table, spec.seed, 0)
+    table.service.run(throw, lying)  # builds and warms the world, the readers' caches
+    c0 = time.process_time()
+    for index in range(spec.n_chunks):
+        run_chunk(spec, index)
+    chunks = time.process_time() - c0
+    made = [item_throw(table, spec.seed, i) for i in range(spec.count)]
+    c0 = time.process_time()
+    for lying, _aim, throw in made:
+        table.service.run(throw, lying, watch=True)
+    engine = time.process_time() - c0
+    return {"worker_chunks_cpu_s": chunks, "engine_path_cpu_s": engine}
 
 
 def beside(n: int, rounds: int, seed: int) -> dict:
     """The peer's tray and the command, ``rounds`` interleaved rounds of ``n`` throws each."""
     tray = {"wall": 0.0, "cpu": 0.0, "throws": 0, "unsettled": 0}
-    cmd = {"wall": 0.0, "cpu": 0.0, "throws": 0}
+    cmd = {"wall": 0.0, "cpu": 0.0, "throws": 0, "worker_chunks_cpu_s": 0.0, "engine_path_cpu_s": 0.0}
     for r in range(rounds):
         t = run_tray(n, seed + r)
-        c = run_command(n, seed + r)
+        c = run_command(n, seed + r, parts=True)
         for tally, f in ((tray, t), (cmd, c)):
             tally["wall"] += f["throws"] / f["throws_per_s"]
             tally["cpu"] += f["throws"] / f["cpu_throws_per_s"]
             tally["throws"] += f["throws"]
         tray["unsettled"] += t["unsettled"]
+        cmd["worker_chunks_cpu_s"] += c["worker_chunks_cpu_s"]
+        cmd["engine_path_cpu_s"] += c["engine_path_cpu_s"]
     peer = {"throws_per_s": tray["throws"] / tray["wall"], "cpu_throws_per_s": tray["throws"] / tray["cpu"]}
     ours = {"throws_per_s": cmd["throws"] / cmd["wall"], "cpu_throws_per_s": cmd["throws"] / cmd["cpu"]}
+    chunks = cmd["throws"] / cmd["worker_chunks_cpu_s"]
+    engine = cmd["throws"] / cmd["engine_path_cpu_s"]
     return {
         "throws_per_round": n,
         "rounds": rounds,
@@ -222,6 +266,8 @@ def beside(n: int, rounds: int, seed: int) -> dict:
         "simulate_throws": {**ours, "command": c["command"]},
         "ratio": ours["throws_per_s"] / peer["throws_per_s"],
         "cpu_ratio": ours["cpu_throws_per_s"] / peer["cpu_throws_per_s"],
+        "worker_chunks": {"cpu_throws_per_s": chunks, "cpu_ratio": chunks / peer["cpu_throws_per_s"]},
+        "engine_path": {"cpu_throws_per_s": engine, "cpu_ratio": engine / peer["cpu_throws_per_s"]},
     }
 
 
@@ -291,6 +337,16 @@ def main(argv=None) -> int:
     )
     print(
         f"  ratio (command / tray)  {r['ratio']:.2f} wall clock, {r['cpu_ratio']:.2f} CPU (issue 33 aims at >= 2)"
+    )
+    w, e = r["worker_chunks"], r["engine_path"]
+    print("  the command's run taken apart (this process, CPU, the world built untimed):")
+    print(
+        f"    its chunks as the worker runs them  {w['cpu_throws_per_s']:7.1f} per CPU second, "
+        f"{w['cpu_ratio']:.2f} × the tray"
+    )
+    print(
+        f"    the same throws, run_throw alone    {e['cpu_throws_per_s']:7.1f} per CPU second, "
+        f"{e['cpu_ratio']:.2f} × the tray (the most the command could reach)"
     )
     return 0
 

@@ -11,7 +11,8 @@ dice lie within the spinner's reach (:func:`physics.scene.scatter_lying`), so be
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from doppelx.batch.params import THROW_DEFAULTS, spinning
 from doppelx.batch.plan import RunSpec
@@ -24,42 +25,78 @@ from rules.doppelx.dice import WHITE
 from rules.doppelx.outcome import Status
 from rules.doppelx.scoring import flung_by_spinner
 
+if TYPE_CHECKING:
+    from doppelx.games.doppelx.throw_service import ThrowService
+    from physics.throw_model import Skill
+    from rules.doppelx.board import BoardSide
+    from rules.doppelx.dice import DiceSet
+    from rules.doppelx.reading import DieReading
+    from rules.doppelx.scoring import DieScore, ThrowScore
+
 DEFAULTS = THROW_DEFAULTS  # the one table (doppelx.batch.params)
 
 
-def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
-    """The rows of chunk ``index`` of a throws run."""
-    from doppelx.games.doppelx.bots import throw_policy
-    from doppelx.games.doppelx.throw_service import Seating
-    from physics.scene import scatter_lying
+@dataclass(frozen=True)
+class ThrowTable:
+    """What every throw of a run shares: its parameters, board, dice, physics service, the
+    thrower's die and skill, and the other players' colours (the lying dice's owners)."""
+
+    p: dict[str, Any]
+    board: BoardSide
+    dice: DiceSet
+    service: ThrowService
+    colour: str
+    skill: Skill
+    spare: list[str]
+
+
+def throw_table(spec: RunSpec) -> ThrowTable:
+    """The table the throws of ``spec`` are made on (the world cached per process)."""
     from physics.throw_model import SKILLS
 
     p = {**DEFAULTS, **spec.params}
     board, dice = table_specs(p)
-    service = service_for(p)
-    box = service.box
     colour = p["thrower"]
-    die = dice[colour]
-    skill = SKILLS[p["skill"]]
-    cards = load_bet_cards()
     spare = [c for c in dice.player_colours if c != colour]
+    return ThrowTable(p, board, dice, service_for(p), colour, SKILLS[p["skill"]], spare)
+
+
+def item_throw(t: ThrowTable, seed: int, i: int):
+    """Item ``i``'s lying dice, aim and throw, drawn from child seed ``i`` of ``seed``:
+    ``(lying, aim, throw)`` — everything the item runs, before the physics."""
+    from doppelx.games.doppelx.bots import throw_policy
+    from physics.scene import scatter_lying
+
+    p, board, service = t.p, t.board, t.service
+    rng = child_rng(seed, i)
+    lying = (
+        scatter_lying(board, service.box, t.dice, t.spare[: p["lying"]], rng, in_reach=in_reach(p, board))
+        if p["lying"]
+        else {}
+    )
+    aim = service.aim(throw_policy(p["policy"], t.skill, rng), t.colour)
+    throw = service.release(aim, [t.colour, WHITE], t.skill, rng, t.dice[t.colour].size)
+    return lying, aim, throw
+
+
+def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
+    """The rows of chunk ``index`` of a throws run."""
+    from doppelx.games.doppelx.throw_service import Seating
+
+    t = throw_table(spec)
+    p, board, dice, service, colour, spare = t.p, t.board, t.dice, t.service, t.colour, t.spare
+    cards = load_bet_cards()
     spins = spinning(p, board)
     fling_possible = spins and p["lying"] > 0 and in_reach(p, board) > 0
     rows = []
     for i in spec.chunk(index):
-        rng = child_rng(spec.seed, i)
-        lying = (
-            scatter_lying(board, box, dice, spare[: p["lying"]], rng, in_reach=in_reach(p, board))
-            if p["lying"]
-            else {}
-        )
-        aim = service.aim(throw_policy(p["policy"], skill, rng), colour)
-        throw = service.release(aim, [colour, WHITE], skill, rng, die.size)
+        lying, aim, throw = item_throw(t, spec.seed, i)
         seats = list(dict.fromkeys([colour, *lying, *spare]))[: max(3, 1 + len(lying))]
         seating = Seating(tuple(seats), colour, {}, lying_before=lying)
         turn = service.play(throw, lying, seating, watch=True)
         result, score = turn.result, turn.score
-        active = [score.reading(colour), score.reading(WHITE)]
+        thrown = {owner: _thrown(score, owner) for owner in (colour, WHITE)}
+        active = [thrown[colour][0], thrown[WHITE][0]]
         flung = flung_by_spinner(result.outcome, score.readings, lying, board, dice)
         row: dict[str, Any] = {
             "item": i,
@@ -73,8 +110,9 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
             "aim_y": aim.target[1],
             "strength": aim.strength,
         }
-        for prefix, reading, owner in (("c", active[0], colour), ("w", active[1], WHITE)):
-            row.update(reading_columns(prefix, reading, score.die(owner).chips))
+        for prefix, owner in (("c", colour), ("w", WHITE)):
+            reading, die_score = thrown[owner]
+            row.update(reading_columns(prefix, reading, die_score.chips))
         row["chips"] = score.players[colour].dice + score.players[colour].doppel_x
         row["doppel_x"] = score.doppel_x
         row["lying_moved_to_hole"] = sum(r.owner in lying and r.status is Status.HOLE for r in score.readings)
@@ -118,6 +156,14 @@ def run_chunk(spec: RunSpec, index: int) -> list[dict[str, Any]]:
         row[PREFIX + "bets"] = bet_rows(i, 1, pays, {None: ""})
         rows.append(row)
     return rows
+
+
+def _thrown(score: ThrowScore, owner: str) -> tuple[DieReading, DieScore]:
+    """The reading and the score of a die the throw threw (every thrown die is read)."""
+    reading, die_score = score.reading(owner), score.die(owner)
+    if reading is None or die_score is None:
+        raise RuntimeError(f"the thrown die {owner!r} was not read")
+    return reading, die_score
 
 
 def in_reach(p: dict[str, Any], board) -> int:

@@ -362,6 +362,23 @@ def test_the_peer_tray_settles_its_dice_in_the_tray_and_says_so_in_json(capsys, 
     assert r["machine"]["load_avg_1min_before"] >= 0
 
 
+def test_the_peer_tray_beside_the_command_takes_the_commands_run_apart(capsys, monkeypatch):
+    """``--beside``: the whole command against the tray, and the command's own run taken
+    apart — its chunks as the worker runs them, and the same throws through ``run_throw``
+    alone (what the command could reach at most)."""
+    pytest.importorskip("mujoco")
+    peer = script("peer_mujoco_tray")
+    res = call(peer, ["--beside", "3", "--rounds", "1", "--json"], capsys, monkeypatch)
+    assert res.code == 0, res.err[-2000:]
+    r = strict_json(res.out)
+    assert r["peer_tray"]["unsettled"] == 0 and r["ratio"] > 0 and r["cpu_ratio"] > 0
+    chunks, engine = r["worker_chunks"], r["engine_path"]
+    assert chunks["cpu_throws_per_s"] > 0 and engine["cpu_throws_per_s"] > 0
+    tray = r["peer_tray"]["cpu_throws_per_s"]
+    assert chunks["cpu_ratio"] == pytest.approx(chunks["cpu_throws_per_s"] / tray)
+    assert engine["cpu_ratio"] == pytest.approx(engine["cpu_throws_per_s"] / tray)
+
+
 def test_the_peer_trays_scenes_lie_flat_apart_and_are_the_same_for_a_seed():
     peer = script("peer_mujoco_tray")
     a, b = peer.scenes(4, 7), peer.scenes(4, 7)

@@ -72,10 +72,15 @@ class AimAtBestField:
         return aim_short_of(best_spot(board, die, self.skill.aim_sd), self.skill, self.strength, die, box)
 
 
+@functools.lru_cache(maxsize=256)
 def aim_short_of(
     spot: tuple[float, float], skill: Skill, strength: float, die: DieSpec, box: BoxSpec | None = None
 ) -> Aim:
-    """An aim whose dice should come to rest at ``spot``: first impact :data:`LEAD` short of it."""
+    """An aim whose dice should come to rest at ``spot``: first impact :data:`LEAD` short of it.
+
+    Cached (its arguments are frozen values): a fixed policy aims every throw of a batch alike,
+    and the release plan behind it cost 90 µs a throw, 1.5 % of a batch throw (issue 33).
+    """
     box = box or load_box()
     x, y = spot
     release, _ = plan(box, Aim((x, y), strength), skill.height, die.half)

@@ -238,3 +238,25 @@ def test_a_stop_while_the_report_modules_load_waits_for_them_then_says_how_to_re
         run_plan(RunSpec(KIND, 12, 1, 2), tmp_path / "r", workers=1, progress=False, meanwhile=meanwhile)
     assert done == [True]
     assert "run the same command again to resume" in stop.value.args[0]
+
+
+def test_item_throw_is_the_throw_a_runs_row_was_made_from():
+    """``item_throw`` (the benchmarks' way to replay a run's throws through the engine alone)
+    draws item ``i``'s lying dice, aim and throw exactly as the run did: run to rest and
+    read, each gives its row's aim and resting places bit for bit."""
+    from doppelx.batch.throw_items import item_throw, run_chunk, throw_table
+
+    spec = RunSpec("throws", 4, 5, 2, {"lying": 3})
+    rows = [row for index in range(spec.n_chunks) for row in run_chunk(spec, index)]
+    table = throw_table(spec)
+    for row in rows:
+        lying, aim, throw = item_throw(table, spec.seed, row["item"])
+        assert len(lying) == row["lying"] == 3
+        assert (aim.target[0], aim.target[1], aim.strength) == (row["aim_x"], row["aim_y"], row["strength"])
+        readings = {r.owner: r for r in table.service.read(table.service.run(throw, lying).outcome)}
+        assert (readings[table.colour].x, readings[table.colour].y) == (row["c_x"], row["c_y"])
+        assert (readings["white"].x, readings["white"].y) == (row["w_x"], row["w_y"])
+    # another seed draws other lying dice and another throw (the greedy aim is the same)
+    lying, _aim, throw = item_throw(table, spec.seed, 0)
+    lying2, _aim2, throw2 = item_throw(table, spec.seed + 1, 0)
+    assert lying2 != lying and throw2.releases[0].velocity != throw.releases[0].velocity
