@@ -31,6 +31,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry import box as rect
 
+from rules.common.vec import dot, matmul, norm
 from rules.doppelx.board import BoardSide
 from rules.doppelx.box import GROUND_DROP, GROUND_HALF, TABLE_HALF, TABLE_THICKNESS, BoxSpec
 
@@ -94,7 +95,7 @@ class HullPiece:
         """Vertices (n, 3) in the board frame."""
         c, s = math.cos(self.yaw), math.sin(self.yaw)
         rot = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-        return np.asarray(self.vertices) @ rot.T + np.asarray(self.position)
+        return matmul(np.asarray(self.vertices), rot.T) + np.asarray(self.position)
 
     def footprint(self) -> Polygon:
         """The hull seen from above (m)."""
@@ -362,15 +363,15 @@ def _frame(prefix: str, opening: Polygon, cell: Polygon, z0: float, z1: float) -
     hz = (z1 - z0) / 2
     for k in range(n):
         a, b = pts[k], pts[(k + 1) % n]
-        t = (b - a) / np.linalg.norm(b - a)
+        t = (b - a) / norm(b - a)
         normal = np.array([t[1], -t[0]])  # outward for a counter-clockwise ring
-        offset = float(normal @ a)
+        offset = dot(normal, a)
         half_plane = _half_plane(normal, offset, cell)
         region = cell.intersection(half_plane)
         if region.is_empty or region.area < _AREA_TOL:
             continue
         rp = np.asarray(region.exterior.coords)[:-1]
-        u, v = rp @ normal, rp @ t
+        u, v = matmul(rp, normal), matmul(rp, t)
         u0, u1, v0, v1 = offset, float(u.max()), float(v.min()), float(v.max())
         if u1 - u0 < 1e-6:
             continue
@@ -393,7 +394,7 @@ def _half_plane(normal: np.ndarray, offset: float, around: Polygon) -> Polygon:
     big = 4 * max(x1 - x0, y1 - y0) + 1.0
     c = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     t = np.array([-normal[1], normal[0]])
-    base = c + (offset - float(c @ normal)) * normal
+    base = c + (offset - dot(c, normal)) * normal
     return Polygon(
         [base - big * t, base + big * t, base + big * t + big * normal, base - big * t + big * normal]
     )
@@ -425,7 +426,7 @@ def _prism_pieces(
         return [
             BoxPiece(
                 prefix,
-                (float(np.linalg.norm(e1)) / 2, float(np.linalg.norm(e2)) / 2, (z1 - z0) / 2),
+                (norm(e1) / 2, norm(e2) / 2, (z1 - z0) / 2),
                 (float(c[0]), float(c[1]), (z0 + z1) / 2),
                 math.atan2(e1[1], e1[0]),
             )

@@ -37,6 +37,7 @@ from physics.materials import DIE
 from physics.mujoco_materials import TIME_CONSTANT, contact_of
 from physics.throw import DieRelease
 from physics.tray_world import DieEntry, TraySpecs, TrayWorld
+from rules.common.vec import matmul, norm
 from rules.doppelx.board import BoardSide
 from rules.doppelx.outcome import Pose
 
@@ -169,12 +170,12 @@ class MujocoWorld(TrayWorld):
             i = self.index[owner]
             qx, qy, qz, qw = quaternion
             q = np.array([qw, qx, qy, qz], dtype=float)
-            q /= np.linalg.norm(q)
+            q /= norm(q)
             d.qpos[7 * i : 7 * i + 3] = position
             d.qpos[7 * i + 3 : 7 * i + 7] = q
             d.qvel[6 * i : 6 * i + 3] = velocity
             # a free joint's angular velocity is in the body's own frame
-            d.qvel[6 * i + 3 : 6 * i + 6] = _quat_matrix_wxyz(q).T @ np.asarray(angular, dtype=float)
+            d.qvel[6 * i + 3 : 6 * i + 6] = matmul(_quat_matrix_wxyz(q).T, np.asarray(angular, dtype=float))
         if self.spinner_id is not None:
             d.qpos[7 * len(key)] = spinner_angle
         self.mj.mj_forward(m, d)
@@ -318,7 +319,7 @@ class MujocoWorld(TrayWorld):
         """Linear (m/s) and angular (rad/s) velocity of a die, board frame."""
         i = self.index[owner]
         v = self.data.qvel[6 * i : 6 * i + 6]
-        w = _quat_matrix_wxyz(self.data.qpos[7 * i + 3 : 7 * i + 7]) @ v[3:6]
+        w = matmul(_quat_matrix_wxyz(self.data.qpos[7 * i + 3 : 7 * i + 7]), v[3:6])
         return (float(v[0]), float(v[1]), float(v[2])), (float(w[0]), float(w[1]), float(w[2]))
 
     def speeds(self) -> tuple[np.ndarray, np.ndarray]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rules.common.vec import norm
 from rules.doppelx.box import BoxSpec
 
 WALLS: tuple[str, ...] = ("S", "E", "N", "W")
@@ -131,7 +132,7 @@ def random_quaternion(rng: np.random.Generator) -> tuple[float, float, float, fl
 def random_spin(rng: np.random.Generator, low: float, high: float) -> np.ndarray:
     """Angular velocity (3,) rad/s about a random axis with a magnitude uniform in [low, high]."""
     axis = rng.normal(size=3)
-    axis /= np.linalg.norm(axis)
+    axis /= norm(axis)
     return axis * rng.uniform(low, high)
 
 
@@ -168,19 +169,16 @@ def hand_throw(
     """
     v = np.asarray(velocity, dtype=float)
     d = np.asarray(direction if direction is not None else v[:2], dtype=float)
-    if np.linalg.norm(d) < 1e-9:
+    if norm(d) < 1e-9:
         d = np.array([0.0, 1.0])
-    d = d / np.linalg.norm(d)
+    d = d / norm(d)
     across = np.array([-d[1], d[0], 0.0])
     k = len(owners)
     releases = []
     for i, owner in enumerate(owners):
         offset = (i - (k - 1) / 2) * spacing
         pos = np.asarray(position, dtype=float) + across * offset + np.array([0.0, 0.0, 0.002 * (i % 2)])
-        vel = (
-            v * (1.0 + jitter * rng.standard_normal())
-            + jitter * np.linalg.norm(v) * rng.standard_normal(3) / 3
-        )
+        vel = v * (1.0 + jitter * rng.standard_normal()) + jitter * norm(v) * rng.standard_normal(3) / 3
         w = np.asarray(spin, dtype=float) * (1.0 + jitter * rng.standard_normal()) + random_spin(
             rng, 0.0, 5.0
         )

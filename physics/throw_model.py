@@ -24,6 +24,7 @@ import numpy as np
 
 from physics.settings import GRAVITY
 from physics.throw import RELEASE_OUT, WALLS, Throw, hand_throw, release_point, seat_places, wall_axes
+from rules.common.vec import dot, norm
 from rules.doppelx.box import BoxSpec
 
 #: Horizontal release speed at strength 0 and 1 (m/s).
@@ -99,7 +100,7 @@ def nearest_wall(box: BoxSpec, target: Sequence[float]) -> tuple[str, float]:
     gaps = {"E": hx - x, "W": hx + x, "N": hy - y, "S": hy + y}
     wall = min(WALLS, key=lambda s: (gaps[s], WALLS.index(s)))
     _, right = wall_axes(wall)
-    return wall, float(right @ np.array([x, y]))
+    return wall, dot(right, (x, y))
 
 
 def plan(
@@ -136,11 +137,11 @@ def _plan_from(
 ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     if along is None:
         _, right = wall_axes(wall)
-        along = float(right @ np.asarray(aim.target, dtype=float))
+        along = dot(right, aim.target)
     p0 = np.array(release_point(box, wall, along, height, out))
     target = np.array([aim.target[0], aim.target[1], die_half])
     flat = target[:2] - p0[:2]
-    dist = float(np.linalg.norm(flat))
+    dist = norm(flat)
     speed = SPEED_MIN + aim.strength * (SPEED_MAX - SPEED_MIN)
     t_flight = max(dist / speed, 0.05)
     # the arc must clear the rim between the outer and inner wall faces
@@ -203,7 +204,7 @@ def _scatter(
         wall = _wall_of(box, pos)
     if along is None:
         _, right = wall_axes(wall)
-        along = float(right @ np.asarray(aim.target, dtype=float))
+        along = dot(right, aim.target)
     target = np.asarray(aim.target, dtype=float) + skill.aim_sd * rng.standard_normal(2)
     # an aim error never puts the target behind a wall: the player still throws into the box
     # (a target beyond the thrower's own wall asked for a near-vertical 30 m/s lob)
@@ -233,12 +234,12 @@ def _spin_about_travel(
     rolls backwards) scattered by the skill's relative strength error.
     """
     d = np.array([vel[0], vel[1], 0.0])
-    n = np.linalg.norm(d)
+    n = norm(d)
     roll_axis = np.cross([0.0, 0.0, 1.0], d / n) if n > 1e-9 else np.array([1.0, 0.0, 0.0])
     if chosen is not None and chosen < 0:
         roll_axis = -roll_axis
     axis = roll_axis + 0.8 * rng.standard_normal(3)
-    axis /= np.linalg.norm(axis)
+    axis /= norm(axis)
     if chosen is None:
         return axis * rng.uniform(*skill.spin)
     return axis * abs(chosen) * max(0.0, 1.0 + skill.strength_sd * rng.standard_normal())

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from rules.common.vec import matmul
 from rules.doppelspiel.fields import group_table
 from rules.doppelspiel.spec import DoppelSpec
 
@@ -71,7 +72,7 @@ class Odds:
             np.tile(np.array([self.keep_index[g] for g in table.groups])[:, None], (1, v0.shape[1]))
         ]
         for _ in range(max_rolls):
-            q = trans @ self.value[-1]
+            q = matmul(trans, self.value[-1])
             masked = np.where(sub[:, :, None], q[None, :, :], -np.inf)
             self.after.append(q)
             self.best_keep.append(np.argmax(masked, axis=1))

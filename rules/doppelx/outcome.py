@@ -13,6 +13,7 @@ from enum import StrEnum
 
 import numpy as np
 
+from rules.common.vec import dot, norm
 from rules.doppelx.dice import AXIS_VECTORS, DieSpec
 
 
@@ -88,7 +89,7 @@ class ThrowOutcome:
 
 def quaternion_matrix(q: tuple[float, float, float, float] | np.ndarray) -> np.ndarray:
     """Rotation matrix of quaternion ``(x, y, z, w)`` (normalised first)."""
-    x, y, z, w = np.asarray(q, dtype=float) / np.linalg.norm(q)
+    x, y, z, w = np.asarray(q, dtype=float) / norm(q)
     return np.array(
         [
             [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
@@ -111,16 +112,16 @@ def _quat_mul(a, b) -> tuple[float, float, float, float]:
 
 def _quat_between(u: np.ndarray, v: np.ndarray) -> tuple[float, float, float, float]:
     """Shortest-arc rotation taking unit vector ``u`` to unit vector ``v``."""
-    d = float(np.dot(u, v))
+    d = dot(u, v)
     if d < -1 + 1e-12:  # opposite: turn half a circle about any perpendicular axis
         perp = np.cross(u, [1.0, 0.0, 0.0])
-        if np.linalg.norm(perp) < 1e-6:
+        if norm(perp) < 1e-6:
             perp = np.cross(u, [0.0, 1.0, 0.0])
-        perp /= np.linalg.norm(perp)
+        perp /= norm(perp)
         return (float(perp[0]), float(perp[1]), float(perp[2]), 0.0)
     c = np.cross(u, v)
     q = np.array([c[0], c[1], c[2], 1.0 + d])
-    q /= np.linalg.norm(q)
+    q /= norm(q)
     return tuple(float(x) for x in q)  # type: ignore[return-value]
 
 

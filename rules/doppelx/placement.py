@@ -51,6 +51,7 @@ from shapely.geometry import MultiPoint, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.common.errors import SpecError
+from rules.common.vec import dot, matmul, norm
 from rules.doppelx.board import BoardSide, Hole
 from rules.doppelx.box import BoxSpec, load_box
 from rules.doppelx.dice import DiceSet, DieSpec
@@ -526,7 +527,7 @@ def _has_support(owner: str, footprint, poses: Mapping[str, Pose], t: Tray, dice
     centre = np.asarray(poses[owner].position[:2], dtype=float)
     for other, pose in poses.items():
         if other != owner:
-            gap = float(np.linalg.norm(np.asarray(pose.position[:2]) - centre))
+            gap = norm(np.asarray(pose.position[:2]) - centre)
             if gap < (dice[owner].half + dice[other].half) * 1.8:
                 return True
     board = t.board
@@ -545,7 +546,7 @@ def _reach(rot: np.ndarray, half: float, r: float) -> float:
 
 def _footprint(position, rot: np.ndarray, half: float, r: float):
     """The die seen from above: its core cube's corners, projected, grown by the rounding."""
-    corners = (_SIGNS * (half - r)) @ rot.T + np.asarray(position, dtype=float)
+    corners = matmul(_SIGNS * (half - r), rot.T) + np.asarray(position, dtype=float)
     return MultiPoint(corners[:, :2]).convex_hull.buffer(r, quad_segs=4)
 
 
@@ -576,7 +577,7 @@ _EDGES = tuple((i, i | bit) for i in range(8) for bit in (1, 2, 4) if not i & bi
 def _slab_shadow(centre: np.ndarray, rot: np.ndarray, ext: np.ndarray, z0: float, z1: float):
     """The part of the box ``(centre, rot, half extents ext)`` between heights ``z0`` and
     ``z1`` (m), seen from above: a convex shape, or ``None`` if no part of it is there."""
-    corners = (_SIGNS * ext) @ rot.T + centre
+    corners = matmul(_SIGNS * ext, rot.T) + centre
     zs = corners[:, 2]
     if zs.min() > z1 or zs.max() < z0:
         return None
@@ -614,18 +615,18 @@ def _boxes_overlap(a, b) -> bool:
     ca, ra, ha = a
     cb, rb, hb = b
     d = cb - ca
-    if np.dot(d, d) > (np.linalg.norm(ha) + np.linalg.norm(hb)) ** 2:
+    if dot(d, d) > (norm(ha) + norm(hb)) ** 2:
         return False
     axes = [ra[:, i] for i in range(3)] + [rb[:, i] for i in range(3)]
     for i in range(3):
         for j in range(3):
             c = np.cross(ra[:, i], rb[:, j])
-            n = np.linalg.norm(c)
+            n = norm(c)
             if n > 1e-9:
                 axes.append(c / n)
     for axis in axes:
-        pa = float(ha @ np.abs(ra.T @ axis))
-        pb = float(hb @ np.abs(rb.T @ axis))
-        if abs(np.dot(d, axis)) > pa + pb:
+        pa = dot(ha, np.abs(matmul(ra.T, axis)))
+        pb = dot(hb, np.abs(matmul(rb.T, axis)))
+        if abs(dot(d, axis)) > pa + pb:
             return False
     return True

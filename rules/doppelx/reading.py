@@ -17,6 +17,7 @@ import numpy as np
 import shapely
 from shapely.geometry import MultiPoint, Polygon
 
+from rules.common.vec import matmul
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.dice import AXIS_VECTORS, DiceSet, DieSpec
 from rules.doppelx.fieldmap import field_map
@@ -62,7 +63,7 @@ def top_face(pose: Pose, die: DieSpec) -> tuple[str, float]:
 
 def _top(rot: np.ndarray, die: DieSpec) -> tuple[str, float]:
     """:func:`top_face` of a die whose body-to-board rotation is ``rot`` (3×3)."""
-    dots = AXIS_VECTORS @ rot[2, :]  # board z expressed in the die frame
+    dots = matmul(AXIS_VECTORS, rot[2, :])  # board z expressed in the die frame
     k = int(np.argmax(dots))
     return die.faces[k], math.acos(max(-1.0, min(1.0, float(dots[k]))))
 
@@ -70,7 +71,7 @@ def _top(rot: np.ndarray, die: DieSpec) -> tuple[str, float]:
 def _inner_corners(rot: np.ndarray, position, die: DieSpec) -> np.ndarray:
     """The inner cube's eight corners seen from above (8, 2) m, the die turned by ``rot`` at ``position``."""
     inner_half = die.half - die.edge_radius
-    return ((_CORNER_SIGNS * inner_half) @ rot.T + np.asarray(position))[:, :2]
+    return (matmul(_CORNER_SIGNS * inner_half, rot.T) + np.asarray(position))[:, :2]
 
 
 def inner_hull(pose: Pose, die: DieSpec) -> Polygon:

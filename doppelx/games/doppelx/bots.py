@@ -28,6 +28,7 @@ import numpy as np
 import shapely
 
 from physics.throw_model import SKILLS, Aim, Skill, plan
+from rules.common.vec import matmul
 from rules.doppelx.bets import PER_DIE_FIELD, BetCard
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.box import BoxSpec, load_box
@@ -144,7 +145,7 @@ def best_spot(
     sd = math.hypot(aim_sd, BOUNCE_SD)
     kx = _gauss_matrix(xs, sd)
     ky = _gauss_matrix(ys, sd)
-    smooth = ky @ value @ kx.T
+    smooth = matmul(matmul(ky, value), kx.T)
     j, i = np.unravel_index(int(np.argmax(smooth)), smooth.shape)
     return float(xs[i]), float(ys[j])
 

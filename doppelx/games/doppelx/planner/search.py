@@ -52,6 +52,7 @@ from doppelx.games.doppelx.planner.snapshot import TableSnapshot
 from doppelx.games.doppelx.planner.value import coming_throws, hand_value_of, lying_worth, standing_change
 from physics.throw import RELEASE_OUT, WALLS, wall_axes
 from physics.throw_model import Aim, Skill, plan
+from rules.common.vec import dot, norm
 from rules.doppelx.outcome import DieOutcome, Status
 from rules.doppelx.reading import read_die
 
@@ -126,7 +127,7 @@ def explicit(table: TableSnapshot, aim: Aim, skill: Skill) -> Aim:
     pos, _ = plan(table.box, aim, skill.height, half)
     wall = aim.wall or wall_of(table.box, pos)
     _, right = wall_axes(wall)
-    along = float(right @ np.asarray(pos[:2]))
+    along = dot(right, pos[:2])
     return Aim(aim.target, aim.strength, wall, along, aim.spin)
 
 
@@ -136,17 +137,17 @@ def knock_aim(table: TableSnapshot, pos, strength: float, spin: float) -> Aim:
     p = np.asarray(pos[:2], dtype=float)
     holes = [np.asarray(h.shape.centroid.coords[0]) for h in table.board.holes]
     if holes:
-        hole = min(holes, key=lambda h: float(np.linalg.norm(h - p)))
+        hole = min(holes, key=lambda h: norm(h - p))
         d = hole - p
     else:  # no holes: push it towards the nearest wall (off the playfield)
         d = p.copy()
-    d = d / (np.linalg.norm(d) or 1.0)
-    wall = max(WALLS, key=lambda s: float(-wall_axes(s)[0] @ d))
+    d = d / (norm(d) or 1.0)
+    wall = max(WALLS, key=lambda s: -dot(wall_axes(s)[0], d))
     n, right = wall_axes(wall)
     half_n = (box.inner_size[0] if wall in ("E", "W") else box.inner_size[1]) / 2 + box.wall_thickness
-    denom = float(-n @ d)
-    t = (half_n + RELEASE_OUT - float(n @ p)) / denom if denom > 1e-6 else 0.0
-    along = float(right @ (p - d * t))
+    denom = -dot(n, d)
+    t = (half_n + RELEASE_OUT - dot(n, p)) / denom if denom > 1e-6 else 0.0
+    along = dot(right, p - d * t)
     lim = along_limit(box, wall)
     return Aim((float(p[0]), float(p[1])), strength, wall, float(np.clip(along, -lim, lim)), spin)
 

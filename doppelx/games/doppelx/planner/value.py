@@ -39,6 +39,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from doppelx.games.doppelx.planner.snapshot import TableSnapshot
+from rules.common.vec import dot
 from rules.doppelx.bets import BetCard, card_pays
 from rules.doppelx.board import BoardSide, FieldKind
 from rules.doppelx.dice import DieSpec
@@ -264,7 +265,7 @@ def win_value(table: TableSnapshot, outcome, hand_value: float) -> float:
         worth = np.array([r[1] for r in rows], dtype=float)
         n = len(table.seats)
         won = win_chances_memo(chips, worth, me, (me + 1) % n, table.target, table.seed, SURVIVAL)
-        value += float(np.dot(chances, won))
+        value += dot(chances, won)
     return 100.0 * value
 
 

@@ -34,6 +34,7 @@ from physics.settings import GRAVITY
 from physics.throw import HAND_SPACING
 from physics.throw_model import RIM_CLEARANCE, SKILLS, Aim, plan
 from render.intents import ThrowIntent
+from rules.common.vec import norm
 from rules.doppelx.box import BoxSpec
 
 #: Forward roll (rad/s) of a flick of power 0 and 1: the bots' tumbling range.
@@ -57,7 +58,7 @@ def flick_roll(power: float) -> float:
 def roll_axis(velocity) -> np.ndarray:
     """Unit axis (3,) of a forward roll for dice moving with ``velocity`` (``z × direction``)."""
     d = np.array([velocity[0], velocity[1], 0.0], dtype=float)
-    n = float(np.linalg.norm(d))
+    n = norm(d)
     if n < 1e-9:
         return np.array([1.0, 0.0, 0.0])
     return np.cross([0.0, 0.0, 1.0], d / n)
@@ -73,7 +74,7 @@ def clearing_lift(box: BoxSpec, release, velocity_xy, die_half: float) -> float:
     vz = max(0.0, least_vz(box, p0, v, die_half))
     # where that arc comes down to the rim's height: the dice fly over cards only before it
     t_down = (vz + math.sqrt(vz * vz + 2 * GRAVITY * max(p0[2] - box.rim_z, 0.0))) / GRAVITY
-    return card_lift(box, p0, (v[0], v[1], vz), die_half, float(np.linalg.norm(v)) * t_down)
+    return card_lift(box, p0, (v[0], v[1], vz), die_half, norm(v) * t_down)
 
 
 def least_vz(box: BoxSpec, release, velocity_xy, die_half: float) -> float:
@@ -108,7 +109,7 @@ def card_lift(box: BoxSpec, p0, velocity, die_half: float, until: float) -> floa
     p0 = np.asarray(p0, dtype=float)
     v = np.asarray(velocity, dtype=float)
     vz = float(v[2])
-    speed = float(np.linalg.norm(v[:2]))
+    speed = norm(v[:2])
     if speed < 1e-9:
         return vz
     across = np.array([-v[1], v[0]]) / speed
@@ -190,7 +191,7 @@ def assisted_release(
     aim = Aim(intent.target, min(power, WALL_POWER), intent.wall, intent.along)
     release, velocity = plan(box, aim, intent.height, die_half)
     p0 = np.asarray(release, dtype=float)
-    to_aim = float(np.linalg.norm(np.asarray(intent.target) - p0[:2]))
+    to_aim = norm(np.asarray(intent.target) - p0[:2])
     # an arc that would brush a bet card by the corner goes a little higher
     velocity = (velocity[0], velocity[1], card_lift(box, p0, velocity, die_half, to_aim))
     if power <= WALL_POWER:
@@ -199,7 +200,7 @@ def assisted_release(
     start = np.array([intent.target[0], intent.target[1], die_half])
     wall = far_wall_point(box, p0, start, die_half)
     goal = start + min(1.0, 2.0 * u) * (wall - start)
-    speed0 = float(np.linalg.norm(velocity[:2]))
+    speed0 = norm(velocity[:2])
     # a hand low over the rim must lift the dice to clear it; thrown too fast they would then
     # meet the far wall above its top: slower, until they meet it below
     top = box.rim_z - die_half * math.sqrt(3) - RIM_CLEARANCE
@@ -224,11 +225,11 @@ def _through(
     and the bet cards (:func:`card_lift`)."""
     goal = np.asarray(goal, dtype=float)
     flat = goal[:2] - p0[:2]
-    t = max(float(np.linalg.norm(flat)) / speed, 0.02)
+    t = max(norm(flat) / speed, 0.02)
     vxy = flat / t
     vz = max((goal[2] - p0[2] + GRAVITY * t * t / 2) / t, least_vz(box, p0, vxy, die_half))
-    vz = card_lift(box, p0, (vxy[0], vxy[1], vz), die_half, float(np.linalg.norm(flat)))
-    t_wall = float(np.linalg.norm(wall[:2] - p0[:2])) / float(np.linalg.norm(vxy))
+    vz = card_lift(box, p0, (vxy[0], vxy[1], vz), die_half, norm(flat))
+    t_wall = norm(wall[:2] - p0[:2]) / norm(vxy)
     return vxy, vz, float(p0[2] + vz * t_wall - GRAVITY * t_wall * t_wall / 2)
 
 
@@ -237,7 +238,7 @@ def far_wall_point(box: BoxSpec, release, target, die_half: float) -> np.ndarray
     (3,) through it, :data:`WALL_AIM_HEIGHT` of the rim's height above the playfield."""
     p0 = np.asarray(release, dtype=float)[:2]
     d = np.asarray(target, dtype=float)[:2] - p0
-    d /= float(np.linalg.norm(d))
+    d /= norm(d)
     reach = math.inf
     for k in (0, 1):
         if abs(d[k]) > 1e-12:
