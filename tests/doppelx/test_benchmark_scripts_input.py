@@ -371,7 +371,7 @@ def test_the_peer_tray_beside_the_command_takes_the_commands_run_apart(capsys, m
     res = call(peer, ["--beside", "3", "--rounds", "1", "--json"], capsys, monkeypatch)
     assert res.code == 0, res.err[-2000:]
     r = strict_json(res.out)
-    assert r["peer_tray"]["unsettled"] == 0 and r["ratio"] > 0 and r["cpu_ratio"] > 0
+    assert r["peer_tray"]["unsettled"] == 0 and r["ratio"] == r["wall_ratio"] > 0 and r["cpu_ratio"] > 0
     chunks, engine = r["worker_chunks"], r["engine_path"]
     assert chunks["cpu_throws_per_s"] > 0 and engine["cpu_throws_per_s"] > 0
     tray = r["peer_tray"]["cpu_throws_per_s"]
