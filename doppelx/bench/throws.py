@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from physics.throw_model import SKILLS, Aim, Skill, aimed_throw, setup_throw
+from rules.common.vec import matmul, norm
 
 #: Dice lying on the board in a standard turn (six other players' dice).
 LYING = ("red", "yellow", "green", "purple", "orange", "pink")
@@ -126,7 +127,7 @@ def hurled_throw(box, target, owners, rng: np.random.Generator, speed: float = 0
     along = float(rng.uniform(-0.1, 0.1))
     start = np.array(release_point(box, wall, along, 0.10))
     aim = np.array([target[0], target[1], 0.008])
-    direction = (aim - start) / np.linalg.norm(aim - start)
+    direction = (aim - start) / norm(aim - start)
     velocity = direction * (speed or HURL_SPEED)
     return hand_throw(owners, start, velocity, random_spin(rng, 20.0, 45.0), rng, spacing=0.022)
 
@@ -178,7 +179,7 @@ def up_axis(pose) -> tuple[int, float]:
     from rules.doppelx.dice import AXIS_VECTORS
 
     up = pose.rotation()[2, :]
-    dots = AXIS_VECTORS @ up
+    dots = matmul(AXIS_VECTORS, up)
     k = int(np.argmax(dots))
     return k, math.acos(min(1.0, float(dots[k])))
 
