@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.badinput import REPO, STATES
+from tests.helpers.cli import run_doppelx
 
 EXE = [sys.executable, "-m", "doppelx"]
 
 
 def run(args, cwd, timeout=60, stdin=None):
-    return subprocess.run(
-        [*EXE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, input=stdin, env=_env()
-    )
+    return run_doppelx(list(args), cwd=cwd, timeout=timeout, stdin=stdin)
 
 
 def _env():

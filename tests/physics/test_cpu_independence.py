@@ -13,14 +13,14 @@ without FMA (x86 before 2013), on which glibc's maths library takes other paths.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+
+from tests.helpers.cli import run_doppelx
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -62,15 +62,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def _run(variant: str, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, **VARIANTS[variant]}
-    return subprocess.run(
-        [sys.executable, "-m", "doppelx", *args],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return run_doppelx(list(args), env=VARIANTS[variant], timeout=600)
 
 
 def test_a_batch_gives_the_same_rows_whatever_blas_kernel_the_cpu_picks(tmp_path):

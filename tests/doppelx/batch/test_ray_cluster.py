@@ -22,21 +22,15 @@ REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.ray_cluster import Cluster, free_port  # noqa: E402
+from tests.helpers.cli import run_doppelx  # noqa: E402
 
 TOKEN = "0123456789abcdef" * 4  # this cluster's own
 THROWS = ["simulate", "throws", "--throws", "12", "--chunk", "3", "--seed", "4", "--quiet"]
 
 
 def doppelx(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
-    environ.update(env, RAY_USAGE_STATS_ENABLED="0", PYTHONPATH=str(REPO))
-    return subprocess.run(
-        [sys.executable, "-m", "doppelx", *args],
-        cwd=cwd,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=240,
+    return run_doppelx(
+        args, cwd=cwd, env={**env, "RAY_USAGE_STATS_ENABLED": "0"}, drop=("RAY_AUTH*",), timeout=240
     )
 
 

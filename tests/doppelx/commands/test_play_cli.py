@@ -2,33 +2,21 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from doppelx.cli import COMMAND_MODULES, main
+from tests.helpers.cli import run_doppelx
 from tests.xvfb import display  # noqa: F401  (the session's Xvfb)
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def doppelx(*args: str, display_name: str | None, cwd: Path, timeout: float = 120):
-    env = dict(os.environ)
-    env.pop("DISPLAY", None)
-    if display_name:
-        env["DISPLAY"] = display_name
-    return subprocess.run(
-        [sys.executable, "-m", "doppelx", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=timeout,
-    )
+    env = {"DISPLAY": display_name} if display_name else None
+    return run_doppelx(list(args), cwd=cwd, env=env, drop=("DISPLAY",), timeout=timeout)
 
 
 def test_play_is_the_first_command():
