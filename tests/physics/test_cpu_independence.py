@@ -4,7 +4,7 @@ nor on NumPy's SIMD paths.
 NumPy's OpenBLAS picks its kernels by the CPU (an AVX-512 machine sums a dot product
 otherwise than an AVX2 or an SSE one), and a throw is chaotic: one last bit in an aim or a
 pose decides a face. ``OPENBLAS_CORETYPE`` makes OpenBLAS use another CPU's kernels on this
-one, and ``NPY_DISABLE_CPU_FEATURES`` keeps NumPy's own loops off AVX-512, so each run below
+one, and ``NPY_DISABLE_CPU_FEATURES`` keeps NumPy's own loops to its SSE baseline, so each run below
 stands for a machine of that kind; before ``rules.common.vec`` the batch rows and the bots'
 game differed between the kernels (issue 33's "same seed, same rows"). Not covered: a CPU
 without FMA (x86 before 2013), on which glibc's maths library takes other paths.
@@ -41,21 +41,21 @@ def _kernels() -> list[str]:
     return kernels
 
 
-def _avx512_dispatch() -> list[str]:
-    """NumPy's AVX-512 dispatch targets this CPU has (empty without AVX-512)."""
+def _numpy_dispatch() -> list[str]:
+    """NumPy's SIMD targets above its baseline that this CPU has (AVX2, AVX-512, …)."""
     try:
         from numpy._core import _multiarray_umath as umath
     except ImportError:  # NumPy 1.x
         from numpy.core import _multiarray_umath as umath  # type: ignore[no-redef]
     found = umath.__cpu_features__
-    return [f for f in umath.__cpu_dispatch__ if ("AVX512" in f or f == "X86_V4") and found.get(f)]
+    return [f for f in umath.__cpu_dispatch__ if found.get(f)]
 
 
-#: Each run's environment: one per OpenBLAS kernel, and NumPy kept off AVX-512 (if it has it).
+#: Each run's environment: one per OpenBLAS kernel, and NumPy's loops kept to its baseline.
 KERNELS = _kernels()
 VARIANTS = {k: {"OPENBLAS_CORETYPE": k} for k in KERNELS}
-if KERNELS and _avx512_dispatch():
-    VARIANTS["numpy-without-avx512"] = {"NPY_DISABLE_CPU_FEATURES": " ".join(_avx512_dispatch())}
+if KERNELS and _numpy_dispatch():
+    VARIANTS["numpy-baseline-simd"] = {"NPY_DISABLE_CPU_FEATURES": " ".join(_numpy_dispatch())}
 pytestmark = pytest.mark.skipif(
     len(KERNELS) < 2, reason="needs an x86_64 Linux CPU that runs two of OpenBLAS's kernels"
 )
