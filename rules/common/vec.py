@@ -9,8 +9,10 @@ rows on another CPU (``OPENBLAS_CORETYPE`` shows it on one machine:
 ``tests/physics/test_cpu_independence.py``). Everything here is elementwise multiplication
 and addition in a fixed order — IEEE-exact on every CPU, no BLAS.
 
-Use these wherever a result can reach a throw, a reading, a bot's choice or a row; plain
-``@`` is fine for what is only drawn.
+Use these wherever a result can reach a throw, a reading, a bot's choice or a row, and take
+``exp``, ``log``, ``sin`` and the like there from :mod:`math`, not from NumPy's ufuncs, whose
+AVX-512 loops round otherwise than their other paths (docs/batch.md, "The same rows on every
+x86 CPU"); plain ``@`` and ``np.exp`` are fine for what is only drawn or reported.
 """
 
 from __future__ import annotations

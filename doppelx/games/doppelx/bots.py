@@ -182,7 +182,10 @@ def value_map(
 
 def _gauss_matrix(coords: np.ndarray, sd: float) -> np.ndarray:
     d = coords[:, None] - coords[None, :]
-    k = np.exp(-0.5 * (d / sd) ** 2)
+    z = -0.5 * (d / sd) ** 2
+    # math.exp, not np.exp: NumPy's AVX-512 exp rounds otherwise than its other paths, and the
+    # smoothed map has exact ties on symmetric boards, so the last bit chose the aim by the CPU
+    k = np.fromiter((math.exp(v) for v in z.ravel()), dtype=float, count=z.size).reshape(z.shape)
     return k / k.sum(axis=1, keepdims=True)
 
 
