@@ -36,6 +36,7 @@ from physics.status import TunnelWatch
 from physics.throw import Throw
 from physics.trajectory import Recorder
 from physics.world import World
+from rules.common.vec import norm
 
 if TYPE_CHECKING:
     from physics.engine import PhysicsWorld
@@ -157,8 +158,7 @@ class _PybulletRun:
         #: the fastest point of any die at the last sample (m/s): it sets the next sub-steps
         self.fastest = max(
             (
-                math.sqrt(sum(x * x for x in r.velocity))
-                + math.sqrt(sum(x * x for x in r.angular_velocity)) * self.corner[i]
+                norm(r.velocity) + norm(r.angular_velocity) * self.corner[i]
                 for i, r in enumerate(throw.releases)
             ),
             default=0.0,
